@@ -16,12 +16,18 @@
 // the width. TVM's walk runs on a budget of steps and is reported as
 // stopped (with a lower bound on the ratio) where it would take minutes.
 // Times are the thread's CPU time (one core, whatever else the machine
-// runs); each graph is measured in a fresh child process.
+// runs), and for the whole pass also wall time; each graph is measured in
+// a fresh child process.
 //
-//   build/bench/fuse_ops_bench [max_walk_seconds]     (default 20)
+//   build/bench/fuse_ops_bench [max_walk_seconds [row [--whole]]]
+//
+// max_walk_seconds defaults to 20; `row` keeps the rows whose name contains
+// it ("deep 1e6"); --whole times only the whole pass (for a profiler). The
+// whole pass is reported as the thread's CPU time and as wall time.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,6 +55,14 @@ struct Clock {
 };
 
 double Seconds(Clock::time_point start) { return Clock::now() - start; }
+
+/// Wall-clock time, for comparison: on a machine shared with other work it
+/// includes the time the thread waited for a core.
+double WallNow() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 class Rng {  // SplitMix64: the same graphs everywhere
  public:
@@ -145,6 +159,18 @@ class LayeredDag {
   Graph graph_;
 };
 
+/// Page faults of this process so far (fresh memory touched).
+long MinorFaults() {
+  rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+/// Command-line choices: only rows whose name contains `filter`; with
+/// `only_whole`, only the whole pass (for profiling it).
+std::string filter;
+bool only_whole = false;
+
 struct Row {
   std::string name;
   int width = 0, depth = 0;
@@ -155,9 +181,18 @@ void Measure(const Row& row, uint64_t seed, double max_walk_seconds, double ns_p
   // timing the parts.
   Graph graph = LayeredDag(row.width, row.depth, seed).Take();
   const size_t ops = graph.nodes.size();
+  const long faults_before = MinorFaults();
+  const double wall_start = WallNow();
   auto start = Clock::now();
   Expected<FuseCounts> counts = FuseOps(graph, FuseOptions{});
   const double whole = Seconds(start);
+  const double whole_wall = WallNow() - wall_start;
+  const long faults = MinorFaults() - faults_before;
+  if (only_whole) {
+    std::printf("%-14s %8zu  FuseOps %.1f ms CPU, %.1f ms wall, %ld page faults\n", row.name.c_str(),
+                ops, whole * 1e3, whole_wall * 1e3, faults);
+    return;
+  }
   if (!counts.ok()) std::exit((std::fprintf(stderr, "%s\n", counts.status().ToString().c_str()), 1));
   graph = LayeredDag(row.width, row.depth, seed).Take();
   Expected<IndexedForwardGraph> forward = BuildIndexedForwardGraph(graph);
@@ -205,16 +240,17 @@ void Measure(const Row& row, uint64_t seed, double max_walk_seconds, double ns_p
     ratio_text = buffer;
   }
 
-  std::printf("%-14s %8zu %5d %7d %7d %11.2f %15s %9s %12.2f %14s %10.1f %8lld\n", row.name.c_str(),
-              ops, row.width, row.depth, tree_depth, fast_tree * 1e3, tvm_text.c_str(),
-              ratio_text.c_str(), fast_partition * 1e3, partition_text.c_str(), whole * 1e3,
-              static_cast<long long>(counts->fused_nodes));
+  std::printf("%-14s %8zu %5d %7d %7d %11.2f %15s %9s %12.2f %14s %10.1f %10.1f %8lld\n",
+              row.name.c_str(), ops, row.width, row.depth, tree_depth, fast_tree * 1e3,
+              tvm_text.c_str(), ratio_text.c_str(), fast_partition * 1e3, partition_text.c_str(),
+              whole * 1e3, whole_wall * 1e3, static_cast<long long>(counts->fused_nodes));
   std::fflush(stdout);
 }
 
 /// Runs Measure in a child process, so that each graph starts from a fresh
 /// heap rather than one a previous graph of 10^6 ops left fragmented.
 void MeasureApart(const Row& row, uint64_t seed, double max_walk_seconds, double ns_per_step) {
+  if (row.name.find(filter) == std::string::npos) return;
   std::fflush(stdout);
   const pid_t child = fork();
   if (child == 0) {
@@ -241,14 +277,16 @@ double CalibrateWalk() {
 
 int main(int argc, char** argv) {
   const double max_walk = argc > 1 ? std::max(0.1, std::atof(argv[1])) : 20.0;
+  if (argc > 2) filter = argv[2];
+  only_whole = argc > 3 && std::string(argv[3]) == "--whole";
   const double ns_per_step = CalibrateWalk();
   std::printf("TVM walk: %.2f ns per parent step (calibrated); stopped after ~%.0f s\n\n", ns_per_step,
               max_walk);
-  std::printf("%-14s %8s %5s %7s %7s %11s %15s %9s %12s %14s %10s %8s\n", "graph", "ops", "width",
-              "layers", "tree", "lifting", "TVM walk", "ratio", "partition", "partition TVM",
-              "FuseOps ms", "fused");
-  std::printf("%-14s %8s %5s %7s %7s %11s %15s %9s %12s %14s %10s %8s\n", "", "", "", "", "depth",
-              "tree ms", "tree", "", "lifting ms", "walk", "(whole)", "groups");
+  std::printf("%-14s %8s %5s %7s %7s %11s %15s %9s %12s %14s %10s %10s %8s\n", "graph", "ops",
+              "width", "layers", "tree", "lifting", "TVM walk", "ratio", "partition",
+              "partition TVM", "FuseOps ms", "FuseOps ms", "fused");
+  std::printf("%-14s %8s %5s %7s %7s %11s %15s %9s %12s %14s %10s %10s %8s\n", "", "", "", "",
+              "depth", "tree ms", "tree", "", "lifting ms", "walk", "(whole)", "(wall)", "groups");
   std::vector<Row> rows;
   for (int exp = 3; exp <= 6; ++exp) {
     int n = 1;

@@ -29,9 +29,12 @@ class Creator {
   explicit Creator(const Graph& graph) : graph_(graph) {}
 
   Expected<IndexedForwardGraph> Create() {
-    size_t inputs = 0;
-    for (const Node& node : graph_.nodes) inputs += node.inputs.size() + 1;
-    forward_.Reserve(graph_.inputs.size() + 2 * graph_.nodes.size() + inputs, inputs);
+    // Room for the nodes (inputs and constants are tensors; an op, and a
+    // concat's tuple, per node) and, as a guess, for the edges. Reserved
+    // memory never written costs nothing, and counting the edges exactly
+    // would read every node once more.
+    const size_t nodes = graph_.nodes.size();
+    forward_.Reserve(graph_.tensors.size() + 2 * nodes, 2 * nodes + graph_.tensors.size());
     forward_.node_of_op.reserve(graph_.nodes.size());
     forward_.node_of_tensor.assign(graph_.tensors.size(), -1);
     for (TensorId in : graph_.inputs) {

@@ -51,6 +51,8 @@ class FunctionBuilder {
       : graph_(graph), groups_(groups), open_(groups.count()),
         simple_constant_(graph.tensors.size(), false),
         value_group_(graph.tensors.size(), -1), value_id_(graph.tensors.size(), kNoTensor) {
+    for (size_t g = 0; g < open_.size(); ++g)
+      open_[g].root = groups.members[groups.begin[g + 1] - 1];
     for (size_t f = 0; f < forward.size(); ++f)
       if (forward.IsSimpleConstant(static_cast<int32_t>(f)))
         simple_constant_[static_cast<size_t>(forward.node(static_cast<int32_t>(f)).ref)] = true;
@@ -98,8 +100,7 @@ class FunctionBuilder {
         continue;
       }
       Open& open = open_[static_cast<size_t>(g)];
-      const bool root = groups_.members[groups_.begin[static_cast<size_t>(g) + 1] - 1] ==
-                        static_cast<NodeId>(n);
+      const bool root = open.root == static_cast<NodeId>(n);
       if (!open.body) Start(open, static_cast<size_t>(g));
       Graph& body = *open.body;
       AppendToName(body.name, node.op);
@@ -107,9 +108,17 @@ class FunctionBuilder {
       for (TensorId& in : node.inputs) {
         if (in == kNoTensor) continue;
         const int32_t s = slot_[slot++];
-        in = s >= 0 ? s
-                    : s == kValueSlot ? value_id_[static_cast<size_t>(in)]
-                                      : params + (kFirstConstantSlot - s);
+        if (s == kValueSlot) {
+          in = value_id_[static_cast<size_t>(in)];
+        } else if (s >= 0) {  // parameters are numbered in order of first use
+          if (s == open.params_set) SetParam(body.tensors[static_cast<size_t>(open.params_set++)], in);
+          in = s;
+        } else {
+          const int32_t j = kFirstConstantSlot - s;  // so are the constants
+          if (j == open.constants_set)
+            body.tensors[static_cast<size_t>(params + open.constants_set++)] = graph_.tensor(in);
+          in = params + j;
+        }
       }
       std::vector<TensorId> outside_outputs = root ? node.outputs : std::vector<TensorId>();
       for (TensorId& out : node.outputs) {
@@ -140,6 +149,9 @@ class FunctionBuilder {
     std::vector<TensorId> args;       // outside tensors passed, in parameter order
     std::vector<TensorId> constants;  // outside one-element constants copied in
     uint32_t values = 0;              // tensors its members write
+    NodeId root = -1;                 // its last member
+    int32_t params_set = 0;           // parameters (constants) filled in so far
+    int32_t constants_set = 0;
     std::shared_ptr<Graph> body;
   };
   static constexpr int32_t kValueSlot = -1;          // another member's value
@@ -154,8 +166,20 @@ class FunctionBuilder {
     return static_cast<int32_t>(list.size() - 1);
   }
 
-  /// Allocates group g's body: parameters (the outside tensors' types),
-  /// then the copied constants, then room for the members' values.
+  /// Makes `param` a parameter of the outside tensor `in`'s type.
+  void SetParam(Tensor& param, TensorId in) const {
+    const Tensor& outside = graph_.tensor(in);
+    param.name = outside.name;
+    param.dtype = outside.dtype;
+    param.shape = outside.shape;
+    param.fixed_point = outside.fixed_point;
+  }
+
+  /// Allocates group g's body: parameters, then the copied constants, then
+  /// room for the members' values. Parameters and constants are filled in
+  /// by the member that first reads them: the outside tensor was written
+  /// shortly before that member, so it is still in cache, where the first
+  /// member of a group (here) may lie far before it.
   void Start(Open& open, size_t g) {
     open.body = std::make_shared<Graph>();
     Graph& body = *open.body;
@@ -165,17 +189,8 @@ class FunctionBuilder {
     body.tensors.reserve(open.args.size() + open.constants.size() + open.values);
     body.nodes.reserve(members);
     body.inputs.reserve(open.args.size());
-    for (TensorId in : open.args) {
-      const Tensor& outside = graph_.tensor(in);
-      Tensor param;  // the type, not the value
-      param.name = outside.name;
-      param.dtype = outside.dtype;
-      param.shape = outside.shape;
-      param.fixed_point = outside.fixed_point;
-      body.inputs.push_back(static_cast<TensorId>(body.tensors.size()));
-      body.tensors.push_back(std::move(param));
-    }
-    for (TensorId c : open.constants) body.tensors.push_back(graph_.tensor(c));
+    for (size_t i = 0; i < open.args.size(); ++i) body.inputs.push_back(static_cast<TensorId>(i));
+    body.tensors.resize(open.args.size() + open.constants.size());
   }
 
   Graph& graph_;

@@ -3,8 +3,10 @@
 #define OPUC_IR_TENSOR_H
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "opuc/ir/constant_data.h"
@@ -41,6 +43,33 @@ struct TensorType {
   }
 };
 
+/// An optional Sparsity, read like std::optional<Sparsity>, but held behind
+/// a shared pointer to an immutable value: 16 bytes in every Tensor where
+/// the optional took 80, for a field only TFLite DENSIFY inputs set.
+/// Copies of a tensor share the value; assigning replaces it.
+class SharedSparsity {
+ public:
+  SharedSparsity() = default;
+  SharedSparsity(std::nullopt_t) {}  // NOLINT: like std::optional
+  SharedSparsity(Sparsity value)     // NOLINT: like std::optional
+      : value_(std::make_shared<const Sparsity>(std::move(value))) {}
+
+  bool has_value() const { return value_ != nullptr; }
+  explicit operator bool() const { return has_value(); }
+  const Sparsity& operator*() const { return *value_; }
+  const Sparsity* operator->() const { return value_.get(); }
+  void reset() { value_.reset(); }
+
+  /// Compares the values, as std::optional does.
+  bool operator==(const SharedSparsity& o) const {
+    return value_ == o.value_ || (value_ && o.value_ && *value_ == *o.value_);
+  }
+  bool operator!=(const SharedSparsity& o) const { return !(*this == o); }
+
+ private:
+  std::shared_ptr<const Sparsity> value_;
+};
+
 struct Tensor {
   std::string name;  ///< Unique within the graph.
   DType dtype = DType::kF32;
@@ -50,7 +79,7 @@ struct Tensor {
   /// or, when `sparsity` is set, the stored values only.
   std::optional<ConstantData> constant;
   /// Set for sparse constants (TFLite DENSIFY inputs); see sparsity.h.
-  std::optional<Sparsity> sparsity;
+  SharedSparsity sparsity;
 
   bool is_constant() const { return constant.has_value(); }
   TensorType type() const { return {dtype, shape}; }
