@@ -86,8 +86,9 @@ list(JOIN _opuc_pc_requires ", " _opuc_pc_requires)
 set(_opuc_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/opuc)
 install(TARGETS ${_opuc_targets} EXPORT opucTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# opuc/image/ belongs to the tools-only opuc_image library, which is not installed.
 install(DIRECTORY include/opuc DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.def" PATTERN "image" EXCLUDE)
 install(FILES ${PROJECT_BINARY_DIR}/include/opuc/version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/opuc)
 

@@ -4,6 +4,7 @@
 #include <limits>
 #include <unordered_set>
 
+#include "ir/verify_fixed_point.h"
 #include "opuc/ir/op_registry.h"
 #include "opuc/ir/sparsity.h"
 #include "support/format.h"
@@ -171,7 +172,7 @@ Status Verify(const Graph& graph) {
       return InvalidArgument(Cat(DescribeTensor(graph, static_cast<TensorId>(i)),
                                  " is dangling: neither a graph input, a constant, nor the"
                                  " output of a node"));
-  return OkStatus();
+  return VerifyFixedPoints(graph);
 }
 
 }  // namespace opuc

@@ -41,6 +41,8 @@ const Expect kExpected[] = {
     {OpKind::kSigmoid, "sigmoid", OpPatternKind::kElemWise},
     {OpKind::kTanh, "tanh", OpPatternKind::kElemWise},
     {OpKind::kDequantize, "dequantize", OpPatternKind::kElemWise},
+    {OpKind::kQuantize, "quantize", OpPatternKind::kElemWise},
+    {OpKind::kLookupTable, "lookup_table", OpPatternKind::kElemWise},
     {OpKind::kMaxPool2D, "max_pool2d", kFusable},
     {OpKind::kAvgPool2D, "avg_pool2d", kFusable},
     {OpKind::kMean, "mean", OpPatternKind::kCommReduce},
@@ -56,7 +58,7 @@ const Expect kExpected[] = {
 };
 
 TEST_CASE("every op has its name, pattern kind and one output") {
-  CHECK(kNumOpKinds == 28);
+  CHECK(kNumOpKinds == 30);
   CHECK(std::size(kExpected) == static_cast<size_t>(kNumOpKinds));
   std::set<std::string> seen;
   for (const Expect& e : kExpected) {

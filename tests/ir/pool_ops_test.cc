@@ -95,12 +95,30 @@ TEST_CASE("softmax: same type out - needs rank >= 1 - beta is a float") {
   const Tensor x = F32({2, 10});
   CHECK(Infer(OpKind::kSoftmax, {&x}).type == TensorType{DType::kF32, {2, 10}});
   CHECK(Infer(OpKind::kSoftmax, {&x}, A({{"beta", 0.5}})).type == TensorType{DType::kF32, {2, 10}});
-  const Tensor q = T(DType::kI8, {1, 1000});
-  CHECK(Infer(OpKind::kSoftmax, {&q}).type == TensorType{DType::kI8, {1, 1000}});
   const Tensor scalar = F32({});
   CHECK(Contains(Infer(OpKind::kSoftmax, {&scalar}).error, "rank 0"));
   CHECK(Infer(OpKind::kSoftmax, {&x}, A({{"beta", I64(2)}})).error ==
         "attribute 'beta' is int 2; expected float");
+}
+
+TEST_CASE("softmax: an i8 input needs its i32[256] exp_table, a float one has none") {
+  const Tensor q = T(DType::kI8, {1, 1000});
+  const Tensor table = T(DType::kI32, {256}, "exp");
+  CHECK(Infer(OpKind::kSoftmax, {&q, &table}).type == TensorType{DType::kI8, {1, 1000}});
+  CHECK(Infer(OpKind::kSoftmax, {&q}).error ==
+        "softmax: input 'exp_table' is absent; an i8 softmax needs its i32[256] table");
+  CHECK(Infer(OpKind::kSoftmax, {&q, nullptr}).error ==
+        "softmax: input 'exp_table' is absent; an i8 softmax needs its i32[256] table");
+  const Tensor i8_table = T(DType::kI8, {256}, "exp");
+  CHECK(Contains(Infer(OpKind::kSoftmax, {&q, &i8_table}).error,
+                 "input 'exp_table' (tensor 'exp') has dtype i8; expected one of [i32]"));
+  const Tensor short_table = T(DType::kI32, {255}, "exp");
+  CHECK(Infer(OpKind::kSoftmax, {&q, &short_table}).error ==
+        "softmax: input 'exp_table' (tensor 'exp') has shape [255]; expected [256]");
+  const Tensor x = F32({2, 10});
+  CHECK(Infer(OpKind::kSoftmax, {&x, &table}).error ==
+        "softmax: input 'exp_table' is given for a f32 input; only an i8 softmax takes one");
+  CHECK(Contains(Infer(OpKind::kSoftmax, {&q, &table, &table}).error, "has 3 inputs"));
 }
 
 }  // namespace

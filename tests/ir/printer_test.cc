@@ -55,9 +55,9 @@ Graph GoldenGraph() {
   const TensorId conv_out =
       g.AddTensor(Quantized(DType::kI8, {1, 2, 2, 2}, "conv out", {{4}, -1}));
   const TensorId a = g.AddConstant("a", DType::kI8, {1}, Bytes("a"));
-  const TensorId sum = g.AddTensor(T(DType::kI8, {1, 2, 2, 2}, "block/sum:0"));
+  const TensorId sum = g.AddTensor(Quantized(DType::kI8, {1, 2, 2, 2}, "block/sum:0", {{4}, -1}));
   g.AddConstant("e", DType::kF32, {0}, Bytes(""));
-  const TensorId y = g.AddTensor(T(DType::kI8, {1, 2, 2, 2}, "y"));
+  const TensorId y = g.AddTensor(Quantized(DType::kI8, {1, 2, 2, 2}, "y", {{6}, -1}));
 
   Node conv;  // 1x1 kernel, SAME, stride 1: [1,2,2,3] -> [1,2,2,Co=2]
   conv.name = "conv";
@@ -97,8 +97,8 @@ TEST_CASE("PrintGraph: golden text of a small quantized graph") {
       "  %e: f32[0] = const 0 bytes fnv1a:811c9dc5\n"
       "  %\"conv out\": i8[1,2,2,2]<f4> = conv2d(%x, %w, _) {activation=\"none\", "
       "dilations=[1,1], padding=\"same\", strides=[1,1]}  // \"conv\"\n"
-      "  %block/sum:0: i8[1,2,2,2] = add(%\"conv out\", %a) {activation=\"relu\"}\n"
-      "  %y: i8[1,2,2,2] = leaky_relu(%block/sum:0) {alpha=0.1}\n"
+      "  %block/sum:0: i8[1,2,2,2]<f4> = add(%\"conv out\", %a) {activation=\"relu\"}\n"
+      "  %y: i8[1,2,2,2]<f6> = leaky_relu(%block/sum:0) {alpha=0.1}\n"
       "  output %y\n"
       "}\n";
   CHECK(PrintGraph(g) == expected);

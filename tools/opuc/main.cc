@@ -11,6 +11,8 @@
 #include "opuc/exit_codes.h"
 #include "opuc/inspect.h"
 #include "opuc/opt.h"
+#include "opuc/partition.h"
+#include "opuc/quantize.h"
 #include "opuc/run.h"
 #include "opuc/version.h"
 
@@ -82,10 +84,47 @@ int main(int argc, char** argv) {
   opt_cmd->add_flag("--verify-each", opt.verify_each, "Verify the IR after every pass");
   opt_cmd->add_option("-o,--output", opt.output, "Write the result (.opug or .opug.json)");
 
+  QuantizeOptions quantize;
+  CLI::App* quantize_cmd = app.add_subcommand(
+      "quantize", "Quantize a model to the OPU's fixed point and report its accuracy vs float");
+  quantize_cmd->add_option("MODEL", quantize.model, "Model file (.tflite, .opug, .opug.json)")
+      ->required();
+  quantize_cmd->add_option("--calibration", quantize.calibration,
+                           "Folder of .png/.npy samples (default: the images scripts/setup "
+                           "fetched, $OPUC_IMAGES_DIR or ~/.cache/opuc/images)");
+  quantize_cmd->add_option("--preprocess", quantize.preprocess,
+                           "Image preprocessing over the model's defaults: "
+                           "size=HxW,scale=S,offset=O,order=rgb|bgr");
+  quantize_cmd->add_option("--holdout", quantize.holdout,
+                           "Samples kept out of calibration for the report: every k-th by name "
+                           "from the first (default: a third)")
+      ->check(CLI::PositiveNumber);
+  quantize_cmd->add_option("--min-sqnr", quantize.min_sqnr,
+                           "Exit with 1 when an output's SQNR (dB) is below this");
+  quantize_cmd->add_flag("--per-tensor", quantize.per_tensor,
+                         "Also report every activation's error (where the error comes from)");
+  quantize_cmd->add_flag("--json", quantize.json, "Print one JSON object instead of text");
+  quantize_cmd->add_option("-o,--output", quantize.output,
+                           "Write the quantized graph (.opug or .opug.json)");
+
+  PartitionOptions partition;
+  CLI::App* partition_cmd = app.add_subcommand(
+      "partition", "Split a model into OPU groups and CPU groups, and say why (docs/hdfg.md)");
+  partition_cmd->add_option("MODEL", partition.model, "Model file (.tflite, .opug, .opug.json)")
+      ->required();
+  partition_cmd->add_option("--hw", partition.hw, "Hardware: a preset (opu1024, tiny) or a JSON file")
+      ->capture_default_str();
+  partition_cmd->add_option("--opt-level", partition.opt_level,
+                            "Optimization level of the default pipeline run first (0-3)")
+      ->check(CLI::Range(0, 3))
+      ->capture_default_str();
+  partition_cmd->add_flag("--json", partition.json, "Print one JSON object instead of text");
+  partition_cmd->add_option("--dot", partition.dot, "Write the graph, coloured by group, as Graphviz");
+
   // CLI11 would call an unknown command "A subcommand is required"; name it.
   if (argc > 1 && argv[1][0] != '-' && !IsCommand(app, argv[1])) {
     std::cerr << "opuc: error: unknown command '" << argv[1]
-              << "' (commands: inspect, opt, run; see opuc --help)\n";
+              << "' (commands: inspect, opt, partition, quantize, run; see opuc --help)\n";
     return kExitBadInput;
   }
   try {
@@ -100,5 +139,7 @@ int main(int argc, char** argv) {
   if (inspect_cmd->parsed()) return RunInspect(inspect, std::cout, std::cerr);
   if (run_cmd->parsed()) return RunRun(run, std::cout, std::cerr);
   if (opt_cmd->parsed()) return RunOpt(opt, std::cout, std::cerr);
+  if (partition_cmd->parsed()) return RunPartition(partition, std::cout, std::cerr);
+  if (quantize_cmd->parsed()) return RunQuantize(quantize, std::cout, std::cerr);
   return kExitBadInput;
 }

@@ -14,6 +14,7 @@
 #ifndef OPUC_CPU_REFERENCE_H
 #define OPUC_CPU_REFERENCE_H
 
+#include <functional>
 #include <vector>
 
 #include "opuc/ir/graph.h"
@@ -39,6 +40,16 @@ Status EvaluateNode(const Graph& graph, NodeId node, const std::vector<const Hos
 /// Returns the graph outputs in order.
 Expected<std::vector<HostTensor>> RunReference(const Graph& graph,
                                                const std::vector<HostTensor>& inputs);
+
+/// Sees every value a run makes: each graph input before the first node, then
+/// each node output right after its node. An error stops the run and is
+/// returned. Calibration (opuc/quant) collects activation statistics this way.
+using TensorObserver = std::function<Status(TensorId, const HostTensor&)>;
+
+/// RunReference, calling `observe` for each value as described above.
+Expected<std::vector<HostTensor>> RunReference(const Graph& graph,
+                                               const std::vector<HostTensor>& inputs,
+                                               const TensorObserver& observe);
 
 }  // namespace opuc
 

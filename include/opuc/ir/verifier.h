@@ -18,7 +18,9 @@ namespace opuc {
 ///    every declared attribute present, defaults included),
 ///    the declared number of inputs and outputs, and output types equal to
 ///    what shape inference computes from the inputs;
-///  - graph inputs and outputs: ids in range, no duplicates.
+///  - graph inputs and outputs: ids in range, no duplicates;
+///  - quantized graphs: fraction lengths in range, and a fixed point on every
+///    i8 tensor but lookup tables (docs/ir.md, "Quantized graphs").
 Status Verify(const Graph& graph);
 
 }  // namespace opuc

@@ -2,57 +2,64 @@
 //
 // out[n,y,x,c] = act(sum / count) over the window's taps inside the input:
 // padding is never counted, so a window at a SAME border averages fewer
-// elements (TFLite's reference AveragePool). The sum accumulates in float
-// from 0, row by row (y, then x); count is converted to float for the division.
+// elements (TFLite's reference AveragePool). f32: the sum accumulates in
+// float from 0, row by row (y, then x); count is converted to float for the
+// division. i8 (docs/numerics.md §5): the exact int64 sum, then
+// sat_int8(rhu_div(sum · 2^max(d,0), count · 2^max(-d,0))) with
+// d = f_out - f_in, and the fused clamp.
 //
 //===----------------------------------------------------------------------===//
-#include <algorithm>
-
-#include "cpu/reference/kernel_util.h"
+#include "cpu/reference/integer_util.h"
 
 namespace opuc::reference {
+namespace {
 
-Status EvalAvgPool2D(KernelContext& ctx) {
-  OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
+/// `finish(sum, count, &out)` gives the output element.
+template <typename T, typename Acc, typename Finish>
+Status AvgPool2D(KernelContext& ctx, Finish finish) {
   const HostTensor& input = *ctx.input(0);
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   const Shape& is = input.shape();
   const Shape& os = output->shape();
-  const auto filter = ctx.attrs().GetInts("filter");
-  const auto strides = ctx.attrs().GetInts("strides");
-  const Activation activation = GetActivation(ctx.attrs());
-  const int64_t pad_h = PaddingBefore(is[1], os[1], strides[0], filter[0], 1);
-  const int64_t pad_w = PaddingBefore(is[2], os[2], strides[1], filter[1], 1);
-
-  const float* in = input.data<float>();
-  float* out = output->data<float>();
-  for (int64_t n = 0; n < os[0]; ++n) {
-    for (int64_t y = 0; y < os[1]; ++y) {
-      const int64_t y0 = y * strides[0] - pad_h;
-      const int64_t y_begin = std::max<int64_t>(y0, 0);
-      const int64_t y_end = std::min(y0 + filter[0], is[1]);
-      for (int64_t x = 0; x < os[2]; ++x) {
-        const int64_t x0 = x * strides[1] - pad_w;
-        const int64_t x_begin = std::max<int64_t>(x0, 0);
-        const int64_t x_end = std::min(x0 + filter[1], is[2]);
-        for (int64_t c = 0; c < os[3]; ++c) {
-          float sum = 0.0f;
-          int64_t count = 0;
-          for (int64_t iy = y_begin; iy < y_end; ++iy) {
-            for (int64_t ix = x_begin; ix < x_end; ++ix) {
-              sum += in[Nhwc(is, n, iy, ix, c)];
-              ++count;
-            }
-          }
-          // TFLite's padding never leaves a window without elements; if one
-          // had none it would give 0 rather than 0/0.
-          const float average = count ? sum / static_cast<float>(count) : 0.0f;
-          out[Nhwc(os, n, y, x, c)] = Activate(activation, average);
+  const T* in = input.data<T>();
+  T* out = output->data<T>();
+  return ForEachPoolWindow(ctx, is, os, [&](const PoolWindow& w) -> Status {
+    for (int64_t c = 0; c < os[3]; ++c) {
+      Acc sum = 0;
+      int64_t count = 0;
+      for (int64_t iy = w.y_begin; iy < w.y_end; ++iy) {
+        for (int64_t ix = w.x_begin; ix < w.x_end; ++ix) {
+          sum += static_cast<Acc>(in[Nhwc(is, w.n, iy, ix, c)]);
+          ++count;
         }
       }
+      OPUC_RETURN_IF_ERROR(finish(sum, count, &out[Nhwc(os, w.n, w.y, w.x, c)]));
     }
+    return OkStatus();
+  });
+}
+
+}  // namespace
+
+Status EvalAvgPool2D(KernelContext& ctx) {
+  if (ctx.input(0)->dtype() == DType::kI8) {
+    OPUC_ASSIGN_OR_RETURN(int f_in, InputFraction(ctx, 0, "input"));
+    OPUC_ASSIGN_OR_RETURN(int f_out, OutputFraction(ctx));
+    OPUC_ASSIGN_OR_RETURN(Int8Range range, FusedActivationRange(ctx, f_out));
+    return AvgPool2D<int8_t, int64_t>(ctx, [&](int64_t sum, int64_t count, int8_t* y) -> Status {
+      OPUC_ASSIGN_OR_RETURN(int8_t average, AverageI8(sum, count, f_out - f_in));
+      *y = range.Clamp(average);
+      return OkStatus();
+    });
   }
-  return OkStatus();
+  OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
+  const Activation activation = GetActivation(ctx.attrs());
+  return AvgPool2D<float, float>(ctx, [activation](float sum, int64_t count, float* y) {
+    // TFLite's padding never leaves a window without elements; if one had
+    // none it would give 0 rather than 0/0.
+    *y = Activate(activation, count ? sum / static_cast<float>(count) : 0.0f);
+    return OkStatus();
+  });
 }
 
 }  // namespace opuc::reference

@@ -1,6 +1,8 @@
 //===- src/cpu/reference/broadcast.cc - NumPy broadcasting ----------------===//
 #include "cpu/reference/broadcast.h"
 
+#include <algorithm>
+
 namespace opuc::reference {
 
 std::vector<int64_t> BroadcastOffsets(const Shape& operand, const Shape& output) {
@@ -28,6 +30,15 @@ std::vector<int64_t> BroadcastOffsets(const Shape& operand, const Shape& output)
     }
   }
   return offsets;
+}
+
+Status AddSubI8(KernelContext& ctx, int sign) {
+  return BinaryI8(ctx, "lhs", "rhs", [sign](const BinaryFractions& f, int8_t a, int8_t b) {
+    const int top = std::max({f.lhs, f.rhs, f.out});
+    // |s| <= 255 · 2^(15 + 8): exact in int64 (numerics.md §5).
+    const int64_t s = ShrRhu(a, f.lhs - top) + sign * ShrRhu(b, f.rhs - top);
+    return Requant(s, top - f.out);
+  });
 }
 
 }  // namespace opuc::reference

@@ -3,21 +3,22 @@
 // For each index of the dimensions before `axis` (the outer loop), the
 // inputs' blocks along axis follow one another in input order. Any dtype;
 // a fused activation other than none needs f32 and is applied afterwards.
+// i8 of a quantized graph (docs/numerics.md §5): every element of input i
+// becomes requant(q, f_i - f_out), and a fused activation clamps (§3).
 //
 //===----------------------------------------------------------------------===//
 #include <cstring>
+#include <vector>
 
-#include "cpu/reference/kernel_util.h"
+#include "cpu/reference/integer_util.h"
 #include "support/format.h"
 
 namespace opuc::reference {
+namespace {
 
-Status EvalConcat(KernelContext& ctx) {
-  const Activation activation = GetActivation(ctx.attrs());
-  const DType dtype = ctx.input(0)->dtype();
-  if (activation != Activation::kNone && dtype != DType::kF32)
-    return Unsupported(Cat("inputs have dtype ", DTypeName(dtype),
-                           "; the float reference applies a fused activation to f32 only"));
+/// Copies the blocks of `inputs` along the node's axis into the output.
+Expected<HostTensor*> Move(KernelContext& ctx, const std::vector<const HostTensor*>& inputs) {
+  const DType dtype = inputs.front()->dtype();
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   const Shape& os = output->shape();
   const auto rank = static_cast<int64_t>(os.size());
@@ -29,13 +30,43 @@ Status EvalConcat(KernelContext& ctx) {
 
   uint8_t* out = output->mutable_bytes();
   for (int64_t o = 0; o < outer; ++o) {
-    for (size_t i = 0; i < ctx.num_inputs(); ++i) {
-      const HostTensor& input = *ctx.input(i);
-      const int64_t block = input.shape()[axis] * inner;
-      if (block) std::memcpy(out, input.raw() + o * block, static_cast<size_t>(block));
+    for (const HostTensor* input : inputs) {
+      const int64_t block = input->shape()[axis] * inner;
+      if (block) std::memcpy(out, input->raw() + o * block, static_cast<size_t>(block));
       out += block;
     }
   }
+  return output;
+}
+
+Status ConcatI8(KernelContext& ctx) {
+  std::vector<HostTensor> moved;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) {
+    OPUC_ASSIGN_OR_RETURN(HostTensor m, RequantizedInput(ctx, i, Cat("inputs[", i, "]")));
+    moved.push_back(std::move(m));
+  }
+  std::vector<const HostTensor*> inputs;
+  for (const HostTensor& m : moved) inputs.push_back(&m);
+  OPUC_ASSIGN_OR_RETURN(int f_out, OutputFraction(ctx));
+  OPUC_ASSIGN_OR_RETURN(Int8Range range, FusedActivationRange(ctx, f_out));
+  OPUC_ASSIGN_OR_RETURN(HostTensor * output, Move(ctx, inputs));
+  int8_t* y = output->data<int8_t>();
+  for (int64_t e = 0; e < output->elements(); ++e) y[e] = range.Clamp(y[e]);
+  return OkStatus();
+}
+
+}  // namespace
+
+Status EvalConcat(KernelContext& ctx) {
+  if (IsQuantizedI8(ctx)) return ConcatI8(ctx);
+  const Activation activation = GetActivation(ctx.attrs());
+  const DType dtype = ctx.input(0)->dtype();
+  if (activation != Activation::kNone && dtype != DType::kF32)
+    return Unsupported(Cat("inputs have dtype ", DTypeName(dtype),
+                           "; the float reference applies a fused activation to f32 only"));
+  std::vector<const HostTensor*> inputs;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) inputs.push_back(ctx.input(i));
+  OPUC_ASSIGN_OR_RETURN(HostTensor * output, Move(ctx, inputs));
   if (activation == Activation::kNone) return OkStatus();
   float* y = output->data<float>();
   for (int64_t e = 0; e < output->elements(); ++e) y[e] = Activate(activation, y[e]);

@@ -1,39 +1,42 @@
 //===- src/cpu/reference/conv2d.cc - CONV_2D ------------------------------===//
 //
-// out[n,y,x,o] = act(sum + bias[o]), where sum accumulates in float, starting
-// at 0, over ky, then kx, then i (innermost) of
+// out[n,y,x,o] = act(sum + bias[o]), where sum accumulates, starting at 0,
+// over ky, then kx, then i (innermost) of
 //   input[n, y·sh - pad_h + ky·dh, x·sw - pad_w + kx·dw, i] · weights[o,ky,kx,i]
 // skipping taps that fall outside the input (TFLite's reference order).
+// f32: in float. i8 (docs/numerics.md §2, §3): the exact sum in int64 plus
+// the i32 bias, which must lie in int32, then the output stage with
+// S[o] = f_in + f_w[o] - f_out and the fused activation as a clamp.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/kernel_util.h"
+#include "cpu/reference/integer_util.h"
 
 namespace opuc::reference {
+namespace {
 
-Status EvalConv2D(KernelContext& ctx) {
-  OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
+/// The loop for element type T and accumulator Acc; `finish(sum, o, &out)`
+/// adds the bias and produces the output element.
+template <typename T, typename Acc, typename Finish>
+Status Conv2D(KernelContext& ctx, Finish finish) {
   const HostTensor& input = *ctx.input(0);
   const HostTensor& weights = *ctx.input(1);
-  const HostTensor* bias = ctx.input(2);
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   const Shape& is = input.shape();
   const Shape& ws = weights.shape();
   const Shape& os = output->shape();
   const auto strides = ctx.attrs().GetInts("strides");
   const auto dilations = ctx.attrs().GetInts("dilations");
-  const Activation activation = GetActivation(ctx.attrs());
   const int64_t pad_h = PaddingBefore(is[1], os[1], strides[0], ws[1], dilations[0]);
   const int64_t pad_w = PaddingBefore(is[2], os[2], strides[1], ws[2], dilations[1]);
 
-  const float* in = input.data<float>();
-  const float* w = weights.data<float>();
-  const float* b = bias ? bias->data<float>() : nullptr;
-  float* out = output->data<float>();
+  const T* in = input.data<T>();
+  const T* w = weights.data<T>();
+  T* out = output->data<T>();
   for (int64_t n = 0; n < os[0]; ++n) {
     for (int64_t y = 0; y < os[1]; ++y) {
       for (int64_t x = 0; x < os[2]; ++x) {
         for (int64_t o = 0; o < os[3]; ++o) {
-          float sum = 0.0f;
+          Acc sum = 0;
           for (int64_t ky = 0; ky < ws[1]; ++ky) {
             const int64_t iy = y * strides[0] - pad_h + ky * dilations[0];
             if (iy < 0 || iy >= is[1]) continue;
@@ -41,15 +44,35 @@ Status EvalConv2D(KernelContext& ctx) {
               const int64_t ix = x * strides[1] - pad_w + kx * dilations[1];
               if (ix < 0 || ix >= is[2]) continue;
               for (int64_t i = 0; i < ws[3]; ++i)
-                sum += in[Nhwc(is, n, iy, ix, i)] * w[Nhwc(ws, o, ky, kx, i)];
+                sum += static_cast<Acc>(in[Nhwc(is, n, iy, ix, i)]) *
+                       static_cast<Acc>(w[Nhwc(ws, o, ky, kx, i)]);
             }
           }
-          out[Nhwc(os, n, y, x, o)] = Activate(activation, sum + (b ? b[o] : 0.0f));
+          OPUC_RETURN_IF_ERROR(finish(sum, o, &out[Nhwc(os, n, y, x, o)]));
         }
       }
     }
   }
   return OkStatus();
+}
+
+}  // namespace
+
+Status EvalConv2D(KernelContext& ctx) {
+  if (ctx.input(0)->dtype() == DType::kI8) {
+    OPUC_ASSIGN_OR_RETURN(InnerProductStage stage,
+                          MakeInnerProductStage(ctx, 0, ctx.input(1)->shape()[0]));
+    return Conv2D<int8_t, int64_t>(
+        ctx, [&](int64_t sum, int64_t o, int8_t* y) { return stage.Finish(ctx, sum, o, y); });
+  }
+  OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
+  const HostTensor* bias = ctx.input(2);
+  const float* b = bias ? bias->data<float>() : nullptr;
+  const Activation activation = GetActivation(ctx.attrs());
+  return Conv2D<float, float>(ctx, [&](float sum, int64_t o, float* y) {
+    *y = Activate(activation, sum + (b ? b[o] : 0.0f));
+    return OkStatus();
+  });
 }
 
 }  // namespace opuc::reference

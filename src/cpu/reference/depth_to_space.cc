@@ -2,17 +2,20 @@
 //
 // TensorFlow's DCR order: with block b and C' = C / b² output channels,
 //   out[n, y, x, c] = input[n, y / b, x / b, ((y % b)·b + x % b)·C' + c].
-// Any dtype.
+// Any dtype; i8 of a quantized graph: each element requant(q, f_in - f_out)
+// (docs/numerics.md §7).
 //
 //===----------------------------------------------------------------------===//
 #include <cstring>
 
-#include "cpu/reference/kernel_util.h"
+#include "cpu/reference/integer_util.h"
 
 namespace opuc::reference {
 
 Status EvalDepthToSpace(KernelContext& ctx) {
-  const HostTensor& input = *ctx.input(0);
+  HostTensor storage;
+  OPUC_ASSIGN_OR_RETURN(const HostTensor* moved, MovedInput(ctx, &storage));
+  const HostTensor& input = *moved;
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   const int64_t b = ctx.attrs().GetInt("block_size");
   const Shape& is = input.shape();

@@ -4,18 +4,20 @@
 //   out[n,y,x,c·M+m] = act(sum + bias[c·M+m]),
 //   sum over ky, then kx (innermost) of
 //   input[n, y·sh - pad_h + ky·dh, x·sw - pad_w + kx·dw, c] · weights[0,ky,kx,c·M+m]
-// accumulated in float from 0, skipping taps outside the input.
+// accumulated from 0, skipping taps outside the input. f32: in float. i8
+// (docs/numerics.md §2, §3): exact in int64, the weights' fraction lengths
+// along axis 3, then the output stage and the fused clamp as conv2d.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/kernel_util.h"
+#include "cpu/reference/integer_util.h"
 
 namespace opuc::reference {
+namespace {
 
-Status EvalDepthwiseConv2D(KernelContext& ctx) {
-  OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
+template <typename T, typename Acc, typename Finish>
+Status DepthwiseConv2D(KernelContext& ctx, Finish finish) {
   const HostTensor& input = *ctx.input(0);
   const HostTensor& weights = *ctx.input(1);
-  const HostTensor* bias = ctx.input(2);
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   const Shape& is = input.shape();
   const Shape& ws = weights.shape();
@@ -23,37 +25,55 @@ Status EvalDepthwiseConv2D(KernelContext& ctx) {
   const auto strides = ctx.attrs().GetInts("strides");
   const auto dilations = ctx.attrs().GetInts("dilations");
   const int64_t multiplier = ctx.attrs().GetInt("depth_multiplier");
-  const Activation activation = GetActivation(ctx.attrs());
   const int64_t pad_h = PaddingBefore(is[1], os[1], strides[0], ws[1], dilations[0]);
   const int64_t pad_w = PaddingBefore(is[2], os[2], strides[1], ws[2], dilations[1]);
 
-  const float* in = input.data<float>();
-  const float* w = weights.data<float>();
-  const float* b = bias ? bias->data<float>() : nullptr;
-  float* out = output->data<float>();
+  const T* in = input.data<T>();
+  const T* w = weights.data<T>();
+  T* out = output->data<T>();
   for (int64_t n = 0; n < os[0]; ++n) {
     for (int64_t y = 0; y < os[1]; ++y) {
       for (int64_t x = 0; x < os[2]; ++x) {
         for (int64_t c = 0; c < is[3]; ++c) {
           for (int64_t m = 0; m < multiplier; ++m) {
             const int64_t o = c * multiplier + m;
-            float sum = 0.0f;
+            Acc sum = 0;
             for (int64_t ky = 0; ky < ws[1]; ++ky) {
               const int64_t iy = y * strides[0] - pad_h + ky * dilations[0];
               if (iy < 0 || iy >= is[1]) continue;
               for (int64_t kx = 0; kx < ws[2]; ++kx) {
                 const int64_t ix = x * strides[1] - pad_w + kx * dilations[1];
                 if (ix < 0 || ix >= is[2]) continue;
-                sum += in[Nhwc(is, n, iy, ix, c)] * w[Nhwc(ws, 0, ky, kx, o)];
+                sum += static_cast<Acc>(in[Nhwc(is, n, iy, ix, c)]) *
+                       static_cast<Acc>(w[Nhwc(ws, 0, ky, kx, o)]);
               }
             }
-            out[Nhwc(os, n, y, x, o)] = Activate(activation, sum + (b ? b[o] : 0.0f));
+            OPUC_RETURN_IF_ERROR(finish(sum, o, &out[Nhwc(os, n, y, x, o)]));
           }
         }
       }
     }
   }
   return OkStatus();
+}
+
+}  // namespace
+
+Status EvalDepthwiseConv2D(KernelContext& ctx) {
+  if (ctx.input(0)->dtype() == DType::kI8) {
+    OPUC_ASSIGN_OR_RETURN(InnerProductStage stage,
+                          MakeInnerProductStage(ctx, 3, ctx.input(1)->shape()[3]));
+    return DepthwiseConv2D<int8_t, int64_t>(
+        ctx, [&](int64_t sum, int64_t o, int8_t* y) { return stage.Finish(ctx, sum, o, y); });
+  }
+  OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
+  const HostTensor* bias = ctx.input(2);
+  const float* b = bias ? bias->data<float>() : nullptr;
+  const Activation activation = GetActivation(ctx.attrs());
+  return DepthwiseConv2D<float, float>(ctx, [&](float sum, int64_t o, float* y) {
+    *y = Activate(activation, sum + (b ? b[o] : 0.0f));
+    return OkStatus();
+  });
 }
 
 }  // namespace opuc::reference

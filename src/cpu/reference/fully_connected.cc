@@ -1,38 +1,57 @@
 //===- src/cpu/reference/fully_connected.cc - FULLY_CONNECTED -------------===//
 //
 // The input is read as rows of Ci = weights.shape[1] elements (C order), so
-// any rank works: out[r,o] = act(sum + bias[o]), with sum accumulated in
-// float from 0 over i = 0..Ci-1 of input[r·Ci + i] · weights[o,i].
-// keep_num_dims changes only the output's shape, not its elements.
+// any rank works: out[r,o] = act(sum + bias[o]), with sum accumulated from 0
+// over i = 0..Ci-1 of input[r·Ci + i] · weights[o,i]. keep_num_dims changes
+// only the output's shape, not its elements. f32: in float. i8
+// (docs/numerics.md §2, §3): exact in int64, the weights' fraction lengths
+// along axis 0, then the output stage and the fused clamp as conv2d.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/kernel_util.h"
+#include "cpu/reference/integer_util.h"
 
 namespace opuc::reference {
+namespace {
 
-Status EvalFullyConnected(KernelContext& ctx) {
-  OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
+template <typename T, typename Acc, typename Finish>
+Status FullyConnected(KernelContext& ctx, Finish finish) {
   const HostTensor& input = *ctx.input(0);
   const HostTensor& weights = *ctx.input(1);
-  const HostTensor* bias = ctx.input(2);
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   const int64_t co = weights.shape()[0];
   const int64_t ci = weights.shape()[1];
-  const int64_t rows = input.elements() / ci;
-  const Activation activation = GetActivation(ctx.attrs());
-
-  const float* in = input.data<float>();
-  const float* w = weights.data<float>();
-  const float* b = bias ? bias->data<float>() : nullptr;
-  float* out = output->data<float>();
+  const int64_t rows = ci ? input.elements() / ci : 0;
+  const T* in = input.data<T>();
+  const T* w = weights.data<T>();
+  T* out = output->data<T>();
   for (int64_t r = 0; r < rows; ++r) {
     for (int64_t o = 0; o < co; ++o) {
-      float sum = 0.0f;
-      for (int64_t i = 0; i < ci; ++i) sum += in[r * ci + i] * w[o * ci + i];
-      out[r * co + o] = Activate(activation, sum + (b ? b[o] : 0.0f));
+      Acc sum = 0;
+      for (int64_t i = 0; i < ci; ++i)
+        sum += static_cast<Acc>(in[r * ci + i]) * static_cast<Acc>(w[o * ci + i]);
+      OPUC_RETURN_IF_ERROR(finish(sum, o, &out[r * co + o]));
     }
   }
   return OkStatus();
+}
+
+}  // namespace
+
+Status EvalFullyConnected(KernelContext& ctx) {
+  if (ctx.input(0)->dtype() == DType::kI8) {
+    OPUC_ASSIGN_OR_RETURN(InnerProductStage stage,
+                          MakeInnerProductStage(ctx, 0, ctx.input(1)->shape()[0]));
+    return FullyConnected<int8_t, int64_t>(
+        ctx, [&](int64_t sum, int64_t o, int8_t* y) { return stage.Finish(ctx, sum, o, y); });
+  }
+  OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
+  const HostTensor* bias = ctx.input(2);
+  const float* b = bias ? bias->data<float>() : nullptr;
+  const Activation activation = GetActivation(ctx.attrs());
+  return FullyConnected<float, float>(ctx, [&](float sum, int64_t o, float* y) {
+    *y = Activate(activation, sum + (b ? b[o] : 0.0f));
+    return OkStatus();
+  });
 }
 
 }  // namespace opuc::reference

@@ -39,6 +39,8 @@ class KernelContext {
   /// The graph tensor behind input `i` (for DENSIFY's sparse constant and
   /// DEQUANTIZE's fixed point); the input must be present.
   const Tensor& input_tensor(size_t i) const { return graph_.tensor(node().inputs[i]); }
+  /// The graph tensor of output `i` (for the fixed point of an i8 result).
+  const Tensor& output_tensor(size_t i = 0) const { return graph_.tensor(node().outputs[i]); }
 
   /// Allocates output `i` (zero-filled) with the inferred type.
   Expected<HostTensor*> AllocateOutput(size_t i = 0);

@@ -2,13 +2,15 @@
 //
 // out = x > 0 ? x : x · alpha, with alpha (a double attribute) rounded to
 // float first, as TFLite stores it.
+// On i8 the quantizer replaces it with a lookup_table (docs/numerics.md §6).
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/kernel_util.h"
+#include "cpu/reference/integer_util.h"
 
 namespace opuc::reference {
 
 Status EvalLeakyRelu(KernelContext& ctx) {
+  if (ctx.input(0)->dtype() == DType::kI8) return NeedsLookupTable(ctx);
   const auto alpha = static_cast<float>(ctx.attrs().GetFloat("alpha"));
   return UnaryF32(ctx, [alpha](float x) { return x > 0.0f ? x : x * alpha; });
 }

@@ -1,51 +1,53 @@
 //===- src/cpu/reference/max_pool2d.cc - MAX_POOL_2D ----------------------===//
 //
 // out[n,y,x,c] = act(max over the window's taps inside the input), starting
-// from the lowest float, with the window at (y·sh - pad_h, x·sw - pad_w);
+// from the lowest value, with the window at (y·sh - pad_h, x·sw - pad_w);
 // padding as TFLite computes it (kernel_util.h), never counted as a value.
+// i8 (docs/numerics.md §5): the max of the int8 taps, then
+// requant(m, f_in - f_out) and the fused clamp.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <limits>
 
-#include "cpu/reference/kernel_util.h"
+#include "cpu/reference/integer_util.h"
 
 namespace opuc::reference {
+namespace {
 
-Status EvalMaxPool2D(KernelContext& ctx) {
-  OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
+/// `finish(max)` gives the output element.
+template <typename T, typename Finish>
+Status MaxPool2D(KernelContext& ctx, Finish finish) {
   const HostTensor& input = *ctx.input(0);
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   const Shape& is = input.shape();
   const Shape& os = output->shape();
-  const auto filter = ctx.attrs().GetInts("filter");
-  const auto strides = ctx.attrs().GetInts("strides");
-  const Activation activation = GetActivation(ctx.attrs());
-  const int64_t pad_h = PaddingBefore(is[1], os[1], strides[0], filter[0], 1);
-  const int64_t pad_w = PaddingBefore(is[2], os[2], strides[1], filter[1], 1);
-
-  const float* in = input.data<float>();
-  float* out = output->data<float>();
-  for (int64_t n = 0; n < os[0]; ++n) {
-    for (int64_t y = 0; y < os[1]; ++y) {
-      const int64_t y0 = y * strides[0] - pad_h;
-      const int64_t y_begin = std::max<int64_t>(y0, 0);
-      const int64_t y_end = std::min(y0 + filter[0], is[1]);
-      for (int64_t x = 0; x < os[2]; ++x) {
-        const int64_t x0 = x * strides[1] - pad_w;
-        const int64_t x_begin = std::max<int64_t>(x0, 0);
-        const int64_t x_end = std::min(x0 + filter[1], is[2]);
-        for (int64_t c = 0; c < os[3]; ++c) {
-          float best = std::numeric_limits<float>::lowest();
-          for (int64_t iy = y_begin; iy < y_end; ++iy)
-            for (int64_t ix = x_begin; ix < x_end; ++ix)
-              best = std::max(best, in[Nhwc(is, n, iy, ix, c)]);
-          out[Nhwc(os, n, y, x, c)] = Activate(activation, best);
-        }
-      }
+  const T* in = input.data<T>();
+  T* out = output->data<T>();
+  return ForEachPoolWindow(ctx, is, os, [&](const PoolWindow& w) {
+    for (int64_t c = 0; c < os[3]; ++c) {
+      T best = std::numeric_limits<T>::lowest();
+      for (int64_t iy = w.y_begin; iy < w.y_end; ++iy)
+        for (int64_t ix = w.x_begin; ix < w.x_end; ++ix)
+          best = std::max(best, in[Nhwc(is, w.n, iy, ix, c)]);
+      out[Nhwc(os, w.n, w.y, w.x, c)] = finish(best);
     }
+    return OkStatus();
+  });
+}
+
+}  // namespace
+
+Status EvalMaxPool2D(KernelContext& ctx) {
+  if (ctx.input(0)->dtype() == DType::kI8) {
+    OPUC_ASSIGN_OR_RETURN(int f_in, InputFraction(ctx, 0, "input"));
+    OPUC_ASSIGN_OR_RETURN(int f_out, OutputFraction(ctx));
+    OPUC_ASSIGN_OR_RETURN(Int8Range range, FusedActivationRange(ctx, f_out));
+    return MaxPool2D<int8_t>(ctx, [&](int8_t m) { return range.Clamp(Requant(m, f_in - f_out)); });
   }
-  return OkStatus();
+  OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
+  const Activation activation = GetActivation(ctx.attrs());
+  return MaxPool2D<float>(ctx, [activation](float m) { return Activate(activation, m); });
 }
 
 }  // namespace opuc::reference

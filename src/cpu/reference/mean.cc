@@ -1,19 +1,23 @@
 //===- src/cpu/reference/mean.cc - MEAN -----------------------------------===//
 //
-// Sums in float: the output starts at 0 and the input is visited in C order,
-// each element added to the output element its reduced index maps to; then
-// each sum is divided by the number of elements reduced into it (converted
-// to float), as TFLite's reference Mean. Reducing over an empty axis leaves 0.
+// Sums: the sums start at 0 and the input is visited in C order, each element
+// added to the sum its reduced index maps to; then each sum is divided by the
+// number of elements reduced into it. f32: sums in float, divided by the
+// count converted to float, as TFLite's reference Mean; reducing over an
+// empty axis leaves 0. i8 (docs/numerics.md §5): exact int64 sums, then
+// sat_int8(rhu_div(sum · 2^max(d,0), count · 2^max(-d,0))), d = f_out - f_in.
 //
 //===----------------------------------------------------------------------===//
 #include <vector>
 
-#include "cpu/reference/kernel_util.h"
+#include "cpu/reference/integer_util.h"
 
 namespace opuc::reference {
+namespace {
 
-Status EvalMean(KernelContext& ctx) {
-  OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
+/// `finish(sum, count, &out)` gives each output element.
+template <typename T, typename Acc, typename Finish>
+Status Mean(KernelContext& ctx, Finish finish) {
   const HostTensor& input = *ctx.input(0);
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   const Shape& shape = input.shape();
@@ -34,12 +38,12 @@ Status EvalMean(KernelContext& ctx) {
     step *= shape[d];
   }
 
-  const float* in = input.data<float>();
-  float* out = output->data<float>();
+  const T* in = input.data<T>();
+  std::vector<Acc> sums(static_cast<size_t>(output->elements()), Acc{0});
   std::vector<int64_t> index(rank, 0);
   int64_t offset = 0;
   for (int64_t i = 0; i < input.elements(); ++i) {
-    out[offset] += in[i];
+    sums[static_cast<size_t>(offset)] += static_cast<Acc>(in[i]);
     for (size_t d = rank; d-- > 0;) {
       offset += out_stride[d];
       if (++index[d] < shape[d]) break;
@@ -47,9 +51,28 @@ Status EvalMean(KernelContext& ctx) {
       index[d] = 0;
     }
   }
-  if (count == 0) return OkStatus();
-  for (int64_t o = 0; o < output->elements(); ++o) out[o] = out[o] / static_cast<float>(count);
+  T* out = output->data<T>();
+  for (int64_t o = 0; o < output->elements(); ++o)
+    OPUC_RETURN_IF_ERROR(finish(sums[static_cast<size_t>(o)], count, &out[o]));
   return OkStatus();
+}
+
+}  // namespace
+
+Status EvalMean(KernelContext& ctx) {
+  if (ctx.input(0)->dtype() == DType::kI8) {
+    OPUC_ASSIGN_OR_RETURN(int f_in, InputFraction(ctx, 0, "input"));
+    OPUC_ASSIGN_OR_RETURN(int f_out, OutputFraction(ctx));
+    return Mean<int8_t, int64_t>(ctx, [&](int64_t sum, int64_t count, int8_t* y) -> Status {
+      OPUC_ASSIGN_OR_RETURN(*y, AverageI8(sum, count, f_out - f_in));
+      return OkStatus();
+    });
+  }
+  OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
+  return Mean<float, float>(ctx, [](float sum, int64_t count, float* y) {
+    *y = count == 0 ? sum : sum / static_cast<float>(count);
+    return OkStatus();
+  });
 }
 
 }  // namespace opuc::reference

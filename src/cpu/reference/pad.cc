@@ -3,7 +3,10 @@
 // out[i] = input[i - before] where every index lies inside the input, and
 // `value` elsewhere; pads = [before0, after0, before1, after1, ...]. Any
 // dtype: `value` is rounded to float for f32, must be an integer in range
-// for i8/i16/i32, and must be 0 for f16.
+// for i8/i16/i32, and must be 0 for f16. i8 of a quantized graph: `value` is
+// an integer at the output's fraction length (the quantizer stores
+// quantize(value, f)), and each moved element becomes requant(q, f_in - f_out)
+// (docs/numerics.md §7).
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
@@ -11,7 +14,7 @@
 #include <limits>
 #include <vector>
 
-#include "cpu/reference/kernel_util.h"
+#include "cpu/reference/integer_util.h"
 #include "support/format.h"
 
 namespace opuc::reference {
@@ -48,7 +51,9 @@ Status Fill(const KernelContext& ctx, double value, HostTensor& out) {
 }  // namespace
 
 Status EvalPad(KernelContext& ctx) {
-  const HostTensor& input = *ctx.input(0);
+  HostTensor storage;
+  OPUC_ASSIGN_OR_RETURN(const HostTensor* moved, MovedInput(ctx, &storage));
+  const HostTensor& input = *moved;
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   OPUC_RETURN_IF_ERROR(Fill(ctx, ctx.attrs().GetFloat("value"), *output));
   const auto pads = ctx.attrs().GetInts("pads");

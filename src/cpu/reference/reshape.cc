@@ -1,18 +1,20 @@
 //===- src/cpu/reference/reshape.cc - RESHAPE -----------------------------===//
 //
 // The same elements in the same (C) order under the new shape; any dtype.
+// i8 of a quantized graph: each element requant(q, f_in - f_out) (§7).
 //
 //===----------------------------------------------------------------------===//
 #include <cstring>
 
-#include "cpu/reference/kernel_util.h"
+#include "cpu/reference/integer_util.h"
 
 namespace opuc::reference {
 
 Status EvalReshape(KernelContext& ctx) {
-  const HostTensor& input = *ctx.input(0);
+  HostTensor storage;
+  OPUC_ASSIGN_OR_RETURN(const HostTensor* input, MovedInput(ctx, &storage));
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
-  if (input.bytes()) std::memcpy(output->mutable_bytes(), input.raw(), input.bytes());
+  if (input->bytes()) std::memcpy(output->mutable_bytes(), input->raw(), input->bytes());
   return OkStatus();
 }
 

@@ -7,7 +7,9 @@
 //   src    = align_corners ? round((y + offset) · scale)   (halves away from 0)
 //                          : floor((y + offset) · scale)
 //   src    = min(src, in - 1), and max(src, 0) with half_pixel_centers.
-// Any dtype; elements are copied.
+// Any dtype; elements are copied. i8 of a quantized graph (docs/numerics.md
+// §7): the source index in exact rational arithmetic (resize_coords.h), and
+// each element requant(q, f_in - f_out).
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -15,7 +17,8 @@
 #include <cstring>
 #include <vector>
 
-#include "cpu/reference/kernel_util.h"
+#include "cpu/reference/integer_util.h"
+#include "cpu/reference/resize_coords.h"
 #include "support/format.h"
 
 namespace opuc::reference {
@@ -40,7 +43,9 @@ std::vector<int64_t> Sources(int64_t in, int64_t out, bool align_corners, bool h
 }  // namespace
 
 Status EvalResizeNearest(KernelContext& ctx) {
-  const HostTensor& input = *ctx.input(0);
+  HostTensor storage;
+  OPUC_ASSIGN_OR_RETURN(const HostTensor* moved, MovedInput(ctx, &storage));
+  const HostTensor& input = *moved;
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   if (input.elements() == 0 && output->elements() != 0)
     return InvalidArgument(Cat("input is ", DescribeType(input), ": nothing to resize"));
@@ -48,8 +53,14 @@ Status EvalResizeNearest(KernelContext& ctx) {
   const bool half_pixel = ctx.attrs().GetBool("half_pixel_centers");
   const Shape& is = input.shape();
   const Shape& os = output->shape();
-  const std::vector<int64_t> rows = Sources(is[1], os[1], align_corners, half_pixel);
-  const std::vector<int64_t> cols = Sources(is[2], os[2], align_corners, half_pixel);
+  std::vector<int64_t> rows, cols;
+  if (IsQuantizedI8(ctx)) {
+    OPUC_ASSIGN_OR_RETURN(rows, NearestSources(is[1], os[1], align_corners, half_pixel));
+    OPUC_ASSIGN_OR_RETURN(cols, NearestSources(is[2], os[2], align_corners, half_pixel));
+  } else {
+    rows = Sources(is[1], os[1], align_corners, half_pixel);
+    cols = Sources(is[2], os[2], align_corners, half_pixel);
+  }
   const auto pixel = static_cast<size_t>(os[3]) * DTypeSize(input.dtype());
   const uint8_t* in = input.raw();
   uint8_t* out = output->mutable_bytes();

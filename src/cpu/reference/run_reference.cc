@@ -58,13 +58,15 @@ Status CheckGraphInputs(const Graph& graph, const std::vector<HostTensor>& input
 
 class Walk {
  public:
-  Walk(const Graph& graph, const std::vector<HostTensor>& inputs)
-      : graph_(graph), value_(graph.tensors.size()), slot_(graph.tensors.size()) {
+  Walk(const Graph& graph, const std::vector<HostTensor>& inputs, const TensorObserver& observe)
+      : graph_(graph), observe_(observe), value_(graph.tensors.size()), slot_(graph.tensors.size()) {
     for (size_t i = 0; i < inputs.size(); ++i)
       value_[static_cast<size_t>(graph.inputs[i])] = &inputs[i];
   }
 
   Status Run() {
+    if (observe_)
+      for (TensorId t : graph_.inputs) OPUC_RETURN_IF_ERROR(observe_(t, *value_[static_cast<size_t>(t)]));
     const std::vector<NodeId> last = LastUses(graph_);
     for (size_t k = 0; k < graph_.nodes.size(); ++k) {
       const auto id = static_cast<NodeId>(k);
@@ -76,7 +78,10 @@ class Walk {
       }
       std::vector<HostTensor> results;
       OPUC_RETURN_IF_ERROR(EvaluateNode(graph_, id, args, &results));
-      for (size_t j = 0; j < results.size(); ++j) Store(node.outputs[j], std::move(results[j]));
+      for (size_t j = 0; j < results.size(); ++j) {
+        Store(node.outputs[j], std::move(results[j]));
+        if (observe_) OPUC_RETURN_IF_ERROR(observe_(node.outputs[j], slot_[static_cast<size_t>(node.outputs[j])]));
+      }
       for (const auto* list : {&node.inputs, &node.outputs})
         for (TensorId t : *list)
           if (InRange(t, graph_) && last[static_cast<size_t>(t)] == id) Release(t);
@@ -130,6 +135,7 @@ class Walk {
   }
 
   const Graph& graph_;
+  const TensorObserver& observe_;
   std::vector<const HostTensor*> value_;  ///< Where each tensor's value is, if anywhere.
   std::vector<HostTensor> slot_;          ///< Values this run made or viewed.
 };
@@ -138,8 +144,14 @@ class Walk {
 
 Expected<std::vector<HostTensor>> RunReference(const Graph& graph,
                                                const std::vector<HostTensor>& inputs) {
+  return RunReference(graph, inputs, TensorObserver());
+}
+
+Expected<std::vector<HostTensor>> RunReference(const Graph& graph,
+                                               const std::vector<HostTensor>& inputs,
+                                               const TensorObserver& observe) {
   OPUC_RETURN_IF_ERROR(CheckGraphInputs(graph, inputs));
-  Walk walk(graph, inputs);
+  Walk walk(graph, inputs, observe);
   OPUC_RETURN_IF_ERROR(walk.Run());
   std::vector<HostTensor> outputs;
   for (TensorId t : graph.outputs) {

@@ -1,6 +1,8 @@
 //===- src/cpu/reference/sub.cc - SUB -------------------------------------===//
 //
-// out = act(lhs - rhs), with NumPy broadcasting (broadcast.h), in float.
+// out = act(lhs - rhs), with NumPy broadcasting (broadcast.h). f32: in float.
+// i8: aligned up to the finest fraction length, subtracted exactly, rounded
+// once (docs/numerics.md §5, AddSubI8).
 //
 //===----------------------------------------------------------------------===//
 #include "cpu/reference/broadcast.h"
@@ -8,6 +10,7 @@
 namespace opuc::reference {
 
 Status EvalSub(KernelContext& ctx) {
+  if (ctx.input(0)->dtype() == DType::kI8) return AddSubI8(ctx, -1);
   return BinaryF32(ctx, [](float a, float b) { return a - b; });
 }
 

@@ -1,15 +1,17 @@
 //===- src/cpu/reference/tanh.cc - TANH -----------------------------------===//
 //
 // out = std::tanh(x) in float.
+// On i8 the quantizer replaces it with a lookup_table (docs/numerics.md §6).
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
 
-#include "cpu/reference/kernel_util.h"
+#include "cpu/reference/integer_util.h"
 
 namespace opuc::reference {
 
 Status EvalTanh(KernelContext& ctx) {
+  if (ctx.input(0)->dtype() == DType::kI8) return NeedsLookupTable(ctx);
   return UnaryF32(ctx, [](float x) { return std::tanh(x); });
 }
 

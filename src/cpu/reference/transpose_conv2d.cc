@@ -1,41 +1,43 @@
 //===- src/cpu/reference/transpose_conv2d.cc - TRANSPOSE_CONV -------------===//
 //
-// The scatter form, in TFLite's reference order: the output starts at 0; for
+// The scatter form, in TFLite's reference order: the sums start at 0; for
 // each n, input y, input x, input channel i, then ky, kx, output channel o,
-//   out[n, y·sh - pad_h + ky, x·sw - pad_w + kx, o] += input[n,y,x,i] · weights[o,ky,kx,i]
+//   sum[n, y·sh - pad_h + ky, x·sw - pad_w + kx, o] += input[n,y,x,i] · weights[o,ky,kx,i]
 // when that position lies inside output_shape (the rest is cropped). Then
 // bias[o] is added and the activation applied. The padding is the forward
 // convolution's from output_shape to the input: total = max((in - 1)·s + k - out, 0),
-// pad = total / 2 (0 for VALID).
+// pad = total / 2 (0 for VALID). f32: in float. i8 (docs/numerics.md §2,
+// §3): the scatter is exact in int64, then the output stage as conv2d.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/kernel_util.h"
+#include <vector>
+
+#include "cpu/reference/integer_util.h"
 
 namespace opuc::reference {
+namespace {
 
-Status EvalTransposeConv2D(KernelContext& ctx) {
-  OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
+template <typename T, typename Acc, typename Finish>
+Status TransposeConv2D(KernelContext& ctx, Finish finish) {
   const HostTensor& input = *ctx.input(0);
   const HostTensor& weights = *ctx.input(1);
-  const HostTensor* bias = ctx.input(2);
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   const Shape& is = input.shape();
   const Shape& ws = weights.shape();
   const Shape& os = output->shape();
   const auto strides = ctx.attrs().GetInts("strides");
-  const Activation activation = GetActivation(ctx.attrs());
   // Forward convolution: from os (its input) to is (its output).
   const int64_t pad_h = PaddingBefore(os[1], is[1], strides[0], ws[1], 1);
   const int64_t pad_w = PaddingBefore(os[2], is[2], strides[1], ws[2], 1);
 
-  const float* in = input.data<float>();
-  const float* w = weights.data<float>();
-  float* out = output->data<float>();
+  const T* in = input.data<T>();
+  const T* w = weights.data<T>();
+  std::vector<Acc> sums(static_cast<size_t>(output->elements()), Acc{0});
   for (int64_t n = 0; n < is[0]; ++n) {
     for (int64_t y = 0; y < is[1]; ++y) {
       for (int64_t x = 0; x < is[2]; ++x) {
         for (int64_t i = 0; i < is[3]; ++i) {
-          const float v = in[Nhwc(is, n, y, x, i)];
+          const auto v = static_cast<Acc>(in[Nhwc(is, n, y, x, i)]);
           for (int64_t ky = 0; ky < ws[1]; ++ky) {
             const int64_t oy = y * strides[0] - pad_h + ky;
             if (oy < 0 || oy >= os[1]) continue;
@@ -43,19 +45,37 @@ Status EvalTransposeConv2D(KernelContext& ctx) {
               const int64_t ox = x * strides[1] - pad_w + kx;
               if (ox < 0 || ox >= os[2]) continue;
               for (int64_t o = 0; o < os[3]; ++o)
-                out[Nhwc(os, n, oy, ox, o)] += v * w[Nhwc(ws, o, ky, kx, i)];
+                sums[static_cast<size_t>(Nhwc(os, n, oy, ox, o))] +=
+                    v * static_cast<Acc>(w[Nhwc(ws, o, ky, kx, i)]);
             }
           }
         }
       }
     }
   }
-  const float* b = bias ? bias->data<float>() : nullptr;
-  for (int64_t e = 0; e < output->elements(); ++e) {
-    const float with_bias = b ? out[e] + b[e % os[3]] : out[e];
-    out[e] = Activate(activation, with_bias);
-  }
+  T* out = output->data<T>();
+  for (int64_t e = 0; e < output->elements(); ++e)
+    OPUC_RETURN_IF_ERROR(finish(sums[static_cast<size_t>(e)], e % os[3], &out[e]));
   return OkStatus();
+}
+
+}  // namespace
+
+Status EvalTransposeConv2D(KernelContext& ctx) {
+  if (ctx.input(0)->dtype() == DType::kI8) {
+    OPUC_ASSIGN_OR_RETURN(InnerProductStage stage,
+                          MakeInnerProductStage(ctx, 0, ctx.input(1)->shape()[0]));
+    return TransposeConv2D<int8_t, int64_t>(
+        ctx, [&](int64_t sum, int64_t o, int8_t* y) { return stage.Finish(ctx, sum, o, y); });
+  }
+  OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
+  const HostTensor* bias = ctx.input(2);
+  const float* b = bias ? bias->data<float>() : nullptr;
+  const Activation activation = GetActivation(ctx.attrs());
+  return TransposeConv2D<float, float>(ctx, [&](float sum, int64_t o, float* y) {
+    *y = Activate(activation, b ? sum + b[o] : sum);
+    return OkStatus();
+  });
 }
 
 }  // namespace opuc::reference

@@ -1,4 +1,9 @@
 //===- src/ir/ops/pool_ops.cc - Pooling, reductions, softmax --------------===//
+//
+// An i8 softmax takes its exponentials from a second input, `exp_table`
+// (i32[256], docs/numerics.md §8); a float softmax has none.
+//
+//===----------------------------------------------------------------------===//
 #include <algorithm>
 
 #include "ir/ops/infer_util.h"
@@ -46,6 +51,20 @@ Expected<std::vector<TensorType>> InferSoftmax(const InferContext& ctx) {
   OPUC_RETURN_IF_ERROR(RequireDType(input, "input", {DType::kF32, DType::kF16, DType::kI8}));
   if (input.shape.empty())
     return InvalidArgument("input has rank 0; softmax needs at least one dimension");
+  // On i8 the exponentials come from a 256-entry table (numerics.md §8).
+  const Tensor* table = ctx.inputs.size() > 1 ? ctx.inputs[1] : nullptr;
+  if (input.dtype != DType::kI8) {
+    if (table)
+      return InvalidArgument(Cat("input 'exp_table' is given for a ", DTypeName(input.dtype),
+                                 " input; only an i8 softmax takes one"));
+    return One(input.dtype, input.shape);
+  }
+  if (!table)
+    return InvalidArgument("input 'exp_table' is absent; an i8 softmax needs its i32[256] table");
+  OPUC_RETURN_IF_ERROR(RequireDType(*table, "exp_table", {DType::kI32}));
+  if (table->shape != Shape{256})
+    return InvalidArgument(Cat("input 'exp_table' (tensor '", table->name, "') has shape ",
+                               ShapeToString(table->shape), "; expected [256]"));
   return One(input.dtype, input.shape);
 }
 
@@ -69,7 +88,10 @@ OpDef DefineOpMean() {
 }
 
 OpDef DefineOpSoftmax() {
-  return {{{"input"}}, {AttrSpec::Optional("beta", 1.0)}, 1, InferSoftmax};
+  return {{{"input"}, {"exp_table", /*is_optional=*/true}},
+          {AttrSpec::Optional("beta", 1.0)},
+          1,
+          InferSoftmax};
 }
 
 }  // namespace opuc

@@ -1,0 +1,61 @@
+//===- opuc/quant/quantize.h - Float graph to OPU fixed point ---*- C++ -*-===//
+//
+// Quantize turns an optimized float graph (the default pass pipeline's
+// output) into a quantized graph that the integer reference executor runs
+// (docs/numerics.md is its semantics, docs/quantization.md how it is built):
+//
+//   - every activation becomes int8 with a per-tensor fraction length chosen
+//     on calibration samples by least squared error, unified where the OPU
+//     needs one binary point (concat, moves, residual operands, clamps);
+//   - inner-product weights become int8 with a fraction length per output
+//     channel, biases int32 at the accumulator's length, and every channel
+//     provably accumulates in int32;
+//   - sigmoid, tanh, hard_swish and leaky_relu become lookup_table nodes and
+//     softmax gets its exp table;
+//   - graph inputs and outputs stay f32 under their names: a `quantize` node
+//     follows each input and a `dequantize` node precedes each output, so the
+//     quantized graph takes and gives what the float one does.
+//
+//   OPUC_ASSIGN_OR_RETURN(QuantizedGraph q, Quantize(graph, calibration));
+//   OPUC_ASSIGN_OR_RETURN(auto outputs, RunReference(q.graph, inputs));
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_QUANT_QUANTIZE_H
+#define OPUC_QUANT_QUANTIZE_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "opuc/ir/graph.h"
+#include "opuc/runtime/host_tensor.h"
+#include "opuc/status.h"
+
+namespace opuc {
+
+/// What quantization did, for reports.
+struct QuantizeReport {
+  int64_t calibration_samples = 0;
+  int64_t equalized_pairs = 0;    ///< Inner-product pairs whose channel ranges were balanced.
+  int64_t activations = 0;        ///< Tensors given a fraction length.
+  int64_t weights = 0;            ///< Weight elements quantized.
+  int64_t saturated_weights = 0;  ///< Of those, clipped to int8 by the chosen length.
+  int64_t lowered_channels = 0;   ///< Channels whose length was lowered for bias or bound.
+  int64_t tables = 0;             ///< lookup_table nodes and softmax exp tables built.
+};
+
+struct QuantizedGraph {
+  Graph graph;
+  QuantizeReport report;
+};
+
+/// Quantizes `graph` (f32, verified, no dequantize/densify/fused nodes left:
+/// run the default pipeline first). `calibration` holds one list of graph
+/// inputs per sample, in graph-input order, typed as the graph declares
+/// (at least one sample). Errors name the node, tensor or channel at fault.
+Expected<QuantizedGraph> Quantize(const Graph& graph,
+                                  const std::vector<std::vector<HostTensor>>& calibration);
+
+}  // namespace opuc
+
+#endif  // OPUC_QUANT_QUANTIZE_H

@@ -1,0 +1,104 @@
+//===- src/opu/hw_config_validate.cc - Is this a usable OPU? --------------===//
+//
+// Every number in range, and an HDFG the matcher can walk: unique stage
+// names, edges in range without repeats or self-loops, every stage reachable
+// from the root, and no inner-product stage on a cycle (one ipa per group).
+//
+//===----------------------------------------------------------------------===//
+#include <set>
+
+#include "opuc/opu/hw_config.h"
+#include "support/format.h"
+
+namespace opuc {
+namespace {
+
+Status AtLeast(const char* field, int64_t value, int64_t low) {
+  if (value >= low) return OkStatus();
+  return InvalidArgument(Cat(field, " is ", value, "; expected at least ", low));
+}
+
+Status Positive(const char* field, double value) {
+  if (value > 0.0) return OkStatus();
+  return InvalidArgument(Cat(field, " is ", value, "; expected a positive number"));
+}
+
+Status CheckBuffer(const std::string& field, const BufferSpec& b) {
+  OPUC_RETURN_IF_ERROR(AtLeast((field + ".bytes_per_bank").c_str(), b.bytes_per_bank, 1));
+  return AtLeast((field + ".banks").c_str(), b.banks, 1);
+}
+
+Status CheckHdfg(const Hdfg& g) {
+  const auto n = static_cast<int32_t>(g.stages.size());
+  if (n == 0) return InvalidArgument("hdfg.stages is empty; expected at least one stage");
+  std::set<std::string> names;
+  for (int32_t i = 0; i < n; ++i) {
+    const HdfgStage& s = g.stages[static_cast<size_t>(i)];
+    const std::string field = Cat("hdfg.stages[", i, "]");
+    if (s.name.empty()) return InvalidArgument(field + ".name is empty");
+    if (!names.insert(s.name).second)
+      return InvalidArgument(Cat(field, ".name '", s.name, "' names two stages"));
+    if (HwModuleName(s.module) == "<bad module>")
+      return InvalidArgument(Cat(field, ".module is not a module"));
+    std::set<int32_t> seen;
+    for (size_t k = 0; k < s.successors.size(); ++k) {
+      const int32_t t = s.successors[k];
+      const std::string edge = Cat(field, ".successors[", k, "]");
+      if (t < 0 || t >= n)
+        return InvalidArgument(Cat(edge, " is ", t, "; expected a stage index in [0, ", n - 1, "]"));
+      if (t == i) return InvalidArgument(Cat(edge, ": stage '", s.name, "' feeds itself"));
+      if (!seen.insert(t).second)
+        return InvalidArgument(Cat(edge, ": the edge to '", g.stages[static_cast<size_t>(t)].name,
+                                   "' is listed twice"));
+    }
+  }
+  if (g.root < 0 || g.root >= n)
+    return InvalidArgument(Cat("hdfg.root is ", g.root, "; expected a stage index in [0, ", n - 1, "]"));
+  std::vector<bool> reached(static_cast<size_t>(n), false);
+  std::vector<int32_t> stack = {g.root};
+  while (!stack.empty()) {
+    const int32_t s = stack.back();
+    stack.pop_back();
+    if (reached[static_cast<size_t>(s)]) continue;
+    reached[static_cast<size_t>(s)] = true;
+    for (int32_t t : g.stages[static_cast<size_t>(s)].successors) stack.push_back(t);
+  }
+  for (int32_t i = 0; i < n; ++i) {
+    const HdfgStage& s = g.stages[static_cast<size_t>(i)];
+    if (!reached[static_cast<size_t>(i)])
+      return InvalidArgument(Cat("hdfg.stages[", i, "] '", s.name,
+                                 "' cannot be reached from the root '",
+                                 g.stages[static_cast<size_t>(g.root)].name, "'"));
+    if (s.module == HwModule::kIpa && OnCycle(g, i))
+      return InvalidArgument(Cat("hdfg.stages[", i, "] '", s.name,
+                                 "' is an ipa on a cycle; a group holds one inner product"));
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Status ValidateHwConfig(const HwConfig& c) {
+  if (c.name.empty()) return InvalidArgument("name is empty");
+  OPUC_RETURN_IF_ERROR(AtLeast("array.input_channels", c.array.input_channels, 1));
+  OPUC_RETURN_IF_ERROR(AtLeast("array.output_channels", c.array.output_channels, 1));
+  OPUC_RETURN_IF_ERROR(Positive("array.clock_mhz", c.array.clock_mhz));
+  OPUC_RETURN_IF_ERROR(AtLeast("ipa.max_kernel", c.ipa.max_kernel, 1));
+  OPUC_RETURN_IF_ERROR(AtLeast("ipa.max_stride", c.ipa.max_stride, 1));
+  OPUC_RETURN_IF_ERROR(AtLeast("ipa.max_dilation", c.ipa.max_dilation, 1));
+  OPUC_RETURN_IF_ERROR(CheckBuffer("buffers.feature_map", c.buffers.feature_map));
+  OPUC_RETURN_IF_ERROR(CheckBuffer("buffers.weight", c.buffers.weight));
+  OPUC_RETURN_IF_ERROR(CheckBuffer("buffers.bias", c.buffers.bias));
+  OPUC_RETURN_IF_ERROR(CheckBuffer("buffers.partial_sum", c.buffers.partial_sum));
+  OPUC_RETURN_IF_ERROR(AtLeast("dram.word_bits", c.dram.word_bits, 8));
+  if (c.dram.word_bits % 8 != 0)
+    return InvalidArgument(Cat("dram.word_bits is ", c.dram.word_bits, "; expected a multiple of 8"));
+  OPUC_RETURN_IF_ERROR(Positive("dram.bandwidth_gb_per_s", c.dram.bandwidth_gb_per_s));
+  OPUC_RETURN_IF_ERROR(AtLeast("dram.latency_cycles", c.dram.latency_cycles, 0));
+  OPUC_RETURN_IF_ERROR(AtLeast("store.max_outputs", c.store.max_outputs, 1));
+  if (c.store.taps >> kNumHwModules)
+    return InvalidArgument("store.taps holds a bit that names no module");
+  return CheckHdfg(c.hdfg);
+}
+
+}  // namespace opuc

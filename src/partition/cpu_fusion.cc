@@ -1,0 +1,76 @@
+//===- src/partition/cpu_fusion.cc - FuseOps over the CPU nodes -----------===//
+//
+// The CPU nodes are grouped by the generic partitioner (src/fusion, TVM's
+// FuseOps) run on the whole forward graph with every OPU node, and the
+// tuple in front of an OPU concat, made opaque and every edge into them
+// opaque. An opaque node never fuses, no rule fuses into an opaque
+// post-dominator, and CheckPath refuses any path through one, so a CPU
+// group never holds or straddles an OPU node: the groups FuseOps would make
+// of the CPU ops alone, in their place in the graph.
+//
+//===----------------------------------------------------------------------===//
+#include <map>
+
+#include "opuc/fusion/graph_partitioner.h"
+#include "opuc/fusion/indexed_forward_graph.h"
+#include "partition/grouping.h"
+#include "support/format.h"
+
+namespace opuc::partition {
+namespace {
+
+using Kind = IndexedForwardGraph::NodeKind;
+
+IndexedForwardGraph Restrict(const IndexedForwardGraph& full, const std::vector<bool>& on_opu) {
+  IndexedForwardGraph restricted;
+  restricted.Reserve(full.size(), full.num_edges());
+  std::vector<bool> opaque(full.size(), false);
+  for (size_t i = 0; i < full.size(); ++i) {
+    IndexedForwardGraph::Node node = full.node(static_cast<int32_t>(i));
+    const bool op_like = node.kind == Kind::kOp || node.kind == Kind::kTuple;
+    if (op_like && node.ref >= 0 && on_opu[static_cast<size_t>(node.ref)]) {
+      node.pattern = OpPatternKind::kOpaque;
+      opaque[i] = true;
+    }
+    restricted.AddNode(node);
+  }
+  for (size_t i = 0; i < full.size(); ++i)
+    for (const auto& edge : full.outputs(static_cast<int32_t>(i))) {
+      const OpPatternKind pattern =
+          opaque[static_cast<size_t>(edge.node)] ? OpPatternKind::kOpaque : edge.pattern;
+      // Both ends exist and the producer comes first: AddEdge cannot fail here.
+      restricted.AddEdge(static_cast<int32_t>(i), edge.node, pattern).IgnoreError();
+    }
+  restricted.Finalize();
+  restricted.node_of_op = full.node_of_op;
+  restricted.node_of_tensor = full.node_of_tensor;
+  return restricted;
+}
+
+}  // namespace
+
+Status FuseCpuGroups(const Graph& graph, Grouping& grouping) {
+  std::vector<bool> on_opu(graph.nodes.size(), false);
+  for (size_t n = 0; n < graph.nodes.size(); ++n)
+    on_opu[n] = grouping.group_is_opu[static_cast<size_t>(grouping.group_of[n])];
+  OPUC_ASSIGN_OR_RETURN(const IndexedForwardGraph full, BuildIndexedForwardGraph(graph));
+  const IndexedForwardGraph restricted = Restrict(full, on_opu);
+  OPUC_ASSIGN_OR_RETURN(const Partition fused, PartitionGraph(restricted, FuseOptions{}));
+  // One internal group per FuseOps root, reusing the first member's group.
+  std::map<int32_t, int32_t> group_of_root;
+  for (size_t n = 0; n < graph.nodes.size(); ++n) {
+    if (on_opu[n]) continue;
+    const int32_t root = fused.group[static_cast<size_t>(full.node_of_op[n])];
+    const IndexedForwardGraph::Node& r = full.node(root);
+    if (r.kind == Kind::kOp && on_opu[static_cast<size_t>(r.ref)])
+      return InternalError(Cat("FuseOps put CPU ", DescribeNode(graph, static_cast<NodeId>(n)),
+                               " with OPU ", DescribeNode(graph, r.ref)));
+    auto [it, fresh] = group_of_root.emplace(root, grouping.group_of[n]);
+    grouping.group_of[n] = it->second;
+    grouping.placements[n].group = it->second;
+    (void)fresh;
+  }
+  return OkStatus();
+}
+
+}  // namespace opuc::partition

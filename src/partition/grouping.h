@@ -1,0 +1,44 @@
+//===- src/partition/grouping.h - The OPU walk --------------------*- C++ -*-===//
+//
+// The first half of PartitionForHardware: visits the nodes in topological
+// order and puts each in an OPU group (joining the group whose last value
+// it reads, or opening one) or alone on the CPU. Reasons refer to groups as
+// "{g:K}" with K the internal index; Finalize rewrites them to the ids of
+// the execution order.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_PARTITION_GROUPING_H
+#define OPUC_SRC_PARTITION_GROUPING_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "opuc/partition/dfg.h"
+#include "opuc/partition/hw_partition.h"
+
+namespace opuc::partition {
+
+struct Grouping {
+  /// Per node: its internal group; CPU nodes each have one of their own.
+  std::vector<int32_t> group_of;
+  std::vector<bool> group_is_opu;  ///< Per internal group.
+  std::vector<NodePlacement> placements;  ///< `group` is internal; set again by Finalize.
+};
+
+/// "group {g:K}": a group named in a reason before the final numbering.
+std::string GroupRef(int32_t internal);
+
+Grouping GroupForOpu(const Graph& graph, const HwConfig& hw, const Dfg& dfg);
+
+/// Merges the CPU nodes' groups as FuseOps' partitioner would fuse them,
+/// with every OPU node held opaque (nothing fuses into or through it).
+Status FuseCpuGroups(const Graph& graph, Grouping& grouping);
+
+/// Orders the groups (producers first), numbers them, fills in each
+/// group's ops, inputs, outputs, constants, MACs and reason.
+Expected<HwPartition> Finalize(const Graph& graph, const HwConfig& hw, Grouping grouping);
+
+}  // namespace opuc::partition
+
+#endif  // OPUC_SRC_PARTITION_GROUPING_H

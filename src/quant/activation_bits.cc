@@ -1,0 +1,96 @@
+//===- src/quant/activation_bits.cc - Fraction lengths of activations -----===//
+#include "quant/activation_bits.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "opuc/ir/graph_edit.h"
+
+namespace opuc::quant {
+namespace {
+
+class UnionFind {
+ public:
+  explicit UnionFind(size_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0); }
+  size_t Find(size_t x) {
+    while (parent_[x] != x) x = parent_[x] = parent_[parent_[x]];
+    return x;
+  }
+  void Union(size_t a, size_t b) { parent_[Find(a)] = Find(b); }
+
+ private:
+  std::vector<size_t> parent_;
+};
+
+bool IsActivation(const Graph& graph, TensorId id) {
+  if (id == kNoTensor) return false;
+  const Tensor& t = graph.tensor(id);
+  return !t.is_constant() && t.dtype == DType::kF32;
+}
+
+bool MovesValues(OpKind op) {
+  switch (op) {
+    case OpKind::kReshape:
+    case OpKind::kPad:
+    case OpKind::kDepthToSpace:
+    case OpKind::kResizeNearest:
+    case OpKind::kResizeBilinear:
+    case OpKind::kMaxPool2D:
+    case OpKind::kAvgPool2D:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsClamp(OpKind op) {
+  return op == OpKind::kRelu || op == OpKind::kRelu6 || op == OpKind::kReluN1To1;
+}
+
+}  // namespace
+
+std::vector<int> ChooseActivationBits(const Graph& graph, const std::vector<TensorStats>& stats) {
+  const size_t n = graph.tensors.size();
+  UnionFind groups(n);
+  std::vector<bool> votes(n, true);
+  const std::vector<int> uses = CountUses(graph);
+  auto unite = [&](TensorId a, TensorId b) {
+    if (IsActivation(graph, a) && IsActivation(graph, b))
+      groups.Union(static_cast<size_t>(a), static_cast<size_t>(b));
+  };
+  for (const Node& node : graph.nodes) {
+    const TensorId out = node.outputs.empty() ? kNoTensor : node.outputs[0];
+    if (node.op == OpKind::kConcat) {
+      for (TensorId in : node.inputs) unite(in, out);
+    } else if (MovesValues(node.op)) {
+      unite(node.inputs[0], out);
+    } else if ((node.op == OpKind::kAdd || node.op == OpKind::kSub)) {
+      unite(node.inputs[0], node.inputs[1]);
+    } else if (IsClamp(node.op)) {
+      const TensorId in = node.inputs[0];
+      const bool only_reader = uses[static_cast<size_t>(in)] == 1 && !IsGraphOutput(graph, in) &&
+                               std::find(graph.inputs.begin(), graph.inputs.end(), in) ==
+                                   graph.inputs.end();
+      if (only_reader && IsActivation(graph, in)) {
+        votes[static_cast<size_t>(in)] = false;
+        unite(in, out);
+      }
+    }
+  }
+  // Each group's length: the least of its voters' choices.
+  std::vector<int> group_bits(n, kMaxActivationBits + 1);
+  for (size_t t = 0; t < n; ++t)
+    if (IsActivation(graph, static_cast<TensorId>(t)) && votes[t]) {
+      int& bits = group_bits[groups.Find(t)];
+      bits = std::min(bits, BestFractionBits(stats[t]));
+    }
+  std::vector<int> result(n, kNoBits);
+  for (size_t t = 0; t < n; ++t) {
+    if (!IsActivation(graph, static_cast<TensorId>(t))) continue;
+    const int bits = group_bits[groups.Find(t)];
+    result[t] = bits > kMaxActivationBits ? BestFractionBits(stats[t]) : bits;
+  }
+  return result;
+}
+
+}  // namespace opuc::quant

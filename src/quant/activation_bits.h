@@ -1,0 +1,36 @@
+//===- src/quant/activation_bits.h - Fraction lengths of activations -*- C++ -*-===//
+//
+// Each activation gets the fraction length with the least calibration error,
+// then lengths are unified where the datapath needs one binary point:
+//
+//   - concat: every input and the output (the OPU reads them as one tensor);
+//   - moves (reshape, pad, depth_to_space, resize, max/avg pool): input and
+//     output, so a move never rescales;
+//   - add/sub of two activations (residual add): both operands;
+//   - a clamp (relu, relu6, relu_n1_to_1) that is the only reader of its
+//     input: the input takes the clamp's length — the values the clamp
+//     removes need no range — so the output stage can clamp in place.
+//
+// A unified group takes the smallest length its members chose (nobody
+// saturates more than it asked for); a clamp's input does not vote.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_QUANT_ACTIVATION_BITS_H
+#define OPUC_SRC_QUANT_ACTIVATION_BITS_H
+
+#include <vector>
+
+#include "opuc/ir/graph.h"
+#include "quant/calibrate.h"
+
+namespace opuc::quant {
+
+/// Marks a tensor that is not an f32 activation (a constant, an integer).
+inline constexpr int kNoBits = -1000;
+
+/// The fraction length of every tensor (kNoBits where none applies).
+std::vector<int> ChooseActivationBits(const Graph& graph, const std::vector<TensorStats>& stats);
+
+}  // namespace opuc::quant
+
+#endif  // OPUC_SRC_QUANT_ACTIVATION_BITS_H

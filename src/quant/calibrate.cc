@@ -1,0 +1,55 @@
+//===- src/quant/calibrate.cc - Activation statistics ---------------------===//
+#include "quant/calibrate.h"
+
+#include <cmath>
+
+#include "opuc/cpu/reference.h"
+#include "support/format.h"
+
+namespace opuc::quant {
+
+void AccumulateErrors(const float* values, int64_t count, TensorStats& stats) {
+  stats.seen = true;
+  stats.count += count;
+  std::array<double, kNumActivationBits> sums{}, scales{};
+  for (size_t k = 0; k < scales.size(); ++k)
+    scales[k] = std::ldexp(1.0, kMinActivationBits + static_cast<int>(k));
+  double max_abs = stats.max_abs;
+  for (int64_t i = 0; i < count; ++i) {
+    const double x = values[i];
+    if (!std::isfinite(x)) continue;
+    max_abs = std::max(max_abs, std::fabs(x));
+    for (size_t k = 0; k < scales.size(); ++k) {
+      const double q = std::min(127.0, std::max(-128.0, std::floor(x * scales[k] + 0.5)));
+      const double e = x - q / scales[k];
+      sums[k] += e * e;
+    }
+  }
+  stats.max_abs = max_abs;
+  for (size_t k = 0; k < sums.size(); ++k) stats.squared_error[k] += sums[k];
+}
+
+int BestFractionBits(const TensorStats& stats) {
+  if (!stats.seen || stats.max_abs == 0.0) return kMaxActivationBits;
+  size_t best = 0;
+  for (size_t k = 1; k < stats.squared_error.size(); ++k)
+    if (stats.squared_error[k] < stats.squared_error[best]) best = k;
+  return kMinActivationBits + static_cast<int>(best);
+}
+
+Expected<std::vector<TensorStats>> Calibrate(const Graph& graph,
+                                             const std::vector<std::vector<HostTensor>>& samples) {
+  std::vector<TensorStats> stats(graph.tensors.size());
+  const TensorObserver observe = [&](TensorId id, const HostTensor& value) {
+    if (value.dtype() == DType::kF32)
+      AccumulateErrors(value.data<float>(), value.elements(), stats[static_cast<size_t>(id)]);
+    return OkStatus();
+  };
+  for (size_t s = 0; s < samples.size(); ++s) {
+    Expected<std::vector<HostTensor>> run = RunReference(graph, samples[s], observe);
+    if (!run.ok()) return run.status().WithContext(Cat("calibration sample ", s));
+  }
+  return stats;
+}
+
+}  // namespace opuc::quant

@@ -1,0 +1,54 @@
+//===- src/quant/calibrate.h - Activation statistics (private) --*- C++ -*-===//
+//
+// Runs the float reference over the calibration samples and records, for
+// every f32 activation, the squared error each candidate fraction length
+// would cause — rounding and saturation together — so that the solver picks
+// the length with the least error rather than the one that merely avoids
+// clipping (min/max).
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_QUANT_CALIBRATE_H
+#define OPUC_SRC_QUANT_CALIBRATE_H
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "opuc/ir/graph.h"
+#include "opuc/runtime/host_tensor.h"
+#include "opuc/status.h"
+
+namespace opuc::quant {
+
+/// Activation fraction lengths the OPU allows (docs/numerics.md §1).
+inline constexpr int kMinActivationBits = -8;
+inline constexpr int kMaxActivationBits = 15;
+inline constexpr int kNumActivationBits = kMaxActivationBits - kMinActivationBits + 1;
+
+/// What calibration saw of one tensor.
+struct TensorStats {
+  bool seen = false;
+  double max_abs = 0.0;
+  int64_t count = 0;
+  /// Σ (x − dequant(quant(x, f)))² for f = kMinActivationBits + index.
+  std::array<double, kNumActivationBits> squared_error{};
+};
+
+/// Squared quantization error of `values` at every candidate fraction
+/// length, added into `stats` (float64 arithmetic; an estimate for choosing,
+/// not the numerics contract).
+void AccumulateErrors(const float* values, int64_t count, TensorStats& stats);
+
+/// The candidate with the least error; ties go to the smaller length (the
+/// wider range). An unseen or all-zero tensor gets the largest length.
+int BestFractionBits(const TensorStats& stats);
+
+/// Stats for every tensor of `graph` (indexed by TensorId; f32 activations
+/// only, constants untouched), over every sample (one HostTensor per graph
+/// input). Errors name the sample.
+Expected<std::vector<TensorStats>> Calibrate(const Graph& graph,
+                                             const std::vector<std::vector<HostTensor>>& samples);
+
+}  // namespace opuc::quant
+
+#endif  // OPUC_SRC_QUANT_CALIBRATE_H

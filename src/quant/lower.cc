@@ -1,0 +1,179 @@
+//===- src/quant/lower.cc - Rewriting nodes to integers -------------------===//
+//
+// One rule per op family (docs/quantization.md): inner products get int8
+// weights and int32 biases, unary functions become tables, constant
+// operands become int8 tensors with their own length, and everything else
+// keeps its op — the integer semantics of docs/numerics.md take over.
+//
+//===----------------------------------------------------------------------===//
+#include "quant/lower.h"
+
+#include "opuc/ir/graph_edit.h"
+#include "opuc/runtime/host_tensor.h"
+#include "quant/activation_bits.h"
+#include "quant/tables.h"
+#include "quant/weights.h"
+#include "support/fixed_point.h"
+#include "support/format.h"
+
+namespace opuc::quant {
+namespace {
+
+template <typename T>
+TensorId AddConstant(Graph& graph, const std::string& base, DType dtype, Shape shape,
+                     const std::vector<T>& values, FixedPoint fixed_point) {
+  const TensorId id =
+      graph.AddConstant(UniqueTensorName(graph, base), dtype, std::move(shape),
+                        ConstantData::Copy(values.data(), values.size() * sizeof(T)));
+  graph.tensor(id).fixed_point = std::move(fixed_point);
+  return id;
+}
+
+FixedPoint PerTensor(int bits) { return FixedPoint{{bits}, -1}; }
+
+Status LowerInnerProduct(LowerContext& ctx, NodeId id) {
+  Node& node = ctx.graph.nodes[static_cast<size_t>(id)];
+  const std::string activation = node.attrs.GetString("activation", "none");
+  if (activation != "none" && activation != "relu" && activation != "relu6" &&
+      activation != "relu_n1_to_1")
+    return Unsupported(Cat("fused activation '", activation,
+                           "' has no integer form; run CanonicalizeActivation first"));
+  const int input_bits = ctx.bits[static_cast<size_t>(node.inputs[0])];
+  OPUC_ASSIGN_OR_RETURN(QuantizedWeights q, QuantizeInnerProduct(ctx.source, id, input_bits));
+  const Tensor& w = ctx.source.tensor(node.inputs[1]);
+  node.inputs[1] = AddConstant(ctx.graph, w.name + "/int8", DType::kI8, w.shape, q.weights,
+                               FixedPoint{q.bits, q.axis});
+  if (!q.bias.empty()) {
+    // The bias's length is implied: f_in + f_w[c] (docs/numerics.md §1).
+    const Tensor& b = ctx.source.tensor(node.inputs[2]);
+    node.inputs[2] = AddConstant(ctx.graph, b.name + "/int32", DType::kI32, b.shape, q.bias,
+                                 FixedPoint());
+  }
+  ctx.report.weights += static_cast<int64_t>(q.weights.size());
+  ctx.report.saturated_weights += q.saturated;
+  ctx.report.lowered_channels += q.lowered;
+  return OkStatus();
+}
+
+/// An f32 constant operand becomes int8 at the length in [lo, hi] that holds
+/// its largest value (constants are known exactly: no calibration needed).
+Status LowerConstantOperand(LowerContext& ctx, NodeId id, size_t index, int lo, int hi) {
+  Node& node = ctx.graph.nodes[static_cast<size_t>(id)];
+  const Tensor& c = ctx.source.tensor(node.inputs[index]);
+  OPUC_ASSIGN_OR_RETURN(HostTensor value, HostTensor::FromConstant(c));
+  if (value.dtype() != DType::kF32)
+    return InvalidArgument(Cat("constant '", c.name, "' is ", DTypeName(value.dtype()),
+                               "; the quantizer expects f32"));
+  const float* v = value.data<float>();
+  const int bits = NoClipBits(v, value.elements(), 1, lo, hi);
+  std::vector<int8_t> q(static_cast<size_t>(value.elements()));
+  for (size_t i = 0; i < q.size(); ++i) q[i] = QuantizeToInt8(v[i], bits);
+  node.inputs[index] = AddConstant(ctx.graph, c.name + "/int8", DType::kI8, c.shape, q,
+                                   PerTensor(bits));
+  return OkStatus();
+}
+
+Status LowerConstantOperands(LowerContext& ctx, NodeId id, int lo, int hi) {
+  const Node& node = ctx.graph.node(id);
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    const TensorId t = node.inputs[i];
+    if (t != kNoTensor && ctx.graph.tensor(t).is_constant() &&
+        ctx.graph.tensor(t).dtype == DType::kF32)
+      OPUC_RETURN_IF_ERROR(LowerConstantOperand(ctx, id, i, lo, hi));
+  }
+  return OkStatus();
+}
+
+Status LowerToTable(LowerContext& ctx, NodeId id) {
+  Node& node = ctx.graph.nodes[static_cast<size_t>(id)];
+  const int f_in = ctx.bits[static_cast<size_t>(node.inputs[0])];
+  const int f_out = ctx.bits[static_cast<size_t>(node.outputs[0])];
+  const std::array<int8_t, 256> table = BuildTable(node.op, node.attrs, f_in, f_out);
+  const std::string base = Cat(ctx.graph.tensor(node.outputs[0]).name, "/table");
+  const TensorId t = AddConstant(ctx.graph, base, DType::kI8, Shape{256},
+                                 std::vector<int8_t>(table.begin(), table.end()), FixedPoint());
+  Node& rewritten = ctx.graph.nodes[static_cast<size_t>(id)];
+  rewritten.op = OpKind::kLookupTable;
+  rewritten.attrs = Attributes();
+  rewritten.inputs = {rewritten.inputs[0], t};
+  ++ctx.report.tables;
+  return OkStatus();
+}
+
+Status LowerSoftmax(LowerContext& ctx, NodeId id) {
+  Node& node = ctx.graph.nodes[static_cast<size_t>(id)];
+  const int f_in = ctx.bits[static_cast<size_t>(node.inputs[0])];
+  if (ctx.bits[static_cast<size_t>(node.outputs[0])] < 0)
+    return Unsupported("softmax output needs a fraction length >= 0 (docs/numerics.md §8)");
+  const std::array<int32_t, 256> table = BuildSoftmaxExpTable(node.attrs.GetFloat("beta", 1.0), f_in);
+  const std::string base = Cat(ctx.graph.tensor(node.outputs[0]).name, "/exp_table");
+  const TensorId t = AddConstant(ctx.graph, base, DType::kI32, Shape{256},
+                                 std::vector<int32_t>(table.begin(), table.end()), FixedPoint());
+  Node& rewritten = ctx.graph.nodes[static_cast<size_t>(id)];
+  rewritten.inputs.resize(1);
+  rewritten.inputs.push_back(t);
+  ++ctx.report.tables;
+  return OkStatus();
+}
+
+Status LowerPad(LowerContext& ctx, NodeId id) {
+  Node& node = ctx.graph.nodes[static_cast<size_t>(id)];
+  const int f = ctx.bits[static_cast<size_t>(node.outputs[0])];
+  node.attrs.Set("value", static_cast<double>(QuantizeToInt8(node.attrs.GetFloat("value"), f)));
+  return OkStatus();
+}
+
+/// Concat's constant inputs take the output's length (§5: one binary point).
+Status LowerConcat(LowerContext& ctx, NodeId id) {
+  const int f = ctx.bits[static_cast<size_t>(ctx.graph.node(id).outputs[0])];
+  return LowerConstantOperands(ctx, id, f, f);
+}
+
+Status Dispatch(LowerContext& ctx, NodeId id) {
+  const OpKind op = ctx.graph.node(id).op;
+  switch (op) {
+    case OpKind::kConv2D:
+    case OpKind::kDepthwiseConv2D:
+    case OpKind::kTransposeConv2D:
+    case OpKind::kFullyConnected:
+      return LowerInnerProduct(ctx, id);
+    case OpKind::kAdd:
+    case OpKind::kSub:
+      return LowerConstantOperands(ctx, id, kMinActivationBits, kMaxActivationBits);
+    case OpKind::kMul:
+    case OpKind::kPRelu:
+      return LowerConstantOperands(ctx, id, kMinWeightBits, kMaxWeightBits);
+    case OpKind::kSigmoid:
+    case OpKind::kTanh:
+    case OpKind::kHardSwish:
+    case OpKind::kLeakyRelu:
+      return LowerToTable(ctx, id);
+    case OpKind::kSoftmax: return LowerSoftmax(ctx, id);
+    case OpKind::kPad: return LowerPad(ctx, id);
+    case OpKind::kConcat: return LowerConcat(ctx, id);
+    case OpKind::kRelu:
+    case OpKind::kRelu6:
+    case OpKind::kReluN1To1:
+    case OpKind::kMaxPool2D:
+    case OpKind::kAvgPool2D:
+    case OpKind::kMean:
+    case OpKind::kReshape:
+    case OpKind::kResizeBilinear:
+    case OpKind::kResizeNearest:
+    case OpKind::kDepthToSpace:
+      return OkStatus();  // same op, integer semantics
+    default:
+      return Unsupported(Cat("op '", OpName(op), "' cannot be quantized; the default pass "
+                             "pipeline removes dequantize and densify, and fused nodes come later"));
+  }
+}
+
+}  // namespace
+
+Status LowerNode(LowerContext& ctx, NodeId id) {
+  Status status = Dispatch(ctx, id);
+  if (!status.ok()) return status.WithContext(DescribeNode(ctx.graph, id));
+  return OkStatus();
+}
+
+}  // namespace opuc::quant

@@ -1,0 +1,110 @@
+//===- src/quant/quantize.cc - Float graph to OPU fixed point -------------===//
+//
+// Equalize channel ranges (equalize.h) → calibrate (calibrate.h) → choose activation lengths (activation_bits.h) →
+// retype every activation to i8 in place → lower each node (lower.h) → wrap
+// the graph's inputs in `quantize` and its outputs in `dequantize` → drop
+// the float constants nothing reads → verify.
+//
+//===----------------------------------------------------------------------===//
+#include "opuc/quant/quantize.h"
+
+#include "opuc/ir/graph_edit.h"
+#include "opuc/ir/verifier.h"
+#include "quant/activation_bits.h"
+#include "quant/calibrate.h"
+#include "quant/equalize.h"
+#include "quant/lower.h"
+#include "support/format.h"
+
+namespace opuc {
+namespace {
+
+using quant::kNoBits;
+
+Status CheckFloatGraph(const Graph& graph) {
+  OPUC_RETURN_IF_ERROR(Verify(graph));
+  for (size_t t = 0; t < graph.tensors.size(); ++t) {
+    const Tensor& tensor = graph.tensors[t];
+    if (!tensor.is_constant() && tensor.dtype != DType::kF32)
+      return InvalidArgument(Cat(DescribeTensor(graph, static_cast<TensorId>(t)), " is ",
+                                 DTypeName(tensor.dtype),
+                                 "; the quantizer takes a float graph (f32 activations)"));
+  }
+  return OkStatus();
+}
+
+/// A new tensor `like` `original` (f32, same shape) that takes over its name;
+/// the original is renamed "<name>/int8".
+TensorId SplitFloatTwin(Graph& graph, TensorId original) {
+  Tensor twin;
+  twin.name = graph.tensor(original).name;
+  twin.dtype = DType::kF32;
+  twin.shape = graph.tensor(original).shape;
+  graph.tensor(original).name = UniqueTensorName(graph, twin.name + "/int8");
+  return graph.AddTensor(std::move(twin));
+}
+
+Node Convert(OpKind op, const std::string& name, TensorId in, TensorId out) {
+  Node node;
+  node.op = op;
+  node.name = name;
+  node.inputs = {in};
+  node.outputs = {out};
+  return node;
+}
+
+/// Inputs: f32 → quantize → (the old id, now i8). Outputs: (old id, i8) →
+/// dequantize → f32 under the old name.
+void WrapInputsAndOutputs(Graph& graph) {
+  std::vector<Node> front, back;
+  for (TensorId& input : graph.inputs) {
+    const TensorId f32 = SplitFloatTwin(graph, input);
+    front.push_back(Convert(OpKind::kQuantize, graph.tensor(f32).name + "/quantize", f32, input));
+    input = f32;
+  }
+  for (TensorId& output : graph.outputs) {
+    const TensorId f32 = SplitFloatTwin(graph, output);
+    back.push_back(Convert(OpKind::kDequantize, graph.tensor(f32).name + "/dequantize", output, f32));
+    output = f32;
+  }
+  std::vector<Node> nodes = std::move(front);
+  for (Node& node : graph.nodes) nodes.push_back(std::move(node));
+  for (Node& node : back) nodes.push_back(std::move(node));
+  graph.nodes.clear();
+  for (Node& node : nodes) graph.AddNode(std::move(node));
+}
+
+}  // namespace
+
+Expected<QuantizedGraph> Quantize(const Graph& graph,
+                                  const std::vector<std::vector<HostTensor>>& calibration) {
+  OPUC_RETURN_IF_ERROR(CheckFloatGraph(graph));
+  if (calibration.empty())
+    return InvalidArgument("quantization needs at least one calibration sample");
+  Graph equalized = graph;
+  OPUC_ASSIGN_OR_RETURN(const int pairs, quant::EqualizeChannels(equalized, calibration));
+  OPUC_ASSIGN_OR_RETURN(std::vector<quant::TensorStats> stats,
+                        quant::Calibrate(equalized, calibration));
+  const std::vector<int> bits = quant::ChooseActivationBits(equalized, stats);
+
+  QuantizedGraph result{equalized, QuantizeReport()};
+  result.report.calibration_samples = static_cast<int64_t>(calibration.size());
+  result.report.equalized_pairs = pairs;
+  Graph& q = result.graph;
+  for (size_t t = 0; t < q.tensors.size(); ++t) {
+    if (bits[t] == kNoBits) continue;
+    q.tensors[t].dtype = DType::kI8;
+    q.tensors[t].fixed_point = FixedPoint{{bits[t]}, -1};
+    ++result.report.activations;
+  }
+  quant::LowerContext ctx{equalized, q, bits, result.report};
+  for (size_t k = 0; k < q.nodes.size(); ++k)
+    OPUC_RETURN_IF_ERROR(quant::LowerNode(ctx, static_cast<NodeId>(k)));
+  WrapInputsAndOutputs(q);
+  RemoveUnusedTensors(q);
+  Status verified = Verify(q);
+  if (!verified.ok()) return verified.WithContext("the quantized graph fails verification");
+  return result;
+}
+
+}  // namespace opuc

@@ -1,0 +1,60 @@
+//===- src/quant/tables.cc - Lookup tables of unary ops -------------------===//
+#include "quant/tables.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "support/fixed_point.h"
+
+namespace opuc::quant {
+namespace {
+
+double Sigmoid(double x) {
+  // The float reference's cutoffs (op-semantics.md), evaluated in float64.
+  if (x > 16.619047164916992188) return 1.0;
+  if (x < -9.0) return std::exp(x);
+  return 1.0 / (1.0 + std::exp(-x));
+}
+
+double Evaluate(OpKind op, const Attributes& attrs, double x) {
+  switch (op) {
+    case OpKind::kSigmoid: return Sigmoid(x);
+    case OpKind::kTanh: return std::tanh(x);
+    case OpKind::kHardSwish: return x * std::min(6.0, std::max(0.0, x + 3.0)) / 6.0;
+    case OpKind::kLeakyRelu: {
+      const double alpha = static_cast<float>(attrs.GetFloat("alpha"));
+      return x > 0 ? x : x * alpha;
+    }
+    case OpKind::kRelu: return std::max(0.0, x);
+    case OpKind::kRelu6: return std::min(6.0, std::max(0.0, x));
+    case OpKind::kReluN1To1: return std::min(1.0, std::max(-1.0, x));
+    default: return x;
+  }
+}
+
+}  // namespace
+
+bool NeedsTable(OpKind op) {
+  return op == OpKind::kSigmoid || op == OpKind::kTanh || op == OpKind::kHardSwish ||
+         op == OpKind::kLeakyRelu;
+}
+
+std::array<int8_t, 256> BuildTable(OpKind op, const Attributes& attrs, int f_in, int f_out) {
+  std::array<int8_t, 256> table{};
+  for (int i = 0; i < 256; ++i) {
+    const double x = std::ldexp(static_cast<double>(i - 128), -f_in);  // exact
+    table[static_cast<size_t>(i)] = QuantizeToInt8(Evaluate(op, attrs, x), f_out);
+  }
+  return table;
+}
+
+std::array<int32_t, 256> BuildSoftmaxExpTable(double beta, int f_in) {
+  const double b = static_cast<float>(beta);
+  std::array<int32_t, 256> table{};
+  for (int d = 0; d < 256; ++d)
+    table[static_cast<size_t>(d)] =
+        static_cast<int32_t>(Rhu(32768.0 * std::exp(-b * std::ldexp(static_cast<double>(d), -f_in))));
+  return table;
+}
+
+}  // namespace opuc::quant

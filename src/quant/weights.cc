@@ -1,0 +1,132 @@
+//===- src/quant/weights.cc - Inner-product weights and biases ------------===//
+#include "quant/weights.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "opuc/runtime/host_tensor.h"
+#include "support/fixed_point.h"
+#include "support/format.h"
+
+namespace opuc::quant {
+namespace {
+
+constexpr int64_t kInt32Max = 2147483647;
+
+/// Where channel c's weights are: (o·extent + c)·inner + i for o < outer, i < inner.
+struct ChannelLayout {
+  int64_t outer = 1, extent = 1, inner = 1;
+  template <typename Fn>
+  void ForEach(int64_t c, Fn fn) const {
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) fn((o * extent + c) * inner + i);
+  }
+};
+
+ChannelLayout LayoutOf(const Shape& shape, int axis) {
+  ChannelLayout layout;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    const auto a = static_cast<size_t>(axis);
+    if (d < a) layout.outer *= shape[d];
+    if (d == a) layout.extent = shape[d];
+    if (d > a) layout.inner *= shape[d];
+  }
+  return layout;
+}
+
+bool Clips(double v, int bits) {
+  const int64_t r = Rhu(std::ldexp(v, bits));
+  return r > 127 || r < -128;
+}
+
+/// Squared error of channel c's weights at `bits` (saturation included).
+double ChannelError(const float* w, const ChannelLayout& layout, int64_t c, int bits) {
+  double sum = 0;
+  layout.ForEach(c, [&](int64_t k) {
+    const double q = QuantizeToInt8(w[k], bits);
+    const double e = w[k] - std::ldexp(q, -bits);
+    sum += e * e;
+  });
+  return sum;
+}
+
+/// The largest length in [lo, hi] at which neither extreme clips.
+int NoClipBetween(float lowest, float highest, int lo, int hi) {
+  int bits = hi;
+  while (bits > lo && (Clips(highest, bits) || Clips(lowest, bits))) --bits;
+  return bits;
+}
+
+int BestChannelBits(const float* w, const ChannelLayout& layout, int64_t c) {
+  float lowest = 0.0f, highest = 0.0f;
+  layout.ForEach(c, [&](int64_t k) {
+    lowest = std::min(lowest, w[k]);
+    highest = std::max(highest, w[k]);
+  });
+  if (lowest == 0.0f && highest == 0.0f) return kMaxWeightBits;
+  const int no_clip = NoClipBetween(lowest, highest, kMinWeightBits, kMaxWeightBits);
+  int best = no_clip;
+  double best_error = ChannelError(w, layout, c, no_clip);
+  for (int bits = no_clip + 1; bits <= std::min(no_clip + 3, kMaxWeightBits); ++bits) {
+    const double e = ChannelError(w, layout, c, bits);
+    if (e < best_error) best = bits, best_error = e;
+  }
+  return best;
+}
+
+}  // namespace
+
+int NoClipBits(const float* values, int64_t count, int64_t stride, int lo, int hi) {
+  float lowest = 0.0f, highest = 0.0f;
+  for (int64_t i = 0; i < count; ++i) {
+    lowest = std::min(lowest, values[i * stride]);
+    highest = std::max(highest, values[i * stride]);
+  }
+  return NoClipBetween(lowest, highest, lo, hi);
+}
+
+Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, int input_bits) {
+  const Node& node = graph.node(id);
+  const Tensor& weights_tensor = graph.tensor(node.inputs[1]);
+  OPUC_ASSIGN_OR_RETURN(HostTensor weights, HostTensor::FromConstant(weights_tensor));
+  if (weights.dtype() != DType::kF32)
+    return InvalidArgument(Cat("weights '", weights_tensor.name, "' are ",
+                               DTypeName(weights.dtype()), "; the quantizer expects f32"));
+  std::optional<HostTensor> bias;
+  if (node.inputs.size() > 2 && node.inputs[2] != kNoTensor) {
+    OPUC_ASSIGN_OR_RETURN(bias, HostTensor::FromConstant(graph.tensor(node.inputs[2])));
+  }
+  QuantizedWeights result;
+  result.axis = node.op == OpKind::kDepthwiseConv2D ? static_cast<int>(weights.shape().size()) - 1 : 0;
+  const ChannelLayout layout = LayoutOf(weights.shape(), result.axis);
+  const float* w = weights.data<float>();
+  result.weights.resize(static_cast<size_t>(weights.elements()));
+  for (int64_t c = 0; c < layout.extent; ++c) {
+    const double b = bias ? bias->data<float>()[c] : 0.0;
+    int bits = BestChannelBits(w, layout, c);
+    const int chosen = bits;
+    for (;; --bits) {
+      const int64_t q_bias = Rhu(std::ldexp(b, input_bits + bits));
+      int64_t bound = std::llabs(q_bias);
+      layout.ForEach(c, [&](int64_t k) { bound += 128 * std::abs(int{QuantizeToInt8(w[k], bits)}); });
+      if (bound <= kInt32Max) {
+        result.bias.push_back(static_cast<int32_t>(q_bias));
+        break;
+      }
+      if (bits == kMinWeightBits)
+        return InvalidArgument(Cat("output channel ", c,
+                                   ": accumulation bound ", bound, " exceeds 2^31-1 even at weight "
+                                   "fraction length ", kMinWeightBits, " (input at ", input_bits, ")"));
+    }
+    if (bits != chosen) ++result.lowered;
+    result.bits.push_back(bits);
+    layout.ForEach(c, [&](int64_t k) {
+      result.weights[static_cast<size_t>(k)] = QuantizeToInt8(w[k], bits);
+      if (Clips(w[k], bits)) ++result.saturated;
+    });
+  }
+  if (!bias) result.bias.clear();
+  return result;
+}
+
+}  // namespace opuc::quant

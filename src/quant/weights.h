@@ -1,0 +1,48 @@
+//===- src/quant/weights.h - Inner-product weights and biases (private) -*- C++ -*-===//
+//
+// Per output channel c, the weights get the fraction length f_w[c] with the
+// least squared error among those that do not clip more than rounding does
+// (and up to three finer ones, which clip the largest weights but resolve
+// the rest better). Then f_w[c] is lowered, one step at a time, until the
+// bias fits int32 and the accumulation bound of docs/numerics.md §2 holds:
+//
+//   Σ_taps 128·|q_w| + |b|  <=  2^31 − 1
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_QUANT_WEIGHTS_H
+#define OPUC_SRC_QUANT_WEIGHTS_H
+
+#include <cstdint>
+#include <vector>
+
+#include "opuc/ir/graph.h"
+#include "opuc/status.h"
+
+namespace opuc::quant {
+
+/// Weight fraction lengths the OPU allows (docs/numerics.md §1).
+inline constexpr int kMinWeightBits = -8;
+inline constexpr int kMaxWeightBits = 23;
+
+struct QuantizedWeights {
+  std::vector<int8_t> weights;   ///< Same layout as the float weights.
+  std::vector<int32_t> bits;     ///< f_w[c] per output channel.
+  int axis = 0;                  ///< The output-channel axis of the weights.
+  std::vector<int32_t> bias;     ///< One per channel, at f_in + f_w[c]; empty without bias.
+  int64_t saturated = 0;         ///< Weights that did not fit int8 (clipped).
+  int64_t lowered = 0;           ///< Channels whose f_w was lowered for the bias or the bound.
+};
+
+/// Quantizes the weights (input 1) and bias (input 2, optional) of the
+/// inner-product node `id` for an input at fraction length `input_bits`.
+/// An error names the channel (the caller adds the node) when even f_w = −8
+/// cannot satisfy the bias and bound.
+Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, int input_bits);
+
+/// The largest fraction length in [lo, hi] at which every value of `values`
+/// rounds into int8 without clipping (hi when all are zero).
+int NoClipBits(const float* values, int64_t count, int64_t stride, int lo, int hi);
+
+}  // namespace opuc::quant
+
+#endif  // OPUC_SRC_QUANT_WEIGHTS_H

@@ -1,0 +1,104 @@
+// The photographs of scripts/fetch-images, decoded by opuc and compared with
+// values read once with an independent decoder, netpbm's pngtopnm (Debian
+// package netpbm 2:11.01.00-2, which applies no gamma by default):
+//
+//   pngtopnm astronaut.png > astronaut.ppm    # P6, 512 512, maxval 255
+//
+// and the raster bytes of astronaut.ppm (after the 15-byte header) read with
+// a few lines of Python: single pixels, the per-channel sums, and the 64-bit
+// FNV-1a hash (offset 0xcbf29ce484222325, prime 0x100000001b3) of all
+// 786432 bytes in file order.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "image/image_cache.h"
+#include "opuc/image/calibration_set.h"
+#include "opuc/image/image.h"
+#include "opuc/image/model_defaults.h"
+
+namespace opuc {
+namespace {
+
+uint64_t Fnv1a64(const std::vector<uint8_t>& bytes) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (uint8_t b : bytes) {
+    hash ^= b;
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+struct Pixel {
+  int32_t y, x;
+  uint8_t r, g, b;
+};
+
+TEST_CASE("astronaut.png decodes as pngtopnm does") {
+  if (!test::ImagesCachePresent()) return;
+  Expected<Image> image = LoadPng(test::ImagePath("astronaut.png"));
+  REQUIRE_MESSAGE(image.ok(), image.status().ToString());
+  CHECK(image->width == 512);
+  CHECK(image->height == 512);
+  REQUIRE(image->pixels.size() == size_t{512} * 512 * 3);
+  const std::vector<Pixel> pixels = {
+      {0, 0, 154, 147, 151},  {0, 511, 125, 119, 110}, {511, 0, 184, 167, 172},
+      {511, 511, 0, 0, 0},    {256, 256, 19, 14, 7},   {100, 200, 81, 57, 17},
+      {1, 1, 144, 141, 143},  {1, 2, 113, 114, 124},   {2, 1, 182, 178, 175},
+      {2, 2, 168, 165, 164},  {257, 257, 18, 16, 6},   {257, 258, 15, 9, 3},
+      {258, 257, 21, 19, 12}, {258, 258, 14, 9, 2},
+  };
+  for (const Pixel& p : pixels) {
+    CAPTURE(p.y);
+    CAPTURE(p.x);
+    CHECK(image->at(p.y, p.x, 0) == p.r);
+    CHECK(image->at(p.y, p.x, 1) == p.g);
+    CHECK(image->at(p.y, p.x, 2) == p.b);
+  }
+  uint64_t sums[3] = {0, 0, 0};
+  for (size_t i = 0; i < image->pixels.size(); ++i) sums[i % 3] += image->pixels[i];
+  CHECK(sums[0] == 37109758);
+  CHECK(sums[1] == 27724204);
+  CHECK(sums[2] == 25290362);
+  CHECK(Fnv1a64(image->pixels) == 0xfa4e6bff08e5e8fbull);
+}
+
+TEST_CASE("the cache as face_detection_short_range's calibration set") {
+  if (!test::ImagesCachePresent()) return;
+  const TensorType input{DType::kF32, {1, 128, 128, 3}};
+  Expected<PreprocessOptions> options = DefaultPreprocess("face_detection_short_range", input);
+  REQUIRE(options.ok());
+  Expected<std::vector<CalibrationSample>> set =
+      LoadCalibrationSet(test::ImagesDir(), input, *options);
+  REQUIRE_MESSAGE(set.ok(), set.status().ToString());
+  // scripts/images.sha256, sorted by name.
+  const std::vector<std::string> names = {"astronaut.png",       "chelsea.png",
+                                          "coffee.png",          "ihc.png",
+                                          "motorcycle_left.png", "motorcycle_right.png"};
+  REQUIRE(set->size() == names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    CHECK((*set)[i].path == test::ImagesDir() + "/" + names[i]);
+    CHECK((*set)[i].tensor.type() == input);
+    const float* v = (*set)[i].tensor.data<float>();
+    for (int64_t k = 0; k < (*set)[i].tensor.elements(); ++k) {
+      if (v[k] < -1.0f || v[k] > 1.0f) FAIL(names[i] << " element " << k << " = " << v[k]);
+    }
+  }
+  // 512 -> 128: src = 4i + 1.5, so output (i, j) is the mean of pixels
+  // rows 4i+1..4i+2, columns 4j+1..4j+2 (the pixels read above), mapped by
+  // x * 2/255 - 1.
+  const float* astronaut = (*set)[0].tensor.data<float>();
+  const auto expect = [](double mean) { return static_cast<float>(mean * (2.0 / 255.0) - 1.0); };
+  CHECK(astronaut[0] == expect((144 + 113 + 182 + 168) / 4.0));  // (0, 0) R: 151.75
+  CHECK(astronaut[1] == expect((141 + 114 + 178 + 165) / 4.0));  // G: 149.5
+  CHECK(astronaut[2] == expect((143 + 124 + 175 + 164) / 4.0));  // B: 151.5
+  const size_t at = (64 * 128 + 64) * 3;                         // (64, 64): rows 257, 258
+  CHECK(astronaut[at + 0] == expect((18 + 15 + 21 + 14) / 4.0));
+  CHECK(astronaut[at + 1] == expect((16 + 9 + 19 + 9) / 4.0));
+  CHECK(astronaut[at + 2] == expect((6 + 3 + 12 + 2) / 4.0));
+}
+
+}  // namespace
+}  // namespace opuc

@@ -1,0 +1,34 @@
+//===- tests/image/image_cache.cc - The calibration photographs -----------===//
+#include "image/image_cache.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace opuc::test {
+
+std::string ImagesDir() {
+  if (const char* dir = std::getenv("OPUC_IMAGES_DIR"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return std::string(xdg) + "/opuc/images";
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : "") + "/.cache/opuc/images";
+}
+
+bool ImagesCachePresent() {
+  if (std::filesystem::is_directory(ImagesDir())) return true;
+  MESSAGE("skipped: the image cache " << ImagesDir()
+                                      << " does not exist; run scripts/fetch-images (or "
+                                         "scripts/setup), or point OPUC_IMAGES_DIR at it");
+  return false;
+}
+
+std::string ImagePath(const std::string& file) {
+  const std::string path = ImagesDir() + "/" + file;
+  REQUIRE_MESSAGE(std::filesystem::is_regular_file(path),
+                  "image " << path << " is missing from the cache: run scripts/fetch-images");
+  return path;
+}
+
+}  // namespace opuc::test

@@ -1,0 +1,123 @@
+// HwConfig: the presets hold the numbers of reference/opu-sim.md section 1,
+// JSON files round-trip, override a base, and every error names its field.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "opuc/opu/hw_config.h"
+
+namespace opuc {
+namespace {
+
+HwConfig Preset(const char* name) {
+  Expected<HwConfig> c = HwConfigPreset(name);
+  REQUIRE_MESSAGE(c.ok(), c.status().ToString());
+  return std::move(c).value();
+}
+
+std::string ErrorOf(const std::string& json) {
+  Expected<HwConfig> c = ParseHwConfigJson(json);
+  REQUIRE_FALSE(c.ok());
+  return c.status().message();
+}
+
+TEST_CASE("opu1024 is the original's geometry; tiny is small") {
+  const HwConfig opu = Preset("opu1024");
+  CHECK(opu.array.input_channels * opu.array.output_channels == 1024);
+  CHECK(opu.array.input_channels == 64);
+  CHECK(opu.array.clock_mhz == 200.0);
+  CHECK(opu.buffers.feature_map.bytes_per_bank == 256 * 1024);
+  CHECK(opu.buffers.feature_map.banks == 2);
+  CHECK(opu.buffers.weight.bytes_per_bank == 64 * 1024);
+  CHECK(opu.buffers.bias.bytes_per_bank == 128);
+  CHECK(opu.buffers.partial_sum.bytes_per_bank == 512 * 1024);
+  CHECK(opu.dram.word_bits == 512);
+  CHECK(opu.ipa.depthwise);
+  CHECK(opu.store.max_outputs == 2);
+  CHECK(ValidateHwConfig(opu).ok());
+  const HwConfig tiny = Preset("tiny");
+  CHECK(tiny.array.input_channels * tiny.array.output_channels == 32);
+  CHECK_FALSE(tiny.ipa.depthwise);
+  CHECK(ValidateHwConfig(tiny).ok());
+  CHECK(HwConfigPreset("opu2048").status().message() ==
+        "no hardware preset called 'opu2048' (presets: opu1024, tiny)");
+}
+
+TEST_CASE("a config written as JSON reads back the same") {
+  for (const char* name : {"opu1024", "tiny"}) {
+    const HwConfig c = Preset(name);
+    const std::string text = HwConfigToJson(c);
+    Expected<HwConfig> back = ParseHwConfigJson(text);
+    REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+    CHECK(HwConfigToJson(*back) == text);
+    CHECK(back->hdfg.stages.size() == 12);
+    CHECK(back->store.taps == c.store.taps);
+  }
+}
+
+TEST_CASE("a file may start from a preset and change a few fields") {
+  Expected<HwConfig> c = ParseHwConfigJson(
+      R"({"base": "opu1024", "name": "opu2048", "array": {"output_channels": 32},
+          "ipa": {"depthwise": false}})");
+  REQUIRE_MESSAGE(c.ok(), c.status().ToString());
+  CHECK(c->name == "opu2048");
+  CHECK(c->array.input_channels == 64);
+  CHECK(c->array.output_channels == 32);
+  CHECK_FALSE(c->ipa.depthwise);
+  CHECK(c->hdfg.stages.size() == 12);
+
+  const std::string path = "hw_config_test_opu.json";
+  std::ofstream(path) << R"({"base": "tiny", "store": {"max_outputs": 3, "taps": ["pool"]}})";
+  Expected<HwConfig> loaded = LoadHwConfig(path);
+  REQUIRE_MESSAGE(loaded.ok(), loaded.status().ToString());
+  CHECK(loaded->store.max_outputs == 3);
+  CHECK(loaded->store.taps == ModuleBit(HwModule::kPool));
+  std::remove(path.c_str());
+  CHECK(LoadHwConfig("no_such_config.json").status().message() ==
+        "'no_such_config.json' is neither a hardware preset (opu1024, tiny) nor a readable file");
+}
+
+TEST_CASE("errors name the field") {
+  CHECK(ErrorOf(R"({"base": "opu1024", "array": {"input_channels": 0}})") ==
+        "array.input_channels is 0; expected at least 1");
+  CHECK(ErrorOf(R"({"base": "opu1024", "array": {"input_channels": 1.5}})") ==
+        "array.input_channels is 1.5; expected an integer");
+  CHECK(ErrorOf(R"({"base": "opu1024", "ipa": {"depthwise": 1}})") ==
+        "ipa.depthwise is a number; expected a bool");
+  CHECK(ErrorOf(R"({"base": "opu1024", "dram": {"word_bits": 12}})") ==
+        "dram.word_bits is 12; expected a multiple of 8");
+  CHECK(ErrorOf(R"({"base": "opu1024", "arrays": {}})") == "arrays is not a known field");
+  CHECK(ErrorOf(R"({"base": "opu1024", "store": {"taps": ["alu"]}})") ==
+        "store.taps[0] is 'alu'; expected one of mem_rd, adder, multiplier, pad, ipa, comparator,"
+        " pool, res_adder, upsample");
+  CHECK(ErrorOf(R"({"name": "x"})") == "array is missing");
+  CHECK(ErrorOf(R"({"base": "opu1024",)") == "JSON line 1 column 20: expected a member name");
+  CHECK(ErrorOf("[1]") == "the config is a JSON array; expected an object");
+}
+
+TEST_CASE("the HDFG is checked: names, edges, reachability, one ipa per group") {
+  const std::string head = R"({"base": "opu1024", "hdfg": {"root": "rd", "stages": [
+      {"name": "rd", "module": "mem_rd"}, {"name": "ipa", "module": "ipa"},
+      {"name": "act", "module": "comparator"}], "edges": )";
+  CHECK(ErrorOf(head + R"([["rd", "ipa"], ["ipa", "act"], ["act", "ipa"]]}})") ==
+        "hdfg.stages[1] 'ipa' is an ipa on a cycle; a group holds one inner product");
+  CHECK(ErrorOf(head + R"([["rd", "ipa"]]}})") ==
+        "hdfg.stages[2] 'act' cannot be reached from the root 'rd'");
+  CHECK(ErrorOf(head + R"([["rd", "ipa"], ["ipa", "gelu"]]}})") ==
+        "hdfg.edges[1] [\"ipa\", \"gelu\"] names a stage that does not exist");
+  CHECK(ErrorOf(head + R"([["rd", "ipa"], ["rd", "ipa"], ["ipa", "act"]]}})") ==
+        "hdfg.stages[0].successors[1]: the edge to 'ipa' is listed twice");
+  CHECK(ParseHwConfigJson(head + R"([["rd", "ipa"], ["ipa", "act"]]}})").ok());
+
+  HwConfig c = Preset("opu1024");
+  c.hdfg.stages[3].successors.push_back(40);
+  CHECK(ValidateHwConfig(c).message() == "hdfg.stages[3].successors[1] is 40; expected a stage index in [0, 11]");
+  c = Preset("opu1024");
+  c.hdfg.stages[5].name = "ipa";
+  CHECK(ValidateHwConfig(c).message() == "hdfg.stages[5].name 'ipa' names two stages");
+}
+
+}  // namespace
+}  // namespace opuc

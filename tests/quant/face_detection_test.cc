@@ -1,0 +1,67 @@
+// The task-level check of quantization (issue 7): face_detection_short_range
+// on astronaut.png finds the same face quantized as in float. Calibration
+// uses the other photographs; astronaut.png is held out. The photo shows
+// one face (Eileen Collins, upper middle).
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "frontend/model_cache.h"
+#include "image/image_cache.h"
+#include "opuc/cpu/reference.h"
+#include "opuc/frontend/load_model.h"
+#include "opuc/image/calibration_set.h"
+#include "opuc/image/model_defaults.h"
+#include "opuc/quant/quantize.h"
+#include "pass/pass_test_util.h"
+#include "quant/face_detector.h"
+
+namespace opuc {
+namespace {
+
+TEST_CASE("face detection: the quantized model finds the float model's face on astronaut.png") {
+  if (!test::ImagesCachePresent()) return;
+  Expected<LoadedModel> model = LoadModel(test::ModelPath("face_detection_short_range.tflite"));
+  REQUIRE(model.ok());
+  Graph graph = std::move(model->graph);
+  REQUIRE(testing::RunPasses(graph, DefaultPipelineNames(), /*opt_level=*/3).status.ok());
+  const TensorType input = graph.tensor(graph.inputs[0]).type();
+  Expected<PreprocessOptions> preprocess = DefaultPreprocess("face_detection_short_range", input);
+  REQUIRE(preprocess.ok());
+
+  std::vector<std::vector<HostTensor>> calibration, astronaut;
+  for (const char* file : {"chelsea.png", "coffee.png", "ihc.png", "motorcycle_left.png",
+                           "motorcycle_right.png", "astronaut.png"}) {
+    Expected<CalibrationSample> sample =
+        LoadCalibrationSample(test::ImagePath(file), input, *preprocess);
+    REQUIRE(sample.ok());
+    auto& set = std::string(file) == "astronaut.png" ? astronaut : calibration;
+    set.emplace_back();
+    set.back().push_back(std::move(sample->tensor));
+  }
+  Expected<QuantizedGraph> quantized = Quantize(graph, calibration);
+  REQUIRE(quantized.ok());
+
+  Expected<std::vector<HostTensor>> real = RunReference(graph, astronaut[0]);
+  Expected<std::vector<HostTensor>> fixed = RunReference(quantized->graph, astronaut[0]);
+  REQUIRE(real.ok());
+  REQUIRE(fixed.ok());
+  // Outputs: regressors [1,896,16], classificators [1,896,1].
+  const std::vector<test::Box> float_faces = test::DecodeFaces((*real)[0], (*real)[1]);
+  const std::vector<test::Box> int_faces = test::DecodeFaces((*fixed)[0], (*fixed)[1]);
+  REQUIRE(float_faces.size() == 1);  // one face in the photograph
+  const test::Box& face = float_faces[0];
+  MESSAGE("float face [" << face.xmin << ", " << face.ymin << ", " << face.xmax << ", "
+                         << face.ymax << "] score " << face.score);
+  // Where the face is, read off the 512×512 photograph by eye: centred near
+  // pixel (225, 130), i.e. (0.44, 0.25), give or take 25 pixels.
+  CHECK(std::abs((face.xmin + face.xmax) / 2 - 0.44f) < 0.05f);
+  CHECK(std::abs((face.ymin + face.ymax) / 2 - 0.25f) < 0.05f);
+  CHECK(int_faces.size() == float_faces.size());
+  REQUIRE_FALSE(int_faces.empty());
+  MESSAGE("quantized face IoU " << test::IoU(int_faces[0], face) << " score " << int_faces[0].score);
+  CHECK(test::IoU(int_faces[0], face) >= 0.9f);
+}
+
+}  // namespace
+}  // namespace opuc

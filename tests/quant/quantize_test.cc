@@ -1,0 +1,133 @@
+// Quantize end to end on small graphs: the structure of the quantized
+// graph, its fixed points, and its integer results — every number worked
+// out by hand in the comments from docs/numerics.md.
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+#include "opuc/cpu/reference.h"
+#include "opuc/ir/graph_builder.h"
+#include "opuc/quant/accuracy.h"
+#include "opuc/quant/quantize.h"
+#include "pass/pass_test_util.h"
+
+namespace opuc {
+namespace {
+
+using namespace testing;
+
+HostTensor F32(Shape shape, std::vector<float> values) {
+  return HostTensor::Copy(DType::kF32, std::move(shape), values.data(),
+                          values.size() * sizeof(float));
+}
+
+const Tensor& Named(const Graph& g, const std::string& name) {
+  for (const Tensor& t : g.tensors)
+    if (t.name == name) return t;
+  FAIL("no tensor " << name);
+  return g.tensors[0];
+}
+
+template <typename T>
+std::vector<T> Values(const Tensor& t) {
+  std::vector<T> v(t.constant->size() / sizeof(T));
+  std::memcpy(v.data(), t.constant->data(), t.constant->size());
+  return v;
+}
+
+/// x[1,1,1,2] → conv2d 1×1 (w = [[1,1],[1,−1]], b = [0.1, 0]) → relu → y.
+Graph ConvRelu() {
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, 1, 1, 2});
+  TensorId w = b.ConstantF32("w", {2, 1, 1, 2}, {1, 1, 1, -1});
+  TensorId bias = b.ConstantF32("b", {2}, {0.1f, 0.0f});
+  TensorId conv = b.Op(OpKind::kConv2D, "conv", {x, w, bias});
+  b.Output(b.Op(OpKind::kRelu, "y", {conv}));
+  return Build(std::move(b));
+}
+
+TEST_CASE("quantize: conv + relu becomes quantize, int8 conv, relu, dequantize") {
+  const Graph g = ConvRelu();
+  std::vector<std::vector<HostTensor>> calibration;
+  calibration.push_back({});
+  calibration[0].push_back(F32({1, 1, 1, 2}, {0.3f, -0.6f}));
+  Expected<QuantizedGraph> q = Quantize(g, calibration);
+  REQUIRE(q.ok());
+  CHECK(NodeSignatures(q->graph) == Lines{"quantize(x)->x/int8", "conv2d(x/int8,w/int8,b/int32)->conv",
+                                          "relu(conv)->y/int8", "dequantize(y/int8)->y"});
+  // x = [0.3, −0.6]: f = 7 holds −76.8 (f = 8 would clip −153.6).
+  CHECK(Named(q->graph, "x/int8").fixed_point == FixedPoint{{7}, -1});
+  // relu's output [0, 0.9]: 0.9·128 = 115.2 fits, ·256 clips: f = 7; the
+  // conv output, read only by the relu, takes the relu's length.
+  CHECK(Named(q->graph, "y/int8").fixed_point == FixedPoint{{7}, -1});
+  CHECK(Named(q->graph, "conv").fixed_point == FixedPoint{{7}, -1});
+  // Both weight channels: 1·2^7 = 128 clips, so f_w = 6 (64, exact).
+  const Tensor& w = Named(q->graph, "w/int8");
+  CHECK(w.dtype == DType::kI8);
+  CHECK(w.fixed_point == FixedPoint{{6, 6}, 0});
+  CHECK(Values<int8_t>(w) == std::vector<int8_t>{64, 64, 64, -64});
+  // Bias at f_in + f_w = 13: float32(0.1)·8192 = 819.2 → 819.
+  const Tensor& bias = Named(q->graph, "b/int32");
+  CHECK(bias.dtype == DType::kI32);
+  CHECK(Values<int32_t>(bias) == std::vector<int32_t>{819, 0});
+  CHECK(q->report.calibration_samples == 1);
+  CHECK(q->report.weights == 4);
+  CHECK(q->report.saturated_weights == 0);
+
+  // Integer run on the calibration input: q_x = [38, −77] (38.4, −76.8).
+  // acc0 = 64·38 + 64·(−77) + 819 = −1677; S = 7 + 6 − 7 = 6:
+  //   (−1677 + 32) >> 6 = −26 → relu → 0.
+  // acc1 = 64·38 − 64·(−77) = 7360; (7360 + 32) >> 6 = 115 → 115/128.
+  Expected<std::vector<HostTensor>> out = RunReference(q->graph, calibration[0]);
+  REQUIRE(out.ok());
+  REQUIRE(out->size() == 1);
+  CHECK((*out)[0].dtype() == DType::kF32);
+  CHECK((*out)[0].data<float>()[0] == 0.0f);
+  CHECK((*out)[0].data<float>()[1] == 0.8984375f);
+}
+
+TEST_CASE("quantize: the accuracy report compares with the float graph") {
+  const Graph g = ConvRelu();
+  std::vector<std::vector<HostTensor>> samples(1);
+  samples[0].push_back(F32({1, 1, 1, 2}, {0.3f, -0.6f}));
+  Expected<QuantizedGraph> q = Quantize(g, samples);
+  REQUIRE(q.ok());
+  Expected<std::vector<OutputAccuracy>> acc = CompareWithFloat(g, q->graph, samples);
+  REQUIRE(acc.ok());
+  REQUIRE(acc->size() == 1);
+  // Float y = [0, 0.9]; quantized [0, 0.8984375]: error 0.0015625.
+  const OutputAccuracy& a = (*acc)[0];
+  CHECK(a.name == "y");
+  CHECK(a.max_abs_error == doctest::Approx(0.0015625).epsilon(1e-5));
+  // SQNR = 10·log10(0.81 / 0.0015625²) = 55.208 dB; cosine 1 (same direction).
+  CHECK(a.sqnr_db == doctest::Approx(55.2084).epsilon(1e-4));
+  CHECK(a.cosine == doctest::Approx(1.0));
+}
+
+TEST_CASE("quantize: sigmoid becomes a lookup table; errors name what is wrong") {
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, 4});
+  b.Output(b.Op(OpKind::kSigmoid, "s", {x}));
+  const Graph g = Build(std::move(b));
+  std::vector<std::vector<HostTensor>> samples(1);
+  // x: −2.4 at f = 5 is −76.8 → −77 (error 0.2/32; f = 6 clips −153.6,
+  // f = 4 errs 0.4/16): f_in = 5. Output in (0.08, 0.92): 0.917·128 = 117
+  // fits, ·256 clips: f_out = 7.
+  samples[0].push_back(F32({1, 4}, {-2.4f, -1.0f, 1.0f, 2.4f}));
+  Expected<QuantizedGraph> q = Quantize(g, samples);
+  REQUIRE(q.ok());
+  CHECK(NodeSignatures(q->graph) == Lines{"quantize(x)->x/int8", "lookup_table(x/int8,s/table)->s/int8",
+                                          "dequantize(s/int8)->s"});
+  const std::vector<int8_t> table = Values<int8_t>(Named(q->graph, "s/table"));
+  REQUIRE(table.size() == 256);
+  CHECK(table[128 + 32] == 94);  // x = 32/32 = 1: sigmoid 0.731 · 128 = 93.6
+  CHECK(table[128] == 64);       // sigmoid(0) = 0.5 → 64
+  CHECK(q->report.tables == 1);
+
+  CHECK_FALSE(Quantize(g, {}).ok());
+  const Status no_samples = Quantize(g, {}).status();
+  CHECK(no_samples.message() == "quantization needs at least one calibration sample");
+}
+
+}  // namespace
+}  // namespace opuc

@@ -1,0 +1,60 @@
+// Lookup tables (docs/numerics.md §6, §8): the entries worked out on that
+// page by hand, and the clamps against their closed form.
+#include <doctest/doctest.h>
+
+#include "quant/tables.h"
+
+namespace opuc::quant {
+namespace {
+
+int8_t Entry(OpKind op, int f_in, int f_out, int q, Attributes attrs = {}) {
+  return BuildTable(op, attrs, f_in, f_out)[static_cast<size_t>(q + 128)];
+}
+
+Attributes Alpha(double alpha) {
+  Attributes a;
+  a.Set("alpha", alpha);
+  return a;
+}
+
+TEST_CASE("tables: the worked rows of numerics.md §6") {
+  CHECK(Entry(OpKind::kSigmoid, 4, 7, 16) == 94);    // 0.731059 · 128 = 93.58
+  CHECK(Entry(OpKind::kSigmoid, 4, 7, 127) == 127);  // 127.95 → 128 saturates
+  CHECK(Entry(OpKind::kTanh, 5, 7, -16) == -59);     // −0.462117 · 128 = −59.15
+  CHECK(Entry(OpKind::kHardSwish, 4, 4, -24) == -6); // −1.5·1.5/6 · 16 = −6
+  CHECK(Entry(OpKind::kLeakyRelu, 4, 4, -20, Alpha(0.125)) == -2);  // −2.5 ties up
+  CHECK(Entry(OpKind::kLeakyRelu, 4, 4, -25, Alpha(0.1)) == -3);    // float32(0.1) > 0.1
+  CHECK(Entry(OpKind::kRelu6, 4, 4, 127) == 96);
+  CHECK(Entry(OpKind::kRelu6, 5, 4, 127) == 64);  // 63.5 ties up
+  CHECK(Entry(OpKind::kReluN1To1, 6, 7, 100) == 127);
+  CHECK(Entry(OpKind::kRelu, 4, 4, -5) == 0);
+}
+
+TEST_CASE("tables: leaky_relu 1/8 at equal lengths is the original OPU's (v + 4) >> 3") {
+  const auto table = BuildTable(OpKind::kLeakyRelu, Alpha(0.125), 4, 4);
+  for (int q = -128; q < 128; ++q) {
+    const int expected = q > 0 ? q : (q + 4) >> 3;  // arithmetic shift: floor
+    CHECK(table[static_cast<size_t>(q + 128)] == expected);
+  }
+}
+
+TEST_CASE("tables: relu6 with f_in = f_out is the clamp [0, quantize(6, f)]") {
+  for (int f : {2, 4, 6}) {
+    const auto table = BuildTable(OpKind::kRelu6, {}, f, f);
+    const int hi = std::min(127, 6 << f);
+    for (int q = -128; q < 128; ++q)
+      CHECK(table[static_cast<size_t>(q + 128)] == std::min(hi, std::max(0, q)));
+  }
+}
+
+TEST_CASE("tables: softmax exp table of E26") {
+  const auto e = BuildSoftmaxExpTable(1.0, 4);
+  CHECK(e[0] == 32768);
+  CHECK(e[8] == 19875);   // 32768 · e^-0.5 = 19874.80
+  CHECK(e[40] == 2690);   // 32768 · e^-2.5 = 2689.76
+  CHECK(e[64] == 600);    // 32768 · e^-4 = 600.17
+  CHECK(e[255] == 0);     // 32768 · e^-15.9375 = 0.0039
+}
+
+}  // namespace
+}  // namespace opuc::quant

@@ -1,0 +1,98 @@
+// Per-channel weight quantization (docs/numerics.md §1, §2); the fraction
+// lengths, integers and bounds below are worked out by hand in comments.
+#include <doctest/doctest.h>
+
+#include "opuc/ir/graph_builder.h"
+#include "pass/pass_test_util.h"
+#include "quant/weights.h"
+
+namespace opuc::quant {
+namespace {
+
+using testing::Build;
+
+TEST_CASE("weights: each output channel gets its own fraction length, bias at f_in + f_w") {
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, 1, 1, 2});
+  TensorId w = b.ConstantF32("w", {2, 1, 1, 2}, {0.5f, -0.25f, 0.3f, 0.1f});
+  TensorId bias = b.ConstantF32("b", {2}, {1.0f, -0.5f});
+  b.Output(b.Op(OpKind::kConv2D, "conv", {x, w, bias}));
+  Graph g = Build(std::move(b));
+  Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, /*input_bits=*/4);
+  REQUIRE(q.ok());
+  // Channel 0: 0.5·2^7 = 64 fits, 0.5·2^8 = 128 clips, and f = 7 is exact.
+  // Channel 1: 0.3·2^8 = 76.8 fits, 0.3·2^9 = 153.6 clips; at f = 8 the
+  // errors are 0.2 and 0.4 LSB, at 9 the clip costs 0.052: f = 8.
+  CHECK(q->bits == std::vector<int32_t>{7, 8});
+  CHECK(q->axis == 0);
+  CHECK(q->weights == std::vector<int8_t>{64, -32, 77, 26});  // 76.8 → 77, 25.6 → 26
+  CHECK(q->bias == std::vector<int32_t>{2048, -2048});        // 1·2^11, −0.5·2^12
+  CHECK(q->saturated == 0);
+  CHECK(q->lowered == 0);
+}
+
+TEST_CASE("weights: depthwise channels are the last axis") {
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, 2, 2, 2});
+  // [1,1,2,2]: taps (0,0) and (0,1) for channels 0 and 1.
+  TensorId w = b.ConstantF32("w", {1, 1, 2, 2}, {1.0f, 0.01f, -1.0f, 0.02f});
+  b.Output(b.Op(OpKind::kDepthwiseConv2D, "dw", {x, w}));
+  Graph g = Build(std::move(b));
+  Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, 4);
+  REQUIRE(q.ok());
+  CHECK(q->axis == 3);
+  // Channel 0: |1.0|·2^6 = 64, ·2^7 = 128 clips: f = 6 (exact).
+  // Channel 1: 0.02·2^12 = 81.92 fits, ·2^13 = 163.8 clips. At f = 12:
+  // 0.01·4096 = 40.96 → 41, 81.92 → 82, errors 0.04 and 0.08 LSB; f = 13
+  // clips 0.02 to 127/8192 = 0.0155: worse. f = 12.
+  CHECK(q->bits == std::vector<int32_t>{6, 12});
+  CHECK(q->weights == std::vector<int8_t>{64, 41, -64, 82});
+  CHECK(q->bias.empty());
+}
+
+Graph WideFullyConnected(float weight, float bias_value) {
+  constexpr int64_t kInputs = 32768;  // 2^15
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, kInputs});
+  TensorId w = b.ConstantF32("w", {1, kInputs}, std::vector<float>(kInputs, weight));
+  TensorId bias = b.ConstantF32("b", {1}, {bias_value});
+  b.Output(b.Op(OpKind::kFullyConnected, "fc", {x, w, bias}));
+  return Build(std::move(b));
+}
+
+TEST_CASE("weights: the length is lowered until bias and accumulation bound fit int32") {
+  // 1.0 at f = 6 is 64; bias 1000 at 15 + 6 = 21 is 2 097 152 000; the bound
+  // 2^15 · 128 · 64 = 2^28 = 268 435 456 on top exceeds 2^31 − 1. At f = 5:
+  // 1 048 576 000 + 2^27 = 1 182 793 728 fits.
+  Graph g = WideFullyConnected(1.0f, 1000.0f);
+  Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, 15);
+  REQUIRE(q.ok());
+  CHECK(q->bits == std::vector<int32_t>{5});
+  CHECK(q->bias == std::vector<int32_t>{1048576000});
+  CHECK(q->weights[0] == 32);
+  CHECK(q->lowered == 1);
+}
+
+TEST_CASE("weights: a bias that fits at no length is an error naming the channel") {
+  // 1e9 · 2^(15 − 8) = 1.28e11 > 2^31 − 1 even at the lowest length.
+  Graph g = WideFullyConnected(1.0f, 1e9f);
+  Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, 15);
+  REQUIRE_FALSE(q.ok());
+  CHECK(q.status().message().find("output channel 0: accumulation bound") != std::string::npos);
+  CHECK(q.status().message().find("even at weight fraction length -8") != std::string::npos);
+}
+
+TEST_CASE("weights: NoClipBits is the largest length that rounds every value into int8") {
+  const float v[] = {0.5f, -1.0f, 0.25f};
+  // −1.0 · 2^7 = −128 fits; 0.5 · 2^8 = 128 does not, so 7.
+  CHECK(NoClipBits(v, 3, 1, -8, 23) == 7);
+  // Stride 2 sees 0.5 and 0.25: 0.5 · 2^7 = 64 fits, · 2^8 = 128 clips.
+  CHECK(NoClipBits(v, 2, 2, -8, 23) == 7);
+  const float big[] = {30000.0f};
+  CHECK(NoClipBits(big, 1, 1, -8, 23) == -8);  // 30000/256 = 117.2
+  const float zero[] = {0.0f};
+  CHECK(NoClipBits(zero, 1, 1, -8, 23) == 23);
+}
+
+}  // namespace
+}  // namespace opuc::quant

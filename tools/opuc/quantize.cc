@@ -1,0 +1,196 @@
+//===- tools/opuc/quantize.cc - `opuc quantize` ---------------------------===//
+//
+// opuc quantize MODEL [--calibration DIR] [--preprocess SPEC] [--holdout N]
+//                     [--min-sqnr DB] [--json] [-o OUT.opug]
+//
+// The samples of DIR (sorted by name) are split: N of them, spread evenly
+// from the first, are held out for the report; the rest calibrate. Images are preprocessed as MediaPipe
+// does for the model (opuc/image/model_defaults.h) unless --preprocess says
+// otherwise.
+//
+//===----------------------------------------------------------------------===//
+#include "opuc/quantize.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "opuc/exit_codes.h"
+#include "opuc/frontend/opug.h"
+#include "opuc/image/calibration_set.h"
+#include "opuc/image/model_defaults.h"
+#include "opuc/optimized_model.h"
+#include "opuc/quant/accuracy.h"
+#include "opuc/quant/quantize.h"
+
+namespace opuc::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using Samples = std::vector<std::vector<HostTensor>>;
+
+std::string DefaultImagesDir() {
+  // The folder scripts/fetch-images fills.
+  if (const char* dir = std::getenv("OPUC_IMAGES_DIR"); dir && *dir) return dir;
+  if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache && *cache)
+    return std::string(cache) + "/opuc/images";
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : ".") + "/.cache/opuc/images";
+}
+
+/// The model's published preprocessing when known, else pixels / 255 at
+/// the input's size; then the --preprocess text over it.
+Expected<PreprocessOptions> ChoosePreprocess(const QuantizeOptions& options,
+                                             const TensorType& input) {
+  PreprocessOptions defaults;
+  if (CheckImageInput(input).ok()) {
+    Expected<PreprocessOptions> known = DefaultPreprocess(options.model, input);
+    if (known.ok()) {
+      defaults = *known;
+    } else {
+      defaults.height = static_cast<int32_t>(input.shape[1]);
+      defaults.width = static_cast<int32_t>(input.shape[2]);
+    }
+  }
+  Expected<PreprocessOptions> parsed = ParsePreprocess(options.preprocess, defaults);
+  if (!parsed.ok()) return parsed.status().WithContext("--preprocess");
+  return parsed;
+}
+
+struct SplitSamples {
+  Samples calibration, evaluation;
+  std::vector<std::string> calibration_files, evaluation_files;
+};
+
+Expected<SplitSamples> LoadSamples(const QuantizeOptions& options, const Graph& graph) {
+  if (graph.inputs.size() != 1)
+    return InvalidArgument("graph '" + graph.name + "' has " + std::to_string(graph.inputs.size()) +
+                           " inputs; opuc quantize takes models with one input");
+  const TensorType input = graph.tensor(graph.inputs[0]).type();
+  OPUC_ASSIGN_OR_RETURN(PreprocessOptions preprocess, ChoosePreprocess(options, input));
+  const std::string dir = options.calibration.empty() ? DefaultImagesDir() : options.calibration;
+  OPUC_ASSIGN_OR_RETURN(std::vector<CalibrationSample> all,
+                        LoadCalibrationSet(dir, input, preprocess));
+  const int count = static_cast<int>(all.size());
+  const int holdout = options.holdout > 0 ? options.holdout : (count + 2) / 3;
+  if (count < 2 || holdout >= count)
+    return InvalidArgument(dir + ": " + std::to_string(count) + " samples; at least " +
+                           std::to_string(holdout + 1) + " are needed to hold " +
+                           std::to_string(holdout) + " out and calibrate on the rest");
+  SplitSamples split;
+  // Held out: samples 0, k, 2k, ... (k = count / holdout), spread over the
+  // sorted list rather than its tail, so a run of similar names (frames of
+  // one scene) does not end up all on one side.
+  const int step = count / holdout;
+  for (int i = 0; i < count; ++i) {
+    const bool held = i % step == 0 && i / step < holdout;
+    const std::string name = std::filesystem::path(all[static_cast<size_t>(i)].path).filename();
+    (held ? split.evaluation_files : split.calibration_files).push_back(name);
+    std::vector<HostTensor> sample;
+    sample.push_back(std::move(all[static_cast<size_t>(i)].tensor));
+    (held ? split.evaluation : split.calibration).push_back(std::move(sample));
+  }
+  return split;
+}
+
+Json JsonDb(double db) { return std::isfinite(db) ? Json(db) : Json(nullptr); }
+
+/// One line per tensor; with the quantized graph, its fraction length too.
+void PrintAccuracyTable(const std::vector<OutputAccuracy>& rows, const Graph& quantized,
+                        std::ostream& out) {
+  std::map<std::string, int> bits;
+  for (const Tensor& t : quantized.tensors)
+    if (t.fixed_point.fraction_bits.size() == 1) bits[t.name] = t.fixed_point.fraction_bits[0];
+  out << "tensor                                  SQNR (dB)    cosine  max |error|\n";
+  for (const OutputAccuracy& a : rows) {
+    char line[200];
+    std::snprintf(line, sizeof(line), "%-38s %10.2f %9.5f  %-10.6g", a.name.c_str(), a.sqnr_db,
+                  a.cosine, a.max_abs_error);
+    out << line;
+    if (bits.count(a.name)) out << "  f=" << bits[a.name];
+    out << '\n';
+  }
+}
+
+void PrintText(const SplitSamples& split, const QuantizeReport& report,
+               const std::vector<OutputAccuracy>& outputs, std::ostream& out) {
+  auto list = [](const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
+    return text;
+  };
+  out << "calibrated on " << split.calibration.size() << " samples ("
+      << list(split.calibration_files) << ")\n";
+  out << "evaluated on  " << split.evaluation.size() << " held-out samples ("
+      << list(split.evaluation_files) << ")\n";
+  out << report.activations << " activations int8, " << report.weights << " weights int8 ("
+      << report.saturated_weights << " saturated, " << report.lowered_channels
+      << " channels lowered for their bias or bound), " << report.tables << " tables\n\n";
+  PrintAccuracyTable(outputs, Graph(), out);
+}
+
+Json ToJson(const SplitSamples& split, const QuantizeReport& report,
+            const std::vector<OutputAccuracy>& outputs) {
+  Json list = Json::array();
+  for (const OutputAccuracy& a : outputs)
+    list.push_back({{"name", a.name}, {"sqnr_db", JsonDb(a.sqnr_db)}, {"cosine", a.cosine},
+                    {"max_abs_error", a.max_abs_error}});
+  return {{"outputs", list},
+          {"calibration_images", split.calibration.size()},
+          {"evaluation_images", split.evaluation.size()},
+          {"calibration_files", split.calibration_files},
+          {"evaluation_files", split.evaluation_files},
+          {"activations", report.activations},
+          {"weights", report.weights},
+          {"saturated_weights", report.saturated_weights},
+          {"lowered_channels", report.lowered_channels},
+          {"tables", report.tables}};
+}
+
+}  // namespace
+
+int RunQuantize(const QuantizeOptions& options, std::ostream& out, std::ostream& err) {
+  const bool progress = isatty(STDERR_FILENO) && !options.json;
+  Expected<Graph> graph = LoadOptimizedModel(options.model);
+  if (!graph.ok()) return ReportError(graph.status(), err);
+  Expected<SplitSamples> split = LoadSamples(options, *graph);
+  if (!split.ok()) return ReportError(split.status(), err);
+  if (progress) err << "calibrating on " << split->calibration.size() << " samples...\n";
+  Expected<QuantizedGraph> quantized = Quantize(*graph, split->calibration);
+  if (!quantized.ok()) return ReportError(quantized.status().WithContext(options.model), err);
+  if (progress) err << "comparing on " << split->evaluation.size() << " held-out samples...\n";
+  Expected<std::vector<OutputAccuracy>> accuracy =
+      CompareWithFloat(*graph, quantized->graph, split->evaluation);
+  if (!accuracy.ok()) return ReportError(accuracy.status().WithContext(options.model), err);
+
+  if (options.json)
+    out << ToJson(*split, quantized->report, *accuracy).dump(2) << '\n';
+  else
+    PrintText(*split, quantized->report, *accuracy, out);
+  if (options.per_tensor && !options.json) {
+    Expected<std::vector<OutputAccuracy>> each =
+        CompareActivations(*graph, quantized->graph, split->evaluation);
+    if (!each.ok()) return ReportError(each.status().WithContext(options.model), err);
+    out << "\nevery activation, in execution order:\n";
+    PrintAccuracyTable(*each, quantized->graph, out);
+  }
+  if (!options.output.empty()) {
+    Status saved = SaveOpugFile(quantized->graph, options.output);
+    if (!saved.ok()) return ReportError(saved, err);
+  }
+  if (options.min_sqnr)
+    for (const OutputAccuracy& a : *accuracy)
+      if (a.sqnr_db < *options.min_sqnr) {
+        err << "opuc quantize: output '" << a.name << "' has SQNR " << a.sqnr_db
+            << " dB, below --min-sqnr " << *options.min_sqnr << '\n';
+        return kExitCheckFailed;
+      }
+  return kExitOk;
+}
+
+}  // namespace opuc::cli

@@ -1,0 +1,29 @@
+//===- tools/opuc/quantize.h - `opuc quantize` ------------------*- C++ -*-===//
+#ifndef OPUC_TOOLS_QUANTIZE_H
+#define OPUC_TOOLS_QUANTIZE_H
+
+#include <optional>
+#include <ostream>
+#include <string>
+
+namespace opuc::cli {
+
+struct QuantizeOptions {
+  std::string model;
+  std::string calibration;  ///< Folder of .png/.npy samples; empty: the fetched images.
+  std::string preprocess;   ///< key=value,... over the model's defaults (opuc/image).
+  int holdout = 0;          ///< Samples kept for evaluation; 0: a third (at least 1).
+  std::optional<double> min_sqnr;  ///< Exit 1 when an output's SQNR is below.
+  bool per_tensor = false;  ///< Also report every activation (text only).
+  bool json = false;
+  std::string output;  ///< Write the quantized graph (.opug or .opug.json).
+};
+
+/// Quantizes the model on the calibration samples and reports, per output,
+/// how the integer executor (dequantized) compares with the float reference
+/// on the held-out samples.
+int RunQuantize(const QuantizeOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace opuc::cli
+
+#endif  // OPUC_TOOLS_QUANTIZE_H
