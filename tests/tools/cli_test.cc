@@ -11,51 +11,11 @@
 #include <sstream>
 #include <string>
 
+#include "tools/cli_util.h"
+
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
-
-std::string TempPath(const std::string& name) {
-  const char* dir = std::getenv("TMPDIR");
-  // ctest runs cases in parallel processes; the pid keeps their files apart.
-  return std::string(dir ? dir : "/tmp") + "/opuc_cli_test_" + std::to_string(getpid()) + "_" +
-         name;
-}
-
-Run Opuc(const std::string& args) {
-  const std::string out = TempPath("stdout"), err = TempPath("stderr");
-  const std::string command =
-      std::string(OPUC_CLI_PATH) + " " + args + " >" + out + " 2>" + err;
-  const int status = std::system(command.c_str());
-  Run run;
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.out = ReadFile(out);
-  run.err = ReadFile(err);
-  std::remove(out.c_str());
-  std::remove(err.c_str());
-  return run;
-}
-
-size_t CountLines(const std::string& text) {
-  size_t lines = 0;
-  for (char c : text) lines += c == '\n';
-  return lines;
-}
+using namespace opuc::cli_test;
 
 TEST_CASE("opuc --version names the version") {
   Run run = Opuc("--version");

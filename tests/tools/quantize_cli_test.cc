@@ -1,0 +1,77 @@
+// `opuc quantize` as a user runs it, on the bundled example with .npy
+// calibration samples (the report's numbers come from the library, which
+// tests/quant checks; here: the split, the JSON shape, files and errors).
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "opuc/runtime/npy.h"
+#include "opuc/runtime/random_input.h"
+#include "tools/cli_util.h"
+
+namespace {
+
+using namespace opuc::cli_test;
+
+/// A folder with `count` samples for the example's input, s0.npy, s1.npy, ...
+std::string SampleDir(const std::string& name, int count) {
+  const std::string dir = TempPath(name);
+  std::filesystem::create_directories(dir);
+  for (int i = 0; i < count; ++i) {
+    opuc::Expected<opuc::HostTensor> x =
+        opuc::RandomTensor(opuc::DType::kF32, {1, 32, 32, 3}, static_cast<uint64_t>(i + 1));
+    REQUIRE(x.ok());
+    REQUIRE(opuc::WriteNpy(dir + "/s" + std::to_string(i) + ".npy", *x).ok());
+  }
+  return dir;
+}
+
+TEST_CASE("opuc quantize --json: held-out split, one entry per output, the quantized graph") {
+  const std::string dir = SampleDir("quantize_json", 3);
+  const std::string out = dir + "/q.opug";
+  Run run = Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration " + dir +
+                 " --json -o " + out);
+  REQUIRE(run.exit_code == 0);
+  const auto json = nlohmann::json::parse(run.out);
+  // 3 samples, a third held out: s0 (every 3rd from the first).
+  CHECK(json["calibration_images"] == 2);
+  CHECK(json["evaluation_images"] == 1);
+  CHECK(json["evaluation_files"] == nlohmann::json::parse(R"(["s0.npy"])"));
+  REQUIRE(json["outputs"].size() == 1);
+  CHECK(json["outputs"][0]["name"] == "head");
+  for (const char* key : {"sqnr_db", "cosine", "max_abs_error"})
+    CHECK(json["outputs"][0][key].is_number());
+  // The written graph: float ends around integer nodes (docs/quantization.md).
+  Run inspect = Opuc("inspect --json " + out);
+  REQUIRE(inspect.exit_code == 0);
+  const auto ops = nlohmann::json::parse(inspect.out)["operators"];
+  CHECK(ops["quantize"] == 1);
+  CHECK(ops["dequantize"] == 1);
+  CHECK(ops["conv2d"] == 7);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("opuc quantize --min-sqnr fails with 1 naming the output") {
+  const std::string dir = SampleDir("quantize_min", 2);
+  Run run = Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration " + dir +
+                 " --min-sqnr 1000");
+  CHECK(run.exit_code == 1);
+  CHECK(run.err.find("output 'head' has SQNR") != std::string::npos);
+  CHECK(run.err.find("below --min-sqnr 1000") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("opuc quantize errors exit 2 with one line naming the folder") {
+  Run missing = Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration /nonexistent/dir");
+  CHECK(missing.exit_code == 2);
+  CHECK(CountLines(missing.err) == 1);
+  CHECK(missing.err.find("/nonexistent/dir") != std::string::npos);
+  const std::string one = SampleDir("quantize_one", 1);
+  Run few = Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration " + one);
+  CHECK(few.exit_code == 2);
+  CHECK(few.err.find(": 1 samples; at least 2 are needed") != std::string::npos);
+  std::filesystem::remove_all(one);
+}
+
+}  // namespace
