@@ -87,7 +87,7 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
                         quant::Calibrate(equalized, calibration));
   const std::vector<int> bits = quant::ChooseActivationBits(equalized, stats);
 
-  QuantizedGraph result{equalized, QuantizeReport()};
+  QuantizedGraph result{equalized, QuantizeReport(), std::move(equalized)};
   result.report.calibration_samples = static_cast<int64_t>(calibration.size());
   result.report.equalized_pairs = pairs;
   Graph& q = result.graph;
@@ -97,7 +97,7 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
     q.tensors[t].fixed_point = FixedPoint{{bits[t]}, -1};
     ++result.report.activations;
   }
-  quant::LowerContext ctx{equalized, q, bits, result.report};
+  quant::LowerContext ctx{result.reference, q, bits, result.report};
   for (size_t k = 0; k < q.nodes.size(); ++k)
     OPUC_RETURN_IF_ERROR(quant::LowerNode(ctx, static_cast<NodeId>(k)));
   WrapInputsAndOutputs(q);

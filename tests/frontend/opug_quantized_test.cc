@@ -74,7 +74,7 @@ TEST_CASE("a quantized graph round-trips through .opug") {
   CHECK(PrintGraph(*back) == PrintGraph(g));
 }
 
-TEST_CASE("a quantized graph round-trips through JSON") {
+TEST_CASE("a quantized graph round-trips through JSON" * test::NeedsJsonReader()) {
   const Graph g = QuantizedGraph();
   Expected<std::string> json = OpugToJson(g);
   REQUIRE_MESSAGE(json.ok(), json.status().ToString());

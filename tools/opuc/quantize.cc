@@ -174,7 +174,7 @@ int RunQuantize(const QuantizeOptions& options, std::ostream& out, std::ostream&
     PrintText(*split, quantized->report, *accuracy, out);
   if (options.per_tensor && !options.json) {
     Expected<std::vector<OutputAccuracy>> each =
-        CompareActivations(*graph, quantized->graph, split->evaluation);
+        CompareActivations(quantized->reference, quantized->graph, split->evaluation);
     if (!each.ok()) return ReportError(each.status().WithContext(options.model), err);
     out << "\nevery activation, in execution order:\n";
     PrintAccuracyTable(*each, quantized->graph, out);

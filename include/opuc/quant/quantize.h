@@ -47,6 +47,10 @@ struct QuantizeReport {
 struct QuantizedGraph {
   Graph graph;
   QuantizeReport report;
+  /// The float graph after channel equalization: the same function as the
+  /// input graph, and the one whose activations `graph`'s int8 tensors
+  /// stand for (same names), so per-tensor comparisons use it.
+  Graph reference;
 };
 
 /// Quantizes `graph` (f32, verified, no dequantize/densify/fused nodes left:
