@@ -1,0 +1,86 @@
+//===- src/partition/walker.h - The grouping walk (private) ----*- C++ -*-===//
+//
+// The state of seed 002's walk over the graph (grouping.cc describes the
+// rules): groups, which node is where, and why. grouping.cc walks and
+// commits; grouping_join.cc decides whether a node may join a group and
+// words the reasons.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_PARTITION_WALKER_H
+#define OPUC_SRC_PARTITION_WALKER_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "partition/grouping.h"
+#include "support/format.h"
+
+namespace opuc::partition {
+
+/// A group being built (internal ids; Finalize renumbers them).
+struct Group {
+  bool opu = true;
+  std::vector<NodeId> members;
+  NodeId tail = -1;
+  int32_t last_stage = -1;
+  bool has_ipa = false;
+  bool has_input_pad = false;
+  std::vector<bool> used_stage;
+  std::vector<int32_t> producers;  // groups it reads from
+};
+
+/// A group a node may join: the one whose last value it streams in.
+struct Candidate {
+  int32_t group;
+  int32_t position;  // the input that streams in
+  NodeId producer;
+};
+
+class Walker {
+ public:
+  Walker(const Graph& graph, const HwConfig& hw, const Dfg& dfg);
+  Grouping Run();
+
+ private:
+  std::string Name(NodeId n) const {
+    const Node& node = graph_.node(n);
+    return node.name.empty() ? Cat("#", n) : node.name;
+  }
+  std::string Value(TensorId t) const { return Cat("'", graph_.tensor(t).name, "'"); }
+  int32_t AddGroup(bool opu);
+  void NewCpu(NodeId n, std::string reason);
+  /// Puts `n` in `g`, recording the groups it reads from.
+  void Assign(NodeId n, int32_t g);
+  /// Whether group `to` depends on group `from` (a path of groups).
+  bool Reaches(int32_t from, int32_t to);
+  /// CollectInputs: the waiting producers `n` pulls in (readers all inside).
+  std::vector<NodeId> Collect(NodeId n);
+  bool AllReadersMarked(NodeId p) const;
+  std::string NoStage(int32_t g, const DfgNode& d) const;
+  /// Tries to add `n` to c.group; on refusal says why in `why`.
+  bool TryJoin(NodeId n, const Candidate& c, std::string& why);
+  void Commit(NodeId n, int32_t g, int32_t stage, const std::vector<NodeId>& pulled);
+  /// Why `n` joined none of its inputs' groups.
+  std::string StartReason(NodeId n, const std::vector<std::string>& refusals) const;
+  void Place(NodeId n);
+
+  const Graph& graph_;
+  const HwConfig& hw_;
+  const Dfg& dfg_;
+  const std::vector<HdfgStage>& stages_;
+  std::vector<NodeId> producer_;
+  std::vector<std::vector<NodeId>> readers_;
+  std::vector<bool> graph_output_;
+  std::vector<int32_t> group_of_;
+  std::vector<Group> groups_;
+  std::vector<NodePlacement> place_;
+  std::vector<uint32_t> mark_;
+  std::vector<uint32_t> group_seen_;
+  uint32_t epoch_ = 0;        // marks of the nodes in a tentative group
+  uint32_t reach_epoch_ = 0;  // marks of Reaches' search
+};
+
+}  // namespace opuc::partition
+
+#endif  // OPUC_SRC_PARTITION_WALKER_H
