@@ -1,0 +1,206 @@
+//===- bench/quant_ceiling_bench.cc - How good can int8 get? --------------===//
+//
+// Claim (issue 7, docs/quantization.md): on these models the SQNR that opuc's
+// quantizer reaches is near what int8 allows at all. For each model and
+// output this prints, measured in one run on the same held-out photographs:
+//
+//   opuc      opuc's quantized graph on the integer executor (power-of-two
+//             scales, zero point 0: the OPU's format);
+//   w8        float activations, int8 weights per output channel with a free
+//             (non-power-of-two) scale: the error of the weights alone;
+//   w8a8      w8 plus every activation quantized TFLite-style (asymmetric,
+//             free scale from the calibration min/max), emulated in float
+//             with quantize/dequantize at f = 0.
+//
+//   build/bench/quant_ceiling_bench [model ...]   (models: scripts/fetch-models,
+//                                                   photographs: scripts/fetch-images)
+//
+//===----------------------------------------------------------------------===//
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <utility>
+#include <string>
+#include <vector>
+
+#include "opuc/cpu/reference.h"
+#include "opuc/frontend/load_model.h"
+#include "opuc/image/calibration_set.h"
+#include "opuc/image/model_defaults.h"
+#include "opuc/ir/graph_edit.h"
+#include "opuc/pass/pass_context.h"
+#include "opuc/pass/registry.h"
+#include "opuc/quant/accuracy.h"
+#include "opuc/quant/quantize.h"
+
+namespace {
+
+using namespace opuc;
+using Samples = std::vector<std::vector<HostTensor>>;
+
+std::string CacheDir(const char* env, const char* leaf) {
+  if (const char* dir = std::getenv(env); dir && *dir) return dir;
+  if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache && *cache)
+    return std::string(cache) + "/opuc/" + leaf;
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : ".") + "/.cache/opuc/" + leaf;
+}
+
+bool IsInnerProduct(OpKind op) {
+  return op == OpKind::kConv2D || op == OpKind::kDepthwiseConv2D ||
+         op == OpKind::kTransposeConv2D || op == OpKind::kFullyConnected;
+}
+
+/// Weights rounded to int8 per output channel with scale max|w| / 127.
+void FakeQuantizeWeights(Graph& g) {
+  for (Node& node : g.nodes) {
+    if (!IsInnerProduct(node.op)) continue;
+    const Tensor& w = g.tensor(node.inputs[1]);
+    HostTensor h = HostTensor::FromConstant(w).value();
+    std::vector<float> v(h.data<float>(), h.data<float>() + h.elements());
+    const bool last = node.op == OpKind::kDepthwiseConv2D;
+    const size_t channels = static_cast<size_t>(last ? w.shape.back() : w.shape[0]);
+    auto channel = [&](size_t i) { return last ? i % channels : i / (v.size() / channels); };
+    std::vector<double> max_abs(channels, 0.0);
+    for (size_t i = 0; i < v.size(); ++i)
+      max_abs[channel(i)] = std::max(max_abs[channel(i)], static_cast<double>(std::fabs(v[i])));
+    for (size_t i = 0; i < v.size(); ++i) {
+      const double s = max_abs[channel(i)] / 127.0;
+      if (s > 0) v[i] = static_cast<float>(std::nearbyint(v[i] / s) * s);
+    }
+    node.inputs[1] = g.AddConstant(UniqueTensorName(g, w.name + "/w8"), DType::kF32, w.shape,
+                                   ConstantData::Copy(v.data(), v.size() * sizeof(float)));
+  }
+}
+
+/// After every f32 activation: x → (x/s − z) → int8 at f = 0 → back, with s
+/// and z from the calibration range [lo, hi] (asymmetric, 256 levels).
+void FakeQuantizeActivations(Graph& g, const Samples& calibration) {
+  std::vector<double> lo(g.tensors.size(), 0.0), hi(g.tensors.size(), 0.0);
+  for (const auto& sample : calibration)
+    (void)RunReference(g, sample, [&](TensorId t, const HostTensor& v) {
+      if (v.dtype() != DType::kF32) return OkStatus();
+      for (int64_t i = 0; i < v.elements(); ++i) {
+        lo[t] = std::min(lo[t], static_cast<double>(v.data<float>()[i]));
+        hi[t] = std::max(hi[t], static_cast<double>(v.data<float>()[i]));
+      }
+      return OkStatus();
+    });
+  std::vector<Node> nodes;
+  std::vector<TensorId> remap(g.tensors.size());
+  for (size_t t = 0; t < remap.size(); ++t) remap[t] = static_cast<TensorId>(t);
+  auto scalar = [&](float v) {
+    return g.AddConstant(UniqueTensorName(g, "c"), DType::kF32, {1}, ConstantData::Copy(&v, 4));
+  };
+  auto tensor = [&](const Shape& shape, DType dtype) {
+    Tensor t;
+    t.name = UniqueTensorName(g, "fq");
+    t.dtype = dtype;
+    t.shape = shape;
+    if (dtype == DType::kI8) t.fixed_point = FixedPoint{{0}, -1};
+    return g.AddTensor(std::move(t));
+  };
+  auto step = [&](OpKind op, std::vector<TensorId> in, TensorId out) {
+    Node n;
+    n.op = op;
+    n.inputs = std::move(in);
+    n.outputs = {out};
+    nodes.push_back(std::move(n));
+  };
+  auto fake = [&](TensorId t) {
+    if (hi[static_cast<size_t>(t)] <= lo[static_cast<size_t>(t)]) return;
+    const double s = (hi[static_cast<size_t>(t)] - lo[static_cast<size_t>(t)]) / 255.0;
+    const auto z = static_cast<float>(lo[static_cast<size_t>(t)] / s + 128.0);
+    const Shape shape = g.tensor(t).shape;
+    TensorId x = t;
+    using Steps = std::initializer_list<std::pair<OpKind, float>>;
+    for (auto [op, c] : Steps{{OpKind::kMul, static_cast<float>(1.0 / s)}, {OpKind::kSub, z}}) {
+      const TensorId y = tensor(shape, DType::kF32);
+      step(op, {x, scalar(c)}, y);
+      x = y;
+    }
+    const TensorId q = tensor(shape, DType::kI8), back = tensor(shape, DType::kF32);
+    step(OpKind::kQuantize, {x}, q);
+    step(OpKind::kDequantize, {q}, back);
+    x = back;
+    for (auto [op, c] : Steps{{OpKind::kAdd, z}, {OpKind::kMul, static_cast<float>(s)}}) {
+      const TensorId y = tensor(shape, DType::kF32);
+      step(op, {x, scalar(c)}, y);
+      x = y;
+    }
+    remap[static_cast<size_t>(t)] = x;  // t is an original tensor
+  };
+  for (TensorId t : g.inputs) fake(t);
+  const std::vector<Node> original = std::move(g.nodes);
+  for (Node n : original) {
+    for (TensorId& in : n.inputs)
+      if (in != kNoTensor) in = remap[static_cast<size_t>(in)];
+    const std::vector<TensorId> outs = n.outputs;
+    nodes.push_back(std::move(n));
+    for (TensorId t : outs)
+      if (g.tensor(t).dtype == DType::kF32) fake(t);
+  }
+  for (TensorId& out : g.outputs) out = remap[static_cast<size_t>(out)];
+  g.nodes.clear();
+  for (Node& n : nodes) g.AddNode(std::move(n));
+}
+
+void Print(const char* label, const Expected<std::vector<OutputAccuracy>>& acc) {
+  std::printf("  %-6s", label);
+  if (!acc.ok()) {
+    std::printf(" error: %s\n", acc.status().message().c_str());
+    return;
+  }
+  for (const OutputAccuracy& a : *acc) std::printf("  %s %6.1f", a.name.substr(0, 16).c_str(), a.sqnr_db);
+  std::printf("\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> models(argv + 1, argv + argc);
+  if (models.empty())
+    models = {"face_detection_short_range", "hand_landmark_lite", "selfie_segmentation"};
+  const std::string model_dir = CacheDir("OPUC_MODELS_DIR", "models");
+  const std::string image_dir = CacheDir("OPUC_IMAGES_DIR", "images");
+  std::printf("SQNR (dB) per output on astronaut.png + ihc.png; calibrated on chelsea, coffee,\n"
+              "motorcycle_left, motorcycle_right (as `opuc quantize` splits them)\n");
+  for (const std::string& name : models) {
+    Expected<LoadedModel> model = LoadModel(model_dir + "/" + name + ".tflite");
+    if (!model.ok()) {
+      std::fprintf(stderr, "%s (run scripts/fetch-models)\n", model.status().ToString().c_str());
+      return 2;
+    }
+    Graph graph = std::move(model->graph);
+    PassContext ctx;
+    ctx.opt_level = 3;
+    PassCounters counters;
+    if (!(*CreatePipeline(DefaultPipelineNames()))->Run(graph, ctx, counters).ok()) return 3;
+    const TensorType input = graph.tensor(graph.inputs[0]).type();
+    const PreprocessOptions pre = DefaultPreprocess(name, input).value();
+    Samples calibration, evaluation;
+    for (const char* file : {"astronaut.png", "chelsea.png", "coffee.png", "ihc.png",
+                             "motorcycle_left.png", "motorcycle_right.png"}) {
+      Expected<CalibrationSample> s = LoadCalibrationSample(image_dir + "/" + file, input, pre);
+      if (!s.ok()) {
+        std::fprintf(stderr, "%s (run scripts/fetch-images)\n", s.status().ToString().c_str());
+        return 2;
+      }
+      const bool held = std::string(file) == "astronaut.png" || std::string(file) == "ihc.png";
+      (held ? evaluation : calibration).emplace_back();
+      (held ? evaluation : calibration).back().push_back(std::move(s->tensor));
+    }
+    std::printf("%s\n", name.c_str());
+    Expected<QuantizedGraph> q = Quantize(graph, calibration);
+    Print("opuc", q.ok() ? CompareWithFloat(graph, q->graph, evaluation)
+                         : Expected<std::vector<OutputAccuracy>>(q.status()));
+    Graph w8 = graph;
+    FakeQuantizeWeights(w8);
+    Print("w8", CompareWithFloat(graph, w8, evaluation));
+    Graph w8a8 = w8;
+    FakeQuantizeActivations(w8a8, calibration);
+    Print("w8a8", CompareWithFloat(graph, w8a8, evaluation));
+  }
+  return 0;
+}
