@@ -9,7 +9,7 @@
 // S[o] = f_in + f_w[o] - f_out and the fused activation as a clamp.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/integer_util.h"
+#include "cpu/reference/inner_product.h"
 
 namespace opuc::reference {
 namespace {
@@ -59,19 +59,8 @@ Status Conv2D(KernelContext& ctx, Finish finish) {
 }  // namespace
 
 Status EvalConv2D(KernelContext& ctx) {
-  if (ctx.input(0)->dtype() == DType::kI8) {
-    OPUC_ASSIGN_OR_RETURN(InnerProductStage stage,
-                          MakeInnerProductStage(ctx, 0, ctx.input(1)->shape()[0]));
-    return Conv2D<int8_t, int64_t>(
-        ctx, [&](int64_t sum, int64_t o, int8_t* y) { return stage.Finish(ctx, sum, o, y); });
-  }
-  OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
-  const HostTensor* bias = ctx.input(2);
-  const float* b = bias ? bias->data<float>() : nullptr;
-  const Activation activation = GetActivation(ctx.attrs());
-  return Conv2D<float, float>(ctx, [&](float sum, int64_t o, float* y) {
-    *y = Activate(activation, sum + (b ? b[o] : 0.0f));
-    return OkStatus();
+  return EvalInnerProduct(ctx, 0, [&](auto element, auto accumulator, auto finish) {
+    return Conv2D<decltype(element), decltype(accumulator)>(ctx, finish);
   });
 }
 

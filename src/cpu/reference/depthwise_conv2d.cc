@@ -9,7 +9,7 @@
 // along axis 3, then the output stage and the fused clamp as conv2d.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/integer_util.h"
+#include "cpu/reference/inner_product.h"
 
 namespace opuc::reference {
 namespace {
@@ -60,19 +60,8 @@ Status DepthwiseConv2D(KernelContext& ctx, Finish finish) {
 }  // namespace
 
 Status EvalDepthwiseConv2D(KernelContext& ctx) {
-  if (ctx.input(0)->dtype() == DType::kI8) {
-    OPUC_ASSIGN_OR_RETURN(InnerProductStage stage,
-                          MakeInnerProductStage(ctx, 3, ctx.input(1)->shape()[3]));
-    return DepthwiseConv2D<int8_t, int64_t>(
-        ctx, [&](int64_t sum, int64_t o, int8_t* y) { return stage.Finish(ctx, sum, o, y); });
-  }
-  OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
-  const HostTensor* bias = ctx.input(2);
-  const float* b = bias ? bias->data<float>() : nullptr;
-  const Activation activation = GetActivation(ctx.attrs());
-  return DepthwiseConv2D<float, float>(ctx, [&](float sum, int64_t o, float* y) {
-    *y = Activate(activation, sum + (b ? b[o] : 0.0f));
-    return OkStatus();
+  return EvalInnerProduct(ctx, 3, [&](auto element, auto accumulator, auto finish) {
+    return DepthwiseConv2D<decltype(element), decltype(accumulator)>(ctx, finish);
   });
 }
 
