@@ -16,19 +16,10 @@ namespace {
 
 using namespace testing;
 
-std::vector<HostTensor> Reference(const Graph& graph, const std::vector<HostTensor>& inputs) {
-  Expected<std::vector<HostTensor>> out = RunReference(graph, inputs);
-  REQUIRE_MESSAGE(out.ok(), out.status().ToString());
-  return std::move(out).value();
-}
-
 TEST_CASE("FuseOps on every real model: well-formed groups, same outputs bit for bit") {
   for (const std::string& name : test::RealModelNames()) {
     CAPTURE(name);
-    Expected<LoadedModel> model = LoadModel(test::ModelPath(name + ".tflite"));
-    REQUIRE_MESSAGE(model.ok(), model.status().ToString());
-    Graph graph = std::move(model->graph);
-    REQUIRE(RunPasses(graph, DefaultPipelineNames(), /*opt_level=*/3).status.ok());
+    Graph graph = OptimizedModel(test::ModelPath(name + ".tflite"));
     const size_t ops = graph.nodes.size();
 
     Partitioned p = PartitionIr(graph);
@@ -36,7 +27,7 @@ TEST_CASE("FuseOps on every real model: well-formed groups, same outputs bit for
 
     Expected<std::vector<HostTensor>> inputs = RandomInputs(graph, /*seed=*/5);
     REQUIRE(inputs.ok());
-    const std::vector<HostTensor> before = Reference(graph, *inputs);
+    const std::vector<HostTensor> before = ReferenceOutputs(graph, *inputs);
     auto run = RunPasses(graph, {"FuseOps"}, /*opt_level=*/3);
     REQUIRE(run.status.ok());
 
@@ -58,7 +49,7 @@ TEST_CASE("FuseOps on every real model: well-formed groups, same outputs bit for
             " fused functions hold ", ops - (graph.nodes.size() - fused),
             " ops (largest ", largest, ")");
 
-    const std::vector<HostTensor> after = Reference(graph, *inputs);
+    const std::vector<HostTensor> after = ReferenceOutputs(graph, *inputs);
     REQUIRE(after.size() == before.size());
     for (size_t o = 0; o < before.size(); ++o) {
       REQUIRE(after[o].bytes() == before[o].bytes());

@@ -15,11 +15,7 @@ namespace {
 using namespace testing;
 
 Graph Prepared(const std::string& name) {
-  Expected<LoadedModel> model = LoadModel(test::ModelPath(name + ".tflite"));
-  REQUIRE_MESSAGE(model.ok(), model.status().ToString());
-  Graph graph = std::move(model->graph);
-  REQUIRE(RunPasses(graph, DefaultPipelineNames(), /*opt_level=*/2).status.ok());
-  return graph;
+  return OptimizedModel(test::ModelPath(name + ".tflite"), /*opt_level=*/2);
 }
 
 /// Inner-product MACs from the shapes (docs: out pixels x kernel taps x

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "opuc/cpu/reference.h"
+#include "opuc/frontend/load_model.h"
 #include "opuc/ir/graph_builder.h"
 #include "opuc/ir/printer.h"
 #include "opuc/pass/pass_context.h"
@@ -91,6 +93,25 @@ inline std::vector<std::string> NodeSignatures(const Graph& graph) {
 }
 
 using Lines = std::vector<std::string>;
+
+/// The model file at `path` through the default pipeline at `opt_level`
+/// (what the quantizer and partitioner start from); fails the test on error.
+inline Graph OptimizedModel(const std::string& path, int opt_level = 3) {
+  Expected<LoadedModel> model = LoadModel(path);
+  REQUIRE_MESSAGE(model.ok(), model.status().ToString());
+  Graph graph = std::move(model->graph);
+  const PassRun run = RunPasses(graph, DefaultPipelineNames(), opt_level);
+  REQUIRE_MESSAGE(run.status.ok(), run.status.ToString());
+  return graph;
+}
+
+/// The reference executor's outputs; fails the test on error.
+inline std::vector<HostTensor> ReferenceOutputs(const Graph& graph,
+                                                const std::vector<HostTensor>& inputs) {
+  Expected<std::vector<HostTensor>> out = RunReference(graph, inputs);
+  REQUIRE_MESSAGE(out.ok(), out.status().ToString());
+  return std::move(out).value();
+}
 
 }  // namespace opuc::testing
 

@@ -16,12 +16,6 @@ namespace {
 
 using namespace testing;
 
-std::vector<HostTensor> Reference(const Graph& graph, const std::vector<HostTensor>& inputs) {
-  Expected<std::vector<HostTensor>> out = RunReference(graph, inputs);
-  REQUIRE_MESSAGE(out.ok(), out.status().ToString());
-  return std::move(out).value();
-}
-
 TEST_CASE("the default pipeline preserves every real model's outputs") {
   for (const std::string& name : test::RealModelNames()) {
     CAPTURE(name);
@@ -30,7 +24,7 @@ TEST_CASE("the default pipeline preserves every real model's outputs") {
     Graph graph = std::move(model->graph);
     Expected<std::vector<HostTensor>> inputs = RandomInputs(graph, /*seed=*/7);
     REQUIRE(inputs.ok());
-    const std::vector<HostTensor> before = Reference(graph, *inputs);
+    const std::vector<HostTensor> before = ReferenceOutputs(graph, *inputs);
 
     auto run = RunPasses(graph, DefaultPipelineNames(), /*opt_level=*/3);
     REQUIRE(run.status.ok());
@@ -38,7 +32,7 @@ TEST_CASE("the default pipeline preserves every real model's outputs") {
       CHECK(node.op != OpKind::kDequantize);
       CHECK(node.op != OpKind::kDensify);
     }
-    const std::vector<HostTensor> after = Reference(graph, *inputs);
+    const std::vector<HostTensor> after = ReferenceOutputs(graph, *inputs);
     REQUIRE(after.size() == before.size());
     for (size_t o = 0; o < before.size(); ++o) {
       const float* b = before[o].data<float>();

@@ -21,10 +21,7 @@ namespace {
 
 TEST_CASE("face detection: the quantized model finds the float model's face on astronaut.png") {
   if (!test::ImagesCachePresent()) return;
-  Expected<LoadedModel> model = LoadModel(test::ModelPath("face_detection_short_range.tflite"));
-  REQUIRE(model.ok());
-  Graph graph = std::move(model->graph);
-  REQUIRE(testing::RunPasses(graph, DefaultPipelineNames(), /*opt_level=*/3).status.ok());
+  const Graph graph = testing::OptimizedModel(test::ModelPath("face_detection_short_range.tflite"));
   const TensorType input = graph.tensor(graph.inputs[0]).type();
   Expected<PreprocessOptions> preprocess = DefaultPreprocess("face_detection_short_range", input);
   REQUIRE(preprocess.ok());

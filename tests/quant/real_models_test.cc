@@ -31,10 +31,7 @@ TEST_CASE("quantize: every real model quantizes and runs in integers") {
   if (!test::ImagesCachePresent()) return;
   for (const std::string& name : test::RealModelNames()) {
     CAPTURE(name);
-    Expected<LoadedModel> model = LoadModel(test::ModelPath(name + ".tflite"));
-    REQUIRE(model.ok());
-    Graph graph = std::move(model->graph);
-    REQUIRE(testing::RunPasses(graph, DefaultPipelineNames(), /*opt_level=*/3).status.ok());
+    const Graph graph = testing::OptimizedModel(test::ModelPath(name + ".tflite"));
     const TensorType input = graph.tensor(graph.inputs[0]).type();
     Expected<PreprocessOptions> preprocess = DefaultPreprocess(name, input);
     REQUIRE(preprocess.ok());
