@@ -42,17 +42,25 @@ Expected<std::vector<TensorId>> InnerProductInputs(OpContext& ctx, size_t input,
   return std::vector<TensorId>{in, w, b};
 }
 
+/// Padding, strides, fused activation and dilations: CONV_2D's and
+/// DEPTHWISE_CONV_2D's options share these fields.
+template <typename Options>
+Expected<Attributes> DilatedWindowAttrs(const Options& o) {
+  Attributes attrs;
+  OPUC_RETURN_IF_ERROR(WindowAttrs(o.padding(), o.stride_h(), o.stride_w(),
+                                   o.fused_activation_function(), &attrs));
+  OPUC_ASSIGN_OR_RETURN(std::vector<int64_t> dilations,
+                        Dilations(o.dilation_h_factor(), o.dilation_w_factor()));
+  attrs.Set("dilations", std::move(dilations));
+  return attrs;
+}
+
 }  // namespace
 
 Status ConvertConv2D(OpContext& ctx) {
   OPUC_RETURN_IF_ERROR(ctx.ExpectInputs(2, 3, "input, weights, bias"));
   OPUC_ASSIGN_OR_RETURN(const auto* o, ctx.Options<tfl::Conv2DOptions>(OptionsNeed::kRequired));
-  Attributes attrs;
-  OPUC_RETURN_IF_ERROR(WindowAttrs(o->padding(), o->stride_h(), o->stride_w(),
-                                   o->fused_activation_function(), &attrs));
-  OPUC_ASSIGN_OR_RETURN(std::vector<int64_t> dilations,
-                        Dilations(o->dilation_h_factor(), o->dilation_w_factor()));
-  attrs.Set("dilations", std::move(dilations));
+  OPUC_ASSIGN_OR_RETURN(Attributes attrs, DilatedWindowAttrs(*o));
   OPUC_ASSIGN_OR_RETURN(std::vector<TensorId> inputs, InnerProductInputs(ctx, 0, 1, 2));
   return ctx.Emit(OpKind::kConv2D, std::move(inputs), std::move(attrs));
 }
@@ -61,12 +69,7 @@ Status ConvertDepthwiseConv2D(OpContext& ctx) {
   OPUC_RETURN_IF_ERROR(ctx.ExpectInputs(2, 3, "input, weights, bias"));
   OPUC_ASSIGN_OR_RETURN(const auto* o,
                         ctx.Options<tfl::DepthwiseConv2DOptions>(OptionsNeed::kRequired));
-  Attributes attrs;
-  OPUC_RETURN_IF_ERROR(WindowAttrs(o->padding(), o->stride_h(), o->stride_w(),
-                                   o->fused_activation_function(), &attrs));
-  OPUC_ASSIGN_OR_RETURN(std::vector<int64_t> dilations,
-                        Dilations(o->dilation_h_factor(), o->dilation_w_factor()));
-  attrs.Set("dilations", std::move(dilations));
+  OPUC_ASSIGN_OR_RETURN(Attributes attrs, DilatedWindowAttrs(*o));
   OPUC_ASSIGN_OR_RETURN(std::vector<TensorId> inputs, InnerProductInputs(ctx, 0, 1, 2));
 
   // The multiplier follows from the shapes (weights [1,Kh,Kw,C*M] on C
