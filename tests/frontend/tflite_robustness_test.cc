@@ -11,6 +11,7 @@
 #include <cstring>
 #include <random>
 
+#include "frontend/corruption.h"
 #include "frontend/model_cache.h"
 #include "frontend/tflite_test_util.h"
 #include "opuc/ir/verifier.h"
@@ -20,20 +21,15 @@ namespace {
 
 using tfl::Padding;
 
-struct Outcomes {
-  int errors = 0;
-  int graphs = 0;
-};
-
-void ImportAndCount(const std::vector<uint8_t>& bytes, Outcomes* outcomes) {
+/// Whether the bytes import as a graph; an error must name the file.
+bool ImportsAGraph(const std::vector<uint8_t>& bytes) {
   Expected<TfliteImport> m = ReadTflite(bytes, "fuzz.tflite");
   if (!m.ok()) {
     CHECK(m.status().message().rfind("fuzz.tflite: ", 0) == 0);
-    ++outcomes->errors;
-    return;
+    return false;
   }
   CHECK(Verify(m->graph).ok());
-  ++outcomes->graphs;
+  return true;
 }
 
 /// Sparse f16 weights → DENSIFY → DEQUANTIZE → CONV_2D (fused RELU) → PAD
@@ -95,30 +91,12 @@ TEST_CASE("the small model imports whole") {
 TEST_CASE("every single-byte corruption of a .tflite is an error or a valid graph") {
   const std::vector<uint8_t> model = SmallModel();
   REQUIRE(model.size() <= 4096);
-  const auto flip_ff = [](uint8_t v) { return static_cast<uint8_t>(v ^ 0xFF); };
-  const auto flip_01 = [](uint8_t v) { return static_cast<uint8_t>(v ^ 0x01); };
-  const auto set_80 = [](uint8_t) { return uint8_t{0x80}; };
-  for (auto mutate : {+flip_ff, +flip_01, +set_80}) {
-    Outcomes outcomes;
-    for (size_t i = 0; i < model.size(); ++i) {
-      std::vector<uint8_t> bytes = model;
-      bytes[i] = mutate(bytes[i]);
-      INFO("byte ", i, " of ", model.size());
-      ImportAndCount(bytes, &outcomes);
-    }
-    MESSAGE(outcomes.errors, " errors, ", outcomes.graphs, " graphs of ", model.size());
-    CHECK(outcomes.errors + outcomes.graphs == static_cast<int>(model.size()));
-    CHECK(outcomes.errors > 0);
-  }
+  CheckSingleByteCorruptions(model, ImportsAGraph);
 }
 
 TEST_CASE("every truncation of a .tflite is an error or a valid graph") {
   const std::vector<uint8_t> model = SmallModel();
-  Outcomes outcomes;
-  for (size_t length = 0; length < model.size(); ++length) {
-    INFO("length ", length, " of ", model.size());
-    ImportAndCount(std::vector<uint8_t>(model.begin(), model.begin() + length), &outcomes);
-  }
+  const Outcomes outcomes = ReadTruncations(model, ImportsAGraph);
   MESSAGE(outcomes.errors, " errors, ", outcomes.graphs, " graphs of ", model.size());
   CHECK(outcomes.errors > 0);
 }
@@ -137,7 +115,7 @@ TEST_CASE("seeded random corruption of face_detection_short_range") {
     bytes = model;
     for (int k = 0; k < 16; ++k) bytes[position(rng)] = static_cast<uint8_t>(value(rng));
     INFO("trial ", trial);
-    ImportAndCount(bytes, &outcomes);
+    ++(ImportsAGraph(bytes) ? outcomes.graphs : outcomes.errors);
   }
   MESSAGE(outcomes.errors, " errors, ", outcomes.graphs, " graphs of 200 trials");
   CHECK(outcomes.errors + outcomes.graphs == 200);
