@@ -131,3 +131,37 @@ TEST_CASE("quantize: sigmoid becomes a lookup table; errors name what is wrong")
 
 }  // namespace
 }  // namespace opuc
+
+namespace opuc {
+namespace {
+
+using namespace testing;
+
+TEST_CASE("quantize: what it cannot take is an error naming the tensor or node") {
+  std::vector<std::vector<HostTensor>> samples(1);
+  {
+    GraphBuilder b("net");
+    TensorId x = b.Input("x", DType::kI8, {1, 4});
+    b.Output(b.Op(OpKind::kRelu, "r", {x}));
+    const Graph g = Build(std::move(b));
+    samples[0] = {HostTensor::Zeros(DType::kI8, {1, 4})};
+    const Status s = Quantize(g, samples).status();
+    CHECK(s.message().find("'x'") != std::string::npos);
+    CHECK(s.message().find("is i8; the quantizer takes a float graph") != std::string::npos);
+  }
+  {
+    // A fused tanh has no integer form: CanonicalizeActivation splits it first.
+    GraphBuilder b("net");
+    TensorId x = b.Input("x", DType::kF32, {1, 2});
+    TensorId w = b.ConstantF32("w", {2, 2}, {1, 0, 0, 1});
+    b.Output(b.Op(OpKind::kFullyConnected, "fc", {x, w}, Attrs({{"activation", Str("tanh")}})));
+    const Graph g = Build(std::move(b));
+    samples[0] = {HostTensor::Zeros(DType::kF32, {1, 2})};
+    const Status s = Quantize(g, samples).status();
+    CHECK(s.message().find("'fc'") != std::string::npos);
+    CHECK(s.message().find("fused activation 'tanh' has no integer form") != std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace opuc
