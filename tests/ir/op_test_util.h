@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "opuc/ir/graph.h"
 #include "opuc/ir/op_registry.h"
 #include "opuc/ir/shape.h"
 
@@ -84,6 +85,22 @@ inline Attributes A(std::vector<std::pair<std::string, AttrValue>> entries) {
   Attributes attrs;
   for (auto& [name, value] : entries) attrs.Set(name, value);
   return attrs;
+}
+
+/// `bytes` zero bytes as constant data.
+inline ConstantData Zeros(size_t bytes) {
+  const std::vector<uint8_t> zeros(bytes, 0);
+  return ConstantData::Copy(zeros.data(), bytes);
+}
+
+inline Node MakeNode(std::string name, OpKind op, std::vector<TensorId> in,
+                     std::vector<TensorId> out) {
+  Node node;
+  node.name = std::move(name);
+  node.op = op;
+  node.inputs = std::move(in);
+  node.outputs = std::move(out);
+  return node;
 }
 
 }  // namespace testing

@@ -15,20 +15,6 @@ namespace {
 
 using namespace testing;
 
-ConstantData Zeros(size_t bytes) {
-  const std::vector<uint8_t> zeros(bytes, 0);
-  return ConstantData::Copy(zeros.data(), bytes);
-}
-
-Node MakeNode(std::string name, OpKind op, std::vector<TensorId> in, std::vector<TensorId> out) {
-  Node node;
-  node.name = std::move(name);
-  node.op = op;
-  node.inputs = std::move(in);
-  node.outputs = std::move(out);
-  return node;
-}
-
 // x[1,4,4,2] -> conv2d(x, w[3,1,1,2], b[3]) -> c[1,4,4,3] -> relu -> r
 Graph ValidGraph() {
   Graph g;
