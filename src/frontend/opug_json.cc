@@ -21,8 +21,8 @@
 
 #include "frontend/aligned_bytes.h"
 #include "frontend/opug_attrs.h"
+#include "frontend/opug_writable.h"
 #include "opug_generated.h"
-#include "opuc/ir/verifier.h"
 #include "support/format.h"
 
 // The text of schema/opug.fbs, embedded at build time.
@@ -118,17 +118,7 @@ std::string List(std::string_view key, const std::vector<std::string>& items) {
 }  // namespace
 
 Expected<std::string> OpugToJson(const Graph& graph) {
-  OPUC_RETURN_IF_ERROR(Verify(graph));
-  for (size_t i = 0; i < graph.tensors.size(); ++i)
-    if (graph.tensors[i].sparsity)
-      return Unsupported(Cat(DescribeTensor(graph, static_cast<TensorId>(i)),
-                             ": .opug cannot hold sparse constants yet; densify them first"
-                             " (the Densify pass)"));
-  for (size_t n = 0; n < graph.nodes.size(); ++n)
-    if (graph.nodes[n].body)
-      return Unsupported(Cat(DescribeNode(graph, static_cast<NodeId>(n)),
-                             ": .opug cannot hold fused functions yet; write the graph before"
-                             " FuseOps"));
+  OPUC_RETURN_IF_ERROR(CheckOpugWritable(graph));
   std::vector<std::string> tensors, buffers = {"{}"}, nodes, metadata;
   for (const Tensor& t : graph.tensors) {
     const uint32_t buffer = t.constant ? static_cast<uint32_t>(buffers.size()) : 0;

@@ -2,8 +2,8 @@
 #include "opuc/frontend/opug.h"
 
 #include "frontend/opug_attrs.h"
+#include "frontend/opug_writable.h"
 #include "opug_generated.h"
-#include "opuc/ir/verifier.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -57,17 +57,7 @@ Offset<fb::Node> WriteNode(FlatBufferBuilder& fbb, const Node& node) {
 }  // namespace
 
 Expected<std::vector<uint8_t>> WriteOpug(const Graph& graph) {
-  OPUC_RETURN_IF_ERROR(Verify(graph));
-  for (size_t i = 0; i < graph.tensors.size(); ++i)
-    if (graph.tensors[i].sparsity)
-      return Unsupported(Cat(DescribeTensor(graph, static_cast<TensorId>(i)),
-                             ": .opug cannot hold sparse constants yet; densify them first"
-                             " (the Densify pass)"));
-  for (size_t n = 0; n < graph.nodes.size(); ++n)
-    if (graph.nodes[n].body)
-      return Unsupported(Cat(DescribeNode(graph, static_cast<NodeId>(n)),
-                             ": .opug cannot hold fused functions yet; write the graph before"
-                             " FuseOps"));
+  OPUC_RETURN_IF_ERROR(CheckOpugWritable(graph));
   // FlatBuffers addresses at most 2 GiB; leave room for everything but data.
   constexpr uint64_t kMaxConstantBytes = FLATBUFFERS_MAX_BUFFER_SIZE - (uint64_t{1} << 24);
   if (graph.ConstantBytes() > kMaxConstantBytes)

@@ -1,0 +1,24 @@
+//===- src/frontend/opug_writable.cc - What .opug can hold ----------------===//
+#include "frontend/opug_writable.h"
+
+#include "opuc/ir/verifier.h"
+#include "support/format.h"
+
+namespace opuc {
+
+Status CheckOpugWritable(const Graph& graph) {
+  OPUC_RETURN_IF_ERROR(Verify(graph));
+  for (size_t i = 0; i < graph.tensors.size(); ++i)
+    if (graph.tensors[i].sparsity)
+      return Unsupported(Cat(DescribeTensor(graph, static_cast<TensorId>(i)),
+                             ": .opug cannot hold sparse constants yet; densify them first"
+                             " (the Densify pass)"));
+  for (size_t n = 0; n < graph.nodes.size(); ++n)
+    if (graph.nodes[n].body)
+      return Unsupported(Cat(DescribeNode(graph, static_cast<NodeId>(n)),
+                             ": .opug cannot hold fused functions yet; write the graph before"
+                             " FuseOps"));
+  return OkStatus();
+}
+
+}  // namespace opuc
