@@ -7,7 +7,8 @@
 //   opuc      opuc's quantized graph on the integer executor (power-of-two
 //             scales, zero point 0: the OPU's format);
 //   w8        float activations, int8 weights per output channel with a free
-//             (non-power-of-two) scale: the error of the weights alone;
+//             (non-power-of-two) scale, each rounded to nearest: the error
+//             of conventionally rounded weights alone;
 //   w8a8      w8 plus every activation quantized TFLite-style (asymmetric,
 //             free scale from the calibration min/max), emulated in float
 //             with quantize/dequantize at f = 0.
@@ -18,34 +19,21 @@
 //===----------------------------------------------------------------------===//
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <initializer_list>
 #include <utility>
 #include <string>
 #include <vector>
 
 #include "opuc/cpu/reference.h"
-#include "opuc/frontend/load_model.h"
-#include "opuc/image/calibration_set.h"
-#include "opuc/image/model_defaults.h"
 #include "opuc/ir/graph_edit.h"
-#include "opuc/pass/pass_context.h"
-#include "opuc/pass/registry.h"
 #include "opuc/quant/accuracy.h"
 #include "opuc/quant/quantize.h"
+#include "quant_bench_models.h"
 
 namespace {
 
 using namespace opuc;
-using Samples = std::vector<std::vector<HostTensor>>;
-
-std::string CacheDir(const char* env, const char* leaf) {
-  if (const char* dir = std::getenv(env); dir && *dir) return dir;
-  if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache && *cache)
-    return std::string(cache) + "/opuc/" + leaf;
-  const char* home = std::getenv("HOME");
-  return std::string(home ? home : ".") + "/.cache/opuc/" + leaf;
-}
+using bench::Samples;
 
 bool IsInnerProduct(OpKind op) {
   return op == OpKind::kConv2D || op == OpKind::kDepthwiseConv2D ||
@@ -162,35 +150,16 @@ int main(int argc, char** argv) {
   std::vector<std::string> models(argv + 1, argv + argc);
   if (models.empty())
     models = {"face_detection_short_range", "hand_landmark_lite", "selfie_segmentation"};
-  const std::string model_dir = CacheDir("OPUC_MODELS_DIR", "models");
-  const std::string image_dir = CacheDir("OPUC_IMAGES_DIR", "images");
-  std::printf("SQNR (dB) per output on astronaut.png + ihc.png; calibrated on chelsea, coffee,\n"
-              "motorcycle_left, motorcycle_right (as `opuc quantize` splits them)\n");
+  std::printf("SQNR (dB) per output; %s\n", bench::kBenchSplit);
   for (const std::string& name : models) {
-    Expected<LoadedModel> model = LoadModel(model_dir + "/" + name + ".tflite");
+    Expected<bench::BenchModel> model = bench::LoadBenchModel(name);
     if (!model.ok()) {
-      std::fprintf(stderr, "%s (run scripts/fetch-models)\n", model.status().ToString().c_str());
+      std::fprintf(stderr, "%s\n", model.status().ToString().c_str());
       return 2;
     }
-    Graph graph = std::move(model->graph);
-    PassContext ctx;
-    ctx.opt_level = 3;
-    PassCounters counters;
-    if (!(*CreatePipeline(DefaultPipelineNames()))->Run(graph, ctx, counters).ok()) return 3;
-    const TensorType input = graph.tensor(graph.inputs[0]).type();
-    const PreprocessOptions pre = DefaultPreprocess(name, input).value();
-    Samples calibration, evaluation;
-    for (const char* file : {"astronaut.png", "chelsea.png", "coffee.png", "ihc.png",
-                             "motorcycle_left.png", "motorcycle_right.png"}) {
-      Expected<CalibrationSample> s = LoadCalibrationSample(image_dir + "/" + file, input, pre);
-      if (!s.ok()) {
-        std::fprintf(stderr, "%s (run scripts/fetch-images)\n", s.status().ToString().c_str());
-        return 2;
-      }
-      const bool held = std::string(file) == "astronaut.png" || std::string(file) == "ihc.png";
-      (held ? evaluation : calibration).emplace_back();
-      (held ? evaluation : calibration).back().push_back(std::move(s->tensor));
-    }
+    const Graph& graph = model->graph;
+    const Samples& calibration = model->calibration;
+    const Samples& evaluation = model->evaluation;
     std::printf("%s\n", name.c_str());
     Expected<QuantizedGraph> q = Quantize(graph, calibration);
     Print("opuc", q.ok() ? CompareWithFloat(graph, q->graph, evaluation)

@@ -39,7 +39,10 @@ Status LowerInnerProduct(LowerContext& ctx, NodeId id) {
     return Unsupported(Cat("fused activation '", activation,
                            "' has no integer form; run CanonicalizeActivation first"));
   const int input_bits = ctx.bits[static_cast<size_t>(node.inputs[0])];
-  OPUC_ASSIGN_OR_RETURN(QuantizedWeights q, QuantizeInnerProduct(ctx.source, id, input_bits));
+  const auto gram = ctx.grams.find(id);
+  OPUC_ASSIGN_OR_RETURN(QuantizedWeights q,
+                        QuantizeInnerProduct(ctx.source, id, input_bits,
+                                             gram == ctx.grams.end() ? nullptr : &gram->second));
   const Tensor& w = ctx.source.tensor(node.inputs[1]);
   node.inputs[1] = AddConstant(ctx.graph, w.name + "/int8", DType::kI8, w.shape, q.weights,
                                FixedPoint{q.bits, q.axis});
@@ -52,6 +55,7 @@ Status LowerInnerProduct(LowerContext& ctx, NodeId id) {
   ctx.report.weights += static_cast<int64_t>(q.weights.size());
   ctx.report.saturated_weights += q.saturated;
   ctx.report.lowered_channels += q.lowered;
+  ctx.report.compensated_channels += q.compensated;
   return OkStatus();
 }
 

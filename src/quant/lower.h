@@ -8,10 +8,12 @@
 #ifndef OPUC_SRC_QUANT_LOWER_H
 #define OPUC_SRC_QUANT_LOWER_H
 
+#include <map>
 #include <vector>
 
 #include "opuc/ir/graph.h"
 #include "opuc/quant/quantize.h"
+#include "quant/input_gram.h"
 
 namespace opuc::quant {
 
@@ -20,6 +22,7 @@ struct LowerContext {
   Graph& graph;                   ///< Being lowered; node `id` is rewritten.
   const std::vector<int>& bits;   ///< Activation fraction lengths (activation_bits.h).
   QuantizeReport& report;
+  const std::map<NodeId, InputGram>& grams;  ///< Inputs of inner products (input_gram.h).
 };
 
 /// Rewrites node `id` of ctx.graph for int8 (its tensors are already i8 with

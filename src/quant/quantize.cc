@@ -1,7 +1,9 @@
 //===- src/quant/quantize.cc - Float graph to OPU fixed point -------------===//
 //
-// Equalize channel ranges (equalize.h) → calibrate (calibrate.h) → choose activation lengths (activation_bits.h) →
-// retype every activation to i8 in place → lower each node (lower.h) → wrap
+// Equalize channel ranges (equalize.h) → calibrate (calibrate.h) → choose
+// activation lengths (activation_bits.h) → measure what each inner product
+// sees (input_gram.h) → retype every activation to i8 in place → lower each
+// node (lower.h, weights rounded with compensation) → wrap
 // the graph's inputs in `quantize` and its outputs in `dequantize` → drop
 // the float constants nothing reads → verify.
 //
@@ -13,6 +15,7 @@
 #include "quant/activation_bits.h"
 #include "quant/calibrate.h"
 #include "quant/equalize.h"
+#include "quant/input_gram.h"
 #include "quant/lower.h"
 #include "support/format.h"
 
@@ -86,6 +89,7 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
   OPUC_ASSIGN_OR_RETURN(std::vector<quant::TensorStats> stats,
                         quant::Calibrate(equalized, calibration));
   const std::vector<int> bits = quant::ChooseActivationBits(equalized, stats);
+  OPUC_ASSIGN_OR_RETURN(const auto grams, quant::CollectInputGrams(equalized, calibration));
 
   QuantizedGraph result{equalized, QuantizeReport(), std::move(equalized)};
   result.report.calibration_samples = static_cast<int64_t>(calibration.size());
@@ -97,7 +101,7 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
     q.tensors[t].fixed_point = FixedPoint{{bits[t]}, -1};
     ++result.report.activations;
   }
-  quant::LowerContext ctx{result.reference, q, bits, result.report};
+  quant::LowerContext ctx{result.reference, q, bits, result.report, grams};
   for (size_t k = 0; k < q.nodes.size(); ++k)
     OPUC_RETURN_IF_ERROR(quant::LowerNode(ctx, static_cast<NodeId>(k)));
   WrapInputsAndOutputs(q);

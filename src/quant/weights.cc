@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "opuc/runtime/host_tensor.h"
+#include "quant/compensated_rounding.h"
 #include "support/fixed_point.h"
 #include "support/format.h"
 
@@ -74,6 +75,29 @@ int BestChannelBits(const float* w, const ChannelLayout& layout, int64_t c) {
   return best;
 }
 
+/// Channel c's weights at `bits`: nearest rounding, or compensated rounding
+/// (compensated_rounding.h) when `factor` is given and the result still keeps
+/// the accumulation bound with |bias| = `bias_magnitude`.
+bool RoundChannel(const float* w, const ChannelLayout& layout, int64_t c, int bits,
+                  const std::vector<double>* factor, int64_t bias_magnitude,
+                  std::vector<int8_t>& out) {
+  std::vector<double> row;
+  layout.ForEach(c, [&](int64_t k) { row.push_back(w[k]); });
+  if (factor && !factor->empty()) {
+    RoundCompensated(row, *factor,
+                     [bits](double x) { return std::ldexp(QuantizeToInt8(x, bits), -bits); });
+    int64_t bound = bias_magnitude;
+    for (double v : row) bound += 128 * std::abs(int{QuantizeToInt8(v, bits)});
+    if (bound <= kInt32Max) {
+      size_t j = 0;
+      layout.ForEach(c, [&](int64_t k) { out[static_cast<size_t>(k)] = QuantizeToInt8(row[j++], bits); });
+      return true;
+    }
+  }
+  layout.ForEach(c, [&](int64_t k) { out[static_cast<size_t>(k)] = QuantizeToInt8(w[k], bits); });
+  return false;
+}
+
 }  // namespace
 
 int NoClipBits(const float* values, int64_t count, int64_t stride, int lo, int hi) {
@@ -85,7 +109,8 @@ int NoClipBits(const float* values, int64_t count, int64_t stride, int lo, int h
   return NoClipBetween(lowest, highest, lo, hi);
 }
 
-Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, int input_bits) {
+Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, int input_bits,
+                                                const InputGram* gram) {
   const Node& node = graph.node(id);
   const Tensor& weights_tensor = graph.tensor(node.inputs[1]);
   OPUC_ASSIGN_OR_RETURN(HostTensor weights, HostTensor::FromConstant(weights_tensor));
@@ -101,6 +126,10 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
   const ChannelLayout layout = LayoutOf(weights.shape(), result.axis);
   const float* w = weights.data<float>();
   result.weights.resize(static_cast<size_t>(weights.elements()));
+  // One factor per Gram group: all channels of a conv2d or fully connected
+  // node share their input; a depthwise channel reads input channel c / M.
+  std::vector<std::vector<double>> factors(gram ? static_cast<size_t>(gram->groups) : 0);
+  const int64_t channels_per_group = gram ? layout.extent / gram->groups : 1;
   for (int64_t c = 0; c < layout.extent; ++c) {
     const double b = bias ? bias->data<float>()[c] : 0.0;
     int bits = BestChannelBits(w, layout, c);
@@ -120,8 +149,16 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
     }
     if (bits != chosen) ++result.lowered;
     result.bits.push_back(bits);
+    const std::vector<double>* factor = nullptr;
+    if (gram) {
+      std::vector<double>& f = factors[static_cast<size_t>(c / channels_per_group)];
+      if (f.empty()) f = CompensationFactor(gram->group(c / channels_per_group), gram->dim);
+      factor = &f;
+    }
+    if (RoundChannel(w, layout, c, bits, factor, std::llabs(int64_t{result.bias.back()}),
+                     result.weights))
+      ++result.compensated;
     layout.ForEach(c, [&](int64_t k) {
-      result.weights[static_cast<size_t>(k)] = QuantizeToInt8(w[k], bits);
       if (Clips(w[k], bits)) ++result.saturated;
     });
   }

@@ -8,6 +8,10 @@
 //
 //   Σ_taps 128·|q_w| + |b|  <=  2^31 − 1
 //
+// At that f_w[c] the channel's weights are rounded as a whole when the Gram
+// matrix of the node's inputs is known (compensated_rounding.h), as long as
+// the bound still holds; otherwise each to nearest.
+//
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_QUANT_WEIGHTS_H
 #define OPUC_SRC_QUANT_WEIGHTS_H
@@ -17,6 +21,7 @@
 
 #include "opuc/ir/graph.h"
 #include "opuc/status.h"
+#include "quant/input_gram.h"
 
 namespace opuc::quant {
 
@@ -31,13 +36,17 @@ struct QuantizedWeights {
   std::vector<int32_t> bias;     ///< One per channel, at f_in + f_w[c]; empty without bias.
   int64_t saturated = 0;         ///< Weights that did not fit int8 (clipped).
   int64_t lowered = 0;           ///< Channels whose f_w was lowered for the bias or the bound.
+  int64_t compensated = 0;       ///< Channels rounded with compensation (compensated_rounding.h).
 };
 
 /// Quantizes the weights (input 1) and bias (input 2, optional) of the
 /// inner-product node `id` for an input at fraction length `input_bits`.
-/// An error names the channel (the caller adds the node) when even f_w = −8
-/// cannot satisfy the bias and bound.
-Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, int input_bits);
+/// With the Gram matrix of its inputs the weights of each channel are rounded
+/// with compensation (at the same f_w), else each to nearest. An error names
+/// the channel (the caller adds the node) when even f_w = −8 cannot satisfy
+/// the bias and bound.
+Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, int input_bits,
+                                                const InputGram* gram = nullptr);
 
 /// The largest fraction length in [lo, hi] at which every value of `values`
 /// rounds into int8 without clipping (hi when all are zero).

@@ -82,6 +82,47 @@ TEST_CASE("weights: a bias that fits at no length is an error naming the channel
   CHECK(q.status().message().find("even at weight fraction length -8") != std::string::npos);
 }
 
+/// Two inputs that always agree: G = [[1, 1], [1, 1]] (compensated_rounding_test.cc).
+InputGram AgreeingPair() { return InputGram{2, 1, {1, 1, 1, 1}}; }
+
+TEST_CASE("weights: with the Gram matrix a channel is rounded with compensation") {
+  // 76.4/256 at f = 8 (152.8 at 9 clips) is 76.4: nearest gives 76 twice,
+  // an output error of 0.8 LSB·x when both inputs are x. Compensated, the
+  // second becomes 76.4 + 0.4/1.01 = 76.796 → 77 (error 0.2 LSB·x).
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, 2});
+  TensorId w = b.ConstantF32("w", {1, 2}, {76.4f / 256, 76.4f / 256});
+  b.Output(b.Op(OpKind::kFullyConnected, "fc", {x, w}));
+  Graph g = Build(std::move(b));
+  const InputGram gram = AgreeingPair();
+  Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, 4, &gram);
+  REQUIRE(q.ok());
+  CHECK(q->bits == std::vector<int32_t>{8});
+  CHECK(q->weights == std::vector<int8_t>{76, 77});
+  CHECK(q->compensated == 1);
+  Expected<QuantizedWeights> nearest = QuantizeInnerProduct(g, 0, 4);
+  REQUIRE(nearest.ok());
+  CHECK(nearest->weights == std::vector<int8_t>{76, 76});
+  CHECK(nearest->compensated == 0);
+}
+
+TEST_CASE("weights: a depthwise channel is compensated with its own input channel's Gram matrix") {
+  // [1,1,2,2]: taps 0 and 1 of channels 0 and 1, all 76.4/256 (f = 8).
+  // Channel 0's input has agreeing taps (as above: 76, 77); channel 1's taps
+  // are independent, so both round to nearest (76, 76).
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, 1, 2, 2});
+  TensorId w = b.ConstantF32("w", {1, 1, 2, 2}, std::vector<float>(4, 76.4f / 256));
+  b.Output(b.Op(OpKind::kDepthwiseConv2D, "dw", {x, w}));
+  Graph g = Build(std::move(b));
+  const InputGram gram{2, 2, {1, 1, 1, 1, /*channel 1*/ 1, 0, 0, 1}};
+  Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, 4, &gram);
+  REQUIRE(q.ok());
+  CHECK(q->bits == std::vector<int32_t>{8, 8});
+  CHECK(q->weights == std::vector<int8_t>{76, 76, 77, 76});  // [tap][channel]
+  CHECK(q->compensated == 2);
+}
+
 TEST_CASE("weights: NoClipBits is the largest length that rounds every value into int8") {
   const float v[] = {0.5f, -1.0f, 0.25f};
   // −1.0 · 2^7 = −128 fits; 0.5 · 2^8 = 128 does not, so 7.

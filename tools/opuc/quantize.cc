@@ -129,8 +129,9 @@ void PrintText(const SplitSamples& split, const QuantizeReport& report,
   out << "evaluated on  " << split.evaluation.size() << " held-out samples ("
       << list(split.evaluation_files) << ")\n";
   out << report.activations << " activations int8, " << report.weights << " weights int8 ("
-      << report.saturated_weights << " saturated, " << report.lowered_channels
-      << " channels lowered for their bias or bound), " << report.tables << " tables\n\n";
+      << report.saturated_weights << " saturated, " << report.compensated_channels
+      << " channels rounded with compensation, " << report.lowered_channels
+      << " lowered for their bias or bound), " << report.tables << " tables\n\n";
   PrintAccuracyTable(outputs, Graph(), out);
 }
 
@@ -148,6 +149,7 @@ Json ToJson(const SplitSamples& split, const QuantizeReport& report,
           {"activations", report.activations},
           {"weights", report.weights},
           {"saturated_weights", report.saturated_weights},
+          {"compensated_channels", report.compensated_channels},
           {"lowered_channels", report.lowered_channels},
           {"tables", report.tables}};
 }

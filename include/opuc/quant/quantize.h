@@ -41,6 +41,7 @@ struct QuantizeReport {
   int64_t weights = 0;            ///< Weight elements quantized.
   int64_t saturated_weights = 0;  ///< Of those, clipped to int8 by the chosen length.
   int64_t lowered_channels = 0;   ///< Channels whose length was lowered for bias or bound.
+  int64_t compensated_channels = 0;  ///< Channels whose weights were rounded as a whole.
   int64_t tables = 0;             ///< lookup_table nodes and softmax exp tables built.
 };
 

@@ -1,0 +1,139 @@
+//===- src/quant/input_gram.cc - What each inner product sees -------------===//
+#include "quant/input_gram.h"
+
+#include <algorithm>
+
+#include "cpu/reference/kernel_util.h"
+#include "opuc/cpu/reference.h"
+#include "support/format.h"
+
+namespace opuc::quant {
+namespace {
+
+bool HasGram(const Graph& graph, const Node& node) {
+  if (node.op != OpKind::kConv2D && node.op != OpKind::kDepthwiseConv2D &&
+      node.op != OpKind::kFullyConnected)
+    return false;
+  const Tensor& w = graph.tensor(node.inputs[1]);
+  return w.is_constant() && !w.sparsity && w.dtype == DType::kF32;
+}
+
+/// Columns of patches: column j holds tap j of every sampled position, so
+/// that G[a][b] is one contiguous dot product.
+struct Patches {
+  int64_t dim = 0, rows = 0;
+  std::vector<double> columns;  // dim × rows
+  double* column(int64_t j) { return columns.data() + j * rows; }
+};
+
+/// G += XᵀX for the patches X (both triangles written).
+void AddOuterProducts(Patches& x, double* gram) {
+  for (int64_t a = 0; a < x.dim; ++a) {
+    const double* xa = x.column(a);
+    for (int64_t b = a; b < x.dim; ++b) {
+      const double* xb = x.column(b);
+      double sum = 0.0;
+      for (int64_t r = 0; r < x.rows; ++r) sum += xa[r] * xb[r];
+      gram[a * x.dim + b] += sum;
+      if (a != b) gram[b * x.dim + a] += sum;
+    }
+  }
+}
+
+/// Every stride-th of `count` positions, at most kMaxGramPositions of them.
+std::vector<int64_t> SampledPositions(int64_t count) {
+  const int64_t stride = std::max<int64_t>(1, (count + kMaxGramPositions - 1) / kMaxGramPositions);
+  std::vector<int64_t> positions;
+  for (int64_t p = 0; p < count; p += stride) positions.push_back(p);
+  return positions;
+}
+
+void AccumulateFullyConnected(const HostTensor& input, int64_t dim, InputGram& gram) {
+  const float* x = input.data<float>();
+  const std::vector<int64_t> rows = SampledPositions(input.elements() / dim);
+  Patches patches{dim, static_cast<int64_t>(rows.size()), {}};
+  patches.columns.resize(static_cast<size_t>(dim * patches.rows));
+  for (int64_t r = 0; r < patches.rows; ++r)
+    for (int64_t i = 0; i < dim; ++i) patches.column(i)[r] = x[rows[static_cast<size_t>(r)] * dim + i];
+  AddOuterProducts(patches, gram.values.data());
+}
+
+/// conv2d (one group, taps over all input channels) and depthwise (a group
+/// per input channel, taps over the window only).
+void AccumulateConv(const Node& node, const Shape& weights, const Shape& out,
+                    const HostTensor& input, InputGram& gram) {
+  const Shape& in = input.shape();
+  const auto strides = node.attrs.GetInts("strides");
+  const auto dilations = node.attrs.GetInts("dilations");
+  const int64_t kh = weights[1], kw = weights[2], channels = in[3];
+  const int64_t pad_h = reference::PaddingBefore(in[1], out[1], strides[0], kh, dilations[0]);
+  const int64_t pad_w = reference::PaddingBefore(in[2], out[2], strides[1], kw, dilations[1]);
+  const bool depthwise = node.op == OpKind::kDepthwiseConv2D;
+  const std::vector<int64_t> positions = SampledPositions(out[0] * out[1] * out[2]);
+  Patches patches{gram.dim, static_cast<int64_t>(positions.size()), {}};
+  patches.columns.resize(static_cast<size_t>(gram.dim * patches.rows));
+  const float* x = input.data<float>();
+  for (int64_t group = 0; group < gram.groups; ++group) {
+    for (int64_t r = 0; r < patches.rows; ++r) {
+      const int64_t p = positions[static_cast<size_t>(r)];
+      const int64_t n = p / (out[1] * out[2]), y = p / out[2] % out[1], x0 = p % out[2];
+      for (int64_t ky = 0; ky < kh; ++ky) {
+        const int64_t iy = y * strides[0] - pad_h + ky * dilations[0];
+        for (int64_t kx = 0; kx < kw; ++kx) {
+          const int64_t ix = x0 * strides[1] - pad_w + kx * dilations[1];
+          const bool inside = iy >= 0 && iy < in[1] && ix >= 0 && ix < in[2];
+          const int64_t tap = ky * kw + kx;
+          if (depthwise) {
+            patches.column(tap)[r] = inside ? x[reference::Nhwc(in, n, iy, ix, group)] : 0.0;
+            continue;
+          }
+          for (int64_t c = 0; c < channels; ++c)
+            patches.column(tap * channels + c)[r] = inside ? x[reference::Nhwc(in, n, iy, ix, c)] : 0.0;
+        }
+      }
+    }
+    AddOuterProducts(patches, gram.values.data() + group * gram.dim * gram.dim);
+  }
+}
+
+}  // namespace
+
+void AccumulateInputGram(const Graph& graph, const Node& node, const HostTensor& input,
+                         InputGram& gram) {
+  const Shape& weights = graph.tensor(node.inputs[1]).shape;
+  if (gram.dim == 0) {
+    const bool depthwise = node.op == OpKind::kDepthwiseConv2D;
+    if (node.op == OpKind::kFullyConnected) gram.dim = weights[1];
+    else gram.dim = weights[1] * weights[2] * (depthwise ? 1 : weights[3]);
+    gram.groups = depthwise ? input.shape()[3] : 1;
+    gram.values.assign(static_cast<size_t>(gram.groups * gram.dim * gram.dim), 0.0);
+  }
+  if (node.op == OpKind::kFullyConnected)
+    AccumulateFullyConnected(input, gram.dim, gram);
+  else
+    AccumulateConv(node, weights, graph.tensor(node.outputs[0]).shape, input, gram);
+}
+
+Expected<std::map<NodeId, InputGram>> CollectInputGrams(
+    const Graph& graph, const std::vector<std::vector<HostTensor>>& samples) {
+  std::map<TensorId, std::vector<NodeId>> readers;
+  for (size_t k = 0; k < graph.nodes.size(); ++k)
+    if (HasGram(graph, graph.nodes[k]))
+      readers[graph.nodes[k].inputs[0]].push_back(static_cast<NodeId>(k));
+  std::map<NodeId, InputGram> grams;
+  if (readers.empty()) return grams;
+  const TensorObserver observe = [&](TensorId t, const HostTensor& value) {
+    auto it = readers.find(t);
+    if (it == readers.end() || value.dtype() != DType::kF32) return OkStatus();
+    for (NodeId k : it->second)
+      AccumulateInputGram(graph, graph.node(k), value, grams[k]);
+    return OkStatus();
+  };
+  for (size_t s = 0; s < samples.size(); ++s) {
+    Expected<std::vector<HostTensor>> run = RunReference(graph, samples[s], observe);
+    if (!run.ok()) return run.status().WithContext(Cat("calibration sample ", s));
+  }
+  return grams;
+}
+
+}  // namespace opuc::quant

@@ -1,0 +1,54 @@
+//===- src/quant/input_gram.h - What each inner product sees (private) -*- C++ -*-===//
+//
+// An output channel of an inner product is a dot product w·x of its weights
+// with an input patch x. Rounding the weights to q changes it by (w − q)·x,
+// so over the calibration samples the squared error is (w − q)ᵀ G (w − q)
+// with the Gram matrix G = Σ x xᵀ of the patches. compensated_rounding.h
+// uses G to choose q; this file measures G on the float reference.
+//
+// Patches are laid out as the weights are (so G's index j is weight
+// column j): conv2d [O,kh,kw,I] → (ky·kw + kx)·I + i; depthwise
+// [1,kh,kw,C·M] → ky·kw + kx, one G per input channel; fully connected
+// [O,I] → i. Taps outside the input are zeros, as the convolution sees them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_QUANT_INPUT_GRAM_H
+#define OPUC_SRC_QUANT_INPUT_GRAM_H
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "opuc/ir/graph.h"
+#include "opuc/runtime/host_tensor.h"
+#include "opuc/status.h"
+
+namespace opuc::quant {
+
+/// Σ x xᵀ over the sampled input patches of one inner product.
+struct InputGram {
+  int64_t dim = 0;             ///< Weights per output channel.
+  int64_t groups = 1;          ///< 1, or one matrix per input channel (depthwise).
+  std::vector<double> values;  ///< groups × dim × dim, row-major, symmetric.
+
+  const double* group(int64_t g) const { return values.data() + g * dim * dim; }
+};
+
+/// At most this many output positions per sample feed a Gram matrix (spread
+/// evenly over the image): enough rows to fix the largest matrices the real
+/// models need while bounding the cost at positions · dim².
+inline constexpr int64_t kMaxGramPositions = 4096;
+
+/// Adds the patches of `input`, the value node `node` reads, into `gram`.
+void AccumulateInputGram(const Graph& graph, const Node& node, const HostTensor& input,
+                         InputGram& gram);
+
+/// The Gram matrix of every conv2d, depthwise conv and fully connected node
+/// with constant f32 weights, over `samples` on the float reference.
+/// (transpose conv2d is left out: its patches overlap differently.)
+Expected<std::map<NodeId, InputGram>> CollectInputGrams(
+    const Graph& graph, const std::vector<std::vector<HostTensor>>& samples);
+
+}  // namespace opuc::quant
+
+#endif  // OPUC_SRC_QUANT_INPUT_GRAM_H

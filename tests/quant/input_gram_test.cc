@@ -1,0 +1,79 @@
+// The Gram matrices of inner-product inputs (src/quant/input_gram.h), summed
+// by hand over the patches each output position reads.
+#include <doctest/doctest.h>
+
+#include "opuc/ir/graph_builder.h"
+#include "pass/pass_test_util.h"
+#include "quant/input_gram.h"
+
+namespace opuc::quant {
+namespace {
+
+using testing::Build;
+
+HostTensor Values(Shape shape, const std::vector<float>& v) {
+  return HostTensor::Copy(DType::kF32, std::move(shape), v.data(), v.size() * sizeof(float));
+}
+
+TEST_CASE("input gram: a 3x3 SAME conv2d sees zeros outside the input") {
+  // Input 2x2 [[1, 2], [3, 4]]; each output position reads a 3x3 window
+  // centred on it. Tap (1,1) is the centre: Σ x² = 1 + 4 + 9 + 16 = 30.
+  // Tap (1,2) is the right neighbour, inside only for the left column:
+  // Σ centre·right = 1·2 + 3·4 = 14. Tap (0,0) (up-left) is inside only at
+  // output (1,1), where it reads 1: G[(0,0)][(0,0)] = 1, G[(0,0)][(1,1)] = 1·4.
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, 2, 2, 1});
+  TensorId w = b.ConstantF32("w", {1, 3, 3, 1}, std::vector<float>(9, 1.0f));
+  b.Output(b.Op(OpKind::kConv2D, "conv", {x, w}, testing::Attrs({{"padding", std::string("same")}})));
+  Graph g = Build(std::move(b));
+  InputGram gram;
+  AccumulateInputGram(g, g.nodes[0], Values({1, 2, 2, 1}, {1, 2, 3, 4}), gram);
+  REQUIRE(gram.dim == 9);
+  CHECK(gram.groups == 1);
+  auto at = [&](int a, int b2) { return gram.values[static_cast<size_t>(a * 9 + b2)]; };
+  CHECK(at(4, 4) == 30.0);
+  CHECK(at(4, 5) == 14.0);
+  CHECK(at(5, 4) == 14.0);
+  CHECK(at(0, 0) == 1.0);
+  CHECK(at(0, 4) == 4.0);
+  CHECK(at(8, 8) == 16.0);  // down-right: inside only at output (0,0), where it reads 4
+}
+
+TEST_CASE("input gram: depthwise keeps one matrix per input channel; fully connected one over rows") {
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, 1, 2, 2});
+  TensorId w = b.ConstantF32("w", {1, 1, 1, 2}, {1.0f, 1.0f});
+  TensorId y = b.Op(OpKind::kDepthwiseConv2D, "dw", {x, w});
+  TensorId fw = b.ConstantF32("fw", {1, 2}, {1.0f, 1.0f});
+  b.Output(b.Op(OpKind::kFullyConnected, "fc", {b.Op(OpKind::kReshape, "flat", {y}, testing::Attrs({{"new_shape", testing::Ints({2, 2})}})), fw}));
+  Graph g = Build(std::move(b));
+  // Pixels (c0, c1) = (1, 2) and (3, 4): channel 0 sees 1 and 3 (Σ = 10),
+  // channel 1 sees 2 and 4 (Σ = 20).
+  InputGram dw;
+  AccumulateInputGram(g, g.nodes[0], Values({1, 1, 2, 2}, {1, 2, 3, 4}), dw);
+  CHECK(dw.dim == 1);
+  CHECK(dw.groups == 2);
+  CHECK(dw.values == std::vector<double>{10, 20});
+  // Rows (1, 2) and (3, 4): G = [[1+9, 2+12], [2+12, 4+16]].
+  InputGram fc;
+  AccumulateInputGram(g, g.nodes[2], Values({2, 2}, {1, 2, 3, 4}), fc);
+  CHECK(fc.dim == 2);
+  CHECK(fc.values == std::vector<double>{10, 14, 14, 20});
+}
+
+TEST_CASE("input gram: collected for each inner product over every sample") {
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, 2});
+  TensorId w = b.ConstantF32("w", {1, 2}, {1.0f, 1.0f});
+  b.Output(b.Op(OpKind::kFullyConnected, "fc", {x, w}));
+  Graph g = Build(std::move(b));
+  const std::vector<std::vector<HostTensor>> samples = {{Values({1, 2}, {1, 2})},
+                                                        {Values({1, 2}, {3, 4})}};
+  Expected<std::map<NodeId, InputGram>> grams = CollectInputGrams(g, samples);
+  REQUIRE(grams.ok());
+  REQUIRE(grams->count(0) == 1);
+  CHECK(grams->at(0).values == std::vector<double>{10, 14, 14, 20});
+}
+
+}  // namespace
+}  // namespace opuc::quant
