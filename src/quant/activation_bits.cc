@@ -49,7 +49,7 @@ bool IsClamp(OpKind op) {
 
 }  // namespace
 
-std::vector<int> ChooseActivationBits(const Graph& graph, const std::vector<TensorStats>& stats) {
+ActivationGroups UnifyActivations(const Graph& graph) {
   const size_t n = graph.tensors.size();
   UnionFind groups(n);
   std::vector<bool> votes(n, true);
@@ -77,17 +77,25 @@ std::vector<int> ChooseActivationBits(const Graph& graph, const std::vector<Tens
       }
     }
   }
+  ActivationGroups result{std::vector<size_t>(n), std::move(votes)};
+  for (size_t t = 0; t < n; ++t) result.group[t] = groups.Find(t);
+  return result;
+}
+
+std::vector<int> ChooseActivationBits(const Graph& graph, const std::vector<TensorStats>& stats) {
+  const size_t n = graph.tensors.size();
+  const ActivationGroups groups = UnifyActivations(graph);
   // Each group's length: the least of its voters' choices.
   std::vector<int> group_bits(n, kMaxActivationBits + 1);
   for (size_t t = 0; t < n; ++t)
-    if (IsActivation(graph, static_cast<TensorId>(t)) && votes[t]) {
-      int& bits = group_bits[groups.Find(t)];
+    if (IsActivation(graph, static_cast<TensorId>(t)) && groups.votes[t]) {
+      int& bits = group_bits[groups.group[t]];
       bits = std::min(bits, BestFractionBits(stats[t]));
     }
   std::vector<int> result(n, kNoBits);
   for (size_t t = 0; t < n; ++t) {
     if (!IsActivation(graph, static_cast<TensorId>(t))) continue;
-    const int bits = group_bits[groups.Find(t)];
+    const int bits = group_bits[groups.group[t]];
     result[t] = bits > kMaxActivationBits ? BestFractionBits(stats[t]) : bits;
   }
   return result;

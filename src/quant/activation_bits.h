@@ -28,6 +28,15 @@ namespace opuc::quant {
 /// Marks a tensor that is not an f32 activation (a constant, an integer).
 inline constexpr int kNoBits = -1000;
 
+/// Which activations must share a length: `group[t]` is the same for every
+/// member of a unified group (and unique otherwise); `votes[t]` is false for
+/// a clamp's input.
+struct ActivationGroups {
+  std::vector<size_t> group;
+  std::vector<bool> votes;
+};
+ActivationGroups UnifyActivations(const Graph& graph);
+
 /// The fraction length of every tensor (kNoBits where none applies).
 std::vector<int> ChooseActivationBits(const Graph& graph, const std::vector<TensorStats>& stats);
 

@@ -1,7 +1,8 @@
 //===- src/quant/quantize.cc - Float graph to OPU fixed point -------------===//
 //
 // Equalize channel ranges (equalize.h) → calibrate (calibrate.h) → choose
-// activation lengths (activation_bits.h) → measure what each inner product
+// activation lengths (activation_bits.h) → optionally refine them against the
+// outputs (refine_lengths.h) → measure what each inner product
 // sees (input_gram.h) → retype every activation to i8 in place → lower each
 // node (lower.h, weights rounded with compensation) → wrap
 // the graph's inputs in `quantize` and its outputs in `dequantize` → drop
@@ -17,6 +18,7 @@
 #include "quant/equalize.h"
 #include "quant/input_gram.h"
 #include "quant/lower.h"
+#include "quant/refine_lengths.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -80,7 +82,8 @@ void WrapInputsAndOutputs(Graph& graph) {
 }  // namespace
 
 Expected<QuantizedGraph> Quantize(const Graph& graph,
-                                  const std::vector<std::vector<HostTensor>>& calibration) {
+                                  const std::vector<std::vector<HostTensor>>& calibration,
+                                  const QuantizeOptions& options) {
   OPUC_RETURN_IF_ERROR(CheckFloatGraph(graph));
   if (calibration.empty())
     return InvalidArgument("quantization needs at least one calibration sample");
@@ -88,12 +91,19 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
   OPUC_ASSIGN_OR_RETURN(const int pairs, quant::EqualizeChannels(equalized, calibration));
   OPUC_ASSIGN_OR_RETURN(std::vector<quant::TensorStats> stats,
                         quant::Calibrate(equalized, calibration));
-  const std::vector<int> bits = quant::ChooseActivationBits(equalized, stats);
+  std::vector<int> bits = quant::ChooseActivationBits(equalized, stats);
+  int64_t refined_groups = 0;
+  if (options.refine_lengths) {
+    OPUC_ASSIGN_OR_RETURN(const quant::RefineReport refined,
+                          quant::RefineActivationBits(equalized, calibration, bits));
+    refined_groups = refined.groups_changed;
+  }
   OPUC_ASSIGN_OR_RETURN(const auto grams, quant::CollectInputGrams(equalized, calibration));
 
   QuantizedGraph result{equalized, QuantizeReport(), std::move(equalized)};
   result.report.calibration_samples = static_cast<int64_t>(calibration.size());
   result.report.equalized_pairs = pairs;
+  result.report.refined_groups = refined_groups;
   Graph& q = result.graph;
   for (size_t t = 0; t < q.tensors.size(); ++t) {
     if (bits[t] == kNoBits) continue;

@@ -52,6 +52,21 @@ TEST_CASE("opuc quantize --json: held-out split, one entry per output, the quant
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("opuc quantize --refine-lengths is reported; without it no length moves") {
+  const std::string dir = SampleDir("quantize_refine", 3);
+  const std::string command =
+      std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration " + dir + " --json";
+  Run plain = Opuc(command);
+  REQUIRE(plain.exit_code == 0);
+  CHECK(nlohmann::json::parse(plain.out)["refined_groups"] == 0);
+  Run refined = Opuc(command + " --refine-lengths");
+  REQUIRE(refined.exit_code == 0);
+  const auto json = nlohmann::json::parse(refined.out);
+  CHECK(json["refined_groups"].is_number_integer());
+  CHECK(json["outputs"].size() == 1);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("opuc quantize --min-sqnr fails with 1 naming the output") {
   const std::string dir = SampleDir("quantize_min", 2);
   Run run = Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration " + dir +

@@ -101,6 +101,9 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   quantize_cmd->add_option("--min-sqnr", quantize.min_sqnr,
                            "Exit with 1 when an output's SQNR (dB) is below this");
+  quantize_cmd->add_flag("--refine-lengths", quantize.refine_lengths,
+                         "Refine activation lengths against the outputs on the calibration "
+                         "samples (slower; best when they show what the model will see)");
   quantize_cmd->add_flag("--per-tensor", quantize.per_tensor,
                          "Also report every activation's error (where the error comes from)");
   quantize_cmd->add_flag("--json", quantize.json, "Print one JSON object instead of text");

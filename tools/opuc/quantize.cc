@@ -128,7 +128,9 @@ void PrintText(const SplitSamples& split, const QuantizeReport& report,
       << list(split.calibration_files) << ")\n";
   out << "evaluated on  " << split.evaluation.size() << " held-out samples ("
       << list(split.evaluation_files) << ")\n";
-  out << report.activations << " activations int8, " << report.weights << " weights int8 ("
+  out << report.activations << " activations int8";
+  if (report.refined_groups > 0) out << " (" << report.refined_groups << " length groups refined)";
+  out << ", " << report.weights << " weights int8 ("
       << report.saturated_weights << " saturated, " << report.compensated_channels
       << " channels rounded with compensation, " << report.lowered_channels
       << " lowered for their bias or bound), " << report.tables << " tables\n\n";
@@ -150,6 +152,7 @@ Json ToJson(const SplitSamples& split, const QuantizeReport& report,
           {"weights", report.weights},
           {"saturated_weights", report.saturated_weights},
           {"compensated_channels", report.compensated_channels},
+          {"refined_groups", report.refined_groups},
           {"lowered_channels", report.lowered_channels},
           {"tables", report.tables}};
 }
@@ -163,7 +166,9 @@ int RunQuantize(const QuantizeOptions& options, std::ostream& out, std::ostream&
   Expected<SplitSamples> split = LoadSamples(options, *graph);
   if (!split.ok()) return ReportError(split.status(), err);
   if (progress) err << "calibrating on " << split->calibration.size() << " samples...\n";
-  Expected<QuantizedGraph> quantized = Quantize(*graph, split->calibration);
+  opuc::QuantizeOptions quantize_options;
+  quantize_options.refine_lengths = options.refine_lengths;
+  Expected<QuantizedGraph> quantized = Quantize(*graph, split->calibration, quantize_options);
   if (!quantized.ok()) return ReportError(quantized.status().WithContext(options.model), err);
   if (progress) err << "comparing on " << split->evaluation.size() << " held-out samples...\n";
   Expected<std::vector<OutputAccuracy>> accuracy =

@@ -43,6 +43,15 @@ struct QuantizeReport {
   int64_t lowered_channels = 0;   ///< Channels whose length was lowered for bias or bound.
   int64_t compensated_channels = 0;  ///< Channels whose weights were rounded as a whole.
   int64_t tables = 0;             ///< lookup_table nodes and softmax exp tables built.
+  int64_t refined_groups = 0;     ///< Unified groups whose length refine_lengths changed.
+};
+
+struct QuantizeOptions {
+  /// Refine the activation lengths against the graph's outputs on the
+  /// calibration samples (docs/quantization.md, step 4b). It lowers the
+  /// output error on those samples, often by several dB, but follows them:
+  /// use it when the calibration samples show what the model will see.
+  bool refine_lengths = false;
 };
 
 struct QuantizedGraph {
@@ -59,7 +68,8 @@ struct QuantizedGraph {
 /// inputs per sample, in graph-input order, typed as the graph declares
 /// (at least one sample). Errors name the node, tensor or channel at fault.
 Expected<QuantizedGraph> Quantize(const Graph& graph,
-                                  const std::vector<std::vector<HostTensor>>& calibration);
+                                  const std::vector<std::vector<HostTensor>>& calibration,
+                                  const QuantizeOptions& options = {});
 
 }  // namespace opuc
 
