@@ -14,8 +14,7 @@ using namespace testing;
 
 std::vector<std::vector<HostTensor>> OneSample(Shape shape, std::vector<float> values) {
   std::vector<std::vector<HostTensor>> samples(1);
-  samples[0].push_back(HostTensor::Copy(DType::kF32, std::move(shape), values.data(),
-                                        values.size() * sizeof(float)));
+  samples[0].push_back(F32Tensor(std::move(shape), values));
   return samples;
 }
 

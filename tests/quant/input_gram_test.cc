@@ -11,10 +11,6 @@ namespace {
 
 using testing::Build;
 
-HostTensor Values(Shape shape, const std::vector<float>& v) {
-  return HostTensor::Copy(DType::kF32, std::move(shape), v.data(), v.size() * sizeof(float));
-}
-
 TEST_CASE("input gram: a 3x3 SAME conv2d sees zeros outside the input") {
   // Input 2x2 [[1, 2], [3, 4]]; each output position reads a 3x3 window
   // centred on it. Tap (1,1) is the centre: Σ x² = 1 + 4 + 9 + 16 = 30.
@@ -27,7 +23,7 @@ TEST_CASE("input gram: a 3x3 SAME conv2d sees zeros outside the input") {
   b.Output(b.Op(OpKind::kConv2D, "conv", {x, w}, testing::Attrs({{"padding", std::string("same")}})));
   Graph g = Build(std::move(b));
   InputGram gram;
-  AccumulateInputGram(g, g.nodes[0], Values({1, 2, 2, 1}, {1, 2, 3, 4}), gram);
+  AccumulateInputGram(g, g.nodes[0], testing::F32Tensor({1, 2, 2, 1}, {1, 2, 3, 4}), gram);
   REQUIRE(gram.dim == 9);
   CHECK(gram.groups == 1);
   auto at = [&](int a, int b2) { return gram.values[static_cast<size_t>(a * 9 + b2)]; };
@@ -50,13 +46,13 @@ TEST_CASE("input gram: depthwise keeps one matrix per input channel; fully conne
   // Pixels (c0, c1) = (1, 2) and (3, 4): channel 0 sees 1 and 3 (Σ = 10),
   // channel 1 sees 2 and 4 (Σ = 20).
   InputGram dw;
-  AccumulateInputGram(g, g.nodes[0], Values({1, 1, 2, 2}, {1, 2, 3, 4}), dw);
+  AccumulateInputGram(g, g.nodes[0], testing::F32Tensor({1, 1, 2, 2}, {1, 2, 3, 4}), dw);
   CHECK(dw.dim == 1);
   CHECK(dw.groups == 2);
   CHECK(dw.values == std::vector<double>{10, 20});
   // Rows (1, 2) and (3, 4): G = [[1+9, 2+12], [2+12, 4+16]].
   InputGram fc;
-  AccumulateInputGram(g, g.nodes[2], Values({2, 2}, {1, 2, 3, 4}), fc);
+  AccumulateInputGram(g, g.nodes[2], testing::F32Tensor({2, 2}, {1, 2, 3, 4}), fc);
   CHECK(fc.dim == 2);
   CHECK(fc.values == std::vector<double>{10, 14, 14, 20});
 }
@@ -67,8 +63,8 @@ TEST_CASE("input gram: collected for each inner product over every sample") {
   TensorId w = b.ConstantF32("w", {1, 2}, {1.0f, 1.0f});
   b.Output(b.Op(OpKind::kFullyConnected, "fc", {x, w}));
   Graph g = Build(std::move(b));
-  const std::vector<std::vector<HostTensor>> samples = {{Values({1, 2}, {1, 2})},
-                                                        {Values({1, 2}, {3, 4})}};
+  const std::vector<std::vector<HostTensor>> samples = {{testing::F32Tensor({1, 2}, {1, 2})},
+                                                        {testing::F32Tensor({1, 2}, {3, 4})}};
   Expected<std::map<NodeId, InputGram>> grams = CollectInputGrams(g, samples);
   REQUIRE(grams.ok());
   REQUIRE(grams->count(0) == 1);

@@ -16,11 +16,6 @@ namespace {
 
 using namespace testing;
 
-HostTensor F32(Shape shape, std::vector<float> values) {
-  return HostTensor::Copy(DType::kF32, std::move(shape), values.data(),
-                          values.size() * sizeof(float));
-}
-
 const Tensor& Named(const Graph& g, const std::string& name) {
   for (const Tensor& t : g.tensors)
     if (t.name == name) return t;
@@ -50,7 +45,7 @@ TEST_CASE("quantize: conv + relu becomes quantize, int8 conv, relu, dequantize")
   const Graph g = ConvRelu();
   std::vector<std::vector<HostTensor>> calibration;
   calibration.push_back({});
-  calibration[0].push_back(F32({1, 1, 1, 2}, {0.3f, -0.6f}));
+  calibration[0].push_back(F32Tensor({1, 1, 1, 2}, {0.3f, -0.6f}));
   Expected<QuantizedGraph> q = Quantize(g, calibration);
   REQUIRE(q.ok());
   CHECK(NodeSignatures(q->graph) == Lines{"quantize(x)->x/int8", "conv2d(x/int8,w/int8,b/int32)->conv",
@@ -89,7 +84,7 @@ TEST_CASE("quantize: conv + relu becomes quantize, int8 conv, relu, dequantize")
 TEST_CASE("quantize: the accuracy report compares with the float graph") {
   const Graph g = ConvRelu();
   std::vector<std::vector<HostTensor>> samples(1);
-  samples[0].push_back(F32({1, 1, 1, 2}, {0.3f, -0.6f}));
+  samples[0].push_back(F32Tensor({1, 1, 1, 2}, {0.3f, -0.6f}));
   Expected<QuantizedGraph> q = Quantize(g, samples);
   REQUIRE(q.ok());
   Expected<std::vector<OutputAccuracy>> acc = CompareWithFloat(g, q->graph, samples);
@@ -113,7 +108,7 @@ TEST_CASE("quantize: sigmoid becomes a lookup table; errors name what is wrong")
   // x: −2.4 at f = 5 is −76.8 → −77 (error 0.2/32; f = 6 clips −153.6,
   // f = 4 errs 0.4/16): f_in = 5. Output in (0.08, 0.92): 0.917·128 = 117
   // fits, ·256 clips: f_out = 7.
-  samples[0].push_back(F32({1, 4}, {-2.4f, -1.0f, 1.0f, 2.4f}));
+  samples[0].push_back(F32Tensor({1, 4}, {-2.4f, -1.0f, 1.0f, 2.4f}));
   Expected<QuantizedGraph> q = Quantize(g, samples);
   REQUIRE(q.ok());
   CHECK(NodeSignatures(q->graph) == Lines{"quantize(x)->x/int8", "lookup_table(x/int8,s/table)->s/int8",

@@ -12,10 +12,6 @@ namespace {
 
 using testing::Build;
 
-HostTensor Values(Shape shape, const std::vector<float>& v) {
-  return HostTensor::Copy(DType::kF32, std::move(shape), v.data(), v.size() * sizeof(float));
-}
-
 TEST_CASE("refine lengths: the output, not the tensor's own error, picks the length") {
   // y = x · [100, 0] on x = [0.28, 5.0]: only x[0] reaches the output.
   // Its own least error is at f = 4 (x[1] = 5.0 clips at 5 and beyond); there
@@ -32,7 +28,7 @@ TEST_CASE("refine lengths: the output, not the tensor's own error, picks the len
   std::vector<int> bits(g.tensors.size(), kNoBits);
   bits[static_cast<size_t>(x)] = 4;
   bits[static_cast<size_t>(y)] = 2;
-  const std::vector<std::vector<HostTensor>> samples = {{Values({1, 2}, {0.28f, 5.0f})}};
+  const std::vector<std::vector<HostTensor>> samples = {{testing::F32Tensor({1, 2}, {0.28f, 5.0f})}};
   Expected<RefineReport> report = RefineActivationBits(g, samples, bits);
   REQUIRE(report.ok());
   CHECK(bits[static_cast<size_t>(x)] == 5);
@@ -59,7 +55,7 @@ TEST_CASE("refine lengths: a unified group moves as one") {
   std::vector<int> bits(g.tensors.size(), kNoBits);
   bits[static_cast<size_t>(x)] = 8;
   bits[static_cast<size_t>(h)] = bits[static_cast<size_t>(r)] = 4;
-  const std::vector<std::vector<HostTensor>> samples = {{Values({1, 1}, {0.28125f})}};
+  const std::vector<std::vector<HostTensor>> samples = {{testing::F32Tensor({1, 1}, {0.28125f})}};
   Expected<RefineReport> report = RefineActivationBits(g, samples, bits);
   REQUIRE(report.ok());
   CHECK(bits[static_cast<size_t>(h)] == 5);
