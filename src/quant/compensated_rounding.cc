@@ -68,7 +68,10 @@ std::vector<double> CompensationFactor(const double* gram, int64_t dim) {
   const std::vector<double> l_inv = InvertLower(l, dim);
   std::vector<double> u(static_cast<size_t>(dim * dim), 0.0);
   for (int64_t i = 0; i < dim; ++i)
-    for (int64_t j = i; j < dim; ++j) u[At(dim, i, j)] = l_inv[At(dim, dim - 1 - i, dim - 1 - j)];
+    for (int64_t j = i; j < dim; ++j) {
+      u[At(dim, i, j)] = l_inv[At(dim, dim - 1 - i, dim - 1 - j)];
+      if (!std::isfinite(u[At(dim, i, j)])) return {};  // a non-finite input sum
+    }
   return u;
 }
 

@@ -30,7 +30,7 @@ inline constexpr double kGramDamping = 0.01;
 
 /// U (dim × dim, row-major, upper triangular) for the `dim` × `dim` Gram
 /// matrix `gram`; empty when the damped matrix is numerically not positive
-/// definite (the caller then rounds to nearest).
+/// definite or not finite (the caller then rounds to nearest).
 std::vector<double> CompensationFactor(const double* gram, int64_t dim);
 
 /// Rounds `weights` (dim values in G's order) in place with `round(x)`, which

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 #include "opuc/runtime/host_tensor.h"
 #include "quant/compensated_rounding.h"
@@ -128,7 +129,10 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
   result.weights.resize(static_cast<size_t>(weights.elements()));
   // One factor per Gram group: all channels of a conv2d or fully connected
   // node share their input; a depthwise channel reads input channel c / M.
-  std::vector<std::vector<double>> factors(gram ? static_cast<size_t>(gram->groups) : 0);
+  if (gram && (gram->groups <= 0 || layout.extent % gram->groups != 0 ||
+               gram->dim != weights.elements() / layout.extent))
+    gram = nullptr;  // not this node's patches: round to nearest
+  std::vector<std::optional<std::vector<double>>> factors(gram ? static_cast<size_t>(gram->groups) : 0);
   const int64_t channels_per_group = gram ? layout.extent / gram->groups : 1;
   for (int64_t c = 0; c < layout.extent; ++c) {
     const double b = bias ? bias->data<float>()[c] : 0.0;
@@ -151,9 +155,9 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
     result.bits.push_back(bits);
     const std::vector<double>* factor = nullptr;
     if (gram) {
-      std::vector<double>& f = factors[static_cast<size_t>(c / channels_per_group)];
-      if (f.empty()) f = CompensationFactor(gram->group(c / channels_per_group), gram->dim);
-      factor = &f;
+      auto& f = factors[static_cast<size_t>(c / channels_per_group)];
+      if (!f) f = CompensationFactor(gram->group(c / channels_per_group), gram->dim);
+      factor = &*f;
     }
     if (RoundChannel(w, layout, c, bits, factor, std::llabs(int64_t{result.bias.back()}),
                      result.weights))

@@ -41,8 +41,9 @@ struct QuantizedWeights {
 
 /// Quantizes the weights (input 1) and bias (input 2, optional) of the
 /// inner-product node `id` for an input at fraction length `input_bits`.
-/// With the Gram matrix of its inputs the weights of each channel are rounded
-/// with compensation (at the same f_w), else each to nearest. An error names
+/// With the Gram matrix of its inputs (input_gram.h; ignored when its size
+/// does not match the weights) the weights of each channel are rounded with
+/// compensation (at the same f_w), else each to nearest. An error names
 /// the channel (the caller adds the node) when even f_w = −8 cannot satisfy
 /// the bias and bound.
 Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, int input_bits,

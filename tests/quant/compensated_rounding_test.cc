@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "quant/compensated_rounding.h"
@@ -56,6 +57,12 @@ TEST_CASE("compensated rounding: an input that is always zero still gets a facto
 TEST_CASE("compensated rounding: a not positive definite matrix gives no factor") {
   const std::vector<double> g = {1, 3,  //
                                  3, 1};  // eigenvalues 4 and −2
+  CHECK(CompensationFactor(g.data(), 2).empty());
+}
+
+TEST_CASE("compensated rounding: a sum that overflowed gives no factor") {
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> g = {1, inf, inf, 1e300};
   CHECK(CompensationFactor(g.data(), 2).empty());
 }
 

@@ -106,6 +106,19 @@ TEST_CASE("weights: with the Gram matrix a channel is rounded with compensation"
   CHECK(nearest->compensated == 0);
 }
 
+TEST_CASE("weights: a Gram matrix of another size is ignored") {
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, 2});
+  TensorId w = b.ConstantF32("w", {1, 2}, {76.4f / 256, 76.4f / 256});
+  b.Output(b.Op(OpKind::kFullyConnected, "fc", {x, w}));
+  Graph g = Build(std::move(b));
+  const InputGram three{3, 1, std::vector<double>(9, 1.0)};
+  Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, 4, &three);
+  REQUIRE(q.ok());
+  CHECK(q->weights == std::vector<int8_t>{76, 76});  // nearest, as without
+  CHECK(q->compensated == 0);
+}
+
 TEST_CASE("weights: a depthwise channel is compensated with its own input channel's Gram matrix") {
   // [1,1,2,2]: taps 0 and 1 of channels 0 and 1, all 76.4/256 (f = 8).
   // Channel 0's input has agreeing taps (as above: 76, 77); channel 1's taps
