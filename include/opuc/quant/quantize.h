@@ -51,6 +51,8 @@ struct QuantizeOptions {
   /// calibration samples (docs/quantization.md, step 4b). It lowers the
   /// output error on those samples, often by several dB, but follows them:
   /// use it when the calibration samples show what the model will see.
+  /// Keeps every activation of every sample in memory and runs the graph
+  /// from each group on twice per group.
   bool refine_lengths = false;
 };
 
