@@ -99,6 +99,35 @@ TEST_CASE("quantize: the accuracy report compares with the float graph") {
   CHECK(a.cosine == doctest::Approx(1.0));
 }
 
+TEST_CASE("quantize: refine_lengths trades a length for the output's error") {
+  // y = x · [100, 0] on x = [0.28, 5.0], y = [28, 0]. Least error: x at f = 2
+  // (0.28 → 1/4; f = 2, 3 and 4 all give 0.25 and hold 5.0: the widest wins)
+  // and y, exact from f = 2 down to f = −2, at −2 (step 4). The integer graph
+  // gives y = 0.25·100 = 25 → 24 at step 4, an error of 4. Refined: y one
+  // step finer (f = −1, step 2) gives 25 → 26, error 2; x's neighbours are
+  // no better (f = 3: 0.25 again; f = 1: 0.5).
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, 2});
+  b.Output(b.Op(OpKind::kMul, "y", {x, b.ConstantF32("c", {2}, {100.0f, 0.0f})}));
+  const Graph g = Build(std::move(b));
+  std::vector<std::vector<HostTensor>> samples(1);
+  samples[0].push_back(F32Tensor({1, 2}, {0.28f, 5.0f}));
+  Expected<QuantizedGraph> plain = Quantize(g, samples);
+  QuantizeOptions options;
+  options.refine_lengths = true;
+  Expected<QuantizedGraph> refined = Quantize(g, samples, options);
+  REQUIRE(plain.ok());
+  REQUIRE(refined.ok());
+  CHECK(plain->report.refined_groups == 0);
+  CHECK(refined->report.refined_groups == 1);
+  CHECK(Named(plain->graph, "x/int8").fixed_point == FixedPoint{{2}, -1});
+  CHECK(Named(refined->graph, "x/int8").fixed_point == FixedPoint{{2}, -1});
+  CHECK(Named(plain->graph, "y/int8").fixed_point == FixedPoint{{-2}, -1});
+  CHECK(Named(refined->graph, "y/int8").fixed_point == FixedPoint{{-1}, -1});
+  CHECK(CompareWithFloat(g, plain->graph, samples)->at(0).max_abs_error == doctest::Approx(4.0));
+  CHECK(CompareWithFloat(g, refined->graph, samples)->at(0).max_abs_error == doctest::Approx(2.0));
+}
+
 TEST_CASE("quantize: sigmoid becomes a lookup table; errors name what is wrong") {
   GraphBuilder b("net");
   TensorId x = b.Input("x", DType::kF32, {1, 4});

@@ -52,6 +52,7 @@ TEST_CASE("opuc quantize --json: held-out split, one entry per output, the quant
   std::filesystem::remove_all(dir);
 }
 
+// What refinement does is checked in tests/quant; here the flag reaches it.
 TEST_CASE("opuc quantize --refine-lengths is reported; without it no length moves") {
   const std::string dir = SampleDir("quantize_refine", 3);
   const std::string command =

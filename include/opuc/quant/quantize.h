@@ -6,10 +6,12 @@
 //
 //   - every activation becomes int8 with a per-tensor fraction length chosen
 //     on calibration samples by least squared error, unified where the OPU
-//     needs one binary point (concat, moves, residual operands, clamps);
+//     needs one binary point (concat, moves, residual operands, clamps),
+//     optionally refined against the outputs (QuantizeOptions);
 //   - inner-product weights become int8 with a fraction length per output
-//     channel, biases int32 at the accumulator's length, and every channel
-//     provably accumulates in int32;
+//     channel, rounded as a whole against the inputs they meet on the
+//     calibration samples; biases int32 at the accumulator's length, and
+//     every channel provably accumulates in int32;
 //   - sigmoid, tanh, hard_swish and leaky_relu become lookup_table nodes and
 //     softmax gets its exp table;
 //   - graph inputs and outputs stay f32 under their names: a `quantize` node
