@@ -1,12 +1,12 @@
 //===- src/quant/quantize.cc - Float graph to OPU fixed point -------------===//
 //
 // Equalize channel ranges (equalize.h) → calibrate (calibrate.h) → choose
-// activation lengths (activation_bits.h) → optionally refine them against the
-// outputs (refine_lengths.h) → measure what each inner product
-// sees (input_gram.h) → retype every activation to i8 in place → lower each
-// node (lower.h, weights rounded with compensation) → wrap
-// the graph's inputs in `quantize` and its outputs in `dequantize` → drop
-// the float constants nothing reads → verify.
+// activation lengths (activation_bits.h) → measure what each inner product
+// sees (input_gram.h) → optionally refine the lengths against the outputs,
+// with the weights rounded ahead (refine_lengths.h) → retype every
+// activation to i8 in place → lower each node (lower.h, weights rounded with
+// compensation) → wrap the graph's inputs in `quantize` and its outputs in
+// `dequantize` → drop the float constants nothing reads → verify.
 //
 //===----------------------------------------------------------------------===//
 #include "opuc/quant/quantize.h"
@@ -19,6 +19,7 @@
 #include "quant/input_gram.h"
 #include "quant/lower.h"
 #include "quant/refine_lengths.h"
+#include "quant/weights.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -92,13 +93,14 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
   OPUC_ASSIGN_OR_RETURN(std::vector<quant::TensorStats> stats,
                         quant::Calibrate(equalized, calibration));
   std::vector<int> bits = quant::ChooseActivationBits(equalized, stats);
+  OPUC_ASSIGN_OR_RETURN(const auto grams, quant::CollectInputGrams(equalized, calibration));
   int64_t refined_groups = 0;
   if (options.refine_lengths) {
+    OPUC_ASSIGN_OR_RETURN(const Graph rounded, quant::WithRoundedWeights(equalized, bits, grams));
     OPUC_ASSIGN_OR_RETURN(const quant::RefineReport refined,
-                          quant::RefineActivationBits(equalized, calibration, bits));
+                          quant::RefineActivationBits(equalized, rounded, calibration, bits));
     refined_groups = refined.groups_changed;
   }
-  OPUC_ASSIGN_OR_RETURN(const auto grams, quant::CollectInputGrams(equalized, calibration));
 
   QuantizedGraph result{equalized, QuantizeReport(), std::move(equalized)};
   result.report.calibration_samples = static_cast<int64_t>(calibration.size());

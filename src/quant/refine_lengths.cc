@@ -26,7 +26,8 @@ void RoundInPlace(HostTensor& value, int bits) {
 /// trial recomputes only what a change reaches.
 class RoundedRuns {
  public:
-  RoundedRuns(const Graph& graph, const Samples& samples) : graph_(graph), samples_(samples) {
+  RoundedRuns(const Graph& reference, const Graph& graph, const Samples& samples)
+      : reference_graph_(reference), graph_(graph), samples_(samples) {
     for (size_t t = 0; t < graph.tensors.size(); ++t)
       if (graph.tensors[t].is_constant())
         constants_[static_cast<TensorId>(t)] = HostTensor::FromConstant(graph.tensors[t]).value();
@@ -35,7 +36,7 @@ class RoundedRuns {
   Status Start(const std::vector<int>& bits) {
     reference_.clear();
     for (const auto& sample : samples_) {
-      OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> outputs, RunReference(graph_, sample));
+      OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> outputs, RunReference(reference_graph_, sample));
       reference_.push_back(std::move(outputs));
     }
     current_.assign(samples_.size(), std::vector<std::optional<HostTensor>>(graph_.tensors.size()));
@@ -107,6 +108,7 @@ class RoundedRuns {
       RoundInPlace(value, bits[static_cast<size_t>(t)]);
   }
 
+  const Graph& reference_graph_;
   const Graph& graph_;
   const Samples& samples_;
   std::map<TensorId, HostTensor> constants_;
@@ -117,8 +119,8 @@ class RoundedRuns {
 
 }  // namespace
 
-Expected<RefineReport> RefineActivationBits(const Graph& graph, const Samples& samples,
-                                            std::vector<int>& bits) {
+Expected<RefineReport> RefineActivationBits(const Graph& graph, const Graph& rounded,
+                                            const Samples& samples, std::vector<int>& bits) {
   // Each group's members and the first node that produces one of them.
   const ActivationGroups unified = UnifyActivations(graph);
   std::vector<NodeId> producer(graph.tensors.size(), 0);
@@ -139,7 +141,7 @@ Expected<RefineReport> RefineActivationBits(const Graph& graph, const Samples& s
   std::sort(groups.begin(), groups.end(),
             [&](const auto& a, const auto& b) { return first(a.second) < first(b.second); });
 
-  RoundedRuns runs(graph, samples);
+  RoundedRuns runs(graph, rounded, samples);
   OPUC_RETURN_IF_ERROR(runs.Start(bits));
   RefineReport report;
   report.error_before = runs.error();

@@ -5,11 +5,11 @@
 // values of a mid-network feature can cost an output far more than coarser
 // steps would, and the first layer's steps can cost more than its clipping.
 // So the unified groups' lengths are refined against the outputs themselves:
-// with every activation rounded at its length (weights left float; the
-// activations dominate), each group in graph order tries one step finer and
+// with the weights as the integer graph holds them and every activation
+// rounded at its length, each group in graph order tries one step finer and
 // one coarser and keeps a change that lowers
 //
-//   E = Σ_outputs  Σ (y − ŷ)² / Σ y²      (over the calibration samples)
+//   E = Σ_outputs  Σ (y − ŷ)² / Σ y²      (y: the float graph; over the calibration samples)
 //
 // A trial recomputes only the nodes from the group's first producer on.
 //
@@ -33,8 +33,11 @@ struct RefineReport {
 };
 
 /// Refines `bits` (ChooseActivationBits's result for `graph`) in place over
-/// `samples`. Errors name the sample.
-Expected<RefineReport> RefineActivationBits(const Graph& graph,
+/// `samples`: `graph`'s outputs are the targets, and `rounded` — the same
+/// graph with the weights as the integer graph will hold them, same tensor
+/// ids for the activations — is the graph whose activations are rounded.
+/// Errors name the sample.
+Expected<RefineReport> RefineActivationBits(const Graph& graph, const Graph& rounded,
                                             const std::vector<std::vector<HostTensor>>& samples,
                                             std::vector<int>& bits);
 

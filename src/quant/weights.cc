@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "opuc/ir/graph_edit.h"
 #include "opuc/runtime/host_tensor.h"
 #include "quant/compensated_rounding.h"
 #include "support/fixed_point.h"
@@ -168,6 +169,42 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
   }
   if (!bias) result.bias.clear();
   return result;
+}
+
+Expected<Graph> WithRoundedWeights(const Graph& graph, const std::vector<int>& bits,
+                                   const std::map<NodeId, InputGram>& grams) {
+  Graph rounded = graph;
+  for (size_t k = 0; k < graph.nodes.size(); ++k) {
+    const Node& node = graph.nodes[k];
+    if (node.op != OpKind::kConv2D && node.op != OpKind::kDepthwiseConv2D &&
+        node.op != OpKind::kTransposeConv2D && node.op != OpKind::kFullyConnected)
+      continue;
+    const int input_bits = bits[static_cast<size_t>(node.inputs[0])];
+    const auto gram = grams.find(static_cast<NodeId>(k));
+    Expected<QuantizedWeights> quantized = QuantizeInnerProduct(
+        graph, static_cast<NodeId>(k), input_bits, gram == grams.end() ? nullptr : &gram->second);
+    if (!quantized.ok()) return quantized.status().WithContext(DescribeNode(graph, static_cast<NodeId>(k)));
+    const QuantizedWeights& q = *quantized;
+    const Tensor& w = graph.tensor(node.inputs[1]);
+    const int64_t channels = static_cast<int64_t>(q.bits.size());
+    std::vector<float> weights(q.weights.size()), bias(q.bias.size());
+    const int64_t inner = q.axis == 0 ? static_cast<int64_t>(weights.size()) / channels : 1;
+    for (size_t i = 0; i < weights.size(); ++i) {
+      const int64_t c = q.axis == 0 ? static_cast<int64_t>(i) / inner : static_cast<int64_t>(i) % channels;
+      weights[i] = static_cast<float>(std::ldexp(q.weights[i], -q.bits[static_cast<size_t>(c)]));
+    }
+    Node& target = rounded.nodes[k];
+    target.inputs[1] = rounded.AddConstant(UniqueTensorName(rounded, w.name + "/rounded"), DType::kF32,
+                                           w.shape, ConstantData::Copy(weights.data(), weights.size() * 4));
+    if (!q.bias.empty()) {
+      for (size_t c = 0; c < bias.size(); ++c)
+        bias[c] = static_cast<float>(std::ldexp(q.bias[c], -(input_bits + q.bits[c])));
+      const Tensor& b = graph.tensor(node.inputs[2]);
+      target.inputs[2] = rounded.AddConstant(UniqueTensorName(rounded, b.name + "/rounded"), DType::kF32,
+                                             b.shape, ConstantData::Copy(bias.data(), bias.size() * 4));
+    }
+  }
+  return rounded;
 }
 
 }  // namespace opuc::quant

@@ -17,6 +17,7 @@
 #define OPUC_SRC_QUANT_WEIGHTS_H
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "opuc/ir/graph.h"
@@ -48,6 +49,13 @@ struct QuantizedWeights {
 /// the bias and bound.
 Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, int input_bits,
                                                 const InputGram* gram = nullptr);
+
+/// `graph` with each inner product's weights and bias replaced by the float
+/// values their integers stand for (QuantizeInnerProduct with the activation
+/// lengths `bits` and the Gram matrices `grams`): what the integer graph
+/// computes with. Errors name the node.
+Expected<Graph> WithRoundedWeights(const Graph& graph, const std::vector<int>& bits,
+                                   const std::map<NodeId, InputGram>& grams);
 
 /// The largest fraction length in [lo, hi] at which every value of `values`
 /// rounds into int8 without clipping (hi when all are zero).

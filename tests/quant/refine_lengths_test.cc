@@ -29,7 +29,7 @@ TEST_CASE("refine lengths: the output, not the tensor's own error, picks the len
   bits[static_cast<size_t>(x)] = 4;
   bits[static_cast<size_t>(y)] = 2;
   const std::vector<std::vector<HostTensor>> samples = {{testing::F32Tensor({1, 2}, {0.28f, 5.0f})}};
-  Expected<RefineReport> report = RefineActivationBits(g, samples, bits);
+  Expected<RefineReport> report = RefineActivationBits(g, g, samples, bits);
   REQUIRE(report.ok());
   CHECK(bits[static_cast<size_t>(x)] == 5);
   CHECK(bits[static_cast<size_t>(y)] == 1);
@@ -56,7 +56,7 @@ TEST_CASE("refine lengths: a unified group moves as one") {
   bits[static_cast<size_t>(x)] = 8;
   bits[static_cast<size_t>(h)] = bits[static_cast<size_t>(r)] = 4;
   const std::vector<std::vector<HostTensor>> samples = {{testing::F32Tensor({1, 1}, {0.28125f})}};
-  Expected<RefineReport> report = RefineActivationBits(g, samples, bits);
+  Expected<RefineReport> report = RefineActivationBits(g, g, samples, bits);
   REQUIRE(report.ok());
   CHECK(bits[static_cast<size_t>(h)] == 5);
   CHECK(bits[static_cast<size_t>(r)] == 5);

@@ -106,6 +106,27 @@ TEST_CASE("weights: with the Gram matrix a channel is rounded with compensation"
   CHECK(nearest->compensated == 0);
 }
 
+TEST_CASE("weights: WithRoundedWeights puts in the values the integers stand for") {
+  // As above: 76.4/256 twice, compensated to 76 and 77 at f_w = 8; bias 0.5
+  // at f_in + f_w = 4 + 8 is 2048, which stands for 0.5 exactly.
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, 2});
+  TensorId w = b.ConstantF32("w", {1, 2}, {76.4f / 256, 76.4f / 256});
+  b.Output(b.Op(OpKind::kFullyConnected, "fc", {x, w, b.ConstantF32("b", {1}, {0.5f})}));
+  Graph g = Build(std::move(b));
+  std::vector<int> bits(g.tensors.size(), 0);
+  bits[static_cast<size_t>(x)] = 4;
+  const std::map<NodeId, InputGram> grams = {{0, AgreeingPair()}};
+  Expected<Graph> rounded = WithRoundedWeights(g, bits, grams);
+  REQUIRE(rounded.ok());
+  const Node& fc = rounded->nodes[0];
+  const HostTensor weights = HostTensor::FromConstant(rounded->tensor(fc.inputs[1])).value();
+  CHECK(weights.data<float>()[0] == 76.0f / 256);
+  CHECK(weights.data<float>()[1] == 77.0f / 256);
+  CHECK(HostTensor::FromConstant(rounded->tensor(fc.inputs[2]))->data<float>()[0] == 0.5f);
+  CHECK(rounded->tensor(fc.inputs[0]).name == "x");  // activations keep their ids
+}
+
 TEST_CASE("weights: a Gram matrix of another size is ignored") {
   GraphBuilder b("net");
   TensorId x = b.Input("x", DType::kF32, {1, 2});
