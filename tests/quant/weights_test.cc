@@ -85,15 +85,22 @@ TEST_CASE("weights: a bias that fits at no length is an error naming the channel
 /// Two inputs that always agree: G = [[1, 1], [1, 1]] (compensated_rounding_test.cc).
 InputGram AgreeingPair() { return InputGram{2, 1, {1, 1, 1, 1}}; }
 
+/// fully_connected of x [1,2] with weights 76.4/256 twice (f_w = 8: 76.4
+/// each; 152.8 at 9 clips), and a bias of 0.5 when `with_bias`.
+Graph TwoInputFc(bool with_bias) {
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, 2});
+  std::vector<TensorId> inputs = {x, b.ConstantF32("w", {1, 2}, {76.4f / 256, 76.4f / 256})};
+  if (with_bias) inputs.push_back(b.ConstantF32("b", {1}, {0.5f}));
+  b.Output(b.Op(OpKind::kFullyConnected, "fc", inputs));
+  return Build(std::move(b));
+}
+
 TEST_CASE("weights: with the Gram matrix a channel is rounded with compensation") {
   // 76.4/256 at f = 8 (152.8 at 9 clips) is 76.4: nearest gives 76 twice,
   // an output error of 0.8 LSB·x when both inputs are x. Compensated, the
   // second becomes 76.4 + 0.4/1.01 = 76.796 → 77 (error 0.2 LSB·x).
-  GraphBuilder b("net");
-  TensorId x = b.Input("x", DType::kF32, {1, 2});
-  TensorId w = b.ConstantF32("w", {1, 2}, {76.4f / 256, 76.4f / 256});
-  b.Output(b.Op(OpKind::kFullyConnected, "fc", {x, w}));
-  Graph g = Build(std::move(b));
+  Graph g = TwoInputFc(false);
   const InputGram gram = AgreeingPair();
   Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, 4, &gram);
   REQUIRE(q.ok());
@@ -109,13 +116,9 @@ TEST_CASE("weights: with the Gram matrix a channel is rounded with compensation"
 TEST_CASE("weights: WithRoundedWeights puts in the values the integers stand for") {
   // As above: 76.4/256 twice, compensated to 76 and 77 at f_w = 8; bias 0.5
   // at f_in + f_w = 4 + 8 is 2048, which stands for 0.5 exactly.
-  GraphBuilder b("net");
-  TensorId x = b.Input("x", DType::kF32, {1, 2});
-  TensorId w = b.ConstantF32("w", {1, 2}, {76.4f / 256, 76.4f / 256});
-  b.Output(b.Op(OpKind::kFullyConnected, "fc", {x, w, b.ConstantF32("b", {1}, {0.5f})}));
-  Graph g = Build(std::move(b));
+  Graph g = TwoInputFc(true);
   std::vector<int> bits(g.tensors.size(), 0);
-  bits[static_cast<size_t>(x)] = 4;
+  bits[static_cast<size_t>(g.inputs[0])] = 4;
   const std::map<NodeId, InputGram> grams = {{0, AgreeingPair()}};
   Expected<Graph> rounded = WithRoundedWeights(g, bits, grams);
   REQUIRE(rounded.ok());
@@ -128,11 +131,7 @@ TEST_CASE("weights: WithRoundedWeights puts in the values the integers stand for
 }
 
 TEST_CASE("weights: a Gram matrix of another size is ignored") {
-  GraphBuilder b("net");
-  TensorId x = b.Input("x", DType::kF32, {1, 2});
-  TensorId w = b.ConstantF32("w", {1, 2}, {76.4f / 256, 76.4f / 256});
-  b.Output(b.Op(OpKind::kFullyConnected, "fc", {x, w}));
-  Graph g = Build(std::move(b));
+  Graph g = TwoInputFc(false);
   const InputGram three{3, 1, std::vector<double>(9, 1.0)};
   Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, 4, &three);
   REQUIRE(q.ok());
