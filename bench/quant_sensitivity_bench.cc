@@ -1,9 +1,10 @@
 //===- bench/quant_sensitivity_bench.cc - Which activations limit accuracy? -===//
 //
 // Claim (issue 7, docs/quantization.md): on these models some single
-// activation tensors, quantized alone to int8 at the length opuc chose,
-// already cost an output more than the 25 dB the issue asks for, so no
-// choice of weights or of the other tensors can meet it in int8.
+// activation tensors, rounded alone to int8 at the length opuc chose, already
+// cost an output more than the 25 dB the issue asks for — so at those lengths
+// no choice of weights or of the other tensors can meet it — and the other
+// columns say whether a different length or one more bit would.
 //
 // For each int8 activation of opuc's quantized graph, on the held-out
 // photographs, it prints the output SQNR of the float graph (after
