@@ -38,12 +38,13 @@ int BestFractionBits(const TensorStats& stats) {
 }
 
 Expected<std::vector<TensorStats>> Calibrate(const Graph& graph,
-                                             const std::vector<std::vector<HostTensor>>& samples) {
+                                             const std::vector<std::vector<HostTensor>>& samples,
+                                             const TensorObserver& also) {
   std::vector<TensorStats> stats(graph.tensors.size());
   const TensorObserver observe = [&](TensorId id, const HostTensor& value) {
     if (value.dtype() == DType::kF32)
       AccumulateErrors(value.data<float>(), value.elements(), stats[static_cast<size_t>(id)]);
-    return OkStatus();
+    return also ? also(id, value) : OkStatus();
   };
   for (size_t s = 0; s < samples.size(); ++s) {
     Expected<std::vector<HostTensor>> run = RunReference(graph, samples[s], observe);

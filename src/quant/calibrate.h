@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "opuc/cpu/reference.h"
 #include "opuc/ir/graph.h"
 #include "opuc/runtime/host_tensor.h"
 #include "opuc/status.h"
@@ -45,9 +46,11 @@ int BestFractionBits(const TensorStats& stats);
 
 /// Stats for every tensor of `graph` (indexed by TensorId; f32 activations
 /// only, constants untouched), over every sample (one HostTensor per graph
-/// input). Errors name the sample.
+/// input). `also`, when given, sees every value of the same runs. Errors
+/// name the sample.
 Expected<std::vector<TensorStats>> Calibrate(const Graph& graph,
-                                             const std::vector<std::vector<HostTensor>>& samples);
+                                             const std::vector<std::vector<HostTensor>>& samples,
+                                             const TensorObserver& also = nullptr);
 
 }  // namespace opuc::quant
 

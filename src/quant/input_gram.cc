@@ -4,8 +4,6 @@
 #include <algorithm>
 
 #include "cpu/reference/kernel_util.h"
-#include "opuc/cpu/reference.h"
-#include "support/format.h"
 
 namespace opuc::quant {
 namespace {
@@ -114,26 +112,17 @@ void AccumulateInputGram(const Graph& graph, const Node& node, const HostTensor&
     AccumulateConv(node, weights, graph.tensor(node.outputs[0]).shape, input, gram);
 }
 
-Expected<std::map<NodeId, InputGram>> CollectInputGrams(
-    const Graph& graph, const std::vector<std::vector<HostTensor>>& samples) {
-  std::map<TensorId, std::vector<NodeId>> readers;
+InputGramCollector::InputGramCollector(const Graph& graph) : graph_(graph) {
   for (size_t k = 0; k < graph.nodes.size(); ++k)
     if (HasGram(graph, graph.nodes[k]))
-      readers[graph.nodes[k].inputs[0]].push_back(static_cast<NodeId>(k));
-  std::map<NodeId, InputGram> grams;
-  if (readers.empty()) return grams;
-  const TensorObserver observe = [&](TensorId t, const HostTensor& value) {
-    auto it = readers.find(t);
-    if (it == readers.end() || value.dtype() != DType::kF32) return OkStatus();
-    for (NodeId k : it->second)
-      AccumulateInputGram(graph, graph.node(k), value, grams[k]);
-    return OkStatus();
-  };
-  for (size_t s = 0; s < samples.size(); ++s) {
-    Expected<std::vector<HostTensor>> run = RunReference(graph, samples[s], observe);
-    if (!run.ok()) return run.status().WithContext(Cat("calibration sample ", s));
-  }
-  return grams;
+      readers_[graph.nodes[k].inputs[0]].push_back(static_cast<NodeId>(k));
+}
+
+Status InputGramCollector::Observe(TensorId t, const HostTensor& value) {
+  auto it = readers_.find(t);
+  if (it == readers_.end() || value.dtype() != DType::kF32) return OkStatus();
+  for (NodeId k : it->second) AccumulateInputGram(graph_, graph_.node(k), value, grams_[k]);
+  return OkStatus();
 }
 
 }  // namespace opuc::quant

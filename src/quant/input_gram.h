@@ -44,10 +44,20 @@ void AccumulateInputGram(const Graph& graph, const Node& node, const HostTensor&
                          InputGram& gram);
 
 /// The Gram matrix of every conv2d, depthwise conv and fully connected node
-/// with constant f32 weights, over `samples` on the float reference.
-/// (transpose conv2d is left out: its patches overlap differently.)
-Expected<std::map<NodeId, InputGram>> CollectInputGrams(
-    const Graph& graph, const std::vector<std::vector<HostTensor>>& samples);
+/// with constant f32 weights (transpose conv2d is left out: its patches
+/// overlap differently), from the values a float reference run shows it —
+/// as a TensorObserver, so that it shares the run calibration makes.
+class InputGramCollector {
+ public:
+  explicit InputGramCollector(const Graph& graph);
+  Status Observe(TensorId t, const HostTensor& value);
+  std::map<NodeId, InputGram> Take() && { return std::move(grams_); }
+
+ private:
+  const Graph& graph_;
+  std::map<TensorId, std::vector<NodeId>> readers_;  ///< Inner products by the input they read.
+  std::map<NodeId, InputGram> grams_;
+};
 
 }  // namespace opuc::quant
 

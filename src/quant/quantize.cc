@@ -90,10 +90,15 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
     return InvalidArgument("quantization needs at least one calibration sample");
   Graph equalized = graph;
   OPUC_ASSIGN_OR_RETURN(const int pairs, quant::EqualizeChannels(equalized, calibration));
-  OPUC_ASSIGN_OR_RETURN(std::vector<quant::TensorStats> stats,
-                        quant::Calibrate(equalized, calibration));
+  // One run per sample gives the lengths' statistics and the Gram matrices.
+  quant::InputGramCollector collector(equalized);
+  OPUC_ASSIGN_OR_RETURN(
+      std::vector<quant::TensorStats> stats,
+      quant::Calibrate(equalized, calibration, [&](TensorId t, const HostTensor& value) {
+        return collector.Observe(t, value);
+      }));
+  const std::map<NodeId, quant::InputGram> grams = std::move(collector).Take();
   std::vector<int> bits = quant::ChooseActivationBits(equalized, stats);
-  OPUC_ASSIGN_OR_RETURN(const auto grams, quant::CollectInputGrams(equalized, calibration));
   int64_t refined_groups = 0;
   if (options.refine_lengths) {
     OPUC_ASSIGN_OR_RETURN(const Graph rounded, quant::WithRoundedWeights(equalized, bits, grams));

@@ -2,6 +2,7 @@
 // by hand over the patches each output position reads.
 #include <doctest/doctest.h>
 
+#include "opuc/cpu/reference.h"
 #include "opuc/ir/graph_builder.h"
 #include "pass/pass_test_util.h"
 #include "quant/input_gram.h"
@@ -57,18 +58,25 @@ TEST_CASE("input gram: depthwise keeps one matrix per input channel; fully conne
   CHECK(fc.values == std::vector<double>{10, 14, 14, 20});
 }
 
-TEST_CASE("input gram: collected for each inner product over every sample") {
+TEST_CASE("input gram: the collector sums each inner product's input over every run") {
   GraphBuilder b("net");
   TensorId x = b.Input("x", DType::kF32, {1, 2});
   TensorId w = b.ConstantF32("w", {1, 2}, {1.0f, 1.0f});
-  b.Output(b.Op(OpKind::kFullyConnected, "fc", {x, w}));
+  TensorId y = b.Op(OpKind::kFullyConnected, "fc", {x, w});
+  b.Output(b.Op(OpKind::kTransposeConv2D, "up", {b.Op(OpKind::kReshape, "r", {y},
+                testing::Attrs({{"new_shape", testing::Ints({1, 1, 1, 1})}})),
+                b.ConstantF32("uw", {1, 1, 1, 1}, {1.0f})},
+                testing::Attrs({{"output_shape", testing::Ints({1, 1, 1, 1})}})));
   Graph g = Build(std::move(b));
-  const std::vector<std::vector<HostTensor>> samples = {{testing::F32Tensor({1, 2}, {1, 2})},
-                                                        {testing::F32Tensor({1, 2}, {3, 4})}};
-  Expected<std::map<NodeId, InputGram>> grams = CollectInputGrams(g, samples);
-  REQUIRE(grams.ok());
-  REQUIRE(grams->count(0) == 1);
-  CHECK(grams->at(0).values == std::vector<double>{10, 14, 14, 20});
+  InputGramCollector collector(g);
+  // Rows (1, 2) and (3, 4) in two runs: G = [[1+9, 2+12], [2+12, 4+16]].
+  for (const std::vector<float>& v : {std::vector<float>{1, 2}, std::vector<float>{3, 4}})
+    REQUIRE(RunReference(g, {testing::F32Tensor({1, 2}, v)},
+                         [&](TensorId t, const HostTensor& value) { return collector.Observe(t, value); })
+                .ok());
+  const std::map<NodeId, InputGram> grams = std::move(collector).Take();
+  REQUIRE(grams.size() == 1);  // not the transpose conv
+  CHECK(grams.at(0).values == std::vector<double>{10, 14, 14, 20});
 }
 
 }  // namespace
