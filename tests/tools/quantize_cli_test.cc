@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "opuc/frontend/opug.h"
+#include "opuc/ir/graph_builder.h"
 #include "opuc/runtime/npy.h"
 #include "opuc/runtime/random_input.h"
 #include "tools/cli_util.h"
@@ -52,19 +54,34 @@ TEST_CASE("opuc quantize --json: held-out split, one entry per output, the quant
   std::filesystem::remove_all(dir);
 }
 
-// What refinement does is checked in tests/quant; here the flag reaches it.
-TEST_CASE("opuc quantize --refine-lengths is reported; without it no length moves") {
-  const std::string dir = SampleDir("quantize_refine", 3);
-  const std::string command =
-      std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration " + dir + " --json";
+TEST_CASE("opuc quantize --refine-lengths refines; without it no length moves") {
+  // The graph of tests/quant's "refine_lengths trades a length" case:
+  // y = x · [100, 0] on x = [0.28, 5.0], where refinement moves y's length
+  // one step finer. Three copies of the sample: two calibrate, one reports.
+  const std::string dir = TempPath("quantize_refine");
+  std::filesystem::create_directories(dir);
+  opuc::GraphBuilder b("refine");
+  opuc::TensorId x = b.Input("x", opuc::DType::kF32, {1, 2});
+  b.Output(b.Op(opuc::OpKind::kMul, "y", {x, b.ConstantF32("c", {2}, {100.0f, 0.0f})}));
+  opuc::Expected<opuc::Graph> graph = std::move(b).Finish();
+  REQUIRE(graph.ok());
+  REQUIRE(opuc::SaveOpugFile(*graph, dir + "/m.opug").ok());
+  const std::vector<float> sample = {0.28f, 5.0f};
+  for (const char* name : {"s0.npy", "s1.npy", "s2.npy"})
+    REQUIRE(opuc::WriteNpy(dir + "/" + name, opuc::HostTensor::Copy(opuc::DType::kF32, {1, 2},
+                                                                      sample.data(), 8))
+                .ok());
+  const std::string command = "quantize " + dir + "/m.opug --calibration " + dir + " --json";
   Run plain = Opuc(command);
   REQUIRE(plain.exit_code == 0);
   CHECK(nlohmann::json::parse(plain.out)["refined_groups"] == 0);
   Run refined = Opuc(command + " --refine-lengths");
   REQUIRE(refined.exit_code == 0);
   const auto json = nlohmann::json::parse(refined.out);
-  CHECK(json["refined_groups"].is_number_integer());
-  CHECK(json["outputs"].size() == 1);
+  CHECK(json["refined_groups"] == 1);
+  // y: 25 → 24 at step 4 (error 4), refined 25 → 26 at step 2 (error 2).
+  CHECK(nlohmann::json::parse(plain.out)["outputs"][0]["max_abs_error"] == doctest::Approx(4.0));
+  CHECK(json["outputs"][0]["max_abs_error"] == doctest::Approx(2.0));
   std::filesystem::remove_all(dir);
 }
 
