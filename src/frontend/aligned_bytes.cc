@@ -1,5 +1,5 @@
 //===- src/frontend/aligned_bytes.cc - Byte buffers for in-place reading --===//
-#include "frontend/aligned_bytes.h"
+#include "aligned_bytes.h"
 
 #include <cstring>
 #include <new>

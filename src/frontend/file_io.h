@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "frontend/aligned_bytes.h"
+#include "aligned_bytes.h"
 #include "opuc/status.h"
 
 namespace opuc {

@@ -1,9 +1,9 @@
 //===- src/frontend/opug_attrs.cc - Node attributes in .opug --------------===//
-#include "frontend/opug_attrs.h"
+#include "opug_attrs.h"
 
 #include <type_traits>
 
-#include "frontend/fb_vector.h"
+#include "fb_vector.h"
 #include "support/format.h"
 
 namespace opuc {

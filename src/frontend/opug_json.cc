@@ -19,9 +19,9 @@
 #include <flatbuffers/idl.h>
 #endif
 
-#include "frontend/aligned_bytes.h"
-#include "frontend/opug_attrs.h"
-#include "frontend/opug_writable.h"
+#include "aligned_bytes.h"
+#include "opug_attrs.h"
+#include "opug_writable.h"
 #include "opug_generated.h"
 #include "support/format.h"
 

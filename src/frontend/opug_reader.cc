@@ -10,9 +10,9 @@
 
 #include <limits>
 
-#include "frontend/aligned_bytes.h"
-#include "frontend/fb_vector.h"
-#include "frontend/opug_attrs.h"
+#include "aligned_bytes.h"
+#include "fb_vector.h"
+#include "opug_attrs.h"
 #include "opug_generated.h"
 #include "opuc/ir/verifier.h"
 #include "support/format.h"

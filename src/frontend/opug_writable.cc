@@ -1,5 +1,5 @@
 //===- src/frontend/opug_writable.cc - What .opug can hold ----------------===//
-#include "frontend/opug_writable.h"
+#include "opug_writable.h"
 
 #include "opuc/ir/verifier.h"
 #include "support/format.h"

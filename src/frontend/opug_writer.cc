@@ -1,8 +1,8 @@
 //===- src/frontend/opug_writer.cc - Graph to binary .opug ----------------===//
 #include "opuc/frontend/opug.h"
 
-#include "frontend/opug_attrs.h"
-#include "frontend/opug_writable.h"
+#include "opug_attrs.h"
+#include "opug_writable.h"
 #include "opug_generated.h"
 #include "support/format.h"
 

@@ -6,7 +6,7 @@
 // where it is used.
 //
 //===----------------------------------------------------------------------===//
-#include "frontend/tflite_import.h"
+#include "tflite_import.h"
 #include "support/format.h"
 
 namespace opuc {

@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "opuc/frontend/tflite.h"
 
-#include "frontend/aligned_bytes.h"
-#include "frontend/fb_vector.h"
-#include "frontend/tflite_import.h"
+#include "aligned_bytes.h"
+#include "fb_vector.h"
+#include "tflite_import.h"
 #include "opuc/ir/verifier.h"
 #include "support/format.h"
 

@@ -1,6 +1,6 @@
 //===- src/frontend/tflite_op_context.cc - One operator, as converters see it -===//
-#include "frontend/fb_vector.h"
-#include "frontend/tflite_import.h"
+#include "fb_vector.h"
+#include "tflite_import.h"
 #include "support/format.h"
 
 namespace opuc {

@@ -4,7 +4,7 @@
 // same table with the IR op and attributes of each.
 //
 //===----------------------------------------------------------------------===//
-#include "frontend/tflite_import.h"
+#include "tflite_import.h"
 
 namespace opuc {
 namespace {

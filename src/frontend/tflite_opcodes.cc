@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 
-#include "frontend/tflite_import.h"
+#include "tflite_import.h"
 #include "support/format.h"
 
 namespace opuc {

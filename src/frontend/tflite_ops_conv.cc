@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include <cstring>
 
-#include "frontend/tflite_import.h"
+#include "tflite_import.h"
 #include "support/format.h"
 
 namespace opuc {

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include <cmath>
 
-#include "frontend/tflite_import.h"
+#include "tflite_import.h"
 #include "support/format.h"
 
 namespace opuc {

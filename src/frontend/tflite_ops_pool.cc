@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "frontend/tflite_import.h"
+#include "tflite_import.h"
 #include "support/format.h"
 
 namespace opuc {

@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include <limits>
 
-#include "frontend/fb_vector.h"
-#include "frontend/tflite_import.h"
+#include "fb_vector.h"
+#include "tflite_import.h"
 #include "support/format.h"
 
 namespace opuc {

@@ -6,8 +6,8 @@
 // afterwards by CheckSparsity (src/ir/sparsity.cc).
 //
 //===----------------------------------------------------------------------===//
-#include "frontend/fb_vector.h"
-#include "frontend/tflite_import.h"
+#include "fb_vector.h"
+#include "tflite_import.h"
 #include "support/format.h"
 
 namespace opuc {

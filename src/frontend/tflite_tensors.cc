@@ -9,8 +9,8 @@
 #include <cstring>
 #include <limits>
 
-#include "frontend/fb_vector.h"
-#include "frontend/tflite_import.h"
+#include "fb_vector.h"
+#include "tflite_import.h"
 #include "opuc/ir/sparsity.h"
 #include "support/format.h"
 

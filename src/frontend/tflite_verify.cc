@@ -5,7 +5,7 @@
 // inside it, so later stages can follow them safely.
 //
 //===----------------------------------------------------------------------===//
-#include "frontend/tflite_import.h"
+#include "tflite_import.h"
 #include "support/format.h"
 
 namespace opuc {

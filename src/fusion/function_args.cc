@@ -13,7 +13,7 @@
 // to sink; the count walks their member lists.
 //
 //===----------------------------------------------------------------------===//
-#include "fusion/partitioner.h"
+#include "partitioner.h"
 
 namespace opuc::fusion {
 

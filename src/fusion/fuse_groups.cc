@@ -1,5 +1,5 @@
 //===- src/fusion/fuse_groups.cc - Union-find groups of the partitioner ---===//
-#include "fusion/fuse_groups.h"
+#include "fuse_groups.h"
 
 #include "opuc/fusion/pattern_order.h"
 #include "support/format.h"

@@ -19,7 +19,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "fusion/fused_groups.h"
+#include "fused_groups.h"
 
 namespace opuc {
 namespace {

@@ -17,7 +17,7 @@
 // out_ewise_fusable, so the relu then takes the next elemwise op along.
 //
 //===----------------------------------------------------------------------===//
-#include "fusion/partitioner.h"
+#include "partitioner.h"
 #include "opuc/fusion/pattern_order.h"
 
 namespace opuc::fusion {

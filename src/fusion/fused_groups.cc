@@ -1,5 +1,5 @@
 //===- src/fusion/fused_groups.cc - The groups FuseMutator rewrites -------===//
-#include "fusion/fused_groups.h"
+#include "fused_groups.h"
 
 #include "support/format.h"
 

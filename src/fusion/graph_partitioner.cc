@@ -16,11 +16,11 @@
 // no walk at all. Either way the same fusions are refused.
 //
 //===----------------------------------------------------------------------===//
-#include "fusion/partitioner.h"
+#include "partitioner.h"
 
 #include <algorithm>
 
-#include "fusion/region_bound.h"
+#include "region_bound.h"
 #include "support/format.h"
 
 namespace opuc::fusion {

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "fusion/fuse_groups.h"
+#include "fuse_groups.h"
 #include "opuc/fusion/graph_partitioner.h"
 
 namespace opuc::fusion {

@@ -14,7 +14,7 @@
 // count at once, and no node costs more than about the limit in steps.
 //
 //===----------------------------------------------------------------------===//
-#include "fusion/region_bound.h"
+#include "region_bound.h"
 
 namespace opuc::fusion {
 

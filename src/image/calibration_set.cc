@@ -8,7 +8,7 @@
 
 #include "opuc/image/image.h"
 #include "opuc/image/model_defaults.h"
-#include "opuc/runtime/npy.h"
+#include "opuc/tensor_io/npy.h"
 #include "support/format.h"
 
 namespace opuc {

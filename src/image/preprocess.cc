@@ -4,7 +4,7 @@
 #include <array>
 #include <cmath>
 
-#include "image/resize_bilinear.h"
+#include "resize_bilinear.h"
 #include "support/format.h"
 
 namespace opuc {

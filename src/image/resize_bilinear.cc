@@ -1,5 +1,5 @@
 //===- src/image/resize_bilinear.cc - Bilinear resampling taps ------------===//
-#include "image/resize_bilinear.h"
+#include "resize_bilinear.h"
 
 #include <cassert>
 #include <cstddef>

@@ -3,7 +3,7 @@
 
 #include <array>
 
-#include "ir/ops/op_defs.h"
+#include "ops/op_defs.h"
 #include "support/format.h"
 
 namespace opuc {

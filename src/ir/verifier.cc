@@ -4,7 +4,7 @@
 #include <limits>
 #include <unordered_set>
 
-#include "ir/verify_fixed_point.h"
+#include "verify_fixed_point.h"
 #include "opuc/ir/op_registry.h"
 #include "opuc/ir/sparsity.h"
 #include "support/format.h"

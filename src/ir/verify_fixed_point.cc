@@ -1,5 +1,5 @@
 //===- src/ir/verify_fixed_point.cc - Fixed-point rules -------------------===//
-#include "ir/verify_fixed_point.h"
+#include "verify_fixed_point.h"
 
 #include <vector>
 

@@ -11,7 +11,7 @@
 #include <initializer_list>
 #include <sstream>
 
-#include "opu/json_value.h"
+#include "json_value.h"
 #include "opuc/opu/hw_config.h"
 #include "support/format.h"
 

@@ -1,5 +1,5 @@
 //===- src/opu/json_value.cc - A small JSON reader ------------------------===//
-#include "opu/json_value.h"
+#include "json_value.h"
 
 #include <cmath>
 #include <cstdlib>

@@ -13,7 +13,7 @@
 
 #include "opuc/fusion/graph_partitioner.h"
 #include "opuc/fusion/indexed_forward_graph.h"
-#include "partition/grouping.h"
+#include "grouping.h"
 #include "support/format.h"
 
 namespace opuc::partition {

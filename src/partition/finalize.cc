@@ -12,7 +12,7 @@
 #include <set>
 
 #include "opuc/partition/macs.h"
-#include "partition/grouping.h"
+#include "grouping.h"
 #include "support/format.h"
 
 namespace opuc::partition {

@@ -22,7 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 
-#include "partition/walker.h"
+#include "walker.h"
 
 namespace opuc::partition {
 

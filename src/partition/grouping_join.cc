@@ -4,7 +4,7 @@
 // every refusal and every group a node had to start.
 //
 //===----------------------------------------------------------------------===//
-#include "partition/walker.h"
+#include "walker.h"
 
 namespace opuc::partition {
 

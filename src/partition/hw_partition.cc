@@ -9,7 +9,7 @@
 
 #include "opuc/ir/verifier.h"
 #include "opuc/partition/dfg.h"
-#include "partition/grouping.h"
+#include "grouping.h"
 
 namespace opuc {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "partition/grouping.h"
+#include "grouping.h"
 #include "support/format.h"
 
 namespace opuc::partition {

@@ -16,7 +16,7 @@
 #include <optional>
 
 #include "opuc/ir/graph_edit.h"
-#include "pass/passes.h"
+#include "passes.h"
 
 namespace opuc {
 namespace {

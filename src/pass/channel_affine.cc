@@ -1,5 +1,5 @@
 //===- src/pass/channel_affine.cc - Per-channel constants after inner products ===//
-#include "pass/channel_affine.h"
+#include "channel_affine.h"
 
 #include <cstring>
 

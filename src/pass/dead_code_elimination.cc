@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "opuc/ir/graph_edit.h"
-#include "pass/passes.h"
+#include "passes.h"
 
 namespace opuc {
 namespace {

@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include <limits>
 
-#include "pass/fold_util.h"
-#include "pass/passes.h"
+#include "fold_util.h"
+#include "passes.h"
 
 namespace opuc {
 namespace {

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "opuc/ir/graph_edit.h"
-#include "pass/channel_affine.h"
-#include "pass/passes.h"
+#include "channel_affine.h"
+#include "passes.h"
 
 namespace opuc {
 namespace {

@@ -1,11 +1,11 @@
 //===- src/pass/fold_util.cc - Evaluate nodes into constants --------------===//
-#include "pass/fold_util.h"
+#include "fold_util.h"
 
 #include <optional>
 
 #include "opuc/cpu/reference.h"
 #include "opuc/ir/graph_edit.h"
-#include "opuc/runtime/host_tensor.h"
+#include "opuc/tensor_io/host_tensor.h"
 
 namespace opuc {
 namespace {

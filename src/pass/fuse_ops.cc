@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "opuc/fusion/fuse_mutator.h"
 #include "opuc/pass/pass_context.h"
-#include "pass/passes.h"
+#include "passes.h"
 
 namespace opuc {
 namespace {

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "opuc/ir/op_registry.h"
-#include "pass/passes.h"
+#include "passes.h"
 
 namespace opuc {
 namespace {

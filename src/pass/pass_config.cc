@@ -51,7 +51,7 @@ Expected<AttrValue> ParseAs(AttrType type, const std::string& text) {
 const std::vector<ConfigOption>& ConfigOptions() {
   static const std::vector<ConfigOption> options = {
 #define OPUC_CONFIG(key, value, help) ConfigOption{key, AttrValue(value), help},
-#include "pass/config_options.def"
+#include "config_options.def"
   };
   return options;
 }

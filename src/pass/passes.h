@@ -9,7 +9,7 @@
 namespace opuc {
 
 #define OPUC_PASS(Name) std::unique_ptr<Pass> Create##Name##Pass();
-#include "pass/passes.def"
+#include "passes.def"
 
 }  // namespace opuc
 

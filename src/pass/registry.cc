@@ -1,7 +1,7 @@
 //===- src/pass/registry.cc - Passes by name ------------------------------===//
 #include "opuc/pass/registry.h"
 
-#include "pass/passes.h"
+#include "passes.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -14,7 +14,7 @@ struct Entry {
 
 const Entry kPasses[] = {
 #define OPUC_PASS(Name) {#Name, Create##Name##Pass},
-#include "pass/passes.def"
+#include "passes.def"
 };
 
 }  // namespace

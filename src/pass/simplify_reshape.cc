@@ -11,7 +11,7 @@
 #include <algorithm>
 
 #include "opuc/ir/graph_edit.h"
-#include "pass/passes.h"
+#include "passes.h"
 
 namespace opuc {
 namespace {

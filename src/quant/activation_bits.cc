@@ -1,5 +1,5 @@
 //===- src/quant/activation_bits.cc - Fraction lengths of activations -----===//
-#include "quant/activation_bits.h"
+#include "activation_bits.h"
 
 #include <algorithm>
 #include <numeric>

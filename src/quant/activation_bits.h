@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "opuc/ir/graph.h"
-#include "quant/calibrate.h"
+#include "calibrate.h"
 
 namespace opuc::quant {
 

@@ -1,5 +1,5 @@
 //===- src/quant/calibrate.cc - Activation statistics ---------------------===//
-#include "quant/calibrate.h"
+#include "calibrate.h"
 
 #include <cmath>
 

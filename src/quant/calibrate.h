@@ -16,7 +16,7 @@
 
 #include "opuc/cpu/reference.h"
 #include "opuc/ir/graph.h"
-#include "opuc/runtime/host_tensor.h"
+#include "opuc/tensor_io/host_tensor.h"
 #include "opuc/status.h"
 
 namespace opuc::quant {

@@ -1,5 +1,5 @@
 //===- src/quant/compensated_rounding.cc - Weights rounded as a whole -----===//
-#include "quant/compensated_rounding.h"
+#include "compensated_rounding.h"
 
 #include <cmath>
 

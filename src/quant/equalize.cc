@@ -1,5 +1,5 @@
 //===- src/quant/equalize.cc - Cross-layer channel equalization -----------===//
-#include "quant/equalize.h"
+#include "equalize.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,12 +1,21 @@
 //===- src/quant/input_gram.cc - What each inner product sees -------------===//
-#include "quant/input_gram.h"
+#include "input_gram.h"
 
 #include <algorithm>
 
-#include "cpu/reference/kernel_util.h"
-
 namespace opuc::quant {
 namespace {
+
+// TFLite's padding before the first element (as the reference's conv kernels
+// compute it); the shared conv geometry of the IR replaces this copy.
+int64_t PaddingBefore(int64_t in, int64_t out, int64_t stride, int64_t kernel, int64_t dilation) {
+  const int64_t total = (out - 1) * stride + (kernel - 1) * dilation + 1 - in;
+  return total > 0 ? total / 2 : 0;
+}
+
+int64_t Nhwc(const Shape& shape, int64_t n, int64_t h, int64_t w, int64_t c) {
+  return ((n * shape[1] + h) * shape[2] + w) * shape[3] + c;
+}
 
 bool HasGram(const Graph& graph, const Node& node) {
   if (node.op != OpKind::kConv2D && node.op != OpKind::kDepthwiseConv2D &&
@@ -64,8 +73,8 @@ void AccumulateConv(const Node& node, const Shape& weights, const Shape& out,
   const auto strides = node.attrs.GetInts("strides");
   const auto dilations = node.attrs.GetInts("dilations");
   const int64_t kh = weights[1], kw = weights[2], channels = in[3];
-  const int64_t pad_h = reference::PaddingBefore(in[1], out[1], strides[0], kh, dilations[0]);
-  const int64_t pad_w = reference::PaddingBefore(in[2], out[2], strides[1], kw, dilations[1]);
+  const int64_t pad_h = PaddingBefore(in[1], out[1], strides[0], kh, dilations[0]);
+  const int64_t pad_w = PaddingBefore(in[2], out[2], strides[1], kw, dilations[1]);
   const bool depthwise = node.op == OpKind::kDepthwiseConv2D;
   const std::vector<int64_t> positions = SampledPositions(out[0] * out[1] * out[2]);
   Patches patches{gram.dim, static_cast<int64_t>(positions.size()), {}};
@@ -82,11 +91,11 @@ void AccumulateConv(const Node& node, const Shape& weights, const Shape& out,
           const bool inside = iy >= 0 && iy < in[1] && ix >= 0 && ix < in[2];
           const int64_t tap = ky * kw + kx;
           if (depthwise) {
-            patches.column(tap)[r] = inside ? x[reference::Nhwc(in, n, iy, ix, group)] : 0.0;
+            patches.column(tap)[r] = inside ? x[Nhwc(in, n, iy, ix, group)] : 0.0;
             continue;
           }
           for (int64_t c = 0; c < channels; ++c)
-            patches.column(tap * channels + c)[r] = inside ? x[reference::Nhwc(in, n, iy, ix, c)] : 0.0;
+            patches.column(tap * channels + c)[r] = inside ? x[Nhwc(in, n, iy, ix, c)] : 0.0;
         }
       }
     }

@@ -6,14 +6,14 @@
 // keeps its op — the integer semantics of docs/numerics.md take over.
 //
 //===----------------------------------------------------------------------===//
-#include "quant/lower.h"
+#include "lower.h"
 
 #include "opuc/ir/graph_edit.h"
-#include "opuc/runtime/host_tensor.h"
-#include "quant/activation_bits.h"
-#include "quant/tables.h"
-#include "quant/weights.h"
-#include "support/fixed_point.h"
+#include "opuc/tensor_io/host_tensor.h"
+#include "activation_bits.h"
+#include "tables.h"
+#include "weights.h"
+#include "opuc/numerics/fixed_point.h"
 #include "support/format.h"
 
 namespace opuc::quant {

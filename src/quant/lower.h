@@ -13,7 +13,7 @@
 
 #include "opuc/ir/graph.h"
 #include "opuc/quant/quantize.h"
-#include "quant/input_gram.h"
+#include "input_gram.h"
 
 namespace opuc::quant {
 

@@ -13,13 +13,13 @@
 
 #include "opuc/ir/graph_edit.h"
 #include "opuc/ir/verifier.h"
-#include "quant/activation_bits.h"
-#include "quant/calibrate.h"
-#include "quant/equalize.h"
-#include "quant/input_gram.h"
-#include "quant/lower.h"
-#include "quant/refine_lengths.h"
-#include "quant/weights.h"
+#include "activation_bits.h"
+#include "calibrate.h"
+#include "equalize.h"
+#include "input_gram.h"
+#include "lower.h"
+#include "refine_lengths.h"
+#include "weights.h"
 #include "support/format.h"
 
 namespace opuc {

@@ -1,14 +1,14 @@
 //===- src/quant/refine_lengths.cc - Lengths chosen against the outputs ---===//
-#include "quant/refine_lengths.h"
+#include "refine_lengths.h"
 
 #include <algorithm>
 #include <map>
 #include <optional>
 
 #include "opuc/cpu/reference.h"
-#include "quant/activation_bits.h"
-#include "quant/calibrate.h"
-#include "support/fixed_point.h"
+#include "activation_bits.h"
+#include "calibrate.h"
+#include "opuc/numerics/fixed_point.h"
 #include "support/format.h"
 
 namespace opuc::quant {

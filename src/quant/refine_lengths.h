@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "opuc/ir/graph.h"
-#include "opuc/runtime/host_tensor.h"
+#include "opuc/tensor_io/host_tensor.h"
 #include "opuc/status.h"
 
 namespace opuc::quant {

@@ -1,10 +1,10 @@
 //===- src/quant/tables.cc - Lookup tables of unary ops -------------------===//
-#include "quant/tables.h"
+#include "tables.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "support/fixed_point.h"
+#include "opuc/numerics/fixed_point.h"
 
 namespace opuc::quant {
 namespace {

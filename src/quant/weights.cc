@@ -1,14 +1,14 @@
 //===- src/quant/weights.cc - Inner-product weights and biases ------------===//
-#include "quant/weights.h"
+#include "weights.h"
 
 #include <cmath>
 #include <cstdlib>
 #include <optional>
 
 #include "opuc/ir/graph_edit.h"
-#include "opuc/runtime/host_tensor.h"
-#include "quant/compensated_rounding.h"
-#include "support/fixed_point.h"
+#include "opuc/tensor_io/host_tensor.h"
+#include "compensated_rounding.h"
+#include "opuc/numerics/fixed_point.h"
 #include "support/format.h"
 
 namespace opuc::quant {

@@ -22,7 +22,7 @@
 
 #include "opuc/ir/graph.h"
 #include "opuc/status.h"
-#include "quant/input_gram.h"
+#include "input_gram.h"
 
 namespace opuc::quant {
 

@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "frontend/aligned_bytes.h"
+#include "aligned_bytes.h"
 #include "frontend/test_graphs.h"
 #include "opuc/frontend/opug.h"
 #include "opuc/ir/verifier.h"

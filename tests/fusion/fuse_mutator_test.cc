@@ -11,7 +11,7 @@
 #include "opuc/cpu/reference.h"
 #include "opuc/fusion/fuse_mutator.h"
 #include "opuc/ir/verifier.h"
-#include "opuc/runtime/random_input.h"
+#include "opuc/tensor_io/random_input.h"
 
 namespace opuc {
 namespace {

@@ -9,7 +9,7 @@
 #include "opuc/frontend/opug.h"
 #include "opuc/fusion/fuse_mutator.h"
 #include "opuc/ir/verifier.h"
-#include "opuc/runtime/random_input.h"
+#include "opuc/tensor_io/random_input.h"
 
 namespace opuc {
 namespace {

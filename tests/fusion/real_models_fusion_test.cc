@@ -9,7 +9,7 @@
 #include "fusion/fusion_test_util.h"
 #include "opuc/cpu/reference.h"
 #include "opuc/frontend/load_model.h"
-#include "opuc/runtime/random_input.h"
+#include "opuc/tensor_io/random_input.h"
 
 namespace opuc {
 namespace {

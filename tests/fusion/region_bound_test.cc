@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "fusion/random_dag.h"
-#include "fusion/region_bound.h"
+#include "region_bound.h"
 #include "opuc/fusion/post_dominator_tree.h"
 
 namespace opuc {

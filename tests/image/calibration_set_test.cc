@@ -10,7 +10,7 @@
 
 #include "image/png_writer.h"
 #include "image/temp_dir.h"
-#include "opuc/runtime/npy.h"
+#include "opuc/tensor_io/npy.h"
 
 namespace opuc {
 namespace {

@@ -3,7 +3,7 @@
 // (environment.md §4: the others use PRELU, DENSIFY or a custom operator,
 // which its parser rejects, or RESIZE_BILINEAR with half_pixel_centers,
 // which it ignores). Arm NN runs the FoldDequantize copy; opuc imports the
-// original. For several seeded inputs (opuc/runtime/random_input.h), every
+// original. For several seeded inputs (opuc/tensor_io/random_input.h), every
 // output must agree within 1e-4 of its range:
 //   max |opuc - armnn| <= 1e-4 * scale,
 //   scale = max(max - min, max |v|) over opuc's output v.
@@ -17,7 +17,7 @@
 #include "frontend/model_cache.h"
 #include "opuc/cpu/reference.h"
 #include "opuc/frontend/load_model.h"
-#include "opuc/runtime/random_input.h"
+#include "opuc/tensor_io/random_input.h"
 #include "oracle/armnn_runner.h"
 #include "oracle/fold_dequantize.h"
 

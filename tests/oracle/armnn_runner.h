@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "opuc/runtime/host_tensor.h"
+#include "opuc/tensor_io/host_tensor.h"
 #include "opuc/status.h"
 
 namespace opuc::test {

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <memory>
 
-#include "opuc/runtime/half.h"
+#include "opuc/tensor_io/half.h"
 #include "tflite_oracle_generated.h"
 
 namespace opuc::test {

@@ -10,7 +10,7 @@
 #include "frontend/model_cache.h"
 #include "opuc/cpu/reference.h"
 #include "opuc/frontend/tflite.h"
-#include "opuc/runtime/random_input.h"
+#include "opuc/tensor_io/random_input.h"
 
 namespace opuc {
 namespace {

@@ -1,7 +1,7 @@
 // FoldScaleAxis and FoldBatchNorm: per-channel constants after inner
 // products folded into weights and biases; expected values by hand.
 #include "opuc/cpu/reference.h"
-#include "opuc/runtime/host_tensor.h"
+#include "opuc/tensor_io/host_tensor.h"
 #include "pass/pass_test_util.h"
 
 namespace opuc {

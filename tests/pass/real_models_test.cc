@@ -8,7 +8,7 @@
 #include "frontend/model_cache.h"
 #include "opuc/cpu/reference.h"
 #include "opuc/frontend/load_model.h"
-#include "opuc/runtime/random_input.h"
+#include "opuc/tensor_io/random_input.h"
 #include "pass/pass_test_util.h"
 
 namespace opuc {

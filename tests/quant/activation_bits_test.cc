@@ -7,7 +7,7 @@
 
 #include "opuc/ir/graph_builder.h"
 #include "pass/pass_test_util.h"
-#include "quant/activation_bits.h"
+#include "activation_bits.h"
 
 namespace opuc::quant {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "quant/calibrate.h"
+#include "calibrate.h"
 
 namespace opuc::quant {
 namespace {

@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include "quant/compensated_rounding.h"
+#include "compensated_rounding.h"
 
 namespace opuc::quant {
 namespace {

@@ -5,7 +5,7 @@
 #include "opuc/cpu/reference.h"
 #include "opuc/ir/graph_builder.h"
 #include "pass/pass_test_util.h"
-#include "quant/equalize.h"
+#include "equalize.h"
 
 namespace opuc::quant {
 namespace {

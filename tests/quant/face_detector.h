@@ -19,7 +19,7 @@
 
 #include <vector>
 
-#include "opuc/runtime/host_tensor.h"
+#include "opuc/tensor_io/host_tensor.h"
 
 namespace opuc::test {
 

@@ -4,8 +4,8 @@
 
 #include "opuc/ir/graph_builder.h"
 #include "pass/pass_test_util.h"
-#include "quant/activation_bits.h"
-#include "quant/refine_lengths.h"
+#include "activation_bits.h"
+#include "refine_lengths.h"
 
 namespace opuc::quant {
 namespace {

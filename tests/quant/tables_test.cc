@@ -2,7 +2,7 @@
 // page by hand, and the clamps against their closed form.
 #include <doctest/doctest.h>
 
-#include "quant/tables.h"
+#include "tables.h"
 
 namespace opuc::quant {
 namespace {

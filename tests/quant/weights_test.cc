@@ -4,7 +4,7 @@
 
 #include "opuc/ir/graph_builder.h"
 #include "pass/pass_test_util.h"
-#include "quant/weights.h"
+#include "weights.h"
 
 namespace opuc::quant {
 namespace {

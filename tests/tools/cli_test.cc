@@ -105,7 +105,7 @@ TEST_CASE("bad input exits 2 with one line naming the file and the cause") {
 
 #include <filesystem>
 
-#include "opuc/runtime/npy.h"
+#include "opuc/tensor_io/npy.h"
 
 namespace {
 

@@ -8,8 +8,8 @@
 
 #include "opuc/frontend/opug.h"
 #include "opuc/ir/graph_builder.h"
-#include "opuc/runtime/npy.h"
-#include "opuc/runtime/random_input.h"
+#include "opuc/tensor_io/npy.h"
+#include "opuc/tensor_io/random_input.h"
 #include "tools/cli_util.h"
 
 namespace {

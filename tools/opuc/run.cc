@@ -4,7 +4,7 @@
 //                [--seed N] [--json]
 //
 // Inputs without a file are drawn from the seed (RandomInputs in
-// opuc/runtime/random_input.h: each input's values depend only on the seed
+// opuc/tensor_io/random_input.h: each input's values depend only on the seed
 // and its position), so a run is reproducible on any machine.
 //
 //===----------------------------------------------------------------------===//
@@ -24,9 +24,9 @@
 #include "opuc/cpu/reference.h"
 #include "opuc/exit_codes.h"
 #include "opuc/frontend/load_model.h"
-#include "opuc/runtime/half.h"
-#include "opuc/runtime/npy.h"
-#include "opuc/runtime/random_input.h"
+#include "opuc/tensor_io/half.h"
+#include "opuc/tensor_io/npy.h"
+#include "opuc/tensor_io/random_input.h"
 
 namespace opuc::cli {
 namespace {

@@ -15,7 +15,7 @@
 
 #include "opuc/image/preprocess.h"
 #include "opuc/ir/tensor.h"
-#include "opuc/runtime/host_tensor.h"
+#include "opuc/tensor_io/host_tensor.h"
 #include "opuc/status.h"
 
 namespace opuc {

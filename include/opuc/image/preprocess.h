@@ -22,7 +22,7 @@
 #include <string_view>
 
 #include "opuc/image/image.h"
-#include "opuc/runtime/host_tensor.h"
+#include "opuc/tensor_io/host_tensor.h"
 #include "opuc/status.h"
 
 namespace opuc {

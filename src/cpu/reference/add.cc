@@ -5,7 +5,7 @@
 // (docs/numerics.md §5, AddSubI8).
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/broadcast.h"
+#include "broadcast.h"
 
 namespace opuc::reference {
 

@@ -9,7 +9,7 @@
 // d = f_out - f_in, and the fused clamp.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/integer_util.h"
+#include "integer_util.h"
 
 namespace opuc::reference {
 namespace {

@@ -1,5 +1,5 @@
 //===- src/cpu/reference/broadcast.cc - NumPy broadcasting ----------------===//
-#include "cpu/reference/broadcast.h"
+#include "broadcast.h"
 
 #include <algorithm>
 

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "cpu/reference/integer_util.h"
+#include "integer_util.h"
 #include "support/format.h"
 
 namespace opuc::reference {

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-#include "cpu/reference/integer_util.h"
+#include "integer_util.h"
 #include "support/format.h"
 
 namespace opuc::reference {

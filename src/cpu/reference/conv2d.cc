@@ -9,7 +9,7 @@
 // S[o] = f_in + f_w[o] - f_out and the fused activation as a clamp.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/inner_product.h"
+#include "inner_product.h"
 
 namespace opuc::reference {
 namespace {

@@ -5,7 +5,7 @@
 // passes through unchanged.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/kernel_util.h"
+#include "kernel_util.h"
 #include "opuc/ir/sparsity.h"
 
 namespace opuc::reference {

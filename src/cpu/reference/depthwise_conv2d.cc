@@ -9,7 +9,7 @@
 // along axis 3, then the output stage and the fused clamp as conv2d.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/inner_product.h"
+#include "inner_product.h"
 
 namespace opuc::reference {
 namespace {

@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include <cmath>
 
-#include "cpu/reference/kernel_util.h"
-#include "opuc/runtime/half.h"
+#include "kernel_util.h"
+#include "opuc/tensor_io/half.h"
 #include "support/format.h"
 
 namespace opuc::reference {

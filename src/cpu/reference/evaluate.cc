@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include <iterator>
 
-#include "cpu/reference/kernel.h"
+#include "kernel.h"
 #include "opuc/cpu/reference.h"
 #include "opuc/ir/op_registry.h"
 #include "support/format.h"

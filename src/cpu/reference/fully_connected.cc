@@ -8,7 +8,7 @@
 // along axis 0, then the output stage and the fused clamp as conv2d.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/inner_product.h"
+#include "inner_product.h"
 
 namespace opuc::reference {
 namespace {

@@ -5,7 +5,7 @@
 // changes what the reference gives.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/kernel.h"
+#include "kernel.h"
 #include "opuc/cpu/reference.h"
 #include "opuc/ir/graph.h"
 

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 
-#include "cpu/reference/integer_util.h"
+#include "integer_util.h"
 
 namespace opuc::reference {
 

@@ -15,7 +15,7 @@
 #ifndef OPUC_SRC_CPU_REFERENCE_INNER_PRODUCT_H
 #define OPUC_SRC_CPU_REFERENCE_INNER_PRODUCT_H
 
-#include "cpu/reference/integer_util.h"
+#include "integer_util.h"
 
 namespace opuc::reference {
 

@@ -1,5 +1,5 @@
 //===- src/cpu/reference/integer_util.cc - Shared pieces of i8 kernels ----===//
-#include "cpu/reference/integer_util.h"
+#include "integer_util.h"
 
 #include <limits>
 

@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cpu/reference/kernel_util.h"
-#include "support/fixed_point.h"
+#include "kernel_util.h"
+#include "opuc/numerics/fixed_point.h"
 
 namespace opuc::reference {
 

@@ -1,5 +1,5 @@
 //===- src/cpu/reference/kernel.cc - What a reference kernel sees ---------===//
-#include "cpu/reference/kernel.h"
+#include "kernel.h"
 
 #include "support/format.h"
 

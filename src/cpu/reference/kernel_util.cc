@@ -1,5 +1,5 @@
 //===- src/cpu/reference/kernel_util.cc - Shared pieces of kernels --------===//
-#include "cpu/reference/kernel_util.h"
+#include "kernel_util.h"
 
 #include <algorithm>
 #include <cmath>

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "cpu/reference/kernel.h"
+#include "kernel.h"
 
 namespace opuc::reference {
 

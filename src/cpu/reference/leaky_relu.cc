@@ -5,7 +5,7 @@
 // On i8 the quantizer replaces it with a lookup_table (docs/numerics.md §6).
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/integer_util.h"
+#include "integer_util.h"
 
 namespace opuc::reference {
 

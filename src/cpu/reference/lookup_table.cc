@@ -4,7 +4,7 @@
 // at the output's fraction length; the executor never recomputes them.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/integer_util.h"
+#include "integer_util.h"
 
 namespace opuc::reference {
 

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include <vector>
 
-#include "cpu/reference/integer_util.h"
+#include "integer_util.h"
 
 namespace opuc::reference {
 namespace {

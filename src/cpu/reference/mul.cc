@@ -5,7 +5,7 @@
 // requant(p, f_lhs + f_rhs - f_out) and the fused clamp.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/broadcast.h"
+#include "broadcast.h"
 
 namespace opuc::reference {
 

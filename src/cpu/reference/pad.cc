@@ -14,7 +14,7 @@
 #include <limits>
 #include <vector>
 
-#include "cpu/reference/integer_util.h"
+#include "integer_util.h"
 #include "support/format.h"
 
 namespace opuc::reference {

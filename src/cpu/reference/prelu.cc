@@ -7,7 +7,7 @@
 // requant(q · q_α, f_in + f_α - f_out): one rounding either way.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/broadcast.h"
+#include "broadcast.h"
 
 namespace opuc::reference {
 

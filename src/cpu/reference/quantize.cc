@@ -5,7 +5,7 @@
 // +inf → 127, −inf → −128, NaN → 0.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/integer_util.h"
+#include "integer_util.h"
 
 namespace opuc::reference {
 

@@ -5,7 +5,7 @@
 // same as its §6 table, by monotonicity).
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/reference/integer_util.h"
+#include "integer_util.h"
 
 namespace opuc::reference {
 

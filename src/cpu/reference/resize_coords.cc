@@ -1,9 +1,9 @@
 //===- src/cpu/reference/resize_coords.cc - Exact resize coordinates ------===//
-#include "cpu/reference/resize_coords.h"
+#include "resize_coords.h"
 
 #include <algorithm>
 
-#include "support/fixed_point.h"
+#include "opuc/numerics/fixed_point.h"
 #include "support/format.h"
 
 namespace opuc::reference {

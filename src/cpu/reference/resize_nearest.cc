@@ -17,8 +17,8 @@
 #include <cstring>
 #include <vector>
 
-#include "cpu/reference/integer_util.h"
-#include "cpu/reference/resize_coords.h"
+#include "integer_util.h"
+#include "resize_coords.h"
 #include "support/format.h"
 
 namespace opuc::reference {

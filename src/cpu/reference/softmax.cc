@@ -13,7 +13,7 @@
 #include <cmath>
 #include <limits>
 
-#include "cpu/reference/integer_util.h"
+#include "integer_util.h"
 #include "support/format.h"
 
 namespace opuc::reference {

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include <cmath>
 
-#include "cpu/reference/integer_util.h"
+#include "integer_util.h"
 
 namespace opuc::reference {
 

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include <vector>
 
-#include "cpu/reference/inner_product.h"
+#include "inner_product.h"
 
 namespace opuc::reference {
 namespace {

@@ -6,8 +6,8 @@
 // i8 activations and weights and an i32 bias (docs/numerics.md).
 //
 //===----------------------------------------------------------------------===//
-#include "ir/ops/infer_util.h"
-#include "ir/ops/op_defs.h"
+#include "ops/infer_util.h"
+#include "ops/op_defs.h"
 #include "support/format.h"
 
 namespace opuc {

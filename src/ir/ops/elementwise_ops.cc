@@ -5,8 +5,8 @@
 // (docs/numerics.md), so i8 is accepted here.
 //
 //===----------------------------------------------------------------------===//
-#include "ir/ops/infer_util.h"
-#include "ir/ops/op_defs.h"
+#include "ops/infer_util.h"
+#include "ops/op_defs.h"
 #include "support/format.h"
 
 namespace opuc {

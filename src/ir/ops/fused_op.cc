@@ -6,8 +6,8 @@
 // one output. The verifier checks the body itself (verifier.cc).
 //
 //===----------------------------------------------------------------------===//
-#include "ir/ops/infer_util.h"
-#include "ir/ops/op_defs.h"
+#include "ops/infer_util.h"
+#include "ops/op_defs.h"
 #include "opuc/ir/graph.h"
 #include "support/format.h"
 

@@ -1,5 +1,5 @@
 //===- src/ir/ops/infer_util.cc - Shared pieces of shape inference --------===//
-#include "ir/ops/infer_util.h"
+#include "ops/infer_util.h"
 
 #include "support/format.h"
 

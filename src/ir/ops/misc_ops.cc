@@ -1,6 +1,6 @@
 //===- src/ir/ops/misc_ops.cc - Constant decoding -------------------------===//
-#include "ir/ops/infer_util.h"
-#include "ir/ops/op_defs.h"
+#include "ops/infer_util.h"
+#include "ops/op_defs.h"
 
 namespace opuc {
 namespace {

@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 
-#include "ir/ops/infer_util.h"
-#include "ir/ops/op_defs.h"
+#include "ops/infer_util.h"
+#include "ops/op_defs.h"
 #include "support/format.h"
 
 namespace opuc {

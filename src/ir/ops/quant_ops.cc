@@ -5,8 +5,8 @@
 // y = table[q + 128] with a 256-entry i8 table, normally a constant (§6).
 //
 //===----------------------------------------------------------------------===//
-#include "ir/ops/infer_util.h"
-#include "ir/ops/op_defs.h"
+#include "ops/infer_util.h"
+#include "ops/op_defs.h"
 #include "support/format.h"
 
 namespace opuc {

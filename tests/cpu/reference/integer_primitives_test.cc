@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "support/fixed_point.h"
+#include "opuc/numerics/fixed_point.h"
 
 namespace opuc {
 namespace {

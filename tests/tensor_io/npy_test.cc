@@ -1,6 +1,6 @@
 // The .npy reader and writer: byte-exact files written out by hand from the
 // published format, round trips of every dtype, and every malformed case.
-#include "opuc/runtime/npy.h"
+#include "opuc/tensor_io/npy.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>

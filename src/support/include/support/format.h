@@ -1,4 +1,4 @@
-//===- src/support/format.h - Message and text formatting helpers -*- C++ -*-===//
+//===- support/format.h - Message and text formatting helpers -*- C++ -*-===//
 //
 // Small helpers for building error messages and stable text: Cat() joins any
 // streamable values, FormatDouble() prints the shortest text that reads back

@@ -1,4 +1,4 @@
-//===- src/runtime/npy_header.cc - The dict of a .npy header --------------===//
+//===- src/tensor_io/npy_header.cc - The dict of a .npy header --------------===//
 //
 // A small recursive-descent reader for the one Python literal numpy writes:
 //   {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
@@ -6,11 +6,11 @@
 // as "3L"; the 'L' is accepted.
 //
 //===----------------------------------------------------------------------===//
-#include "runtime/npy_header.h"
+#include "npy_header.h"
 
 #include <optional>
 
-#include "opuc/runtime/npy.h"
+#include "opuc/tensor_io/npy.h"
 #include "support/format.h"
 
 namespace opuc {

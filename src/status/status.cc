@@ -1,4 +1,4 @@
-//===- src/ir/status.cc - Status formatting -------------------------------===//
+//===- src/status/status.cc - Status formatting -------------------------------===//
 #include "opuc/status.h"
 
 namespace opuc {

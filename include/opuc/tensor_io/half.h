@@ -1,12 +1,12 @@
-//===- opuc/runtime/half.h - IEEE 754 binary16 ------------------*- C++ -*-===//
+//===- opuc/tensor_io/half.h - IEEE 754 binary16 ------------------*- C++ -*-===//
 //
 // Exact conversion of half-precision bits to float, written out from the
 // format (1 sign bit, 5 exponent bits with bias 15, 10 fraction bits) rather
 // than taken from a compiler's _Float16, so it is the same everywhere.
 //
 //===----------------------------------------------------------------------===//
-#ifndef OPUC_RUNTIME_HALF_H
-#define OPUC_RUNTIME_HALF_H
+#ifndef OPUC_TENSOR_IO_HALF_H
+#define OPUC_TENSOR_IO_HALF_H
 
 #include <cstdint>
 
@@ -20,4 +20,4 @@ float HalfToFloat(uint16_t bits);
 
 }  // namespace opuc
 
-#endif  // OPUC_RUNTIME_HALF_H
+#endif  // OPUC_TENSOR_IO_HALF_H

@@ -1,4 +1,4 @@
-//===- opuc/runtime/npy.h - NumPy .npy files --------------------*- C++ -*-===//
+//===- opuc/tensor_io/npy.h - NumPy .npy files --------------------*- C++ -*-===//
 //
 // Reads and writes the NumPy array format (format versions 1.0, 2.0, 3.0):
 // the magic "\x93NUMPY", a version, a little-endian header length, a Python
@@ -12,15 +12,15 @@
 // or 2.0 when the header needs more than 65535 bytes).
 //
 //===----------------------------------------------------------------------===//
-#ifndef OPUC_RUNTIME_NPY_H
-#define OPUC_RUNTIME_NPY_H
+#ifndef OPUC_TENSOR_IO_NPY_H
+#define OPUC_TENSOR_IO_NPY_H
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-#include "opuc/runtime/host_tensor.h"
+#include "opuc/tensor_io/host_tensor.h"
 #include "opuc/status.h"
 
 namespace opuc {
@@ -43,4 +43,4 @@ std::string_view NpyDescr(DType dtype);
 
 }  // namespace opuc
 
-#endif  // OPUC_RUNTIME_NPY_H
+#endif  // OPUC_TENSOR_IO_NPY_H

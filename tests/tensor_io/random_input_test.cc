@@ -1,5 +1,5 @@
 // SplitMix64 against its published first outputs, and inputs drawn from it.
-#include "opuc/runtime/random_input.h"
+#include "opuc/tensor_io/random_input.h"
 
 #include <doctest/doctest.h>
 

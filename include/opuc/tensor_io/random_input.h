@@ -1,18 +1,18 @@
-//===- opuc/runtime/random_input.h - Reproducible inputs --------*- C++ -*-===//
+//===- opuc/tensor_io/random_input.h - Reproducible inputs --------*- C++ -*-===//
 //
 // Deterministic inputs for `opuc run --seed N`, tests and benchmarks: the
 // same bytes on every platform, because the generator is SplitMix64 and the
 // conversion to float uses integer arithmetic and exact scaling only.
 //
 //===----------------------------------------------------------------------===//
-#ifndef OPUC_RUNTIME_RANDOM_INPUT_H
-#define OPUC_RUNTIME_RANDOM_INPUT_H
+#ifndef OPUC_TENSOR_IO_RANDOM_INPUT_H
+#define OPUC_TENSOR_IO_RANDOM_INPUT_H
 
 #include <cstdint>
 #include <vector>
 
 #include "opuc/ir/graph.h"
-#include "opuc/runtime/host_tensor.h"
+#include "opuc/tensor_io/host_tensor.h"
 #include "opuc/status.h"
 
 namespace opuc {
@@ -55,4 +55,4 @@ Expected<std::vector<HostTensor>> RandomInputs(const Graph& graph, uint64_t seed
 
 }  // namespace opuc
 
-#endif  // OPUC_RUNTIME_RANDOM_INPUT_H
+#endif  // OPUC_TENSOR_IO_RANDOM_INPUT_H

@@ -1,4 +1,4 @@
-//===- opuc/runtime/host_tensor.h - Tensors in host memory ------*- C++ -*-===//
+//===- opuc/tensor_io/host_tensor.h - Tensors in host memory ------*- C++ -*-===//
 //
 // A HostTensor is a dtype, a shape and the bytes of its elements in C order,
 // in storage aligned to kConstantAlignment (16 bytes). The storage is either
@@ -12,8 +12,8 @@
 //   ConstantData bytes = std::move(x).ToConstantData();  // no copy
 //
 //===----------------------------------------------------------------------===//
-#ifndef OPUC_RUNTIME_HOST_TENSOR_H
-#define OPUC_RUNTIME_HOST_TENSOR_H
+#ifndef OPUC_TENSOR_IO_HOST_TENSOR_H
+#define OPUC_TENSOR_IO_HOST_TENSOR_H
 
 #include <cassert>
 #include <cstddef>
@@ -112,4 +112,4 @@ std::string DescribeType(const HostTensor& tensor);
 
 }  // namespace opuc
 
-#endif  // OPUC_RUNTIME_HOST_TENSOR_H
+#endif  // OPUC_TENSOR_IO_HOST_TENSOR_H

@@ -1,5 +1,5 @@
-//===- src/runtime/random_input.cc - Reproducible inputs ------------------===//
-#include "opuc/runtime/random_input.h"
+//===- src/tensor_io/random_input.cc - Reproducible inputs ------------------===//
+#include "opuc/tensor_io/random_input.h"
 
 #include "support/format.h"
 

@@ -1,6 +1,6 @@
-//===- src/runtime/npy_header.h - The dict of a .npy header -----*- C++ -*-===//
-#ifndef OPUC_SRC_RUNTIME_NPY_HEADER_H
-#define OPUC_SRC_RUNTIME_NPY_HEADER_H
+//===- src/tensor_io/npy_header.h - The dict of a .npy header -----*- C++ -*-===//
+#ifndef OPUC_SRC_TENSOR_IO_NPY_HEADER_H
+#define OPUC_SRC_TENSOR_IO_NPY_HEADER_H
 
 #include <string>
 #include <string_view>
@@ -27,4 +27,4 @@ std::string NpyShapeText(const Shape& shape);
 
 }  // namespace opuc
 
-#endif  // OPUC_SRC_RUNTIME_NPY_HEADER_H
+#endif  // OPUC_SRC_TENSOR_IO_NPY_HEADER_H

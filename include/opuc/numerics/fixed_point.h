@@ -1,4 +1,4 @@
-//===- src/support/fixed_point.h - Integer primitives of numerics.md -*- C++ -*-===//
+//===- opuc/numerics/fixed_point.h - Integer primitives of numerics.md -*- C++ -*-===//
 //
 // The primitive functions of docs/numerics.md §0, §1 and §3, exactly as the
 // page defines them, for the integer reference executor and the quantizer.
@@ -15,8 +15,8 @@
 //   OutputStage(a,M,S)  Requant(a · M, S), the output stage of §3
 //
 //===----------------------------------------------------------------------===//
-#ifndef OPUC_SRC_SUPPORT_FIXED_POINT_H
-#define OPUC_SRC_SUPPORT_FIXED_POINT_H
+#ifndef OPUC_NUMERICS_FIXED_POINT_H
+#define OPUC_NUMERICS_FIXED_POINT_H
 
 #include <cmath>
 #include <cstdint>
@@ -110,4 +110,4 @@ inline int8_t OutputStage(int64_t acc, int32_t multiplier, int shift) {
 
 }  // namespace opuc
 
-#endif  // OPUC_SRC_SUPPORT_FIXED_POINT_H
+#endif  // OPUC_NUMERICS_FIXED_POINT_H

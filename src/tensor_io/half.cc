@@ -1,5 +1,5 @@
-//===- src/runtime/half.cc - IEEE 754 binary16 ----------------------------===//
-#include "opuc/runtime/half.h"
+//===- src/tensor_io/half.cc - IEEE 754 binary16 ----------------------------===//
+#include "opuc/tensor_io/half.h"
 
 #include <cstring>
 

@@ -1,5 +1,5 @@
-//===- src/runtime/host_tensor.cc - Tensors in host memory ----------------===//
-#include "opuc/runtime/host_tensor.h"
+//===- src/tensor_io/host_tensor.cc - Tensors in host memory ----------------===//
+#include "opuc/tensor_io/host_tensor.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // HalfToFloat: every class of binary16 value, derived from the format
 // (sign, 5-bit exponent with bias 15, 10-bit fraction).
-#include "opuc/runtime/half.h"
+#include "opuc/tensor_io/half.h"
 
 #include <doctest/doctest.h>
 

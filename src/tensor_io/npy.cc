@@ -1,4 +1,4 @@
-//===- src/runtime/npy.cc - NumPy .npy files ------------------------------===//
+//===- src/tensor_io/npy.cc - NumPy .npy files ------------------------------===//
 //
 // The format, from numpy's published description (numpy.lib.format):
 //   bytes 0-5  "\x93NUMPY"
@@ -10,7 +10,7 @@
 //   then       the elements, in C order when fortran_order is False.
 //
 //===----------------------------------------------------------------------===//
-#include "opuc/runtime/npy.h"
+#include "opuc/tensor_io/npy.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -18,7 +18,7 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/npy_header.h"
+#include "npy_header.h"
 #include "support/format.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,

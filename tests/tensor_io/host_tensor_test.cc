@@ -1,6 +1,6 @@
 // HostTensor: aligned zeroed storage, views of constants, copy and move
 // semantics, and handing storage to a constant without a copy.
-#include "opuc/runtime/host_tensor.h"
+#include "opuc/tensor_io/host_tensor.h"
 
 #include <doctest/doctest.h>
 
