@@ -37,7 +37,7 @@ struct Pixel {
 };
 
 TEST_CASE("astronaut.png decodes as pngtopnm does") {
-  if (!test::ImagesCachePresent()) return;
+  test::RequireImagesCache();
   Expected<Image> image = LoadPng(test::ImagePath("astronaut.png"));
   REQUIRE_MESSAGE(image.ok(), image.status().ToString());
   CHECK(image->width == 512);
@@ -66,7 +66,7 @@ TEST_CASE("astronaut.png decodes as pngtopnm does") {
 }
 
 TEST_CASE("the cache as face_detection_short_range's calibration set") {
-  if (!test::ImagesCachePresent()) return;
+  test::RequireImagesCache();
   const TensorType input{DType::kF32, {1, 128, 128, 3}};
   Expected<PreprocessOptions> options = DefaultPreprocess("face_detection_short_range", input);
   REQUIRE(options.ok());

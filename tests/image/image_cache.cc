@@ -16,12 +16,11 @@ std::string ImagesDir() {
   return std::string(home ? home : "") + "/.cache/opuc/images";
 }
 
-bool ImagesCachePresent() {
-  if (std::filesystem::is_directory(ImagesDir())) return true;
-  MESSAGE("skipped: the image cache " << ImagesDir()
-                                      << " does not exist; run scripts/fetch-images (or "
-                                         "scripts/setup), or point OPUC_IMAGES_DIR at it");
-  return false;
+void RequireImagesCache() {
+  REQUIRE_MESSAGE(std::filesystem::is_directory(ImagesDir()),
+                  "the image cache " << ImagesDir()
+                                     << " does not exist; run scripts/fetch-images (or "
+                                        "scripts/setup), or point OPUC_IMAGES_DIR at it");
 }
 
 std::string ImagePath(const std::string& file) {

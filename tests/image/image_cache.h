@@ -2,9 +2,9 @@
 //
 // scripts/fetch-images puts the photographs of scripts/images.sha256 into
 // ${OPUC_IMAGES_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/opuc/images}; setup
-// runs it. Tests that need them skip, with a message saying how to get
-// them, only when that folder does not exist; a folder that lacks a listed
-// file fails the test.
+// runs it, so CI has them. A test that needs them fails, with a message
+// saying how to get them, when the folder or a listed file is missing: a
+// test never passes by not running.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_TESTS_IMAGE_IMAGE_CACHE_H
@@ -17,9 +17,8 @@ namespace opuc::test {
 /// The cache folder scripts/fetch-images fills.
 std::string ImagesDir();
 
-/// Whether the cache folder exists; when not, prints why the calling test
-/// is skipped (doctest MESSAGE) and returns false.
-bool ImagesCachePresent();
+/// Fails the calling test (REQUIRE) when the cache folder does not exist.
+void RequireImagesCache();
 
 /// The path of `file` in the cache; fails the test (REQUIRE) when missing.
 std::string ImagePath(const std::string& file);

@@ -20,7 +20,7 @@ namespace opuc {
 namespace {
 
 TEST_CASE("face detection: the quantized model finds the float model's face on astronaut.png") {
-  if (!test::ImagesCachePresent()) return;
+  test::RequireImagesCache();
   const Graph graph = testing::OptimizedModel(test::ModelPath("face_detection_short_range.tflite"));
   const TensorType input = graph.tensor(graph.inputs[0]).type();
   Expected<PreprocessOptions> preprocess = DefaultPreprocess("face_detection_short_range", input);

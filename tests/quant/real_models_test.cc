@@ -28,7 +28,7 @@ std::vector<HostTensor> Sample(const char* file, const TensorType& input,
 }
 
 TEST_CASE("quantize: every real model quantizes and runs in integers") {
-  if (!test::ImagesCachePresent()) return;
+  test::RequireImagesCache();
   for (const std::string& name : test::RealModelNames()) {
     CAPTURE(name);
     const Graph graph = testing::OptimizedModel(test::ModelPath(name + ".tflite"));
