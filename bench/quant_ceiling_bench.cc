@@ -69,9 +69,10 @@ void FakeQuantizeActivations(Graph& g, const Samples& calibration) {
   for (const auto& sample : calibration)
     (void)RunReference(g, sample, [&](TensorId t, const HostTensor& v) {
       if (v.dtype() != DType::kF32) return OkStatus();
+      const auto id = static_cast<size_t>(t);
       for (int64_t i = 0; i < v.elements(); ++i) {
-        lo[t] = std::min(lo[t], static_cast<double>(v.data<float>()[i]));
-        hi[t] = std::max(hi[t], static_cast<double>(v.data<float>()[i]));
+        lo[id] = std::min(lo[id], static_cast<double>(v.data<float>()[i]));
+        hi[id] = std::max(hi[id], static_cast<double>(v.data<float>()[i]));
       }
       return OkStatus();
     });

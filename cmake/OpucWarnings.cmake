@@ -2,8 +2,10 @@
 add_library(opuc_build_flags INTERFACE)
 # It is exported with the static libraries that link it privately, but its
 # compile options stay in this build: an installed opuc imposes no warnings.
+# -Wconversion and -Wsign-conversion: a narrowing or a sign change is written
+# down where it happens (ids index vectors through IdVector, opuc/ir/id_vector.h).
 target_compile_options(opuc_build_flags INTERFACE
-  "$<BUILD_INTERFACE:-Wall;-Wextra;-Wshadow;-Wnon-virtual-dtor>")
+  "$<BUILD_INTERFACE:-Wall;-Wextra;-Wshadow;-Wnon-virtual-dtor;-Wconversion;-Wsign-conversion>")
 # 32-bit ARM: GCC notes on every std::initializer_list<int64_t> that its ABI
 # changed in GCC 7.1; moot when one compiler builds everything.
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^arm")

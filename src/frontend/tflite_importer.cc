@@ -24,8 +24,8 @@ std::optional<std::string> MetadataText(ByteSpan bytes) {
   size_t end = bytes.size;
   while (end > 0 && bytes.data[end - 1] == 0) --end;
   std::string text(reinterpret_cast<const char*>(bytes.data), end);
-  for (unsigned char c : text)
-    if (c < 0x20 || c > 0x7e) return std::nullopt;
+  for (char c : text)
+    if (c < 0x20 || c > 0x7e) return std::nullopt;  // ASCII: a negative char is not printable
   return text;
 }
 

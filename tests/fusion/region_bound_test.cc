@@ -24,7 +24,7 @@ uint32_t RegionByWalk(const IndexedForwardGraph& g, int32_t v, int32_t sink) {
   while (!stack.empty()) {
     const int32_t x = stack.back();
     stack.pop_back();
-    ops += g.IsOp(x) ? 1 : 0;
+    ops += g.IsOp(x) ? 1u : 0u;
     for (const auto& edge : g.outputs(x)) {
       if (edge.node == sink || seen[static_cast<size_t>(edge.node)]) continue;
       seen[static_cast<size_t>(edge.node)] = true;
