@@ -20,6 +20,7 @@
 #include <memory>
 
 #include "fused_groups.h"
+#include "opuc/ir/id_vector.h"
 
 namespace opuc {
 namespace {
@@ -51,32 +52,31 @@ class FunctionBuilder {
       : graph_(graph), groups_(groups), open_(groups.count()),
         simple_constant_(graph.tensors.size(), false),
         value_group_(graph.tensors.size(), -1), value_id_(graph.tensors.size(), kNoTensor) {
-    for (size_t g = 0; g < open_.size(); ++g)
-      open_[g].root = groups.members[groups.begin[g + 1] - 1];
-    for (size_t f = 0; f < forward.size(); ++f)
-      if (forward.IsSimpleConstant(static_cast<int32_t>(f)))
-        simple_constant_[static_cast<size_t>(forward.node(static_cast<int32_t>(f)).ref)] = true;
+    for (int32_t g : Ids<int32_t>(open_.size()))
+      open_[g].root = groups.members[groups.begin[static_cast<size_t>(g) + 1] - 1];
+    for (int32_t f : Ids<int32_t>(forward.size()))
+      if (forward.IsSimpleConstant(f)) simple_constant_[forward.node(f).ref] = true;
   }
 
   void Plan() {
     for (size_t n = 0; n < graph_.nodes.size(); ++n) {
       const int32_t g = groups_.group_of_node[n];
       if (g < 0) continue;
-      Open& open = open_[static_cast<size_t>(g)];
+      Open& open = open_[g];
       const Node& node = graph_.nodes[n];
       for (TensorId in : node.inputs) {
         if (in == kNoTensor) continue;
-        if (value_group_[static_cast<size_t>(in)] == g) {
+        if (value_group_[in] == g) {
           slot_.push_back(kValueSlot);
           continue;
         }
-        if (simple_constant_[static_cast<size_t>(in)]) {
+        if (simple_constant_[in]) {
           slot_.push_back(kFirstConstantSlot - IndexOf(open.constants, in));
           continue;
         }
         slot_.push_back(IndexOf(open.args, in));
       }
-      for (TensorId out : node.outputs) value_group_[static_cast<size_t>(out)] = g;
+      for (TensorId out : node.outputs) value_group_[out] = g;
       open.values += static_cast<uint32_t>(node.outputs.size());
     }
   }
@@ -99,7 +99,7 @@ class FunctionBuilder {
         keep(std::move(node));
         continue;
       }
-      Open& open = open_[static_cast<size_t>(g)];
+      Open& open = open_[g];
       const bool root = open.root == static_cast<NodeId>(n);
       if (!open.body) Start(open, static_cast<size_t>(g));
       Graph& body = *open.body;
@@ -109,23 +109,23 @@ class FunctionBuilder {
         if (in == kNoTensor) continue;
         const int32_t s = slot_[slot++];
         if (s == kValueSlot) {
-          in = value_id_[static_cast<size_t>(in)];
+          in = value_id_[in];
         } else if (s >= 0) {  // parameters are numbered in order of first use
-          if (s == open.params_set) SetParam(body.tensors[static_cast<size_t>(open.params_set++)], in);
+          if (s == open.params_set) SetParam(body.tensor(open.params_set++), in);
           in = s;
         } else {
           const int32_t j = kFirstConstantSlot - s;  // so are the constants
           if (j == open.constants_set)
-            body.tensors[static_cast<size_t>(params + open.constants_set++)] = graph_.tensor(in);
+            body.tensor(params + open.constants_set++) = graph_.tensor(in);
           in = params + j;
         }
       }
       std::vector<TensorId> outside_outputs = root ? node.outputs : std::vector<TensorId>();
       for (TensorId& out : node.outputs) {
         Tensor& value = graph_.tensor(out);
-        value_id_[static_cast<size_t>(out)] = static_cast<TensorId>(body.tensors.size());
+        value_id_[out] = static_cast<TensorId>(body.tensors.size());
         body.tensors.push_back(root ? Tensor(value) : std::move(value));  // the root's stays too
-        out = value_id_[static_cast<size_t>(out)];
+        out = value_id_[out];
       }
       body.nodes.push_back(std::move(node));
       if (!root) continue;
@@ -135,7 +135,7 @@ class FunctionBuilder {
       call.name = body.nodes.back().name;
       call.inputs = std::move(open.args);
       call.outputs = std::move(outside_outputs);
-      for (TensorId out : call.outputs) body.outputs.push_back(value_id_[static_cast<size_t>(out)]);
+      for (TensorId out : call.outputs) body.outputs.push_back(value_id_[out]);
       call.body = std::move(open.body);
       keep(std::move(call));
       open = Open();
@@ -195,10 +195,10 @@ class FunctionBuilder {
 
   Graph& graph_;
   const FusedGroups& groups_;
-  std::vector<Open> open_;
-  std::vector<bool> simple_constant_;  // per tensor: a one-element constant (copied in)
-  std::vector<int32_t> value_group_;  // per tensor: the group whose member writes it, or -1
-  std::vector<TensorId> value_id_;    // per tensor a member writes: its id in the body
+  IdVector<int32_t, Open> open_;               // per group
+  IdVector<TensorId, bool> simple_constant_;   // per tensor: a one-element constant (copied in)
+  IdVector<TensorId, int32_t> value_group_;    // per tensor: the group whose member writes it, or -1
+  IdVector<TensorId, TensorId> value_id_;      // per tensor a member writes: its id in the body
   std::vector<int32_t> slot_;         // per member input, in graph order (see Plan)
 };
 
