@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "opuc/cpu/reference.h"
+#include "opuc/ir/id_vector.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -22,17 +23,17 @@ bool InRange(TensorId id, const Graph& graph) {
 
 /// For each tensor, the last node that reads or writes it; graph outputs are
 /// kept to the end. An output nobody reads is freed right after its node.
-std::vector<NodeId> LastUses(const Graph& graph) {
-  std::vector<NodeId> last(graph.tensors.size(), -1);
-  for (size_t k = 0; k < graph.nodes.size(); ++k) {
-    const Node& node = graph.nodes[k];
+IdVector<TensorId, NodeId> LastUses(const Graph& graph) {
+  IdVector<TensorId, NodeId> last(graph.tensors.size(), -1);
+  for (NodeId k : Ids<NodeId>(graph.nodes.size())) {
+    const Node& node = graph.node(k);
     for (TensorId id : node.inputs)
-      if (InRange(id, graph)) last[static_cast<size_t>(id)] = static_cast<NodeId>(k);
+      if (InRange(id, graph)) last[id] = k;
     for (TensorId id : node.outputs)
-      if (InRange(id, graph)) last[static_cast<size_t>(id)] = static_cast<NodeId>(k);
+      if (InRange(id, graph)) last[id] = k;
   }
   for (TensorId id : graph.outputs)
-    if (InRange(id, graph)) last[static_cast<size_t>(id)] = kKeep;
+    if (InRange(id, graph)) last[id] = kKeep;
   return last;
 }
 
@@ -60,17 +61,15 @@ class Walk {
  public:
   Walk(const Graph& graph, const std::vector<HostTensor>& inputs, const TensorObserver& observe)
       : graph_(graph), observe_(observe), value_(graph.tensors.size()), slot_(graph.tensors.size()) {
-    for (size_t i = 0; i < inputs.size(); ++i)
-      value_[static_cast<size_t>(graph.inputs[i])] = &inputs[i];
+    for (size_t i = 0; i < inputs.size(); ++i) value_[graph.inputs[i]] = &inputs[i];
   }
 
   Status Run() {
     if (observe_)
-      for (TensorId t : graph_.inputs) OPUC_RETURN_IF_ERROR(observe_(t, *value_[static_cast<size_t>(t)]));
-    const std::vector<NodeId> last = LastUses(graph_);
-    for (size_t k = 0; k < graph_.nodes.size(); ++k) {
-      const auto id = static_cast<NodeId>(k);
-      const Node& node = graph_.nodes[k];
+      for (TensorId t : graph_.inputs) OPUC_RETURN_IF_ERROR(observe_(t, *value_[t]));
+    const IdVector<TensorId, NodeId> last = LastUses(graph_);
+    for (NodeId id : Ids<NodeId>(graph_.nodes.size())) {
+      const Node& node = graph_.node(id);
       std::vector<const HostTensor*> args;
       for (TensorId t : node.inputs) {
         OPUC_ASSIGN_OR_RETURN(const HostTensor* arg, Value(t, id));
@@ -80,11 +79,11 @@ class Walk {
       OPUC_RETURN_IF_ERROR(EvaluateNode(graph_, id, args, &results));
       for (size_t j = 0; j < results.size(); ++j) {
         Store(node.outputs[j], std::move(results[j]));
-        if (observe_) OPUC_RETURN_IF_ERROR(observe_(node.outputs[j], slot_[static_cast<size_t>(node.outputs[j])]));
+        if (observe_) OPUC_RETURN_IF_ERROR(observe_(node.outputs[j], slot_[node.outputs[j]]));
       }
       for (const auto* list : {&node.inputs, &node.outputs})
         for (TensorId t : *list)
-          if (InRange(t, graph_) && last[static_cast<size_t>(t)] == id) Release(t);
+          if (InRange(t, graph_) && last[t] == id) Release(t);
     }
     return OkStatus();
   }
@@ -92,11 +91,10 @@ class Walk {
   /// The value of graph output `t`, moved out when this run made it.
   Expected<HostTensor> TakeOutput(TensorId t) {
     OPUC_ASSIGN_OR_RETURN(const HostTensor* v, Value(t, -1));
-    const auto i = static_cast<size_t>(t);
     if (!v)
       return InvalidArgument(
           Cat("graph output ", DescribeTensor(graph_, t), " is a sparse constant"));
-    HostTensor result = v == &slot_[i] ? std::move(slot_[i]) : *v;
+    HostTensor result = v == &slot_[t] ? std::move(slot_[t]) : *v;
     Release(t);
     return result;
   }
@@ -108,8 +106,7 @@ class Walk {
     if (t == kNoTensor) return static_cast<const HostTensor*>(nullptr);
     const std::string who = reader < 0 ? std::string("graph output") : DescribeNode(graph_, reader);
     if (!InRange(t, graph_)) return InvalidArgument(Cat(who, ": tensor ", t, " does not exist"));
-    const auto i = static_cast<size_t>(t);
-    if (value_[i]) return value_[i];
+    if (value_[t]) return value_[t];
     const Tensor& tensor = graph_.tensor(t);
     if (tensor.sparsity) return static_cast<const HostTensor*>(nullptr);
     if (!tensor.constant)
@@ -119,25 +116,23 @@ class Walk {
     Expected<HostTensor> view = HostTensor::FromConstant(tensor);
     if (!view.ok()) return view.status().WithContext(who);
     Store(t, std::move(view).value());
-    return value_[i];
+    return value_[t];
   }
 
   void Store(TensorId t, HostTensor v) {
-    const auto i = static_cast<size_t>(t);
-    slot_[i] = std::move(v);
-    value_[i] = &slot_[i];
+    slot_[t] = std::move(v);
+    value_[t] = &slot_[t];
   }
 
   void Release(TensorId t) {
-    const auto i = static_cast<size_t>(t);
-    slot_[i] = HostTensor();
-    value_[i] = nullptr;
+    slot_[t] = HostTensor();
+    value_[t] = nullptr;
   }
 
   const Graph& graph_;
   const TensorObserver& observe_;
-  std::vector<const HostTensor*> value_;  ///< Where each tensor's value is, if anywhere.
-  std::vector<HostTensor> slot_;          ///< Values this run made or viewed.
+  IdVector<TensorId, const HostTensor*> value_;  ///< Where each tensor's value is, if anywhere.
+  IdVector<TensorId, HostTensor> slot_;          ///< Values this run made or viewed.
 };
 
 }  // namespace
