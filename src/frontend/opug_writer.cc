@@ -63,7 +63,7 @@ Expected<std::vector<uint8_t>> WriteOpug(const Graph& graph) {
   if (graph.ConstantBytes() > kMaxConstantBytes)
     return Unsupported(Cat("constants total ", graph.ConstantBytes(), " bytes; a .opug file ",
                            "holds at most ", kMaxConstantBytes));
-  FlatBufferBuilder fbb(1024 + graph.ConstantBytes());
+  FlatBufferBuilder fbb(static_cast<size_t>(1024 + graph.ConstantBytes()));  // < 2 GiB: checked
 
   // Buffer 0 is built first so it ends the file: the last bytes are then a
   // table the verifier checks, and any truncation is detected.
