@@ -80,4 +80,14 @@ int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& e
   return kExitOk;
 }
 
+Command AddInspectCommand(CLI::App& app) {
+  return AddCommand(
+      app, "inspect", "Print a model's format, operators, inputs, outputs and constant size",
+      [](CLI::App& cli, InspectOptions& o) {
+        AddModelArgument(cli, o.model);
+        cli.add_flag("--json", o.json, "Print one JSON object instead of text");
+      },
+      RunInspect);
+}
+
 }  // namespace opuc::cli

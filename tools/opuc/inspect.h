@@ -5,6 +5,8 @@
 #include <ostream>
 #include <string>
 
+#include "opuc/command.h"
+
 namespace opuc::cli {
 
 struct InspectOptions {
@@ -15,6 +17,9 @@ struct InspectOptions {
 /// Loads the model and prints what it holds: format, operator histogram,
 /// inputs and outputs, tensor count and constant bytes. Returns the exit code.
 int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& err);
+
+/// `opuc inspect`: its options and how it runs (opuc_app.cc lists the commands).
+Command AddInspectCommand(CLI::App& app);
 
 }  // namespace opuc::cli
 

@@ -84,4 +84,29 @@ int RunOpt(const OptOptions& options, std::ostream& out, std::ostream& err) {
   return kExitOk;
 }
 
+Command AddOptCommand(CLI::App& app) {
+  return AddCommand(
+      app, "opt", "Run a pipeline of graph passes over a model, like LLVM's opt",
+      [](CLI::App& cli, OptOptions& o) {
+        AddModelArgument(cli, o.model);
+        cli.add_option("--passes", o.passes,
+                       "Comma-separated pass names (default pipeline if omitted)")
+            ->delimiter(',');
+        cli.add_option("--opt-level", o.opt_level, "Optimization level 0-3")
+            ->check(CLI::Range(0, 3))
+            ->capture_default_str();
+        cli.add_option("--disable-pass", o.disabled, "Never run this pass (repeatable)");
+        cli.add_option("--require-pass", o.required,
+                       "Run this pass whatever its level (repeatable)");
+        cli.add_option("--config", o.config, "KEY=VALUE pass option (repeatable)");
+        cli.add_flag("--print-ir", o.print_ir, "Print the resulting IR on stdout");
+        cli.add_flag("--print-ir-after-all", o.print_ir_after_all,
+                     "Print the IR after every pass run");
+        cli.add_flag("--time", o.time, "Report each pass's time and counters on stderr");
+        cli.add_flag("--verify-each", o.verify_each, "Verify the IR after every pass");
+        cli.add_option("-o,--output", o.output, "Write the result (.opug or .opug.json)");
+      },
+      RunOpt);
+}
+
 }  // namespace opuc::cli

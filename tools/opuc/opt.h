@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "opuc/command.h"
+
 namespace opuc::cli {
 
 struct OptOptions {
@@ -25,6 +27,9 @@ struct OptOptions {
 /// Runs a named pipeline over the model, like LLVM's opt. Prints the IR
 /// (--print-ir) to `out`, and the pass report (--time) and a summary to `err`.
 int RunOpt(const OptOptions& options, std::ostream& out, std::ostream& err);
+
+/// `opuc opt`: its options and how it runs (opuc_app.cc lists the commands).
+Command AddOptCommand(CLI::App& app);
 
 }  // namespace opuc::cli
 

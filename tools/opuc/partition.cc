@@ -162,4 +162,21 @@ int RunPartition(const PartitionOptions& options, std::ostream& out, std::ostrea
   return kExitOk;
 }
 
+Command AddPartitionCommand(CLI::App& app) {
+  return AddCommand(
+      app, "partition", "Split a model into OPU groups and CPU groups, and say why (docs/hdfg.md)",
+      [](CLI::App& cli, PartitionOptions& o) {
+        AddModelArgument(cli, o.model);
+        cli.add_option("--hw", o.hw, "Hardware: a preset (opu1024, tiny) or a JSON file")
+            ->capture_default_str();
+        cli.add_option("--opt-level", o.opt_level,
+                       "Optimization level of the default pipeline run first (0-3)")
+            ->check(CLI::Range(0, 3))
+            ->capture_default_str();
+        cli.add_flag("--json", o.json, "Print one JSON object instead of text");
+        cli.add_option("--dot", o.dot, "Write the graph, coloured by group, as Graphviz");
+      },
+      RunPartition);
+}
+
 }  // namespace opuc::cli

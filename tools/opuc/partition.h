@@ -5,6 +5,8 @@
 #include <ostream>
 #include <string>
 
+#include "opuc/command.h"
+
 namespace opuc::cli {
 
 struct PartitionOptions {
@@ -18,6 +20,9 @@ struct PartitionOptions {
 /// Loads the model, runs the default pass pipeline, partitions it for the
 /// hardware and prints the groups in execution order (text or JSON).
 int RunPartition(const PartitionOptions& options, std::ostream& out, std::ostream& err);
+
+/// `opuc partition`: its options and how it runs (opuc_app.cc lists the commands).
+Command AddPartitionCommand(CLI::App& app);
 
 }  // namespace opuc::cli
 

@@ -200,4 +200,32 @@ int RunQuantize(const QuantizeOptions& options, std::ostream& out, std::ostream&
   return kExitOk;
 }
 
+Command AddQuantizeCommand(CLI::App& app) {
+  return AddCommand(
+      app, "quantize", "Quantize a model to the OPU's fixed point and report its accuracy vs float",
+      [](CLI::App& cli, QuantizeOptions& o) {
+        AddModelArgument(cli, o.model);
+        cli.add_option("--calibration", o.calibration,
+                       "Folder of .png/.npy samples (default: the images scripts/setup "
+                       "fetched, $OPUC_IMAGES_DIR or ~/.cache/opuc/images)");
+        cli.add_option("--preprocess", o.preprocess,
+                       "Image preprocessing over the model's defaults: "
+                       "size=HxW,scale=S,offset=O,order=rgb|bgr");
+        cli.add_option("--holdout", o.holdout,
+                       "Samples kept out of calibration for the report: every k-th by name "
+                       "from the first (default: a third)")
+            ->check(CLI::PositiveNumber);
+        cli.add_option("--min-sqnr", o.min_sqnr,
+                       "Exit with 1 when an output's SQNR (dB) is below this");
+        cli.add_flag("--refine-lengths", o.refine_lengths,
+                     "Refine activation lengths against the outputs on the calibration "
+                     "samples (slower; best when they show what the model will see)");
+        cli.add_flag("--per-tensor", o.per_tensor,
+                     "Also report every activation's error (where the error comes from)");
+        cli.add_flag("--json", o.json, "Print one JSON object instead of text");
+        cli.add_option("-o,--output", o.output, "Write the quantized graph (.opug or .opug.json)");
+      },
+      RunQuantize);
+}
+
 }  // namespace opuc::cli

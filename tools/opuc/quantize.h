@@ -6,6 +6,8 @@
 #include <ostream>
 #include <string>
 
+#include "opuc/command.h"
+
 namespace opuc::cli {
 
 struct QuantizeOptions {
@@ -24,6 +26,9 @@ struct QuantizeOptions {
 /// how the integer executor (dequantized) compares with the float reference
 /// on the held-out samples.
 int RunQuantize(const QuantizeOptions& options, std::ostream& out, std::ostream& err);
+
+/// `opuc quantize`: its options and how it runs (opuc_app.cc lists the commands).
+Command AddQuantizeCommand(CLI::App& app);
 
 }  // namespace opuc::cli
 

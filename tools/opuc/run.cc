@@ -179,4 +179,21 @@ int RunRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
   return kExitOk;
 }
 
+Command AddRunCommand(CLI::App& app) {
+  return AddCommand(
+      app, "run", "Run a model on a device and write each output as a NumPy .npy file",
+      [](CLI::App& cli, RunOptions& o) {
+        AddModelArgument(cli, o.model);
+        cli.add_option("--device", o.device, "Where to run: ref (the float reference)")
+            ->required();
+        cli.add_option("--input", o.inputs, "NAME=FILE.npy for a graph input (repeatable)")
+            ->allow_extra_args(false);
+        cli.add_option("--output-dir", o.output_dir, "Where to write <output>.npy files")
+            ->capture_default_str();
+        cli.add_option("--seed", o.seed, "Seed for inputs without --input")->capture_default_str();
+        cli.add_flag("--json", o.json, "Print one JSON object instead of text");
+      },
+      RunRun);
+}
+
 }  // namespace opuc::cli

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "opuc/command.h"
+
 namespace opuc::cli {
 
 struct RunOptions {
@@ -23,6 +25,9 @@ struct RunOptions {
 /// <output>.npy per graph output into the output directory and prints a
 /// summary of each. Returns the exit code.
 int RunRun(const RunOptions& options, std::ostream& out, std::ostream& err);
+
+/// `opuc run`: its options and how it runs (opuc_app.cc lists the commands).
+Command AddRunCommand(CLI::App& app);
 
 }  // namespace opuc::cli
 
