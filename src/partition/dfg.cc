@@ -69,7 +69,7 @@ class Mapper {
 
   static void Cpu(DfgNode& d, std::string why) {
     d.role = DfgRole::kCpu;
-    d.cpu_reason = d.what + ": " + std::move(why);
+    d.cpu_why = std::move(why);
   }
   static void Stage(DfgNode& d, HwModuleMask modules, std::vector<int32_t> stream,
                     HwModuleMask feeds = 0) {

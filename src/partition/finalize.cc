@@ -3,8 +3,8 @@
 // Orders the groups so that every group comes after the groups it reads
 // from (Kahn's algorithm; among ready groups the one whose first op comes
 // first in the graph), numbers them in that order, and lists each group's
-// ops, inputs, constants, outputs and MACs. Reasons written with internal
-// group references ("{g:K}") get the final numbers.
+// ops, inputs, constants, outputs and MACs. The groups that reasons name get
+// their final numbers.
 //
 //===----------------------------------------------------------------------===//
 #include <functional>
@@ -18,22 +18,26 @@
 namespace opuc::partition {
 namespace {
 
-std::string Renumber(const std::string& text, const std::vector<int32_t>& final_id) {
-  std::string out;
-  size_t pos = 0;
-  for (;;) {
-    const size_t open = text.find("{g:", pos);
-    if (open == std::string::npos) break;
-    const size_t close = text.find('}', open);
-    if (close == std::string::npos) break;
-    const int64_t internal = std::stoll(text.substr(open + 3, close - open - 3));
-    out += text.substr(pos, open - pos);
-    const bool known = internal >= 0 && static_cast<size_t>(internal) < final_id.size() &&
-                       final_id[static_cast<size_t>(internal)] >= 0;
-    out += known ? std::to_string(final_id[static_cast<size_t>(internal)]) : "?";
-    pos = close + 1;
+/// Internal group ids in `reason` become the final ones. The group a
+/// refusal waited on may since have merged into another (FuseCpuGroups):
+/// it is named by where its value ended up.
+void Renumber(Reason& reason, const std::vector<int32_t>& final_id, const Grouping& grouping,
+              const std::vector<NodeId>& producer) {
+  auto map = [&](int32_t& g) {
+    if (g >= 0) g = final_id[static_cast<size_t>(g)];
+  };
+  for (ReasonPart& part : reason) {
+    map(part.group);
+    if (part.kind == ReasonKind::kWaitForItself)
+      part.other_group = grouping.group_of[static_cast<size_t>(producer[static_cast<size_t>(part.tensor)])];
+    map(part.other_group);
   }
-  return out + text.substr(pos);
+}
+
+void AddOnce(Reason& reason, const ReasonPart& part) {
+  for (const ReasonPart& x : reason)
+    if (x.kind == part.kind && x.what == part.what && x.detail == part.detail) return;
+  reason.push_back(part);
 }
 
 void AddOnce(std::vector<TensorId>& list, TensorId t) {
@@ -90,12 +94,12 @@ Expected<HwPartition> Finalize(const Graph& graph, const HwConfig& hw, Grouping 
   for (TensorId t : graph.outputs) graph_output[static_cast<size_t>(t)] = true;
   HwPartition result;
   result.hw_name = hw.name;
+  for (const HdfgStage& stage : hw.hdfg.stages) result.stages.push_back(stage.name);
   for (int32_t g : order) {
     HwGroup group;
     group.id = static_cast<int32_t>(result.groups.size());
     group.kind = grouping.group_is_opu[static_cast<size_t>(g)] ? GroupKind::kOpu : GroupKind::kCpu;
     group.ops = members[static_cast<size_t>(g)];
-    std::set<std::string> cpu_reasons;
     for (NodeId n : group.ops) {
       const Node& node = graph.node(n);
       for (TensorId t : node.inputs) {
@@ -107,9 +111,9 @@ Expected<HwPartition> Finalize(const Graph& graph, const HwConfig& hw, Grouping 
       group.macs += NodeMacs(graph, n);
       NodePlacement& place = grouping.placements[static_cast<size_t>(n)];
       place.group = group.id;
-      place.reason = Renumber(place.reason, final_id);
-      if (group.kind == GroupKind::kCpu && cpu_reasons.insert(place.reason).second)
-        group.reason += (group.reason.empty() ? "" : "; ") + place.reason;
+      Renumber(place.reason, final_id, grouping, producer);
+      if (group.kind == GroupKind::kCpu)
+        for (const ReasonPart& part : place.reason) AddOnce(group.reason, part);
       if (group.kind == GroupKind::kOpu && place.placement == Placement::kStarted) group.reason = place.reason;
     }
     for (NodeId n : group.ops)

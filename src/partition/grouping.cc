@@ -44,15 +44,22 @@ Grouping Walker::Run() {
   for (size_t i = 0; i < graph_.nodes.size(); ++i) {
     const auto n = static_cast<NodeId>(i);
     const DfgNode& d = dfg_.nodes[i];
-    if (d.role == DfgRole::kCpu) NewCpu(n, d.cpu_reason);
+    if (d.role == DfgRole::kCpu) {
+      ReasonPart why = Why(ReasonKind::kNotInDatapath);
+      why.what = d.what;
+      why.detail = d.cpu_why;
+      NewCpu(n, std::move(why));
+    }
     if (d.role == DfgRole::kStage) Place(n);
   }
   for (size_t i = 0; i < graph_.nodes.size(); ++i) {
     if (group_of_[i] >= 0) continue;
     const bool pad = dfg_.nodes[i].role == DfgRole::kResidualPad;
-    NewCpu(static_cast<NodeId>(i),
-           Cat(dfg_.nodes[i].what, pad ? ": its residual add is not on the datapath"
-                                       : ": computed from constants, and no datapath group collects it"));
+    ReasonPart why = Why(ReasonKind::kNotInDatapath);
+    why.what = dfg_.nodes[i].what;
+    why.detail = pad ? "its residual add is not on the datapath"
+                     : "computed from constants, and no datapath group collects it";
+    NewCpu(static_cast<NodeId>(i), std::move(why));
   }
   Grouping out;
   out.group_of = group_of_;
@@ -69,11 +76,11 @@ int32_t Walker::AddGroup(bool opu) {
   return static_cast<int32_t>(groups_.size() - 1);
 }
 
-void Walker::NewCpu(NodeId n, std::string reason) {
+void Walker::NewCpu(NodeId n, ReasonPart reason) {
   const int32_t g = AddGroup(false);
   Assign(n, g);
   place_[static_cast<size_t>(n)].placement = Placement::kCpu;
-  place_[static_cast<size_t>(n)].reason = std::move(reason);
+  place_[static_cast<size_t>(n)].reason = {std::move(reason)};
 }
 
 /// Puts `n` in `g`, recording the groups it reads from.
@@ -148,10 +155,11 @@ void Walker::Commit(NodeId n, int32_t g, int32_t stage, const std::vector<NodeId
   for (NodeId p : order) {
     Assign(p, g);
     place_[static_cast<size_t>(p)].placement = Placement::kCollected;
-    place_[static_cast<size_t>(p)].reason =
-        dfg_.nodes[static_cast<size_t>(p)].role == DfgRole::kResidualPad
-            ? Cat("collected by ", Name(n), ": the res_adder reads the missing channels as zeros")
-            : Cat("collected by ", Name(n), ": computed from constants when weights are packed");
+    ReasonPart why = Why(dfg_.nodes[static_cast<size_t>(p)].role == DfgRole::kResidualPad
+                             ? ReasonKind::kCollectedPad
+                             : ReasonKind::kCollectedConstant);
+    why.node = n;
+    place_[static_cast<size_t>(p)].reason = {why};
   }
   Assign(n, g);
   Group& group = groups_[static_cast<size_t>(g)];
@@ -183,25 +191,25 @@ void Walker::Place(NodeId n) {
   // The later producer first: the earlier value already waits in DRAM.
   std::sort(candidates.begin(), candidates.end(),
             [](const Candidate& a, const Candidate& b) { return a.producer > b.producer; });
-  std::vector<std::string> refusals;
+  Reason refusals;
   for (const Candidate& c : candidates) {
-    std::string why;
+    ReasonPart why;
     if (TryJoin(n, c, why)) return;
     refusals.push_back(std::move(why));
   }
   const int32_t stage = FindMatch(hw_.hdfg, -1, d.request);
   if (stage < 0) {
-    NewCpu(n, Cat(d.what, ": no stage of this OPU's HDFG runs it"));
+    ReasonPart why = Why(ReasonKind::kNoHdfgStage);
+    why.what = d.what;
+    NewCpu(n, std::move(why));
     return;
   }
   const std::vector<NodeId> pulled = Collect(n);
   const int32_t g = AddGroup(true);
   Commit(n, g, stage, pulled);
   place_[static_cast<size_t>(n)].placement = Placement::kStarted;
-  place_[static_cast<size_t>(n)].reason = StartReason(n, refusals);
+  place_[static_cast<size_t>(n)].reason = StartReason(n, std::move(refusals));
 }
-
-std::string GroupRef(int32_t internal) { return Cat("group {g:", internal, "}"); }
 
 Grouping GroupForOpu(const Graph& graph, const HwConfig& hw, const Dfg& dfg) {
   return Walker(graph, hw, dfg).Run();

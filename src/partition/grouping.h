@@ -2,9 +2,8 @@
 //
 // The first half of PartitionForHardware: visits the nodes in topological
 // order and puts each in an OPU group (joining the group whose last value
-// it reads, or opening one) or alone on the CPU. Reasons refer to groups as
-// "{g:K}" with K the internal index; Finalize rewrites them to the ids of
-// the execution order.
+// it reads, or opening one) or alone on the CPU. Reasons name groups by their
+// internal index; Finalize maps them to the ids of the execution order.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_PARTITION_GROUPING_H
@@ -25,9 +24,6 @@ struct Grouping {
   std::vector<bool> group_is_opu;  ///< Per internal group.
   std::vector<NodePlacement> placements;  ///< `group` is internal; set again by Finalize.
 };
-
-/// "group {g:K}": a group named in a reason before the final numbering.
-std::string GroupRef(int32_t internal);
 
 Grouping GroupForOpu(const Graph& graph, const HwConfig& hw, const Dfg& dfg);
 

@@ -8,25 +8,25 @@
 
 namespace opuc::partition {
 
-std::string Walker::NoStage(int32_t g, const DfgNode& d) const {
+ReasonPart Walker::NoStage(int32_t g, const DfgNode& d) const {
   const Group& group = groups_[static_cast<size_t>(g)];
   const HdfgStage& last = stages_[static_cast<size_t>(group.last_stage)];
   const HwModuleMask ipa = ModuleBit(HwModule::kIpa), pad = ModuleBit(HwModule::kPad);
-  if ((d.request.modules & ipa) && group.has_ipa) return Cat("second ipa in ", GroupRef(g));
+  if ((d.request.modules & ipa) && group.has_ipa) return Why(ReasonKind::kSecondIpa, g);
   if ((d.request.modules & pad) && (d.request.feeds & ipa) && group.has_input_pad)
-    return Cat("second pad in ", GroupRef(g));
+    return Why(ReasonKind::kSecondPad, g);
   if ((d.request.modules & pad) && (d.request.feeds & ipa) && group.has_ipa)
-    return Cat("a pad for an inner product after the ipa of ", GroupRef(g),
-               " (one pad and one ipa per group)");
-  if (last.successors.empty()) return Cat("nothing follows ", last.name, " in ", GroupRef(g));
-  if (d.request.modules & ModuleBit(last.module))
-    return Cat(d.what, " cannot follow ", last.name, " in ", GroupRef(g),
-               ": no unit runs twice in a row");
-  return Cat("no stage after ", last.name, " in ", GroupRef(g), " runs ", d.what);
+    return Why(ReasonKind::kPadAfterIpa, g);
+  ReasonPart why = Why(ReasonKind::kNoStageAfter, g);
+  if (last.successors.empty()) why.kind = ReasonKind::kNothingFollows;
+  else if (d.request.modules & ModuleBit(last.module)) why.kind = ReasonKind::kNoRepeat;
+  why.stage = group.last_stage;
+  why.what = d.what;
+  return why;
 }
 
 /// Tries to add `n` to c.group; on refusal says why in `why`.
-bool Walker::TryJoin(NodeId n, const Candidate& c, std::string& why) {
+bool Walker::TryJoin(NodeId n, const Candidate& c, ReasonPart& why) {
   const DfgNode& d = dfg_.nodes[static_cast<size_t>(n)];
   Group& group = groups_[static_cast<size_t>(c.group)];
   const int32_t stage = FindMatch(hw_.hdfg, group.last_stage, d.request);
@@ -36,11 +36,12 @@ bool Walker::TryJoin(NodeId n, const Candidate& c, std::string& why) {
   }
   const HdfgStage& s = stages_[static_cast<size_t>(stage)];
   if (s.module == HwModule::kIpa && group.has_ipa) {
-    why = Cat("second ipa in ", GroupRef(c.group));
+    why = Why(ReasonKind::kSecondIpa, c.group);
     return false;
   }
   if (group.used_stage[static_cast<size_t>(stage)] && !OnCycle(hw_.hdfg, stage)) {
-    why = Cat("stage ", s.name, " is already used in ", GroupRef(c.group));
+    why = Why(ReasonKind::kStageUsed, c.group);
+    why.stage = stage;
     return false;
   }
   const std::vector<NodeId> pulled = Collect(n);  // marks n and pulled with epoch_
@@ -56,14 +57,16 @@ bool Walker::TryJoin(NodeId n, const Candidate& c, std::string& why) {
       const int32_t h = group_of_[static_cast<size_t>(p)];
       if (h == c.group) {
         if (m == n && static_cast<int32_t>(k) == c.position) continue;
-        why = Cat(Name(m), " reads ", Value(t), ", a value inside ", GroupRef(c.group),
-                  " that the datapath has streamed past");
+        why = Why(ReasonKind::kStreamedInside, c.group);
+        why.node = m;
+        why.tensor = t;
         return false;
       }
       if (h < 0) continue;  // collected with it, or computed from constants
       if (Reaches(c.group, h)) {
-        why = Cat("joining ", GroupRef(c.group), " would make it wait for itself: ", Value(t),
-                  " comes from ", GroupRef(h), ", which depends on it");
+        why = Why(ReasonKind::kWaitForItself, c.group);
+        why.other_group = h;
+        why.tensor = t;
         return false;
       }
     }
@@ -85,56 +88,60 @@ bool Walker::TryJoin(NodeId n, const Candidate& c, std::string& why) {
     const int32_t at = place_[static_cast<size_t>(m)].stage;
     const HwModule module = at < 0 ? HwModule::kMemRead : stages_[static_cast<size_t>(at)].module;
     if (at < 0 || !(hw_.store.taps & ModuleBit(module))) {
-      why = Cat("joining ", GroupRef(c.group), " would bury ", Name(m), "'s value inside it while ",
-                outside >= 0 ? Name(outside) : std::string("the graph output"),
-                " reads it, and ", at < 0 ? std::string("it") : Cat(HwModuleName(module), " results"),
-                " cannot be stored (store.taps)");
+      why = Why(ReasonKind::kBuried, c.group);
+      why.node = m;
+      why.other_node = outside;
+      if (at >= 0) why.what = HwModuleName(module);
       return false;
     }
   }
   if (stores > hw_.store.max_outputs) {
-    why = Cat(GroupRef(c.group), " would store ", stores, " values; store.max_outputs is ",
-              hw_.store.max_outputs);
+    why = Why(ReasonKind::kTooManyStores, c.group);
+    why.count = stores;
+    why.limit = hw_.store.max_outputs;
     return false;
   }
-  const HdfgStage& previous = stages_[static_cast<size_t>(group.last_stage)];
+  ReasonPart joined = Why(ReasonKind::kJoined, c.group);
+  joined.stage = stage;
+  joined.other_stage = group.last_stage;
   Commit(n, c.group, stage, pulled);
   place_[static_cast<size_t>(n)].placement = Placement::kJoined;
-  place_[static_cast<size_t>(n)].reason =
-      Cat("stage ", s.name, " after ", previous.name, " in ", GroupRef(c.group));
+  place_[static_cast<size_t>(n)].reason = {joined};
   return true;
 }
 
 /// Why `n` joined none of its inputs' groups.
-std::string Walker::StartReason(NodeId n, const std::vector<std::string>& refusals) const {
-  if (!refusals.empty()) {
-    std::string text;
-    for (const std::string& r : refusals) text += (text.empty() ? "" : "; ") + r;
-    return text;
-  }
+Reason Walker::StartReason(NodeId n, Reason refusals) const {
+  if (!refusals.empty()) return refusals;
   const DfgNode& d = dfg_.nodes[static_cast<size_t>(n)];
-  if (d.stream_inputs.empty()) return Cat(d.what, " reads its inputs from memory: it heads a group");
-  std::string text;
+  if (d.stream_inputs.empty()) {
+    ReasonPart heads = Why(ReasonKind::kHeadsGroup);
+    heads.what = d.what;
+    return {heads};
+  }
+  Reason reason;
   for (int32_t k : d.stream_inputs) {
     const TensorId t = graph_.node(n).inputs[static_cast<size_t>(k)];
     const NodeId p = producer_[static_cast<size_t>(t)];
-    std::string one;
+    ReasonPart one;
+    one.tensor = t;
+    one.node = p;
     if (p < 0) {
-      one = graph_.tensor(t).is_constant() ? Cat("reads constant ", Value(t), " as its feature map")
-                                            : Cat("reads graph input ", Value(t), " from DRAM");
+      one.kind = graph_.tensor(t).is_constant() ? ReasonKind::kReadsConstant
+                                                : ReasonKind::kReadsGraphInput;
     } else if (group_of_[static_cast<size_t>(p)] < 0 ||
                dfg_.nodes[static_cast<size_t>(p)].role == DfgRole::kResidualPad) {
-      one = Cat("reads ", Value(t), " from ", Name(p), ", which is not on a datapath stage");
+      one.kind = ReasonKind::kReadsOffDatapath;
     } else if (!groups_[static_cast<size_t>(group_of_[static_cast<size_t>(p)])].opu) {
-      one = Cat("reads ", Value(t), " from the CPU (", Name(p), ")");
+      one.kind = ReasonKind::kReadsFromCpu;
     } else {
-      const int32_t g = group_of_[static_cast<size_t>(p)];
-      one = Cat("reads ", Value(t), ", which ", GroupRef(g), " streamed past (it went on to ",
-                Name(groups_[static_cast<size_t>(g)].tail), ")");
+      one.kind = ReasonKind::kStreamedPast;
+      one.group = group_of_[static_cast<size_t>(p)];
+      one.node = groups_[static_cast<size_t>(one.group)].tail;
     }
-    text += (text.empty() ? "" : "; ") + one;
+    reason.push_back(std::move(one));
   }
-  return text;
+  return reason;
 }
 
 }  // namespace opuc::partition

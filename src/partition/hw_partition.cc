@@ -15,6 +15,10 @@ namespace opuc {
 
 const char* GroupKindName(GroupKind kind) { return kind == GroupKind::kOpu ? "opu" : "cpu"; }
 
+std::string ReasonText(const Graph& graph, const HwPartition& partition, const Reason& reason) {
+  return FormatReason(graph, partition.stages, reason);
+}
+
 Expected<HwPartition> PartitionForHardware(const Graph& graph, const HwConfig& hw) {
   OPUC_RETURN_IF_ERROR(ValidateHwConfig(hw).WithContext(hw.name.empty() ? "hardware config" : hw.name));
   OPUC_RETURN_IF_ERROR(Verify(graph));

@@ -30,6 +30,14 @@ struct Group {
   std::vector<int32_t> producers;  // groups it reads from
 };
 
+/// A reason's clause of `kind` about internal group `group` (-1: none).
+inline ReasonPart Why(ReasonKind kind, int32_t group = -1) {
+  ReasonPart part;
+  part.kind = kind;
+  part.group = group;
+  return part;
+}
+
 /// A group a node may join: the one whose last value it streams in.
 struct Candidate {
   int32_t group;
@@ -43,13 +51,8 @@ class Walker {
   Grouping Run();
 
  private:
-  std::string Name(NodeId n) const {
-    const Node& node = graph_.node(n);
-    return node.name.empty() ? Cat("#", n) : node.name;
-  }
-  std::string Value(TensorId t) const { return Cat("'", graph_.tensor(t).name, "'"); }
   int32_t AddGroup(bool opu);
-  void NewCpu(NodeId n, std::string reason);
+  void NewCpu(NodeId n, ReasonPart reason);
   /// Puts `n` in `g`, recording the groups it reads from.
   void Assign(NodeId n, int32_t g);
   /// Whether group `to` depends on group `from` (a path of groups).
@@ -57,12 +60,12 @@ class Walker {
   /// CollectInputs: the waiting producers `n` pulls in (readers all inside).
   std::vector<NodeId> Collect(NodeId n);
   bool AllReadersMarked(NodeId p) const;
-  std::string NoStage(int32_t g, const DfgNode& d) const;
+  ReasonPart NoStage(int32_t g, const DfgNode& d) const;
   /// Tries to add `n` to c.group; on refusal says why in `why`.
-  bool TryJoin(NodeId n, const Candidate& c, std::string& why);
+  bool TryJoin(NodeId n, const Candidate& c, ReasonPart& why);
   void Commit(NodeId n, int32_t g, int32_t stage, const std::vector<NodeId>& pulled);
   /// Why `n` joined none of its inputs' groups.
-  std::string StartReason(NodeId n, const std::vector<std::string>& refusals) const;
+  Reason StartReason(NodeId n, Reason refusals) const;
   void Place(NodeId n);
 
   const Graph& graph_;

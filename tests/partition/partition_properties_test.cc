@@ -28,7 +28,12 @@ TEST_CASE("random graphs: groups are connected, convex, ordered, within the seed
         const bool on_opu = p->groups[static_cast<size_t>(p->nodes[n].group)].kind == GroupKind::kOpu;
         if (dfg.nodes[n].role == DfgRole::kCpu) CHECK_FALSE(on_opu);
         CHECK_FALSE(p->nodes[n].reason.empty());
-        CHECK(p->nodes[n].reason.find("{g:") == std::string::npos);
+        for (const ReasonPart& part : p->nodes[n].reason) {  // final group ids, or none
+          CHECK(part.group < static_cast<int32_t>(p->groups.size()));
+          CHECK(part.other_group < static_cast<int32_t>(p->groups.size()));
+        }
+        CAPTURE(ReasonText(graph, *p, p->nodes[n].reason));
+        CHECK(ReasonText(graph, *p, p->nodes[n].reason).find('?') == std::string::npos);
       }
     }
   }
@@ -41,9 +46,9 @@ TEST_CASE("CPU ops are fused by FuseOps' partitioner; OPU ops never join them") 
   Graph g = n.Finish(n.Conv("c2", n.b.Op(OpKind::kMul, "gate", {t, c})));
   const HwPartition p = PartitionOf(g);
   CHECK(GroupLines(g, p) == Lines{"opu c:ipa", "cpu tanh,sig,gate", "opu c2:ipa"});
-  CHECK(PlaceOf(g, p, "gate").reason ==
+  CHECK(ReasonOf(g, p, "gate") ==
         "mul: of two feature maps: the multipliers take per-channel constants");
-  CHECK(p.groups[1].reason ==
+  CHECK(ReasonText(g, p, p.groups[1].reason) ==
         "tanh: on f32 it is not a comparator op; on i8 it becomes a 256-entry table; "
         "sigmoid: on f32 it is not a comparator op; on i8 it becomes a 256-entry table; "
         "mul: of two feature maps: the multipliers take per-channel constants");
@@ -66,7 +71,7 @@ TEST_CASE("the hardware config decides: no depthwise mode on tiny") {
   CHECK(GroupLines(g, PartitionOf(g)) == Lines{"opu dw:ipa,r:compare"});
   const HwPartition tiny = PartitionOf(g, "tiny");
   CHECK(GroupLines(g, tiny, "tiny") == Lines{"cpu dw", "opu r:compare"});
-  CHECK(PlaceOf(g, tiny, "dw").reason == "depthwise_conv2d: this OPU has no depthwise mode (ipa.depthwise)");
+  CHECK(ReasonOf(g, tiny, "dw") == "depthwise_conv2d: this OPU has no depthwise mode (ipa.depthwise)");
 }
 
 TEST_CASE("a bad config or graph is an error, not a crash") {

@@ -86,6 +86,11 @@ inline const NodePlacement& PlaceOf(const Graph& graph, const HwPartition& p, co
   return none;
 }
 
+/// The reason of node `name`'s placement, as text.
+inline std::string ReasonOf(const Graph& graph, const HwPartition& p, const std::string& name) {
+  return ReasonText(graph, p, PlaceOf(graph, p, name).reason);
+}
+
 }  // namespace opuc::testing
 
 #endif  // OPUC_TESTS_PARTITION_PARTITION_TEST_UTIL_H

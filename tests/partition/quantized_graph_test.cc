@@ -28,16 +28,16 @@ TEST_CASE("quantized graph: tables on the comparator, conversions on the CPU") {
   const HwPartition p = PartitionOf(g);
   CHECK(GroupLines(g, p) == Lines{"cpu q", "opu c1:ipa,lut:compare", "opu c2:ipa,sig:compare",
                                   "cpu dq", "cpu soft"});
-  CHECK(PlaceOf(g, p, "q").reason == "quantize: float to i8 conversion runs on the CPU");
-  CHECK(PlaceOf(g, p, "soft").reason == "softmax: not in the datapath");
-  CHECK(PlaceOf(g, p, "lut").reason == "stage compare after ipa in group 1");
+  CHECK(ReasonOf(g, p, "q") == "quantize: float to i8 conversion runs on the CPU");
+  CHECK(ReasonOf(g, p, "soft") == "softmax: not in the datapath");
+  CHECK(ReasonOf(g, p, "lut") == "stage compare after ipa in group 1");
 
   // Without tables the comparator takes neither.
   HwConfig hw = *HwConfigPreset("opu1024");
   hw.compare.lookup_table = false;
   Expected<HwPartition> no_tables = PartitionForHardware(g, hw);
   REQUIRE(no_tables.ok());
-  CHECK(PlaceOf(g, *no_tables, "lut").reason ==
+  CHECK(ReasonOf(g, *no_tables, "lut") ==
         "lookup_table: this OPU has no lookup tables (compare.lookup_table)");
   CHECK(PlaceOf(g, *no_tables, "sig").placement == Placement::kCpu);
 }

@@ -28,7 +28,7 @@ TEST_CASE("case 2: a second conv opens a new group") {
   const HwPartition part = PartitionOf(g);
   CHECK(GroupLines(g, part) == Lines{"opu c1:ipa", "opu c2:ipa"});
   CHECK(PlaceOf(g, part, "c2").placement == Placement::kStarted);
-  CHECK(PlaceOf(g, part, "c2").reason == "second ipa in group 0");
+  CHECK(ReasonOf(g, part, "c2") == "second ipa in group 0");
 
   Net m;  // the original's gtest: conv3x3, add, relu, conv1x1, add
   TensorId r = m.Relu("relu", m.Bias("add1", m.Conv("conv1", m.In("x"), 3)));
@@ -46,7 +46,7 @@ TEST_CASE("case 3: a pad after compare heads the next group") {
   const HwPartition part = PartitionOf(g);
   CHECK(GroupLines(g, part) == Lines{"opu c1:ipa,a1:add,r1:compare",
                                      "opu pad:pad,c2:ipa,a2:add,r2:compare"});
-  CHECK(PlaceOf(g, part, "pad").reason ==
+  CHECK(ReasonOf(g, part, "pad") ==
         "a pad for an inner product after the ipa of group 0 (one pad and one ipa per group)");
 }
 
@@ -69,7 +69,7 @@ TEST_CASE("case 5: the same unit never runs twice in a row") {
   Graph g = n.Finish(n.Relu("r2", n.Relu("r1", n.Conv("c", n.In("x")))));
   const HwPartition part = PartitionOf(g);
   CHECK(GroupLines(g, part) == Lines{"opu c:ipa,r1:compare", "opu r2:compare"});
-  CHECK(PlaceOf(g, part, "r2").reason ==
+  CHECK(ReasonOf(g, part, "r2") ==
         "relu cannot follow compare in group 0: no unit runs twice in a row");
 }
 
@@ -144,7 +144,7 @@ TEST_CASE("case 11: concat heads the group of the conv that reads it") {
   const HwPartition part = PartitionOf(g);
   CHECK(GroupLines(g, part) == Lines{"opu c0:ipa,r0:compare", "opu ca:ipa,ra:compare",
                                      "opu cb:ipa,rb:compare", "opu cat:mem_rd,cc:ipa"});
-  CHECK(PlaceOf(g, part, "cat").reason == "concat reads its inputs from memory: it heads a group");
+  CHECK(ReasonOf(g, part, "cat") == "concat reads its inputs from memory: it heads a group");
 }
 
 TEST_CASE("case 12: upsample ends a group; concat with an earlier layer starts one") {
@@ -165,7 +165,7 @@ TEST_CASE("case 12: upsample ends a group; concat with an earlier layer starts o
   Graph h = m.Finish(m.Relu("r2", u));
   const HwPartition part = PartitionOf(h);
   CHECK(GroupLines(h, part) == Lines{"opu c:ipa,r1:compare,up:upsample", "opu r2:compare"});
-  CHECK(PlaceOf(h, part, "r2").reason == "nothing follows upsample in group 0");
+  CHECK(ReasonOf(h, part, "r2") == "nothing follows upsample in group 0");
 }
 
 TEST_CASE("case 13: what the datapath cannot run goes to the CPU, never into a group") {
@@ -175,14 +175,14 @@ TEST_CASE("case 13: what the datapath cannot run goes to the CPU, never into a g
   Graph g = n.Finish(n.b.Op(OpKind::kFullyConnected, "fc", {flat, n.Const("w", {10, 256})}));
   const HwPartition part = PartitionOf(g);
   CHECK(GroupLines(g, part) == Lines{"opu c:ipa,r:compare", "cpu flat", "opu fc:ipa"});
-  CHECK(PlaceOf(g, part, "flat").reason == "reshape: a layout change the datapath does not make");
-  CHECK(PlaceOf(g, part, "fc").reason == "reads 'flat' from the CPU (flat)");
+  CHECK(ReasonOf(g, part, "flat") == "reshape: a layout change the datapath does not make");
+  CHECK(ReasonOf(g, part, "fc") == "reads 'flat' from the CPU (flat)");
 
   Net m;
   Graph h = m.Finish(m.Unary(OpKind::kSigmoid, "sig", m.Conv("c", m.In("x"))));
   const HwPartition q = PartitionOf(h);
   CHECK(GroupLines(h, q) == Lines{"opu c:ipa", "cpu sig"});
-  CHECK(PlaceOf(h, q, "sig").reason ==
+  CHECK(ReasonOf(h, q, "sig") ==
         "sigmoid: on f32 it is not a comparator op; on i8 it becomes a 256-entry table");
 }
 
@@ -196,7 +196,7 @@ TEST_CASE("case 14: the graph input read by two groups is an input of both") {
   CHECK(GroupLines(g, part) == Lines{"opu ca:ipa", "opu cb:ipa", "opu cat:mem_rd"});
   CHECK(part.groups[0].inputs == std::vector<TensorId>{x});
   CHECK(part.groups[1].inputs == std::vector<TensorId>{x});
-  CHECK(PlaceOf(g, part, "cb").reason == "reads graph input 'x' from DRAM");
+  CHECK(ReasonOf(g, part, "cb") == "reads graph input 'x' from DRAM");
 }
 
 TEST_CASE("case 15: a sibling joins only where the group can store both values") {
@@ -219,7 +219,7 @@ TEST_CASE("case 15: a sibling joins only where the group can store both values")
   const HwPartition small = PartitionOf(g, "tiny");
   CHECK(GroupLines(g, small, "tiny") ==
         Lines{"opu c0:ipa,r0:compare", "opu c1:ipa,r1:compare", "opu p:pool,out:res_add"});
-  CHECK(PlaceOf(g, small, "p").reason ==
+  CHECK(ReasonOf(g, small, "p") ==
         "joining group 0 would bury r0's value inside it while c1 reads it, and comparator results"
         " cannot be stored (store.taps)");
 }

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "opuc/frontend/opug.h"
+#include "partition/partition_test_util.h"
 #include "tools/cli_util.h"
 
 namespace {
@@ -50,6 +52,29 @@ TEST_CASE("opuc partition --dot draws the groups; a bad --hw exits 2 naming it")
   CHECK(CountLines(bad.err) == 1);
   CHECK(bad.err.find("'nope' is neither a hardware preset (opu1024, tiny) nor a readable file") !=
         std::string::npos);
+}
+
+TEST_CASE("opuc partition: names with braces, quotes, newlines and UTF-8 are only names") {
+  opuc::testing::Net n;
+  const std::vector<std::string> names = {"{g:1}", "}{g:", "say \"hi\"\nthen {", "\xe5\x8d\xb7{g:0}"};
+  opuc::TensorId a = n.Relu(names[1], n.Conv(names[0], n.In("{g:99}")));
+  const opuc::Graph graph = n.Finish(n.Relu(names[3], n.Conv(names[2], a)));
+  const std::string model = TempPath("odd_names.opug");
+  REQUIRE(opuc::SaveOpugFile(graph, model).ok());
+  Run run = Opuc("partition --json " + model);
+  REQUIRE(run.exit_code == 0);
+  const auto json = nlohmann::json::parse(run.out);
+  REQUIRE(json["groups"].size() == 2);
+  CHECK(json["groups"][0]["ops"].get<std::vector<std::string>>() ==
+        std::vector<std::string>{names[0], names[1]});
+  CHECK(json["groups"][1]["ops"].get<std::vector<std::string>>() ==
+        std::vector<std::string>{names[2], names[3]});
+  CHECK(json["groups"][0]["reason"] == "reads graph input '{g:99}' from DRAM");
+  CHECK(json["groups"][1]["reason"] == "second ipa in group 0");
+  Run text = Opuc("partition " + model);
+  CHECK(text.exit_code == 0);
+  CHECK(text.out.find("starts: second ipa in group 0") != std::string::npos);
+  std::filesystem::remove(model);
 }
 
 }  // namespace

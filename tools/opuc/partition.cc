@@ -46,12 +46,12 @@ void PrintJson(const Graph& graph, const HwConfig& hw, const HwPartition& p, std
       const NodePlacement& place = p.nodes[static_cast<size_t>(n)];
       ops.push_back(NodeName(graph, n));
       stages.push_back(StageName(hw, place));
-      reasons.push_back(place.reason);
+      reasons.push_back(ReasonText(graph, p, place.reason));
     }
     groups.push_back({{"id", g.id}, {"kind", GroupKindName(g.kind)}, {"ops", ops},
                       {"stages", stages}, {"inputs", Names(graph, g.inputs)},
                       {"outputs", Names(graph, g.outputs)}, {"macs", g.macs},
-                      {"reason", g.reason}, {"op_reasons", reasons}});
+                      {"reason", ReasonText(graph, p, g.reason)}, {"op_reasons", reasons}});
   }
   Json json;
   json["hw"] = hw.name;
@@ -85,7 +85,8 @@ void PrintText(const std::string& path, const Graph& graph, const HwConfig& hw,
       if (g.kind == GroupKind::kOpu) out << ':' << StageName(hw, p.nodes[static_cast<size_t>(n)]);
     }
     out << "\n  inputs: " << JoinNames(graph, g.inputs) << "\n  outputs: " << JoinNames(graph, g.outputs)
-        << "\n  " << (g.kind == GroupKind::kOpu ? "starts: " : "why: ") << g.reason << '\n';
+        << "\n  " << (g.kind == GroupKind::kOpu ? "starts: " : "why: ")
+        << ReasonText(graph, p, g.reason) << '\n';
   }
 }
 

@@ -50,7 +50,7 @@ struct DfgNode {
   StageRequest request;              ///< kStage.
   std::vector<int32_t> stream_inputs;  ///< Input positions that may carry the streamed map.
   std::string what;                  ///< "conv2d", "residual add", ... for messages.
-  std::string cpu_reason;            ///< kCpu: why.
+  std::string cpu_why;               ///< kCpu: why the datapath cannot run it (no names).
 };
 
 struct Dfg {

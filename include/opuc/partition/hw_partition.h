@@ -30,6 +30,7 @@
 
 #include "opuc/ir/graph.h"
 #include "opuc/opu/hw_config.h"
+#include "opuc/partition/reason.h"
 #include "opuc/status.h"
 
 namespace opuc {
@@ -51,7 +52,7 @@ struct NodePlacement {
   int32_t group = -1;  ///< Index into HwPartition::groups.
   int32_t stage = -1;  ///< The HDFG stage it runs on; -1 off the datapath.
   Placement placement = Placement::kCpu;
-  std::string reason;
+  Reason reason;
 };
 
 struct HwGroup {
@@ -61,12 +62,13 @@ struct HwGroup {
   std::vector<TensorId> inputs;     ///< Graph inputs and other groups' values, by first use.
   std::vector<TensorId> constants;  ///< Constants its ops read, by first use.
   std::vector<TensorId> outputs;    ///< Values read outside it, or graph outputs.
-  std::string reason;  ///< OPU: why it starts where it does; CPU: why its ops are there.
+  Reason reason;  ///< OPU: why it starts where it does; CPU: why its ops are there.
   int64_t macs = 0;
 };
 
 struct HwPartition {
   std::string hw_name;
+  std::vector<std::string> stages;   ///< The HDFG's stage names, as NodePlacement::stage counts.
   std::vector<HwGroup> groups;       ///< Execution order: producers first.
   std::vector<NodePlacement> nodes;  ///< One per IR node.
   int64_t opu_ops = 0;
@@ -74,6 +76,10 @@ struct HwPartition {
   int64_t opu_macs = 0;
   int64_t total_macs = 0;
 };
+
+/// A placement's or a group's reason as one line of text (FormatReason with
+/// the partition's stage names).
+std::string ReasonText(const Graph& graph, const HwPartition& partition, const Reason& reason);
 
 /// Partitions `graph` for `hw`. Errors: an invalid config (naming the
 /// field), a graph that does not verify (naming the node), or an internal
