@@ -1,8 +1,10 @@
 //===- opuc/status.h - Errors as values -------------------------*- C++ -*-===//
 //
 // Every public opuc entry point returns a Status or an Expected<T>. Nothing
-// throws across the API and nothing aborts on bad input: a message names the
-// file, node, tensor or field at fault and says what was expected.
+// throws across the API (but std::bad_alloc from copying a tensor that
+// already exists, as a std::vector copy would) and nothing aborts on bad
+// input: a message names the file, node, tensor or field at fault and says
+// what was expected.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_STATUS_H

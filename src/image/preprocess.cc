@@ -32,7 +32,7 @@ Expected<HostTensor> Preprocess(const Image& image, const PreprocessOptions& opt
                                options.offset, ") must be finite"));
 
   OPUC_ASSIGN_OR_RETURN(HostTensor tensor,
-                        HostTensor::TryZeros(DType::kF32, {1, options.height, options.width, 3}));
+                        HostTensor::Zeros(DType::kF32, {1, options.height, options.width, 3}));
   const std::vector<BilinearTap> rows = BilinearTaps(image.height, options.height);
   const std::vector<BilinearTap> cols = BilinearTaps(image.width, options.width);
   // Output channel k reads image channel source[k].

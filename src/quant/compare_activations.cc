@@ -17,8 +17,8 @@ std::string FloatName(const std::string& name) {
   return name;
 }
 
-HostTensor Dequantized(const HostTensor& q, int bits) {
-  HostTensor real = HostTensor::Zeros(DType::kF32, q.shape());
+Expected<HostTensor> Dequantized(const HostTensor& q, int bits) {
+  OPUC_ASSIGN_OR_RETURN(HostTensor real, HostTensor::Zeros(DType::kF32, q.shape()));
   float* out = real.data<float>();
   for (int64_t i = 0; i < q.elements(); ++i)
     out[i] = std::ldexp(static_cast<float>(q.data<int8_t>()[i]), -bits);
@@ -54,7 +54,9 @@ Expected<std::vector<OutputAccuracy>> CompareActivations(
       if (meter == meters.end()) return OkStatus();
       auto it = reference.find(FloatName(tensor.name));
       if (it == reference.end()) return OkStatus();  // no float twin (a new tensor)
-      return meter->second.Add(it->second, Dequantized(value, tensor.fixed_point.fraction_bits[0]));
+      OPUC_ASSIGN_OR_RETURN(HostTensor real,
+                            Dequantized(value, tensor.fixed_point.fraction_bits[0]));
+      return meter->second.Add(it->second, real);
     };
     Expected<std::vector<HostTensor>> got = RunReference(quantized_graph, samples[s], compare);
     if (!got.ok()) return got.status().WithContext(Cat("sample ", s, ", quantized graph"));

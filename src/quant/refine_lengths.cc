@@ -27,13 +27,15 @@ void RoundInPlace(HostTensor& value, int bits) {
 class RoundedRuns {
  public:
   RoundedRuns(const Graph& reference, const Graph& graph, const Samples& samples)
-      : reference_graph_(reference), graph_(graph), samples_(samples) {
-    for (size_t t = 0; t < graph.tensors.size(); ++t)
-      if (graph.tensors[t].is_constant())
-        constants_[static_cast<TensorId>(t)] = HostTensor::FromConstant(graph.tensors[t]).value();
-  }
+      : reference_graph_(reference), graph_(graph), samples_(samples) {}
 
   Status Start(const std::vector<int>& bits) {
+    constants_.clear();
+    for (size_t t = 0; t < graph_.tensors.size(); ++t) {
+      if (!graph_.tensors[t].is_constant()) continue;
+      OPUC_ASSIGN_OR_RETURN(constants_[static_cast<TensorId>(t)],
+                            HostTensor::FromConstant(graph_.tensors[t]));
+    }
     reference_.clear();
     for (const auto& sample : samples_) {
       OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> outputs, RunReference(reference_graph_, sample));
@@ -57,7 +59,8 @@ class RoundedRuns {
       if (from == 0)
         for (size_t i = 0; i < graph_.inputs.size(); ++i) {
           const HostTensor& in = samples_[s][i];
-          HostTensor copy = HostTensor::Copy(in.dtype(), in.shape(), in.raw(), in.bytes());
+          OPUC_ASSIGN_OR_RETURN(HostTensor copy,
+                                HostTensor::Copy(in.dtype(), in.shape(), in.raw(), in.bytes()));
           Round(copy, bits, graph_.inputs[i]);
           trial[static_cast<size_t>(graph_.inputs[i])] = std::move(copy);
         }

@@ -35,7 +35,7 @@ HostTensor::HostTensor() : HostTensor(DType::kF32, Shape{0}, 0) {}
 HostTensor::HostTensor(DType dtype, Shape shape, int64_t elements)
     : dtype_(dtype), shape_(std::move(shape)), elements_(elements) {}
 
-Expected<HostTensor> HostTensor::TryZeros(DType dtype, Shape shape) {
+Expected<HostTensor> HostTensor::Zeros(DType dtype, Shape shape) {
   const std::optional<int64_t> elements = NumElements(shape);
   if (!elements)
     return InvalidArgument(Cat("shape ", ShapeToString(shape), " has no valid element count"));
@@ -53,17 +53,12 @@ Expected<HostTensor> HostTensor::TryZeros(DType dtype, Shape shape) {
   return tensor;
 }
 
-HostTensor HostTensor::Zeros(DType dtype, Shape shape) {
-  assert(NumElements(shape).has_value() && "HostTensor::Zeros with an invalid shape");
-  Expected<HostTensor> tensor = TryZeros(dtype, std::move(shape));
-  if (!tensor.ok()) throw std::bad_alloc();
-  return std::move(tensor).value();
-}
-
-HostTensor HostTensor::Copy(DType dtype, Shape shape, const void* data, size_t size) {
-  HostTensor tensor = Zeros(dtype, std::move(shape));
-  assert(size == tensor.bytes() && "HostTensor::Copy: size does not match the shape");
-  if (size) std::memcpy(tensor.mutable_bytes(), data, std::min(size, tensor.bytes()));
+Expected<HostTensor> HostTensor::Copy(DType dtype, Shape shape, const void* data, size_t size) {
+  OPUC_ASSIGN_OR_RETURN(HostTensor tensor, Zeros(dtype, std::move(shape)));
+  if (size != tensor.bytes())
+    return InvalidArgument(Cat(size, " bytes do not fill ", DescribeType(tensor), " (",
+                               tensor.bytes(), " bytes)"));
+  if (size) std::memcpy(tensor.mutable_bytes(), data, size);
   return tensor;
 }
 
@@ -79,7 +74,7 @@ Expected<HostTensor> HostTensor::FromConstant(const Tensor& tensor) {
                                DTypeName(tensor.dtype), ShapeToString(tensor.shape), " needs ",
                                elements.value_or(-1) * int64_t(DTypeSize(tensor.dtype))));
   if (!bytes.IsAligned(kConstantAlignment)) {
-    OPUC_ASSIGN_OR_RETURN(HostTensor copy, TryZeros(tensor.dtype, tensor.shape));
+    OPUC_ASSIGN_OR_RETURN(HostTensor copy, Zeros(tensor.dtype, tensor.shape));
     if (bytes.size()) std::memcpy(copy.mutable_bytes(), bytes.data(), bytes.size());
     return copy;
   }

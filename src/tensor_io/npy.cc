@@ -98,7 +98,7 @@ Expected<HostTensor> DecodeNpy(const uint8_t* data, size_t size, std::string_vie
   OPUC_ASSIGN_OR_RETURN(NpyHeader header, ParseNpyHeader(text, name));
   const size_t offset = preamble.size + preamble.header_len;
   OPUC_RETURN_IF_ERROR(CheckDataSize(size - offset, header, name));
-  Expected<HostTensor> tensor = HostTensor::TryZeros(header.dtype, header.shape);
+  Expected<HostTensor> tensor = HostTensor::Zeros(header.dtype, header.shape);
   if (!tensor.ok()) return tensor.status().WithContext(name);
   if (tensor->bytes()) std::memcpy(tensor->mutable_bytes(), data + offset, tensor->bytes());
   return tensor;
@@ -133,7 +133,7 @@ Expected<HostTensor> ReadNpy(const std::string& path) {
   if (file_end < data_start || std::fseek(file.get(), data_start, SEEK_SET) != 0)
     return OsError(path, "seek");
   OPUC_RETURN_IF_ERROR(CheckDataSize(static_cast<uint64_t>(file_end - data_start), header, path));
-  Expected<HostTensor> tensor = HostTensor::TryZeros(header.dtype, header.shape);
+  Expected<HostTensor> tensor = HostTensor::Zeros(header.dtype, header.shape);
   if (!tensor.ok()) return tensor.status().WithContext(path);
   if (tensor->bytes() &&
       std::fread(tensor->mutable_bytes(), 1, tensor->bytes(), file.get()) != tensor->bytes())

@@ -20,7 +20,7 @@ void FillIntegers(HostTensor& tensor, SplitMix64& rng) {
 Expected<HostTensor> RandomTensor(DType dtype, const Shape& shape, uint64_t seed) {
   if (dtype == DType::kF16)
     return Unsupported("random f16 tensors are not implemented; give the input as a file");
-  OPUC_ASSIGN_OR_RETURN(HostTensor tensor, HostTensor::TryZeros(dtype, shape));
+  OPUC_ASSIGN_OR_RETURN(HostTensor tensor, HostTensor::Zeros(dtype, shape));
   SplitMix64 rng(seed);
   switch (dtype) {
     case DType::kF32: {

@@ -33,7 +33,7 @@ TEST_CASE("png and npy files, any case, sorted by name, others ignored") {
   test::TempDir dir;
   WriteRgbPng(dir.Path("b.png"), 1, 1, {255, 0, 51});
   WriteRgbPng(dir.Path("A.PNG"), 2, 2, std::vector<uint8_t>(12, 102));
-  HostTensor npy = HostTensor::Zeros(DType::kF32, {1, 2, 2, 3});
+  HostTensor npy = HostTensor::Zeros(DType::kF32, {1, 2, 2, 3}).value();
   for (int i = 0; i < 12; ++i) npy.data<float>()[i] = 0.25f * static_cast<float>(i);
   REQUIRE(WriteNpy(dir.Path("c.npy"), npy).ok());
   test::WriteBytes(dir.Path("notes.txt"), {'h', 'i'});
@@ -87,7 +87,7 @@ TEST_CASE("errors name the folder or the file") {
   CHECK(StartsWith(gray.status().message(), dir.Path("x.png") + ": the model input is"));
 
   // A .npy of another type.
-  REQUIRE(WriteNpy(dir.Path("y.npy"), HostTensor::Zeros(DType::kF32, {1, 2, 2})).ok());
+  REQUIRE(WriteNpy(dir.Path("y.npy"), HostTensor::Zeros(DType::kF32, {1, 2, 2}).value()).ok());
   Expected<CalibrationSample> npy =
       LoadCalibrationSample(dir.Path("y.npy"), kInput, PreprocessOptions());
   REQUIRE_FALSE(npy.ok());

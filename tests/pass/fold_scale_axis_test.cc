@@ -154,7 +154,7 @@ using namespace testing;
 std::vector<float> Evaluate(const Graph& graph, const std::vector<float>& x) {
   const Tensor& in = graph.tensor(graph.inputs[0]);
   std::vector<HostTensor> inputs;
-  inputs.push_back(HostTensor::Copy(DType::kF32, in.shape, x.data(), x.size() * sizeof(float)));
+  inputs.push_back(HostTensor::Copy(DType::kF32, in.shape, x.data(), x.size() * sizeof(float)).value());
   Expected<std::vector<HostTensor>> out = RunReference(graph, inputs);
   REQUIRE_MESSAGE(out.ok(), out.status().ToString());
   const HostTensor& y = out->front();

@@ -63,7 +63,7 @@ inline AttrValue Ints(std::vector<int64_t> v) { return AttrValue(std::move(v)); 
 
 /// A float32 host tensor holding `values` (copied).
 inline HostTensor F32Tensor(Shape shape, const std::vector<float>& values) {
-  return HostTensor::Copy(DType::kF32, std::move(shape), values.data(), values.size() * sizeof(float));
+  return HostTensor::Copy(DType::kF32, std::move(shape), values.data(), values.size() * sizeof(float)).value();
 }
 inline AttrValue Str(const char* s) { return AttrValue(std::string(s)); }
 

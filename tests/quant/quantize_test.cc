@@ -168,7 +168,7 @@ TEST_CASE("quantize: what it cannot take is an error naming the tensor or node")
     TensorId x = b.Input("x", DType::kI8, {1, 4});
     b.Output(b.Op(OpKind::kRelu, "r", {x}));
     const Graph g = Build(std::move(b));
-    samples[0] = {HostTensor::Zeros(DType::kI8, {1, 4})};
+    samples[0] = {HostTensor::Zeros(DType::kI8, {1, 4}).value()};
     const Status s = Quantize(g, samples).status();
     CHECK(s.message().find("'x'") != std::string::npos);
     CHECK(s.message().find("is i8; the quantizer takes a float graph") != std::string::npos);
@@ -180,7 +180,7 @@ TEST_CASE("quantize: what it cannot take is an error naming the tensor or node")
     TensorId w = b.ConstantF32("w", {2, 2}, {1, 0, 0, 1});
     b.Output(b.Op(OpKind::kFullyConnected, "fc", {x, w}, Attrs({{"activation", Str("tanh")}})));
     const Graph g = Build(std::move(b));
-    samples[0] = {HostTensor::Zeros(DType::kF32, {1, 2})};
+    samples[0] = {HostTensor::Zeros(DType::kF32, {1, 2}).value()};
     const Status s = Quantize(g, samples).status();
     CHECK(s.message().find("'fc'") != std::string::npos);
     CHECK(s.message().find("fused activation 'tanh' has no integer form") != std::string::npos);

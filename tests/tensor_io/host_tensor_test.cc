@@ -22,7 +22,7 @@ Tensor Constant(const std::string& name, DType dtype, Shape shape, ConstantData 
 }
 
 TEST_CASE("Zeros allocates aligned, zero-filled storage") {
-  HostTensor t = HostTensor::Zeros(DType::kI16, {2, 3});
+  HostTensor t = HostTensor::Zeros(DType::kI16, {2, 3}).value();
   CHECK(t.dtype() == DType::kI16);
   CHECK(t.shape() == Shape{2, 3});
   CHECK(t.elements() == 6);
@@ -30,16 +30,16 @@ TEST_CASE("Zeros allocates aligned, zero-filled storage") {
   CHECK_FALSE(t.is_view());
   CHECK(Aligned(t.raw()));
   for (int i = 0; i < 6; ++i) CHECK(t.data<int16_t>()[i] == 0);
-  HostTensor scalar = HostTensor::Zeros(DType::kF32, {});
+  HostTensor scalar = HostTensor::Zeros(DType::kF32, {}).value();
   CHECK(scalar.elements() == 1);
-  HostTensor empty = HostTensor::Zeros(DType::kF32, {0, 4});
+  HostTensor empty = HostTensor::Zeros(DType::kF32, {0, 4}).value();
   CHECK(empty.elements() == 0);
   CHECK(empty.bytes() == 0);
 }
 
-TEST_CASE("TryZeros reports shapes it cannot hold") {
-  CHECK_FALSE(HostTensor::TryZeros(DType::kF32, {-1}).ok());
-  Expected<HostTensor> huge = HostTensor::TryZeros(DType::kF32, {kMaxExtent, kMaxExtent, 4});
+TEST_CASE("Zeros reports shapes it cannot hold") {
+  CHECK_FALSE(HostTensor::Zeros(DType::kF32, {-1}).ok());
+  Expected<HostTensor> huge = HostTensor::Zeros(DType::kF32, {kMaxExtent, kMaxExtent, 4});
   REQUIRE_FALSE(huge.ok());
   CHECK(huge.status().code() == StatusCode::kInvalidArgument);
 }
@@ -89,7 +89,7 @@ TEST_CASE("FromConstant names the tensor it refuses") {
 }
 
 TEST_CASE("copies are deep for owned storage, moves are not copies") {
-  HostTensor a = HostTensor::Zeros(DType::kF32, {3});
+  HostTensor a = HostTensor::Zeros(DType::kF32, {3}).value();
   a.data<float>()[1] = 5.0f;
   HostTensor b = a;
   CHECK(b.raw() != a.raw());
@@ -111,7 +111,7 @@ TEST_CASE("an empty tensor copies without storage") {
 }
 
 TEST_CASE("ToConstantData hands the storage over without copying") {
-  HostTensor t = HostTensor::Zeros(DType::kI32, {2});
+  HostTensor t = HostTensor::Zeros(DType::kI32, {2}).value();
   t.data<int32_t>()[0] = 42;
   const uint8_t* storage = t.raw();
   ConstantData data = std::move(t).ToConstantData();
@@ -123,10 +123,13 @@ TEST_CASE("ToConstantData hands the storage over without copying") {
 
 TEST_CASE("Copy fills a tensor from bytes") {
   const int8_t bytes[3] = {-1, 0, 7};
-  HostTensor t = HostTensor::Copy(DType::kI8, {3}, bytes, 3);
+  HostTensor t = HostTensor::Copy(DType::kI8, {3}, bytes, 3).value();
   CHECK(t.data<int8_t>()[0] == -1);
   CHECK(t.data<int8_t>()[2] == 7);
   CHECK(DescribeType(t) == "i8[3]");
+  Expected<HostTensor> short_copy = HostTensor::Copy(DType::kI16, {3}, bytes, 3);
+  REQUIRE_FALSE(short_copy.ok());
+  CHECK(short_copy.status().message() == "3 bytes do not fill i16[3] (6 bytes)");
 }
 
 }  // namespace

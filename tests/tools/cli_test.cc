@@ -145,8 +145,8 @@ TEST_CASE("opuc run reads inputs from .npy files") {
   const std::string dir = TempPath("run_in");
   std::filesystem::create_directories(dir);
   const std::string good = dir + "/x.npy", wrong = dir + "/wrong.npy";
-  REQUIRE(opuc::WriteNpy(good, opuc::HostTensor::Zeros(opuc::DType::kF32, {1, 32, 32, 3})).ok());
-  REQUIRE(opuc::WriteNpy(wrong, opuc::HostTensor::Zeros(opuc::DType::kF32, {1, 3})).ok());
+  REQUIRE(opuc::WriteNpy(good, opuc::HostTensor::Zeros(opuc::DType::kF32, {1, 32, 32, 3}).value()).ok());
+  REQUIRE(opuc::WriteNpy(wrong, opuc::HostTensor::Zeros(opuc::DType::kF32, {1, 3}).value()).ok());
   const std::string model = std::string(OPUC_EXAMPLE_MODEL);
   CHECK(Opuc("run " + model + " --device ref --input input=" + good + " --output-dir " + dir)
             .exit_code == 0);

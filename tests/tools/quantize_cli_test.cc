@@ -69,7 +69,7 @@ TEST_CASE("opuc quantize --refine-lengths refines; without it no length moves") 
   const std::vector<float> sample = {0.28f, 5.0f};
   for (const char* name : {"s0.npy", "s1.npy", "s2.npy"})
     REQUIRE(opuc::WriteNpy(dir + "/" + name, opuc::HostTensor::Copy(opuc::DType::kF32, {1, 2},
-                                                                      sample.data(), 8))
+                                                                      sample.data(), 8).value())
                 .ok());
   const std::string command = "quantize " + dir + "/m.opug --calibration " + dir + " --json";
   Run plain = Opuc(command);

@@ -7,7 +7,13 @@
 // copies owned bytes, like std::vector; moving it never does. Writing to a
 // view first gives it its own copy, so a constant is never modified.
 //
-//   HostTensor x = HostTensor::Zeros(DType::kF32, {1, 4, 4, 3});
+// Zeros and Copy report a shape that cannot be held as an error: shapes come
+// from files, and a huge one must not end the process. Copying an existing
+// tensor (the copy constructor, or writing to a view) is like copying a
+// std::vector: when memory runs out it throws std::bad_alloc, the one
+// exception the library lets through (docs/decisions.md).
+//
+//   HostTensor x = HostTensor::Zeros(DType::kF32, {1, 4, 4, 3}).value();
 //   x.data<float>()[0] = 1.0f;
 //   ConstantData bytes = std::move(x).ToConstantData();  // no copy
 //
@@ -48,14 +54,13 @@ class HostTensor {
   /// An f32 tensor of shape [0]: no elements, no storage.
   HostTensor();
 
-  /// A zero-filled tensor. `shape` must have a valid element count
-  /// (NumElements); throws std::bad_alloc like std::vector when memory runs out.
-  static HostTensor Zeros(DType dtype, Shape shape);
-  /// The same, but reports an invalid shape or a failed allocation as an error.
-  static Expected<HostTensor> TryZeros(DType dtype, Shape shape);
+  /// A zero-filled tensor; an invalid shape or a failed allocation is an
+  /// error (shapes come from files: a huge one must not end the process).
+  static Expected<HostTensor> Zeros(DType dtype, Shape shape);
 
-  /// A tensor holding a copy of `size` bytes, which must be elements × dtype size.
-  static HostTensor Copy(DType dtype, Shape shape, const void* data, size_t size);
+  /// A tensor holding a copy of `size` bytes; an error when `size` is not
+  /// elements × dtype size, or as Zeros.
+  static Expected<HostTensor> Copy(DType dtype, Shape shape, const void* data, size_t size);
 
   /// The value of a dense constant: a view of its bytes when they are aligned
   /// to kConstantAlignment, an aligned copy otherwise. Errors name the tensor

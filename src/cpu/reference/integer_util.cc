@@ -120,7 +120,7 @@ Expected<HostTensor> RequantizedInput(const KernelContext& ctx, size_t i, std::s
   OPUC_ASSIGN_OR_RETURN(int f_in, InputFraction(ctx, i, role));
   OPUC_ASSIGN_OR_RETURN(int f_out, OutputFraction(ctx));
   const HostTensor& input = *ctx.input(i);
-  OPUC_ASSIGN_OR_RETURN(HostTensor moved, HostTensor::TryZeros(DType::kI8, input.shape()));
+  OPUC_ASSIGN_OR_RETURN(HostTensor moved, HostTensor::Zeros(DType::kI8, input.shape()));
   const int8_t* x = input.data<int8_t>();
   int8_t* y = moved.data<int8_t>();
   for (int64_t e = 0; e < input.elements(); ++e) y[e] = Requant(x[e], f_in - f_out);

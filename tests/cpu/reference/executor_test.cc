@@ -46,12 +46,12 @@ TEST_CASE("RunReference checks the inputs against the graph") {
     CHECK(r.status().message() == "graph 'residual' has 1 inputs; given 0");
   }
   SUBCASE("shape") {
-    auto r = RunReference(graph, {HostTensor::Zeros(DType::kF32, {1, 2, 3, 1})});
+    auto r = RunReference(graph, {HostTensor::Zeros(DType::kF32, {1, 2, 3, 1}).value()});
     REQUIRE_FALSE(r.ok());
     CHECK(r.status().message() == "input 0 'x' is f32[1,2,3,1]; the graph declares f32[1,2,2,1]");
   }
   SUBCASE("dtype") {
-    auto r = RunReference(graph, {HostTensor::Zeros(DType::kI8, {1, 2, 2, 1})});
+    auto r = RunReference(graph, {HostTensor::Zeros(DType::kI8, {1, 2, 2, 1}).value()});
     REQUIRE_FALSE(r.ok());
     CHECK(Contains(r.status().message(), "'x' is i8[1,2,2,1]"));
   }
@@ -64,7 +64,7 @@ TEST_CASE("an op or dtype without a kernel is Unsupported, naming the node and o
   b.Output(b.Op(OpKind::kAdd, "iadd", {x, x}));
   Expected<Graph> graph = std::move(b).Finish();
   REQUIRE(graph.ok());
-  auto r = RunReference(*graph, {HostTensor::Zeros(DType::kI32, {1, 2, 2, 1})});
+  auto r = RunReference(*graph, {HostTensor::Zeros(DType::kI32, {1, 2, 2, 1}).value()});
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().code() == StatusCode::kUnsupported);
   CHECK(r.status().message() ==
@@ -85,7 +85,7 @@ TEST_CASE("EvaluateNode evaluates one node of a graph") {
 TEST_CASE("EvaluateNode names the node for bad arguments") {
   const Graph graph = ResidualGraph();
   const HostTensor x = ToHost(F({1, 2, 2, 1}, {1, -2, 3, -4}));
-  const HostTensor wrong = HostTensor::Zeros(DType::kF32, {4});
+  const HostTensor wrong = HostTensor::Zeros(DType::kF32, {4}).value();
   std::vector<HostTensor> out;
   Status s = EvaluateNode(graph, 2, {&x}, &out);
   CHECK(s.message() == "node 2 'sum' (add): given 1 input values; the node has 2 inputs");

@@ -23,7 +23,7 @@ QRun RunQuantize(std::vector<float> x, std::optional<int> f) {
   REQUIRE(g.ok());
   if (f) g->tensor(q).fixed_point = {{*f}, -1};
   run.verified = Verify(*g);
-  HostTensor host = HostTensor::Zeros(DType::kF32, {n});
+  HostTensor host = HostTensor::Zeros(DType::kF32, {n}).value();
   for (size_t i = 0; i < x.size(); ++i) host.data<float>()[i] = x[i];
   Expected<std::vector<HostTensor>> out = RunReference(*g, {host});
   if (!out.ok()) {
@@ -84,7 +84,7 @@ TEST_CASE("E9 end to end: f32 -> quantize -> conv2d -> dequantize") {
   REQUIRE(g.ok());
   CHECK(Verify(*g).ok());
   // x = [10, 2] * 2^-5 -> q = [10, 2]; acc = 1234 -> 10 at f 4 -> 10 / 16 = 0.625.
-  HostTensor x = HostTensor::Zeros(DType::kF32, {1, 1, 1, 2});
+  HostTensor x = HostTensor::Zeros(DType::kF32, {1, 1, 1, 2}).value();
   x.data<float>()[0] = 0.3125f;
   x.data<float>()[1] = 0.0625f;
   Expected<std::vector<HostTensor>> y = RunReference(*g, {x});
@@ -96,7 +96,7 @@ TEST_CASE("E9 end to end from an i8 graph input") {
   Expected<Graph> g = E9Graph(true);
   REQUIRE(g.ok());
   CHECK(Verify(*g).ok());
-  HostTensor x = HostTensor::Zeros(DType::kI8, {1, 1, 1, 2});
+  HostTensor x = HostTensor::Zeros(DType::kI8, {1, 1, 1, 2}).value();
   x.data<int8_t>()[0] = 10;
   x.data<int8_t>()[1] = 2;
   Expected<std::vector<HostTensor>> y = RunReference(*g, {x});
@@ -112,7 +112,7 @@ TEST_CASE("E25: dequantize is exact") {
   REQUIRE(g.ok());
   g->tensor(x).fixed_point = {{5}, -1};
   CHECK(Verify(*g).ok());
-  HostTensor in = HostTensor::Zeros(DType::kI8, {2});
+  HostTensor in = HostTensor::Zeros(DType::kI8, {2}).value();
   in.data<int8_t>()[0] = -77;  // -77 / 32 = -2.40625
   in.data<int8_t>()[1] = 127;  // 127 / 32 = 3.96875
   Expected<std::vector<HostTensor>> y = RunReference(*g, {in});

@@ -62,7 +62,7 @@ inline QOperand Table(std::vector<int64_t> values) {
 inline QOperand NoOperand() { return {DType::kI8, {}, {}, {}, false, true}; }
 
 inline HostTensor ToHostQ(const QOperand& o) {
-  HostTensor t = HostTensor::Zeros(o.dtype, o.shape);
+  HostTensor t = HostTensor::Zeros(o.dtype, o.shape).value();
   REQUIRE(static_cast<size_t>(t.elements()) == o.values.size());
   for (size_t i = 0; i < o.values.size(); ++i) {
     if (o.dtype == DType::kI8) t.data<int8_t>()[i] = static_cast<int8_t>(o.values[i]);

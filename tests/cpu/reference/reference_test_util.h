@@ -52,7 +52,7 @@ inline Operand Halves(Shape shape, std::vector<uint16_t> bits) {
 
 /// The bytes of an operand's values in its dtype.
 inline HostTensor ToHost(const Operand& o) {
-  HostTensor t = HostTensor::Zeros(o.dtype, o.shape);
+  HostTensor t = HostTensor::Zeros(o.dtype, o.shape).value();
   REQUIRE(static_cast<size_t>(t.elements()) ==
           (o.dtype == DType::kF16 ? o.halves.size() : o.values.size()));
   for (size_t i = 0; i < static_cast<size_t>(t.elements()); ++i) {
