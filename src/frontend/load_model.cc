@@ -57,7 +57,14 @@ std::string_view ModelFormatName(ModelFormat format) {
   return "unknown";
 }
 
-Expected<LoadedModel> LoadModel(const std::string& path) {
+namespace {
+
+struct ModelFile {
+  AlignedBytes bytes;
+  ModelFormat format;
+};
+
+Expected<ModelFile> ReadModelFile(const std::string& path) {
   OPUC_ASSIGN_OR_RETURN(AlignedBytes bytes, ReadFileAligned(path));
   if (bytes.size == 0)
     return InvalidArgument(Cat(path, ": file is empty; expected a model (.opug, .opug.json "
@@ -68,9 +75,14 @@ Expected<LoadedModel> LoadModel(const std::string& path) {
                                " bytes): expected a .opug (identifier \"OPUG\" at bytes 4..7),"
                                " a .opug.json (text starting with '{') or a .tflite"
                                " (identifier \"TFL3\")"));
+  return ModelFile{std::move(bytes), *format};
+}
+
+Expected<LoadedModel> LoadModelFile(const ModelFile& file, const std::string& path) {
+  const AlignedBytes& bytes = file.bytes;
   LoadedModel model;
-  model.format = *format;
-  switch (*format) {
+  model.format = file.format;
+  switch (file.format) {
     case ModelFormat::kOpug: {
       OPUC_ASSIGN_OR_RETURN(model.graph, ReadOpug(bytes.owner, bytes.data(), bytes.size, path));
       model.source_operators = IrOperatorHistogram(model.graph);
@@ -91,6 +103,32 @@ Expected<LoadedModel> LoadModel(const std::string& path) {
     }
   }
   return InternalError(Cat(path, ": unhandled model format"));
+}
+
+}  // namespace
+
+Expected<LoadedModel> LoadModel(const std::string& path) {
+  OPUC_ASSIGN_OR_RETURN(ModelFile file, ReadModelFile(path));
+  return LoadModelFile(file, path);
+}
+
+Expected<ModelOverview> InspectModel(const std::string& path) {
+  OPUC_ASSIGN_OR_RETURN(ModelFile file, ReadModelFile(path));
+  ModelOverview overview;
+  Expected<LoadedModel> model = LoadModelFile(file, path);
+  if (model.ok()) {
+    overview.model = std::move(model).value();
+    return overview;
+  }
+  if (file.format != ModelFormat::kTflite) return model.status();
+  Expected<TfliteOperators> ops = ReadTfliteOperators(file.bytes.data(), file.bytes.size, path);
+  if (!ops.ok() || ops->unsupported.empty()) return model.status();
+  overview.model.format = ModelFormat::kTflite;
+  overview.model.source_operators = std::move(ops->counts);
+  overview.imported = false;
+  overview.unsupported_operators = std::move(ops->unsupported);
+  overview.import_error = model.status().message();
+  return overview;
 }
 
 }  // namespace opuc

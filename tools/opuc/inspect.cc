@@ -1,6 +1,7 @@
 //===- tools/opuc/inspect.cc - `opuc inspect` -----------------------------===//
 #include "opuc/inspect.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -29,11 +30,19 @@ size_t CountConstants(const Graph& graph) {
   return count;
 }
 
-void PrintJson(const LoadedModel& model, std::ostream& out) {
+void PrintJson(const ModelOverview& overview, std::ostream& out) {
+  const LoadedModel& model = overview.model;
   const Graph& graph = model.graph;
   Json json;
   json["format"] = ModelFormatName(model.format);
   json["operators"] = model.source_operators;
+  json["unsupported"] = overview.unsupported_operators;
+  if (!overview.imported) {
+    json["imported"] = false;
+    json["import_error"] = overview.import_error;
+    out << json.dump(2) << '\n';
+    return;
+  }
   json["inputs"] = TensorList(graph, graph.inputs);
   json["outputs"] = TensorList(graph, graph.outputs);
   json["tensors"] = graph.tensors.size();
@@ -51,17 +60,34 @@ void PrintTensors(const Graph& graph, const char* title, const std::vector<Tenso
   }
 }
 
-void PrintText(const std::string& path, const LoadedModel& model, std::ostream& out) {
+bool Contains(const std::vector<std::string>& list, const std::string& name) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+void PrintOperators(const ModelOverview& overview, std::ostream& out) {
+  out << "operators:\n";
+  for (const auto& [name, count] : overview.model.source_operators) {
+    out << "  " << std::left << std::setw(24) << name << ' ' << count;
+    if (Contains(overview.unsupported_operators, name)) out << "  (opuc cannot import it)";
+    out << '\n';
+  }
+}
+
+void PrintText(const std::string& path, const ModelOverview& overview, std::ostream& out) {
+  const LoadedModel& model = overview.model;
   const Graph& graph = model.graph;
   out << path << " (" << ModelFormatName(model.format) << ")\n";
+  if (!overview.imported) {
+    out << "not imported: " << overview.import_error << '\n';
+    PrintOperators(overview, out);
+    return;
+  }
   out << "graph '" << graph.name << "': " << graph.nodes.size() << " nodes, "
       << graph.tensors.size() << " tensors, " << CountConstants(graph) << " constants ("
       << graph.ConstantBytes() << " bytes)\n";
   PrintTensors(graph, "inputs", graph.inputs, out);
   PrintTensors(graph, "outputs", graph.outputs, out);
-  out << "operators:\n";
-  for (const auto& [name, count] : model.source_operators)
-    out << "  " << std::left << std::setw(24) << name << ' ' << count << '\n';
+  PrintOperators(overview, out);
   for (const auto& [key, value] : graph.metadata) {
     if (&key == &graph.metadata.front().first) out << "metadata:\n";
     out << "  " << key << ": " << value << '\n';
@@ -71,12 +97,12 @@ void PrintText(const std::string& path, const LoadedModel& model, std::ostream& 
 }  // namespace
 
 int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& err) {
-  Expected<LoadedModel> model = LoadModel(options.model);
-  if (!model.ok()) return ReportError(model.status(), err);
+  Expected<ModelOverview> overview = InspectModel(options.model);
+  if (!overview.ok()) return ReportError(overview.status(), err);
   if (options.json)
-    PrintJson(*model, out);
+    PrintJson(*overview, out);
   else
-    PrintText(options.model, *model, out);
+    PrintText(options.model, *overview, out);
   return kExitOk;
 }
 

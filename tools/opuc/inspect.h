@@ -15,7 +15,9 @@ struct InspectOptions {
 };
 
 /// Loads the model and prints what it holds: format, operator histogram,
-/// inputs and outputs, tensor count and constant bytes. Returns the exit code.
+/// inputs and outputs, tensor count and constant bytes. A .tflite with
+/// operators opuc cannot import still shows its operators, those marked, and
+/// exits 0. Returns the exit code.
 int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& err);
 
 /// `opuc inspect`: its options and how it runs (opuc_app.cc lists the commands).

@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "opuc/ir/graph.h"
 #include "opuc/status.h"
@@ -35,6 +36,18 @@ struct LoadedModel {
 /// (binary .opug), "TFL3" (TFLite), and text whose first non-blank character
 /// is '{' (.opug.json); otherwise the extension decides. Errors name `path`.
 Expected<LoadedModel> LoadModel(const std::string& path);
+
+/// What `opuc inspect` shows: the model as LoadModel loads it or, for a
+/// .tflite that verifies but holds operators opuc cannot import, its
+/// operator counts alone (`imported` false, `model.graph` empty). Any other
+/// failure is LoadModel's error.
+struct ModelOverview {
+  LoadedModel model;
+  bool imported = true;
+  std::vector<std::string> unsupported_operators;  ///< Sorted; set when not imported.
+  std::string import_error;                        ///< Why the import failed.
+};
+Expected<ModelOverview> InspectModel(const std::string& path);
 
 }  // namespace opuc
 

@@ -48,6 +48,16 @@ Expected<TfliteImport> ReadTflite(std::shared_ptr<const void> owner, const uint8
 /// Copies `bytes` once into an aligned buffer and imports that.
 Expected<TfliteImport> ReadTflite(const std::vector<uint8_t>& bytes, std::string_view source_name);
 
+/// A .tflite's operators without importing it (what `opuc inspect` shows of a
+/// model opuc cannot import). The buffer is verified and checked as for
+/// ReadTflite; errors are prefixed with `source_name`.
+struct TfliteOperators {
+  std::map<std::string, int> counts;     ///< As TfliteImport::source_operators.
+  std::vector<std::string> unsupported;  ///< Names in `counts` opuc cannot import, sorted.
+};
+Expected<TfliteOperators> ReadTfliteOperators(const uint8_t* data, size_t size,
+                                              std::string_view source_name);
+
 }  // namespace opuc
 
 #endif  // OPUC_FRONTEND_TFLITE_H
