@@ -11,6 +11,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string_view>
+
+#include "opuc/ir/constant_data.h"
 
 #include "opuc/status.h"
 
@@ -28,6 +31,22 @@ Expected<AlignedBytes> AllocateAligned(size_t size);
 
 /// An aligned copy of `size` bytes at `data`.
 Expected<AlignedBytes> CopyAligned(const uint8_t* data, size_t size);
+
+/// How both readers start: `read(owner, data, size)` on the bytes where they
+/// are when aligned to kConstantAlignment (FlatBuffers reads scalars in place),
+/// else on an aligned copy; an error is prefixed with `source_name`.
+template <typename Read>
+auto ReadInPlace(std::shared_ptr<const void> owner, const uint8_t* data, size_t size,
+                 std::string_view source_name, Read read) -> decltype(read(owner, data, size)) {
+  auto result = [&]() -> decltype(read(owner, data, size)) {
+    if (reinterpret_cast<uintptr_t>(data) % kConstantAlignment == 0)
+      return read(std::move(owner), data, size);
+    OPUC_ASSIGN_OR_RETURN(AlignedBytes copy, CopyAligned(data, size));
+    return read(copy.owner, copy.data(), copy.size);
+  }();
+  if (!result.ok()) return result.status().WithContext(source_name);
+  return result;
+}
 
 }  // namespace opuc
 

@@ -230,15 +230,7 @@ Expected<Graph> ReadAligned(std::shared_ptr<const void> owner, const uint8_t* da
 
 Expected<Graph> ReadOpug(std::shared_ptr<const void> owner, const uint8_t* data, size_t size,
                          std::string_view source_name) {
-  Expected<Graph> graph = [&]() -> Expected<Graph> {
-    if (reinterpret_cast<uintptr_t>(data) % kConstantAlignment == 0)
-      return ReadAligned(std::move(owner), data, size);
-    // FlatBuffers reads scalars in place, so the buffer must be aligned.
-    OPUC_ASSIGN_OR_RETURN(AlignedBytes copy, CopyAligned(data, size));
-    return ReadAligned(copy.owner, copy.data(), copy.size);
-  }();
-  if (!graph.ok()) return graph.status().WithContext(source_name);
-  return graph;
+  return ReadInPlace(std::move(owner), data, size, source_name, ReadAligned);
 }
 
 Expected<Graph> ReadOpug(const std::vector<uint8_t>& bytes, std::string_view source_name) {

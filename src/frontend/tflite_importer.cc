@@ -140,15 +140,7 @@ Expected<TfliteImport> ReadAligned(std::shared_ptr<const void> owner, const uint
 
 Expected<TfliteImport> ReadTflite(std::shared_ptr<const void> owner, const uint8_t* data,
                                   size_t size, std::string_view source_name) {
-  Expected<TfliteImport> result = [&]() -> Expected<TfliteImport> {
-    if (reinterpret_cast<uintptr_t>(data) % kConstantAlignment == 0)
-      return ReadAligned(std::move(owner), data, size);
-    // FlatBuffers reads scalars in place, so the buffer must be aligned.
-    OPUC_ASSIGN_OR_RETURN(AlignedBytes copy, CopyAligned(data, size));
-    return ReadAligned(copy.owner, copy.data(), copy.size);
-  }();
-  if (!result.ok()) return result.status().WithContext(source_name);
-  return result;
+  return ReadInPlace(std::move(owner), data, size, source_name, ReadAligned);
 }
 
 Expected<TfliteImport> ReadTflite(const std::vector<uint8_t>& bytes, std::string_view source_name) {

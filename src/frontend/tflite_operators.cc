@@ -14,7 +14,8 @@
 namespace opuc {
 namespace {
 
-Expected<TfliteOperators> ReadOperatorsAligned(const uint8_t* data, size_t size) {
+Expected<TfliteOperators> ReadOperatorsAligned(std::shared_ptr<const void>, const uint8_t* data,
+                                               size_t size) {
   OPUC_RETURN_IF_ERROR(VerifyTfliteBuffer(data, size));
   const tfl::Model& model = *tfl::GetModel(data);
   OPUC_RETURN_IF_ERROR(CheckTfliteModel(model, size));
@@ -35,14 +36,7 @@ Expected<TfliteOperators> ReadOperatorsAligned(const uint8_t* data, size_t size)
 
 Expected<TfliteOperators> ReadTfliteOperators(const uint8_t* data, size_t size,
                                               std::string_view source_name) {
-  Expected<TfliteOperators> result = [&]() -> Expected<TfliteOperators> {
-    if (reinterpret_cast<uintptr_t>(data) % kConstantAlignment == 0)
-      return ReadOperatorsAligned(data, size);
-    OPUC_ASSIGN_OR_RETURN(AlignedBytes copy, CopyAligned(data, size));  // FlatBuffers reads in place
-    return ReadOperatorsAligned(copy.data(), copy.size);
-  }();
-  if (!result.ok()) return result.status().WithContext(source_name);
-  return result;
+  return ReadInPlace(nullptr, data, size, source_name, ReadOperatorsAligned);
 }
 
 }  // namespace opuc

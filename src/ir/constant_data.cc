@@ -15,12 +15,17 @@ struct AlignedDelete {
 
 }  // namespace
 
+std::shared_ptr<uint8_t> NewAlignedBuffer(size_t size) {
+  void* raw =
+      ::operator new[](size ? size : 1, std::align_val_t(kConstantAlignment), std::nothrow);
+  if (!raw) return nullptr;
+  return std::shared_ptr<uint8_t>(static_cast<uint8_t*>(raw), AlignedDelete());
+}
+
 ConstantData ConstantData::Copy(const void* data, size_t size) {
-  // Allocate at least one byte so that an empty constant still has an owner.
-  auto* bytes = static_cast<uint8_t*>(
-      ::operator new[](size ? size : 1, std::align_val_t(kConstantAlignment)));
-  if (size) std::memcpy(bytes, data, size);
-  std::shared_ptr<uint8_t> owner(bytes, AlignedDelete());
+  std::shared_ptr<uint8_t> owner = NewAlignedBuffer(size);
+  if (!owner) throw std::bad_alloc();
+  if (size) std::memcpy(owner.get(), data, size);
   ConstantData result;
   result.data_ = owner.get();
   result.size_ = size;

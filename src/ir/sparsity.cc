@@ -191,11 +191,9 @@ Expected<ConstantData> DensifyConstant(const Tensor& tensor) {
     return Unsupported(
         Cat("dense form of shape ", ShapeToString(tensor.shape), " does not fit in memory"));
   const size_t bytes = static_cast<size_t>(elements) * esize;
-  auto* raw = static_cast<uint8_t*>(
-      ::operator new[](bytes ? bytes : 1, std::align_val_t(kConstantAlignment), std::nothrow));
-  if (!raw) return Unsupported(Cat("cannot allocate ", bytes, " bytes for the dense constant"));
-  std::shared_ptr<uint8_t> owner(
-      raw, [](uint8_t* p) { ::operator delete[](p, std::align_val_t(kConstantAlignment)); });
+  std::shared_ptr<uint8_t> owner = NewAlignedBuffer(bytes);
+  if (!owner) return Unsupported(Cat("cannot allocate ", bytes, " bytes for the dense constant"));
+  uint8_t* raw = owner.get();
   std::memset(raw, 0, bytes);
 
   // An odometer over the levels: cur/end range over a level's entries,

@@ -12,20 +12,11 @@
 namespace opuc {
 namespace {
 
-struct AlignedDelete {
-  void operator()(uint8_t* p) const {
-    ::operator delete[](p, std::align_val_t(kConstantAlignment));
-  }
-};
-
-/// At least one byte, so that an empty tensor still has an owner (as
-/// ConstantData::Copy does); nullptr when memory runs out.
+/// NewAlignedBuffer, zero-filled; nullptr when memory runs out.
 std::shared_ptr<uint8_t> AllocateZeroed(size_t size) {
-  auto* bytes = static_cast<uint8_t*>(
-      ::operator new[](size ? size : 1, std::align_val_t(kConstantAlignment), std::nothrow));
-  if (!bytes) return nullptr;
-  std::memset(bytes, 0, size ? size : 1);
-  return std::shared_ptr<uint8_t>(bytes, AlignedDelete());
+  std::shared_ptr<uint8_t> bytes = NewAlignedBuffer(size);
+  if (bytes) std::memset(bytes.get(), 0, size ? size : 1);
+  return bytes;
 }
 
 }  // namespace

@@ -26,11 +26,19 @@ namespace opuc {
 /// the .opug format gives constant data, so it can be read in place.
 inline constexpr size_t kConstantAlignment = 16;
 
+/// A new buffer of `size` bytes (at least one is allocated, so that even an
+/// empty buffer has an owner to share), its start aligned to
+/// kConstantAlignment, uninitialised; nullptr when memory runs out. Every
+/// aligned buffer opuc allocates comes from here.
+std::shared_ptr<uint8_t> NewAlignedBuffer(size_t size);
+
 class ConstantData {
  public:
   ConstantData() = default;
 
-  /// Copies `size` bytes into a new buffer aligned to kConstantAlignment.
+  /// Copies `size` bytes into a new buffer aligned to kConstantAlignment;
+  /// throws std::bad_alloc when memory runs out, as copying a std::vector
+  /// would (the constant exists already: its size comes from no file).
   static ConstantData Copy(const void* data, size_t size);
 
   /// Views `size` bytes at `data` without copying; `owner` keeps them alive.
