@@ -3,215 +3,255 @@
 // A file either lists every field, or names a preset as "base" and lists
 // only what it changes; an "hdfg" given replaces the base's graph whole.
 // Unknown members are errors (a typo must not silently keep a default).
-// Messages name the field by its path: "array.input_channels".
+// Messages name the field by its path: "array.input_channels". The numbers
+// and flags come from the field table (hw_config_fields.h); nlohmann-json
+// parses (locale-free, UTF-8 checked) and writes.
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
 #include <fstream>
-#include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "json_value.h"
+#include "hw_config_fields.h"
 #include "opuc/opu/hw_config.h"
 #include "support/format.h"
 
 namespace opuc {
 namespace {
 
-using json::Value;
+using Json = nlohmann::ordered_json;
 
-class Reader {
- public:
-  explicit Reader(bool every_field) : every_field_(every_field) {}
+// Deeper documents are refused before they are built: a config is 4 deep.
+constexpr int kMaxDepth = 32;
 
-  /// The member `key` of `obj`, or nullptr when absent and optional.
-  Expected<const Value*> Member(const Value& obj, const std::string& path, const char* key,
-                                Value::Type type) const {
-    const Value* v = obj.Find(key);
-    const std::string field = Join(path, key);
-    if (!v) {
-      if (every_field_) return InvalidArgument(Cat(field, " is missing"));
-      return static_cast<const Value*>(nullptr);
-    }
-    if (v->type != type)
-      return InvalidArgument(
-          Cat(field, " is a ", json::TypeName(v->type), "; expected a ", json::TypeName(type)));
-    return v;
-  }
+// The members that are not in the field table, by path.
+constexpr const char* kOtherMembers[] = {"base", "name", "store.taps", "hdfg"};
 
-  Status Int(const Value& obj, const std::string& path, const char* key, int64_t& out) const {
-    OPUC_ASSIGN_OR_RETURN(const Value* v, Member(obj, path, key, Value::Type::kNumber));
-    if (!v) return OkStatus();
-    if (v->number != std::floor(v->number) || std::fabs(v->number) > 9.0e15)
-      return InvalidArgument(Cat(Join(path, key), " is ", v->number, "; expected an integer"));
-    out = static_cast<int64_t>(v->number);
-    return OkStatus();
-  }
+std::string TypeName(const Json& v) {
+  if (v.is_boolean()) return "bool";
+  if (v.is_number()) return "number";
+  return v.type_name();  // null, string, array, object
+}
 
-  Status Number(const Value& obj, const std::string& path, const char* key, double& out) const {
-    OPUC_ASSIGN_OR_RETURN(const Value* v, Member(obj, path, key, Value::Type::kNumber));
-    if (v) out = v->number;
-    return OkStatus();
-  }
+std::string Join(const std::string& path, const std::string& key) {
+  return path.empty() ? key : path + "." + key;
+}
 
-  Status Bool(const Value& obj, const std::string& path, const char* key, bool& out) const {
-    OPUC_ASSIGN_OR_RETURN(const Value* v, Member(obj, path, key, Value::Type::kBool));
-    if (v) out = v->boolean;
-    return OkStatus();
-  }
+bool IsKnown(const std::string& path) {
+  for (const char* other : kOtherMembers)
+    if (path == other) return true;
+  for (const HwField& field : HwConfigFields())
+    if (path == field.path) return true;
+  return false;
+}
 
-  static std::string Join(const std::string& path, const char* key) {
-    return path.empty() ? std::string(key) : path + "." + key;
-  }
+bool IsSection(const std::string& path) {
+  const std::string prefix = path + ".";
+  for (const HwField& field : HwConfigFields())
+    if (std::string(field.path).compare(0, prefix.size(), prefix) == 0) return true;
+  return path == "store";  // holds the taps besides max_outputs
+}
 
- private:
-  bool every_field_;
-};
-
-Status KnownKeys(const Value& obj, const std::string& path, std::initializer_list<const char*> keys) {
-  for (const auto& [name, value] : obj.members) {
-    bool known = false;
-    for (const char* k : keys) known = known || name == k;
-    if (!known)
-      return InvalidArgument(Cat(Reader::Join(path, name.c_str()), " is not a known field"));
+// Every member of `obj` is a field, or a section of fields (checked whole).
+Status CheckMembers(const Json& obj, const std::string& path) {
+  for (const auto& [key, value] : obj.items()) {
+    const std::string member = Join(path, key);
+    if (IsKnown(member)) continue;
+    if (!IsSection(member)) return InvalidArgument(Cat(member, " is not a known field"));
+    if (!value.is_object())
+      return InvalidArgument(Cat(member, " is a ", TypeName(value), "; expected an object"));
+    OPUC_RETURN_IF_ERROR(CheckMembers(value, member));
   }
   return OkStatus();
 }
 
-Status ReadBuffer(const Reader& r, const Value& buffers, const char* key, BufferSpec& out) {
-  OPUC_ASSIGN_OR_RETURN(const Value* b, r.Member(buffers, "buffers", key, Value::Type::kObject));
-  if (!b) return OkStatus();
-  const std::string path = Cat("buffers.", key);
-  OPUC_RETURN_IF_ERROR(KnownKeys(*b, path, {"bytes_per_bank", "banks"}));
-  OPUC_RETURN_IF_ERROR(r.Int(*b, path, "bytes_per_bank", out.bytes_per_bank));
-  return r.Int(*b, path, "banks", out.banks);
+// The value at a dotted path, or nullptr; "<section> is missing" when a file
+// without a base leaves it out.
+Expected<const Json*> Find(const Json& doc, const std::string& path, bool required) {
+  const Json* at = &doc;
+  size_t begin = 0;
+  while (true) {
+    const size_t dot = path.find('.', begin);
+    const std::string key = path.substr(begin, dot - begin);
+    auto it = at->find(key);
+    if (it == at->end()) {
+      if (!required) return static_cast<const Json*>(nullptr);
+      return InvalidArgument(Cat(path.substr(0, dot), " is missing"));
+    }
+    at = &*it;
+    if (dot == std::string::npos) return at;
+    begin = dot + 1;
+  }
 }
 
-Expected<HwModule> ModuleNamed(const Value& v, const std::string& field) {
-  if (v.type != Value::Type::kString)
-    return InvalidArgument(Cat(field, " is a ", json::TypeName(v.type), "; expected a module name"));
-  if (auto m = HwModuleFromName(v.text)) return *m;
-  return InvalidArgument(Cat(field, " is '", v.text, "'; expected one of mem_rd, adder, multiplier,",
-                             " pad, ipa, comparator, pool, res_adder, upsample"));
+Expected<int64_t> Integer(const Json& v, const char* path) {
+  if (v.is_number_integer() && !(v.is_number_unsigned() && v.get<uint64_t>() > INT64_MAX))
+    return v.get<int64_t>();
+  const double d = v.get<double>();
+  if (d == std::floor(d) && std::fabs(d) <= 9.0e15) return static_cast<int64_t>(d);
+  return InvalidArgument(Cat(path, " is ", FormatDouble(d), "; expected an integer"));
 }
 
-Status ReadTaps(const Value& taps, HwModuleMask& out) {
+Status ReadField(const HwField& field, const Json& v, HwConfig& c) {
+  const HwFieldRef ref = field.ref(c);
+  const char* expected = std::holds_alternative<bool*>(ref) ? "bool" : "number";
+  if (TypeName(v) != expected)
+    return InvalidArgument(Cat(field.path, " is a ", TypeName(v), "; expected a ", expected));
+  if (auto* b = std::get_if<bool*>(&ref)) **b = v.get<bool>();
+  if (auto* d = std::get_if<double*>(&ref)) **d = v.get<double>();
+  if (auto* i = std::get_if<int64_t*>(&ref)) {
+    OPUC_ASSIGN_OR_RETURN(**i, Integer(v, field.path));
+  }
+  return OkStatus();
+}
+
+Expected<HwModule> ModuleNamed(const Json& v, const std::string& field) {
+  if (!v.is_string())
+    return InvalidArgument(Cat(field, " is a ", TypeName(v), "; expected a module name"));
+  if (auto m = HwModuleFromName(v.get<std::string>())) return *m;
+  return InvalidArgument(Cat(field, " is '", v.get<std::string>(), "'; expected one of mem_rd,",
+                             " adder, multiplier, pad, ipa, comparator, pool, res_adder, upsample"));
+}
+
+Status ReadTaps(const Json& taps, HwModuleMask& out) {
+  if (!taps.is_array())
+    return InvalidArgument(Cat("store.taps is a ", TypeName(taps), "; expected an array"));
   out = 0;
-  for (size_t i = 0; i < taps.items.size(); ++i) {
-    OPUC_ASSIGN_OR_RETURN(HwModule m, ModuleNamed(taps.items[i], Cat("store.taps[", i, "]")));
+  for (size_t i = 0; i < taps.size(); ++i) {
+    OPUC_ASSIGN_OR_RETURN(HwModule m, ModuleNamed(taps[i], Cat("store.taps[", i, "]")));
     out = static_cast<HwModuleMask>(out | ModuleBit(m));
   }
   return OkStatus();
 }
 
-Expected<Hdfg> ReadHdfg(const Value& h) {
-  const Reader r(true);  // a graph is given whole
-  OPUC_RETURN_IF_ERROR(KnownKeys(h, "hdfg", {"root", "stages", "edges"}));
+Expected<const Json*> Typed(const Json& obj, const std::string& path, const char* key,
+                            Json::value_t type, const char* type_name) {
+  OPUC_ASSIGN_OR_RETURN(const Json* v, Find(obj, key, true));
+  if (v->type() != type)
+    return InvalidArgument(
+        Cat(Join(path, key), " is a ", TypeName(*v), "; expected a ", type_name));
+  return v;
+}
+
+Expected<Hdfg> ReadHdfg(const Json& h) {
+  if (!h.is_object()) return InvalidArgument(Cat("hdfg is a ", TypeName(h), "; expected an object"));
+  for (const auto& [key, value] : h.items())
+    if (key != "root" && key != "stages" && key != "edges")
+      return InvalidArgument(Cat("hdfg.", key, " is not a known field"));
+  const auto missing = [](const Status& s) { return s.WithContext("hdfg"); };
   Hdfg g;
-  OPUC_ASSIGN_OR_RETURN(const Value* stages, r.Member(h, "hdfg", "stages", Value::Type::kArray));
-  for (size_t i = 0; i < stages->items.size(); ++i) {
-    const Value& s = stages->items[i];
+  auto stages = Typed(h, "hdfg", "stages", Json::value_t::array, "array");
+  if (!stages.ok()) return missing(stages.status());
+  for (size_t i = 0; i < (*stages)->size(); ++i) {
+    const Json& s = (**stages)[i];
     const std::string path = Cat("hdfg.stages[", i, "]");
-    if (s.type != Value::Type::kObject) return InvalidArgument(path + " is not an object");
-    OPUC_RETURN_IF_ERROR(KnownKeys(s, path, {"name", "module"}));
-    OPUC_ASSIGN_OR_RETURN(const Value* name, r.Member(s, path, "name", Value::Type::kString));
-    OPUC_ASSIGN_OR_RETURN(const Value* module, r.Member(s, path, "module", Value::Type::kString));
+    if (!s.is_object()) return InvalidArgument(path + " is not an object");
+    for (const auto& [key, value] : s.items())
+      if (key != "name" && key != "module")
+        return InvalidArgument(Cat(path, ".", key, " is not a known field"));
+    OPUC_ASSIGN_OR_RETURN(const Json* name, Typed(s, path, "name", Json::value_t::string, "string"));
+    auto module = s.find("module");
+    if (module == s.end()) return InvalidArgument(path + ".module is missing");
     HdfgStage stage;
-    stage.name = name->text;
+    stage.name = name->get<std::string>();
     OPUC_ASSIGN_OR_RETURN(stage.module, ModuleNamed(*module, path + ".module"));
     g.stages.push_back(stage);
   }
-  OPUC_ASSIGN_OR_RETURN(const Value* root, r.Member(h, "hdfg", "root", Value::Type::kString));
-  g.root = g.Find(root->text);
-  if (g.root < 0) return InvalidArgument(Cat("hdfg.root '", root->text, "' names no stage"));
-  OPUC_ASSIGN_OR_RETURN(const Value* edges, r.Member(h, "hdfg", "edges", Value::Type::kArray));
-  for (size_t i = 0; i < edges->items.size(); ++i) {
-    const Value& e = edges->items[i];
+  auto root = Typed(h, "hdfg", "root", Json::value_t::string, "string");
+  if (!root.ok()) return missing(root.status());
+  const std::string root_name = (*root)->get<std::string>();
+  g.root = g.Find(root_name);
+  if (g.root < 0) return InvalidArgument(Cat("hdfg.root '", root_name, "' names no stage"));
+  auto edges = Typed(h, "hdfg", "edges", Json::value_t::array, "array");
+  if (!edges.ok()) return missing(edges.status());
+  for (size_t i = 0; i < (*edges)->size(); ++i) {
+    const Json& e = (**edges)[i];
     const std::string path = Cat("hdfg.edges[", i, "]");
-    if (e.type != Value::Type::kArray || e.items.size() != 2 ||
-        e.items[0].type != Value::Type::kString || e.items[1].type != Value::Type::kString)
+    if (!e.is_array() || e.size() != 2 || !e[0].is_string() || !e[1].is_string())
       return InvalidArgument(path + " is not a pair of stage names [\"from\", \"to\"]");
-    if (!g.Link(e.items[0].text, e.items[1].text))
-      return InvalidArgument(Cat(path, " [\"", e.items[0].text, "\", \"", e.items[1].text,
-                                 "\"] names a stage that does not exist"));
+    const auto from = e[0].get<std::string>(), to = e[1].get<std::string>();
+    if (!g.Link(from, to))
+      return InvalidArgument(Cat(path, " [", Quote(from), ", ", Quote(to),
+                                 "] names a stage that does not exist"));
   }
   return g;
 }
 
-Status ReadSections(const Reader& r, const Value& doc, HwConfig& c) {
-  OPUC_ASSIGN_OR_RETURN(const Value* name, r.Member(doc, "", "name", Value::Type::kString));
-  if (name) c.name = name->text;
-  OPUC_ASSIGN_OR_RETURN(const Value* array, r.Member(doc, "", "array", Value::Type::kObject));
-  if (array) {
-    OPUC_RETURN_IF_ERROR(KnownKeys(*array, "array", {"input_channels", "output_channels", "clock_mhz"}));
-    OPUC_RETURN_IF_ERROR(r.Int(*array, "array", "input_channels", c.array.input_channels));
-    OPUC_RETURN_IF_ERROR(r.Int(*array, "array", "output_channels", c.array.output_channels));
-    OPUC_RETURN_IF_ERROR(r.Number(*array, "array", "clock_mhz", c.array.clock_mhz));
+Status ReadDocument(const Json& doc, bool every_field, HwConfig& c) {
+  OPUC_ASSIGN_OR_RETURN(const Json* name, Find(doc, "name", every_field));
+  if (name) {
+    if (!name->is_string())
+      return InvalidArgument(Cat("name is a ", TypeName(*name), "; expected a string"));
+    c.name = name->get<std::string>();
   }
-  OPUC_ASSIGN_OR_RETURN(const Value* ipa, r.Member(doc, "", "ipa", Value::Type::kObject));
-  if (ipa) {
-    OPUC_RETURN_IF_ERROR(KnownKeys(*ipa, "ipa", {"depthwise", "transpose_conv", "max_kernel",
-                                                 "max_stride", "max_dilation"}));
-    OPUC_RETURN_IF_ERROR(r.Bool(*ipa, "ipa", "depthwise", c.ipa.depthwise));
-    OPUC_RETURN_IF_ERROR(r.Bool(*ipa, "ipa", "transpose_conv", c.ipa.transpose_conv));
-    OPUC_RETURN_IF_ERROR(r.Int(*ipa, "ipa", "max_kernel", c.ipa.max_kernel));
-    OPUC_RETURN_IF_ERROR(r.Int(*ipa, "ipa", "max_stride", c.ipa.max_stride));
-    OPUC_RETURN_IF_ERROR(r.Int(*ipa, "ipa", "max_dilation", c.ipa.max_dilation));
+  for (const HwField& field : HwConfigFields()) {
+    OPUC_ASSIGN_OR_RETURN(const Json* v, Find(doc, field.path, every_field));
+    if (v) OPUC_RETURN_IF_ERROR(ReadField(field, *v, c));
   }
-  OPUC_ASSIGN_OR_RETURN(const Value* compare, r.Member(doc, "", "compare", Value::Type::kObject));
-  if (compare) {
-    OPUC_RETURN_IF_ERROR(KnownKeys(*compare, "compare", {"lookup_table"}));
-    OPUC_RETURN_IF_ERROR(r.Bool(*compare, "compare", "lookup_table", c.compare.lookup_table));
-  }
-  OPUC_ASSIGN_OR_RETURN(const Value* buffers, r.Member(doc, "", "buffers", Value::Type::kObject));
-  if (buffers) {
-    OPUC_RETURN_IF_ERROR(KnownKeys(*buffers, "buffers", {"feature_map", "weight", "bias", "partial_sum"}));
-    OPUC_RETURN_IF_ERROR(ReadBuffer(r, *buffers, "feature_map", c.buffers.feature_map));
-    OPUC_RETURN_IF_ERROR(ReadBuffer(r, *buffers, "weight", c.buffers.weight));
-    OPUC_RETURN_IF_ERROR(ReadBuffer(r, *buffers, "bias", c.buffers.bias));
-    OPUC_RETURN_IF_ERROR(ReadBuffer(r, *buffers, "partial_sum", c.buffers.partial_sum));
-  }
-  OPUC_ASSIGN_OR_RETURN(const Value* dram, r.Member(doc, "", "dram", Value::Type::kObject));
-  if (dram) {
-    OPUC_RETURN_IF_ERROR(KnownKeys(*dram, "dram", {"word_bits", "bandwidth_gb_per_s", "latency_cycles"}));
-    OPUC_RETURN_IF_ERROR(r.Int(*dram, "dram", "word_bits", c.dram.word_bits));
-    OPUC_RETURN_IF_ERROR(r.Number(*dram, "dram", "bandwidth_gb_per_s", c.dram.bandwidth_gb_per_s));
-    OPUC_RETURN_IF_ERROR(r.Int(*dram, "dram", "latency_cycles", c.dram.latency_cycles));
-  }
-  OPUC_ASSIGN_OR_RETURN(const Value* store, r.Member(doc, "", "store", Value::Type::kObject));
-  if (store) {
-    OPUC_RETURN_IF_ERROR(KnownKeys(*store, "store", {"max_outputs", "taps"}));
-    OPUC_RETURN_IF_ERROR(r.Int(*store, "store", "max_outputs", c.store.max_outputs));
-    OPUC_ASSIGN_OR_RETURN(const Value* taps, r.Member(*store, "store", "taps", Value::Type::kArray));
-    if (taps) OPUC_RETURN_IF_ERROR(ReadTaps(*taps, c.store.taps));
-  }
-  OPUC_ASSIGN_OR_RETURN(const Value* hdfg, r.Member(doc, "", "hdfg", Value::Type::kObject));
+  OPUC_ASSIGN_OR_RETURN(const Json* taps, Find(doc, "store.taps", every_field));
+  if (taps) OPUC_RETURN_IF_ERROR(ReadTaps(*taps, c.store.taps));
+  OPUC_ASSIGN_OR_RETURN(const Json* hdfg, Find(doc, "hdfg", every_field));
   if (hdfg) {
     OPUC_ASSIGN_OR_RETURN(c.hdfg, ReadHdfg(*hdfg));
   }
   return OkStatus();
 }
 
-Expected<HwConfig> ParseDocument(std::string_view text) {
-  OPUC_ASSIGN_OR_RETURN(const Value doc, json::Parse(text));
-  if (doc.type != Value::Type::kObject)
-    return InvalidArgument(Cat("the config is a JSON ", json::TypeName(doc.type), "; expected an object"));
-  OPUC_RETURN_IF_ERROR(KnownKeys(doc, "", {"base", "name", "array", "ipa", "compare", "buffers",
-                                           "dram", "store", "hdfg"}));
-  HwConfig config;
-  const Value* base = doc.Find("base");
-  if (base) {
-    if (base->type != Value::Type::kString) return InvalidArgument("base is not a preset name");
-    OPUC_ASSIGN_OR_RETURN(config, HwConfigPreset(base->text));
+// nlohmann's "[json.exception.parse_error.101] parse error at line 1, column
+// 20: syntax error ..." as "JSON line 1 column 20: syntax error ...".
+std::string SyntaxError(const std::string& what) {
+  const std::string at = "parse error at line ";
+  const size_t begin = what.find(at);
+  if (begin == std::string::npos) return "JSON: " + what;
+  std::string rest = what.substr(begin + at.size());
+  const size_t comma = rest.find(", column ");
+  if (comma != std::string::npos) rest.replace(comma, 2, " ");
+  return "JSON line " + rest;
+}
+
+Expected<Json> ParseJson(std::string_view text) {
+  bool too_deep = false;
+  const Json::parser_callback_t depth_guard = [&](int depth, Json::parse_event_t, Json&) {
+    too_deep = too_deep || depth > kMaxDepth;
+    return !too_deep;  // discard everything once too deep: nothing more is built
+  };
+  try {
+    Json doc = Json::parse(text.begin(), text.end(), depth_guard);
+    if (too_deep) return InvalidArgument(Cat("JSON nests deeper than ", kMaxDepth, " levels"));
+    return doc;
+  } catch (const Json::parse_error& e) {
+    return InvalidArgument(SyntaxError(e.what()));
   }
-  OPUC_RETURN_IF_ERROR(ReadSections(Reader(base == nullptr), doc, config));
+}
+
+Expected<HwConfig> ParseDocument(std::string_view text) {
+  OPUC_ASSIGN_OR_RETURN(const Json doc, ParseJson(text));
+  if (!doc.is_object())
+    return InvalidArgument(Cat("the config is a JSON ", TypeName(doc), "; expected an object"));
+  OPUC_RETURN_IF_ERROR(CheckMembers(doc, ""));
+  HwConfig config;
+  auto base = doc.find("base");
+  if (base != doc.end()) {
+    if (!base->is_string()) return InvalidArgument("base is not a preset name");
+    OPUC_ASSIGN_OR_RETURN(config, HwConfigPreset(base->get<std::string>()));
+  }
+  OPUC_RETURN_IF_ERROR(ReadDocument(doc, base == doc.end(), config));
   OPUC_RETURN_IF_ERROR(ValidateHwConfig(config));
   return config;
 }
 
-void Buffer(std::ostringstream& o, const char* key, const BufferSpec& b, bool last) {
-  o << "    \"" << key << "\": {\"bytes_per_bank\": " << b.bytes_per_bank
-    << ", \"banks\": " << b.banks << "}" << (last ? "\n" : ",\n");
+Json HdfgToJson(const Hdfg& g) {
+  const auto stage_name = [&g](int32_t s) {
+    return s >= 0 && static_cast<size_t>(s) < g.stages.size() ? g.stages[static_cast<size_t>(s)].name
+                                                               : std::string();
+  };
+  Json stages = Json::array(), edges = Json::array();
+  for (const HdfgStage& s : g.stages) {
+    stages.push_back({{"name", s.name}, {"module", HwModuleName(s.module)}});
+    for (int32_t t : s.successors) edges.push_back({s.name, stage_name(t)});
+  }
+  return {{"root", stage_name(g.root)}, {"stages", stages}, {"edges", edges}};
 }
 
 }  // namespace
@@ -235,53 +275,25 @@ Expected<HwConfig> LoadHwConfig(const std::string& name_or_path) {
 }
 
 std::string HwConfigToJson(const HwConfig& c) {
-  std::ostringstream o;
-  auto b = [](bool v) { return v ? "true" : "false"; };
-  o << "{\n  \"name\": " << Quote(c.name) << ",\n";
-  o << "  \"array\": {\"input_channels\": " << c.array.input_channels
-    << ", \"output_channels\": " << c.array.output_channels
-    << ", \"clock_mhz\": " << FormatDouble(c.array.clock_mhz) << "},\n";
-  o << "  \"ipa\": {\"depthwise\": " << b(c.ipa.depthwise) << ", \"transpose_conv\": "
-    << b(c.ipa.transpose_conv) << ", \"max_kernel\": " << c.ipa.max_kernel
-    << ", \"max_stride\": " << c.ipa.max_stride << ", \"max_dilation\": " << c.ipa.max_dilation
-    << "},\n";
-  o << "  \"compare\": {\"lookup_table\": " << b(c.compare.lookup_table) << "},\n";
-  o << "  \"buffers\": {\n";
-  Buffer(o, "feature_map", c.buffers.feature_map, false);
-  Buffer(o, "weight", c.buffers.weight, false);
-  Buffer(o, "bias", c.buffers.bias, false);
-  Buffer(o, "partial_sum", c.buffers.partial_sum, true);
-  o << "  },\n";
-  o << "  \"dram\": {\"word_bits\": " << c.dram.word_bits << ", \"bandwidth_gb_per_s\": "
-    << FormatDouble(c.dram.bandwidth_gb_per_s) << ", \"latency_cycles\": " << c.dram.latency_cycles
-    << "},\n";
-  o << "  \"store\": {\"max_outputs\": " << c.store.max_outputs << ", \"taps\": [";
-  bool first = true;
-  for (int m = 0; m < kNumHwModules; ++m) {
-    if (!(c.store.taps & ModuleBit(static_cast<HwModule>(m)))) continue;
-    o << (first ? "" : ", ") << Quote(HwModuleName(static_cast<HwModule>(m)));
-    first = false;
+  Json doc = {{"name", c.name}};
+  // The table hands out mutable references; this only reads through them.
+  HwConfig& config = const_cast<HwConfig&>(c);
+  for (const HwField& field : HwConfigFields()) {
+    Json* at = &doc;
+    const std::string path = field.path;
+    for (size_t begin = 0, dot; (dot = path.find('.', begin)) != std::string::npos; begin = dot + 1)
+      at = &(*at)[path.substr(begin, dot - begin)];
+    std::visit([&](auto* value) { (*at)[path.substr(path.rfind('.') + 1)] = *value; },
+               field.ref(config));
   }
-  o << "]},\n  \"hdfg\": {\n    \"root\": "
-    << Quote(c.hdfg.root >= 0 && static_cast<size_t>(c.hdfg.root) < c.hdfg.stages.size()
-                 ? c.hdfg.stages[static_cast<size_t>(c.hdfg.root)].name
-                 : std::string())
-    << ",\n    \"stages\": [\n";
-  for (size_t i = 0; i < c.hdfg.stages.size(); ++i)
-    o << "      {\"name\": " << Quote(c.hdfg.stages[i].name)
-      << ", \"module\": " << Quote(HwModuleName(c.hdfg.stages[i].module)) << "}"
-      << (i + 1 < c.hdfg.stages.size() ? ",\n" : "\n");
-  o << "    ],\n    \"edges\": [";
-  first = true;
-  for (const HdfgStage& s : c.hdfg.stages)
-    for (int32_t t : s.successors) {
-      const bool valid = t >= 0 && static_cast<size_t>(t) < c.hdfg.stages.size();
-      o << (first ? "\n      " : ",\n      ") << "[" << Quote(s.name) << ", "
-        << Quote(valid ? c.hdfg.stages[static_cast<size_t>(t)].name : std::string()) << "]";
-      first = false;
-    }
-  o << "\n    ]\n  }\n}\n";
-  return o.str();
+  Json taps = Json::array();
+  for (int m = 0; m < kNumHwModules; ++m)
+    if (c.store.taps & ModuleBit(static_cast<HwModule>(m)))
+      taps.push_back(HwModuleName(static_cast<HwModule>(m)));
+  doc["store"]["taps"] = taps;
+  doc["hdfg"] = HdfgToJson(c.hdfg);
+  // A name that is not UTF-8 is written with U+FFFD rather than refused.
+  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace opuc

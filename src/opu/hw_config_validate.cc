@@ -1,12 +1,14 @@
 //===- src/opu/hw_config_validate.cc - Is this a usable OPU? --------------===//
 //
-// Every number in range, and an HDFG the matcher can walk: unique stage
-// names, edges in range without repeats or self-loops, every stage reachable
-// from the root, and no inner-product stage on a cycle (one ipa per group).
+// Every number in range (the minimums of the field table), and an HDFG the
+// matcher can walk: unique stage names, edges in range without repeats or
+// self-loops, every stage reachable from the root, and no inner-product
+// stage on a cycle (one ipa per group).
 //
 //===----------------------------------------------------------------------===//
 #include <set>
 
+#include "hw_config_fields.h"
 #include "opuc/opu/hw_config.h"
 #include "support/format.h"
 
@@ -21,11 +23,6 @@ Status AtLeast(const char* field, int64_t value, int64_t low) {
 Status Positive(const char* field, double value) {
   if (value > 0.0) return OkStatus();
   return InvalidArgument(Cat(field, " is ", value, "; expected a positive number"));
-}
-
-Status CheckBuffer(const std::string& field, const BufferSpec& b) {
-  OPUC_RETURN_IF_ERROR(AtLeast((field + ".bytes_per_bank").c_str(), b.bytes_per_bank, 1));
-  return AtLeast((field + ".banks").c_str(), b.banks, 1);
 }
 
 Status CheckHdfg(const Hdfg& g) {
@@ -80,22 +77,17 @@ Status CheckHdfg(const Hdfg& g) {
 
 Status ValidateHwConfig(const HwConfig& c) {
   if (c.name.empty()) return InvalidArgument("name is empty");
-  OPUC_RETURN_IF_ERROR(AtLeast("array.input_channels", c.array.input_channels, 1));
-  OPUC_RETURN_IF_ERROR(AtLeast("array.output_channels", c.array.output_channels, 1));
-  OPUC_RETURN_IF_ERROR(Positive("array.clock_mhz", c.array.clock_mhz));
-  OPUC_RETURN_IF_ERROR(AtLeast("ipa.max_kernel", c.ipa.max_kernel, 1));
-  OPUC_RETURN_IF_ERROR(AtLeast("ipa.max_stride", c.ipa.max_stride, 1));
-  OPUC_RETURN_IF_ERROR(AtLeast("ipa.max_dilation", c.ipa.max_dilation, 1));
-  OPUC_RETURN_IF_ERROR(CheckBuffer("buffers.feature_map", c.buffers.feature_map));
-  OPUC_RETURN_IF_ERROR(CheckBuffer("buffers.weight", c.buffers.weight));
-  OPUC_RETURN_IF_ERROR(CheckBuffer("buffers.bias", c.buffers.bias));
-  OPUC_RETURN_IF_ERROR(CheckBuffer("buffers.partial_sum", c.buffers.partial_sum));
-  OPUC_RETURN_IF_ERROR(AtLeast("dram.word_bits", c.dram.word_bits, 8));
+  for (const HwField& field : HwConfigFields()) {
+    // The table hands out mutable references; this only reads through them.
+    const HwFieldRef ref = field.ref(const_cast<HwConfig&>(c));
+    if (auto* i = std::get_if<int64_t*>(&ref)) {
+      OPUC_RETURN_IF_ERROR(AtLeast(field.path, **i, field.minimum));
+    } else if (auto* d = std::get_if<double*>(&ref)) {
+      OPUC_RETURN_IF_ERROR(Positive(field.path, **d));
+    }
+  }
   if (c.dram.word_bits % 8 != 0)
     return InvalidArgument(Cat("dram.word_bits is ", c.dram.word_bits, "; expected a multiple of 8"));
-  OPUC_RETURN_IF_ERROR(Positive("dram.bandwidth_gb_per_s", c.dram.bandwidth_gb_per_s));
-  OPUC_RETURN_IF_ERROR(AtLeast("dram.latency_cycles", c.dram.latency_cycles, 0));
-  OPUC_RETURN_IF_ERROR(AtLeast("store.max_outputs", c.store.max_outputs, 1));
   if (c.store.taps >> kNumHwModules)
     return InvalidArgument("store.taps holds a bit that names no module");
   return CheckHdfg(c.hdfg);

@@ -1,8 +1,8 @@
 //===- opuc/tensor_io/half.h - IEEE 754 binary16 ------------------*- C++ -*-===//
 //
-// Exact conversion of half-precision bits to float, written out from the
-// format (1 sign bit, 5 exponent bits with bias 15, 10 fraction bits) rather
-// than taken from a compiler's _Float16, so it is the same everywhere.
+// Exact conversion of half-precision bits (1 sign bit, 5 exponent bits with
+// bias 15, 10 fraction bits) to float, by Eigen::half: the same everywhere,
+// unlike a compiler's _Float16, which not every target has.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_TENSOR_IO_HALF_H

@@ -1,0 +1,36 @@
+//===- src/opu/hw_config_fields.h - HwConfig's numbers, each named once -*- C++ -*-===//
+//
+// The JSON reader, the JSON writer and the validator all walk this table, so
+// a new field of HwConfig is one line in hw_config_fields.cc. A field's path
+// is both its place in a JSON file and its name in messages. The name, the
+// store's taps and the HDFG are not numbers; each reader handles them itself.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_OPU_HW_CONFIG_FIELDS_H
+#define OPUC_SRC_OPU_HW_CONFIG_FIELDS_H
+
+#include <cstdint>
+#include <variant>
+#include <vector>
+
+#include "opuc/opu/hw_config.h"
+
+namespace opuc {
+
+/// Where a field lives in one config.
+using HwFieldRef = std::variant<int64_t*, double*, bool*>;
+
+struct HwField {
+  const char* path;  ///< "buffers.weight.banks"
+  HwFieldRef (*ref)(HwConfig&);
+  /// The least value of an integer field; a real-valued field must be
+  /// positive and a bool takes either value.
+  int64_t minimum;
+};
+
+/// Every number and flag of HwConfig, in the order files list them.
+const std::vector<HwField>& HwConfigFields();
+
+}  // namespace opuc
+
+#endif  // OPUC_SRC_OPU_HW_CONFIG_FIELDS_H
