@@ -22,6 +22,7 @@
 #include "opuc/frontend/load_model.h"
 #include "opuc/pass/pass_context.h"
 #include "opuc/pass/registry.h"
+#include "support/fetched_data.h"
 
 namespace {
 
@@ -34,13 +35,6 @@ const char* kModels[] = {
     "pose_detection",               "pose_landmark_lite",        "pose_landmark_full",
     "pose_landmark_heavy",
 };
-
-std::string ModelsDir() {
-  if (const char* dir = std::getenv("OPUC_MODELS_DIR")) return dir;
-  if (const char* cache = std::getenv("XDG_CACHE_HOME")) return std::string(cache) + "/opuc/models";
-  const char* home = std::getenv("HOME");
-  return std::string(home ? home : ".") + "/.cache/opuc/models";
-}
 
 double Median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -55,7 +49,7 @@ double Seconds(Clock::time_point start) {
 
 int main(int argc, char** argv) {
   const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
-  const std::string dir = ModelsDir();
+  const std::string dir = opuc::FetchedModelsDir();
   std::map<std::string, double> pass_seconds;
   double pipeline_total = 0;
   std::printf("%-34s %8s %11s %13s %10s %13s\n", "model", "MB", "import ms", "pipeline ms",

@@ -19,6 +19,7 @@
 #include "opuc/image/model_defaults.h"
 #include "opuc/pass/pass_context.h"
 #include "opuc/pass/registry.h"
+#include "support/fetched_data.h"
 
 namespace opuc::bench {
 
@@ -33,17 +34,10 @@ inline const char* kBenchSplit =
     "calibrated on chelsea, coffee, motorcycle_left, motorcycle_right; evaluated on astronaut "
     "and ihc (as `opuc quantize` splits them)";
 
-inline std::string CacheDir(const char* env, const char* leaf) {
-  if (const char* dir = std::getenv(env); dir && *dir) return dir;
-  if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache && *cache)
-    return std::string(cache) + "/opuc/" + leaf;
-  const char* home = std::getenv("HOME");
-  return std::string(home ? home : ".") + "/.cache/opuc/" + leaf;
-}
 
 inline Expected<BenchModel> LoadBenchModel(const std::string& name) {
-  const std::string model_dir = CacheDir("OPUC_MODELS_DIR", "models");
-  const std::string image_dir = CacheDir("OPUC_IMAGES_DIR", "images");
+  const std::string model_dir = FetchedModelsDir();
+  const std::string image_dir = FetchedImagesDir();
   Expected<LoadedModel> model = LoadModel(model_dir + "/" + name + ".tflite");
   if (!model.ok()) return model.status().WithContext("run scripts/fetch-models");
   BenchModel result;

@@ -3,19 +3,10 @@
 
 #include <algorithm>
 
+#include "opuc/ir/conv_geometry.h"
+
 namespace opuc::quant {
 namespace {
-
-// TFLite's padding before the first element (as the reference's conv kernels
-// compute it); the shared conv geometry of the IR replaces this copy.
-int64_t PaddingBefore(int64_t in, int64_t out, int64_t stride, int64_t kernel, int64_t dilation) {
-  const int64_t total = (out - 1) * stride + (kernel - 1) * dilation + 1 - in;
-  return total > 0 ? total / 2 : 0;
-}
-
-int64_t Nhwc(const Shape& shape, int64_t n, int64_t h, int64_t w, int64_t c) {
-  return ((n * shape[1] + h) * shape[2] + w) * shape[3] + c;
-}
 
 bool HasGram(const Graph& graph, const Node& node) {
   if (node.op != OpKind::kConv2D && node.op != OpKind::kDepthwiseConv2D &&
@@ -70,11 +61,8 @@ void AccumulateFullyConnected(const HostTensor& input, int64_t dim, InputGram& g
 void AccumulateConv(const Node& node, const Shape& weights, const Shape& out,
                     const HostTensor& input, InputGram& gram) {
   const Shape& in = input.shape();
-  const auto strides = node.attrs.GetInts("strides");
-  const auto dilations = node.attrs.GetInts("dilations");
   const int64_t kh = weights[1], kw = weights[2], channels = in[3];
-  const int64_t pad_h = PaddingBefore(in[1], out[1], strides[0], kh, dilations[0]);
-  const int64_t pad_w = PaddingBefore(in[2], out[2], strides[1], kw, dilations[1]);
+  const WindowGeometry g = WindowOf(node.attrs, in, out, kh, kw);
   const bool depthwise = node.op == OpKind::kDepthwiseConv2D;
   const std::vector<int64_t> positions = SampledPositions(out[0] * out[1] * out[2]);
   Patches patches{gram.dim, static_cast<int64_t>(positions.size()), {}};
@@ -85,9 +73,9 @@ void AccumulateConv(const Node& node, const Shape& weights, const Shape& out,
       const int64_t p = positions[static_cast<size_t>(r)];
       const int64_t n = p / (out[1] * out[2]), y = p / out[2] % out[1], x0 = p % out[2];
       for (int64_t ky = 0; ky < kh; ++ky) {
-        const int64_t iy = y * strides[0] - pad_h + ky * dilations[0];
+        const int64_t iy = g.h.At(y, ky);
         for (int64_t kx = 0; kx < kw; ++kx) {
-          const int64_t ix = x0 * strides[1] - pad_w + kx * dilations[1];
+          const int64_t ix = g.w.At(x0, kx);
           const bool inside = iy >= 0 && iy < in[1] && ix >= 0 && ix < in[2];
           const int64_t tap = ky * kw + kx;
           if (depthwise) {

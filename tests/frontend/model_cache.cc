@@ -8,15 +8,11 @@
 #include <fstream>
 #include <iterator>
 
+#include "support/fetched_data.h"
+
 namespace opuc::test {
 
-std::string ModelsDir() {
-  if (const char* dir = std::getenv("OPUC_MODELS_DIR"); dir && *dir) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return std::string(xdg) + "/opuc/models";
-  const char* home = std::getenv("HOME");
-  return std::string(home ? home : "") + "/.cache/opuc/models";
-}
+std::string ModelsDir() { return FetchedModelsDir(); }
 
 std::string ModelPath(const std::string& file) {
   const std::string path = ModelsDir() + "/" + file;

@@ -6,15 +6,11 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "support/fetched_data.h"
+
 namespace opuc::test {
 
-std::string ImagesDir() {
-  if (const char* dir = std::getenv("OPUC_IMAGES_DIR"); dir && *dir) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return std::string(xdg) + "/opuc/images";
-  const char* home = std::getenv("HOME");
-  return std::string(home ? home : "") + "/.cache/opuc/images";
-}
+std::string ImagesDir() { return FetchedImagesDir(); }
 
 void RequireImagesCache() {
   REQUIRE_MESSAGE(std::filesystem::is_directory(ImagesDir()),

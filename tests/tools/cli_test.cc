@@ -12,6 +12,7 @@
 #include <string>
 
 #include "tools/cli_util.h"
+#include "support/fetched_data.h"
 
 namespace {
 
@@ -184,14 +185,7 @@ namespace {
 /// A model that scripts/fetch-models puts in the cache (as in
 /// tests/frontend/model_cache.cc); the test fails when it is missing.
 std::string CachedModel(const std::string& file) {
-  std::string dir;
-  if (const char* d = std::getenv("OPUC_MODELS_DIR"); d && *d)
-    dir = d;
-  else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    dir = std::string(xdg) + "/opuc/models";
-  else
-    dir = std::string(std::getenv("HOME") ? std::getenv("HOME") : "") + "/.cache/opuc/models";
-  const std::string path = dir + "/" + file;
+  const std::string path = opuc::FetchedModelsDir() + "/" + file;
   REQUIRE_MESSAGE(std::ifstream(path).good(),
                   "model " << path << " is missing: run scripts/fetch-models");
   return path;

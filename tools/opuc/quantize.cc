@@ -27,6 +27,7 @@
 #include "opuc/optimized_model.h"
 #include "opuc/quant/accuracy.h"
 #include "opuc/quant/quantize.h"
+#include "support/fetched_data.h"
 
 namespace opuc::cli {
 namespace {
@@ -34,14 +35,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 using Samples = std::vector<std::vector<HostTensor>>;
 
-std::string DefaultImagesDir() {
-  // The folder scripts/fetch-images fills.
-  if (const char* dir = std::getenv("OPUC_IMAGES_DIR"); dir && *dir) return dir;
-  if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache && *cache)
-    return std::string(cache) + "/opuc/images";
-  const char* home = std::getenv("HOME");
-  return std::string(home ? home : ".") + "/.cache/opuc/images";
-}
 
 /// The model's published preprocessing when known, else pixels / 255 at
 /// the input's size; then the --preprocess text over it.
@@ -73,7 +66,7 @@ Expected<SplitSamples> LoadSamples(const QuantizeOptions& options, const Graph& 
                            " inputs; opuc quantize takes models with one input");
   const TensorType input = graph.tensor(graph.inputs[0]).type();
   OPUC_ASSIGN_OR_RETURN(PreprocessOptions preprocess, ChoosePreprocess(options, input));
-  const std::string dir = options.calibration.empty() ? DefaultImagesDir() : options.calibration;
+  const std::string dir = options.calibration.empty() ? FetchedImagesDir() : options.calibration;
   OPUC_ASSIGN_OR_RETURN(std::vector<CalibrationSample> all,
                         LoadCalibrationSet(dir, input, preprocess));
   const int count = static_cast<int>(all.size());

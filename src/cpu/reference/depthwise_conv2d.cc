@@ -22,11 +22,8 @@ Status DepthwiseConv2D(KernelContext& ctx, Finish finish) {
   const Shape& is = input.shape();
   const Shape& ws = weights.shape();
   const Shape& os = output->shape();
-  const auto strides = ctx.attrs().GetInts("strides");
-  const auto dilations = ctx.attrs().GetInts("dilations");
   const int64_t multiplier = ctx.attrs().GetInt("depth_multiplier");
-  const int64_t pad_h = PaddingBefore(is[1], os[1], strides[0], ws[1], dilations[0]);
-  const int64_t pad_w = PaddingBefore(is[2], os[2], strides[1], ws[2], dilations[1]);
+  const WindowGeometry g = WindowOf(ctx.attrs(), is, os, ws[1], ws[2]);
 
   const T* in = input.data<T>();
   const T* w = weights.data<T>();
@@ -39,10 +36,10 @@ Status DepthwiseConv2D(KernelContext& ctx, Finish finish) {
             const int64_t o = c * multiplier + m;
             Acc sum = 0;
             for (int64_t ky = 0; ky < ws[1]; ++ky) {
-              const int64_t iy = y * strides[0] - pad_h + ky * dilations[0];
+              const int64_t iy = g.h.At(y, ky);
               if (iy < 0 || iy >= is[1]) continue;
               for (int64_t kx = 0; kx < ws[2]; ++kx) {
-                const int64_t ix = x * strides[1] - pad_w + kx * dilations[1];
+                const int64_t ix = g.w.At(x, kx);
                 if (ix < 0 || ix >= is[2]) continue;
                 sum += static_cast<Acc>(in[Nhwc(is, n, iy, ix, c)]) *
                        static_cast<Acc>(w[Nhwc(ws, 0, ky, kx, o)]);

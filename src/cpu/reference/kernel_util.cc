@@ -28,12 +28,6 @@ float Activate(Activation activation, float x) {
   return x;
 }
 
-int64_t PaddingBefore(int64_t in, int64_t out, int64_t stride, int64_t kernel, int64_t dilation) {
-  const int64_t effective = (kernel - 1) * dilation + 1;
-  const int64_t total = (out - 1) * stride + effective - in;
-  return total > 0 ? total / 2 : 0;
-}
-
 Status RequireF32(const KernelContext& ctx, size_t i, std::string_view role) {
   const HostTensor* t = ctx.input(i);
   if (!t) return InternalError(Cat("input '", role, "' is absent"));

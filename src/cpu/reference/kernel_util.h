@@ -1,7 +1,8 @@
 //===- src/cpu/reference/kernel_util.h - Shared pieces of kernels -*- C++ -*-===//
 //
-// Fused activations, window padding as TFLite computes it, NHWC indexing, the
-// pooling windows, and the loop shared by the unary elementwise kernels.
+// Fused activations, the pooling windows (opuc/ir/conv_geometry.h gives
+// padding and NHWC offsets), and the loop shared by the unary elementwise
+// kernels.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_CPU_REFERENCE_KERNEL_UTIL_H
@@ -12,6 +13,7 @@
 #include <string_view>
 
 #include "kernel.h"
+#include "opuc/ir/conv_geometry.h"
 
 namespace opuc::reference {
 
@@ -25,18 +27,6 @@ Activation GetActivation(const Attributes& attrs);
 /// relu6: min(max(x, 0), 6); tanh: tanh(x). The clamps are TFLite's
 /// ActivationFunctionWithMinMax: std::min(std::max(x, lo), hi).
 float Activate(Activation activation, float x);
-
-/// Padding before the first element along one spatial axis, as TFLite's
-/// ComputePaddingWithOffset: with eff = (k - 1)·d + 1,
-/// total = max((out - 1)·stride + eff - in, 0), and the front gets total / 2
-/// (the odd element goes to the back). VALID windows never need padding, so
-/// the same formula gives 0 for them.
-int64_t PaddingBefore(int64_t in, int64_t out, int64_t stride, int64_t kernel, int64_t dilation);
-
-/// Element offset of [n,h,w,c] in an NHWC tensor of `shape`.
-inline int64_t Nhwc(const Shape& shape, int64_t n, int64_t h, int64_t w, int64_t c) {
-  return ((n * shape[1] + h) * shape[2] + w) * shape[3] + c;
-}
 
 /// One output position of a pooling window over an NHWC input: the input rows
 /// [y_begin, y_end) and columns [x_begin, x_end) that the window covers
@@ -52,14 +42,12 @@ struct PoolWindow {
 template <typename Fn>
 Status ForEachPoolWindow(const KernelContext& ctx, const Shape& is, const Shape& os, Fn fn) {
   const auto filter = ctx.attrs().GetInts("filter");
-  const auto strides = ctx.attrs().GetInts("strides");
-  const int64_t pad_h = PaddingBefore(is[1], os[1], strides[0], filter[0], 1);
-  const int64_t pad_w = PaddingBefore(is[2], os[2], strides[1], filter[1], 1);
+  const WindowGeometry g = WindowOf(ctx.attrs(), is, os, filter[0], filter[1]);
   for (int64_t n = 0; n < os[0]; ++n) {
     for (int64_t y = 0; y < os[1]; ++y) {
-      const int64_t y0 = y * strides[0] - pad_h;
+      const int64_t y0 = g.h.At(y, 0);
       for (int64_t x = 0; x < os[2]; ++x) {
-        const int64_t x0 = x * strides[1] - pad_w;
+        const int64_t x0 = g.w.At(x, 0);
         const PoolWindow window{n,  y, x, y0 < 0 ? 0 : y0, std::min(y0 + filter[0], is[1]),
                                 x0 < 0 ? 0 : x0, std::min(x0 + filter[1], is[2])};
         OPUC_RETURN_IF_ERROR(fn(window));

@@ -25,10 +25,8 @@ Status TransposeConv2D(KernelContext& ctx, Finish finish) {
   const Shape& is = input.shape();
   const Shape& ws = weights.shape();
   const Shape& os = output->shape();
-  const auto strides = ctx.attrs().GetInts("strides");
-  // Forward convolution: from os (its input) to is (its output).
-  const int64_t pad_h = PaddingBefore(os[1], is[1], strides[0], ws[1], 1);
-  const int64_t pad_w = PaddingBefore(os[2], is[2], strides[1], ws[2], 1);
+  // The forward convolution's window, from os (its input) to is (its output).
+  const WindowGeometry g = WindowOf(ctx.attrs(), os, is, ws[1], ws[2]);
 
   const T* in = input.data<T>();
   const T* w = weights.data<T>();
@@ -39,10 +37,10 @@ Status TransposeConv2D(KernelContext& ctx, Finish finish) {
         for (int64_t i = 0; i < is[3]; ++i) {
           const auto v = static_cast<Acc>(in[Nhwc(is, n, y, x, i)]);
           for (int64_t ky = 0; ky < ws[1]; ++ky) {
-            const int64_t oy = y * strides[0] - pad_h + ky;
+            const int64_t oy = g.h.At(y, ky);
             if (oy < 0 || oy >= os[1]) continue;
             for (int64_t kx = 0; kx < ws[2]; ++kx) {
-              const int64_t ox = x * strides[1] - pad_w + kx;
+              const int64_t ox = g.w.At(x, kx);
               if (ox < 0 || ox >= os[2]) continue;
               for (int64_t o = 0; o < os[3]; ++o)
                 sums[static_cast<size_t>(Nhwc(os, n, oy, ox, o))] +=

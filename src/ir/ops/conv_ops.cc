@@ -6,6 +6,7 @@
 // i8 activations and weights and an i32 bias (docs/numerics.md).
 //
 //===----------------------------------------------------------------------===//
+#include "opuc/ir/conv_geometry.h"
 #include "ops/infer_util.h"
 #include "ops/op_defs.h"
 #include "support/format.h"

@@ -46,20 +46,6 @@ Status RequireSameDType(const Tensor& a, std::string_view role_a, const Tensor& 
                              "; expected ", DTypeName(a.dtype), " like '", role_a, "'"));
 }
 
-Expected<int64_t> WindowOutputExtent(int64_t input, int64_t kernel, int64_t stride,
-                                     int64_t dilation, std::string_view padding,
-                                     std::string_view axis) {
-  if (kernel < 1)
-    return InvalidArgument(Cat(axis, ": kernel extent is ", kernel, "; expected at least 1"));
-  if (padding == "same") return (input + stride - 1) / stride;
-  const int64_t effective = (kernel - 1) * dilation + 1;
-  if (input < effective)
-    return InvalidArgument(Cat(axis, ": window of ", effective, " (kernel ", kernel,
-                               ", dilation ", dilation, ") does not fit the input extent ",
-                               input, " with valid padding"));
-  return (input - effective) / stride + 1;
-}
-
 Expected<size_t> ResolveAxis(int64_t axis, size_t rank, std::string_view what) {
   const auto r = static_cast<int64_t>(rank);
   if (axis < -r || axis >= r)

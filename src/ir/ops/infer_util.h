@@ -28,12 +28,6 @@ Status RequireDType(const Tensor& t, std::string_view role,
 Status RequireSameDType(const Tensor& a, std::string_view role_a, const Tensor& b,
                         std::string_view role_b);
 
-/// Output extent of a sliding window, as TFLite computes it.
-/// Errors when the kernel is empty or the window does not fit (valid padding
-/// on a small input).
-Expected<int64_t> WindowOutputExtent(int64_t input, int64_t kernel, int64_t stride,
-                                     int64_t dilation, std::string_view padding,
-                                     std::string_view axis);
 
 /// Resolves a possibly negative axis against `rank`; `what` names it in errors.
 Expected<size_t> ResolveAxis(int64_t axis, size_t rank, std::string_view what);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 
+#include "opuc/ir/conv_geometry.h"
 #include "ops/infer_util.h"
 #include "ops/op_defs.h"
 #include "support/format.h"
