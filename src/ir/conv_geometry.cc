@@ -6,11 +6,10 @@
 namespace opuc {
 
 Expected<int64_t> WindowOutputExtent(int64_t input, int64_t kernel, int64_t stride,
-                                     int64_t dilation, std::string_view padding,
-                                     std::string_view axis) {
+                                     int64_t dilation, Padding padding, std::string_view axis) {
   if (kernel < 1)
     return InvalidArgument(Cat(axis, ": kernel extent is ", kernel, "; expected at least 1"));
-  if (padding == "same") return (input + stride - 1) / stride;
+  if (padding == Padding::kSame) return (input + stride - 1) / stride;
   const int64_t effective = (kernel - 1) * dilation + 1;
   if (input < effective)
     return InvalidArgument(Cat(axis, ": window of ", effective, " (kernel ", kernel,
@@ -26,11 +25,27 @@ int64_t PaddingBefore(int64_t input, int64_t output, int64_t stride, int64_t ker
   return total > 0 ? total / 2 : 0;
 }
 
-WindowGeometry WindowOf(const Attributes& attrs, const Shape& input, const Shape& output,
+WindowSteps WindowStepsOf(OpKind op, const Attributes& attrs) {
+  WindowSteps steps;
+  switch (op) {
+    case OpKind::kConv2D: {
+      const auto a = Conv2DAttrs::Of(attrs);
+      return {a.strides, a.dilations};
+    }
+    case OpKind::kDepthwiseConv2D: {
+      const auto a = DepthwiseConv2DAttrs::Of(attrs);
+      return {a.strides, a.dilations};
+    }
+    case OpKind::kTransposeConv2D: steps.strides = TransposeConv2DAttrs::Of(attrs).strides; break;
+    case OpKind::kMaxPool2D: steps.strides = MaxPool2DAttrs::Of(attrs).strides; break;
+    case OpKind::kAvgPool2D: steps.strides = AvgPool2DAttrs::Of(attrs).strides; break;
+    default: break;
+  }
+  return steps;
+}
+
+WindowGeometry WindowOf(Pair strides, Pair dilations, const Shape& input, const Shape& output,
                         int64_t kh, int64_t kw) {
-  const auto strides = attrs.GetInts("strides");
-  const auto dilations = attrs.Has("dilations") ? attrs.GetInts("dilations")
-                                                : std::vector<int64_t>{1, 1};
   const auto axis = [&](size_t i, int64_t kernel) {
     WindowAxis a;
     a.kernel = kernel;

@@ -11,10 +11,16 @@ namespace {
 
 using Table = std::array<OpInfo, kNumOpKinds>;
 
+OpDef WithDeclaredAttrs(OpDef def, OpKind op) {
+  def.attrs = DeclaredAttrSpecs(op);
+  return def;
+}
+
 Table BuildTable() {
   return Table{{
-#define OPUC_OP(Enum, name, pattern) \
-  OpInfo{OpKind::k##Enum, name, OpPatternKind::pattern, DefineOp##Enum()},
+#define OPUC_OP(Enum, name, pattern)                      \
+  OpInfo{OpKind::k##Enum, name, OpPatternKind::pattern, \
+         WithDeclaredAttrs(DefineOp##Enum(), OpKind::k##Enum)},
 #include "opuc/ir/ops.def"
   }};
 }

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 
+#include "opuc/ir/conv_geometry.h"
+#include "opuc/ir/op_attrs.h"
 #include "opuc/ir/op_kind.h"
 #include "support/format.h"
 
@@ -94,9 +96,10 @@ class Mapper {
     if (dtype != DType::kF32 && dtype != DType::kI8)
       return Cpu(d, Cat("its ", DTypeName(dtype), " values are not in the datapath (f32 before",
                         " quantization, or i8)"));
-    const std::string activation = node.attrs.GetString("activation", "none");
-    if (activation != "none")
-      return Cpu(d, Cat("fused activation '", activation, "' (CanonicalizeActivation splits it)"));
+    const Activation activation = FusedActivation(node.attrs);
+    if (activation != Activation::kNone)
+      return Cpu(d, Cat("fused activation '", ActivationName(activation),
+                        "' (CanonicalizeActivation splits it)"));
     switch (node.op) {
       case OpKind::kConv2D:
       case OpKind::kDepthwiseConv2D:
@@ -151,10 +154,11 @@ class Mapper {
       const int64_t kernel = std::max(w[1], w[2]);
       if (kernel > hw_.ipa.max_kernel)
         return Cpu(d, Cat("kernel ", w[1], "x", w[2], " exceeds ipa.max_kernel ", hw_.ipa.max_kernel));
-      for (int64_t s : node.attrs.GetInts("strides"))
+      const WindowSteps steps = WindowStepsOf(node.op, node.attrs);
+      for (int64_t s : steps.strides)
         if (s > hw_.ipa.max_stride)
           return Cpu(d, Cat("stride ", s, " exceeds ipa.max_stride ", hw_.ipa.max_stride));
-      for (int64_t r : node.attrs.GetInts("dilations"))
+      for (int64_t r : steps.dilations)
         if (r > hw_.ipa.max_dilation)
           return Cpu(d, Cat("dilation ", r, " exceeds ipa.max_dilation ", hw_.ipa.max_dilation));
     }
@@ -187,21 +191,22 @@ class Mapper {
 
   void Mean(const Node& node, DfgNode& d) {
     const Shape& in = T(node.inputs[0]).shape;
-    std::vector<int64_t> axes = node.attrs.GetInts("axes");
+    std::vector<int64_t> axes = MeanAttrs::Of(node.attrs).axes;
     for (int64_t& a : axes)
       if (a < 0) a += static_cast<int64_t>(in.size());
     std::sort(axes.begin(), axes.end());
     if (in.size() != 4 || axes != std::vector<int64_t>{1, 2})
-      return Cpu(d, Cat("over axes ", JoinList(node.attrs.GetInts("axes"), [](int64_t v) { return Cat(v); }),
+      return Cpu(d, Cat("over axes ", JoinList(MeanAttrs::Of(node.attrs).axes, [](int64_t v) { return Cat(v); }),
                         ": the pool unit averages over H and W of NHWC maps only"));
     d.what = "mean (global average pool)";
     Stage(d, kPoolUnit, {0});
   }
 
   void Pad(const Node& node, DfgNode& d) {
-    const std::vector<int64_t> p = node.attrs.GetInts("pads");
+    const auto attrs = PadAttrs::Of(node.attrs);
+    const Ints& p = attrs.pads;
     if (p.size() != 8) return Cpu(d, "the pad stages pad NHWC maps only");
-    if (node.attrs.GetFloat("value") != 0.0) return Cpu(d, "the pad stages write zeros only");
+    if (attrs.value != 0.0) return Cpu(d, "the pad stages write zeros only");
     const bool spatial = p[2] || p[3] || p[4] || p[5];
     const bool channels = p[6] || p[7];
     if (p[0] || p[1] || (spatial && channels)) return Cpu(d, "it pads the batch, or space and channels at once");
@@ -231,7 +236,7 @@ class Mapper {
 
   void Concat(const Node& node, DfgNode& d) {
     const Shape& out = T(node.outputs[0]).shape;
-    int64_t axis = node.attrs.GetInt("axis");
+    int64_t axis = ConcatAttrs::Of(node.attrs).axis;
     if (axis < 0) axis += static_cast<int64_t>(out.size());
     if (out.size() != 4 || axis != 3)
       return Cpu(d, Cat("along axis ", axis, " of a rank-", out.size(),
@@ -241,12 +246,13 @@ class Mapper {
 
   void Upsample(const Node& node, DfgNode& d) {
     const Shape& in = T(node.inputs[0]).shape;
-    const std::vector<int64_t> size = node.attrs.GetInts("size");
-    if (size.size() != 2 || size[0] != 2 * in[1] || size[1] != 2 * in[2])
-      return Cpu(d, Cat("to ", size.size() == 2 ? Cat(size[0], "x", size[1]) : std::string("?"), " from ",
-                        in[1], "x", in[2], "; the upsample stage doubles exactly"));
+    const auto attrs = ResizeNearestAttrs::Of(node.attrs);
+    const Pair size = attrs.size;
+    if (size[0] != 2 * in[1] || size[1] != 2 * in[2])
+      return Cpu(d, Cat("to ", size[0], "x", size[1], " from ", in[1], "x", in[2],
+                        "; the upsample stage doubles exactly"));
     // With scale 1/2, half_pixel_centers picks floor(y/2 + 1/4) = floor(y/2): no change.
-    if (node.attrs.GetBool("align_corners"))
+    if (attrs.align_corners)
       return Cpu(d, "align_corners picks source rows by rounding, not by halving");
     d.what = "upsample 2x";
     Stage(d, ModuleBit(HwModule::kUpsample), {0});

@@ -13,20 +13,22 @@
 // outputs keep their names.
 //
 //===----------------------------------------------------------------------===//
-#include <optional>
-
 #include "opuc/ir/graph_edit.h"
+#include "opuc/ir/op_attrs.h"
 #include "passes.h"
 
 namespace opuc {
 namespace {
 
-std::optional<OpKind> ActivationOp(const std::string& activation) {
-  if (activation == "relu") return OpKind::kRelu;
-  if (activation == "relu6") return OpKind::kRelu6;
-  if (activation == "relu_n1_to_1") return OpKind::kReluN1To1;
-  if (activation == "tanh") return OpKind::kTanh;
-  return std::nullopt;
+OpKind ActivationOp(Activation activation) {
+  switch (activation) {
+    case Activation::kRelu: return OpKind::kRelu;
+    case Activation::kRelu6: return OpKind::kRelu6;
+    case Activation::kReluN1To1: return OpKind::kReluN1To1;
+    case Activation::kTanh: return OpKind::kTanh;
+    case Activation::kNone: break;
+  }
+  return OpKind::kRelu;  // not reached: kNone is never split
 }
 
 Expected<bool> CanonicalizeActivation(Graph& graph, PassContext&, PassCounters& counters) {
@@ -34,15 +36,14 @@ Expected<bool> CanonicalizeActivation(Graph& graph, PassContext&, PassCounters& 
   nodes.reserve(graph.nodes.size());
   bool changed = false;
   for (Node& node : graph.nodes) {
-    const AttrValue* value = node.attrs.Find("activation");
-    const std::string activation = node.attrs.GetString("activation", "none");
-    if (!value || activation == "none") {
+    const Activation activation = FusedActivation(node.attrs);
+    if (activation == Activation::kNone) {
       nodes.push_back(std::move(node));
       continue;
     }
-    std::optional<OpKind> op = ActivationOp(activation);
-    if (!op || node.outputs.size() != 1)
-      return Unsupported("node '" + node.name + "': cannot make activation '" + activation +
+    const std::string name(ActivationName(activation));
+    if (node.outputs.size() != 1)
+      return Unsupported("node '" + node.name + "': cannot make activation '" + name +
                          "' explicit");
     const TensorId out = node.outputs[0];
     Tensor pre = graph.tensor(out);
@@ -50,12 +51,12 @@ Expected<bool> CanonicalizeActivation(Graph& graph, PassContext&, PassCounters& 
     const TensorId pre_id = graph.AddTensor(std::move(pre));
 
     Node act;
-    act.op = *op;
-    act.name = node.name + "/" + activation;
+    act.op = ActivationOp(activation);
+    act.name = node.name + "/" + name;
     act.inputs = {pre_id};
     act.outputs = {out};
     node.outputs = {pre_id};
-    node.attrs.Set("activation", std::string("none"));
+    SetFusedActivation(node.attrs, Activation::kNone);
     nodes.push_back(std::move(node));
     nodes.push_back(std::move(act));
     counters.Add("activations made explicit");

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "opuc/ir/graph_edit.h"
+#include "opuc/ir/op_attrs.h"
 
 namespace opuc {
 namespace {
@@ -57,7 +58,7 @@ std::optional<ChannelAffine> MatchChannelAffine(const Graph& graph, NodeId consu
     const NodeId p = producer[static_cast<size_t>(x)];
     if (p < 0) continue;
     const Node& ip = graph.node(p);
-    if (!IsInnerProduct(ip.op) || ip.attrs.GetString("activation") != "none") continue;
+    if (!IsInnerProduct(ip.op) || FusedActivation(ip.attrs) != Activation::kNone) continue;
     if (uses[static_cast<size_t>(x)] != 1 || IsGraphOutput(graph, x)) continue;
     const TensorId bias = ip.inputs.size() > 2 ? ip.inputs[2] : kNoTensor;
     if (!IsF32Constant(graph, ip.inputs[1]) || !IsF32Constant(graph, bias)) continue;
@@ -83,7 +84,7 @@ void BypassConsumer(Graph& graph, const ChannelAffine& match, std::vector<bool>&
   Node& consumer = graph.nodes[static_cast<size_t>(match.consumer)];
   Node& ip = graph.nodes[static_cast<size_t>(match.inner_product)];
   ip.outputs = consumer.outputs;
-  ip.attrs.Set("activation", consumer.attrs.GetString("activation", "none"));
+  SetFusedActivation(ip.attrs, FusedActivation(consumer.attrs));
   erase[static_cast<size_t>(match.consumer)] = true;
 }
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "opuc/ir/graph_edit.h"
+#include "opuc/ir/op_attrs.h"
 #include "passes.h"
 
 namespace opuc {
@@ -18,9 +19,9 @@ namespace {
 
 bool IsIdentity(const Graph& graph, const Node& node) {
   const Tensor& in = graph.tensor(node.inputs[0]);
-  if (node.op == OpKind::kReshape) return in.shape == node.attrs.GetInts("new_shape");
+  if (node.op == OpKind::kReshape) return in.shape == ReshapeAttrs::Of(node.attrs).new_shape;
   if (node.op != OpKind::kPad) return false;
-  const std::vector<int64_t> pads = node.attrs.GetInts("pads");
+  const Ints pads = PadAttrs::Of(node.attrs).pads;
   return std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; });
 }
 

@@ -7,6 +7,7 @@
 
 #include "opuc/cpu/reference.h"
 #include "opuc/ir/graph_edit.h"
+#include "opuc/ir/op_attrs.h"
 
 namespace opuc::quant {
 namespace {
@@ -43,8 +44,8 @@ std::vector<Pair> FindPairs(const Graph& g) {
     const Node& a = g.nodes[k];
     if (!IsConv(a.op) || !IsFloatConstant(g, a.inputs[1])) continue;
     if (a.inputs.size() > 2 && a.inputs[2] != kNoTensor && !IsFloatConstant(g, a.inputs[2])) continue;
-    const std::string act = a.attrs.GetString("activation", "none");
-    if (act != "none" && act != "relu") continue;
+    const Activation act = FusedActivation(a.attrs);
+    if (act != Activation::kNone && act != Activation::kRelu) continue;
     Pair pair;
     pair.producer = static_cast<NodeId>(k);
     pair.feed = a.outputs[0];

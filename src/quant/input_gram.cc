@@ -62,7 +62,8 @@ void AccumulateConv(const Node& node, const Shape& weights, const Shape& out,
                     const HostTensor& input, InputGram& gram) {
   const Shape& in = input.shape();
   const int64_t kh = weights[1], kw = weights[2], channels = in[3];
-  const WindowGeometry g = WindowOf(node.attrs, in, out, kh, kw);
+  const WindowSteps steps = WindowStepsOf(node.op, node.attrs);
+  const WindowGeometry g = WindowOf(steps.strides, steps.dilations, in, out, kh, kw);
   const bool depthwise = node.op == OpKind::kDepthwiseConv2D;
   const std::vector<int64_t> positions = SampledPositions(out[0] * out[1] * out[2]);
   Patches patches{gram.dim, static_cast<int64_t>(positions.size()), {}};

@@ -13,6 +13,7 @@
 #include "activation_bits.h"
 #include "tables.h"
 #include "weights.h"
+#include "opuc/ir/op_attrs.h"
 #include "opuc/numerics/fixed_point.h"
 #include "support/format.h"
 
@@ -33,10 +34,9 @@ FixedPoint PerTensor(int bits) { return FixedPoint{{bits}, -1}; }
 
 Status LowerInnerProduct(LowerContext& ctx, NodeId id) {
   Node& node = ctx.graph.nodes[static_cast<size_t>(id)];
-  const std::string activation = node.attrs.GetString("activation", "none");
-  if (activation != "none" && activation != "relu" && activation != "relu6" &&
-      activation != "relu_n1_to_1")
-    return Unsupported(Cat("fused activation '", activation,
+  const Activation activation = FusedActivation(node.attrs);
+  if (activation == Activation::kTanh)
+    return Unsupported(Cat("fused activation '", ActivationName(activation),
                            "' has no integer form; run CanonicalizeActivation first"));
   const int input_bits = ctx.bits[static_cast<size_t>(node.inputs[0])];
   const auto gram = ctx.grams.find(id);
@@ -109,7 +109,7 @@ Status LowerSoftmax(LowerContext& ctx, NodeId id) {
   const int f_in = ctx.bits[static_cast<size_t>(node.inputs[0])];
   if (ctx.bits[static_cast<size_t>(node.outputs[0])] < 0)
     return Unsupported("softmax output needs a fraction length >= 0 (docs/numerics.md §8)");
-  const std::array<int32_t, 256> table = BuildSoftmaxExpTable(node.attrs.GetFloat("beta", 1.0), f_in);
+  const std::array<int32_t, 256> table = BuildSoftmaxExpTable(SoftmaxAttrs::Of(node.attrs).beta, f_in);
   const std::string base = Cat(ctx.graph.tensor(node.outputs[0]).name, "/exp_table");
   const TensorId t = AddConstant(ctx.graph, base, DType::kI32, Shape{256},
                                  std::vector<int32_t>(table.begin(), table.end()), FixedPoint());
@@ -123,7 +123,8 @@ Status LowerSoftmax(LowerContext& ctx, NodeId id) {
 Status LowerPad(LowerContext& ctx, NodeId id) {
   Node& node = ctx.graph.nodes[static_cast<size_t>(id)];
   const int f = ctx.bits[static_cast<size_t>(node.outputs[0])];
-  node.attrs.Set("value", static_cast<double>(QuantizeToInt8(node.attrs.GetFloat("value"), f)));
+  const double value = PadAttrs::Of(node.attrs).value;
+  node.attrs.Set("value", static_cast<double>(QuantizeToInt8(value, f)));
   return OkStatus();
 }
 

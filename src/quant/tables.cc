@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "opuc/ir/op_attrs.h"
 #include "opuc/numerics/fixed_point.h"
 
 namespace opuc::quant {
@@ -22,7 +23,7 @@ double Evaluate(OpKind op, const Attributes& attrs, double x) {
     case OpKind::kTanh: return std::tanh(x);
     case OpKind::kHardSwish: return x * std::min(6.0, std::max(0.0, x + 3.0)) / 6.0;
     case OpKind::kLeakyRelu: {
-      const double alpha = static_cast<float>(attrs.GetFloat("alpha"));
+      const double alpha = static_cast<float>(LeakyReluAttrs::Of(attrs).alpha);
       return x > 0 ? x : x * alpha;
     }
     case OpKind::kRelu: return std::max(0.0, x);

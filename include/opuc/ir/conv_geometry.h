@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "opuc/ir/attributes.h"
+#include "opuc/ir/op_attrs.h"
 #include "opuc/ir/shape.h"
 #include "opuc/status.h"
 
@@ -32,12 +32,11 @@ struct WindowGeometry {
   WindowAxis h, w;
 };
 
-/// Output extent along one axis, as TFLite: "same" gives ceil(input /
-/// stride); "valid" gives (input - eff) / stride + 1 with eff = (kernel - 1)
+/// Output extent along one axis, as TFLite: same padding gives ceil(input /
+/// stride); valid padding gives (input - eff) / stride + 1 with eff = (kernel - 1)
 /// · dilation + 1, an error naming `axis` when the window does not fit.
 Expected<int64_t> WindowOutputExtent(int64_t input, int64_t kernel, int64_t stride,
-                                     int64_t dilation, std::string_view padding,
-                                     std::string_view axis);
+                                     int64_t dilation, Padding padding, std::string_view axis);
 
 /// Padding before the first element, as TFLite's ComputePaddingWithOffset:
 /// total = max((output - 1) · stride + eff - input, 0), the front gets
@@ -45,11 +44,19 @@ Expected<int64_t> WindowOutputExtent(int64_t input, int64_t kernel, int64_t stri
 int64_t PaddingBefore(int64_t input, int64_t output, int64_t stride, int64_t kernel,
                       int64_t dilation);
 
+/// How a window steps: the strides and dilations of a conv2d or
+/// depthwise_conv2d, the strides of a transpose_conv2d, max_pool2d or
+/// avg_pool2d (dilations {1, 1}); {1, 1} and {1, 1} for any other op.
+struct WindowSteps {
+  Pair strides{1, 1}, dilations{1, 1};
+};
+WindowSteps WindowStepsOf(OpKind op, const Attributes& attrs);
+
 /// The window of a conv2d, depthwise_conv2d, max_pool2d or avg_pool2d node
-/// reading `input` into `output` (NHWC) with a kh × kw kernel: its
-/// `strides` and `dilations` (1 when the op has none). A transpose_conv2d is
-/// the forward window with input and output swapped.
-WindowGeometry WindowOf(const Attributes& attrs, const Shape& input, const Shape& output,
+/// reading `input` into `output` (NHWC) with a kh × kw kernel, from its
+/// strides and dilations ({1, 1} for pools). A transpose_conv2d is the
+/// forward window with input and output swapped.
+WindowGeometry WindowOf(Pair strides, Pair dilations, const Shape& input, const Shape& output,
                         int64_t kh, int64_t kw);
 
 /// Element offset of [n,h,w,c] in an NHWC tensor of `shape`.

@@ -23,7 +23,7 @@ Status AvgPool2D(KernelContext& ctx, Finish finish) {
   const Shape& os = output->shape();
   const T* in = input.data<T>();
   T* out = output->data<T>();
-  return ForEachPoolWindow(ctx, is, os, [&](const PoolWindow& w) -> Status {
+  return ForEachPoolWindow(AvgPool2DAttrs::Of(ctx.attrs()), is, os, [&](const PoolWindow& w) -> Status {
     for (int64_t c = 0; c < os[3]; ++c) {
       Acc sum = 0;
       int64_t count = 0;
@@ -53,7 +53,7 @@ Status EvalAvgPool2D(KernelContext& ctx) {
     });
   }
   OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
-  const Activation activation = GetActivation(ctx.attrs());
+  const Activation activation = AvgPool2DAttrs::Of(ctx.attrs()).activation;
   return AvgPool2D<float, float>(ctx, [activation](float sum, int64_t count, float* y) {
     // TFLite's padding never leaves a window without elements; if one had
     // none it would give 0 rather than 0/0.

@@ -30,7 +30,7 @@ Status BinaryF32(KernelContext& ctx, Fn fn) {
   const HostTensor& b = *ctx.input(1);
   const std::vector<int64_t> ia = BroadcastOffsets(a.shape(), out->shape());
   const std::vector<int64_t> ib = BroadcastOffsets(b.shape(), out->shape());
-  const Activation activation = GetActivation(ctx.attrs());
+  const Activation activation = FusedActivation(ctx.attrs());
   const float* x = a.data<float>();
   const float* y = b.data<float>();
   float* z = out->data<float>();
@@ -62,7 +62,7 @@ Status BinaryI8(KernelContext& ctx, std::string_view lhs, std::string_view rhs, 
                                               kMinActivationFraction, rhs_max_fraction));
   OPUC_ASSIGN_OR_RETURN(f.out, OutputFraction(ctx));
   Int8Range range;
-  if (ctx.attrs().Has("activation")) {
+  if (HasFusedActivation(ctx.node().op)) {
     OPUC_ASSIGN_OR_RETURN(range, FusedActivationRange(ctx, f.out));
   }
   OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());

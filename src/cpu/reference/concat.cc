@@ -22,7 +22,7 @@ Expected<HostTensor*> Move(KernelContext& ctx, const std::vector<const HostTenso
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   const Shape& os = output->shape();
   const auto rank = static_cast<int64_t>(os.size());
-  const int64_t attr_axis = ctx.attrs().GetInt("axis");
+  const int64_t attr_axis = ConcatAttrs::Of(ctx.attrs()).axis;
   const auto axis = static_cast<size_t>(attr_axis < 0 ? attr_axis + rank : attr_axis);
   int64_t outer = 1, inner = static_cast<int64_t>(DTypeSize(dtype));
   for (size_t d = 0; d < axis; ++d) outer *= os[d];
@@ -59,7 +59,7 @@ Status ConcatI8(KernelContext& ctx) {
 
 Status EvalConcat(KernelContext& ctx) {
   if (IsQuantizedI8(ctx)) return ConcatI8(ctx);
-  const Activation activation = GetActivation(ctx.attrs());
+  const Activation activation = ConcatAttrs::Of(ctx.attrs()).activation;
   const DType dtype = ctx.input(0)->dtype();
   if (activation != Activation::kNone && dtype != DType::kF32)
     return Unsupported(Cat("inputs have dtype ", DTypeName(dtype),

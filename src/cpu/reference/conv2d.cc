@@ -24,7 +24,8 @@ Status Conv2D(KernelContext& ctx, Finish finish) {
   const Shape& is = input.shape();
   const Shape& ws = weights.shape();
   const Shape& os = output->shape();
-  const WindowGeometry g = WindowOf(ctx.attrs(), is, os, ws[1], ws[2]);
+  const auto a = Conv2DAttrs::Of(ctx.attrs());
+  const WindowGeometry g = WindowOf(a.strides, a.dilations, is, os, ws[1], ws[2]);
 
   const T* in = input.data<T>();
   const T* w = weights.data<T>();

@@ -17,7 +17,7 @@ Status EvalDepthToSpace(KernelContext& ctx) {
   OPUC_ASSIGN_OR_RETURN(const HostTensor* moved, MovedInput(ctx, &storage));
   const HostTensor& input = *moved;
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
-  const int64_t b = ctx.attrs().GetInt("block_size");
+  const int64_t b = DepthToSpaceAttrs::Of(ctx.attrs()).block_size;
   const Shape& is = input.shape();
   const Shape& os = output->shape();
   const auto size = static_cast<int64_t>(DTypeSize(input.dtype()));

@@ -22,8 +22,9 @@ Status DepthwiseConv2D(KernelContext& ctx, Finish finish) {
   const Shape& is = input.shape();
   const Shape& ws = weights.shape();
   const Shape& os = output->shape();
-  const int64_t multiplier = ctx.attrs().GetInt("depth_multiplier");
-  const WindowGeometry g = WindowOf(ctx.attrs(), is, os, ws[1], ws[2]);
+  const auto a = DepthwiseConv2DAttrs::Of(ctx.attrs());
+  const int64_t multiplier = a.depth_multiplier;
+  const WindowGeometry g = WindowOf(a.strides, a.dilations, is, os, ws[1], ws[2]);
 
   const T* in = input.data<T>();
   const T* w = weights.data<T>();

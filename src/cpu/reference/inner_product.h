@@ -34,7 +34,7 @@ Status EvalInnerProduct(KernelContext& ctx, int weight_axis, Loop loop) {
   OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
   const HostTensor* bias = ctx.input(2);
   const float* b = bias ? bias->data<float>() : nullptr;
-  const Activation activation = GetActivation(ctx.attrs());
+  const Activation activation = FusedActivation(ctx.attrs());
   return loop(float{}, float{}, [&](float sum, int64_t o, float* y) {
     *y = Activate(activation, b ? sum + b[o] : sum);
     return OkStatus();

@@ -74,7 +74,7 @@ Expected<Int8Range> ActivationRange(Activation activation, int f_out) {
 }
 
 Expected<Int8Range> FusedActivationRange(const KernelContext& ctx, int f_out) {
-  return ActivationRange(GetActivation(ctx.attrs()), f_out);
+  return ActivationRange(FusedActivation(ctx.attrs()), f_out);
 }
 
 Status CheckAccumulator(const KernelContext& ctx, int64_t acc, int64_t channel) {

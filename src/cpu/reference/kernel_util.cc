@@ -8,15 +8,6 @@
 
 namespace opuc::reference {
 
-Activation GetActivation(const Attributes& attrs) {
-  const std::string name = attrs.GetString("activation", "none");
-  if (name == "relu") return Activation::kRelu;
-  if (name == "relu_n1_to_1") return Activation::kReluN1To1;
-  if (name == "relu6") return Activation::kRelu6;
-  if (name == "tanh") return Activation::kTanh;
-  return Activation::kNone;
-}
-
 float Activate(Activation activation, float x) {
   switch (activation) {
     case Activation::kNone: return x;

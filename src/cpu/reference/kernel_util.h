@@ -14,14 +14,9 @@
 
 #include "kernel.h"
 #include "opuc/ir/conv_geometry.h"
+#include "opuc/ir/op_attrs.h"
 
 namespace opuc::reference {
-
-/// The `activation` attribute of compute ops.
-enum class Activation { kNone, kRelu, kReluN1To1, kRelu6, kTanh };
-
-/// Reads the node's `activation` attribute (validated by the registry).
-Activation GetActivation(const Attributes& attrs);
 
 /// none: x; relu: max(x, 0); relu_n1_to_1: min(max(x, -1), 1);
 /// relu6: min(max(x, 0), 6); tanh: tanh(x). The clamps are TFLite's
@@ -36,13 +31,13 @@ struct PoolWindow {
   int64_t y_begin, y_end, x_begin, x_end;
 };
 
-/// Calls fn(window) for every output position of a max/avg pool node (its
-/// `filter` and `strides`, TFLite's padding), n, then y, then x; stops at
+/// Calls fn(window) for every output position of a max/avg pool node (`a`:
+/// its filter and strides, TFLite's padding), n, then y, then x; stops at
 /// the first error fn returns.
-template <typename Fn>
-Status ForEachPoolWindow(const KernelContext& ctx, const Shape& is, const Shape& os, Fn fn) {
-  const auto filter = ctx.attrs().GetInts("filter");
-  const WindowGeometry g = WindowOf(ctx.attrs(), is, os, filter[0], filter[1]);
+template <typename PoolAttrs, typename Fn>
+Status ForEachPoolWindow(const PoolAttrs& a, const Shape& is, const Shape& os, Fn fn) {
+  const Pair filter = a.filter;
+  const WindowGeometry g = WindowOf(a.strides, Pair{1, 1}, is, os, filter[0], filter[1]);
   for (int64_t n = 0; n < os[0]; ++n) {
     for (int64_t y = 0; y < os[1]; ++y) {
       const int64_t y0 = g.h.At(y, 0);

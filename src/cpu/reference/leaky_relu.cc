@@ -11,7 +11,7 @@ namespace opuc::reference {
 
 Status EvalLeakyRelu(KernelContext& ctx) {
   if (ctx.input(0)->dtype() == DType::kI8) return NeedsLookupTable(ctx);
-  const auto alpha = static_cast<float>(ctx.attrs().GetFloat("alpha"));
+  const auto alpha = static_cast<float>(LeakyReluAttrs::Of(ctx.attrs()).alpha);
   return UnaryF32(ctx, [alpha](float x) { return x > 0.0f ? x : x * alpha; });
 }
 

@@ -24,7 +24,7 @@ Status MaxPool2D(KernelContext& ctx, Finish finish) {
   const Shape& os = output->shape();
   const T* in = input.data<T>();
   T* out = output->data<T>();
-  return ForEachPoolWindow(ctx, is, os, [&](const PoolWindow& w) {
+  return ForEachPoolWindow(MaxPool2DAttrs::Of(ctx.attrs()), is, os, [&](const PoolWindow& w) {
     for (int64_t c = 0; c < os[3]; ++c) {
       T best = std::numeric_limits<T>::lowest();
       for (int64_t iy = w.y_begin; iy < w.y_end; ++iy)
@@ -46,7 +46,7 @@ Status EvalMaxPool2D(KernelContext& ctx) {
     return MaxPool2D<int8_t>(ctx, [&](int8_t m) { return range.Clamp(Requant(m, f_in - f_out)); });
   }
   OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
-  const Activation activation = GetActivation(ctx.attrs());
+  const Activation activation = MaxPool2DAttrs::Of(ctx.attrs()).activation;
   return MaxPool2D<float>(ctx, [activation](float m) { return Activate(activation, m); });
 }
 

@@ -23,7 +23,7 @@ Status Mean(KernelContext& ctx, Finish finish) {
   const Shape& shape = input.shape();
   const size_t rank = shape.size();
   std::vector<bool> reduced(rank, false);
-  for (int64_t axis : ctx.attrs().GetInts("axes"))
+  for (int64_t axis : MeanAttrs::Of(ctx.attrs()).axes)
     reduced[static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis)] = true;
 
   // The output offset moves by out_stride[d] along input dimension d (0 if reduced).

@@ -55,8 +55,9 @@ Status EvalPad(KernelContext& ctx) {
   OPUC_ASSIGN_OR_RETURN(const HostTensor* moved, MovedInput(ctx, &storage));
   const HostTensor& input = *moved;
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
-  OPUC_RETURN_IF_ERROR(Fill(ctx, ctx.attrs().GetFloat("value"), *output));
-  const auto pads = ctx.attrs().GetInts("pads");
+  const auto a = PadAttrs::Of(ctx.attrs());
+  OPUC_RETURN_IF_ERROR(Fill(ctx, a.value, *output));
+  const Ints& pads = a.pads;
   const Shape& is = input.shape();
   const Shape& os = output->shape();
   const size_t rank = is.size();

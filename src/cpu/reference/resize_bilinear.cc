@@ -50,8 +50,9 @@ Status ResizeBilinearI8(KernelContext& ctx) {
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   if (input.elements() == 0 && output->elements() != 0)
     return InvalidArgument(Cat("input is ", DescribeType(input), ": nothing to resize"));
-  const bool align_corners = ctx.attrs().GetBool("align_corners");
-  const bool half_pixel = ctx.attrs().GetBool("half_pixel_centers");
+  const auto a = ResizeBilinearAttrs::Of(ctx.attrs());
+  const bool align_corners = a.align_corners;
+  const bool half_pixel = a.half_pixel_centers;
   const Shape& is = input.shape();
   const Shape& os = output->shape();
   OPUC_ASSIGN_OR_RETURN(std::vector<LinearTap> rows,
@@ -88,8 +89,9 @@ Status EvalResizeBilinear(KernelContext& ctx) {
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   if (input.elements() == 0 && output->elements() != 0)
     return InvalidArgument(Cat("input is ", DescribeType(input), ": nothing to resize"));
-  const bool align_corners = ctx.attrs().GetBool("align_corners");
-  const bool half_pixel = ctx.attrs().GetBool("half_pixel_centers");
+  const auto a = ResizeBilinearAttrs::Of(ctx.attrs());
+  const bool align_corners = a.align_corners;
+  const bool half_pixel = a.half_pixel_centers;
   const Shape& is = input.shape();
   const Shape& os = output->shape();
   const std::vector<Tap> rows = Taps(is[1], os[1], align_corners, half_pixel);

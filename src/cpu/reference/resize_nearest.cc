@@ -49,8 +49,9 @@ Status EvalResizeNearest(KernelContext& ctx) {
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   if (input.elements() == 0 && output->elements() != 0)
     return InvalidArgument(Cat("input is ", DescribeType(input), ": nothing to resize"));
-  const bool align_corners = ctx.attrs().GetBool("align_corners");
-  const bool half_pixel = ctx.attrs().GetBool("half_pixel_centers");
+  const auto a = ResizeNearestAttrs::Of(ctx.attrs());
+  const bool align_corners = a.align_corners;
+  const bool half_pixel = a.half_pixel_centers;
   const Shape& is = input.shape();
   const Shape& os = output->shape();
   std::vector<int64_t> rows, cols;

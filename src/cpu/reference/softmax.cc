@@ -65,7 +65,7 @@ Status EvalSoftmax(KernelContext& ctx) {
   OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
   const HostTensor& input = *ctx.input(0);
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
-  const auto beta = static_cast<float>(ctx.attrs().GetFloat("beta"));
+  const auto beta = static_cast<float>(SoftmaxAttrs::Of(ctx.attrs()).beta);
   const int64_t depth = input.shape().back();
   if (depth == 0) return OkStatus();
   const int64_t rows = input.elements() / depth;

@@ -26,7 +26,8 @@ Status TransposeConv2D(KernelContext& ctx, Finish finish) {
   const Shape& ws = weights.shape();
   const Shape& os = output->shape();
   // The forward convolution's window, from os (its input) to is (its output).
-  const WindowGeometry g = WindowOf(ctx.attrs(), os, is, ws[1], ws[2]);
+  const WindowGeometry g =
+      WindowOf(TransposeConv2DAttrs::Of(ctx.attrs()).strides, Pair{1, 1}, os, is, ws[1], ws[2]);
 
   const T* in = input.data<T>();
   const T* w = weights.data<T>();

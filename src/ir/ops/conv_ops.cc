@@ -39,18 +39,16 @@ Status RequireBias(const InferContext& ctx, int64_t channels) {
                              "; expected [", channels, "] (one per output channel)"));
 }
 
-/// Spatial output extents of a windowed op over an NHWC input.
-Expected<Shape> SpatialOutput(const Tensor& input, int64_t kh, int64_t kw,
-                              const Attributes& attrs, int64_t channels) {
-  const auto strides = attrs.GetInts("strides");
-  const auto dilations = attrs.Has("dilations") ? attrs.GetInts("dilations")
-                                                : std::vector<int64_t>{1, 1};
-  const std::string padding = attrs.GetString("padding");
-  OPUC_ASSIGN_OR_RETURN(int64_t oh, WindowOutputExtent(input.shape[1], kh, strides[0],
-                                                       dilations[0], padding, "height"));
-  OPUC_ASSIGN_OR_RETURN(int64_t ow, WindowOutputExtent(input.shape[2], kw, strides[1],
-                                                       dilations[1], padding, "width"));
-  return Shape{input.shape[0], oh, ow, channels};
+/// Spatial output extents of a windowed op (its strides, dilations and
+/// padding) over an NHWC input.
+template <typename Attrs>
+Expected<Shape> SpatialOutput(const Shape& input, int64_t kh, int64_t kw, const Attrs& a,
+                              Pair dilations, int64_t channels) {
+  OPUC_ASSIGN_OR_RETURN(int64_t oh, WindowOutputExtent(input[1], kh, a.strides[0], dilations[0],
+                                                       a.padding, "height"));
+  OPUC_ASSIGN_OR_RETURN(int64_t ow, WindowOutputExtent(input[2], kw, a.strides[1], dilations[1],
+                                                       a.padding, "width"));
+  return Shape{input[0], oh, ow, channels};
 }
 
 Expected<std::vector<TensorType>> InferConv2D(const InferContext& ctx) {
@@ -64,8 +62,9 @@ Expected<std::vector<TensorType>> InferConv2D(const InferContext& ctx) {
                                " input channels (shape ", ShapeToString(weights.shape),
                                "); expected ", input.shape[3], " like the input"));
   OPUC_RETURN_IF_ERROR(RequireBias(ctx, weights.shape[0]));
-  OPUC_ASSIGN_OR_RETURN(Shape out, SpatialOutput(input, weights.shape[1], weights.shape[2],
-                                                 *ctx.attrs, weights.shape[0]));
+  const auto a = Conv2DAttrs::Of(*ctx.attrs);
+  OPUC_ASSIGN_OR_RETURN(Shape out, SpatialOutput(input.shape, weights.shape[1], weights.shape[2],
+                                                 a, a.dilations, weights.shape[0]));
   return One(dtype, std::move(out));
 }
 
@@ -75,15 +74,16 @@ Expected<std::vector<TensorType>> InferDepthwiseConv2D(const InferContext& ctx) 
   const Tensor& weights = *ctx.inputs[1];
   OPUC_RETURN_IF_ERROR(RequireRank(input, "input", 4, "[N,H,W,C]"));
   OPUC_RETURN_IF_ERROR(RequireRank(weights, "weights", 4, "[1,Kh,Kw,C*multiplier]"));
-  const int64_t multiplier = ctx.attrs->GetInt("depth_multiplier");
+  const auto a = DepthwiseConv2DAttrs::Of(*ctx.attrs);
+  const int64_t multiplier = a.depth_multiplier;
   if (weights.shape[0] != 1 || weights.shape[3] != input.shape[3] * multiplier)
     return InvalidArgument(Cat("input 'weights' has shape ", ShapeToString(weights.shape),
                                "; expected [1,Kh,Kw,", input.shape[3] * multiplier,
                                "] for ", input.shape[3], " channels × depth_multiplier ",
                                multiplier));
   OPUC_RETURN_IF_ERROR(RequireBias(ctx, weights.shape[3]));
-  OPUC_ASSIGN_OR_RETURN(Shape out, SpatialOutput(input, weights.shape[1], weights.shape[2],
-                                                 *ctx.attrs, weights.shape[3]));
+  OPUC_ASSIGN_OR_RETURN(Shape out, SpatialOutput(input.shape, weights.shape[1], weights.shape[2],
+                                                 a, a.dilations, weights.shape[3]));
   return One(dtype, std::move(out));
 }
 
@@ -97,15 +97,14 @@ Expected<std::vector<TensorType>> InferTransposeConv2D(const InferContext& ctx) 
     return InvalidArgument(Cat("input 'weights' has ", weights.shape[3],
                                " input channels; expected ", input.shape[3]));
   OPUC_RETURN_IF_ERROR(RequireBias(ctx, weights.shape[0]));
-  const Shape out = ctx.attrs->GetInts("output_shape");
+  const auto a = TransposeConv2DAttrs::Of(*ctx.attrs);
+  const Shape& out = a.output_shape;
   if (out[0] != input.shape[0] || out[3] != weights.shape[0])
     return InvalidArgument(Cat("attribute 'output_shape' is ", ShapeToString(out),
                                "; expected [", input.shape[0], ",H,W,", weights.shape[0], "]"));
   // The output must be an input of the forward convolution this op transposes.
-  Tensor as_input;
-  as_input.shape = out;
-  OPUC_ASSIGN_OR_RETURN(Shape forward, SpatialOutput(as_input, weights.shape[1],
-                                                     weights.shape[2], *ctx.attrs, input.shape[3]));
+  OPUC_ASSIGN_OR_RETURN(Shape forward, SpatialOutput(out, weights.shape[1], weights.shape[2], a,
+                                                     Pair{1, 1}, input.shape[3]));
   if (forward != input.shape)
     return InvalidArgument(Cat("attribute 'output_shape' ", ShapeToString(out),
                                " does not transpose to the input shape ",
@@ -125,7 +124,7 @@ Expected<std::vector<TensorType>> InferFullyConnected(const InferContext& ctx) {
     return InvalidArgument(Cat("input has shape ", ShapeToString(input.shape),
                                "; expected a multiple of ", ci, " elements (weights ",
                                ShapeToString(weights.shape), ")"));
-  if (!ctx.attrs->GetBool("keep_num_dims")) return One(dtype, {*count / ci, weights.shape[0]});
+  if (!FullyConnectedAttrs::Of(*ctx.attrs).keep_num_dims) return One(dtype, {*count / ci, weights.shape[0]});
   if (input.shape.back() != ci)
     return InvalidArgument(Cat("input has shape ", ShapeToString(input.shape),
                                "; keep_num_dims needs the last extent to be ", ci));
@@ -138,31 +137,28 @@ Expected<std::vector<TensorType>> InferFullyConnected(const InferContext& ctx) {
 
 OpDef DefineOpConv2D() {
   return {kInnerProductInputs,
-          {PairAttr("strides"), PairAttr("dilations"), PaddingAttr(), ActivationAttr()},
+          {},
           1,
           InferConv2D};
 }
 
 OpDef DefineOpDepthwiseConv2D() {
-  AttrSpec multiplier = AttrSpec::Optional("depth_multiplier", int64_t{1}).AtLeast(1);
   return {kInnerProductInputs,
-          {PairAttr("strides"), PairAttr("dilations"), PaddingAttr(), multiplier,
-           ActivationAttr()},
+          {},
           1,
           InferDepthwiseConv2D};
 }
 
 OpDef DefineOpTransposeConv2D() {
-  AttrSpec output_shape = AttrSpec::Required("output_shape", AttrType::kInts).AtLeast(1).Length(4);
   return {kInnerProductInputs,
-          {output_shape, PairAttr("strides"), PaddingAttr(), ActivationAttr()},
+          {},
           1,
           InferTransposeConv2D};
 }
 
 OpDef DefineOpFullyConnected() {
   return {kInnerProductInputs,
-          {AttrSpec::Optional("keep_num_dims", false), ActivationAttr()},
+          {},
           1,
           InferFullyConnected};
 }

@@ -14,7 +14,7 @@ namespace {
 
 Expected<std::vector<TensorType>> InferPad(const InferContext& ctx) {
   const Tensor& input = *ctx.inputs[0];
-  const auto pads = ctx.attrs->GetInts("pads");
+  const Ints pads = PadAttrs::Of(*ctx.attrs).pads;
   if (pads.size() != 2 * input.shape.size())
     return InvalidArgument(Cat("attribute 'pads' has ", pads.size(), " elements; expected ",
                                2 * input.shape.size(),
@@ -26,7 +26,7 @@ Expected<std::vector<TensorType>> InferPad(const InferContext& ctx) {
 
 Expected<std::vector<TensorType>> InferReshape(const InferContext& ctx) {
   const Tensor& input = *ctx.inputs[0];
-  const Shape shape = ctx.attrs->GetInts("new_shape");
+  const Shape shape = ReshapeAttrs::Of(*ctx.attrs).new_shape;
   const auto in_count = NumElements(input.shape);
   const auto out_count = NumElements(shape);
   if (!in_count || !out_count || *in_count != *out_count)
@@ -38,7 +38,7 @@ Expected<std::vector<TensorType>> InferReshape(const InferContext& ctx) {
 
 Expected<std::vector<TensorType>> InferConcat(const InferContext& ctx) {
   const Tensor& first = *ctx.inputs[0];
-  OPUC_ASSIGN_OR_RETURN(size_t axis, ResolveAxis(ctx.attrs->GetInt("axis"), first.shape.size(),
+  OPUC_ASSIGN_OR_RETURN(size_t axis, ResolveAxis(ConcatAttrs::Of(*ctx.attrs).axis, first.shape.size(),
                                                  "attribute 'axis':"));
   Shape out = first.shape;
   out[axis] = 0;
@@ -57,20 +57,21 @@ Expected<std::vector<TensorType>> InferConcat(const InferContext& ctx) {
   return One(first.dtype, std::move(out));
 }
 
+template <typename Attrs>
 Expected<std::vector<TensorType>> InferResize(const InferContext& ctx) {
   const Tensor& input = *ctx.inputs[0];
   OPUC_RETURN_IF_ERROR(RequireRank(input, "input", 4, "[N,H,W,C]"));
-  if (ctx.attrs->GetBool("align_corners") && ctx.attrs->GetBool("half_pixel_centers"))
+  const auto a = Attrs::Of(*ctx.attrs);
+  if (a.align_corners && a.half_pixel_centers)
     return InvalidArgument("attributes 'align_corners' and 'half_pixel_centers' are both true;"
                            " at most one may be");
-  const auto size = ctx.attrs->GetInts("size");
-  return One(input.dtype, {input.shape[0], size[0], size[1], input.shape[3]});
+  return One(input.dtype, {input.shape[0], a.size[0], a.size[1], input.shape[3]});
 }
 
 Expected<std::vector<TensorType>> InferDepthToSpace(const InferContext& ctx) {
   const Tensor& input = *ctx.inputs[0];
   OPUC_RETURN_IF_ERROR(RequireRank(input, "input", 4, "[N,H,W,C]"));
-  const int64_t block = ctx.attrs->GetInt("block_size");
+  const int64_t block = DepthToSpaceAttrs::Of(*ctx.attrs).block_size;
   if (input.shape[3] % (block * block) != 0)
     return InvalidArgument(Cat("input has ", input.shape[3], " channels; expected a multiple of ",
                                block * block, " (block_size ", block, " squared)"));
@@ -78,40 +79,16 @@ Expected<std::vector<TensorType>> InferDepthToSpace(const InferContext& ctx) {
                            input.shape[3] / (block * block)});
 }
 
-OpDef Resize() {
-  AttrSpec size = AttrSpec::Required("size", AttrType::kInts).AtLeast(1).Length(2);
-  return {{{"input"}},
-          {size, AttrSpec::Optional("align_corners", false),
-           AttrSpec::Optional("half_pixel_centers", false)},
-          1,
-          InferResize};
-}
-
 }  // namespace
 
-OpDef DefineOpPad() {
-  AttrSpec pads = AttrSpec::Required("pads", AttrType::kInts).AtLeast(0);
-  return {{{"input"}}, {pads, AttrSpec::Optional("value", 0.0)}, 1, InferPad};
-}
-
-OpDef DefineOpReshape() {
-  AttrSpec shape = AttrSpec::Required("new_shape", AttrType::kInts).AtLeast(0);
-  return {{{"input"}}, {shape}, 1, InferReshape};
-}
-
+// The attributes come from op_attrs.def.
+OpDef DefineOpPad() { return {{{"input"}}, {}, 1, InferPad}; }
+OpDef DefineOpReshape() { return {{{"input"}}, {}, 1, InferReshape}; }
 OpDef DefineOpConcat() {
-  return {{{"inputs", false, /*variadic=*/true}},
-          {AttrSpec::Required("axis", AttrType::kInt), ActivationAttr()},
-          1,
-          InferConcat};
+  return {{{"inputs", false, /*variadic=*/true}}, {}, 1, InferConcat};
 }
-
-OpDef DefineOpResizeBilinear() { return Resize(); }
-OpDef DefineOpResizeNearest() { return Resize(); }
-
-OpDef DefineOpDepthToSpace() {
-  AttrSpec block = AttrSpec::Required("block_size", AttrType::kInt).AtLeast(1);
-  return {{{"input"}}, {block}, 1, InferDepthToSpace};
-}
+OpDef DefineOpResizeBilinear() { return {{{"input"}}, {}, 1, InferResize<ResizeBilinearAttrs>}; }
+OpDef DefineOpResizeNearest() { return {{{"input"}}, {}, 1, InferResize<ResizeNearestAttrs>}; }
+OpDef DefineOpDepthToSpace() { return {{{"input"}}, {}, 1, InferDepthToSpace}; }
 
 }  // namespace opuc

@@ -49,7 +49,7 @@ Expected<std::vector<TensorType>> InferDequantize(const InferContext& ctx) {
 }
 
 OpDef Binary() {
-  return {{{"lhs"}, {"rhs"}}, {ActivationAttr()}, 1, InferBinary};
+  return {{{"lhs"}, {"rhs"}}, {}, 1, InferBinary};
 }
 OpDef Unary() { return {{{"input"}}, {}, 1, InferUnary}; }
 
@@ -67,7 +67,7 @@ OpDef DefineOpHardSwish() { return Unary(); }
 OpDef DefineOpSigmoid() { return Unary(); }
 OpDef DefineOpTanh() { return Unary(); }
 OpDef DefineOpLeakyRelu() {
-  return {{{"input"}}, {AttrSpec::Required("alpha", AttrType::kFloat)}, 1, InferUnary};
+  return {{{"input"}}, {}, 1, InferUnary};
 }
 OpDef DefineOpDequantize() { return {{{"input"}}, {}, 1, InferDequantize}; }
 

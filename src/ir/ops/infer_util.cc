@@ -5,22 +5,8 @@
 
 namespace opuc {
 
-const std::vector<std::string> kActivations = {"none", "relu", "relu_n1_to_1", "relu6",
-                                               "tanh"};
 const std::vector<DType> kComputeDTypes = {DType::kF32, DType::kI8, DType::kI16,
                                            DType::kI32};
-
-AttrSpec ActivationAttr() {
-  return AttrSpec::Optional("activation", std::string("none")).OneOf(kActivations);
-}
-
-AttrSpec PaddingAttr() {
-  return AttrSpec::Optional("padding", std::string("valid")).OneOf({"same", "valid"});
-}
-
-AttrSpec PairAttr(std::string name) {
-  return AttrSpec::Optional(std::move(name), std::vector<int64_t>{1, 1}).AtLeast(1).Length(2);
-}
 
 Status RequireRank(const Tensor& t, std::string_view role, size_t rank,
                    std::string_view layout) {

@@ -6,17 +6,10 @@
 #include <string_view>
 #include <vector>
 
+#include "opuc/ir/op_attrs.h"
 #include "opuc/ir/op_registry.h"
 
 namespace opuc {
-
-/// The fused activations TFLite attaches to compute ops, and their default.
-extern const std::vector<std::string> kActivations;
-AttrSpec ActivationAttr();
-/// "same" or "valid", TFLite's padding modes.
-AttrSpec PaddingAttr();
-/// A list of two positive ints, [height, width], defaulting to [1,1].
-AttrSpec PairAttr(std::string name);
 
 /// Errors unless `t` has exactly `rank` dimensions.
 Status RequireRank(const Tensor& t, std::string_view role, size_t rank,

@@ -1,7 +1,8 @@
 //===- src/ir/ops/op_defs.h - Per-op definitions (private) ------*- C++ -*-===//
 //
 // One DefineOp<Name>() per line of ops.def, each in the src/ir/ops/ file of
-// its family; op_registry.cc calls them once to build the registry.
+// its family (inputs, outputs, inference); op_registry.cc calls them once to
+// build the registry and adds the attributes of op_attrs.def.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_IR_OPS_OP_DEFS_H
@@ -13,6 +14,10 @@ namespace opuc {
 
 #define OPUC_OP(Enum, name, pattern) OpDef DefineOp##Enum();
 #include "opuc/ir/ops.def"
+
+/// The attributes op_attrs.def declares for `op`; the registry puts them in
+/// each OpDef (src/ir/op_attrs.cc).
+std::vector<AttrSpec> DeclaredAttrSpecs(OpKind op);
 
 }  // namespace opuc
 

@@ -14,17 +14,16 @@
 namespace opuc {
 namespace {
 
+template <typename Attrs>
 Expected<std::vector<TensorType>> InferPool2D(const InferContext& ctx) {
   const Tensor& input = *ctx.inputs[0];
   OPUC_RETURN_IF_ERROR(RequireDType(input, "input", {DType::kF32, DType::kF16, DType::kI8}));
   OPUC_RETURN_IF_ERROR(RequireRank(input, "input", 4, "[N,H,W,C]"));
-  const auto window = ctx.attrs->GetInts("filter");
-  const auto strides = ctx.attrs->GetInts("strides");
-  const std::string padding = ctx.attrs->GetString("padding");
-  OPUC_ASSIGN_OR_RETURN(int64_t oh, WindowOutputExtent(input.shape[1], window[0], strides[0],
-                                                       1, padding, "height"));
-  OPUC_ASSIGN_OR_RETURN(int64_t ow, WindowOutputExtent(input.shape[2], window[1], strides[1],
-                                                       1, padding, "width"));
+  const auto a = Attrs::Of(*ctx.attrs);
+  OPUC_ASSIGN_OR_RETURN(int64_t oh, WindowOutputExtent(input.shape[1], a.filter[0], a.strides[0],
+                                                       1, a.padding, "height"));
+  OPUC_ASSIGN_OR_RETURN(int64_t ow, WindowOutputExtent(input.shape[2], a.filter[1], a.strides[1],
+                                                       1, a.padding, "width"));
   return One(input.dtype, {input.shape[0], oh, ow, input.shape[3]});
 }
 
@@ -32,13 +31,14 @@ Expected<std::vector<TensorType>> InferMean(const InferContext& ctx) {
   const Tensor& input = *ctx.inputs[0];
   OPUC_RETURN_IF_ERROR(RequireDType(input, "input", {DType::kF32, DType::kF16, DType::kI8}));
   std::vector<bool> reduced(input.shape.size(), false);
-  for (int64_t axis : ctx.attrs->GetInts("axes")) {
+  const auto attrs = MeanAttrs::Of(*ctx.attrs);
+  for (int64_t axis : attrs.axes) {
     OPUC_ASSIGN_OR_RETURN(size_t a, ResolveAxis(axis, input.shape.size(), "attribute 'axes': axis"));
     if (reduced[a])
       return InvalidArgument(Cat("attribute 'axes' names axis ", a, " twice"));
     reduced[a] = true;
   }
-  const bool keep = ctx.attrs->GetBool("keep_dims");
+  const bool keep = attrs.keep_dims;
   Shape out;
   for (size_t i = 0; i < input.shape.size(); ++i) {
     if (!reduced[i]) out.push_back(input.shape[i]);
@@ -69,30 +69,13 @@ Expected<std::vector<TensorType>> InferSoftmax(const InferContext& ctx) {
   return One(input.dtype, input.shape);
 }
 
-OpDef Pool2D() {
-  AttrSpec filter = AttrSpec::Required("filter", AttrType::kInts).AtLeast(1).Length(2);
-  return {{{"input"}}, {filter, PairAttr("strides"), PaddingAttr(), ActivationAttr()}, 1,
-          InferPool2D};
-}
-
 }  // namespace
 
-OpDef DefineOpMaxPool2D() { return Pool2D(); }
-OpDef DefineOpAvgPool2D() { return Pool2D(); }
-
-OpDef DefineOpMean() {
-  return {{{"input"}},
-          {AttrSpec::Required("axes", AttrType::kInts),
-           AttrSpec::Optional("keep_dims", false)},
-          1,
-          InferMean};
-}
-
+OpDef DefineOpMaxPool2D() { return {{{"input"}}, {}, 1, InferPool2D<MaxPool2DAttrs>}; }
+OpDef DefineOpAvgPool2D() { return {{{"input"}}, {}, 1, InferPool2D<AvgPool2DAttrs>}; }
+OpDef DefineOpMean() { return {{{"input"}}, {}, 1, InferMean}; }
 OpDef DefineOpSoftmax() {
-  return {{{"input"}, {"exp_table", /*is_optional=*/true}},
-          {AttrSpec::Optional("beta", 1.0)},
-          1,
-          InferSoftmax};
+  return {{{"input"}, {"exp_table", /*is_optional=*/true}}, {}, 1, InferSoftmax};
 }
 
 }  // namespace opuc
