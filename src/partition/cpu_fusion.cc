@@ -51,19 +51,19 @@ IndexedForwardGraph Restrict(const IndexedForwardGraph& full, const std::vector<
 
 Status FuseCpuGroups(const Graph& graph, Grouping& grouping) {
   std::vector<bool> on_opu(graph.nodes.size(), false);
-  for (size_t n = 0; n < graph.nodes.size(); ++n)
-    on_opu[n] = grouping.group_is_opu[static_cast<size_t>(grouping.group_of[n])];
+  for (NodeId n : Ids<NodeId>(graph.nodes.size()))
+    on_opu[static_cast<size_t>(n)] = grouping.group_is_opu[grouping.group_of[n]];
   OPUC_ASSIGN_OR_RETURN(const IndexedForwardGraph full, BuildIndexedForwardGraph(graph));
   const IndexedForwardGraph restricted = Restrict(full, on_opu);
   OPUC_ASSIGN_OR_RETURN(const Partition fused, PartitionGraph(restricted, FuseOptions{}));
   // One internal group per FuseOps root, reusing the first member's group.
   std::map<int32_t, int32_t> group_of_root;
-  for (size_t n = 0; n < graph.nodes.size(); ++n) {
-    if (on_opu[n]) continue;
-    const int32_t root = fused.group[static_cast<size_t>(full.node_of_op[n])];
+  for (NodeId n : Ids<NodeId>(graph.nodes.size())) {
+    if (on_opu[static_cast<size_t>(n)]) continue;
+    const int32_t root = fused.group[static_cast<size_t>(full.node_of_op[static_cast<size_t>(n)])];
     const IndexedForwardGraph::Node& r = full.node(root);
     if (r.kind == Kind::kOp && on_opu[static_cast<size_t>(r.ref)])
-      return InternalError(Cat("FuseOps put CPU ", DescribeNode(graph, static_cast<NodeId>(n)),
+      return InternalError(Cat("FuseOps put CPU ", DescribeNode(graph, n),
                                " with OPU ", DescribeNode(graph, r.ref)));
     auto [it, fresh] = group_of_root.emplace(root, grouping.group_of[n]);
     grouping.group_of[n] = it->second;

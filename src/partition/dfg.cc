@@ -24,26 +24,26 @@ constexpr HwModuleMask kPoolUnit = ModuleBit(HwModule::kPool);
 class Mapper {
  public:
   Mapper(const Graph& graph, const HwConfig& hw) : graph_(graph), hw_(hw) {
-    producer_ = graph.Producers();
+    producer_ = IdVector<TensorId, NodeId>(graph.Producers());
     readers_.resize(graph.tensors.size());
-    for (size_t n = 0; n < graph.nodes.size(); ++n)
-      for (TensorId t : graph.nodes[n].inputs)
-        if (t != kNoTensor) readers_[static_cast<size_t>(t)].push_back(static_cast<NodeId>(n));
+    for (NodeId n : Ids<NodeId>(graph.nodes.size()))
+      for (TensorId t : graph.node(n).inputs)
+        if (t != kNoTensor) readers_[t].push_back(n);
   }
 
   Dfg Run() {
     Dfg dfg;
     dfg.nodes.resize(graph_.nodes.size());
     nodes_ = &dfg.nodes;
-    for (size_t n = 0; n < graph_.nodes.size(); ++n) {
+    for (NodeId n : Ids<NodeId>(graph_.nodes.size())) {
       DfgNode& d = dfg.nodes[n];
-      const Node& node = graph_.nodes[n];
+      const Node& node = graph_.node(n);
       d.what = std::string(OpName(node.op));
       if (FromConstants(node)) {
         d.role = DfgRole::kConstantPrep;
         continue;
       }
-      Map(static_cast<NodeId>(n), d);
+      Map(n, d);
     }
     return dfg;
   }
@@ -55,8 +55,8 @@ class Mapper {
   /// A constant, or the value of an op computed from constants alone.
   bool Constant(TensorId id) const {
     if (T(id).is_constant()) return true;
-    const NodeId p = producer_[static_cast<size_t>(id)];
-    return p >= 0 && (*nodes_)[static_cast<size_t>(p)].role == DfgRole::kConstantPrep;
+    const NodeId p = producer_[id];
+    return p >= 0 && (*nodes_)[p].role == DfgRole::kConstantPrep;
   }
 
   bool FromConstants(const Node& node) const {
@@ -210,7 +210,7 @@ class Mapper {
     const bool spatial = p[2] || p[3] || p[4] || p[5];
     const bool channels = p[6] || p[7];
     if (p[0] || p[1] || (spatial && channels)) return Cpu(d, "it pads the batch, or space and channels at once");
-    const std::vector<NodeId>& readers = readers_[static_cast<size_t>(node.outputs[0])];
+    const std::vector<NodeId>& readers = readers_[node.outputs[0]];
     if (channels) {
       // The res_adder reads the shorter map with the missing channels as zeros.
       if (p[6] == 0 && readers.size() == 1 && Reader(readers[0]).op == OpKind::kAdd) {
@@ -260,9 +260,9 @@ class Mapper {
 
   const Graph& graph_;
   const HwConfig& hw_;
-  std::vector<NodeId> producer_;
-  std::vector<std::vector<NodeId>> readers_;
-  std::vector<DfgNode>* nodes_ = nullptr;
+  IdVector<TensorId, NodeId> producer_;
+  IdVector<TensorId, std::vector<NodeId>> readers_;
+  IdVector<NodeId, DfgNode>* nodes_ = nullptr;
 };
 
 }  // namespace

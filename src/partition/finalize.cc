@@ -21,15 +21,15 @@ namespace {
 /// Internal group ids in `reason` become the final ones. The group a
 /// refusal waited on may since have merged into another (FuseCpuGroups):
 /// it is named by where its value ended up.
-void Renumber(Reason& reason, const std::vector<int32_t>& final_id, const Grouping& grouping,
-              const std::vector<NodeId>& producer) {
+void Renumber(Reason& reason, const IdVector<int32_t, int32_t>& final_id,
+              const Grouping& grouping, const IdVector<TensorId, NodeId>& producer) {
   auto map = [&](int32_t& g) {
-    if (g >= 0) g = final_id[static_cast<size_t>(g)];
+    if (g >= 0) g = final_id[g];
   };
   for (ReasonPart& part : reason) {
     map(part.group);
     if (part.kind == ReasonKind::kWaitForItself)
-      part.other_group = grouping.group_of[static_cast<size_t>(producer[static_cast<size_t>(part.tensor)])];
+      part.other_group = grouping.group_of[producer[part.tensor]];
     map(part.other_group);
   }
 }
@@ -50,66 +50,67 @@ void AddOnce(std::vector<TensorId>& list, TensorId t) {
 
 Expected<HwPartition> Finalize(const Graph& graph, const HwConfig& hw, Grouping grouping) {
   const size_t internal_count = grouping.group_is_opu.size();
-  const std::vector<NodeId> producer = graph.Producers();
-  std::vector<std::vector<NodeId>> members(internal_count);
-  for (size_t n = 0; n < graph.nodes.size(); ++n)
-    members[static_cast<size_t>(grouping.group_of[n])].push_back(static_cast<NodeId>(n));
+  const IdVector<TensorId, NodeId> producer(graph.Producers());
+  const Ids<NodeId> nodes(graph.nodes.size());
+  const Ids<int32_t> groups(internal_count);
+  IdVector<int32_t, std::vector<NodeId>> members(internal_count);
+  for (NodeId n : nodes) members[grouping.group_of[n]].push_back(n);
 
   // The group graph: an edge per distinct (producer group, reader group).
-  std::vector<std::set<int32_t>> successors(internal_count);
-  std::vector<int32_t> indegree(internal_count, 0);
-  for (size_t n = 0; n < graph.nodes.size(); ++n)
-    for (TensorId t : graph.nodes[n].inputs) {
-      const NodeId p = t == kNoTensor ? -1 : producer[static_cast<size_t>(t)];
+  IdVector<int32_t, std::set<int32_t>> successors(internal_count);
+  IdVector<int32_t, int32_t> indegree(internal_count, 0);
+  for (NodeId n : nodes)
+    for (TensorId t : graph.node(n).inputs) {
+      const NodeId p = t == kNoTensor ? -1 : producer[t];
       if (p < 0) continue;
-      const int32_t from = grouping.group_of[static_cast<size_t>(p)], to = grouping.group_of[n];
-      if (from != to && successors[static_cast<size_t>(from)].insert(to).second)
-        ++indegree[static_cast<size_t>(to)];
+      const int32_t from = grouping.group_of[p], to = grouping.group_of[n];
+      if (from != to && successors[from].insert(to).second)
+        ++indegree[to];
     }
   // Ready groups by their first op (members are in node order).
   using Entry = std::pair<NodeId, int32_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> ready;
-  for (size_t g = 0; g < internal_count; ++g)
-    if (!members[g].empty() && indegree[g] == 0) ready.push({members[g].front(), static_cast<int32_t>(g)});
-  std::vector<int32_t> final_id(internal_count, -1);
+  for (int32_t g : groups)
+    if (!members[g].empty() && indegree[g] == 0) ready.push({members[g].front(), g});
+  IdVector<int32_t, int32_t> final_id(internal_count, -1);
   std::vector<int32_t> order;
   while (!ready.empty()) {
     const int32_t g = ready.top().second;
     ready.pop();
-    final_id[static_cast<size_t>(g)] = static_cast<int32_t>(order.size());
+    final_id[g] = static_cast<int32_t>(order.size());
     order.push_back(g);
-    for (int32_t s : successors[static_cast<size_t>(g)])
-      if (--indegree[static_cast<size_t>(s)] == 0) ready.push({members[static_cast<size_t>(s)].front(), s});
+    for (int32_t s : successors[g])
+      if (--indegree[s] == 0) ready.push({members[s].front(), s});
   }
-  for (size_t g = 0; g < internal_count; ++g)
+  for (int32_t g : groups)
     if (!members[g].empty() && final_id[g] < 0)
       return InternalError(Cat("the groups depend on each other in a cycle; the group of ",
                                DescribeNode(graph, members[g].front()), " is on it"));
 
-  std::vector<std::vector<NodeId>> readers(graph.tensors.size());
-  for (size_t n = 0; n < graph.nodes.size(); ++n)
-    for (TensorId t : graph.nodes[n].inputs)
-      if (t != kNoTensor) readers[static_cast<size_t>(t)].push_back(static_cast<NodeId>(n));
-  std::vector<bool> graph_output(graph.tensors.size(), false);
-  for (TensorId t : graph.outputs) graph_output[static_cast<size_t>(t)] = true;
+  IdVector<TensorId, std::vector<NodeId>> readers(graph.tensors.size());
+  for (NodeId n : nodes)
+    for (TensorId t : graph.node(n).inputs)
+      if (t != kNoTensor) readers[t].push_back(n);
+  IdVector<TensorId, bool> graph_output(graph.tensors.size(), false);
+  for (TensorId t : graph.outputs) graph_output[t] = true;
   HwPartition result;
   result.hw_name = hw.name;
   for (const HdfgStage& stage : hw.hdfg.stages) result.stages.push_back(stage.name);
   for (int32_t g : order) {
     HwGroup group;
     group.id = static_cast<int32_t>(result.groups.size());
-    group.kind = grouping.group_is_opu[static_cast<size_t>(g)] ? GroupKind::kOpu : GroupKind::kCpu;
-    group.ops = members[static_cast<size_t>(g)];
+    group.kind = grouping.group_is_opu[g] ? GroupKind::kOpu : GroupKind::kCpu;
+    group.ops = members[g];
     for (NodeId n : group.ops) {
       const Node& node = graph.node(n);
       for (TensorId t : node.inputs) {
         if (t == kNoTensor) continue;
-        const NodeId p = producer[static_cast<size_t>(t)];
+        const NodeId p = producer[t];
         if (graph.tensor(t).is_constant()) AddOnce(group.constants, t);
-        else if (p < 0 || grouping.group_of[static_cast<size_t>(p)] != g) AddOnce(group.inputs, t);
+        else if (p < 0 || grouping.group_of[p] != g) AddOnce(group.inputs, t);
       }
       group.macs += NodeMacs(graph, n);
-      NodePlacement& place = grouping.placements[static_cast<size_t>(n)];
+      NodePlacement& place = grouping.placements[n];
       place.group = group.id;
       Renumber(place.reason, final_id, grouping, producer);
       if (group.kind == GroupKind::kCpu)
@@ -118,9 +119,9 @@ Expected<HwPartition> Finalize(const Graph& graph, const HwConfig& hw, Grouping 
     }
     for (NodeId n : group.ops)
       for (TensorId t : graph.node(n).outputs) {
-        bool outside = graph_output[static_cast<size_t>(t)];
-        for (NodeId r : readers[static_cast<size_t>(t)])
-          outside = outside || grouping.group_of[static_cast<size_t>(r)] != g;
+        bool outside = graph_output[t];
+        for (NodeId r : readers[t])
+          outside = outside || grouping.group_of[r] != g;
         if (outside) AddOnce(group.outputs, t);
       }
     const int64_t ops = static_cast<int64_t>(group.ops.size());
@@ -129,7 +130,7 @@ Expected<HwPartition> Finalize(const Graph& graph, const HwConfig& hw, Grouping 
     result.total_macs += group.macs;
     result.groups.push_back(std::move(group));
   }
-  result.nodes = std::move(grouping.placements);
+  result.nodes = std::move(grouping.placements).items();
   return result;
 }
 

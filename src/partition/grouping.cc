@@ -28,22 +28,21 @@ namespace opuc::partition {
 
 Walker::Walker(const Graph& graph, const HwConfig& hw, const Dfg& dfg)
     : graph_(graph), hw_(hw), dfg_(dfg), stages_(hw.hdfg.stages) {
-  producer_ = graph.Producers();
+  producer_ = IdVector<TensorId, NodeId>(graph.Producers());
   readers_.resize(graph.tensors.size());
   graph_output_.assign(graph.tensors.size(), false);
-  for (size_t n = 0; n < graph.nodes.size(); ++n)
-    for (TensorId t : graph.nodes[n].inputs)
-      if (t != kNoTensor) readers_[static_cast<size_t>(t)].push_back(static_cast<NodeId>(n));
-  for (TensorId t : graph.outputs) graph_output_[static_cast<size_t>(t)] = true;
+  for (NodeId n : Ids<NodeId>(graph.nodes.size()))
+    for (TensorId t : graph.node(n).inputs)
+      if (t != kNoTensor) readers_[t].push_back(n);
+  for (TensorId t : graph.outputs) graph_output_[t] = true;
   group_of_.assign(graph.nodes.size(), -1);
   place_.resize(graph.nodes.size());
   mark_.assign(graph.nodes.size(), 0);
 }
 
 Grouping Walker::Run() {
-  for (size_t i = 0; i < graph_.nodes.size(); ++i) {
-    const auto n = static_cast<NodeId>(i);
-    const DfgNode& d = dfg_.nodes[i];
+  for (NodeId n : Ids<NodeId>(graph_.nodes.size())) {
+    const DfgNode& d = dfg_.nodes[n];
     if (d.role == DfgRole::kCpu) {
       ReasonPart why = Why(ReasonKind::kNotInDatapath);
       why.what = d.what;
@@ -52,14 +51,14 @@ Grouping Walker::Run() {
     }
     if (d.role == DfgRole::kStage) Place(n);
   }
-  for (size_t i = 0; i < graph_.nodes.size(); ++i) {
-    if (group_of_[i] >= 0) continue;
-    const bool pad = dfg_.nodes[i].role == DfgRole::kResidualPad;
+  for (NodeId n : Ids<NodeId>(graph_.nodes.size())) {
+    if (group_of_[n] >= 0) continue;
+    const bool pad = dfg_.nodes[n].role == DfgRole::kResidualPad;
     ReasonPart why = Why(ReasonKind::kNotInDatapath);
-    why.what = dfg_.nodes[i].what;
+    why.what = dfg_.nodes[n].what;
     why.detail = pad ? "its residual add is not on the datapath"
                      : "computed from constants, and no datapath group collects it";
-    NewCpu(static_cast<NodeId>(i), std::move(why));
+    NewCpu(n, std::move(why));
   }
   Grouping out;
   out.group_of = group_of_;
@@ -79,19 +78,19 @@ int32_t Walker::AddGroup(bool opu) {
 void Walker::NewCpu(NodeId n, ReasonPart reason) {
   const int32_t g = AddGroup(false);
   Assign(n, g);
-  place_[static_cast<size_t>(n)].placement = Placement::kCpu;
-  place_[static_cast<size_t>(n)].reason = {std::move(reason)};
+  place_[n].placement = Placement::kCpu;
+  place_[n].reason = {std::move(reason)};
 }
 
 /// Puts `n` in `g`, recording the groups it reads from.
 void Walker::Assign(NodeId n, int32_t g) {
-  group_of_[static_cast<size_t>(n)] = g;
-  place_[static_cast<size_t>(n)].group = g;
-  Group& group = groups_[static_cast<size_t>(g)];
+  group_of_[n] = g;
+  place_[n].group = g;
+  Group& group = groups_[g];
   group.members.push_back(n);
   for (TensorId t : graph_.node(n).inputs) {
-    const NodeId p = t == kNoTensor ? -1 : producer_[static_cast<size_t>(t)];
-    const int32_t h = p < 0 ? -1 : group_of_[static_cast<size_t>(p)];
+    const NodeId p = t == kNoTensor ? -1 : producer_[t];
+    const int32_t h = p < 0 ? -1 : group_of_[p];
     if (h >= 0 && h != g && std::find(group.producers.begin(), group.producers.end(), h) ==
                                 group.producers.end())
       group.producers.push_back(h);
@@ -107,9 +106,9 @@ bool Walker::Reaches(int32_t from, int32_t to) {
     const int32_t g = stack.back();
     stack.pop_back();
     if (g == from) return true;
-    if (group_seen_[static_cast<size_t>(g)] == epoch) continue;
-    group_seen_[static_cast<size_t>(g)] = epoch;
-    for (int32_t h : groups_[static_cast<size_t>(g)].producers) stack.push_back(h);
+    if (group_seen_[g] == epoch) continue;
+    group_seen_[g] = epoch;
+    for (int32_t h : groups_[g].producers) stack.push_back(h);
   }
   return false;
 }
@@ -119,19 +118,19 @@ std::vector<NodeId> Walker::Collect(NodeId n) {
   std::vector<NodeId> pulled;
   std::vector<NodeId> stack = {n};
   ++epoch_;
-  mark_[static_cast<size_t>(n)] = epoch_;
+  mark_[n] = epoch_;
   while (!stack.empty()) {
     const NodeId m = stack.back();
     stack.pop_back();
     for (TensorId t : graph_.node(m).inputs) {
-      const NodeId p = t == kNoTensor ? -1 : producer_[static_cast<size_t>(t)];
-      if (p < 0 || mark_[static_cast<size_t>(p)] == epoch_) continue;
+      const NodeId p = t == kNoTensor ? -1 : producer_[t];
+      if (p < 0 || mark_[p] == epoch_) continue;
       // Stops: owned by a group, or a node the walk places itself.
-      if (group_of_[static_cast<size_t>(p)] >= 0) continue;
-      const DfgRole role = dfg_.nodes[static_cast<size_t>(p)].role;
+      if (group_of_[p] >= 0) continue;
+      const DfgRole role = dfg_.nodes[p].role;
       if (role != DfgRole::kConstantPrep && role != DfgRole::kResidualPad) continue;
       if (!AllReadersMarked(p)) continue;
-      mark_[static_cast<size_t>(p)] = epoch_;
+      mark_[p] = epoch_;
       pulled.push_back(p);
       stack.push_back(p);
     }
@@ -141,9 +140,9 @@ std::vector<NodeId> Walker::Collect(NodeId n) {
 
 bool Walker::AllReadersMarked(NodeId p) const {
   for (TensorId t : graph_.node(p).outputs) {
-    if (graph_output_[static_cast<size_t>(t)]) return false;
-    for (NodeId r : readers_[static_cast<size_t>(t)])
-      if (mark_[static_cast<size_t>(r)] != epoch_) return false;
+    if (graph_output_[t]) return false;
+    for (NodeId r : readers_[t])
+      if (mark_[r] != epoch_) return false;
   }
   return true;
 }
@@ -154,35 +153,35 @@ void Walker::Commit(NodeId n, int32_t g, int32_t stage, const std::vector<NodeId
   std::sort(order.begin(), order.end());
   for (NodeId p : order) {
     Assign(p, g);
-    place_[static_cast<size_t>(p)].placement = Placement::kCollected;
-    ReasonPart why = Why(dfg_.nodes[static_cast<size_t>(p)].role == DfgRole::kResidualPad
+    place_[p].placement = Placement::kCollected;
+    ReasonPart why = Why(dfg_.nodes[p].role == DfgRole::kResidualPad
                              ? ReasonKind::kCollectedPad
                              : ReasonKind::kCollectedConstant);
     why.node = n;
-    place_[static_cast<size_t>(p)].reason = {why};
+    place_[p].reason = {why};
   }
   Assign(n, g);
-  Group& group = groups_[static_cast<size_t>(g)];
-  const HdfgStage& s = stages_[static_cast<size_t>(stage)];
+  Group& group = groups_[g];
+  const HdfgStage& s = StageAt(stage);
   group.tail = n;
   group.last_stage = stage;
-  group.used_stage[static_cast<size_t>(stage)] = true;
+  group.used_stage[stage] = true;
   group.has_ipa = group.has_ipa || s.module == HwModule::kIpa;
   group.has_input_pad = group.has_input_pad ||
                         (s.module == HwModule::kPad && !group.has_ipa &&
-                         (dfg_.nodes[static_cast<size_t>(n)].request.feeds & ModuleBit(HwModule::kIpa)));
-  place_[static_cast<size_t>(n)].stage = stage;
+                         (dfg_.nodes[n].request.feeds & ModuleBit(HwModule::kIpa)));
+  place_[n].stage = stage;
 }
 
 void Walker::Place(NodeId n) {
-  const DfgNode& d = dfg_.nodes[static_cast<size_t>(n)];
+  const DfgNode& d = dfg_.nodes[n];
   const Node& node = graph_.node(n);
   std::vector<Candidate> candidates;
   for (int32_t k : d.stream_inputs) {
     const TensorId t = node.inputs[static_cast<size_t>(k)];
-    const NodeId p = producer_[static_cast<size_t>(t)];
-    const int32_t g = p < 0 ? -1 : group_of_[static_cast<size_t>(p)];
-    if (g < 0 || !groups_[static_cast<size_t>(g)].opu || groups_[static_cast<size_t>(g)].tail != p)
+    const NodeId p = producer_[t];
+    const int32_t g = p < 0 ? -1 : group_of_[p];
+    if (g < 0 || !groups_[g].opu || groups_[g].tail != p)
       continue;
     bool seen = false;
     for (const Candidate& c : candidates) seen = seen || c.group == g;
@@ -207,8 +206,8 @@ void Walker::Place(NodeId n) {
   const std::vector<NodeId> pulled = Collect(n);
   const int32_t g = AddGroup(true);
   Commit(n, g, stage, pulled);
-  place_[static_cast<size_t>(n)].placement = Placement::kStarted;
-  place_[static_cast<size_t>(n)].reason = StartReason(n, std::move(refusals));
+  place_[n].placement = Placement::kStarted;
+  place_[n].reason = StartReason(n, std::move(refusals));
 }
 
 Grouping GroupForOpu(const Graph& graph, const HwConfig& hw, const Dfg& dfg) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "opuc/ir/id_vector.h"
 #include "opuc/partition/dfg.h"
 #include "opuc/partition/hw_partition.h"
 
@@ -20,9 +21,9 @@ namespace opuc::partition {
 
 struct Grouping {
   /// Per node: its internal group; CPU nodes each have one of their own.
-  std::vector<int32_t> group_of;
-  std::vector<bool> group_is_opu;  ///< Per internal group.
-  std::vector<NodePlacement> placements;  ///< `group` is internal; set again by Finalize.
+  IdVector<NodeId, int32_t> group_of;
+  IdVector<int32_t, bool> group_is_opu;  ///< Per internal group.
+  IdVector<NodeId, NodePlacement> placements;  ///< `group` is internal; set again by Finalize.
 };
 
 Grouping GroupForOpu(const Graph& graph, const HwConfig& hw, const Dfg& dfg);

@@ -9,8 +9,8 @@
 namespace opuc::partition {
 
 ReasonPart Walker::NoStage(int32_t g, const DfgNode& d) const {
-  const Group& group = groups_[static_cast<size_t>(g)];
-  const HdfgStage& last = stages_[static_cast<size_t>(group.last_stage)];
+  const Group& group = groups_[g];
+  const HdfgStage& last = StageAt(group.last_stage);
   const HwModuleMask ipa = ModuleBit(HwModule::kIpa), pad = ModuleBit(HwModule::kPad);
   if ((d.request.modules & ipa) && group.has_ipa) return Why(ReasonKind::kSecondIpa, g);
   if ((d.request.modules & pad) && (d.request.feeds & ipa) && group.has_input_pad)
@@ -27,34 +27,34 @@ ReasonPart Walker::NoStage(int32_t g, const DfgNode& d) const {
 
 /// Tries to add `n` to c.group; on refusal says why in `why`.
 bool Walker::TryJoin(NodeId n, const Candidate& c, ReasonPart& why) {
-  const DfgNode& d = dfg_.nodes[static_cast<size_t>(n)];
-  Group& group = groups_[static_cast<size_t>(c.group)];
+  const DfgNode& d = dfg_.nodes[n];
+  Group& group = groups_[c.group];
   const int32_t stage = FindMatch(hw_.hdfg, group.last_stage, d.request);
   if (stage < 0) {
     why = NoStage(c.group, d);
     return false;
   }
-  const HdfgStage& s = stages_[static_cast<size_t>(stage)];
+  const HdfgStage& s = StageAt(stage);
   if (s.module == HwModule::kIpa && group.has_ipa) {
     why = Why(ReasonKind::kSecondIpa, c.group);
     return false;
   }
-  if (group.used_stage[static_cast<size_t>(stage)] && !OnCycle(hw_.hdfg, stage)) {
+  if (group.used_stage[stage] && !OnCycle(hw_.hdfg, stage)) {
     why = Why(ReasonKind::kStageUsed, c.group);
     why.stage = stage;
     return false;
   }
   const std::vector<NodeId> pulled = Collect(n);  // marks n and pulled with epoch_
-  for (NodeId m : group.members) mark_[static_cast<size_t>(m)] = epoch_;
+  for (NodeId m : group.members) mark_[m] = epoch_;
   std::vector<NodeId> joining = pulled;
   joining.push_back(n);
   for (NodeId m : joining) {
     const Node& node = graph_.node(m);
     for (size_t k = 0; k < node.inputs.size(); ++k) {
       const TensorId t = node.inputs[k];
-      const NodeId p = t == kNoTensor ? -1 : producer_[static_cast<size_t>(t)];
+      const NodeId p = t == kNoTensor ? -1 : producer_[t];
       if (p < 0) continue;
-      const int32_t h = group_of_[static_cast<size_t>(p)];
+      const int32_t h = group_of_[p];
       if (h == c.group) {
         if (m == n && static_cast<int32_t>(k) == c.position) continue;
         why = Why(ReasonKind::kStreamedInside, c.group);
@@ -76,17 +76,17 @@ bool Walker::TryJoin(NodeId n, const Candidate& c, ReasonPart& why) {
     NodeId outside = -1;
     bool escapes = false;
     for (TensorId t : graph_.node(m).outputs) {
-      escapes = escapes || graph_output_[static_cast<size_t>(t)];
-      for (NodeId r : readers_[static_cast<size_t>(t)])
-        if (mark_[static_cast<size_t>(r)] != epoch_) {
+      escapes = escapes || graph_output_[t];
+      for (NodeId r : readers_[t])
+        if (mark_[r] != epoch_) {
           escapes = true;
           outside = r;
         }
     }
     if (!escapes) continue;
     ++stores;
-    const int32_t at = place_[static_cast<size_t>(m)].stage;
-    const HwModule module = at < 0 ? HwModule::kMemRead : stages_[static_cast<size_t>(at)].module;
+    const int32_t at = place_[m].stage;
+    const HwModule module = at < 0 ? HwModule::kMemRead : StageAt(at).module;
     if (at < 0 || !(hw_.store.taps & ModuleBit(module))) {
       why = Why(ReasonKind::kBuried, c.group);
       why.node = m;
@@ -105,15 +105,15 @@ bool Walker::TryJoin(NodeId n, const Candidate& c, ReasonPart& why) {
   joined.stage = stage;
   joined.other_stage = group.last_stage;
   Commit(n, c.group, stage, pulled);
-  place_[static_cast<size_t>(n)].placement = Placement::kJoined;
-  place_[static_cast<size_t>(n)].reason = {joined};
+  place_[n].placement = Placement::kJoined;
+  place_[n].reason = {joined};
   return true;
 }
 
 /// Why `n` joined none of its inputs' groups.
 Reason Walker::StartReason(NodeId n, Reason refusals) const {
   if (!refusals.empty()) return refusals;
-  const DfgNode& d = dfg_.nodes[static_cast<size_t>(n)];
+  const DfgNode& d = dfg_.nodes[n];
   if (d.stream_inputs.empty()) {
     ReasonPart heads = Why(ReasonKind::kHeadsGroup);
     heads.what = d.what;
@@ -122,22 +122,22 @@ Reason Walker::StartReason(NodeId n, Reason refusals) const {
   Reason reason;
   for (int32_t k : d.stream_inputs) {
     const TensorId t = graph_.node(n).inputs[static_cast<size_t>(k)];
-    const NodeId p = producer_[static_cast<size_t>(t)];
+    const NodeId p = producer_[t];
     ReasonPart one;
     one.tensor = t;
     one.node = p;
     if (p < 0) {
       one.kind = graph_.tensor(t).is_constant() ? ReasonKind::kReadsConstant
                                                 : ReasonKind::kReadsGraphInput;
-    } else if (group_of_[static_cast<size_t>(p)] < 0 ||
-               dfg_.nodes[static_cast<size_t>(p)].role == DfgRole::kResidualPad) {
+    } else if (group_of_[p] < 0 ||
+               dfg_.nodes[p].role == DfgRole::kResidualPad) {
       one.kind = ReasonKind::kReadsOffDatapath;
-    } else if (!groups_[static_cast<size_t>(group_of_[static_cast<size_t>(p)])].opu) {
+    } else if (!groups_[group_of_[p]].opu) {
       one.kind = ReasonKind::kReadsFromCpu;
     } else {
       one.kind = ReasonKind::kStreamedPast;
-      one.group = group_of_[static_cast<size_t>(p)];
-      one.node = groups_[static_cast<size_t>(one.group)].tail;
+      one.group = group_of_[p];
+      one.node = groups_[one.group].tail;
     }
     reason.push_back(std::move(one));
   }

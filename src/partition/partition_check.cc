@@ -7,18 +7,18 @@
 // outputs as the edges say.
 //
 //===----------------------------------------------------------------------===//
-#include <numeric>
 
+#include "opuc/ir/id_vector.h"
 #include "opuc/partition/hw_partition.h"
 #include "support/format.h"
 
 namespace opuc {
 namespace {
 
-int32_t Find(std::vector<int32_t>& parent, int32_t x) {
-  while (parent[static_cast<size_t>(x)] != x) {
-    parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
-    x = parent[static_cast<size_t>(x)];
+NodeId Find(IdVector<NodeId, NodeId>& parent, NodeId x) {
+  while (parent[x] != x) {
+    parent[x] = parent[parent[x]];
+    x = parent[x];
   }
   return x;
 }
@@ -29,39 +29,39 @@ Status CheckHwPartition(const Graph& graph, const HwPartition& p) {
   const size_t n = graph.nodes.size();
   if (p.nodes.size() != n)
     return InvalidArgument(Cat("the partition places ", p.nodes.size(), " nodes; the graph has ", n));
-  std::vector<int32_t> group_of(n, -1);
-  for (size_t g = 0; g < p.groups.size(); ++g) {
-    const HwGroup& group = p.groups[g];
-    if (group.id != static_cast<int32_t>(g))
-      return InvalidArgument(Cat("group at position ", g, " has id ", group.id));
+  IdVector<NodeId, int32_t> group_of(n, -1);
+  for (size_t position = 0; position < p.groups.size(); ++position) {
+    const HwGroup& group = p.groups[position];
+    const int32_t g = group.id;
+    if (g < 0 || static_cast<size_t>(g) != position)
+      return InvalidArgument(Cat("group at position ", position, " has id ", g));
     if (group.ops.empty()) return InvalidArgument(Cat("group ", g, " is empty"));
     for (NodeId id : group.ops) {
       if (id < 0 || static_cast<size_t>(id) >= n)
         return InvalidArgument(Cat("group ", g, " lists node ", id, ", which does not exist"));
-      if (group_of[static_cast<size_t>(id)] >= 0)
-        return InvalidArgument(Cat(DescribeNode(graph, id), " is in groups ",
-                                   group_of[static_cast<size_t>(id)], " and ", g));
-      group_of[static_cast<size_t>(id)] = static_cast<int32_t>(g);
-      if (p.nodes[static_cast<size_t>(id)].group != static_cast<int32_t>(g))
+      if (group_of[id] >= 0)
+        return InvalidArgument(Cat(DescribeNode(graph, id), " is in groups ", group_of[id], " and ", g));
+      group_of[id] = g;
+      if (p.nodes[static_cast<size_t>(id)].group != g)
         return InvalidArgument(Cat(DescribeNode(graph, id), " is listed in group ", g,
                                    " but placed in ", p.nodes[static_cast<size_t>(id)].group));
     }
   }
-  for (size_t id = 0; id < n; ++id)
-    if (group_of[id] < 0)
-      return InvalidArgument(Cat(DescribeNode(graph, static_cast<NodeId>(id)), " is in no group"));
-  const std::vector<NodeId> producer = graph.Producers();
-  std::vector<int32_t> parent(n);
-  std::iota(parent.begin(), parent.end(), 0);
-  for (size_t id = 0; id < n; ++id)
-    for (TensorId t : graph.nodes[id].inputs) {
-      const NodeId q = t == kNoTensor ? -1 : producer[static_cast<size_t>(t)];
+  const Ids<NodeId> nodes(n);
+  for (NodeId id : nodes)
+    if (group_of[id] < 0) return InvalidArgument(Cat(DescribeNode(graph, id), " is in no group"));
+  const IdVector<TensorId, NodeId> producer(graph.Producers());
+  IdVector<NodeId, NodeId> parent(n);
+  for (NodeId id : nodes) parent[id] = id;
+  for (NodeId id : nodes)
+    for (TensorId t : graph.node(id).inputs) {
+      const NodeId q = t == kNoTensor ? -1 : producer[t];
       if (q < 0) continue;
-      const int32_t from = group_of[static_cast<size_t>(q)], to = group_of[id];
+      const int32_t from = group_of[q], to = group_of[id];
       if (from > to)
-        return InvalidArgument(Cat(DescribeNode(graph, static_cast<NodeId>(id)), " in group ", to,
-                                   " reads ", DescribeTensor(graph, t), " from the later group ", from));
-      if (from == to) parent[static_cast<size_t>(Find(parent, q))] = Find(parent, static_cast<int32_t>(id));
+        return InvalidArgument(Cat(DescribeNode(graph, id), " in group ", to, " reads ",
+                                   DescribeTensor(graph, t), " from the later group ", from));
+      if (from == to) parent[Find(parent, q)] = Find(parent, id);
     }
   for (const HwGroup& group : p.groups)
     for (NodeId id : group.ops)

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "grouping.h"
+#include "opuc/ir/id_vector.h"
 #include "support/format.h"
 
 namespace opuc::partition {
@@ -26,7 +27,7 @@ struct Group {
   int32_t last_stage = -1;
   bool has_ipa = false;
   bool has_input_pad = false;
-  std::vector<bool> used_stage;
+  IdVector<int32_t, bool> used_stage;  // per HDFG stage
   std::vector<int32_t> producers;  // groups it reads from
 };
 
@@ -67,19 +68,20 @@ class Walker {
   /// Why `n` joined none of its inputs' groups.
   Reason StartReason(NodeId n, Reason refusals) const;
   void Place(NodeId n);
+  const HdfgStage& StageAt(int32_t s) const { return stages_[static_cast<size_t>(s)]; }
 
   const Graph& graph_;
   const HwConfig& hw_;
   const Dfg& dfg_;
   const std::vector<HdfgStage>& stages_;
-  std::vector<NodeId> producer_;
-  std::vector<std::vector<NodeId>> readers_;
-  std::vector<bool> graph_output_;
-  std::vector<int32_t> group_of_;
-  std::vector<Group> groups_;
-  std::vector<NodePlacement> place_;
-  std::vector<uint32_t> mark_;
-  std::vector<uint32_t> group_seen_;
+  IdVector<TensorId, NodeId> producer_;
+  IdVector<TensorId, std::vector<NodeId>> readers_;
+  IdVector<TensorId, bool> graph_output_;
+  IdVector<NodeId, int32_t> group_of_;
+  IdVector<int32_t, Group> groups_;  // by internal group id
+  IdVector<NodeId, NodePlacement> place_;
+  IdVector<NodeId, uint32_t> mark_;
+  IdVector<int32_t, uint32_t> group_seen_;
   uint32_t epoch_ = 0;        // marks of the nodes in a tentative group
   uint32_t reach_epoch_ = 0;  // marks of Reaches' search
 };

@@ -26,7 +26,7 @@ TEST_CASE("random graphs: groups are connected, convex, ordered, within the seed
       const Dfg dfg = BuildDfg(graph, hw);
       for (size_t n = 0; n < graph.nodes.size(); ++n) {
         const bool on_opu = p->groups[static_cast<size_t>(p->nodes[n].group)].kind == GroupKind::kOpu;
-        if (dfg.nodes[n].role == DfgRole::kCpu) CHECK_FALSE(on_opu);
+        if (dfg.nodes[static_cast<NodeId>(n)].role == DfgRole::kCpu) CHECK_FALSE(on_opu);
         CHECK_FALSE(p->nodes[n].reason.empty());
         for (const ReasonPart& part : p->nodes[n].reason) {  // final group ids, or none
           CHECK(part.group < static_cast<int32_t>(p->groups.size()));

@@ -28,6 +28,8 @@ class IdVector {
 
   IdVector() = default;
   explicit IdVector(size_t count, const T& value = T()) : items_(count, value) {}
+  /// Takes a table already indexed by id (Graph::Producers(), ...).
+  explicit IdVector(std::vector<T> items) : items_(std::move(items)) {}
 
   reference operator[](Id id) { return items_[Index(id)]; }
   const_reference operator[](Id id) const { return items_[Index(id)]; }
@@ -36,6 +38,7 @@ class IdVector {
   bool empty() const { return items_.empty(); }
   void assign(size_t count, const T& value) { items_.assign(count, value); }
   void resize(size_t count) { items_.resize(count); }
+  void resize(size_t count, const T& value) { items_.resize(count, value); }
   void push_back(T value) { items_.push_back(std::move(value)); }
 
   auto begin() { return items_.begin(); }
@@ -44,7 +47,8 @@ class IdVector {
   auto end() const { return items_.end(); }
 
   /// The plain vector, for code that takes one.
-  const std::vector<T>& items() const { return items_; }
+  const std::vector<T>& items() const& { return items_; }
+  std::vector<T> items() && { return std::move(items_); }
 
  private:
   size_t Index(Id id) const {

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "opuc/ir/graph.h"
+#include "opuc/ir/id_vector.h"
 #include "opuc/opu/hw_config.h"
 #include "opuc/status.h"
 
@@ -54,7 +55,7 @@ struct DfgNode {
 };
 
 struct Dfg {
-  std::vector<DfgNode> nodes;  ///< One per IR node.
+  IdVector<NodeId, DfgNode> nodes;  ///< One per IR node.
 };
 
 /// Maps every node of `graph` (verified) for the datapath `hw`.
