@@ -26,10 +26,10 @@
 // whole pass is reported as the thread's CPU time and as wall time.
 //
 //===----------------------------------------------------------------------===//
-#include <algorithm>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include <cstdio>
 #include <cstdlib>
@@ -105,7 +105,8 @@ class LayeredDag {
     }
     while (layer.size() > 1) {  // a tree of adds joins the lanes
       std::vector<TensorId> joined;
-      for (size_t i = 0; i + 1 < layer.size(); i += 2) joined.push_back(Op(OpKind::kAdd, {layer[i], layer[i + 1]}));
+      for (size_t i = 0; i + 1 < layer.size(); i += 2)
+        joined.push_back(Op(OpKind::kAdd, {layer[i], layer[i + 1]}));
       if (layer.size() % 2) joined.push_back(layer.back());
       layer = std::move(joined);
     }
@@ -148,9 +149,9 @@ class LayeredDag {
     return Op(OpKind::kSoftmax, {lane});
   }
   TensorId FullyConnected(TensorId lane) {
-    const TensorId weight = graph_.AddConstant(
-        "w" + std::to_string(graph_.tensors.size()), DType::kF32, {8, 8},
-        ConstantData::Copy(kZeros.data(), kZeros.size()));
+    const TensorId weight =
+        graph_.AddConstant("w" + std::to_string(graph_.tensors.size()), DType::kF32, {8, 8},
+                           ConstantData::Copy(kZeros.data(), kZeros.size()));
     return Op(OpKind::kFullyConnected, {lane, weight});
   }
 
@@ -189,14 +190,16 @@ void Measure(const Row& row, uint64_t seed, double max_walk_seconds, double ns_p
   const double whole_wall = WallNow() - wall_start;
   const long faults = MinorFaults() - faults_before;
   if (only_whole) {
-    std::printf("%-14s %8zu  FuseOps %.1f ms CPU, %.1f ms wall, %ld page faults\n", row.name.c_str(),
-                ops, whole * 1e3, whole_wall * 1e3, faults);
+    std::printf("%-14s %8zu  FuseOps %.1f ms CPU, %.1f ms wall, %ld page faults\n",
+                row.name.c_str(), ops, whole * 1e3, whole_wall * 1e3, faults);
     return;
   }
-  if (!counts.ok()) std::exit((std::fprintf(stderr, "%s\n", counts.status().ToString().c_str()), 1));
+  if (!counts.ok())
+    std::exit((std::fprintf(stderr, "%s\n", counts.status().ToString().c_str()), 1));
   graph = LayeredDag(row.width, row.depth, seed).Take();
   Expected<IndexedForwardGraph> forward = BuildIndexedForwardGraph(graph);
-  if (!forward.ok()) std::exit((std::fprintf(stderr, "%s\n", forward.status().ToString().c_str()), 1));
+  if (!forward.ok())
+    std::exit((std::fprintf(stderr, "%s\n", forward.status().ToString().c_str()), 1));
   graph = Graph();
 
   // The fast tree: the best of three builds (the first one also pays for
@@ -231,7 +234,8 @@ void Measure(const Row& row, uint64_t seed, double max_walk_seconds, double ns_p
     start = Clock::now();
     Expected<Partition> again = PartitionGraph(*forward, tvm, FuseOptions{});
     const double tvm_partition = tvm_tree + Seconds(start);
-    if (!again.ok() || again->group != partition->group) std::exit((std::fprintf(stderr, "partitions differ!\n"), 1));
+    if (!again.ok() || again->group != partition->group)
+      std::exit((std::fprintf(stderr, "partitions differ!\n"), 1));
     std::snprintf(buffer, sizeof buffer, "%.2f ms", tvm_tree * 1e3);
     tvm_text = buffer;
     std::snprintf(buffer, sizeof buffer, "%.2f ms", tvm_partition * 1e3);
@@ -270,7 +274,8 @@ double CalibrateWalk() {
   TvmWalkBudget budget;
   const auto start = Clock::now();
   BuildPostDominatorTreeTvmWalk(*forward, &budget);
-  return std::max(0.1, Seconds(start) * 1e9 / static_cast<double>(std::max<uint64_t>(budget.steps, 1)));
+  return std::max(0.1,
+                  Seconds(start) * 1e9 / static_cast<double>(std::max<uint64_t>(budget.steps, 1)));
 }
 
 }  // namespace
@@ -280,8 +285,8 @@ int main(int argc, char** argv) {
   if (argc > 2) filter = argv[2];
   only_whole = argc > 3 && std::string(argv[3]) == "--whole";
   const double ns_per_step = CalibrateWalk();
-  std::printf("TVM walk: %.2f ns per parent step (calibrated); stopped after ~%.0f s\n\n", ns_per_step,
-              max_walk);
+  std::printf("TVM walk: %.2f ns per parent step (calibrated); stopped after ~%.0f s\n\n",
+              ns_per_step, max_walk);
   std::printf("%-14s %8s %5s %7s %7s %11s %15s %9s %12s %14s %10s %10s %8s\n", "graph", "ops",
               "width", "layers", "tree", "lifting", "TVM walk", "ratio", "partition",
               "partition TVM", "FuseOps ms", "FuseOps ms", "fused");
@@ -297,6 +302,7 @@ int main(int argc, char** argv) {
   for (const Row& row : rows) MeasureApart(row, 42, max_walk, ns_per_step);
   std::printf("\n10^5 ops, narrower and deeper:\n");
   for (int width : {4096, 1024, 256, 64, 16, 4, 2})
-    MeasureApart({"sweep w" + std::to_string(width), width, 100000 / width}, 7, max_walk, ns_per_step);
+    MeasureApart({"sweep w" + std::to_string(width), width, 100000 / width}, 7, max_walk,
+                 ns_per_step);
   return 0;
 }

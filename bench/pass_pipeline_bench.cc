@@ -29,10 +29,18 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 const char* kModels[] = {
-    "face_detection_short_range",   "face_detection_full_range", "face_detection_full_range_sparse",
-    "selfie_segmentation",          "selfie_segmentation_landscape", "hand_landmark_lite",
-    "hand_landmark_full",           "palm_detection_lite",       "palm_detection_full",
-    "pose_detection",               "pose_landmark_lite",        "pose_landmark_full",
+    "face_detection_short_range",
+    "face_detection_full_range",
+    "face_detection_full_range_sparse",
+    "selfie_segmentation",
+    "selfie_segmentation_landscape",
+    "hand_landmark_lite",
+    "hand_landmark_full",
+    "palm_detection_lite",
+    "palm_detection_full",
+    "pose_detection",
+    "pose_landmark_lite",
+    "pose_landmark_full",
     "pose_landmark_heavy",
 };
 
@@ -87,8 +95,8 @@ int main(int argc, char** argv) {
     for (double s : pipeline_s) pipeline_total += s;
     const double import_ms = Median(import_s) * 1e3, pipeline_ms = Median(pipeline_s) * 1e3;
     std::printf("%-34s %8.2f %11.2f %13.2f %10.2f %6zu -> %4zu\n", name,
-                static_cast<double>(std::filesystem::file_size(path)) / 1e6,
-                import_ms, pipeline_ms, import_ms + pipeline_ms, nodes_before, nodes_after);
+                static_cast<double>(std::filesystem::file_size(path)) / 1e6, import_ms, pipeline_ms,
+                import_ms + pipeline_ms, nodes_before, nodes_after);
   }
   std::printf("\nshare of pipeline time per pass (all models, %d runs each):\n", runs);
   for (const auto& [pass, seconds] : pass_seconds)

@@ -34,7 +34,6 @@ inline const char* kBenchSplit =
     "calibrated on chelsea, coffee, motorcycle_left, motorcycle_right; evaluated on astronaut "
     "and ihc (as `opuc quantize` splits them)";
 
-
 inline Expected<BenchModel> LoadBenchModel(const std::string& name) {
   const std::string model_dir = FetchedModelsDir();
   const std::string image_dir = FetchedImagesDir();
@@ -49,9 +48,10 @@ inline Expected<BenchModel> LoadBenchModel(const std::string& name) {
   OPUC_RETURN_IF_ERROR(pipeline->Run(result.graph, ctx, counters).status());
   const TensorType input = result.graph.tensor(result.graph.inputs[0]).type();
   OPUC_ASSIGN_OR_RETURN(const PreprocessOptions pre, DefaultPreprocess(name, input));
-  for (const std::string file : {"astronaut", "chelsea", "coffee", "ihc", "motorcycle_left",
-                                 "motorcycle_right"}) {
-    Expected<CalibrationSample> s = LoadCalibrationSample(image_dir + "/" + file + ".png", input, pre);
+  for (const std::string file :
+       {"astronaut", "chelsea", "coffee", "ihc", "motorcycle_left", "motorcycle_right"}) {
+    Expected<CalibrationSample> s =
+        LoadCalibrationSample(image_dir + "/" + file + ".png", input, pre);
     if (!s.ok()) return s.status().WithContext("run scripts/fetch-images");
     const bool held = file == "astronaut" || file == "ihc";
     (held ? result.evaluation : result.calibration).push_back({std::move(s->tensor)});

@@ -20,8 +20,8 @@
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "opuc/cpu/reference.h"
@@ -141,7 +141,8 @@ void Print(const char* label, const Expected<std::vector<OutputAccuracy>>& acc) 
     std::printf(" error: %s\n", acc.status().message().c_str());
     return;
   }
-  for (const OutputAccuracy& a : *acc) std::printf("  %s %6.1f", a.name.substr(0, 16).c_str(), a.sqnr_db);
+  for (const OutputAccuracy& a : *acc)
+    std::printf("  %s %6.1f", a.name.substr(0, 16).c_str(), a.sqnr_db);
   std::printf("\n");
 }
 

@@ -103,8 +103,9 @@ class Rounder {
     r = Step(OpKind::kMul, {r, Scalar(std::ldexp(1.0, f + 1))}, DType::kF32, shape);
     r = Step(OpKind::kReluN1To1, {r}, DType::kF32, shape);
     r = Step(OpKind::kMul, {r, Scalar(std::ldexp(1.0, -(f + 1)))}, DType::kF32, shape);
-    const TensorId fine = Step(OpKind::kDequantize, {Step(OpKind::kQuantize, {r}, DType::kI8, shape, f + 1)},
-                               DType::kF32, shape);
+    const TensorId fine =
+        Step(OpKind::kDequantize, {Step(OpKind::kQuantize, {r}, DType::kI8, shape, f + 1)},
+             DType::kF32, shape);
     return Step(OpKind::kAdd, {coarse, fine}, DType::kF32, shape);
   }
 
@@ -117,7 +118,8 @@ class Rounder {
 std::map<TensorId, int> ActivationLengths(const QuantizedGraph& q) {
   std::map<std::string, TensorId> by_name;
   for (size_t t = 0; t < q.reference.tensors.size(); ++t)
-    if (!q.reference.tensors[t].is_constant()) by_name[q.reference.tensors[t].name] = static_cast<TensorId>(t);
+    if (!q.reference.tensors[t].is_constant())
+      by_name[q.reference.tensors[t].name] = static_cast<TensorId>(t);
   std::map<TensorId, int> lengths;
   for (const Tensor& t : q.graph.tensors) {
     auto it = by_name.find(t.name);
@@ -157,8 +159,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> models;
   bool all = false;
   for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) == "--all") all = true;
-    else models.push_back(argv[i]);
+    if (std::string(argv[i]) == "--all")
+      all = true;
+    else
+      models.push_back(argv[i]);
   }
   if (models.empty())
     models = {"face_detection_short_range", "hand_landmark_lite", "selfie_segmentation"};
@@ -202,9 +206,11 @@ int main(int argc, char** argv) {
       row.variants.push_back(Sqnr(q->reference, rounder.Apply({{t, f}}, true), eval));
       rows.push_back(std::move(row));
     }
-    std::sort(rows.begin(), rows.end(),
-              [](const Row& a, const Row& b) { return Worst(a.variants[0]) < Worst(b.variants[0]); });
-    for (size_t i = 0; i < rows.size() && (all || i < 12); ++i) PrintRow(rows[i].label, rows[i].variants);
+    std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+      return Worst(a.variants[0]) < Worst(b.variants[0]);
+    });
+    for (size_t i = 0; i < rows.size() && (all || i < 12); ++i)
+      PrintRow(rows[i].label, rows[i].variants);
   }
   return 0;
 }

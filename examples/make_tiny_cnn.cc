@@ -72,13 +72,14 @@ Attributes ConvAttrs(const char* activation) {
 }
 
 /// A conv2d with He-uniform weights [co,k,k,ci] and a bias.
-TensorId Conv(GraphBuilder& b, SplitMix64& rng, const std::string& name, TensorId input,
-              int64_t ci, int64_t co, int64_t k, const char* activation) {
+TensorId Conv(GraphBuilder& b, SplitMix64& rng, const std::string& name, TensorId input, int64_t ci,
+              int64_t co, int64_t k, const char* activation) {
   const auto fan_in = static_cast<float>(ci * k * k);
-  const TensorId w = b.ConstantF32(name + "/weights", {co, k, k, ci},
-                                   Draw(rng, static_cast<size_t>(co * k * k * ci),
-                                        std::sqrt(6.0f / fan_in)));
-  const TensorId bias = b.ConstantF32(name + "/bias", {co}, Draw(rng, static_cast<size_t>(co), 0.1f));
+  const TensorId w =
+      b.ConstantF32(name + "/weights", {co, k, k, ci},
+                    Draw(rng, static_cast<size_t>(co * k * k * ci), std::sqrt(6.0f / fan_in)));
+  const TensorId bias =
+      b.ConstantF32(name + "/bias", {co}, Draw(rng, static_cast<size_t>(co), 0.1f));
   return b.Op(OpKind::kConv2D, name, {input, w, bias}, ConvAttrs(activation));
 }
 

@@ -35,8 +35,7 @@ const char* StatusCodeName(StatusCode code);
 class [[nodiscard]] Status {
  public:
   Status() = default;
-  Status(StatusCode code, std::string message)
-      : code_(code), message_(std::move(message)) {}
+  Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }
@@ -61,24 +60,16 @@ inline Status OkStatus() { return Status(); }
 inline Status InvalidArgument(std::string m) {
   return Status(StatusCode::kInvalidArgument, std::move(m));
 }
-inline Status NotFound(std::string m) {
-  return Status(StatusCode::kNotFound, std::move(m));
-}
-inline Status Unsupported(std::string m) {
-  return Status(StatusCode::kUnsupported, std::move(m));
-}
-inline Status IoError(std::string m) {
-  return Status(StatusCode::kIoError, std::move(m));
-}
-inline Status InternalError(std::string m) {
-  return Status(StatusCode::kInternal, std::move(m));
-}
+inline Status NotFound(std::string m) { return Status(StatusCode::kNotFound, std::move(m)); }
+inline Status Unsupported(std::string m) { return Status(StatusCode::kUnsupported, std::move(m)); }
+inline Status IoError(std::string m) { return Status(StatusCode::kIoError, std::move(m)); }
+inline Status InternalError(std::string m) { return Status(StatusCode::kInternal, std::move(m)); }
 
 /// A value of type T, or the Status that explains why there is none.
 template <typename T>
 class [[nodiscard]] Expected {
  public:
-  Expected(T value) : state_(std::move(value)) {}  // NOLINT: implicit by design
+  Expected(T value) : state_(std::move(value)) {}        // NOLINT: implicit by design
   Expected(Status status) : state_(std::move(status)) {  // NOLINT
     assert(!std::get<Status>(state_).ok() && "Expected built from an ok Status");
   }
@@ -116,10 +107,10 @@ class [[nodiscard]] Expected {
 #define OPUC_CONCAT_(a, b) OPUC_CONCAT_INNER_(a, b)
 
 /// Returns the Status of `expr` from the enclosing function if it is an error.
-#define OPUC_RETURN_IF_ERROR(expr)                        \
-  do {                                                    \
-    ::opuc::Status opuc_status_ = (expr);                 \
-    if (!opuc_status_.ok()) return opuc_status_;          \
+#define OPUC_RETURN_IF_ERROR(expr)               \
+  do {                                           \
+    ::opuc::Status opuc_status_ = (expr);        \
+    if (!opuc_status_.ok()) return opuc_status_; \
   } while (false)
 
 /// Evaluates `expr` (an Expected<T>); on error returns its Status, otherwise

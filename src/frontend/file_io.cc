@@ -55,8 +55,8 @@ Expected<AlignedBytes> ReadFileAligned(const std::string& path) {
   // No object is larger than PTRDIFF_MAX; with a 32-bit size_t that is 2 GiB.
   if (static_cast<uintmax_t>(info.st_size) > static_cast<uintmax_t>(PTRDIFF_MAX))
     return IoError(Cat(path, ": ", static_cast<uintmax_t>(info.st_size),
-                       " bytes is more than this build can hold in memory (at most ",
-                       PTRDIFF_MAX, ")"));
+                       " bytes is more than this build can hold in memory (at most ", PTRDIFF_MAX,
+                       ")"));
   const auto size = static_cast<size_t>(info.st_size);
   Expected<AlignedBytes> bytes = AllocateAligned(size);
   if (!bytes.ok()) return bytes.status().WithContext(path);
@@ -66,8 +66,7 @@ Expected<AlignedBytes> ReadFileAligned(const std::string& path) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return OsError(path, "read");
     if (n == 0)
-      return IoError(Cat(path, ": file shrank while being read (", done, " of ", size,
-                         " bytes)"));
+      return IoError(Cat(path, ": file shrank while being read (", done, " of ", size, " bytes)"));
     done += static_cast<size_t>(n);
   }
   return bytes;

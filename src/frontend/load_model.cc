@@ -67,8 +67,9 @@ struct ModelFile {
 Expected<ModelFile> ReadModelFile(const std::string& path) {
   OPUC_ASSIGN_OR_RETURN(AlignedBytes bytes, ReadFileAligned(path));
   if (bytes.size == 0)
-    return InvalidArgument(Cat(path, ": file is empty; expected a model (.opug, .opug.json "
-                                     "or .tflite)"));
+    return InvalidArgument(Cat(path,
+                               ": file is empty; expected a model (.opug, .opug.json "
+                               "or .tflite)"));
   const std::optional<ModelFormat> format = DetectFormat(bytes, path);
   if (!format)
     return InvalidArgument(Cat(path, ": not a recognised model (", bytes.size,

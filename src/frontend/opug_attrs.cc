@@ -23,15 +23,9 @@ Status ReadAttrValue(const fb::Attr& attr, AttrValue* value) {
   // GCC 12 from a false -Wmaybe-uninitialized on the nested variant under
   // sanitizers.
   switch (attr.value_type()) {
-    case fb::AttrValue::IntAttr:
-      *value = attr.value_as_IntAttr()->value();
-      return OkStatus();
-    case fb::AttrValue::FloatAttr:
-      *value = attr.value_as_FloatAttr()->value();
-      return OkStatus();
-    case fb::AttrValue::BoolAttr:
-      *value = attr.value_as_BoolAttr()->value();
-      return OkStatus();
+    case fb::AttrValue::IntAttr: *value = attr.value_as_IntAttr()->value(); return OkStatus();
+    case fb::AttrValue::FloatAttr: *value = attr.value_as_FloatAttr()->value(); return OkStatus();
+    case fb::AttrValue::BoolAttr: *value = attr.value_as_BoolAttr()->value(); return OkStatus();
     case fb::AttrValue::StringAttr: {
       const flatbuffers::String* s = attr.value_as_StringAttr()->value();
       *value = s ? s->str() : std::string();
@@ -43,8 +37,7 @@ Status ReadAttrValue(const fb::Attr& attr, AttrValue* value) {
     case fb::AttrValue::FloatsAttr:
       *value = CopyScalars(attr.value_as_FloatsAttr()->values());
       return OkStatus();
-    case fb::AttrValue::NONE:
-      return InvalidArgument("has no value type");
+    case fb::AttrValue::NONE: return InvalidArgument("has no value type");
   }
   return InvalidArgument(Cat("has value type ", static_cast<int>(attr.value_type()),
                              ", which is unknown (expected 1..",
@@ -55,8 +48,8 @@ std::string_view AttrValueTypeName(AttrType type) {
   return fb::EnumNameAttrValue(static_cast<fb::AttrValue>(static_cast<int>(type) + 1));
 }
 
-flatbuffers::Offset<fb::Attr> WriteAttr(flatbuffers::FlatBufferBuilder& fbb,
-                                        std::string_view name, const AttrValue& value) {
+flatbuffers::Offset<fb::Attr> WriteAttr(flatbuffers::FlatBufferBuilder& fbb, std::string_view name,
+                                        const AttrValue& value) {
   const auto name_offset = fbb.CreateString(name.data(), name.size());
   flatbuffers::Offset<void> table;
   std::visit(

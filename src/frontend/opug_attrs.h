@@ -9,9 +9,9 @@
 
 #include <string_view>
 
-#include "opug_generated.h"
 #include "opuc/ir/attributes.h"
 #include "opuc/status.h"
+#include "opug_generated.h"
 
 namespace opuc {
 

@@ -7,15 +7,14 @@ namespace opuc {
 
 bool IsOpugJsonPath(std::string_view path) {
   constexpr std::string_view kSuffix = ".json";
-  return path.size() >= kSuffix.size() &&
-         path.substr(path.size() - kSuffix.size()) == kSuffix;
+  return path.size() >= kSuffix.size() && path.substr(path.size() - kSuffix.size()) == kSuffix;
 }
 
 Expected<Graph> LoadOpugFile(const std::string& path) {
   OPUC_ASSIGN_OR_RETURN(AlignedBytes bytes, ReadFileAligned(path));
   if (IsOpugJsonPath(path))
-    return ReadOpugJson(
-        std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size), path);
+    return ReadOpugJson(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size),
+                        path);
   return ReadOpug(bytes.owner, bytes.data(), bytes.size, path);
 }
 

@@ -21,8 +21,8 @@
 
 #include "aligned_bytes.h"
 #include "opug_attrs.h"
-#include "opug_writable.h"
 #include "opug_generated.h"
+#include "opug_writable.h"
 #include "support/format.h"
 
 // The text of schema/opug.fbs, embedded at build time.
@@ -47,18 +47,12 @@ std::vector<int64_t> Widen(const std::vector<T>& values) {
 std::string AttrJson(const std::string& name, const AttrValue& value) {
   std::string body;
   switch (TypeOf(value)) {
-    case AttrType::kInt:
-      body = Cat("\"value\": ", std::get<int64_t>(value));
-      break;
-    case AttrType::kFloat:
-      body = "\"value\": " + FormatDouble(std::get<double>(value));
-      break;
+    case AttrType::kInt: body = Cat("\"value\": ", std::get<int64_t>(value)); break;
+    case AttrType::kFloat: body = "\"value\": " + FormatDouble(std::get<double>(value)); break;
     case AttrType::kBool:
       body = std::get<bool>(value) ? "\"value\": true" : "\"value\": false";
       break;
-    case AttrType::kString:
-      body = "\"value\": " + Quote(std::get<std::string>(value));
-      break;
+    case AttrType::kString: body = "\"value\": " + Quote(std::get<std::string>(value)); break;
     case AttrType::kInts:
       body = "\"values\": " + Ints(std::get<std::vector<int64_t>>(value));
       break;
@@ -66,19 +60,19 @@ std::string AttrJson(const std::string& name, const AttrValue& value) {
       body = "\"values\": " + JoinList(std::get<std::vector<double>>(value), FormatDouble);
       break;
   }
-  return Cat("{ \"name\": ", Quote(name), ", \"value_type\": \"",
-             AttrValueTypeName(TypeOf(value)), "\", \"value\": { ", body, " } }");
+  return Cat("{ \"name\": ", Quote(name), ", \"value_type\": \"", AttrValueTypeName(TypeOf(value)),
+             "\", \"value\": { ", body, " } }");
 }
 
 std::string TensorJson(const Tensor& t, uint32_t buffer) {
-  std::string text = Cat("{ \"name\": ", Quote(t.name), ", \"dtype\": \"",
-                         fb::EnumNameDType(static_cast<fb::DType>(t.dtype)),
-                         "\", \"shape\": ", Ints(t.shape));
+  std::string text =
+      Cat("{ \"name\": ", Quote(t.name), ", \"dtype\": \"",
+          fb::EnumNameDType(static_cast<fb::DType>(t.dtype)), "\", \"shape\": ", Ints(t.shape));
   if (buffer != 0) text += Cat(", \"buffer\": ", buffer);
   if (!t.fixed_point.empty())
-    text += Cat(", \"fixed_point\": { \"fraction_bits\": ",
-                Ints(Widen(t.fixed_point.fraction_bits)), ", \"axis\": ", t.fixed_point.axis,
-                " }");
+    text +=
+        Cat(", \"fixed_point\": { \"fraction_bits\": ", Ints(Widen(t.fixed_point.fraction_bits)),
+            ", \"axis\": ", t.fixed_point.axis, " }");
   return text + " }";
 }
 
@@ -89,8 +83,10 @@ std::string BufferJson(const ConstantData& data) {
   std::string text = "{ \"data\": [";
   for (size_t i = 0; i < data.size(); ++i) {
     if (i) text += ',';
-    if (i % 16 == 0 && !one_line) text += "\n      ";
-    else if (i) text += ' ';
+    if (i % 16 == 0 && !one_line)
+      text += "\n      ";
+    else if (i)
+      text += ' ';
     text += std::to_string(data.data()[i]);
   }
   return text + (one_line ? "] }" : "\n    ] }");
@@ -110,8 +106,7 @@ std::string NodeJson(const Node& node) {
 /// `"key": [` items `]` with one item per line.
 std::string List(std::string_view key, const std::vector<std::string>& items) {
   std::string text = Cat("  \"", key, "\": [");
-  for (size_t i = 0; i < items.size(); ++i)
-    text += Cat(i ? "," : "", "\n    ", items[i]);
+  for (size_t i = 0; i < items.size(); ++i) text += Cat(i ? "," : "", "\n    ", items[i]);
   return text + (items.empty() ? "]" : "\n  ]");
 }
 
@@ -133,8 +128,9 @@ Expected<std::string> OpugToJson(const Graph& graph) {
   if (!graph.name.empty()) json += Cat("  \"name\": ", Quote(graph.name), ",\n");
   json += List("tensors", tensors) + ",\n" + List("buffers", buffers) + ",\n" +
           List("nodes", nodes) + ",\n";
-  json += Cat("  \"inputs\": ", Ints(Widen(graph.inputs)), ",\n  \"outputs\": ",
-              Ints(Widen(graph.outputs)), ",\n", List("metadata", metadata), "\n}\n");
+  json += Cat("  \"inputs\": ", Ints(Widen(graph.inputs)),
+              ",\n  \"outputs\": ", Ints(Widen(graph.outputs)), ",\n", List("metadata", metadata),
+              "\n}\n");
   return json;
 }
 
@@ -172,8 +168,7 @@ char FirstToken(std::string_view text) {
 /// FlatBuffers says "3: 14: error: unknown field: x"; we say
 /// "line 3, column 14: unknown field: x".
 std::string ParserError(std::string error) {
-  while (!error.empty() && std::isspace(static_cast<unsigned char>(error.back())))
-    error.pop_back();
+  while (!error.empty() && std::isspace(static_cast<unsigned char>(error.back()))) error.pop_back();
   const auto Digits = [&](size_t from) {
     size_t i = from;
     while (i < error.size() && std::isdigit(static_cast<unsigned char>(error[i]))) ++i;
@@ -218,9 +213,10 @@ Expected<Graph> ReadOpugJson(std::string_view text, std::string_view source_name
 #else  // !OPUC_WITH_FLATBUFFERS_PARSER
 
 Expected<Graph> ReadOpugJson(std::string_view /*text*/, std::string_view source_name) {
-  return Unsupported(Cat(source_name, ": cannot read the JSON form: this opuc was built without "
-                                      "FlatBuffers' parser (OPUC_WITH_FLATBUFFERS_PARSER=OFF); "
-                                      "use the binary .opug"));
+  return Unsupported(Cat(source_name,
+                         ": cannot read the JSON form: this opuc was built without "
+                         "FlatBuffers' parser (OPUC_WITH_FLATBUFFERS_PARSER=OFF); "
+                         "use the binary .opug"));
 }
 
 #endif  // OPUC_WITH_FLATBUFFERS_PARSER

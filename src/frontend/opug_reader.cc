@@ -12,9 +12,9 @@
 
 #include "aligned_bytes.h"
 #include "fb_vector.h"
+#include "opuc/ir/verifier.h"
 #include "opug_attrs.h"
 #include "opug_generated.h"
-#include "opuc/ir/verifier.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -39,12 +39,12 @@ Status CheckHeader(const uint8_t* data, size_t size) {
   if (size < 8)
     return InvalidArgument(Cat(size, " bytes is too short for a .opug file (at least 8)"));
   if (!fb::GraphBufferHasIdentifier(data))
-    return InvalidArgument(Cat("file identifier is ", Quote(std::string_view(
-                                   reinterpret_cast<const char*>(data) + 4, 4)),
+    return InvalidArgument(Cat("file identifier is ",
+                               Quote(std::string_view(reinterpret_cast<const char*>(data) + 4, 4)),
                                "; expected \"OPUG\" (not a .opug file)"));
   if (size >= FLATBUFFERS_MAX_BUFFER_SIZE)
-    return InvalidArgument(Cat(size, " bytes exceeds the FlatBuffers limit of ",
-                               FLATBUFFERS_MAX_BUFFER_SIZE));
+    return InvalidArgument(
+        Cat(size, " bytes exceeds the FlatBuffers limit of ", FLATBUFFERS_MAX_BUFFER_SIZE));
   flatbuffers::Verifier verifier(data, size);
   if (!fb::VerifyGraphBuffer(verifier))
     return InvalidArgument("FlatBuffers verification failed: the file is truncated or corrupt");
@@ -65,8 +65,8 @@ class Reader {
   Expected<Tensor> ReadTensor(const fb::Tensor& t) const;
   Expected<Node> ReadNode(const fb::Node& n) const;
   Status CheckTensorId(int32_t id, bool absent_ok, std::string_view role, size_t i) const;
-  Expected<std::vector<TensorId>> ReadIds(const flatbuffers::Vector<int32_t>* ids,
-                                          bool absent_ok, std::string_view role) const;
+  Expected<std::vector<TensorId>> ReadIds(const flatbuffers::Vector<int32_t>* ids, bool absent_ok,
+                                          std::string_view role) const;
 
   std::shared_ptr<const void> owner_;
   const fb::Graph& root_;
@@ -97,8 +97,8 @@ Status Reader::ReadFixedPoint(const fb::FixedPoint& fp, Tensor* tensor) const {
                                  ShapeToString(tensor->shape)));
     const int64_t extent = tensor->shape[static_cast<size_t>(axis)];
     if (static_cast<int64_t>(count) != extent)
-      return InvalidArgument(Cat("fixed_point has ", count, " fraction_bits; expected ",
-                                 extent, " (extent of axis ", axis, ")"));
+      return InvalidArgument(Cat("fixed_point has ", count, " fraction_bits; expected ", extent,
+                                 " (extent of axis ", axis, ")"));
   }
   tensor->fixed_point.fraction_bits = std::move(bits);
   tensor->fixed_point.axis = axis;
@@ -108,34 +108,33 @@ Status Reader::ReadFixedPoint(const fb::FixedPoint& fp, Tensor* tensor) const {
 Expected<Tensor> Reader::ReadTensor(const fb::Tensor& t) const {
   const auto raw_dtype = static_cast<int>(t.dtype());
   if (raw_dtype < 0 || raw_dtype >= kNumDTypes)
-    return InvalidArgument(Cat("dtype ", raw_dtype, " is unknown (expected 0..",
-                               kNumDTypes - 1, ")"));
+    return InvalidArgument(
+        Cat("dtype ", raw_dtype, " is unknown (expected 0..", kNumDTypes - 1, ")"));
   Tensor tensor;
   tensor.name = Str(t.name());
   tensor.dtype = static_cast<DType>(raw_dtype);
   tensor.shape = CopyScalars(t.shape());
   for (int64_t extent : tensor.shape)
     if (extent < 0)
-      return InvalidArgument(Cat("shape ", ShapeToString(tensor.shape),
-                                 " has a negative extent"));
+      return InvalidArgument(Cat("shape ", ShapeToString(tensor.shape), " has a negative extent"));
   const std::optional<int64_t> elements = NumElements(tensor.shape);
   const auto dsize = static_cast<int64_t>(DTypeSize(tensor.dtype));
   if (!elements || *elements > std::numeric_limits<int64_t>::max() / dsize)
-    return InvalidArgument(Cat("shape ", ShapeToString(tensor.shape), " ",
-                               DTypeName(tensor.dtype), " has too many elements to address"));
+    return InvalidArgument(Cat("shape ", ShapeToString(tensor.shape), " ", DTypeName(tensor.dtype),
+                               " has too many elements to address"));
   if (t.fixed_point()) OPUC_RETURN_IF_ERROR(ReadFixedPoint(*t.fixed_point(), &tensor));
 
   const uint32_t b = t.buffer();
   if (b == 0) return tensor;
   if (b >= num_buffers_)
-    return InvalidArgument(Cat("buffer ", b, " is out of range (the graph has ", num_buffers_,
-                               " buffers)"));
+    return InvalidArgument(
+        Cat("buffer ", b, " is out of range (the graph has ", num_buffers_, " buffers)"));
   const auto* data = root_.buffers()->Get(b)->data();
   const uint64_t want = static_cast<uint64_t>(*elements * dsize);
   if (Count(data) != want)
     return InvalidArgument(Cat("buffer ", b, " holds ", Count(data), " bytes; shape ",
-                               ShapeToString(tensor.shape), " ", DTypeName(tensor.dtype),
-                               " needs ", want));
+                               ShapeToString(tensor.shape), " ", DTypeName(tensor.dtype), " needs ",
+                               want));
   if (want == 0) {
     tensor.constant = ConstantData::Copy(nullptr, 0);
   } else if (reinterpret_cast<uintptr_t>(data->data()) % kConstantAlignment == 0) {
@@ -147,18 +146,15 @@ Expected<Tensor> Reader::ReadTensor(const fb::Tensor& t) const {
   return tensor;
 }
 
-Status Reader::CheckTensorId(int32_t id, bool absent_ok, std::string_view role,
-                             size_t i) const {
+Status Reader::CheckTensorId(int32_t id, bool absent_ok, std::string_view role, size_t i) const {
   if (absent_ok && id == kNoTensor) return OkStatus();
   if (id >= 0 && static_cast<size_t>(id) < num_tensors_) return OkStatus();
   return InvalidArgument(Cat(role, " ", i, " is tensor ", id, ", which is out of range (",
-                             num_tensors_, " tensors", absent_ok ? "; -1 marks absent" : "",
-                             ")"));
+                             num_tensors_, " tensors", absent_ok ? "; -1 marks absent" : "", ")"));
 }
 
 Expected<std::vector<TensorId>> Reader::ReadIds(const flatbuffers::Vector<int32_t>* ids,
-                                                bool absent_ok,
-                                                std::string_view role) const {
+                                                bool absent_ok, std::string_view role) const {
   std::vector<TensorId> out = CopyScalars(ids);
   for (size_t i = 0; i < out.size(); ++i)
     OPUC_RETURN_IF_ERROR(CheckTensorId(out[i], absent_ok, role, i));
@@ -188,8 +184,8 @@ Expected<Node> Reader::ReadNode(const fb::Node& n) const {
 
 Expected<Graph> Reader::Read() {
   if (root_.version() > kOpugVersion)
-    return Unsupported(Cat("format version ", root_.version(),
-                           " is newer than this opuc reads (", kOpugVersion, ")"));
+    return Unsupported(Cat("format version ", root_.version(), " is newer than this opuc reads (",
+                           kOpugVersion, ")"));
   OPUC_RETURN_IF_ERROR(CheckBuffers());
   Graph graph;
   graph.name = Str(root_.name());
@@ -219,8 +215,7 @@ Expected<Graph> Reader::Read() {
   return graph;
 }
 
-Expected<Graph> ReadAligned(std::shared_ptr<const void> owner, const uint8_t* data,
-                            size_t size) {
+Expected<Graph> ReadAligned(std::shared_ptr<const void> owner, const uint8_t* data, size_t size) {
   OPUC_RETURN_IF_ERROR(CheckHeader(data, size));
   Reader reader(std::move(owner), *fb::GetGraph(data));
   return reader.Read();

@@ -2,8 +2,8 @@
 #include "opuc/frontend/opug.h"
 
 #include "opug_attrs.h"
-#include "opug_writable.h"
 #include "opug_generated.h"
+#include "opug_writable.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -39,8 +39,7 @@ Offset<fb::Tensor> WriteTensor(FlatBufferBuilder& fbb, const Tensor& t, uint32_t
   if (!t.fixed_point.empty())
     fixed_point = fb::CreateFixedPoint(fbb, fbb.CreateVector(t.fixed_point.fraction_bits),
                                        t.fixed_point.axis);
-  return fb::CreateTensor(fbb, name, static_cast<fb::DType>(t.dtype), shape, fixed_point,
-                          buffer);
+  return fb::CreateTensor(fbb, name, static_cast<fb::DType>(t.dtype), shape, fixed_point, buffer);
 }
 
 Offset<fb::Node> WriteNode(FlatBufferBuilder& fbb, const Node& node) {
@@ -83,10 +82,10 @@ Expected<std::vector<uint8_t>> WriteOpug(const Graph& graph) {
   for (const auto& [key, value] : graph.metadata)
     metadata.push_back(fb::CreateKeyValue(fbb, String(fbb, key), String(fbb, value)));
 
-  const auto root = fb::CreateGraph(
-      fbb, kOpugVersion, String(fbb, graph.name), fbb.CreateVector(tensors),
-      fbb.CreateVector(buffers), fbb.CreateVector(nodes), fbb.CreateVector(graph.inputs),
-      fbb.CreateVector(graph.outputs), fbb.CreateVector(metadata));
+  const auto root = fb::CreateGraph(fbb, kOpugVersion, String(fbb, graph.name),
+                                    fbb.CreateVector(tensors), fbb.CreateVector(buffers),
+                                    fbb.CreateVector(nodes), fbb.CreateVector(graph.inputs),
+                                    fbb.CreateVector(graph.outputs), fbb.CreateVector(metadata));
   fb::FinishGraphBuffer(fbb, root);
   return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
 }

@@ -6,8 +6,8 @@
 // where it is used.
 //
 //===----------------------------------------------------------------------===//
-#include "tflite_import.h"
 #include "support/format.h"
+#include "tflite_import.h"
 
 namespace opuc {
 namespace {

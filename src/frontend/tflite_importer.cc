@@ -11,9 +11,9 @@
 
 #include "aligned_bytes.h"
 #include "fb_vector.h"
-#include "tflite_import.h"
 #include "opuc/ir/verifier.h"
 #include "support/format.h"
+#include "tflite_import.h"
 
 namespace opuc {
 namespace {

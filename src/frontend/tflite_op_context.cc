@@ -1,7 +1,7 @@
 //===- src/frontend/tflite_op_context.cc - One operator, as converters see it -===//
 #include "fb_vector.h"
-#include "tflite_import.h"
 #include "support/format.h"
+#include "tflite_import.h"
 
 namespace opuc {
 
@@ -103,16 +103,11 @@ Status OpContext::Emit(OpKind kind, std::vector<TensorId> inputs, Attributes att
 
 Expected<std::string> ActivationName(tfl::ActivationFunctionType value, std::string_view field) {
   switch (value) {
-    case tfl::ActivationFunctionType::NONE:
-      return std::string("none");
-    case tfl::ActivationFunctionType::RELU:
-      return std::string("relu");
-    case tfl::ActivationFunctionType::RELU_N1_TO_1:
-      return std::string("relu_n1_to_1");
-    case tfl::ActivationFunctionType::RELU6:
-      return std::string("relu6");
-    case tfl::ActivationFunctionType::TANH:
-      return std::string("tanh");
+    case tfl::ActivationFunctionType::NONE: return std::string("none");
+    case tfl::ActivationFunctionType::RELU: return std::string("relu");
+    case tfl::ActivationFunctionType::RELU_N1_TO_1: return std::string("relu_n1_to_1");
+    case tfl::ActivationFunctionType::RELU6: return std::string("relu6");
+    case tfl::ActivationFunctionType::TANH: return std::string("tanh");
     case tfl::ActivationFunctionType::SIGN_BIT:
       return Unsupported(Cat(field,
                              " is SIGN_BIT; opuc supports NONE, RELU, RELU_N1_TO_1,"
@@ -124,10 +119,8 @@ Expected<std::string> ActivationName(tfl::ActivationFunctionType value, std::str
 
 Expected<std::string> PaddingName(tfl::Padding value, std::string_view field) {
   switch (value) {
-    case tfl::Padding::SAME:
-      return std::string("same");
-    case tfl::Padding::VALID:
-      return std::string("valid");
+    case tfl::Padding::SAME: return std::string("same");
+    case tfl::Padding::VALID: return std::string("valid");
   }
   return InvalidArgument(
       Cat(field, " is ", static_cast<int>(value), "; expected SAME (0) or VALID (1)"));

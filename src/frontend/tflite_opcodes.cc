@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 
-#include "tflite_import.h"
 #include "support/format.h"
+#include "tflite_import.h"
 
 namespace opuc {
 

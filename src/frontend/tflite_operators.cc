@@ -8,8 +8,8 @@
 #include "opuc/frontend/tflite.h"
 
 #include "aligned_bytes.h"
-#include "tflite_import.h"
 #include "support/format.h"
+#include "tflite_import.h"
 
 namespace opuc {
 namespace {

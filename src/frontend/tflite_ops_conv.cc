@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include <cstring>
 
-#include "tflite_import.h"
 #include "support/format.h"
+#include "tflite_import.h"
 
 namespace opuc {
 namespace {
@@ -47,8 +47,8 @@ Expected<std::vector<TensorId>> InnerProductInputs(OpContext& ctx, size_t input,
 template <typename Options>
 Expected<Attributes> DilatedWindowAttrs(const Options& o) {
   Attributes attrs;
-  OPUC_RETURN_IF_ERROR(WindowAttrs(o.padding(), o.stride_h(), o.stride_w(),
-                                   o.fused_activation_function(), &attrs));
+  OPUC_RETURN_IF_ERROR(
+      WindowAttrs(o.padding(), o.stride_h(), o.stride_w(), o.fused_activation_function(), &attrs));
   OPUC_ASSIGN_OR_RETURN(std::vector<int64_t> dilations,
                         Dilations(o.dilation_h_factor(), o.dilation_w_factor()));
   attrs.Set("dilations", std::move(dilations));

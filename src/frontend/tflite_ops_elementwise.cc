@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include <cmath>
 
-#include "tflite_import.h"
 #include "support/format.h"
+#include "tflite_import.h"
 
 namespace opuc {
 namespace {

@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tflite_import.h"
 #include "support/format.h"
+#include "tflite_import.h"
 
 namespace opuc {
 namespace {

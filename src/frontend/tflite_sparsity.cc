@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "fb_vector.h"
-#include "tflite_import.h"
 #include "support/format.h"
+#include "tflite_import.h"
 
 namespace opuc {
 namespace {

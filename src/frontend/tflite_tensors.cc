@@ -10,23 +10,19 @@
 #include <limits>
 
 #include "fb_vector.h"
-#include "tflite_import.h"
 #include "opuc/ir/sparsity.h"
 #include "support/format.h"
+#include "tflite_import.h"
 
 namespace opuc {
 namespace {
 
 std::optional<DType> ToDType(tfl::TensorType type) {
   switch (type) {
-    case tfl::TensorType::FLOAT32:
-      return DType::kF32;
-    case tfl::TensorType::FLOAT16:
-      return DType::kF16;
-    case tfl::TensorType::INT32:
-      return DType::kI32;
-    default:
-      return std::nullopt;
+    case tfl::TensorType::FLOAT32: return DType::kF32;
+    case tfl::TensorType::FLOAT16: return DType::kF16;
+    case tfl::TensorType::INT32: return DType::kI32;
+    default: return std::nullopt;
   }
 }
 

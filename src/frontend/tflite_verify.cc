@@ -5,8 +5,8 @@
 // inside it, so later stages can follow them safely.
 //
 //===----------------------------------------------------------------------===//
-#include "tflite_import.h"
 #include "support/format.h"
+#include "tflite_import.h"
 
 namespace opuc {
 

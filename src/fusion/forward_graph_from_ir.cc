@@ -45,7 +45,8 @@ class Creator {
     for (size_t n = 0; n < graph_.nodes.size(); ++n)
       OPUC_RETURN_IF_ERROR(AddOp(static_cast<NodeId>(n)));
     for (TensorId out : graph_.outputs) {
-      if (!InRange(out)) return InvalidArgument(Cat("graph output tensor ", out, " does not exist"));
+      if (!InRange(out))
+        return InvalidArgument(Cat("graph output tensor ", out, " does not exist"));
       OPUC_ASSIGN_OR_RETURN(const int32_t producer, Defined(out, -1));
       forward_.set_extern_ref(producer);
     }
@@ -65,10 +66,11 @@ class Creator {
     if (slot >= 0) return slot;
     const Tensor& t = graph_.tensor(id);
     if (!t.constant)
-      return InvalidArgument(Cat(reader < 0 ? std::string("graph output") : DescribeNode(graph_, reader),
-                                 " reads ", DescribeTensor(graph_, id), ", which is neither a graph",
-                                 " input, a constant nor the output of an earlier node (nodes must",
-                                 " be in topological order)"));
+      return InvalidArgument(
+          Cat(reader < 0 ? std::string("graph output") : DescribeNode(graph_, reader), " reads ",
+              DescribeTensor(graph_, id), ", which is neither a graph",
+              " input, a constant nor the output of an earlier node (nodes must",
+              " be in topological order)"));
     // TVM inlines scalar constants ("simple constants") and passes the rest.
     const bool simple = !t.sparsity && NumElements(t.shape) == int64_t{1};
     slot = forward_.AddNode(
@@ -86,8 +88,8 @@ class Creator {
     for (TensorId in : node.inputs) {
       if (in == kNoTensor) continue;
       if (!InRange(in))
-        return InvalidArgument(Cat(DescribeNode(graph_, id), " reads tensor ", in,
-                                   ", which does not exist"));
+        return InvalidArgument(
+            Cat(DescribeNode(graph_, id), " reads tensor ", in, ", which does not exist"));
       OPUC_ASSIGN_OR_RETURN(const int32_t producer, Defined(in, id));
       producers_.push_back(producer);
       same_shape_.push_back(pattern == OpPatternKind::kBroadcast && out &&

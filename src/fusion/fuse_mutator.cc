@@ -49,9 +49,12 @@ void AppendToName(std::string& name, OpKind op) {
 class FunctionBuilder {
  public:
   FunctionBuilder(Graph& graph, const IndexedForwardGraph& forward, const FusedGroups& groups)
-      : graph_(graph), groups_(groups), open_(groups.count()),
+      : graph_(graph),
+        groups_(groups),
+        open_(groups.count()),
         simple_constant_(graph.tensors.size(), false),
-        value_group_(graph.tensors.size(), -1), value_id_(graph.tensors.size(), kNoTensor) {
+        value_group_(graph.tensors.size(), -1),
+        value_id_(graph.tensors.size(), kNoTensor) {
     for (int32_t g : Ids<int32_t>(open_.size()))
       open_[g].root = groups.members[groups.begin[static_cast<size_t>(g) + 1] - 1];
     for (int32_t f : Ids<int32_t>(forward.size()))
@@ -195,11 +198,11 @@ class FunctionBuilder {
 
   Graph& graph_;
   const FusedGroups& groups_;
-  IdVector<int32_t, Open> open_;               // per group
-  IdVector<TensorId, bool> simple_constant_;   // per tensor: a one-element constant (copied in)
-  IdVector<TensorId, int32_t> value_group_;    // per tensor: the group whose member writes it, or -1
-  IdVector<TensorId, TensorId> value_id_;      // per tensor a member writes: its id in the body
-  std::vector<int32_t> slot_;         // per member input, in graph order (see Plan)
+  IdVector<int32_t, Open> open_;              // per group
+  IdVector<TensorId, bool> simple_constant_;  // per tensor: a one-element constant (copied in)
+  IdVector<TensorId, int32_t> value_group_;   // per tensor: the group whose member writes it, or -1
+  IdVector<TensorId, TensorId> value_id_;     // per tensor a member writes: its id in the body
+  std::vector<int32_t> slot_;                 // per member input, in graph order (see Plan)
 };
 
 }  // namespace
@@ -213,7 +216,8 @@ Expected<FuseCounts> ApplyPartition(Graph& graph, const IndexedForwardGraph& for
 
   // Nothing fails from here on. What stays outside is renumbered as the
   // node list is rebuilt, and then the tensors are compacted in place.
-  const std::vector<TensorId> new_id = fusion::TensorIdsAfterFusion(forward, partition, groups, graph);
+  const std::vector<TensorId> new_id =
+      fusion::TensorIdsAfterFusion(forward, partition, groups, graph);
   auto renumber = [&](std::vector<TensorId>& ids) {
     for (TensorId& id : ids)
       if (id != kNoTensor) id = new_id[static_cast<size_t>(id)];

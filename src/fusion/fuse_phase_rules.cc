@@ -17,8 +17,8 @@
 // out_ewise_fusable, so the relu then takes the next elemwise op along.
 //
 //===----------------------------------------------------------------------===//
-#include "partitioner.h"
 #include "opuc/fusion/pattern_order.h"
+#include "partitioner.h"
 
 namespace opuc::fusion {
 namespace {
@@ -104,7 +104,8 @@ Status GraphPartitioner::FuseIntoIntermediateTuple(int32_t id, int32_t dom) {
   // Tuple fields do not join a group that a tuple roots (TVM).
   if (groups_.pattern(dom_root) == OpPatternKind::kTuple) return OkStatus();
   // Only a tuple that already fused into the injective ops after it.
-  if (groups_.pattern(dom) != OpPatternKind::kTuple || !IsAtMostInjective(groups_.pattern(dom_root)))
+  if (groups_.pattern(dom) != OpPatternKind::kTuple ||
+      !IsAtMostInjective(groups_.pattern(dom_root)))
     return OkStatus();
   if (groups_.FindRoot(id) == dom_root) return OkStatus();  // nothing left to merge
   // CheckPath keeps two intermediate tuples apart.

@@ -74,7 +74,8 @@ Status CheckFusedGroups(const IndexedForwardGraph& forward, const Partition& par
       return InternalError(Cat(where(), " is a graph output inside a fusion group"));
     for (const IndexedForwardGraph::Edge& edge : forward.outputs(id)) {
       if (!ReadsInside(forward, partition, edge.node, root))
-        return InternalError(Cat(where(), " is read by ", DescribeForwardNode(forward, &graph, edge.node),
+        return InternalError(Cat(where(), " is read by ",
+                                 DescribeForwardNode(forward, &graph, edge.node),
                                  ", outside its fusion group"));
       if (forward.IsOp(id) && forward.IsOp(edge.node) &&
           forward.node(edge.node).ref < forward.node(id).ref)

@@ -31,8 +31,8 @@ void StampSet::Clear() {
   current_ = 1;
 }
 
-GraphPartitioner::GraphPartitioner(const IndexedForwardGraph& graph,
-                                   const PostDominatorTree& tree, const FuseOptions& options)
+GraphPartitioner::GraphPartitioner(const IndexedForwardGraph& graph, const PostDominatorTree& tree,
+                                   const FuseOptions& options)
     : graph_(graph),
       tree_(tree),
       options_(options),
@@ -64,10 +64,10 @@ Status GraphPartitioner::TryFuse(int32_t src, int32_t sink, FusePhase phase,
   refusal.post_dominator = sink;
   if (too_deep_[static_cast<size_t>(src)]) return OkStatus();
   // The merged group holds at least src's region and the sink.
-  const int64_t at_least = region_ops_.empty() ? 0
-                           : int64_t{region_ops_[static_cast<size_t>(src)]} + graph_.IsOp(sink);
-  const int64_t ops = at_least > options_.max_fuse_depth ? at_least
-                                                         : CountFusedOpsWithNewChild(src, sink);
+  const int64_t at_least =
+      region_ops_.empty() ? 0 : int64_t{region_ops_[static_cast<size_t>(src)]} + graph_.IsOp(sink);
+  const int64_t ops =
+      at_least > options_.max_fuse_depth ? at_least : CountFusedOpsWithNewChild(src, sink);
   if (ops > options_.max_fuse_depth) {
     too_deep_[static_cast<size_t>(src)] = true;
     refusal.reason = FuseReason::kMaxFuseDepth;
@@ -179,8 +179,8 @@ namespace {
 
 Status CheckOptions(const FuseOptions& options) {
   if (options.max_fuse_depth < 0)
-    return InvalidArgument(Cat("FuseOps.max_depth is ", options.max_fuse_depth,
-                               "; expected at least 0"));
+    return InvalidArgument(
+        Cat("FuseOps.max_depth is ", options.max_fuse_depth, "; expected at least 0"));
   if (options.max_function_args < 0)
     return InvalidArgument(Cat("FuseOps.max_function_args is ", options.max_function_args,
                                "; expected at least 0 (0: no limit)"));
@@ -189,8 +189,8 @@ Status CheckOptions(const FuseOptions& options) {
 
 }  // namespace
 
-Expected<Partition> PartitionGraph(const IndexedForwardGraph& graph,
-                                   const PostDominatorTree& tree, const FuseOptions& options) {
+Expected<Partition> PartitionGraph(const IndexedForwardGraph& graph, const PostDominatorTree& tree,
+                                   const FuseOptions& options) {
   OPUC_RETURN_IF_ERROR(CheckOptions(options));
   if (tree.parent.size() != graph.size())
     return InvalidArgument(Cat("the post-dominator tree has ", tree.parent.size(),

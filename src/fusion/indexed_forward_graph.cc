@@ -80,8 +80,7 @@ std::string DescribeForwardNode(const IndexedForwardGraph& forward, const Graph*
   const IndexedForwardGraph::Node& node = forward.node(id);
   if (!graph || node.ref < 0) return Cat("#", id);
   switch (node.kind) {
-    case IndexedForwardGraph::NodeKind::kOp:
-      return DescribeNode(*graph, node.ref);
+    case IndexedForwardGraph::NodeKind::kOp: return DescribeNode(*graph, node.ref);
     case IndexedForwardGraph::NodeKind::kTuple:
       return Cat("the tuple of ", DescribeNode(*graph, node.ref));
     case IndexedForwardGraph::NodeKind::kGraphInput:

@@ -29,17 +29,14 @@ std::string DescribeDecision(const IndexedForwardGraph& forward, const Graph* gr
   auto name = [&](int32_t id) { return DescribeForwardNode(forward, graph, id); };
   const std::string phase(PhaseName(decision.phase));
   switch (decision.reason) {
-    case FuseReason::kNotConsidered:
-      return "not examined";
+    case FuseReason::kNotConsidered: return "not examined";
     case FuseReason::kFused:
       return Cat("fused into its post-dominator ", name(decision.post_dominator), " (", phase, ")");
     case FuseReason::kFusedOnPath:
       return Cat("fused on the way from ", name(decision.source), " to its post-dominator ",
                  name(decision.post_dominator), " (", phase, ")");
-    case FuseReason::kOptLevelZero:
-      return "not fused: opt level 0 fuses nothing";
-    case FuseReason::kOpaque:
-      return "not fused: the node is opaque";
+    case FuseReason::kOptLevelZero: return "not fused: opt level 0 fuses nothing";
+    case FuseReason::kOpaque: return "not fused: the node is opaque";
     case FuseReason::kNoPostDominator:
       return "not fused: no post-dominator (a graph output, or its consumers never meet again)";
     case FuseReason::kPostDominatorTuple:

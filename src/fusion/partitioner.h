@@ -87,7 +87,7 @@ class GraphPartitioner {
   FuseOptions options_;
   FuseGroups groups_;
   std::vector<FuseDecision> decisions_;
-  std::vector<bool> too_deep_;  // a refused depth stays refused: groups only grow
+  std::vector<bool> too_deep_;        // a refused depth stays refused: groups only grow
   std::vector<uint32_t> region_ops_;  // region_bound.h; empty when no region can be too large
   StampSet visited_;
   StampSet marked_;

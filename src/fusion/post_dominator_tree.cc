@@ -102,7 +102,9 @@ class LiftingTree {
   /// How many jumps `id` has: the k with 2^k <= depth - 1.
   int Levels(int32_t id) const { return BitWidth(static_cast<uint32_t>(Depth(id) - 1)); }
   /// J(id,k) and P(id,k), packed.
-  Word At(int32_t id, int k) const { return levels_[static_cast<size_t>(k)][static_cast<size_t>(id)]; }
+  Word At(int32_t id, int k) const {
+    return levels_[static_cast<size_t>(k)][static_cast<size_t>(id)];
+  }
 
   size_t n_;
   PostDominatorTree tree_;

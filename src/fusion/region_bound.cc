@@ -34,7 +34,8 @@ std::vector<uint32_t> RegionOps(const IndexedForwardGraph& graph, const PostDomi
     if (sink < 0) continue;
     const uint32_t own = graph.IsOp(id) ? 1 : 0;
     chains.clear();
-    for (const IndexedForwardGraph::Edge& edge : graph.outputs(id)) chains.push_back({edge.node, 0});
+    for (const IndexedForwardGraph::Edge& edge : graph.outputs(id))
+      chains.push_back({edge.node, 0});
     uint32_t best = 0;
     for (bool live = true; live && own + best <= limit;) {
       live = false;

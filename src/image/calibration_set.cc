@@ -94,8 +94,7 @@ Expected<CalibrationSample> LoadCalibrationSample(const std::string& path, const
                                    "; the model input is ", TypeText(input)));
       return sample;
     }
-    case SampleKind::kNone:
-      break;
+    case SampleKind::kNone: break;
   }
   return InvalidArgument(Cat(path, ": not a calibration sample (.png or .npy)"));
 }

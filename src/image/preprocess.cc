@@ -17,10 +17,12 @@ Expected<HostTensor> Preprocess(const Image& image, const PreprocessOptions& opt
   if (image.width <= 0 || image.height <= 0)
     return InvalidArgument(
         Cat("preprocess: the image is empty (", image.width, "x", image.height, ")"));
-  if (image.pixels.size() != static_cast<size_t>(image.width) * static_cast<size_t>(image.height) * 3)
-    return InvalidArgument(Cat("preprocess: the image holds ", image.pixels.size(), " bytes; ",
-                               image.width, "x", image.height, " RGB needs ",
-                               static_cast<size_t>(image.width) * static_cast<size_t>(image.height) * 3));
+  if (image.pixels.size() !=
+      static_cast<size_t>(image.width) * static_cast<size_t>(image.height) * 3)
+    return InvalidArgument(
+        Cat("preprocess: the image holds ", image.pixels.size(), " bytes; ", image.width, "x",
+            image.height, " RGB needs ",
+            static_cast<size_t>(image.width) * static_cast<size_t>(image.height) * 3));
   if (options.height <= 0 || options.width <= 0)
     return InvalidArgument(Cat("preprocess: size is not set (", options.height, "x", options.width,
                                "); give size=HxW"));

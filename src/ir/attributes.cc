@@ -9,9 +9,7 @@
 namespace opuc {
 namespace {
 
-bool NameLess(const Attributes::Entry& entry, std::string_view name) {
-  return entry.first < name;
-}
+bool NameLess(const Attributes::Entry& entry, std::string_view name) { return entry.first < name; }
 
 template <typename T>
 const T* FindAs(const Attributes& attrs, std::string_view name) {
@@ -42,9 +40,7 @@ std::string AttrValueToString(const AttrValue& value) {
     std::string operator()(const std::vector<int64_t>& v) const {
       return JoinList(v, [](int64_t x) { return std::to_string(x); });
     }
-    std::string operator()(const std::vector<double>& v) const {
-      return JoinList(v, FormatDouble);
-    }
+    std::string operator()(const std::vector<double>& v) const { return JoinList(v, FormatDouble); }
   };
   return std::visit(Printer{}, value);
 }

@@ -16,8 +16,7 @@ struct AlignedDelete {
 }  // namespace
 
 std::shared_ptr<uint8_t> NewAlignedBuffer(size_t size) {
-  void* raw =
-      ::operator new[](size ? size : 1, std::align_val_t(kConstantAlignment), std::nothrow);
+  void* raw = ::operator new[](size ? size : 1, std::align_val_t(kConstantAlignment), std::nothrow);
   if (!raw) return nullptr;
   return std::shared_ptr<uint8_t>(static_cast<uint8_t*>(raw), AlignedDelete());
 }
@@ -33,8 +32,7 @@ ConstantData ConstantData::Copy(const void* data, size_t size) {
   return result;
 }
 
-ConstantData ConstantData::View(std::shared_ptr<const void> owner, const void* data,
-                                size_t size) {
+ConstantData ConstantData::View(std::shared_ptr<const void> owner, const void* data, size_t size) {
   ConstantData result;
   result.owner_ = std::move(owner);
   result.data_ = static_cast<const uint8_t*>(data);

@@ -12,9 +12,9 @@ Expected<int64_t> WindowOutputExtent(int64_t input, int64_t kernel, int64_t stri
   if (padding == Padding::kSame) return (input + stride - 1) / stride;
   const int64_t effective = (kernel - 1) * dilation + 1;
   if (input < effective)
-    return InvalidArgument(Cat(axis, ": window of ", effective, " (kernel ", kernel,
-                               ", dilation ", dilation, ") does not fit the input extent ",
-                               input, " with valid padding"));
+    return InvalidArgument(Cat(axis, ": window of ", effective, " (kernel ", kernel, ", dilation ",
+                               dilation, ") does not fit the input extent ", input,
+                               " with valid padding"));
   return (input - effective) / stride + 1;
 }
 

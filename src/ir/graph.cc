@@ -11,8 +11,7 @@ TensorId Graph::AddTensor(Tensor tensor) {
   return static_cast<TensorId>(tensors.size() - 1);
 }
 
-TensorId Graph::AddConstant(std::string tensor_name, DType dtype, Shape shape,
-                            ConstantData data) {
+TensorId Graph::AddConstant(std::string tensor_name, DType dtype, Shape shape, ConstantData data) {
   Tensor tensor;
   tensor.name = std::move(tensor_name);
   tensor.dtype = dtype;
@@ -44,15 +43,13 @@ uint64_t Graph::ConstantBytes() const {
 }
 
 std::string DescribeNode(const Graph& graph, NodeId id) {
-  if (id < 0 || static_cast<size_t>(id) >= graph.nodes.size())
-    return Cat("node ", id);
+  if (id < 0 || static_cast<size_t>(id) >= graph.nodes.size()) return Cat("node ", id);
   const Node& node = graph.node(id);
   return Cat("node ", id, " '", node.name, "' (", OpName(node.op), ")");
 }
 
 std::string DescribeTensor(const Graph& graph, TensorId id) {
-  if (id < 0 || static_cast<size_t>(id) >= graph.tensors.size())
-    return Cat("tensor ", id);
+  if (id < 0 || static_cast<size_t>(id) >= graph.tensors.size()) return Cat("tensor ", id);
   return Cat("tensor ", id, " '", graph.tensor(id).name, "'");
 }
 

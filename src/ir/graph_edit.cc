@@ -20,8 +20,7 @@ bool IsGraphOutput(const Graph& graph, TensorId id) {
 }
 
 void ReplaceUses(Graph& graph, TensorId from, TensorId to) {
-  for (Node& node : graph.nodes)
-    std::replace(node.inputs.begin(), node.inputs.end(), from, to);
+  for (Node& node : graph.nodes) std::replace(node.inputs.begin(), node.inputs.end(), from, to);
   std::replace(graph.outputs.begin(), graph.outputs.end(), from, to);
 }
 
@@ -74,7 +73,8 @@ std::string UniqueTensorName(const Graph& graph, std::string_view base) {
   std::unordered_set<std::string_view> names;
   for (const Tensor& t : graph.tensors) names.insert(t.name);
   std::string name(base);
-  for (int suffix = 1; names.count(name); ++suffix) name = std::string(base) + "_" + std::to_string(suffix);
+  for (int suffix = 1; names.count(name); ++suffix)
+    name = std::string(base) + "_" + std::to_string(suffix);
   return name;
 }
 

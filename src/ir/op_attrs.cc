@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "opuc/ir/op_registry.h"
 #include "ops/op_defs.h"
+#include "opuc/ir/op_registry.h"
 
 namespace opuc {
 namespace {
@@ -84,8 +84,7 @@ struct TypedSpec {
   explicit TypedSpec(const char* name) : spec(AttrSpec::Required(name, AttrTraits<T>::kType)) {
     if constexpr (std::is_same_v<T, Pair>) spec.length = 2;
     if constexpr (std::is_same_v<T, Padding>) spec.choices = Names<Padding>(kPaddingNames);
-    if constexpr (std::is_same_v<T, Activation>)
-      spec.choices = Names<Activation>(kActivationNames);
+    if constexpr (std::is_same_v<T, Activation>) spec.choices = Names<Activation>(kActivationNames);
   }
   TypedSpec& Default(const T& value) {
     spec.default_value = AttrTraits<T>::Write(value);
@@ -145,8 +144,8 @@ void SetFusedActivation(Attributes& attrs, Activation activation) {
   attrs.Set("activation", AttrTraits<Activation>::Write(activation));
 }
 
-#define OPUC_ATTRS(Op)                                 \
-  Op##Attrs Op##Attrs::Of(const Attributes& attrs) {   \
+#define OPUC_ATTRS(Op)                                     \
+  Op##Attrs Op##Attrs::Of(const Attributes& attrs) {       \
     [[maybe_unused]] constexpr OpKind kOp = OpKind::k##Op; \
     Op##Attrs view;
 #define OPUC_ATTR(name, Type, constraints) view.name = Read<Type>(attrs, kOp, #name);
@@ -157,9 +156,13 @@ void SetFusedActivation(Attributes& attrs, Activation activation) {
 
 std::vector<AttrSpec> DeclaredAttrSpecs(OpKind op) {
   switch (op) {
-#define OPUC_ATTRS(Op) case OpKind::k##Op: return {
+#define OPUC_ATTRS(Op) \
+  case OpKind::k##Op:  \
+    return {
 #define OPUC_ATTR(name, Type, constraints) TypedSpec<Type>(#name) constraints.spec,
-#define OPUC_ATTRS_END };
+#define OPUC_ATTRS_END \
+  }                    \
+  ;
 #include "opuc/ir/op_attrs.def"
     default: return {};
   }

@@ -18,7 +18,7 @@ OpDef WithDeclaredAttrs(OpDef def, OpKind op) {
 
 Table BuildTable() {
   return Table{{
-#define OPUC_OP(Enum, name, pattern)                      \
+#define OPUC_OP(Enum, name, pattern)                    \
   OpInfo{OpKind::k##Enum, name, OpPatternKind::pattern, \
          WithDeclaredAttrs(DefineOp##Enum(), OpKind::k##Enum)},
 #include "opuc/ir/ops.def"
@@ -33,23 +33,22 @@ const AttrSpec* FindSpec(const OpDef& def, std::string_view name) {
 
 Status CheckRange(const AttrSpec& spec, int64_t value) {
   if (value >= spec.min && value <= spec.max) return OkStatus();
-  return InvalidArgument(Cat("attribute '", spec.name, "' is ", value,
-                             "; expected a value in [", spec.min, ", ", spec.max, "]"));
+  return InvalidArgument(Cat("attribute '", spec.name, "' is ", value, "; expected a value in [",
+                             spec.min, ", ", spec.max, "]"));
 }
 
 Status CheckValue(const AttrSpec& spec, const AttrValue& value) {
   if (TypeOf(value) != spec.type)
-    return InvalidArgument(Cat("attribute '", spec.name, "' is ", AttrTypeName(TypeOf(value)),
-                               " ", AttrValueToString(value), "; expected ",
-                               AttrTypeName(spec.type)));
+    return InvalidArgument(Cat("attribute '", spec.name, "' is ", AttrTypeName(TypeOf(value)), " ",
+                               AttrValueToString(value), "; expected ", AttrTypeName(spec.type)));
   if (const auto* v = std::get_if<int64_t>(&value)) return CheckRange(spec, *v);
   if (const auto* v = std::get_if<std::string>(&value)) {
     if (spec.choices.empty()) return OkStatus();
     for (const std::string& choice : spec.choices)
       if (*v == choice) return OkStatus();
-    return InvalidArgument(Cat("attribute '", spec.name, "' is ", Quote(*v),
-                               "; expected one of ",
-                               JoinList(spec.choices, [](const std::string& s) { return Quote(s); })));
+    return InvalidArgument(
+        Cat("attribute '", spec.name, "' is ", Quote(*v), "; expected one of ",
+            JoinList(spec.choices, [](const std::string& s) { return Quote(s); })));
   }
   size_t length = 0;
   if (const auto* v = std::get_if<std::vector<int64_t>>(&value)) {
@@ -61,8 +60,8 @@ Status CheckValue(const AttrSpec& spec, const AttrValue& value) {
     return OkStatus();
   }
   if (spec.length != 0 && length != spec.length)
-    return InvalidArgument(Cat("attribute '", spec.name, "' has ", length,
-                               " elements; expected ", spec.length));
+    return InvalidArgument(
+        Cat("attribute '", spec.name, "' has ", length, " elements; expected ", spec.length));
   return OkStatus();
 }
 
@@ -73,11 +72,10 @@ Status CheckInputCount(const OpDef& def, const InferContext& ctx) {
   for (const InputSpec& spec : def.inputs)
     if (!spec.optional) ++required;
   if (count < required || (!variadic && count > def.inputs.size()))
-    return InvalidArgument(Cat("has ", count, " inputs; expected ",
-                               variadic ? "at least " : "", required,
-                               (!variadic && required != def.inputs.size())
-                                   ? Cat(" to ", def.inputs.size())
-                                   : std::string()));
+    return InvalidArgument(
+        Cat("has ", count, " inputs; expected ", variadic ? "at least " : "", required,
+            (!variadic && required != def.inputs.size()) ? Cat(" to ", def.inputs.size())
+                                                         : std::string()));
   for (size_t i = 0; i < count; ++i) {
     const InputSpec& spec = def.inputs[std::min(i, def.inputs.size() - 1)];
     if (ctx.inputs[i] == nullptr && !spec.optional)
@@ -138,14 +136,13 @@ Status ValidateAttributes(OpKind op, const Attributes& attrs) {
   const OpDef& def = GetOpInfo(op).def;
   for (const auto& [name, value] : attrs.entries()) {
     const AttrSpec* spec = FindSpec(def, name);
-    if (!spec)
-      return InvalidArgument(Cat("unknown attribute '", name, "' for ", OpName(op)));
+    if (!spec) return InvalidArgument(Cat("unknown attribute '", name, "' for ", OpName(op)));
     OPUC_RETURN_IF_ERROR(CheckValue(*spec, value));
   }
   for (const AttrSpec& spec : def.attrs)
     if (!spec.default_value && !attrs.Has(spec.name))
-      return InvalidArgument(Cat("required attribute '", spec.name, "' (",
-                                 AttrTypeName(spec.type), ") is missing"));
+      return InvalidArgument(
+          Cat("required attribute '", spec.name, "' (", AttrTypeName(spec.type), ") is missing"));
   return OkStatus();
 }
 

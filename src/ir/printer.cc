@@ -23,9 +23,8 @@ namespace {
 bool IsPlainName(const std::string& name) {
   if (name.empty()) return false;
   for (char c : name) {
-    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '/' ||
-                       c == '-' || c == ':';
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '_' || c == '.' || c == '/' || c == '-' || c == ':';
     if (!plain) return false;
   }
   return true;
@@ -68,12 +67,12 @@ std::string PrintNode(const Graph& graph, const Node& node, const std::string& i
       text += ": " + PrintTensorType(graph.tensor(out));
   }
   text += Cat(" = ", OpName(node.op), "(");
-  for (size_t i = 0; i < node.inputs.size(); ++i) text += (i ? ", " : "") + Ref(graph, node.inputs[i]);
+  for (size_t i = 0; i < node.inputs.size(); ++i)
+    text += (i ? ", " : "") + Ref(graph, node.inputs[i]);
   text += ")" + PrintAttributes(node.attrs);
-  const bool named_like_output =
-      !node.outputs.empty() && node.outputs[0] >= 0 &&
-      static_cast<size_t>(node.outputs[0]) < graph.tensors.size() &&
-      graph.tensor(node.outputs[0]).name == node.name;
+  const bool named_like_output = !node.outputs.empty() && node.outputs[0] >= 0 &&
+                                 static_cast<size_t>(node.outputs[0]) < graph.tensors.size() &&
+                                 graph.tensor(node.outputs[0]).name == node.name;
   if (!node.name.empty() && !named_like_output) text += "  // " + Quote(node.name);
   text += "\n";
   if (node.body) AppendGraph(*node.body, indent + "    ", text);
@@ -94,8 +93,8 @@ void AppendGraph(const Graph& graph, const std::string& indent, std::string& tex
     const Tensor& t = graph.tensors[i];
     if (!t.constant) continue;
     text += Cat(indent, "  ", Ref(graph, static_cast<TensorId>(i)), ": ", PrintTensorType(t),
-                " = const ", t.constant->size(), " bytes fnv1a:",
-                Hex32(Fnv1a32(t.constant->data(), t.constant->size())), "\n");
+                " = const ", t.constant->size(),
+                " bytes fnv1a:", Hex32(Fnv1a32(t.constant->data(), t.constant->size())), "\n");
   }
   for (const Node& node : graph.nodes) text += PrintNode(graph, node, indent);
   for (TensorId out : graph.outputs) text += indent + "  output " + Ref(graph, out) + "\n";

@@ -9,8 +9,7 @@ std::optional<int64_t> NumElements(const Shape& shape) {
   int64_t count = 1;
   for (int64_t extent : shape) {
     if (extent < 0) return std::nullopt;
-    if (extent != 0 && count > std::numeric_limits<int64_t>::max() / extent)
-      return std::nullopt;
+    if (extent != 0 && count > std::numeric_limits<int64_t>::max() / extent) return std::nullopt;
     count *= extent;
   }
   return count;

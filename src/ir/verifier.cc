@@ -4,10 +4,10 @@
 #include <limits>
 #include <unordered_set>
 
-#include "verify_fixed_point.h"
 #include "opuc/ir/op_registry.h"
 #include "opuc/ir/sparsity.h"
 #include "support/format.h"
+#include "verify_fixed_point.h"
 
 namespace opuc {
 namespace {
@@ -27,8 +27,8 @@ Status VerifyTensor(const Graph& graph, TensorId id) {
     return InvalidArgument(Cat(where, ": dtype ", static_cast<int>(t.dtype), " is unknown"));
   for (int64_t extent : t.shape)
     if (extent > kMaxExtent)
-      return InvalidArgument(Cat(where, ": shape ", ShapeToString(t.shape), " has an extent above ",
-                                 kMaxExtent));
+      return InvalidArgument(
+          Cat(where, ": shape ", ShapeToString(t.shape), " has an extent above ", kMaxExtent));
   const auto count = NumElements(t.shape);
   if (!count)
     return InvalidArgument(Cat(where, ": shape ", ShapeToString(t.shape),
@@ -60,9 +60,9 @@ Status VerifyTensor(const Graph& graph, TensorId id) {
     return InvalidArgument(Cat(where, ": fixed-point axis ", fp.axis, " is out of range for shape ",
                                ShapeToString(t.shape)));
   if (static_cast<int64_t>(fp.fraction_bits.size()) != t.shape[static_cast<size_t>(fp.axis)])
-    return InvalidArgument(Cat(where, ": fixed point has ", fp.fraction_bits.size(),
-                               " fraction lengths; expected ", t.shape[static_cast<size_t>(fp.axis)],
-                               " (extent of axis ", fp.axis, ")"));
+    return InvalidArgument(
+        Cat(where, ": fixed point has ", fp.fraction_bits.size(), " fraction lengths; expected ",
+            t.shape[static_cast<size_t>(fp.axis)], " (extent of axis ", fp.axis, ")"));
   return OkStatus();
 }
 
@@ -137,8 +137,8 @@ Status VerifyIdList(const Graph& graph, const std::vector<TensorId>& ids, const 
       return InvalidArgument(Cat("graph ", what, " ", i, " is tensor ", ids[i],
                                  ", which does not exist (", graph.tensors.size(), " tensors)"));
     if (!seen.insert(ids[i]).second)
-      return InvalidArgument(Cat("graph ", what, " list names ", DescribeTensor(graph, ids[i]),
-                                 " twice"));
+      return InvalidArgument(
+          Cat("graph ", what, " list names ", DescribeTensor(graph, ids[i]), " twice"));
   }
   return OkStatus();
 }

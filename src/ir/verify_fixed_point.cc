@@ -74,8 +74,7 @@ Status VerifyFixedPoints(const Graph& graph) {
     if (node.op != OpKind::kDensify)
       for (TensorId out : node.outputs) activation[static_cast<size_t>(out)] = true;
   for (size_t i = 0; i < graph.tensors.size(); ++i)
-    OPUC_RETURN_IF_ERROR(
-        CheckTensor(graph, static_cast<TensorId>(i), roles[i], activation[i]));
+    OPUC_RETURN_IF_ERROR(CheckTensor(graph, static_cast<TensorId>(i), roles[i], activation[i]));
   return OkStatus();
 }
 

@@ -4,8 +4,10 @@
 namespace opuc {
 
 // #member is the path: HW_FIELD(array.clock_mhz, 0) names "array.clock_mhz".
-#define HW_FIELD(member, minimum) \
-  HwField { #member, [](HwConfig& c) -> HwFieldRef { return &c.member; }, minimum }
+#define HW_FIELD(member, minimum)                                          \
+  HwField {                                                                \
+#member, [](HwConfig & c) -> HwFieldRef { return &c.member; }, minimum \
+  }
 
 const std::vector<HwField>& HwConfigFields() {
   static const std::vector<HwField> fields = {

@@ -110,8 +110,9 @@ Expected<HwModule> ModuleNamed(const Json& v, const std::string& field) {
   if (!v.is_string())
     return InvalidArgument(Cat(field, " is a ", TypeName(v), "; expected a module name"));
   if (auto m = HwModuleFromName(v.get<std::string>())) return *m;
-  return InvalidArgument(Cat(field, " is '", v.get<std::string>(), "'; expected one of mem_rd,",
-                             " adder, multiplier, pad, ipa, comparator, pool, res_adder, upsample"));
+  return InvalidArgument(
+      Cat(field, " is '", v.get<std::string>(), "'; expected one of mem_rd,",
+          " adder, multiplier, pad, ipa, comparator, pool, res_adder, upsample"));
 }
 
 Status ReadTaps(const Json& taps, HwModuleMask& out) {
@@ -135,7 +136,8 @@ Expected<const Json*> Typed(const Json& obj, const std::string& path, const char
 }
 
 Expected<Hdfg> ReadHdfg(const Json& h) {
-  if (!h.is_object()) return InvalidArgument(Cat("hdfg is a ", TypeName(h), "; expected an object"));
+  if (!h.is_object())
+    return InvalidArgument(Cat("hdfg is a ", TypeName(h), "; expected an object"));
   for (const auto& [key, value] : h.items())
     if (key != "root" && key != "stages" && key != "edges")
       return InvalidArgument(Cat("hdfg.", key, " is not a known field"));
@@ -150,7 +152,8 @@ Expected<Hdfg> ReadHdfg(const Json& h) {
     for (const auto& [key, value] : s.items())
       if (key != "name" && key != "module")
         return InvalidArgument(Cat(path, ".", key, " is not a known field"));
-    OPUC_ASSIGN_OR_RETURN(const Json* name, Typed(s, path, "name", Json::value_t::string, "string"));
+    OPUC_ASSIGN_OR_RETURN(const Json* name,
+                          Typed(s, path, "name", Json::value_t::string, "string"));
     auto module = s.find("module");
     if (module == s.end()) return InvalidArgument(path + ".module is missing");
     HdfgStage stage;
@@ -172,8 +175,8 @@ Expected<Hdfg> ReadHdfg(const Json& h) {
       return InvalidArgument(path + " is not a pair of stage names [\"from\", \"to\"]");
     const auto from = e[0].get<std::string>(), to = e[1].get<std::string>();
     if (!g.Link(from, to))
-      return InvalidArgument(Cat(path, " [", Quote(from), ", ", Quote(to),
-                                 "] names a stage that does not exist"));
+      return InvalidArgument(
+          Cat(path, " [", Quote(from), ", ", Quote(to), "] names a stage that does not exist"));
   }
   return g;
 }
@@ -243,8 +246,9 @@ Expected<HwConfig> ParseDocument(std::string_view text) {
 
 Json HdfgToJson(const Hdfg& g) {
   const auto stage_name = [&g](int32_t s) {
-    return s >= 0 && static_cast<size_t>(s) < g.stages.size() ? g.stages[static_cast<size_t>(s)].name
-                                                               : std::string();
+    return s >= 0 && static_cast<size_t>(s) < g.stages.size()
+               ? g.stages[static_cast<size_t>(s)].name
+               : std::string();
   };
   Json stages = Json::array(), edges = Json::array();
   for (const HdfgStage& s : g.stages) {

@@ -42,7 +42,8 @@ Status CheckHdfg(const Hdfg& g) {
       const int32_t t = s.successors[k];
       const std::string edge = Cat(field, ".successors[", k, "]");
       if (t < 0 || t >= n)
-        return InvalidArgument(Cat(edge, " is ", t, "; expected a stage index in [0, ", n - 1, "]"));
+        return InvalidArgument(
+            Cat(edge, " is ", t, "; expected a stage index in [0, ", n - 1, "]"));
       if (t == i) return InvalidArgument(Cat(edge, ": stage '", s.name, "' feeds itself"));
       if (!seen.insert(t).second)
         return InvalidArgument(Cat(edge, ": the edge to '", g.stages[static_cast<size_t>(t)].name,
@@ -50,7 +51,8 @@ Status CheckHdfg(const Hdfg& g) {
     }
   }
   if (g.root < 0 || g.root >= n)
-    return InvalidArgument(Cat("hdfg.root is ", g.root, "; expected a stage index in [0, ", n - 1, "]"));
+    return InvalidArgument(
+        Cat("hdfg.root is ", g.root, "; expected a stage index in [0, ", n - 1, "]"));
   std::vector<bool> reached(static_cast<size_t>(n), false);
   std::vector<int32_t> stack = {g.root};
   while (!stack.empty()) {
@@ -87,7 +89,8 @@ Status ValidateHwConfig(const HwConfig& c) {
     }
   }
   if (c.dram.word_bits % 8 != 0)
-    return InvalidArgument(Cat("dram.word_bits is ", c.dram.word_bits, "; expected a multiple of 8"));
+    return InvalidArgument(
+        Cat("dram.word_bits is ", c.dram.word_bits, "; expected a multiple of 8"));
   if (c.store.taps >> kNumHwModules)
     return InvalidArgument("store.taps holds a bit that names no module");
   return CheckHdfg(c.hdfg);

@@ -91,12 +91,13 @@ Hdfg DefaultHdfg() {
   stage("upsample", HwModule::kUpsample);
   g.root = 0;
   // Link order is BFS order: it decides which of two candidates wins.
-  const char* edges[][2] = {
-      {"mem_rd", "add_pre"}, {"add_pre", "mul_pre"}, {"mul_pre", "pad"},     {"pad", "ipa"},
-      {"ipa", "mul"},        {"mul", "add"},         {"add", "compare"},     {"add", "pool_pad"},
-      {"add", "res_add"},    {"pool_pad", "pool"},   {"compare", "pool"},    {"compare", "res_add"},
-      {"compare", "upsample"}, {"pool", "compare"},  {"pool", "res_add"},    {"pool", "upsample"},
-      {"res_add", "compare"}, {"res_add", "pool"},   {"res_add", "upsample"}};
+  const char* edges[][2] = {{"mem_rd", "add_pre"},   {"add_pre", "mul_pre"}, {"mul_pre", "pad"},
+                            {"pad", "ipa"},          {"ipa", "mul"},         {"mul", "add"},
+                            {"add", "compare"},      {"add", "pool_pad"},    {"add", "res_add"},
+                            {"pool_pad", "pool"},    {"compare", "pool"},    {"compare", "res_add"},
+                            {"compare", "upsample"}, {"pool", "compare"},    {"pool", "res_add"},
+                            {"pool", "upsample"},    {"res_add", "compare"}, {"res_add", "pool"},
+                            {"res_add", "upsample"}};
   for (const auto& edge : edges) g.Link(edge[0], edge[1]);
   return g;
 }

@@ -11,9 +11,9 @@
 //===----------------------------------------------------------------------===//
 #include <map>
 
+#include "grouping.h"
 #include "opuc/fusion/graph_partitioner.h"
 #include "opuc/fusion/indexed_forward_graph.h"
-#include "grouping.h"
 #include "support/format.h"
 
 namespace opuc::partition {
@@ -63,8 +63,8 @@ Status FuseCpuGroups(const Graph& graph, Grouping& grouping) {
     const int32_t root = fused.group[static_cast<size_t>(full.node_of_op[static_cast<size_t>(n)])];
     const IndexedForwardGraph::Node& r = full.node(root);
     if (r.kind == Kind::kOp && on_opu[static_cast<size_t>(r.ref)])
-      return InternalError(Cat("FuseOps put CPU ", DescribeNode(graph, n),
-                               " with OPU ", DescribeNode(graph, r.ref)));
+      return InternalError(Cat("FuseOps put CPU ", DescribeNode(graph, n), " with OPU ",
+                               DescribeNode(graph, r.ref)));
     auto [it, fresh] = group_of_root.emplace(root, grouping.group_of[n]);
     grouping.group_of[n] = it->second;
     grouping.placements[n].group = it->second;

@@ -109,7 +109,8 @@ class Mapper {
       case OpKind::kSub:
       case OpKind::kMul: return Binary(node, d);
       case OpKind::kPRelu:
-        if (!Constant(node.inputs[1]) || !PerChannel(T(node.inputs[1]).shape, T(node.outputs[0]).shape))
+        if (!Constant(node.inputs[1]) ||
+            !PerChannel(T(node.inputs[1]).shape, T(node.outputs[0]).shape))
           return Cpu(d, "alpha is not a per-channel constant");
         return Stage(d, ModuleBit(HwModule::kComparator), {0});
       case OpKind::kRelu:
@@ -121,12 +122,14 @@ class Mapper {
       case OpKind::kHardSwish:
         if (dtype != DType::kI8)
           return Cpu(d, "on f32 it is not a comparator op; on i8 it becomes a 256-entry table");
-        if (!hw_.compare.lookup_table) return Cpu(d, "this OPU has no lookup tables (compare.lookup_table)");
+        if (!hw_.compare.lookup_table)
+          return Cpu(d, "this OPU has no lookup tables (compare.lookup_table)");
         d.what += " (table)";
         return Stage(d, ModuleBit(HwModule::kComparator), {0});
       case OpKind::kLookupTable:
         if (!Constant(node.inputs[1])) return Cpu(d, "its table is not a constant");
-        if (!hw_.compare.lookup_table) return Cpu(d, "this OPU has no lookup tables (compare.lookup_table)");
+        if (!hw_.compare.lookup_table)
+          return Cpu(d, "this OPU has no lookup tables (compare.lookup_table)");
         return Stage(d, ModuleBit(HwModule::kComparator), {0});
       case OpKind::kQuantize: return Cpu(d, "float to i8 conversion runs on the CPU");
       case OpKind::kMaxPool2D:
@@ -153,7 +156,8 @@ class Mapper {
       const Shape& w = T(node.inputs[1]).shape;
       const int64_t kernel = std::max(w[1], w[2]);
       if (kernel > hw_.ipa.max_kernel)
-        return Cpu(d, Cat("kernel ", w[1], "x", w[2], " exceeds ipa.max_kernel ", hw_.ipa.max_kernel));
+        return Cpu(d,
+                   Cat("kernel ", w[1], "x", w[2], " exceeds ipa.max_kernel ", hw_.ipa.max_kernel));
       const WindowSteps steps = WindowStepsOf(node.op, node.attrs);
       for (int64_t s : steps.strides)
         if (s > hw_.ipa.max_stride)
@@ -168,7 +172,8 @@ class Mapper {
   void Binary(const Node& node, DfgNode& d) {
     const TensorId a = node.inputs[0], b = node.inputs[1];
     const Shape& out = T(node.outputs[0]).shape;
-    const HwModuleMask unit = ModuleBit(node.op == OpKind::kMul ? HwModule::kMultiplier : HwModule::kAdder);
+    const HwModuleMask unit =
+        ModuleBit(node.op == OpKind::kMul ? HwModule::kMultiplier : HwModule::kAdder);
     // x op c with a per-channel c; for sub only x - c.
     for (int k = 0; k < 2; ++k) {
       const TensorId x = k == 0 ? a : b, c = k == 0 ? b : a;
@@ -181,8 +186,9 @@ class Mapper {
     }
     if (Constant(a) || Constant(b)) return Cpu(d, "a constant of another shape than the output");
     if (node.op != OpKind::kAdd)
-      return Cpu(d, Cat("of two feature maps: the ", node.op == OpKind::kMul ? "multipliers" : "adders",
-                        " take per-channel constants"));
+      return Cpu(
+          d, Cat("of two feature maps: the ", node.op == OpKind::kMul ? "multipliers" : "adders",
+                 " take per-channel constants"));
     if (T(a).shape != out || T(b).shape != out)
       return Cpu(d, "of two feature maps that broadcast; the res_adder adds equal shapes");
     d.what = "residual add";
@@ -196,7 +202,8 @@ class Mapper {
       if (a < 0) a += static_cast<int64_t>(in.size());
     std::sort(axes.begin(), axes.end());
     if (in.size() != 4 || axes != std::vector<int64_t>{1, 2})
-      return Cpu(d, Cat("over axes ", JoinList(MeanAttrs::Of(node.attrs).axes, [](int64_t v) { return Cat(v); }),
+      return Cpu(d, Cat("over axes ",
+                        JoinList(MeanAttrs::Of(node.attrs).axes, [](int64_t v) { return Cat(v); }),
                         ": the pool unit averages over H and W of NHWC maps only"));
     d.what = "mean (global average pool)";
     Stage(d, kPoolUnit, {0});
@@ -209,7 +216,8 @@ class Mapper {
     if (attrs.value != 0.0) return Cpu(d, "the pad stages write zeros only");
     const bool spatial = p[2] || p[3] || p[4] || p[5];
     const bool channels = p[6] || p[7];
-    if (p[0] || p[1] || (spatial && channels)) return Cpu(d, "it pads the batch, or space and channels at once");
+    if (p[0] || p[1] || (spatial && channels))
+      return Cpu(d, "it pads the batch, or space and channels at once");
     const std::vector<NodeId>& readers = readers_[node.outputs[0]];
     if (channels) {
       // The res_adder reads the shorter map with the missing channels as zeros.

@@ -11,8 +11,8 @@
 #include <queue>
 #include <set>
 
-#include "opuc/partition/macs.h"
 #include "grouping.h"
+#include "opuc/partition/macs.h"
 #include "support/format.h"
 
 namespace opuc::partition {
@@ -21,8 +21,8 @@ namespace {
 /// Internal group ids in `reason` become the final ones. The group a
 /// refusal waited on may since have merged into another (FuseCpuGroups):
 /// it is named by where its value ended up.
-void Renumber(Reason& reason, const IdVector<int32_t, int32_t>& final_id,
-              const Grouping& grouping, const IdVector<TensorId, NodeId>& producer) {
+void Renumber(Reason& reason, const IdVector<int32_t, int32_t>& final_id, const Grouping& grouping,
+              const IdVector<TensorId, NodeId>& producer) {
   auto map = [&](int32_t& g) {
     if (g >= 0) g = final_id[g];
   };
@@ -64,8 +64,7 @@ Expected<HwPartition> Finalize(const Graph& graph, const HwConfig& hw, Grouping 
       const NodeId p = t == kNoTensor ? -1 : producer[t];
       if (p < 0) continue;
       const int32_t from = grouping.group_of[p], to = grouping.group_of[n];
-      if (from != to && successors[from].insert(to).second)
-        ++indegree[to];
+      if (from != to && successors[from].insert(to).second) ++indegree[to];
     }
   // Ready groups by their first op (members are in node order).
   using Entry = std::pair<NodeId, int32_t>;
@@ -106,8 +105,10 @@ Expected<HwPartition> Finalize(const Graph& graph, const HwConfig& hw, Grouping 
       for (TensorId t : node.inputs) {
         if (t == kNoTensor) continue;
         const NodeId p = producer[t];
-        if (graph.tensor(t).is_constant()) AddOnce(group.constants, t);
-        else if (p < 0 || grouping.group_of[p] != g) AddOnce(group.inputs, t);
+        if (graph.tensor(t).is_constant())
+          AddOnce(group.constants, t);
+        else if (p < 0 || grouping.group_of[p] != g)
+          AddOnce(group.inputs, t);
       }
       group.macs += NodeMacs(graph, n);
       NodePlacement& place = grouping.placements[n];
@@ -115,13 +116,13 @@ Expected<HwPartition> Finalize(const Graph& graph, const HwConfig& hw, Grouping 
       Renumber(place.reason, final_id, grouping, producer);
       if (group.kind == GroupKind::kCpu)
         for (const ReasonPart& part : place.reason) AddOnce(group.reason, part);
-      if (group.kind == GroupKind::kOpu && place.placement == Placement::kStarted) group.reason = place.reason;
+      if (group.kind == GroupKind::kOpu && place.placement == Placement::kStarted)
+        group.reason = place.reason;
     }
     for (NodeId n : group.ops)
       for (TensorId t : graph.node(n).outputs) {
         bool outside = graph_output[t];
-        for (NodeId r : readers[t])
-          outside = outside || grouping.group_of[r] != g;
+        for (NodeId r : readers[t]) outside = outside || grouping.group_of[r] != g;
         if (outside) AddOnce(group.outputs, t);
       }
     const int64_t ops = static_cast<int64_t>(group.ops.size());

@@ -91,8 +91,8 @@ void Walker::Assign(NodeId n, int32_t g) {
   for (TensorId t : graph_.node(n).inputs) {
     const NodeId p = t == kNoTensor ? -1 : producer_[t];
     const int32_t h = p < 0 ? -1 : group_of_[p];
-    if (h >= 0 && h != g && std::find(group.producers.begin(), group.producers.end(), h) ==
-                                group.producers.end())
+    if (h >= 0 && h != g &&
+        std::find(group.producers.begin(), group.producers.end(), h) == group.producers.end())
       group.producers.push_back(h);
   }
 }
@@ -154,9 +154,9 @@ void Walker::Commit(NodeId n, int32_t g, int32_t stage, const std::vector<NodeId
   for (NodeId p : order) {
     Assign(p, g);
     place_[p].placement = Placement::kCollected;
-    ReasonPart why = Why(dfg_.nodes[p].role == DfgRole::kResidualPad
-                             ? ReasonKind::kCollectedPad
-                             : ReasonKind::kCollectedConstant);
+    ReasonPart why =
+        Why(dfg_.nodes[p].role == DfgRole::kResidualPad ? ReasonKind::kCollectedPad
+                                                        : ReasonKind::kCollectedConstant);
     why.node = n;
     place_[p].reason = {why};
   }
@@ -167,9 +167,9 @@ void Walker::Commit(NodeId n, int32_t g, int32_t stage, const std::vector<NodeId
   group.last_stage = stage;
   group.used_stage[stage] = true;
   group.has_ipa = group.has_ipa || s.module == HwModule::kIpa;
-  group.has_input_pad = group.has_input_pad ||
-                        (s.module == HwModule::kPad && !group.has_ipa &&
-                         (dfg_.nodes[n].request.feeds & ModuleBit(HwModule::kIpa)));
+  group.has_input_pad =
+      group.has_input_pad || (s.module == HwModule::kPad && !group.has_ipa &&
+                              (dfg_.nodes[n].request.feeds & ModuleBit(HwModule::kIpa)));
   place_[n].stage = stage;
 }
 
@@ -181,8 +181,7 @@ void Walker::Place(NodeId n) {
     const TensorId t = node.inputs[static_cast<size_t>(k)];
     const NodeId p = producer_[t];
     const int32_t g = p < 0 ? -1 : group_of_[p];
-    if (g < 0 || !groups_[g].opu || groups_[g].tail != p)
-      continue;
+    if (g < 0 || !groups_[g].opu || groups_[g].tail != p) continue;
     bool seen = false;
     for (const Candidate& c : candidates) seen = seen || c.group == g;
     if (!seen) candidates.push_back({g, k, p});

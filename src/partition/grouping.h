@@ -22,7 +22,7 @@ namespace opuc::partition {
 struct Grouping {
   /// Per node: its internal group; CPU nodes each have one of their own.
   IdVector<NodeId, int32_t> group_of;
-  IdVector<int32_t, bool> group_is_opu;  ///< Per internal group.
+  IdVector<int32_t, bool> group_is_opu;        ///< Per internal group.
   IdVector<NodeId, NodePlacement> placements;  ///< `group` is internal; set again by Finalize.
 };
 

@@ -18,8 +18,10 @@ ReasonPart Walker::NoStage(int32_t g, const DfgNode& d) const {
   if ((d.request.modules & pad) && (d.request.feeds & ipa) && group.has_ipa)
     return Why(ReasonKind::kPadAfterIpa, g);
   ReasonPart why = Why(ReasonKind::kNoStageAfter, g);
-  if (last.successors.empty()) why.kind = ReasonKind::kNothingFollows;
-  else if (d.request.modules & ModuleBit(last.module)) why.kind = ReasonKind::kNoRepeat;
+  if (last.successors.empty())
+    why.kind = ReasonKind::kNothingFollows;
+  else if (d.request.modules & ModuleBit(last.module))
+    why.kind = ReasonKind::kNoRepeat;
   why.stage = group.last_stage;
   why.what = d.what;
   return why;
@@ -129,8 +131,7 @@ Reason Walker::StartReason(NodeId n, Reason refusals) const {
     if (p < 0) {
       one.kind = graph_.tensor(t).is_constant() ? ReasonKind::kReadsConstant
                                                 : ReasonKind::kReadsGraphInput;
-    } else if (group_of_[p] < 0 ||
-               dfg_.nodes[p].role == DfgRole::kResidualPad) {
+    } else if (group_of_[p] < 0 || dfg_.nodes[p].role == DfgRole::kResidualPad) {
       one.kind = ReasonKind::kReadsOffDatapath;
     } else if (!groups_[group_of_[p]].opu) {
       one.kind = ReasonKind::kReadsFromCpu;

@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 #include "opuc/partition/hw_partition.h"
 
+#include "grouping.h"
 #include "opuc/ir/verifier.h"
 #include "opuc/partition/dfg.h"
-#include "grouping.h"
 
 namespace opuc {
 
@@ -20,7 +20,8 @@ std::string ReasonText(const Graph& graph, const HwPartition& partition, const R
 }
 
 Expected<HwPartition> PartitionForHardware(const Graph& graph, const HwConfig& hw) {
-  OPUC_RETURN_IF_ERROR(ValidateHwConfig(hw).WithContext(hw.name.empty() ? "hardware config" : hw.name));
+  OPUC_RETURN_IF_ERROR(
+      ValidateHwConfig(hw).WithContext(hw.name.empty() ? "hardware config" : hw.name));
   OPUC_RETURN_IF_ERROR(Verify(graph));
   const Dfg dfg = BuildDfg(graph, hw);
   partition::Grouping grouping = partition::GroupForOpu(graph, hw, dfg);

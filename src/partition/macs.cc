@@ -14,8 +14,10 @@ int64_t Product(std::initializer_list<int64_t> factors) {
   for (int64_t f : factors) {
     if (f < 0) return 0;
     if (f == 0) return 0;
-    if (p > kMax / f) p = kMax;
-    else p *= f;
+    if (p > kMax / f)
+      p = kMax;
+    else
+      p *= f;
   }
   return p;
 }
@@ -51,8 +53,7 @@ int64_t NodeMacs(const Graph& graph, NodeId id) {
       if (!elements || (*w)[1] <= 0 || *elements % (*w)[1] != 0) return 0;
       return Product({*elements, (*w)[0]});
     }
-    default:
-      return 0;
+    default: return 0;
   }
 }
 

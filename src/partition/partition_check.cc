@@ -28,7 +28,8 @@ NodeId Find(IdVector<NodeId, NodeId>& parent, NodeId x) {
 Status CheckHwPartition(const Graph& graph, const HwPartition& p) {
   const size_t n = graph.nodes.size();
   if (p.nodes.size() != n)
-    return InvalidArgument(Cat("the partition places ", p.nodes.size(), " nodes; the graph has ", n));
+    return InvalidArgument(
+        Cat("the partition places ", p.nodes.size(), " nodes; the graph has ", n));
   IdVector<NodeId, int32_t> group_of(n, -1);
   for (size_t position = 0; position < p.groups.size(); ++position) {
     const HwGroup& group = p.groups[position];
@@ -40,7 +41,8 @@ Status CheckHwPartition(const Graph& graph, const HwPartition& p) {
       if (id < 0 || static_cast<size_t>(id) >= n)
         return InvalidArgument(Cat("group ", g, " lists node ", id, ", which does not exist"));
       if (group_of[id] >= 0)
-        return InvalidArgument(Cat(DescribeNode(graph, id), " is in groups ", group_of[id], " and ", g));
+        return InvalidArgument(
+            Cat(DescribeNode(graph, id), " is in groups ", group_of[id], " and ", g));
       group_of[id] = g;
       if (p.nodes[static_cast<size_t>(id)].group != g)
         return InvalidArgument(Cat(DescribeNode(graph, id), " is listed in group ", g,
@@ -66,7 +68,8 @@ Status CheckHwPartition(const Graph& graph, const HwPartition& p) {
   for (const HwGroup& group : p.groups)
     for (NodeId id : group.ops)
       if (Find(parent, id) != Find(parent, group.ops.front()))
-        return InvalidArgument(Cat("group ", group.id, " is not connected: ", DescribeNode(graph, id),
+        return InvalidArgument(Cat("group ", group.id,
+                                   " is not connected: ", DescribeNode(graph, id),
                                    " has no path to ", DescribeNode(graph, group.ops.front())));
   return OkStatus();
 }

@@ -37,7 +37,8 @@ class Formatter {
   std::string Part(const ReasonPart& r) const {
     switch (r.kind) {
       case ReasonKind::kJoined:
-        return Cat("stage ", Stage(r.stage), " after ", Stage(r.other_stage), " in ", Group(r.group));
+        return Cat("stage ", Stage(r.stage), " after ", Stage(r.other_stage), " in ",
+                   Group(r.group));
       case ReasonKind::kCollectedPad:
         return Cat("collected by ", Node(r.node),
                    ": the res_adder reads the missing channels as zeros");

@@ -28,7 +28,7 @@ struct Group {
   bool has_ipa = false;
   bool has_input_pad = false;
   IdVector<int32_t, bool> used_stage;  // per HDFG stage
-  std::vector<int32_t> producers;  // groups it reads from
+  std::vector<int32_t> producers;      // groups it reads from
 };
 
 /// A reason's clause of `kind` about internal group `group` (-1: none).

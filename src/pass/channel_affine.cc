@@ -62,7 +62,8 @@ std::optional<ChannelAffine> MatchChannelAffine(const Graph& graph, NodeId consu
     if (uses[static_cast<size_t>(x)] != 1 || IsGraphOutput(graph, x)) continue;
     const TensorId bias = ip.inputs.size() > 2 ? ip.inputs[2] : kNoTensor;
     if (!IsF32Constant(graph, ip.inputs[1]) || !IsF32Constant(graph, bias)) continue;
-    if (c == kNoTensor || !IsF32Constant(graph, c) || graph.tensor(x).dtype != DType::kF32) continue;
+    if (c == kNoTensor || !IsF32Constant(graph, c) || graph.tensor(x).dtype != DType::kF32)
+      continue;
     std::optional<std::vector<float>> values = PerChannel(graph.tensor(c), graph.tensor(x).shape);
     if (!values) continue;
     return ChannelAffine{p, consumer, std::move(*values)};
@@ -72,9 +73,9 @@ std::optional<ChannelAffine> MatchChannelAffine(const Graph& graph, NodeId consu
 
 void ReplaceWithConstant(Graph& graph, NodeId node, size_t index, const std::string& name,
                          Shape shape, const std::vector<float>& values) {
-  const TensorId id = graph.AddConstant(
-      UniqueTensorName(graph, name), DType::kF32, std::move(shape),
-      ConstantData::Copy(values.data(), values.size() * sizeof(float)));
+  const TensorId id =
+      graph.AddConstant(UniqueTensorName(graph, name), DType::kF32, std::move(shape),
+                        ConstantData::Copy(values.data(), values.size() * sizeof(float)));
   Node& n = graph.nodes[static_cast<size_t>(node)];
   if (n.inputs.size() <= index) n.inputs.resize(index + 1, kNoTensor);
   n.inputs[index] = id;

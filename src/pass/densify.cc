@@ -23,7 +23,8 @@ Expected<bool> Densify(Graph& graph, PassContext&, PassCounters& counters) {
     ConstantData dense;
     if (input.sparsity) {
       Expected<ConstantData> decoded = DensifyConstant(input);
-      if (!decoded.ok()) return decoded.status().WithContext(DescribeNode(graph, static_cast<NodeId>(n)));
+      if (!decoded.ok())
+        return decoded.status().WithContext(DescribeNode(graph, static_cast<NodeId>(n)));
       dense = std::move(decoded).value();
     } else {
       dense = *input.constant;  // already dense: share the bytes
@@ -41,8 +42,6 @@ Expected<bool> Densify(Graph& graph, PassContext&, PassCounters& counters) {
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateDensifyPass() {
-  return MakeFunctionPass({"Densify", 0, {}}, Densify);
-}
+std::unique_ptr<Pass> CreateDensifyPass() { return MakeFunctionPass({"Densify", 0, {}}, Densify); }
 
 }  // namespace opuc

@@ -9,8 +9,8 @@
 // A missing bias becomes c (or -c). Exact up to float rounding.
 //
 //===----------------------------------------------------------------------===//
-#include "opuc/ir/graph_edit.h"
 #include "channel_affine.h"
+#include "opuc/ir/graph_edit.h"
 #include "passes.h"
 
 namespace opuc {
@@ -23,14 +23,16 @@ void Fold(Graph& graph, const ChannelAffine& match, std::vector<bool>& erase) {
   std::vector<float> bias = has_bias ? ConstantValues(graph.tensor(ip.inputs[2]))
                                      : std::vector<float>(match.values.size(), 0.0f);
   for (size_t c = 0; c < bias.size(); ++c) bias[c] += subtract ? -match.values[c] : match.values[c];
-  const std::string name = has_bias ? graph.tensor(ip.inputs[2]).name + "/shifted" : ip.name + "/bias";
-  ReplaceWithConstant(graph, match.inner_product, 2, name,
-                      {static_cast<int64_t>(bias.size())}, bias);
+  const std::string name =
+      has_bias ? graph.tensor(ip.inputs[2]).name + "/shifted" : ip.name + "/bias";
+  ReplaceWithConstant(graph, match.inner_product, 2, name, {static_cast<int64_t>(bias.size())},
+                      bias);
   BypassConsumer(graph, match, erase);
 }
 
 Expected<bool> FoldBatchNorm(Graph& graph, PassContext&, PassCounters& counters) {
-  const int64_t folded = FoldAllChannelAffine(graph, [](OpKind op) { return op == OpKind::kAdd || op == OpKind::kSub; }, Fold);
+  const int64_t folded = FoldAllChannelAffine(
+      graph, [](OpKind op) { return op == OpKind::kAdd || op == OpKind::kSub; }, Fold);
   if (folded) counters.Add("shifts folded into biases", folded);
   return folded > 0;
 }

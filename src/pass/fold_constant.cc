@@ -6,18 +6,17 @@
 // inputs and results above FoldConstant.max_output_bytes.
 //
 //===----------------------------------------------------------------------===//
-#include "opuc/pass/pass_context.h"
 #include "fold_util.h"
+#include "opuc/pass/pass_context.h"
 #include "passes.h"
 
 namespace opuc {
 namespace {
 
 Expected<bool> FoldConstant(Graph& graph, PassContext& ctx, PassCounters& counters) {
-  OPUC_ASSIGN_OR_RETURN(
-      int64_t folded,
-      FoldConstantNodes(graph, [](const Node&) { return true; },
-                        ctx.config.GetInt("FoldConstant.max_output_bytes")));
+  OPUC_ASSIGN_OR_RETURN(int64_t folded, FoldConstantNodes(
+                                            graph, [](const Node&) { return true; },
+                                            ctx.config.GetInt("FoldConstant.max_output_bytes")));
   if (folded) counters.Add("nodes folded", folded);
   return folded > 0;
 }

@@ -14,10 +14,10 @@ namespace opuc {
 namespace {
 
 Expected<bool> FoldDequantize(Graph& graph, PassContext&, PassCounters& counters) {
-  OPUC_ASSIGN_OR_RETURN(
-      int64_t folded,
-      FoldConstantNodes(graph, [](const Node& node) { return node.op == OpKind::kDequantize; },
-                        std::numeric_limits<int64_t>::max()));
+  OPUC_ASSIGN_OR_RETURN(int64_t folded,
+                        FoldConstantNodes(
+                            graph, [](const Node& node) { return node.op == OpKind::kDequantize; },
+                            std::numeric_limits<int64_t>::max()));
   if (folded) counters.Add("dequantized constants", folded);
   return folded > 0;
 }

@@ -7,8 +7,8 @@
 // up to float rounding: the product moves from after the sum into its terms.
 //
 //===----------------------------------------------------------------------===//
-#include "opuc/ir/graph_edit.h"
 #include "channel_affine.h"
+#include "opuc/ir/graph_edit.h"
 #include "passes.h"
 
 namespace opuc {
@@ -43,7 +43,8 @@ void Fold(Graph& graph, const ChannelAffine& match, std::vector<bool>& erase) {
 }
 
 Expected<bool> FoldScaleAxis(Graph& graph, PassContext&, PassCounters& counters) {
-  const int64_t folded = FoldAllChannelAffine(graph, [](OpKind op) { return op == OpKind::kMul; }, Fold);
+  const int64_t folded = FoldAllChannelAffine(
+      graph, [](OpKind op) { return op == OpKind::kMul; }, Fold);
   if (folded) counters.Add("scales folded into weights", folded);
   return folded > 0;
 }

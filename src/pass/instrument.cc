@@ -15,8 +15,7 @@ void TimingInstrument::BeforePass(const PassInfo&, const Graph&) {
   start_ = std::chrono::steady_clock::now();
 }
 
-Status TimingInstrument::AfterPass(const PassInfo& info, const Graph&, bool,
-                                   const PassCounters&) {
+Status TimingInstrument::AfterPass(const PassInfo& info, const Graph&, bool, const PassCounters&) {
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
   entries_.push_back({info.name, elapsed.count()});
   return OkStatus();

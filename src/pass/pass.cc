@@ -34,7 +34,8 @@ void PassCounters::Add(std::string_view what, int64_t count) {
 
 std::string PassCounters::ToString() const {
   std::string text;
-  for (const auto& [name, value] : entries_) text += Cat(text.empty() ? "" : ", ", name, ": ", value);
+  for (const auto& [name, value] : entries_)
+    text += Cat(text.empty() ? "" : ", ", name, ": ", value);
   return text;
 }
 

@@ -38,10 +38,8 @@ Expected<AttrValue> ParseAs(AttrType type, const std::string& text) {
       if (text == "true" || text == "1") return AttrValue(true);
       if (text == "false" || text == "0") return AttrValue(false);
       break;
-    case AttrType::kString:
-      return AttrValue(text);
-    default:
-      break;
+    case AttrType::kString: return AttrValue(text);
+    default: break;
   }
   return InvalidArgument(Cat("'", text, "' is not a valid ", AttrTypeName(type)));
 }
@@ -58,8 +56,7 @@ const std::vector<ConfigOption>& ConfigOptions() {
 
 Status PassConfig::Set(std::string_view key, AttrValue value) {
   const ConfigOption* option = FindOption(key);
-  if (!option)
-    return NotFound(Cat("unknown pass option '", key, "' (known: ", KnownKeys(), ")"));
+  if (!option) return NotFound(Cat("unknown pass option '", key, "' (known: ", KnownKeys(), ")"));
   const AttrType want = TypeOf(option->default_value);
   if (TypeOf(value) != want)
     return InvalidArgument(Cat("pass option '", key, "' takes ", AttrTypeName(want), ", not ",
@@ -74,8 +71,7 @@ Status PassConfig::SetFromString(std::string_view assignment) {
     return InvalidArgument(Cat("pass option '", assignment, "' is not of the form key=value"));
   const std::string_view key = assignment.substr(0, eq);
   const ConfigOption* option = FindOption(key);
-  if (!option)
-    return NotFound(Cat("unknown pass option '", key, "' (known: ", KnownKeys(), ")"));
+  if (!option) return NotFound(Cat("unknown pass option '", key, "' (known: ", KnownKeys(), ")"));
   Expected<AttrValue> value =
       ParseAs(TypeOf(option->default_value), std::string(assignment.substr(eq + 1)));
   if (!value.ok()) return value.status().WithContext(Cat("pass option '", key, "'"));

@@ -17,8 +17,8 @@ Status CheckNames(const std::vector<std::string>& names, const char* what) {
   const std::vector<std::string> known = PassNames();
   for (const std::string& name : names)
     if (!Contains(known, name))
-      return NotFound(Cat(what, " pass '", name, "' is not a registered pass (known: ",
-                          JoinNames(known), ")"));
+      return NotFound(
+          Cat(what, " pass '", name, "' is not a registered pass (known: ", JoinNames(known), ")"));
   return OkStatus();
 }
 

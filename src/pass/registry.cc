@@ -34,8 +34,7 @@ std::string JoinNames(const std::vector<std::string>& names) {
 Expected<std::unique_ptr<Pass>> CreatePass(std::string_view name) {
   for (const Entry& entry : kPasses)
     if (name == entry.name) return entry.create();
-  return NotFound(Cat("unknown pass '", name, "' (known: ",
-                      JoinNames(PassNames()), ")"));
+  return NotFound(Cat("unknown pass '", name, "' (known: ", JoinNames(PassNames()), ")"));
 }
 
 Expected<std::unique_ptr<Sequential>> CreatePipeline(const std::vector<std::string>& names) {
@@ -48,9 +47,9 @@ Expected<std::unique_ptr<Sequential>> CreatePipeline(const std::vector<std::stri
 }
 
 std::vector<std::string> DefaultPipelineNames() {
-  return {"InferShape",    "FoldDequantize", "Densify",       "SimplifyReshape",
-          "FoldConstant",  "FoldScaleAxis",  "FoldBatchNorm", "CanonicalizeActivation",
-          "DeadCodeElimination"};
+  return {"InferShape",      "FoldDequantize",         "Densify",
+          "SimplifyReshape", "FoldConstant",           "FoldScaleAxis",
+          "FoldBatchNorm",   "CanonicalizeActivation", "DeadCodeElimination"};
 }
 
 }  // namespace opuc

@@ -13,7 +13,7 @@ namespace {
 /// Tracks, within one Sequential run, when the graph last changed and when
 /// each pass last ran, so a required pass is not repeated needlessly.
 struct RunState {
-  int64_t epoch = 0;  // bumped whenever a pass changes the graph
+  int64_t epoch = 0;                        // bumped whenever a pass changes the graph
   std::map<std::string, int64_t> last_run;  // pass name -> epoch after its run
 };
 

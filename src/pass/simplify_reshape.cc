@@ -25,9 +25,7 @@ bool IsIdentity(const Graph& graph, const Node& node) {
   return std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; });
 }
 
-bool IsMovement(const Node& node) {
-  return node.op == OpKind::kReshape || node.op == OpKind::kPad;
-}
+bool IsMovement(const Node& node) { return node.op == OpKind::kReshape || node.op == OpKind::kPad; }
 
 Expected<bool> SimplifyReshape(Graph& graph, PassContext&, PassCounters& counters) {
   const std::vector<NodeId> producer = graph.Producers();

@@ -29,8 +29,8 @@ Status AccuracyMeter::Add(const HostTensor& reference, const HostTensor& quantiz
 OutputAccuracy AccuracyMeter::Finish(std::string name) const {
   OutputAccuracy a;
   a.name = std::move(name);
-  a.sqnr_db = noise_ == 0.0 ? std::numeric_limits<double>::infinity()
-                            : 10.0 * std::log10(signal_ / noise_);
+  a.sqnr_db =
+      noise_ == 0.0 ? std::numeric_limits<double>::infinity() : 10.0 * std::log10(signal_ / noise_);
   const double norms = std::sqrt(signal_ * quantized_energy_);
   a.cosine = norms == 0.0 ? (signal_ == quantized_energy_ ? 1.0 : 0.0) : dot_ / norms;
   a.max_abs_error = max_abs_;

@@ -36,10 +36,8 @@ bool MovesValues(OpKind op) {
     case OpKind::kResizeNearest:
     case OpKind::kResizeBilinear:
     case OpKind::kMaxPool2D:
-    case OpKind::kAvgPool2D:
-      return true;
-    default:
-      return false;
+    case OpKind::kAvgPool2D: return true;
+    default: return false;
   }
 }
 
@@ -68,9 +66,9 @@ ActivationGroups UnifyActivations(const Graph& graph) {
       unite(node.inputs[0], node.inputs[1]);
     } else if (IsClamp(node.op)) {
       const TensorId in = node.inputs[0];
-      const bool only_reader = uses[static_cast<size_t>(in)] == 1 && !IsGraphOutput(graph, in) &&
-                               std::find(graph.inputs.begin(), graph.inputs.end(), in) ==
-                                   graph.inputs.end();
+      const bool only_reader =
+          uses[static_cast<size_t>(in)] == 1 && !IsGraphOutput(graph, in) &&
+          std::find(graph.inputs.begin(), graph.inputs.end(), in) == graph.inputs.end();
       if (only_reader && IsActivation(graph, in)) {
         votes[static_cast<size_t>(in)] = false;
         unite(in, out);

@@ -20,8 +20,8 @@
 
 #include <vector>
 
-#include "opuc/ir/graph.h"
 #include "calibrate.h"
+#include "opuc/ir/graph.h"
 
 namespace opuc::quant {
 

@@ -16,8 +16,8 @@
 
 #include "opuc/cpu/reference.h"
 #include "opuc/ir/graph.h"
-#include "opuc/tensor_io/host_tensor.h"
 #include "opuc/status.h"
+#include "opuc/tensor_io/host_tensor.h"
 
 namespace opuc::quant {
 

@@ -12,7 +12,8 @@ namespace {
 /// The float name an int8 tensor stands for.
 std::string FloatName(const std::string& name) {
   const std::string suffix = "/int8";
-  if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+  if (name.size() > suffix.size() &&
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
     return name.substr(0, name.size() - suffix.size());
   return name;
 }

@@ -57,7 +57,8 @@ std::vector<double> CompensationFactor(const double* gram, int64_t dim) {
   mean /= static_cast<double>(dim);
   std::vector<double> reversed(static_cast<size_t>(dim * dim));
   for (int64_t i = 0; i < dim; ++i)
-    for (int64_t j = 0; j < dim; ++j) reversed[At(dim, i, j)] = gram[At(dim, dim - 1 - i, dim - 1 - j)];
+    for (int64_t j = 0; j < dim; ++j)
+      reversed[At(dim, i, j)] = gram[At(dim, dim - 1 - i, dim - 1 - j)];
   for (int64_t i = 0; i < dim; ++i) {
     double& diagonal = reversed[At(dim, i, i)];
     if (diagonal == 0.0) diagonal = 1.0;

@@ -43,7 +43,8 @@ std::vector<Pair> FindPairs(const Graph& g) {
   for (size_t k = 0; k < g.nodes.size(); ++k) {
     const Node& a = g.nodes[k];
     if (!IsConv(a.op) || !IsFloatConstant(g, a.inputs[1])) continue;
-    if (a.inputs.size() > 2 && a.inputs[2] != kNoTensor && !IsFloatConstant(g, a.inputs[2])) continue;
+    if (a.inputs.size() > 2 && a.inputs[2] != kNoTensor && !IsFloatConstant(g, a.inputs[2]))
+      continue;
     const Activation act = FusedActivation(a.attrs);
     if (act != Activation::kNone && act != Activation::kRelu) continue;
     Pair pair;
@@ -76,8 +77,8 @@ void Replace(Graph& g, NodeId node, size_t index, const std::vector<float>& valu
   const Tensor& old = g.tensor(g.node(node).inputs[index]);
   const std::string name = UniqueTensorName(g, old.name + "/equalized");
   const Shape shape = old.shape;
-  const TensorId id = g.AddConstant(name, DType::kF32, shape,
-                                    ConstantData::Copy(values.data(), values.size() * sizeof(float)));
+  const TensorId id = g.AddConstant(
+      name, DType::kF32, shape, ConstantData::Copy(values.data(), values.size() * sizeof(float)));
   g.nodes[static_cast<size_t>(node)].inputs[index] = id;
 }
 
@@ -86,7 +87,8 @@ void Replace(Graph& g, NodeId node, size_t index, const std::vector<float>& valu
 std::vector<double> ConsumerRanges(const Graph& g, const Pair& p, const std::vector<float>& w) {
   std::vector<double> r(static_cast<size_t>(p.channels), 0.0);
   const int64_t last = g.tensor(g.node(p.consumer).inputs[1]).shape.back();
-  const int64_t per_input = g.node(p.consumer).op == OpKind::kDepthwiseConv2D ? last / p.channels : 1;
+  const int64_t per_input =
+      g.node(p.consumer).op == OpKind::kDepthwiseConv2D ? last / p.channels : 1;
   for (size_t i = 0; i < w.size(); ++i) {
     const auto c = static_cast<size_t>((static_cast<int64_t>(i) % last) / per_input);
     r[c] = std::max(r[c], static_cast<double>(std::fabs(w[i])));
@@ -116,7 +118,8 @@ void Apply(Graph& g, const Pair& p, const std::vector<double>& s) {
   const int64_t last = g.tensor(b.inputs[1]).shape.back();
   const int64_t per_input = b.op == OpKind::kDepthwiseConv2D ? last / p.channels : 1;
   for (size_t i = 0; i < wb.size(); ++i)
-    wb[i] = static_cast<float>(wb[i] * s[static_cast<size_t>((static_cast<int64_t>(i) % last) / per_input)]);
+    wb[i] = static_cast<float>(
+        wb[i] * s[static_cast<size_t>((static_cast<int64_t>(i) % last) / per_input)]);
   Replace(g, p.consumer, 1, wb);
 }
 
@@ -138,12 +141,14 @@ Expected<int> EqualizeChannels(Graph& graph, const std::vector<std::vector<HostT
     }
     return OkStatus();
   };
-  for (const auto& sample : samples) OPUC_RETURN_IF_ERROR(RunReference(graph, sample, observe).status());
+  for (const auto& sample : samples)
+    OPUC_RETURN_IF_ERROR(RunReference(graph, sample, observe).status());
 
   int changed = 0;
   for (const Pair& p : pairs) {
     const std::vector<double>& ra = ranges[p.feed];
-    const std::vector<double> rw = ConsumerRanges(graph, p, Values(graph, graph.node(p.consumer).inputs[1]));
+    const std::vector<double> rw =
+        ConsumerRanges(graph, p, Values(graph, graph.node(p.consumer).inputs[1]));
     const bool depthwise = graph.node(p.consumer).op == OpKind::kDepthwiseConv2D;
     std::vector<double> s(ra.size(), 1.0);
     double largest = 0.0;

@@ -52,7 +52,8 @@ void AccumulateFullyConnected(const HostTensor& input, int64_t dim, InputGram& g
   Patches patches{dim, static_cast<int64_t>(rows.size()), {}};
   patches.columns.resize(static_cast<size_t>(dim * patches.rows));
   for (int64_t r = 0; r < patches.rows; ++r)
-    for (int64_t i = 0; i < dim; ++i) patches.column(i)[r] = x[rows[static_cast<size_t>(r)] * dim + i];
+    for (int64_t i = 0; i < dim; ++i)
+      patches.column(i)[r] = x[rows[static_cast<size_t>(r)] * dim + i];
   AddOuterProducts(patches, gram.values.data());
 }
 
@@ -99,8 +100,10 @@ void AccumulateInputGram(const Graph& graph, const Node& node, const HostTensor&
   const Shape& weights = graph.tensor(node.inputs[1]).shape;
   if (gram.dim == 0) {
     const bool depthwise = node.op == OpKind::kDepthwiseConv2D;
-    if (node.op == OpKind::kFullyConnected) gram.dim = weights[1];
-    else gram.dim = weights[1] * weights[2] * (depthwise ? 1 : weights[3]);
+    if (node.op == OpKind::kFullyConnected)
+      gram.dim = weights[1];
+    else
+      gram.dim = weights[1] * weights[2] * (depthwise ? 1 : weights[3]);
     gram.groups = depthwise ? input.shape()[3] : 1;
     gram.values.assign(static_cast<size_t>(gram.groups * gram.dim * gram.dim), 0.0);
   }

@@ -8,14 +8,14 @@
 //===----------------------------------------------------------------------===//
 #include "lower.h"
 
-#include "opuc/ir/graph_edit.h"
-#include "opuc/tensor_io/host_tensor.h"
 #include "activation_bits.h"
-#include "tables.h"
-#include "weights.h"
+#include "opuc/ir/graph_edit.h"
 #include "opuc/ir/op_attrs.h"
 #include "opuc/numerics/fixed_point.h"
+#include "opuc/tensor_io/host_tensor.h"
 #include "support/format.h"
+#include "tables.h"
+#include "weights.h"
 
 namespace opuc::quant {
 namespace {
@@ -49,8 +49,8 @@ Status LowerInnerProduct(LowerContext& ctx, NodeId id) {
   if (!q.bias.empty()) {
     // The bias's length is implied: f_in + f_w[c] (docs/numerics.md §1).
     const Tensor& b = ctx.source.tensor(node.inputs[2]);
-    node.inputs[2] = AddConstant(ctx.graph, b.name + "/int32", DType::kI32, b.shape, q.bias,
-                                 FixedPoint());
+    node.inputs[2] =
+        AddConstant(ctx.graph, b.name + "/int32", DType::kI32, b.shape, q.bias, FixedPoint());
   }
   ctx.report.weights += static_cast<int64_t>(q.weights.size());
   ctx.report.saturated_weights += q.saturated;
@@ -72,8 +72,8 @@ Status LowerConstantOperand(LowerContext& ctx, NodeId id, size_t index, int lo, 
   const int bits = NoClipBits(v, value.elements(), 1, lo, hi);
   std::vector<int8_t> q(static_cast<size_t>(value.elements()));
   for (size_t i = 0; i < q.size(); ++i) q[i] = QuantizeToInt8(v[i], bits);
-  node.inputs[index] = AddConstant(ctx.graph, c.name + "/int8", DType::kI8, c.shape, q,
-                                   PerTensor(bits));
+  node.inputs[index] =
+      AddConstant(ctx.graph, c.name + "/int8", DType::kI8, c.shape, q, PerTensor(bits));
   return OkStatus();
 }
 
@@ -109,7 +109,8 @@ Status LowerSoftmax(LowerContext& ctx, NodeId id) {
   const int f_in = ctx.bits[static_cast<size_t>(node.inputs[0])];
   if (ctx.bits[static_cast<size_t>(node.outputs[0])] < 0)
     return Unsupported("softmax output needs a fraction length >= 0 (docs/numerics.md §8)");
-  const std::array<int32_t, 256> table = BuildSoftmaxExpTable(SoftmaxAttrs::Of(node.attrs).beta, f_in);
+  const std::array<int32_t, 256> table =
+      BuildSoftmaxExpTable(SoftmaxAttrs::Of(node.attrs).beta, f_in);
   const std::string base = Cat(ctx.graph.tensor(node.outputs[0]).name, "/exp_table");
   const TensorId t = AddConstant(ctx.graph, base, DType::kI32, Shape{256},
                                  std::vector<int32_t>(table.begin(), table.end()), FixedPoint());
@@ -140,19 +141,16 @@ Status Dispatch(LowerContext& ctx, NodeId id) {
     case OpKind::kConv2D:
     case OpKind::kDepthwiseConv2D:
     case OpKind::kTransposeConv2D:
-    case OpKind::kFullyConnected:
-      return LowerInnerProduct(ctx, id);
+    case OpKind::kFullyConnected: return LowerInnerProduct(ctx, id);
     case OpKind::kAdd:
     case OpKind::kSub:
       return LowerConstantOperands(ctx, id, kMinActivationBits, kMaxActivationBits);
     case OpKind::kMul:
-    case OpKind::kPRelu:
-      return LowerConstantOperands(ctx, id, kMinWeightBits, kMaxWeightBits);
+    case OpKind::kPRelu: return LowerConstantOperands(ctx, id, kMinWeightBits, kMaxWeightBits);
     case OpKind::kSigmoid:
     case OpKind::kTanh:
     case OpKind::kHardSwish:
-    case OpKind::kLeakyRelu:
-      return LowerToTable(ctx, id);
+    case OpKind::kLeakyRelu: return LowerToTable(ctx, id);
     case OpKind::kSoftmax: return LowerSoftmax(ctx, id);
     case OpKind::kPad: return LowerPad(ctx, id);
     case OpKind::kConcat: return LowerConcat(ctx, id);
@@ -165,11 +163,12 @@ Status Dispatch(LowerContext& ctx, NodeId id) {
     case OpKind::kReshape:
     case OpKind::kResizeBilinear:
     case OpKind::kResizeNearest:
-    case OpKind::kDepthToSpace:
-      return OkStatus();  // same op, integer semantics
+    case OpKind::kDepthToSpace: return OkStatus();  // same op, integer semantics
     default:
-      return Unsupported(Cat("op '", OpName(op), "' cannot be quantized; the default pass "
-                             "pipeline removes dequantize and densify, and fused nodes come later"));
+      return Unsupported(
+          Cat("op '", OpName(op),
+              "' cannot be quantized; the default pass "
+              "pipeline removes dequantize and densify, and fused nodes come later"));
   }
 }
 

@@ -11,16 +11,16 @@
 #include <map>
 #include <vector>
 
+#include "input_gram.h"
 #include "opuc/ir/graph.h"
 #include "opuc/quant/quantize.h"
-#include "input_gram.h"
 
 namespace opuc::quant {
 
 struct LowerContext {
-  const Graph& source;            ///< The float graph (constants are read here).
-  Graph& graph;                   ///< Being lowered; node `id` is rewritten.
-  const std::vector<int>& bits;   ///< Activation fraction lengths (activation_bits.h).
+  const Graph& source;           ///< The float graph (constants are read here).
+  Graph& graph;                  ///< Being lowered; node `id` is rewritten.
+  const std::vector<int>& bits;  ///< Activation fraction lengths (activation_bits.h).
   QuantizeReport& report;
   const std::map<NodeId, InputGram>& grams;  ///< Inputs of inner products (input_gram.h).
 };

@@ -11,16 +11,16 @@
 //===----------------------------------------------------------------------===//
 #include "opuc/quant/quantize.h"
 
-#include "opuc/ir/graph_edit.h"
-#include "opuc/ir/verifier.h"
 #include "activation_bits.h"
 #include "calibrate.h"
 #include "equalize.h"
 #include "input_gram.h"
 #include "lower.h"
+#include "opuc/ir/graph_edit.h"
+#include "opuc/ir/verifier.h"
 #include "refine_lengths.h"
-#include "weights.h"
 #include "support/format.h"
+#include "weights.h"
 
 namespace opuc {
 namespace {
@@ -70,7 +70,8 @@ void WrapInputsAndOutputs(Graph& graph) {
   }
   for (TensorId& output : graph.outputs) {
     const TensorId f32 = SplitFloatTwin(graph, output);
-    back.push_back(Convert(OpKind::kDequantize, graph.tensor(f32).name + "/dequantize", output, f32));
+    back.push_back(
+        Convert(OpKind::kDequantize, graph.tensor(f32).name + "/dequantize", output, f32));
     output = f32;
   }
   std::vector<Node> nodes = std::move(front);

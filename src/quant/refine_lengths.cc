@@ -5,9 +5,9 @@
 #include <map>
 #include <optional>
 
-#include "opuc/cpu/reference.h"
 #include "activation_bits.h"
 #include "calibrate.h"
+#include "opuc/cpu/reference.h"
 #include "opuc/numerics/fixed_point.h"
 #include "support/format.h"
 
@@ -38,7 +38,8 @@ class RoundedRuns {
     }
     reference_.clear();
     for (const auto& sample : samples_) {
-      OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> outputs, RunReference(reference_graph_, sample));
+      OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> outputs,
+                            RunReference(reference_graph_, sample));
       reference_.push_back(std::move(outputs));
     }
     current_.assign(samples_.size(), std::vector<std::optional<HostTensor>>(graph_.tensors.size()));
@@ -87,7 +88,8 @@ class RoundedRuns {
       }
     }
     double error = 0.0;
-    for (size_t o = 0; o < noise.size(); ++o) error += signal[o] > 0 ? noise[o] / signal[o] : noise[o];
+    for (size_t o = 0; o < noise.size(); ++o)
+      error += signal[o] > 0 ? noise[o] / signal[o] : noise[o];
     return error;
   }
 
@@ -128,7 +130,8 @@ Expected<RefineReport> RefineActivationBits(const Graph& graph, const Graph& rou
   const ActivationGroups unified = UnifyActivations(graph);
   std::vector<NodeId> producer(graph.tensors.size(), 0);
   for (size_t k = 0; k < graph.nodes.size(); ++k)
-    for (TensorId t : graph.nodes[k].outputs) producer[static_cast<size_t>(t)] = static_cast<NodeId>(k);
+    for (TensorId t : graph.nodes[k].outputs)
+      producer[static_cast<size_t>(t)] = static_cast<NodeId>(k);
   std::map<size_t, std::vector<TensorId>> members;
   for (size_t t = 0; t < bits.size(); ++t)
     if (bits[t] != kNoBits) members[unified.group[t]].push_back(static_cast<TensorId>(t));
@@ -136,7 +139,8 @@ Expected<RefineReport> RefineActivationBits(const Graph& graph, const Graph& rou
   auto first = [&](const std::vector<TensorId>& m) {
     size_t k = graph.nodes.size();
     for (TensorId t : m) {
-      const bool input = std::find(graph.inputs.begin(), graph.inputs.end(), t) != graph.inputs.end();
+      const bool input =
+          std::find(graph.inputs.begin(), graph.inputs.end(), t) != graph.inputs.end();
       k = std::min(k, input ? size_t{0} : static_cast<size_t>(producer[static_cast<size_t>(t)]));
     }
     return k;

@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "opuc/ir/graph.h"
-#include "opuc/tensor_io/host_tensor.h"
 #include "opuc/status.h"
+#include "opuc/tensor_io/host_tensor.h"
 
 namespace opuc::quant {
 

@@ -53,8 +53,8 @@ std::array<int32_t, 256> BuildSoftmaxExpTable(double beta, int f_in) {
   const double b = static_cast<float>(beta);
   std::array<int32_t, 256> table{};
   for (int d = 0; d < 256; ++d)
-    table[static_cast<size_t>(d)] =
-        static_cast<int32_t>(Rhu(32768.0 * std::exp(-b * std::ldexp(static_cast<double>(d), -f_in))));
+    table[static_cast<size_t>(d)] = static_cast<int32_t>(
+        Rhu(32768.0 * std::exp(-b * std::ldexp(static_cast<double>(d), -f_in))));
   return table;
 }
 

@@ -5,10 +5,10 @@
 #include <cstdlib>
 #include <optional>
 
-#include "opuc/ir/graph_edit.h"
-#include "opuc/tensor_io/host_tensor.h"
 #include "compensated_rounding.h"
+#include "opuc/ir/graph_edit.h"
 #include "opuc/numerics/fixed_point.h"
+#include "opuc/tensor_io/host_tensor.h"
 #include "support/format.h"
 
 namespace opuc::quant {
@@ -92,7 +92,8 @@ bool RoundChannel(const float* w, const ChannelLayout& layout, int64_t c, int bi
     for (double v : row) bound += 128 * std::abs(int{QuantizeToInt8(v, bits)});
     if (bound <= kInt32Max) {
       size_t j = 0;
-      layout.ForEach(c, [&](int64_t k) { out[static_cast<size_t>(k)] = QuantizeToInt8(row[j++], bits); });
+      layout.ForEach(
+          c, [&](int64_t k) { out[static_cast<size_t>(k)] = QuantizeToInt8(row[j++], bits); });
       return true;
     }
   }
@@ -124,7 +125,8 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
     OPUC_ASSIGN_OR_RETURN(bias, HostTensor::FromConstant(graph.tensor(node.inputs[2])));
   }
   QuantizedWeights result;
-  result.axis = node.op == OpKind::kDepthwiseConv2D ? static_cast<int>(weights.shape().size()) - 1 : 0;
+  result.axis =
+      node.op == OpKind::kDepthwiseConv2D ? static_cast<int>(weights.shape().size()) - 1 : 0;
   const ChannelLayout layout = LayoutOf(weights.shape(), result.axis);
   const float* w = weights.data<float>();
   result.weights.resize(static_cast<size_t>(weights.elements()));
@@ -133,7 +135,8 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
   if (gram && (gram->groups <= 0 || layout.extent % gram->groups != 0 ||
                gram->dim != weights.elements() / layout.extent))
     gram = nullptr;  // not this node's patches: round to nearest
-  std::vector<std::optional<std::vector<double>>> factors(gram ? static_cast<size_t>(gram->groups) : 0);
+  std::vector<std::optional<std::vector<double>>> factors(gram ? static_cast<size_t>(gram->groups)
+                                                               : 0);
   const int64_t channels_per_group = gram ? layout.extent / gram->groups : 1;
   for (int64_t c = 0; c < layout.extent; ++c) {
     const double b = bias ? bias->data<float>()[c] : 0.0;
@@ -142,15 +145,17 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
     for (;; --bits) {
       const int64_t q_bias = Rhu(std::ldexp(b, input_bits + bits));
       int64_t bound = std::llabs(q_bias);
-      layout.ForEach(c, [&](int64_t k) { bound += 128 * std::abs(int{QuantizeToInt8(w[k], bits)}); });
+      layout.ForEach(c,
+                     [&](int64_t k) { bound += 128 * std::abs(int{QuantizeToInt8(w[k], bits)}); });
       if (bound <= kInt32Max) {
         result.bias.push_back(static_cast<int32_t>(q_bias));
         break;
       }
       if (bits == kMinWeightBits)
-        return InvalidArgument(Cat("output channel ", c,
-                                   ": accumulation bound ", bound, " exceeds 2^31-1 even at weight "
-                                   "fraction length ", kMinWeightBits, " (input at ", input_bits, ")"));
+        return InvalidArgument(Cat("output channel ", c, ": accumulation bound ", bound,
+                                   " exceeds 2^31-1 even at weight "
+                                   "fraction length ",
+                                   kMinWeightBits, " (input at ", input_bits, ")"));
     }
     if (bits != chosen) ++result.lowered;
     result.bits.push_back(bits);
@@ -183,25 +188,29 @@ Expected<Graph> WithRoundedWeights(const Graph& graph, const std::vector<int>& b
     const auto gram = grams.find(static_cast<NodeId>(k));
     Expected<QuantizedWeights> quantized = QuantizeInnerProduct(
         graph, static_cast<NodeId>(k), input_bits, gram == grams.end() ? nullptr : &gram->second);
-    if (!quantized.ok()) return quantized.status().WithContext(DescribeNode(graph, static_cast<NodeId>(k)));
+    if (!quantized.ok())
+      return quantized.status().WithContext(DescribeNode(graph, static_cast<NodeId>(k)));
     const QuantizedWeights& q = *quantized;
     const Tensor& w = graph.tensor(node.inputs[1]);
     const int64_t channels = static_cast<int64_t>(q.bits.size());
     std::vector<float> weights(q.weights.size()), bias(q.bias.size());
     const int64_t inner = q.axis == 0 ? static_cast<int64_t>(weights.size()) / channels : 1;
     for (size_t i = 0; i < weights.size(); ++i) {
-      const int64_t c = q.axis == 0 ? static_cast<int64_t>(i) / inner : static_cast<int64_t>(i) % channels;
+      const int64_t c =
+          q.axis == 0 ? static_cast<int64_t>(i) / inner : static_cast<int64_t>(i) % channels;
       weights[i] = static_cast<float>(std::ldexp(q.weights[i], -q.bits[static_cast<size_t>(c)]));
     }
     Node& target = rounded.nodes[k];
-    target.inputs[1] = rounded.AddConstant(UniqueTensorName(rounded, w.name + "/rounded"), DType::kF32,
-                                           w.shape, ConstantData::Copy(weights.data(), weights.size() * 4));
+    target.inputs[1] =
+        rounded.AddConstant(UniqueTensorName(rounded, w.name + "/rounded"), DType::kF32, w.shape,
+                            ConstantData::Copy(weights.data(), weights.size() * 4));
     if (!q.bias.empty()) {
       for (size_t c = 0; c < bias.size(); ++c)
         bias[c] = static_cast<float>(std::ldexp(q.bias[c], -(input_bits + q.bits[c])));
       const Tensor& b = graph.tensor(node.inputs[2]);
-      target.inputs[2] = rounded.AddConstant(UniqueTensorName(rounded, b.name + "/rounded"), DType::kF32,
-                                             b.shape, ConstantData::Copy(bias.data(), bias.size() * 4));
+      target.inputs[2] =
+          rounded.AddConstant(UniqueTensorName(rounded, b.name + "/rounded"), DType::kF32, b.shape,
+                              ConstantData::Copy(bias.data(), bias.size() * 4));
     }
   }
   return rounded;

@@ -20,9 +20,9 @@
 #include <map>
 #include <vector>
 
+#include "input_gram.h"
 #include "opuc/ir/graph.h"
 #include "opuc/status.h"
-#include "input_gram.h"
 
 namespace opuc::quant {
 
@@ -31,13 +31,13 @@ inline constexpr int kMinWeightBits = -8;
 inline constexpr int kMaxWeightBits = 23;
 
 struct QuantizedWeights {
-  std::vector<int8_t> weights;   ///< Same layout as the float weights.
-  std::vector<int32_t> bits;     ///< f_w[c] per output channel.
-  int axis = 0;                  ///< The output-channel axis of the weights.
-  std::vector<int32_t> bias;     ///< One per channel, at f_in + f_w[c]; empty without bias.
-  int64_t saturated = 0;         ///< Weights that did not fit int8 (clipped).
-  int64_t lowered = 0;           ///< Channels whose f_w was lowered for the bias or the bound.
-  int64_t compensated = 0;       ///< Channels rounded with compensation (compensated_rounding.h).
+  std::vector<int8_t> weights;  ///< Same layout as the float weights.
+  std::vector<int32_t> bits;    ///< f_w[c] per output channel.
+  int axis = 0;                 ///< The output-channel axis of the weights.
+  std::vector<int32_t> bias;    ///< One per channel, at f_in + f_w[c]; empty without bias.
+  int64_t saturated = 0;        ///< Weights that did not fit int8 (clipped).
+  int64_t lowered = 0;          ///< Channels whose f_w was lowered for the bias or the bound.
+  int64_t compensated = 0;      ///< Channels rounded with compensation (compensated_rounding.h).
 };
 
 /// Quantizes the weights (input 1) and bias (input 2, optional) of the

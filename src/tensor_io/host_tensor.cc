@@ -47,8 +47,8 @@ Expected<HostTensor> HostTensor::Zeros(DType dtype, Shape shape) {
 Expected<HostTensor> HostTensor::Copy(DType dtype, Shape shape, const void* data, size_t size) {
   OPUC_ASSIGN_OR_RETURN(HostTensor tensor, Zeros(dtype, std::move(shape)));
   if (size != tensor.bytes())
-    return InvalidArgument(Cat(size, " bytes do not fill ", DescribeType(tensor), " (",
-                               tensor.bytes(), " bytes)"));
+    return InvalidArgument(
+        Cat(size, " bytes do not fill ", DescribeType(tensor), " (", tensor.bytes(), " bytes)"));
   if (size) std::memcpy(tensor.mutable_bytes(), data, size);
   return tensor;
 }

@@ -84,8 +84,9 @@ TEST_CASE("LoadModel imports TFLite by content and reports its operators by TFLi
 
   const std::string broken = dir.File("broken.dat", std::string("\x1c\0\0\0TFL3\0\0\0\0", 12));
   CHECK(LoadModel(broken).status().message() ==
-        broken + ": FlatBuffers verification failed: the file is truncated or corrupt (an"
-                 " offset, table, vector or string lies outside the buffer)");
+        broken +
+            ": FlatBuffers verification failed: the file is truncated or corrupt (an"
+            " offset, table, vector or string lies outside the buffer)");
   // No identifier, but the extension says TFLite, so the importer says why.
   const std::string old = dir.File("old.tflite", "0123456789");
   CHECK(LoadModel(old).status().message() ==
@@ -97,9 +98,12 @@ TEST_CASE("LoadModel reports a .opug's operators by IR name") {
   const std::string path = dir.File("tiny.opug", Bytes(WriteOpug(test::MakeTinyGraph()).value()));
   Expected<LoadedModel> model = LoadModel(path);
   REQUIRE_MESSAGE(model.ok(), model.status().ToString());
-  CHECK(model->source_operators ==
-        std::map<std::string, int>{{"concat", 1}, {"conv2d", 1}, {"max_pool2d", 2},
-                                   {"mean", 1}, {"relu", 1}, {"softmax", 1}});
+  CHECK(model->source_operators == std::map<std::string, int>{{"concat", 1},
+                                                              {"conv2d", 1},
+                                                              {"max_pool2d", 2},
+                                                              {"mean", 1},
+                                                              {"relu", 1},
+                                                              {"softmax", 1}});
 }
 
 TEST_CASE("LoadModel: empty, unknown, missing files and directories") {
@@ -124,8 +128,7 @@ TEST_CASE("LoadModel: empty, unknown, missing files and directories") {
   CHECK(not_there.code() == StatusCode::kIoError);
   CHECK(not_there.message() == missing + ": cannot open: No such file or directory");
 
-  CHECK(LoadModel(dir.Path("")).status().message().find("not a regular file") !=
-        std::string::npos);
+  CHECK(LoadModel(dir.Path("")).status().message().find("not a regular file") != std::string::npos);
 }
 
 TEST_CASE("SaveOpugFile and LoadOpugFile: the suffix picks the form") {
@@ -168,8 +171,9 @@ TEST_CASE("a file larger than a 32-bit target can hold is refused by its size" *
   fs::resize_file(path, uintmax_t{1} << 31);
   const Status status = LoadOpugFile(path).status();
   CHECK(status.code() == StatusCode::kIoError);
-  CHECK(status.message() == path + ": 2147483648 bytes is more than this build can hold in "
-                                   "memory (at most 2147483647)");
+  CHECK(status.message() == path +
+                                ": 2147483648 bytes is more than this build can hold in "
+                                "memory (at most 2147483647)");
 }
 
 }  // namespace

@@ -29,11 +29,19 @@ std::vector<uint8_t> ReadModel(const std::string& file) {
 }
 
 const std::vector<std::string>& RealModelNames() {
-  static const std::vector<std::string> names = {
-      "face_detection_short_range", "face_detection_full_range",
-      "face_detection_full_range_sparse", "selfie_segmentation", "selfie_segmentation_landscape",
-      "hand_landmark_lite", "hand_landmark_full", "palm_detection_lite", "palm_detection_full",
-      "pose_detection", "pose_landmark_lite", "pose_landmark_full", "pose_landmark_heavy"};
+  static const std::vector<std::string> names = {"face_detection_short_range",
+                                                 "face_detection_full_range",
+                                                 "face_detection_full_range_sparse",
+                                                 "selfie_segmentation",
+                                                 "selfie_segmentation_landscape",
+                                                 "hand_landmark_lite",
+                                                 "hand_landmark_full",
+                                                 "palm_detection_lite",
+                                                 "palm_detection_full",
+                                                 "pose_detection",
+                                                 "pose_landmark_lite",
+                                                 "pose_landmark_full",
+                                                 "pose_landmark_heavy"};
   return names;
 }
 

@@ -8,8 +8,8 @@
 #include <doctest/doctest.h>
 
 #include "frontend/test_graphs.h"
-#include "opug_generated.h"
 #include "opuc/frontend/opug.h"
+#include "opug_generated.h"
 
 namespace opuc {
 namespace {
@@ -104,9 +104,9 @@ TEST_CASE("Verify runs last and its messages name the source" * test::NeedsJsonR
     CHECK(m.rfind("bad.opug.json: ", 0) == 0);
     return m;
   };
-  const std::string shape = verify_error(
-      R"("name": "mix/out", "dtype": "F32", "shape": [1, 2, 2, 2])",
-      R"("name": "mix/out", "dtype": "F32", "shape": [1, 2, 2, 3])");
+  const std::string shape =
+      verify_error(R"("name": "mix/out", "dtype": "F32", "shape": [1, 2, 2, 2])",
+                   R"("name": "mix/out", "dtype": "F32", "shape": [1, 2, 2, 3])");
   CHECK(shape.find("mix") != std::string::npos);
   CHECK(shape.find("[1,2,2,3]") != std::string::npos);
   CHECK(verify_error(R"("name": "act/out")", R"("name": "image")").find("image") !=
@@ -125,16 +125,16 @@ TEST_CASE("Verify runs last and its messages name the source" * test::NeedsJsonR
 std::vector<uint8_t> GraphWithAttrType(opug::AttrValue type) {
   namespace fb = ::opuc::opug;
   flatbuffers::FlatBufferBuilder fbb;
-  std::vector<flatbuffers::Offset<fb::Tensor>> tensors = {
-      fb::CreateTensorDirect(fbb, "a"), fb::CreateTensorDirect(fbb, "b")};
+  std::vector<flatbuffers::Offset<fb::Tensor>> tensors = {fb::CreateTensorDirect(fbb, "a"),
+                                                          fb::CreateTensorDirect(fbb, "b")};
   const auto value = fb::CreateIntAttr(fbb, 3).Union();
   std::vector<flatbuffers::Offset<fb::Attr>> attrs = {
       fb::CreateAttr(fbb, fbb.CreateString("x"), type, value)};
   const std::vector<int32_t> in = {0}, out = {1};
   std::vector<flatbuffers::Offset<fb::Node>> nodes = {
       fb::CreateNodeDirect(fbb, "relu", "n", &in, &out, &attrs)};
-  fb::FinishGraphBuffer(fbb, fb::CreateGraphDirect(fbb, 1, "g", &tensors, nullptr, &nodes,
-                                                   &in, &out));
+  fb::FinishGraphBuffer(fbb,
+                        fb::CreateGraphDirect(fbb, 1, "g", &tensors, nullptr, &nodes, &in, &out));
   return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
 }
 
@@ -182,10 +182,9 @@ TEST_CASE("byte counts past 32 bits are not truncated") {
 TEST_CASE("binary framing: length, identifier, verifier") {
   CHECK(ReadOpug(std::vector<uint8_t>{1, 2, 3}, "x.opug").status().message() ==
         "x.opug: 3 bytes is too short for a .opug file (at least 8)");
-  CHECK(ReadOpug(std::vector<uint8_t>{8, 0, 0, 0, 'T', 'F', 'L', '3'}, "x.opug")
-            .status()
-            .message() ==
-        "x.opug: file identifier is \"TFL3\"; expected \"OPUG\" (not a .opug file)");
+  CHECK(
+      ReadOpug(std::vector<uint8_t>{8, 0, 0, 0, 'T', 'F', 'L', '3'}, "x.opug").status().message() ==
+      "x.opug: file identifier is \"TFL3\"; expected \"OPUG\" (not a .opug file)");
   // A root offset that points past the end.
   CHECK(ReadOpug(std::vector<uint8_t>{0xF0, 0, 0, 0, 'O', 'P', 'U', 'G', 0, 0, 0, 0}, "x.opug")
             .status()

@@ -198,8 +198,7 @@ Offset<tfl::SparsityParameters> TfliteBuilder::WriteSparsity(const TfliteSparsit
         std::vector<uint8_t> narrow(values.begin(), values.end());
         return tfl::CreateUint8Vector(fbb_, fbb_.CreateVector(narrow)).Union();
       }
-      default:
-        return tfl::CreateInt32Vector(fbb_, fbb_.CreateVector(values)).Union();
+      default: return tfl::CreateInt32Vector(fbb_, fbb_.CreateVector(values)).Union();
     }
   };
   std::vector<Offset<tfl::DimensionMetadata>> dims;

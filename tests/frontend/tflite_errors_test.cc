@@ -30,7 +30,8 @@ TEST_CASE("the header and the FlatBuffers verifier come first") {
   CHECK(Error(renamed) ==
         "t.tflite: file identifier is \"TFL2\"; expected \"TFL3\" (not a"
         " .tflite file)");
-  const std::vector<uint8_t> truncated(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(bytes.size() / 2));
+  const std::vector<uint8_t> truncated(
+      bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(bytes.size() / 2));
   CHECK(Error(truncated) ==
         "t.tflite: FlatBuffers verification failed: the file is truncated or"
         " corrupt (an offset, table, vector or string lies outside the"

@@ -37,7 +37,8 @@ TEST_CASE("random graphs: verified, convex, within limits, same partition, same 
     options.post_dominators = PostDominatorAlgorithm::kTvmWalk;
     Partitioned tvm = PartitionIr(g, options);
     CHECK(tvm.partition.group == fast.partition.group);
-    for (const FuseDecision& d : fast.partition.decisions) CHECK(d.reason != FuseReason::kNotConsidered);
+    for (const FuseDecision& d : fast.partition.decisions)
+      CHECK(d.reason != FuseReason::kNotConsidered);
 
     Expected<std::vector<HostTensor>> inputs = RandomInputs(g, seed);
     REQUIRE(inputs.ok());

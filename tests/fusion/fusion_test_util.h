@@ -75,7 +75,8 @@ inline void CheckPartitionInvariants(const IndexedForwardGraph& g, const Partiti
     REQUIRE(root >= 0);
     REQUIRE(static_cast<size_t>(root) < n);
     REQUIRE(p.group[static_cast<size_t>(root)] == root);  // the root is in its own group
-    last[static_cast<size_t>(root)] = std::max(last[static_cast<size_t>(root)], static_cast<int32_t>(i));
+    last[static_cast<size_t>(root)] =
+        std::max(last[static_cast<size_t>(root)], static_cast<int32_t>(i));
   }
   for (size_t i = 0; i < n; ++i) {
     const auto id = static_cast<int32_t>(i);
@@ -100,7 +101,8 @@ inline void CheckPartitionInvariants(const IndexedForwardGraph& g, const Partiti
         stack.pop_back();
         if (seen[static_cast<size_t>(v)] || v > root) continue;
         seen[static_cast<size_t>(v)] = true;
-        CHECK_MESSAGE(p.group[static_cast<size_t>(v)] != root, "group #" << root << " is not convex");
+        CHECK_MESSAGE(p.group[static_cast<size_t>(v)] != root,
+                      "group #" << root << " is not convex");
         for (const auto& e : g.outputs(v)) stack.push_back(e.node);
       }
     }

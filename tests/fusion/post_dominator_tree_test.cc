@@ -38,12 +38,15 @@ TEST_CASE("a diamond: the fork's post-dominator is the join, with the worst patt
   //        3                         / | \   (a node's parent
   //        |                        0  1  2   is above it)
   //        4 (graph output)
-  IndexedForwardGraph g =
-      Make({kElemWise, kElemWise, kInjective, kBroadcast, kElemWise},
-           {{0, 1, kElemWise}, {0, 2, kInjective}, {1, 3, kElemWise}, {2, 3, kBroadcast},
-            {3, 4, kElemWise}},
-           {4});
-  for (const PostDominatorTree& tree : {BuildPostDominatorTree(g), BuildPostDominatorTreeTvmWalk(g)}) {
+  IndexedForwardGraph g = Make({kElemWise, kElemWise, kInjective, kBroadcast, kElemWise},
+                               {{0, 1, kElemWise},
+                                {0, 2, kInjective},
+                                {1, 3, kElemWise},
+                                {2, 3, kBroadcast},
+                                {3, 4, kElemWise}},
+                               {4});
+  for (const PostDominatorTree& tree :
+       {BuildPostDominatorTree(g), BuildPostDominatorTreeTvmWalk(g)}) {
     CHECK(tree.parent == std::vector<int32_t>{3, 3, 3, 4, -1});
     CHECK(tree.depth == std::vector<int32_t>{3, 3, 3, 2, 1});
     // 0 -> 3: edges elemwise and injective, tree nodes 1 (elemwise) and 2 (broadcast).
@@ -61,7 +64,7 @@ TEST_CASE("no post-dominator: graph outputs, consumers that never meet, dead end
   CHECK(fast.parent == std::vector<int32_t>{-1, -1, -1, -1});
   CHECK(tvm.parent == fast.parent);
   CHECK(fast.depth == std::vector<int32_t>{1, 1, 1, 1});
-  CHECK(fast.pattern[1] == kOpaque);  // a graph output, as TVM gives it
+  CHECK(fast.pattern[1] == kOpaque);   // a graph output, as TVM gives it
   CHECK(tvm.pattern[3] == kElemWise);  // TVM's value for a dead end; never read
 }
 

@@ -12,10 +12,10 @@ namespace {
 using Kind = IndexedForwardGraph::NodeKind;
 
 constexpr OpPatternKind kOpPatterns[] = {
-    OpPatternKind::kElemWise,  OpPatternKind::kElemWise,       OpPatternKind::kElemWise,
-    OpPatternKind::kBroadcast, OpPatternKind::kBroadcast,      OpPatternKind::kInjective,
-    OpPatternKind::kInjective, OpPatternKind::kCommReduce,     OpPatternKind::kOutEWiseFusable,
-    OpPatternKind::kOutEWiseFusable, OpPatternKind::kTuple,    OpPatternKind::kOpaque};
+    OpPatternKind::kElemWise,        OpPatternKind::kElemWise,   OpPatternKind::kElemWise,
+    OpPatternKind::kBroadcast,       OpPatternKind::kBroadcast,  OpPatternKind::kInjective,
+    OpPatternKind::kInjective,       OpPatternKind::kCommReduce, OpPatternKind::kOutEWiseFusable,
+    OpPatternKind::kOutEWiseFusable, OpPatternKind::kTuple,      OpPatternKind::kOpaque};
 
 /// The edges of the chosen shape, as (producer, consumer) with producer <
 /// consumer; node 0 is always a source.
@@ -56,7 +56,8 @@ std::vector<std::pair<int32_t, int32_t>> Edges(DagShape shape, int32_t n, Rng& r
         std::vector<int32_t> ends;
         for (int32_t b = 0; b < branches && i < n - 1; ++b) {
           int32_t prev = fork;
-          for (int32_t len = 1 + rng.Below(6); len > 0 && i < n - 1; --len) add(prev, i), prev = i++;
+          for (int32_t len = 1 + rng.Below(6); len > 0 && i < n - 1; --len)
+            add(prev, i), prev = i++;
           ends.push_back(prev);
         }
         if (i >= n) break;
@@ -96,7 +97,8 @@ IndexedForwardGraph RandomForwardGraph(DagShape shape, int nodes, uint64_t seed)
   const int32_t n = std::max(nodes, 2);
   const std::vector<std::pair<int32_t, int32_t>> edges = Edges(shape, n, rng);
   std::vector<int> in_degree(static_cast<size_t>(n), 0), out_degree(static_cast<size_t>(n), 0);
-  for (const auto& [from, to] : edges) ++out_degree[static_cast<size_t>(from)], ++in_degree[static_cast<size_t>(to)];
+  for (const auto& [from, to] : edges)
+    ++out_degree[static_cast<size_t>(from)], ++in_degree[static_cast<size_t>(to)];
   // Deep shapes keep their depth: only their sinks are graph outputs.
   const bool deep = shape == DagShape::kDeepChain || shape == DagShape::kLadder;
   IndexedForwardGraph graph;

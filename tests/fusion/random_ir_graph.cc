@@ -60,25 +60,29 @@ class Generator {
     constexpr OpKind kBinary[] = {OpKind::kAdd, OpKind::kSub, OpKind::kMul};
     const TensorId a = Pick();
     switch (rng_.Below(12)) {
-      case 0: case 1: return Unary(kUnary[rng_.Below(5)], a);
+      case 0:
+      case 1: return Unary(kUnary[rng_.Below(5)], a);
       case 2: return Binary(kBinary[rng_.Below(3)], a, Pick());
-      case 3: return Binary(OpKind::kMul, a, Const({}));       // a simple constant
+      case 3: return Binary(OpKind::kMul, a, Const({}));            // a simple constant
       case 4: return Binary(OpKind::kAdd, a, Const({1, 1, 1, 4}));  // per channel
       case 5: return Conv1x1(a, 4);
-      case 6: return b_.Op(OpKind::kDepthwiseConv2D, Name("dw"), {a, Const({1, 3, 3, 4})},
-                           Attrs({{"padding", Str("same")}}));
+      case 6:
+        return b_.Op(OpKind::kDepthwiseConv2D, Name("dw"), {a, Const({1, 3, 3, 4})},
+                     Attrs({{"padding", Str("same")}}));
       case 7: return Pool(rng_.Chance(50) ? OpKind::kMaxPool2D : OpKind::kAvgPool2D, a, "same");
-      case 8: return rng_.Chance(50) ? Unary(OpKind::kSoftmax, a)
-                                     : Conv1x1(b_.Op(OpKind::kConcat, Name("cat"), {a, Pick()},
-                                                     Attrs({{"axis", int64_t{-1}}})), 8);
+      case 8:
+        return rng_.Chance(50) ? Unary(OpKind::kSoftmax, a)
+                               : Conv1x1(b_.Op(OpKind::kConcat, Name("cat"), {a, Pick()},
+                                               Attrs({{"axis", int64_t{-1}}})),
+                                         8);
       case 9: {
         TensorId m = b_.Op(OpKind::kMean, Name("mean"), {a},
                            Attrs({{"axes", Ints({1, 2})}, {"keep_dims", true}}));
         return Binary(OpKind::kAdd, Pick(), m);  // broadcast back
       }
       case 10: {
-        TensorId flat = b_.Op(OpKind::kReshape, Name("flat"), {a},
-                              Attrs({{"new_shape", Ints({1, 16, 4})}}));
+        TensorId flat =
+            b_.Op(OpKind::kReshape, Name("flat"), {a}, Attrs({{"new_shape", Ints({1, 16, 4})}}));
         if (rng_.Chance(50)) flat = Unary(OpKind::kRelu, flat);
         return b_.Op(OpKind::kReshape, Name("back"), {flat}, Attrs({{"new_shape", Ints(kShape)}}));
       }

@@ -46,8 +46,8 @@ TEST_CASE("FuseOps on every real model: well-formed groups, same outputs bit for
     CHECK(static_cast<int64_t>(graph.nodes.size()) == p.partition.op_groups);
     CHECK(static_cast<int64_t>(fused) == p.partition.fused_groups);
     MESSAGE(std::string(name), ": ", ops, " ops in ", graph.nodes.size(), " groups; ", fused,
-            " fused functions hold ", ops - (graph.nodes.size() - fused),
-            " ops (largest ", largest, ")");
+            " fused functions hold ", ops - (graph.nodes.size() - fused), " ops (largest ", largest,
+            ")");
 
     const std::vector<HostTensor> after = ReferenceOutputs(graph, *inputs);
     REQUIRE(after.size() == before.size());

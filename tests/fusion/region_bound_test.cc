@@ -7,8 +7,8 @@
 #include <algorithm>
 
 #include "fusion/random_dag.h"
-#include "region_bound.h"
 #include "opuc/fusion/post_dominator_tree.h"
+#include "region_bound.h"
 
 namespace opuc {
 namespace {
@@ -54,7 +54,8 @@ TEST_CASE("the region bound is a lower bound, and usually exact") {
       const uint32_t walked = RegionByWalk(g, static_cast<int32_t>(i), sink);
       REQUIRE(ops[i] <= std::min(walked, limit + 1));
       if (ops[i] == limit + 1) REQUIRE(walked > limit);
-      if (g.outputs(static_cast<int32_t>(i)).size() == 1) REQUIRE(ops[i] == std::min(walked, limit + 1));
+      if (g.outputs(static_cast<int32_t>(i)).size() == 1)
+        REQUIRE(ops[i] == std::min(walked, limit + 1));
       saturated += ops[i] == limit + 1;
       exact += ops[i] == std::min(walked, limit + 1);
       below += ops[i] < std::min(walked, limit + 1);

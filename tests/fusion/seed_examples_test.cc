@@ -41,14 +41,16 @@ TEST_CASE("seed 000: the forward graph has TVM's post-DFS order and edge pattern
   const IndexedForwardGraph& f = p.forward;
   // The seed's figure: x 0, weight 1, conv 2, c 3, add 4, relu 5, 0.5 6, multiply 7, add 8.
   REQUIRE(f.size() == 9);
-  const std::vector<std::string> names = {"x", "weight", "conv", "c", "y", "act", "half", "mul", "z"};
+  const std::vector<std::string> names = {"x",   "weight", "conv", "c", "y",
+                                          "act", "half",   "mul",  "z"};
   for (int32_t i = 0; i < 9; ++i) {
     const auto& node = f.node(i);
     const bool is_op = node.kind == IndexedForwardGraph::NodeKind::kOp;
-    CHECK((is_op ? g.node(node.ref).name : g.tensor(node.ref).name) == names[static_cast<size_t>(i)]);
+    CHECK((is_op ? g.node(node.ref).name : g.tensor(node.ref).name) ==
+          names[static_cast<size_t>(i)]);
   }
-  CHECK(f.node(0).pattern == kOpaque);   // a parameter
-  CHECK(f.node(3).pattern == kOpaque);   // a constant of 588 elements
+  CHECK(f.node(0).pattern == kOpaque);    // a parameter
+  CHECK(f.node(3).pattern == kOpaque);    // a constant of 588 elements
   CHECK(f.node(6).pattern == kElemWise);  // the scalar 0.5: a simple constant
   CHECK(f.node(2).pattern == kFusable);
   // Only the body's result (node 8) is referenced from outside.
@@ -79,8 +81,7 @@ TEST_CASE("seed 000: one group of five ops, a function of three parameters") {
   Graph g = Seed000();
   Partitioned p = PartitionIr(g);
   CHECK(OpGroups(g, p) == Lines{"conv,y,act,mul,z"});
-  CHECK(ReasonOf(g, p, "conv") ==
-        "fused into its post-dominator node 4 'z' (add) (phase 0)");
+  CHECK(ReasonOf(g, p, "conv") == "fused into its post-dominator node 4 'z' (add) (phase 0)");
   CHECK(ReasonOf(g, p, "act") ==
         "fused on the way from node 0 'conv' (conv2d) to its post-dominator node 4 'z' (add)"
         " (phase 0)");
@@ -116,9 +117,9 @@ TEST_CASE("seed 000: one group of five ops, a function of three parameters") {
   for (TensorId in : call.inputs) args.push_back(g.tensor(in).name);
   CHECK(args == std::vector<std::string>{"x", "weight", "c"});
   CHECK(call.body->inputs.size() == 3);
-  CHECK(NodeSignatures(*call.body) ==
-        Lines{"conv2d(x,weight)->conv", "add(conv,c)->y", "relu(y)->act", "mul(conv,half)->mul",
-              "add(act,mul)->z"});
+  CHECK(NodeSignatures(*call.body) == Lines{"conv2d(x,weight)->conv", "add(conv,c)->y",
+                                            "relu(y)->act", "mul(conv,half)->mul",
+                                            "add(act,mul)->z"});
   CHECK(call.body->tensor(call.body->nodes[3].inputs[1]).is_constant());  // 0.5, inlined
 }
 
@@ -132,9 +133,9 @@ Graph Seed001() {
   TensorId conv0 = b.Op(OpKind::kConv2D, "conv0", {data, w0});
   TensorId bias0 = b.Op(OpKind::kAdd, "bias0", {conv0, b0});
   TensorId relu0 = b.Op(OpKind::kRelu, "relu0", {bias0});
-  TensorId pool = b.Op(OpKind::kMaxPool2D, "pool", {relu0},
-                       Attrs({{"filter", Ints({3, 3})}, {"strides", Ints({2, 2})},
-                              {"padding", Str("same")}}));
+  TensorId pool =
+      b.Op(OpKind::kMaxPool2D, "pool", {relu0},
+           Attrs({{"filter", Ints({3, 3})}, {"strides", Ints({2, 2})}, {"padding", Str("same")}}));
   TensorId w1 = b.ConstantF32("w1", {5, 3, 3, 4}, std::vector<float>(180, 0.1f));
   TensorId b1 = b.ConstantF32("b1", {5}, {1, 2, 3, 4, 5});
   TensorId conv1 = b.Op(OpKind::kConv2D, "conv1", {pool, w1});

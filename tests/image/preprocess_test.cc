@@ -34,7 +34,8 @@ std::vector<std::vector<float>> Plane(const HostTensor& t, int c) {
   const auto w = static_cast<size_t>(t.shape()[2]);
   std::vector<std::vector<float>> rows(h, std::vector<float>(w));
   for (size_t y = 0; y < h; ++y)
-    for (size_t x = 0; x < w; ++x) rows[y][x] = t.data<float>()[(y * w + x) * 3 + static_cast<size_t>(c)];
+    for (size_t x = 0; x < w; ++x)
+      rows[y][x] = t.data<float>()[(y * w + x) * 3 + static_cast<size_t>(c)];
   return rows;
 }
 

@@ -16,17 +16,19 @@ TEST_CASE("conv2d: SAME and VALID with stride 2, OHWI weights, bias") {
   const Tensor w = F32({8, 3, 3, 3}, "w");  // [Co=8, Kh=3, Kw=3, Ci=3]
   const Tensor b = F32({8}, "b");
   // SAME: ceil(7/2) = 4.
-  CHECK(Infer(OpKind::kConv2D, {&x, &w, &b}, A({{"strides", Ints({2, 2})}, {"padding", Str("same")}}))
-            .type == TensorType{DType::kF32, {1, 4, 4, 8}});
+  CHECK(
+      Infer(OpKind::kConv2D, {&x, &w, &b}, A({{"strides", Ints({2, 2})}, {"padding", Str("same")}}))
+          .type == TensorType{DType::kF32, {1, 4, 4, 8}});
   // VALID: (7 - 3) / 2 + 1 = 3.
-  CHECK(Infer(OpKind::kConv2D, {&x, &w, &b}, A({{"strides", Ints({2, 2})}, {"padding", Str("valid")}}))
+  CHECK(Infer(OpKind::kConv2D, {&x, &w, &b},
+              A({{"strides", Ints({2, 2})}, {"padding", Str("valid")}}))
             .type == TensorType{DType::kF32, {1, 3, 3, 8}});
   // Defaults are stride 1, dilation 1, VALID: 7 - 3 + 1 = 5.
   CHECK(Infer(OpKind::kConv2D, {&x, &w, &b}).type == TensorType{DType::kF32, {1, 5, 5, 8}});
   // VALID, stride 2, dilation 2: eff = (3-1)*2+1 = 5; (7-5)/2+1 = 2.
-  CHECK(Infer(OpKind::kConv2D, {&x, &w},
-              A({{"strides", Ints({2, 2})}, {"dilations", Ints({2, 2})}}))
-            .type == TensorType{DType::kF32, {1, 2, 2, 8}});
+  CHECK(
+      Infer(OpKind::kConv2D, {&x, &w}, A({{"strides", Ints({2, 2})}, {"dilations", Ints({2, 2})}}))
+          .type == TensorType{DType::kF32, {1, 2, 2, 8}});
 }
 
 TEST_CASE("conv2d: mixed strides and dilations per axis") {
@@ -34,9 +36,9 @@ TEST_CASE("conv2d: mixed strides and dilations per axis") {
   const Tensor w = F32({4, 3, 3, 3});
   // VALID, strides [1,2], dilations [2,1]:
   //   height eff = (3-1)*2+1 = 5, (9-5)/1+1 = 5; width eff = 3, (8-3)/2+1 = 2+1 = 3.
-  CHECK(Infer(OpKind::kConv2D, {&x, &w},
-              A({{"strides", Ints({1, 2})}, {"dilations", Ints({2, 1})}}))
-            .type == TensorType{DType::kF32, {2, 5, 3, 4}});
+  CHECK(
+      Infer(OpKind::kConv2D, {&x, &w}, A({{"strides", Ints({1, 2})}, {"dilations", Ints({2, 1})}}))
+          .type == TensorType{DType::kF32, {2, 5, 3, 4}});
   // SAME ignores the window: strides [3,2] -> ceil(9/3) = 3, ceil(8/2) = 4.
   CHECK(Infer(OpKind::kConv2D, {&x, &w},
               A({{"strides", Ints({3, 2})}, {"dilations", Ints({2, 2})}, {"padding", Str("same")}}))
@@ -58,8 +60,9 @@ TEST_CASE("conv2d: a VALID window that does not fit is an error") {
   const Tensor w_empty = F32({4, 0, 3, 3});
   CHECK(Contains(Infer(OpKind::kConv2D, {&x, &w_empty}).error, "height: kernel extent is 0"));
   const Tensor dw_empty = F32({1, 3, 0, 3});
-  CHECK(Contains(Infer(OpKind::kDepthwiseConv2D, {&x, &dw_empty}, A({{"padding", Str("same")}})).error,
-                 "width: kernel extent is 0"));
+  CHECK(Contains(
+      Infer(OpKind::kDepthwiseConv2D, {&x, &dw_empty}, A({{"padding", Str("same")}})).error,
+      "width: kernel extent is 0"));
   // SAME pads instead: ceil(4/1) = 4, ceil(6/1) = 6.
   CHECK(Infer(OpKind::kConv2D, {&x, &w}, A({{"dilations", Ints({2, 1})}, {"padding", Str("same")}}))
             .type == TensorType{DType::kF32, {1, 4, 6, 4}});
@@ -153,17 +156,19 @@ TEST_CASE("transpose_conv2d: output_shape must transpose to the input") {
   const Tensor x = F32({1, 4, 4, 16});
   const Tensor w = F32({8, 3, 3, 16});  // [Co=8, Kh, Kw, Ci=16]
   // SAME, stride 2: the forward conv of 8 gives ceil(8/2) = 4 = input. So does 7: ceil(7/2) = 4.
-  const Attributes same8 = A({{"output_shape", Ints({1, 8, 8, 8})}, {"strides", Ints({2, 2})},
-                              {"padding", Str("same")}});
+  const Attributes same8 = A(
+      {{"output_shape", Ints({1, 8, 8, 8})}, {"strides", Ints({2, 2})}, {"padding", Str("same")}});
   CHECK(Infer(OpKind::kTransposeConv2D, {&x, &w}, same8).type ==
         TensorType{DType::kF32, {1, 8, 8, 8}});
   CHECK(Infer(OpKind::kTransposeConv2D, {&x, &w},
-              A({{"output_shape", Ints({1, 7, 8, 8})}, {"strides", Ints({2, 2})},
+              A({{"output_shape", Ints({1, 7, 8, 8})},
+                 {"strides", Ints({2, 2})},
                  {"padding", Str("same")}}))
             .type == TensorType{DType::kF32, {1, 7, 8, 8}});
   // SAME, stride 2, 9: ceil(9/2) = 5 != 4.
   const InferResult bad = Infer(OpKind::kTransposeConv2D, {&x, &w},
-                                A({{"output_shape", Ints({1, 9, 9, 8})}, {"strides", Ints({2, 2})},
+                                A({{"output_shape", Ints({1, 9, 9, 8})},
+                                   {"strides", Ints({2, 2})},
                                    {"padding", Str("same")}}));
   CHECK(Contains(bad.error, "attribute 'output_shape' [1,9,9,8] does not transpose"));
   // VALID, stride 2, k 3: (9-3)/2+1 = 4 and (10-3)/2+1 = 3+1 = 4 both fit; (11-3)/2+1 = 5 does not.
@@ -177,12 +182,14 @@ TEST_CASE("transpose_conv2d: output_shape must transpose to the input") {
                   .ok);
   // Batch and channels of output_shape must be the input's batch and Co.
   CHECK(Contains(Infer(OpKind::kTransposeConv2D, {&x, &w},
-                       A({{"output_shape", Ints({1, 8, 8, 7})}, {"strides", Ints({2, 2})},
+                       A({{"output_shape", Ints({1, 8, 8, 7})},
+                          {"strides", Ints({2, 2})},
                           {"padding", Str("same")}}))
                      .error,
                  "expected [1,H,W,8]"));
   CHECK(Contains(Infer(OpKind::kTransposeConv2D, {&x, &w},
-                       A({{"output_shape", Ints({2, 8, 8, 8})}, {"strides", Ints({2, 2})},
+                       A({{"output_shape", Ints({2, 8, 8, 8})},
+                          {"strides", Ints({2, 2})},
                           {"padding", Str("same")}}))
                      .error,
                  "expected [1,H,W,8]"));

@@ -94,15 +94,17 @@ TEST_CASE("resize_bilinear/resize_nearest: size replaces H and W") {
   for (OpKind op : {OpKind::kResizeBilinear, OpKind::kResizeNearest}) {
     CAPTURE(OpName(op));
     const Tensor x = T(DType::kI8, {2, 4, 5, 3});
-    CHECK(Infer(op, {&x}, A({{"size", Ints({8, 10})}})).type == TensorType{DType::kI8, {2, 8, 10, 3}});
+    CHECK(Infer(op, {&x}, A({{"size", Ints({8, 10})}})).type ==
+          TensorType{DType::kI8, {2, 8, 10, 3}});
     // Downscaling is fine too.
     CHECK(Infer(op, {&x}, A({{"size", Ints({2, 1})}, {"half_pixel_centers", true}})).type ==
           TensorType{DType::kI8, {2, 2, 1, 3}});
     CHECK(Infer(op, {&x}, A({{"size", Ints({8, 8})}, {"align_corners", true}})).ok);
-    CHECK(Contains(Infer(op, {&x}, A({{"size", Ints({8, 8})}, {"align_corners", true},
-                                      {"half_pixel_centers", true}}))
-                       .error,
-                   "'align_corners' and 'half_pixel_centers' are both true"));
+    CHECK(Contains(
+        Infer(op, {&x},
+              A({{"size", Ints({8, 8})}, {"align_corners", true}, {"half_pixel_centers", true}}))
+            .error,
+        "'align_corners' and 'half_pixel_centers' are both true"));
     CHECK(Contains(Infer(op, {&x}, A({{"size", Ints({0, 8})}})).error, "attribute 'size' is 0"));
     CHECK(Contains(Infer(op, {&x}, A({{"size", Ints({8, 8, 1})}})).error,
                    "attribute 'size' has 3 elements; expected 2"));

@@ -31,7 +31,8 @@ TEST_CASE("add/sub/mul: NumPy broadcasting") {
     const Tensor d = F32({1, 4, 4, 2});
     const InferResult bad = Infer(op, {&a, &d});
     CHECK_FALSE(bad.ok);
-    CHECK(Contains(bad.error, "shapes [1,4,4,3] and [1,4,4,2] do not broadcast (dimension 3: 3 vs 2)"));
+    CHECK(Contains(bad.error,
+                   "shapes [1,4,4,3] and [1,4,4,2] do not broadcast (dimension 3: 3 vs 2)"));
     // A zero extent broadcasts against 1 only.
     const Tensor z = F32({0, 3});
     const Tensor one = F32({1, 3});
@@ -99,8 +100,7 @@ TEST_CASE("leaky_relu: alpha is a required float") {
   const Tensor x = F32({1, 3});
   CHECK(Infer(OpKind::kLeakyRelu, {&x}, A({{"alpha", 0.2}})).type ==
         TensorType{DType::kF32, {1, 3}});
-  CHECK(Infer(OpKind::kLeakyRelu, {&x}).error ==
-        "required attribute 'alpha' (float) is missing");
+  CHECK(Infer(OpKind::kLeakyRelu, {&x}).error == "required attribute 'alpha' (float) is missing");
   CHECK(Infer(OpKind::kLeakyRelu, {&x}, A({{"alpha", I64(1)}})).error ==
         "attribute 'alpha' is int 1; expected float");
 }
@@ -111,8 +111,8 @@ TEST_CASE("dequantize: f16 and i8 become f32 of the same shape") {
   const Tensor q = T(DType::kI8, {4});
   CHECK(Infer(OpKind::kDequantize, {&q}).type == TensorType{DType::kF32, {4}});
   const Tensor f = F32({4});
-  CHECK(Contains(Infer(OpKind::kDequantize, {&f}).error,
-                 "has dtype f32; expected one of [f16,i8]"));
+  CHECK(
+      Contains(Infer(OpKind::kDequantize, {&f}).error, "has dtype f32; expected one of [f16,i8]"));
   const Tensor i32 = T(DType::kI32, {4});
   CHECK_FALSE(Infer(OpKind::kDequantize, {&i32}).ok);
 }

@@ -71,8 +71,9 @@ TEST_CASE("Op reports bad attributes, bad input ids and inference errors, naming
     GraphBuilder b("attrs");
     const TensorId x = b.Input("x", DType::kF32, {1, 4});
     CHECK(b.Op(OpKind::kSoftmax, "sm", {x}, A({{"beta", Str("one")}})) == kNoTensor);
-    CHECK(b.status().message() == "node 'sm' (softmax): attribute 'beta' is string \"one\";"
-                                  " expected float");
+    CHECK(b.status().message() ==
+          "node 'sm' (softmax): attribute 'beta' is string \"one\";"
+          " expected float");
   }
   {
     GraphBuilder b("ids");
@@ -85,8 +86,9 @@ TEST_CASE("Op reports bad attributes, bad input ids and inference errors, naming
     const TensorId x = b.Input("x", DType::kF32, {2, 3});
     const TensorId y = b.Input("y", DType::kF32, {4, 3});
     CHECK(b.Op(OpKind::kAdd, "sum", {x, y}) == kNoTensor);
-    CHECK(b.status().message() == "node 'sum' (add): add: shapes [2,3] and [4,3] do not"
-                                  " broadcast (dimension 0: 2 vs 4)");
+    CHECK(b.status().message() ==
+          "node 'sum' (add): add: shapes [2,3] and [4,3] do not"
+          " broadcast (dimension 0: 2 vs 4)");
   }
 }
 

@@ -108,7 +108,8 @@ TEST_CASE("ValidateAttributes: each way an attribute can be wrong, named in the 
         "attribute 'strides' is 0; expected a value in [1, 2147483647]");
   CHECK(conv(A({{"dilations", Ints({1, -2})}})) ==
         "attribute 'dilations' is -2; expected a value in [1, 2147483647]");
-  CHECK(conv(A({{"strides", Ints({1, 1, 1})}})) == "attribute 'strides' has 3 elements; expected 2");
+  CHECK(conv(A({{"strides", Ints({1, 1, 1})}})) ==
+        "attribute 'strides' has 3 elements; expected 2");
   CHECK(conv(A({{"padding", Str("full")}})) ==
         "attribute 'padding' is \"full\"; expected one of [\"same\",\"valid\"]");
   CHECK(conv(A({{"padding", true}})) == "attribute 'padding' is bool true; expected string");
@@ -151,7 +152,8 @@ TEST_CASE("FillDefaultAttributes adds exactly the declared defaults") {
   CHECK(mean == A({{"keep_dims", false}}));
   Attributes tc;
   FillDefaultAttributes(OpKind::kTransposeConv2D, &tc);
-  CHECK(tc == A({{"activation", Str("none")}, {"padding", Str("valid")}, {"strides", Ints({1, 1})}}));
+  CHECK(tc ==
+        A({{"activation", Str("none")}, {"padding", Str("valid")}, {"strides", Ints({1, 1})}}));
   Attributes fc, pad, resize, softmax, relu;
   FillDefaultAttributes(OpKind::kFullyConnected, &fc);
   CHECK(fc == A({{"activation", Str("none")}, {"keep_num_dims", false}}));

@@ -52,8 +52,7 @@ Graph GoldenGraph() {
   g.inputs = {x};
   const TensorId w = g.AddConstant("w", DType::kI8, {2, 1, 1, 3}, Bytes("foobar"));
   g.tensor(w).fixed_point = {{7, 6}, 0};
-  const TensorId conv_out =
-      g.AddTensor(Quantized(DType::kI8, {1, 2, 2, 2}, "conv out", {{4}, -1}));
+  const TensorId conv_out = g.AddTensor(Quantized(DType::kI8, {1, 2, 2, 2}, "conv out", {{4}, -1}));
   const TensorId a = g.AddConstant("a", DType::kI8, {1}, Bytes("a"));
   const TensorId sum = g.AddTensor(Quantized(DType::kI8, {1, 2, 2, 2}, "block/sum:0", {{4}, -1}));
   g.AddConstant("e", DType::kF32, {0}, Bytes(""));

@@ -20,8 +20,8 @@ TEST_CASE("quantize: f32 becomes i8 of the same shape") {
   const Tensor h = T(DType::kF16, {2}, "h");
   CHECK(Contains(Infer(OpKind::kQuantize, {&h}).error, "has dtype f16; expected one of [f32]"));
   CHECK(Contains(Infer(OpKind::kQuantize, {&x, &x}).error, "has 2 inputs; expected 1"));
-  CHECK(Contains(Infer(OpKind::kQuantize, {&x}, A({{"f", I64(7)}})).error,
-                 "unknown attribute 'f'"));
+  CHECK(
+      Contains(Infer(OpKind::kQuantize, {&x}, A({{"f", I64(7)}})).error, "unknown attribute 'f'"));
 }
 
 TEST_CASE("lookup_table: i8 input, i8[256] table, i8 output of the input's shape") {

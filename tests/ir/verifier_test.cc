@@ -19,7 +19,7 @@ using namespace testing;
 Graph ValidGraph() {
   Graph g;
   g.name = "v";
-  g.inputs = {g.AddTensor(F32({1, 4, 4, 2}, "x"))};                     // 0
+  g.inputs = {g.AddTensor(F32({1, 4, 4, 2}, "x"))};                         // 0
   g.AddConstant("w", DType::kF32, {3, 1, 1, 2}, Zeros(3 * 1 * 1 * 2 * 4));  // 1: 24 bytes
   g.AddConstant("b", DType::kF32, {3}, Zeros(3 * 4));                       // 2: 12 bytes
   g.AddTensor(F32({1, 4, 4, 3}, "c"));                                      // 3
@@ -48,10 +48,12 @@ TEST_CASE("the valid graph verifies, also without its optional bias") {
 TEST_CASE("node inputs: out of range, not yet defined, cycles, absent required") {
   Graph g = ValidGraph();
   g.nodes[1].inputs[0] = 42;
-  CHECK(Message(g) == "node 1 'relu' (relu): input 0 is tensor 42, which does not exist (5 tensors)");
+  CHECK(Message(g) ==
+        "node 1 'relu' (relu): input 0 is tensor 42, which does not exist (5 tensors)");
 
-  const std::string later = ", which no earlier node produces and which is neither a graph input"
-                            " nor a constant (nodes must be in topological order)";
+  const std::string later =
+      ", which no earlier node produces and which is neither a graph input"
+      " nor a constant (nodes must be in topological order)";
   g = ValidGraph();
   std::swap(g.nodes[0], g.nodes[1]);  // relu now reads c before conv writes it
   CHECK(Message(g) == "node 0 'relu' (relu): input 0 is tensor 3 'c'" + later);
@@ -74,16 +76,19 @@ TEST_CASE("node inputs: out of range, not yet defined, cycles, absent required")
 TEST_CASE("node outputs: SSA, graph inputs and constants are read-only, count") {
   Graph g = ValidGraph();
   g.nodes[1].outputs = {3};
-  CHECK(Message(g) == "node 1 'relu' (relu): output 0 tensor 3 'c' is already produced by another"
-                      " node (tensors are SSA)");
+  CHECK(Message(g) ==
+        "node 1 'relu' (relu): output 0 tensor 3 'c' is already produced by another"
+        " node (tensors are SSA)");
   g = ValidGraph();
   g.nodes[1].outputs = {0};
-  CHECK(Message(g) == "node 1 'relu' (relu): output 0 tensor 0 'x' is a graph input; a node cannot"
-                      " write it");
+  CHECK(Message(g) ==
+        "node 1 'relu' (relu): output 0 tensor 0 'x' is a graph input; a node cannot"
+        " write it");
   g = ValidGraph();
   g.nodes[1].outputs = {2};
-  CHECK(Message(g) == "node 1 'relu' (relu): output 0 tensor 2 'b' is a constant; a node cannot"
-                      " write it");
+  CHECK(Message(g) ==
+        "node 1 'relu' (relu): output 0 tensor 2 'b' is a constant; a node cannot"
+        " write it");
   g = ValidGraph();
   g.nodes[1].outputs = {};
   CHECK(Message(g) == "node 1 'relu' (relu): has 0 outputs; expected 1");
@@ -98,23 +103,27 @@ TEST_CASE("node outputs: SSA, graph inputs and constants are read-only, count") 
 TEST_CASE("declared output types must equal inference") {
   Graph g = ValidGraph();
   g.tensors[4].shape = {1, 4, 4, 4};
-  CHECK(Message(g) == "node 1 'relu' (relu): output 0 tensor 4 'r' is declared f32[1,4,4,4];"
-                      " inference gives f32[1,4,4,3]");
+  CHECK(Message(g) ==
+        "node 1 'relu' (relu): output 0 tensor 4 'r' is declared f32[1,4,4,4];"
+        " inference gives f32[1,4,4,3]");
   g = ValidGraph();
   g.tensors[4].dtype = DType::kI8;
-  CHECK(Message(g) == "node 1 'relu' (relu): output 0 tensor 4 'r' is declared i8[1,4,4,3];"
-                      " inference gives f32[1,4,4,3]");
+  CHECK(Message(g) ==
+        "node 1 'relu' (relu): output 0 tensor 4 'r' is declared i8[1,4,4,3];"
+        " inference gives f32[1,4,4,3]");
   g = ValidGraph();
   g.tensors[0].shape = {1, 4, 4, 5};  // the weights have 2 input channels
-  CHECK(Message(g) == "node 0 'conv' (conv2d): conv2d: input 'weights' has 2 input channels"
-                      " (shape [3,1,1,2]); expected 5 like the input");
+  CHECK(Message(g) ==
+        "node 0 'conv' (conv2d): conv2d: input 'weights' has 2 input channels"
+        " (shape [3,1,1,2]); expected 5 like the input");
 }
 
 TEST_CASE("attributes and ops") {
   Graph g = ValidGraph();
   g.nodes[0].attrs.Set("padding", Str("full"));
-  CHECK(Message(g) == "node 0 'conv' (conv2d): attribute 'padding' is \"full\"; expected one of"
-                      " [\"same\",\"valid\"]");
+  CHECK(Message(g) ==
+        "node 0 'conv' (conv2d): attribute 'padding' is \"full\"; expected one of"
+        " [\"same\",\"valid\"]");
   g = ValidGraph();
   g.nodes[0].attrs.Set("group", I64(2));
   CHECK(Message(g) == "node 0 'conv' (conv2d): unknown attribute 'group' for conv2d");
@@ -153,8 +162,9 @@ TEST_CASE("tensors: names, extents, dtypes") {
   CHECK(Message(g) == "tensor 0 'x': dtype 9 is unknown");
   g = ValidGraph();
   g.AddTensor(F32({2}, "orphan"));
-  CHECK(Message(g) == "tensor 5 'orphan' is dangling: neither a graph input, a constant, nor the"
-                      " output of a node");
+  CHECK(Message(g) ==
+        "tensor 5 'orphan' is dangling: neither a graph input, a constant, nor the"
+        " output of a node");
   g = ValidGraph();
   g.nodes.pop_back();  // r loses its producer
   CHECK(Contains(Message(g), "tensor 4 'r' is dangling"));
@@ -171,7 +181,8 @@ TEST_CASE("constants: byte size, including sizes that overflow 64 bits") {
   g = ValidGraph();
   g.tensors[2].shape = {1 << 30, 1 << 30, 1 << 2};
   g.tensors[2].constant = Zeros(0);
-  CHECK(Contains(Message(g), "tensor 2 'b': constant holds 0 bytes; shape [1073741824,1073741824,4]"));
+  CHECK(Contains(Message(g),
+                 "tensor 2 'b': constant holds 0 bytes; shape [1073741824,1073741824,4]"));
   // An empty constant of zero elements is fine.
   g = ValidGraph();
   g.AddConstant("empty", DType::kI32, {0, 5}, Zeros(0));
@@ -184,7 +195,8 @@ TEST_CASE("fixed point: per-tensor has one value - per-channel matches its axis"
   g.tensors[0].fixed_point = {{4}, -1};
   CHECK(Verify(g).ok());
   g.tensors[1].fixed_point = {{7, 6}, 0};
-  CHECK(Message(g) == "tensor 1 'w': fixed point has 2 fraction lengths; expected 3 (extent of axis 0)");
+  CHECK(Message(g) ==
+        "tensor 1 'w': fixed point has 2 fraction lengths; expected 3 (extent of axis 0)");
   g.tensors[1].fixed_point = {{7, 6}, 3};  // axis 3 has extent 2: fine
   CHECK(Verify(g).ok());
   g.tensors[1].fixed_point = {{7, 6, 5}, 4};

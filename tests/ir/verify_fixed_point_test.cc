@@ -49,8 +49,9 @@ TEST_CASE("a quantized graph verifies; the table and the bias need no fixed poin
 TEST_CASE("every i8 graph input and node output of a quantized graph has a fixed point") {
   Graph g = QuantizedGraph();
   g.tensors[3].fixed_point = {};
-  CHECK(Message(g) == "tensor 3 'c': i8 tensor of a quantized graph has no fixed point (every i8"
-                      " graph input and node output needs one)");
+  CHECK(Message(g) ==
+        "tensor 3 'c': i8 tensor of a quantized graph has no fixed point (every i8"
+        " graph input and node output needs one)");
   g = QuantizedGraph();
   g.tensors[0].fixed_point = {};
   CHECK(Contains(Message(g), "tensor 0 'x': i8 tensor of a quantized graph has no fixed point"));
@@ -70,14 +71,16 @@ TEST_CASE("activation fraction lengths lie in [-8, 15], weights in [-8, 23]") {
   g.tensors[1].fixed_point = {{23, -8, 0}, 0};
   CHECK(Verify(g).ok());
   g.tensors[5].fixed_point = {{16}, -1};
-  CHECK(Message(g) == "tensor 5 'y': fraction length 16 is out of range; expected [-8, 15] for an"
-                      " activation");
+  CHECK(Message(g) ==
+        "tensor 5 'y': fraction length 16 is out of range; expected [-8, 15] for an"
+        " activation");
   g.tensors[5].fixed_point = {{-9}, -1};
   CHECK(Contains(Message(g), "tensor 5 'y': fraction length -9 is out of range"));
   g = QuantizedGraph();
   g.tensors[1].fixed_point = {{7, 24, 5}, 0};
-  CHECK(Message(g) == "tensor 1 'w': fraction length 24 at index 1 is out of range; expected"
-                      " [-8, 23] for weights");
+  CHECK(Message(g) ==
+        "tensor 1 'w': fraction length 24 at index 1 is out of range; expected"
+        " [-8, 23] for weights");
   // Per tensor, the weights' range still applies.
   g.tensors[1].fixed_point = {{23}, -1};
   CHECK(Verify(g).ok());
@@ -90,8 +93,9 @@ TEST_CASE("activation fraction lengths lie in [-8, 15], weights in [-8, 23]") {
 TEST_CASE("an activation has one fraction length") {
   Graph g = QuantizedGraph();
   g.tensors[3].fixed_point = {{4, 4, 4}, 3};
-  CHECK(Message(g) == "tensor 3 'c': has a fixed point along axis 3; an activation has one"
-                      " fraction length");
+  CHECK(Message(g) ==
+        "tensor 3 'c': has a fixed point along axis 3; an activation has one"
+        " fraction length");
 }
 
 TEST_CASE("prelu's alpha is a weight, even as a graph input") {
@@ -108,8 +112,9 @@ TEST_CASE("prelu's alpha is a weight, even as a graph input") {
   g.tensors[2].fixed_point = {{4}, -1};
   CHECK(Verify(g).ok());
   g.tensors[1].fixed_point = {{24}, -1};
-  CHECK(Contains(Message(g), "tensor 1 'alpha': fraction length 24 is out of range; expected"
-                             " [-8, 23] for weights"));
+  CHECK(Contains(Message(g),
+                 "tensor 1 'alpha': fraction length 24 is out of range; expected"
+                 " [-8, 23] for weights"));
 }
 
 }  // namespace

@@ -11,8 +11,8 @@
 namespace opuc {
 namespace {
 
-const char* const kColumns[] = {"start", "mem_rd", "add_pre", "mul_pre", "pad", "ipa",
-                                "mul", "add", "compare", "pool_pad", "pool", "res_add"};
+const char* const kColumns[] = {"start", "mem_rd", "add_pre", "mul_pre",  "pad",  "ipa",
+                                "mul",   "add",    "compare", "pool_pad", "pool", "res_add"};
 
 void CheckRow(HwModuleMask modules, const std::vector<std::string>& expected) {
   const Hdfg g = DefaultHdfg();
@@ -23,7 +23,8 @@ void CheckRow(HwModuleMask modules, const std::vector<std::string>& expected) {
     CAPTURE(kColumns[c]);
     const int32_t last = c == 0 ? -1 : g.Find(kColumns[c]);
     const int32_t found = FindMatch(g, last, request);
-    CHECK((found < 0 ? std::string("restart") : g.stages[static_cast<size_t>(found)].name) == expected[c]);
+    CHECK((found < 0 ? std::string("restart") : g.stages[static_cast<size_t>(found)].name) ==
+          expected[c]);
   }
 }
 
@@ -32,21 +33,24 @@ constexpr HwModuleMask Bit(HwModule m) { return ModuleBit(m); }
 TEST_CASE("FindMatch reproduces the reference's first-match table") {
   // add -> ADDER | RES_ADDER
   CheckRow(Bit(HwModule::kAdder) | Bit(HwModule::kResAdder),
-           {"add_pre", "add_pre", "add", "add", "add", "add", "add", "res_add", "res_add", "res_add",
-            "res_add", "restart"});
-  CheckRow(Bit(HwModule::kMultiplier), {"mul_pre", "mul_pre", "mul_pre", "mul", "mul", "mul", "restart",
-                                        "restart", "restart", "restart", "restart", "restart"});
+           {"add_pre", "add_pre", "add", "add", "add", "add", "add", "res_add", "res_add",
+            "res_add", "res_add", "restart"});
+  CheckRow(Bit(HwModule::kMultiplier),
+           {"mul_pre", "mul_pre", "mul_pre", "mul", "mul", "mul", "restart", "restart", "restart",
+            "restart", "restart", "restart"});
   CheckRow(Bit(HwModule::kPad), {"pad", "pad", "pad", "pad", "pool_pad", "pool_pad", "pool_pad",
                                  "pool_pad", "restart", "restart", "restart", "restart"});
   CheckRow(Bit(HwModule::kIpa), {"ipa", "ipa", "ipa", "ipa", "ipa", "restart", "restart", "restart",
                                  "restart", "restart", "restart", "restart"});
-  CheckRow(Bit(HwModule::kComparator), {"compare", "compare", "compare", "compare", "compare", "compare",
-                                        "compare", "compare", "restart", "compare", "compare", "compare"});
-  CheckRow(Bit(HwModule::kPool), {"pool", "pool", "pool", "pool", "pool", "pool", "pool", "pool", "pool",
-                                  "pool", "restart", "pool"});
+  CheckRow(Bit(HwModule::kComparator),
+           {"compare", "compare", "compare", "compare", "compare", "compare", "compare", "compare",
+            "restart", "compare", "compare", "compare"});
+  CheckRow(Bit(HwModule::kPool), {"pool", "pool", "pool", "pool", "pool", "pool", "pool", "pool",
+                                  "pool", "pool", "restart", "pool"});
   // concat matches only at the start; upsample everywhere.
-  CheckRow(Bit(HwModule::kMemRead), {"mem_rd", "restart", "restart", "restart", "restart", "restart",
-                                     "restart", "restart", "restart", "restart", "restart", "restart"});
+  CheckRow(Bit(HwModule::kMemRead),
+           {"mem_rd", "restart", "restart", "restart", "restart", "restart", "restart", "restart",
+            "restart", "restart", "restart", "restart"});
   CheckRow(Bit(HwModule::kUpsample), std::vector<std::string>(12, "upsample"));
 }
 

@@ -76,7 +76,8 @@ TEST_CASE("every field is read into the member of its name, and written back") {
 
 TEST_CASE("names are UTF-8; \\u escapes with surrogate pairs decode to one code point") {
   // U+1F600 is the pair D83D DE00 and four bytes of UTF-8: F0 9F 98 80.
-  Expected<HwConfig> c = ParseHwConfigJson(R"({"base": "tiny", "name": "cam \ud83d\ude00 \u00e9"})");
+  Expected<HwConfig> c =
+      ParseHwConfigJson(R"({"base": "tiny", "name": "cam \ud83d\ude00 \u00e9"})");
   REQUIRE_MESSAGE(c.ok(), c.status().ToString());
   CHECK(c->name == "cam \xF0\x9F\x98\x80 \xC3\xA9");
   Expected<HwConfig> back = ParseHwConfigJson(HwConfigToJson(*c));
@@ -84,14 +85,15 @@ TEST_CASE("names are UTF-8; \\u escapes with surrogate pairs decode to one code 
   CHECK(back->name == c->name);
   // Half a pair, or bytes that are not UTF-8, are syntax errors with a position.
   CHECK(ErrorOf(R"({"base": "tiny", "name": "\ud83d"})").rfind("JSON line 1 column ", 0) == 0);
-  CHECK(ErrorOf("{\"base\": \"tiny\", \"name\": \"\xC3\x28\"}").rfind("JSON line 1 column ", 0) == 0);
+  CHECK(ErrorOf("{\"base\": \"tiny\", \"name\": \"\xC3\x28\"}").rfind("JSON line 1 column ", 0) ==
+        0);
 }
 
 TEST_CASE("hostile documents: deep nesting, wrong types, absurd numbers") {
   CHECK(ErrorOf(std::string(100000, '[') + std::string(100000, ']')) ==
         "JSON nests deeper than 32 levels");
-  CHECK(ErrorOf(R"({"base": "tiny", "name": )" + std::string(40, '[') + std::string(40, ']') + "}") ==
-        "JSON nests deeper than 32 levels");
+  CHECK(ErrorOf(R"({"base": "tiny", "name": )" + std::string(40, '[') + std::string(40, ']') +
+                "}") == "JSON nests deeper than 32 levels");
   CHECK(ErrorOf(R"({"base": "tiny", "array": 3})") == "array is a number; expected an object");
   CHECK(ErrorOf(R"({"base": "tiny", "name": 3})") == "name is a number; expected a string");
   CHECK(ErrorOf(R"({"base": "tiny", "array": {"clock_mhz": "fast"}})") ==
@@ -104,7 +106,8 @@ TEST_CASE("hostile documents: deep nesting, wrong types, absurd numbers") {
         "array.input_channels is 1e+300; expected an integer");
   CHECK(ErrorOf(R"({"base": "tiny", "array": {"input_channels": 18446744073709551615}})") ==
         "array.input_channels is 18446744073709551616.0; expected an integer");
-  Expected<HwConfig> integral = ParseHwConfigJson(R"({"base": "tiny", "array": {"input_channels": 4.0}})");
+  Expected<HwConfig> integral =
+      ParseHwConfigJson(R"({"base": "tiny", "array": {"input_channels": 4.0}})");
   REQUIRE_MESSAGE(integral.ok(), integral.status().ToString());
   CHECK(integral->array.input_channels == 4);
 }

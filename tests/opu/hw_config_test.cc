@@ -115,7 +115,8 @@ TEST_CASE("the HDFG is checked: names, edges, reachability, one ipa per group") 
 
   HwConfig c = Preset("opu1024");
   c.hdfg.stages[3].successors.push_back(40);
-  CHECK(ValidateHwConfig(c).message() == "hdfg.stages[3].successors[1] is 40; expected a stage index in [0, 11]");
+  CHECK(ValidateHwConfig(c).message() ==
+        "hdfg.stages[3].successors[1] is 40; expected a stage index in [0, 11]");
   c = Preset("opu1024");
   c.hdfg.stages[5].name = "ipa";
   CHECK(ValidateHwConfig(c).message() == "hdfg.stages[5].name 'ipa' names two stages");

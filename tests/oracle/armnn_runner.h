@@ -20,8 +20,8 @@
 #include <string_view>
 #include <vector>
 
-#include "opuc/tensor_io/host_tensor.h"
 #include "opuc/status.h"
+#include "opuc/tensor_io/host_tensor.h"
 
 namespace opuc::test {
 

@@ -25,7 +25,8 @@ TEST_CASE("random graphs: groups are connected, convex, ordered, within the seed
       CHECK(p->opu_ops + p->cpu_ops == static_cast<int64_t>(graph.nodes.size()));
       const Dfg dfg = BuildDfg(graph, hw);
       for (size_t n = 0; n < graph.nodes.size(); ++n) {
-        const bool on_opu = p->groups[static_cast<size_t>(p->nodes[n].group)].kind == GroupKind::kOpu;
+        const bool on_opu =
+            p->groups[static_cast<size_t>(p->nodes[n].group)].kind == GroupKind::kOpu;
         if (dfg.nodes[static_cast<NodeId>(n)].role == DfgRole::kCpu) CHECK_FALSE(on_opu);
         CHECK_FALSE(p->nodes[n].reason.empty());
         for (const ReasonPart& part : p->nodes[n].reason) {  // final group ids, or none
@@ -71,7 +72,8 @@ TEST_CASE("the hardware config decides: no depthwise mode on tiny") {
   CHECK(GroupLines(g, PartitionOf(g)) == Lines{"opu dw:ipa,r:compare"});
   const HwPartition tiny = PartitionOf(g, "tiny");
   CHECK(GroupLines(g, tiny, "tiny") == Lines{"cpu dw", "opu r:compare"});
-  CHECK(ReasonOf(g, tiny, "dw") == "depthwise_conv2d: this OPU has no depthwise mode (ipa.depthwise)");
+  CHECK(ReasonOf(g, tiny, "dw") ==
+        "depthwise_conv2d: this OPU has no depthwise mode (ipa.depthwise)");
 }
 
 TEST_CASE("a bad config or graph is an error, not a crash") {

@@ -62,7 +62,8 @@ inline HwPartition PartitionOf(const Graph& graph, const std::string& hw = "opu1
 }
 
 /// "opu a:ipa,b:compare" / "cpu c,d" per group, in execution order.
-inline Lines GroupLines(const Graph& graph, const HwPartition& p, const std::string& hw = "opu1024") {
+inline Lines GroupLines(const Graph& graph, const HwPartition& p,
+                        const std::string& hw = "opu1024") {
   const HwConfig config = *HwConfigPreset(hw);
   Lines lines;
   for (const HwGroup& g : p.groups) {
@@ -78,7 +79,8 @@ inline Lines GroupLines(const Graph& graph, const HwPartition& p, const std::str
   return lines;
 }
 
-inline const NodePlacement& PlaceOf(const Graph& graph, const HwPartition& p, const std::string& name) {
+inline const NodePlacement& PlaceOf(const Graph& graph, const HwPartition& p,
+                                    const std::string& name) {
   for (size_t n = 0; n < graph.nodes.size(); ++n)
     if (graph.nodes[n].name == name) return p.nodes[n];
   FAIL("no node called " << name);

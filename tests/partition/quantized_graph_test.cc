@@ -11,14 +11,16 @@ using namespace testing;
 
 TensorId I8(GraphBuilder& b, const std::string& name, Shape shape, DType dtype = DType::kI8) {
   const auto bytes = static_cast<size_t>(*NumElements(shape)) * DTypeSize(dtype);
-  return b.Constant(name, dtype, std::move(shape), ConstantData::Copy(std::vector<uint8_t>(bytes, 1).data(), bytes));
+  return b.Constant(name, dtype, std::move(shape),
+                    ConstantData::Copy(std::vector<uint8_t>(bytes, 1).data(), bytes));
 }
 
 TEST_CASE("quantized graph: tables on the comparator, conversions on the CPU") {
   GraphBuilder b("quantized");
   TensorId x = b.Input("x", DType::kF32, {1, 8, 8, 4});
   TensorId q = b.Op(OpKind::kQuantize, "q", {x});
-  TensorId c1 = b.Op(OpKind::kConv2D, "c1", {q, I8(b, "w1", {4, 1, 1, 4}), I8(b, "b1", {4}, DType::kI32)});
+  TensorId c1 =
+      b.Op(OpKind::kConv2D, "c1", {q, I8(b, "w1", {4, 1, 1, 4}), I8(b, "b1", {4}, DType::kI32)});
   TensorId t1 = b.Op(OpKind::kLookupTable, "lut", {c1, I8(b, "table", {256})});
   TensorId c2 = b.Op(OpKind::kConv2D, "c2", {t1, I8(b, "w2", {4, 1, 1, 4})});
   TensorId s = b.Op(OpKind::kSigmoid, "sig", {c2});
@@ -26,8 +28,8 @@ TEST_CASE("quantized graph: tables on the comparator, conversions on the CPU") {
   b.Output(b.Op(OpKind::kSoftmax, "soft", {d}));
   Graph g = Build(std::move(b));
   const HwPartition p = PartitionOf(g);
-  CHECK(GroupLines(g, p) == Lines{"cpu q", "opu c1:ipa,lut:compare", "opu c2:ipa,sig:compare",
-                                  "cpu dq", "cpu soft"});
+  CHECK(GroupLines(g, p) ==
+        Lines{"cpu q", "opu c1:ipa,lut:compare", "opu c2:ipa,sig:compare", "cpu dq", "cpu soft"});
   CHECK(ReasonOf(g, p, "q") == "quantize: float to i8 conversion runs on the CPU");
   CHECK(ReasonOf(g, p, "soft") == "softmax: not in the datapath");
   CHECK(ReasonOf(g, p, "lut") == "stage compare after ipa in group 1");

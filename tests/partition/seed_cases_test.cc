@@ -14,7 +14,8 @@ TEST_CASE("case 1: pad, conv, bias, relu, max pool make one group") {
   Net n;
   TensorId x = n.In("x");
   TensorId p = n.Pad("pad", x, {0, 0, 1, 1, 1, 1, 0, 0});
-  TensorId c = n.b.Op(OpKind::kConv2D, "conv", {p, n.Const("w", {4, 3, 3, 4})});  // valid: 8x8 again
+  TensorId c =
+      n.b.Op(OpKind::kConv2D, "conv", {p, n.Const("w", {4, 3, 3, 4})});  // valid: 8x8 again
   Graph g = n.Finish(n.MaxPool("pool", n.Relu("relu", n.Bias("bias", c))));
   const HwPartition part = PartitionOf(g);
   CHECK(GroupLines(g, part) == Lines{"opu pad:pad,conv:ipa,bias:add,relu:compare,pool:pool"});
@@ -44,8 +45,8 @@ TEST_CASE("case 3: a pad after compare heads the next group") {
   TensorId c = n.b.Op(OpKind::kConv2D, "c2", {p, n.Const("w2", {4, 3, 3, 4})});
   Graph g = n.Finish(n.Relu("r2", n.Bias("a2", c)));
   const HwPartition part = PartitionOf(g);
-  CHECK(GroupLines(g, part) == Lines{"opu c1:ipa,a1:add,r1:compare",
-                                     "opu pad:pad,c2:ipa,a2:add,r2:compare"});
+  CHECK(GroupLines(g, part) ==
+        Lines{"opu c1:ipa,a1:add,r1:compare", "opu pad:pad,c2:ipa,a2:add,r2:compare"});
   CHECK(ReasonOf(g, part, "pad") ==
         "a pad for an inner product after the ipa of group 0 (one pad and one ipa per group)");
 }
@@ -77,8 +78,7 @@ TEST_CASE("case 6: the compare/pool cycle; two pools in a row restart") {
   Net n;
   TensorId t = n.MaxPool("p1", n.Relu("r1", n.Conv("c", n.In("x"))));
   Graph g = n.Finish(n.MaxPool("p2", n.Relu("r2", t)));
-  CHECK(GroupLines(g, PartitionOf(g)) ==
-        Lines{"opu c:ipa,r1:compare,p1:pool,r2:compare,p2:pool"});
+  CHECK(GroupLines(g, PartitionOf(g)) == Lines{"opu c:ipa,r1:compare,p1:pool,r2:compare,p2:pool"});
 
   Net m;
   Graph h = m.Finish(m.MaxPool("p2", m.MaxPool("p1", m.Conv("c", m.In("x")))));
@@ -149,15 +149,15 @@ TEST_CASE("case 11: concat heads the group of the conv that reads it") {
 
 TEST_CASE("case 12: upsample ends a group; concat with an earlier layer starts one") {
   Net n;
-  TensorId e = n.Relu("e", n.Conv("ce", n.In("x")));                    // 8x8
+  TensorId e = n.Relu("e", n.Conv("ce", n.In("x")));                                   // 8x8
   TensorId l = n.Unary(OpKind::kRelu6, "l", n.Bias("a", n.Conv("c", e, 1, 4, 4, 2)));  // 4x4
   TensorId up = n.b.Op(OpKind::kResizeNearest, "up", {l}, Attrs({{"size", Ints({8, 8})}}));
   TensorId cat = n.b.Op(OpKind::kConcat, "cat", {up, e}, Attrs({{"axis", int64_t{-1}}}));
   TensorId c2 = n.Conv("c2", cat, 1, 8, 4);
   Graph g = n.Finish(n.Relu("r", c2));
-  CHECK(GroupLines(g, PartitionOf(g)) ==
-        Lines{"opu ce:ipa,e:compare", "opu c:ipa,a:add,l:compare,up:upsample",
-              "opu cat:mem_rd,c2:ipa,r:compare"});
+  CHECK(GroupLines(g, PartitionOf(g)) == Lines{"opu ce:ipa,e:compare",
+                                               "opu c:ipa,a:add,l:compare,up:upsample",
+                                               "opu cat:mem_rd,c2:ipa,r:compare"});
 
   Net m;  // nothing follows upsample
   TensorId u = m.b.Op(OpKind::kResizeNearest, "up", {m.Relu("r1", m.Conv("c", m.In("x")))},
@@ -211,7 +211,8 @@ TEST_CASE("case 15: a sibling joins only where the group can store both values")
   // opu1024 stores a compare tap: r0 leaves the group as a second output; the
   // add cannot join p's group (it would wait for group 1, which reads r0).
   const HwPartition part = PartitionOf(g);
-  CHECK(GroupLines(g, part) == Lines{"opu c0:ipa,r0:compare,p:pool", "opu c1:ipa,r1:compare,out:res_add"});
+  CHECK(GroupLines(g, part) ==
+        Lines{"opu c0:ipa,r0:compare,p:pool", "opu c1:ipa,r1:compare,out:res_add"});
   CHECK(part.groups[0].outputs.size() == 2);
   CHECK(PlaceOf(g, part, "out").placement == Placement::kJoined);
 

@@ -20,11 +20,11 @@ TEST_CASE("each fused activation becomes the matching op after its node") {
   Graph g = Build(std::move(b));
   auto run = RunPasses(g, {"CanonicalizeActivation"});
   REQUIRE(run.status.ok());
-  CHECK(NodeSignatures(g) == Lines{
-      "add(x,k)->a/pre_activation", "relu6(a/pre_activation)->a",
-      "mul(a,k)->m/pre_activation", "relu_n1_to_1(m/pre_activation)->m",
-      "concat(a,m)->c/pre_activation", "tanh(c/pre_activation)->c",
-      "max_pool2d(c)->p/pre_activation", "relu(p/pre_activation)->p"});
+  CHECK(NodeSignatures(g) == Lines{"add(x,k)->a/pre_activation", "relu6(a/pre_activation)->a",
+                                   "mul(a,k)->m/pre_activation",
+                                   "relu_n1_to_1(m/pre_activation)->m",
+                                   "concat(a,m)->c/pre_activation", "tanh(c/pre_activation)->c",
+                                   "max_pool2d(c)->p/pre_activation", "relu(p/pre_activation)->p"});
   for (const Node& node : g.nodes)
     if (node.attrs.Has("activation")) CHECK(node.attrs.GetString("activation") == "none");
   CHECK(g.nodes[1].name == "a/relu6");

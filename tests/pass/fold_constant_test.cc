@@ -16,9 +16,9 @@ TEST_CASE("FoldConstant evaluates constant subgraphs, cascading, and drops what 
   TensorId x = b.Input("x", DType::kF32, {2});
   TensorId k1 = b.ConstantF32("k1", {2}, {1, 2});
   TensorId k2 = b.ConstantF32("k2", {2}, {3, 4});
-  TensorId s = b.Op(OpKind::kAdd, "s", {k1, k2});                // {4, 6}
-  TensorId d = b.Op(OpKind::kSub, "d", {k1, k2});                // {-2, -2}
-  TensorId r = b.Op(OpKind::kRelu, "r", {d});                    // {0, 0}
+  TensorId s = b.Op(OpKind::kAdd, "s", {k1, k2});  // {4, 6}
+  TensorId d = b.Op(OpKind::kSub, "d", {k1, k2});  // {-2, -2}
+  TensorId r = b.Op(OpKind::kRelu, "r", {d});      // {0, 0}
   TensorId y = b.Op(OpKind::kMul, "y", {x, s});
   b.Output(b.Op(OpKind::kAdd, "z", {y, r}));
   Graph g = Build(std::move(b));

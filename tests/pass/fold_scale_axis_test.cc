@@ -23,8 +23,8 @@ TEST_CASE("FoldScaleAxis: mul by a per-channel constant goes into weights and bi
     TensorId x = b.Input("x", DType::kF32, {1, 2, 2, 2});
     TensorId conv = Conv(b, x);
     TensorId s = b.ConstantF32("s", {1, 1, 1, 2}, {2, 4});
-    b.Output(b.Op(OpKind::kMul, "y", constant_first ? std::vector<TensorId>{s, conv}
-                                                    : std::vector<TensorId>{conv, s},
+    b.Output(b.Op(OpKind::kMul, "y",
+                  constant_first ? std::vector<TensorId>{s, conv} : std::vector<TensorId>{conv, s},
                   Attrs({{"activation", Str("relu6")}})));
     Graph g = Build(std::move(b));
     auto run = RunPasses(g, {"FoldScaleAxis"});
@@ -57,8 +57,8 @@ TEST_CASE("FoldScaleAxis: depthwise weights keep the channel last; FC puts it fi
   CHECK(NodeSignatures(g) == Lines{"depthwise_conv2d(x,dw/scaled)->y", "reshape(y)->flat",
                                    "fully_connected(flat,fw/scaled)->z"});
   CHECK(ConstantF32(g, "dw/scaled") == std::vector<float>{3, 10});
-  CHECK(ConstantF32(g, "fw/scaled") == std::vector<float>(
-                                           {-1, -1, -1, -1, -1, -1, -1, -1, -2, -2, -2, -2, -2, -2, -2, -2}));
+  CHECK(ConstantF32(g, "fw/scaled") ==
+        std::vector<float>({-1, -1, -1, -1, -1, -1, -1, -1, -2, -2, -2, -2, -2, -2, -2, -2}));
 }
 
 TEST_CASE("FoldScaleAxis leaves inexact or unsafe cases identical") {
@@ -154,7 +154,8 @@ using namespace testing;
 std::vector<float> Evaluate(const Graph& graph, const std::vector<float>& x) {
   const Tensor& in = graph.tensor(graph.inputs[0]);
   std::vector<HostTensor> inputs;
-  inputs.push_back(HostTensor::Copy(DType::kF32, in.shape, x.data(), x.size() * sizeof(float)).value());
+  inputs.push_back(
+      HostTensor::Copy(DType::kF32, in.shape, x.data(), x.size() * sizeof(float)).value());
   Expected<std::vector<HostTensor>> out = RunReference(graph, inputs);
   REQUIRE_MESSAGE(out.ok(), out.status().ToString());
   const HostTensor& y = out->front();

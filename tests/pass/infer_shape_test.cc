@@ -38,7 +38,8 @@ TEST_CASE("InferShape reports the node whose inputs no longer fit") {
   g.tensor(g.inputs[0]).shape = {1, 2, 2, 2};  // a 3x3 valid window no longer fits
   auto run = RunPasses(g, {"InferShape"});
   REQUIRE_FALSE(run.status.ok());
-  CHECK(run.status.message().rfind("pass InferShape: node 0 'pool' (max_pool2d): max_pool2d: height", 0) == 0);
+  CHECK(run.status.message().rfind(
+            "pass InferShape: node 0 'pool' (max_pool2d): max_pool2d: height", 0) == 0);
 }
 
 }  // namespace

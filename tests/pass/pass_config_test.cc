@@ -20,7 +20,8 @@ TEST_CASE("unknown keys, wrong types and malformed text are errors naming the ke
   PassConfig config;
   Status unknown = config.Set("FuseOps.depth", int64_t{1});
   CHECK(unknown.code() == StatusCode::kNotFound);
-  CHECK(unknown.message().rfind("unknown pass option 'FuseOps.depth' (known: FuseOps.max_depth,", 0) == 0);
+  CHECK(unknown.message().rfind("unknown pass option 'FuseOps.depth' (known: FuseOps.max_depth,",
+                                0) == 0);
   Status type = config.Set("FuseOps.max_depth", 2.5);
   CHECK(type.message() == "pass option 'FuseOps.max_depth' takes int, not float");
   Status text = config.SetFromString("FuseOps.max_depth=deep");

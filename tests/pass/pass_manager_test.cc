@@ -19,7 +19,8 @@ Graph ConvMul(const char* activation = "none") {
   TensorId x = b.Input("x", DType::kF32, {1, 2, 2, 2});
   TensorId w = b.ConstantF32("w", {2, 1, 1, 2}, {1, 2, 3, 4});
   TensorId bias = b.ConstantF32("b", {2}, {0.5f, -0.5f});
-  TensorId conv = b.Op(OpKind::kConv2D, "conv", {x, w, bias}, Attrs({{"activation", Str(activation)}}));
+  TensorId conv =
+      b.Op(OpKind::kConv2D, "conv", {x, w, bias}, Attrs({{"activation", Str(activation)}}));
   TensorId s = b.ConstantF32("s", {2}, {2, 4});
   b.Output(b.Op(OpKind::kMul, "y", {conv, s}));
   return Build(std::move(b));
@@ -110,7 +111,8 @@ TEST_CASE("unknown pass names are errors that list the known ones") {
   auto pipeline = CreatePipeline({"InferShape", "FoldEverything"});
   REQUIRE_FALSE(pipeline.ok());
   CHECK(pipeline.status().code() == StatusCode::kNotFound);
-  CHECK(pipeline.status().message().rfind("unknown pass 'FoldEverything' (known: InferShape, FoldDequantize,", 0) == 0);
+  CHECK(pipeline.status().message().rfind(
+            "unknown pass 'FoldEverything' (known: InferShape, FoldDequantize,", 0) == 0);
 
   Graph g = ConvMul();
   PassContext ctx;
@@ -120,7 +122,8 @@ TEST_CASE("unknown pass names are errors that list the known ones") {
   PassCounters unused;
   Expected<bool> result = (*ok)->Run(g, ctx, unused);
   REQUIRE_FALSE(result.ok());
-  CHECK(result.status().message().rfind("disabled pass 'FoldEverything' is not a registered pass", 0) == 0);
+  CHECK(result.status().message().rfind("disabled pass 'FoldEverything' is not a registered pass",
+                                        0) == 0);
 }
 
 TEST_CASE("instruments: timing, IR dumps, counters, and verification naming the culprit") {
@@ -144,25 +147,26 @@ TEST_CASE("instruments: timing, IR dumps, counters, and verification naming the 
 
   // A pass that breaks the IR is caught right after it runs.
   std::vector<std::unique_ptr<Pass>> passes;
-  passes.push_back(MakeFunctionPass({"Breaker", 0, {}}, [](Graph& graph, PassContext&,
-                                                           PassCounters&) -> Expected<bool> {
-    graph.outputs.push_back(graph.outputs[0]);  // the same output twice
-    return true;
-  }));
+  passes.push_back(MakeFunctionPass(
+      {"Breaker", 0, {}}, [](Graph& graph, PassContext&, PassCounters&) -> Expected<bool> {
+        graph.outputs.push_back(graph.outputs[0]);  // the same output twice
+        return true;
+      }));
   Sequential broken("broken", std::move(passes));
   PassContext verify;
   verify.instruments = {std::make_shared<VerifyInstrument>()};
   Expected<bool> result = broken.Run(g, verify, unused);
   REQUIRE_FALSE(result.ok());
-  CHECK(result.status().message().rfind("pass Breaker left an invalid graph: graph output list", 0) == 0);
+  CHECK(result.status().message().rfind("pass Breaker left an invalid graph: graph output list",
+                                        0) == 0);
 }
 
 TEST_CASE("a pass's own error names the pass") {
   std::vector<std::unique_ptr<Pass>> passes;
-  passes.push_back(MakeFunctionPass({"Failing", 0, {}}, [](Graph&, PassContext&,
-                                                           PassCounters&) -> Expected<bool> {
-    return InvalidArgument("node 3 'x': cannot fold");
-  }));
+  passes.push_back(MakeFunctionPass({"Failing", 0, {}},
+                                    [](Graph&, PassContext&, PassCounters&) -> Expected<bool> {
+                                      return InvalidArgument("node 3 'x': cannot fold");
+                                    }));
   Sequential seq("seq", std::move(passes));
   Graph g = ConvMul();
   PassContext ctx;

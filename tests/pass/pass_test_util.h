@@ -25,8 +25,7 @@ struct PassRun {
 };
 
 /// Runs the named passes as one pipeline with IR verification after each.
-inline PassRun RunPasses(Graph& graph, const std::vector<std::string>& names,
-                         int opt_level = 3) {
+inline PassRun RunPasses(Graph& graph, const std::vector<std::string>& names, int opt_level = 3) {
   PassRun result;
   PassContext ctx;
   ctx.opt_level = opt_level;
@@ -63,12 +62,13 @@ inline AttrValue Ints(std::vector<int64_t> v) { return AttrValue(std::move(v)); 
 
 /// A float32 host tensor holding `values` (copied).
 inline HostTensor F32Tensor(Shape shape, const std::vector<float>& values) {
-  return HostTensor::Copy(DType::kF32, std::move(shape), values.data(), values.size() * sizeof(float)).value();
+  return HostTensor::Copy(DType::kF32, std::move(shape), values.data(),
+                          values.size() * sizeof(float))
+      .value();
 }
 inline AttrValue Str(const char* s) { return AttrValue(std::string(s)); }
 
 }  // namespace opuc::testing
-
 
 namespace opuc::testing {
 
@@ -86,7 +86,9 @@ inline std::vector<float> ConstantF32(const Graph& graph, const std::string& nam
 /// "conv2d(x,w,b)->y" for each node: ops and tensor names, in order.
 inline std::vector<std::string> NodeSignatures(const Graph& graph) {
   std::vector<std::string> lines;
-  auto name = [&](TensorId id) { return id == kNoTensor ? std::string("_") : graph.tensor(id).name; };
+  auto name = [&](TensorId id) {
+    return id == kNoTensor ? std::string("_") : graph.tensor(id).name;
+  };
   for (const Node& node : graph.nodes) {
     std::string line = std::string(OpName(node.op)) + "(";
     for (size_t i = 0; i < node.inputs.size(); ++i) line += (i ? "," : "") + name(node.inputs[i]);

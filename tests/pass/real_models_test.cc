@@ -41,7 +41,8 @@ TEST_CASE("the default pipeline preserves every real model's outputs") {
       REQUIRE(after[o].elements() == before[o].elements());
       const auto [lo, hi] = std::minmax_element(b, b + count);
       double max_diff = 0;
-      for (size_t i = 0; i < count; ++i) max_diff = std::max(max_diff, std::fabs(double(a[i]) - b[i]));
+      for (size_t i = 0; i < count; ++i)
+        max_diff = std::max(max_diff, std::fabs(double(a[i]) - b[i]));
       CAPTURE(o);
       CHECK(max_diff <= 1e-5 * std::max(double(*hi - *lo), 1e-30));
     }

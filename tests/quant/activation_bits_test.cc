@@ -5,9 +5,9 @@
 
 #include <cmath>
 
+#include "activation_bits.h"
 #include "opuc/ir/graph_builder.h"
 #include "pass/pass_test_util.h"
-#include "activation_bits.h"
 
 namespace opuc::quant {
 namespace {
@@ -67,8 +67,8 @@ TEST_CASE("activation bits: concat, moves, residual operands and clamps share on
   // {c1, r1, c2, cat, p, y, c4, c5}: concat + pool + residual operands;
   // voters choose 6, 4, 7, 5, 6, 6, 6 → 4.
   for (TensorId t : {c1, r1, c2, cat, p, y}) CHECK(at(t) == 4);
-  CHECK(at(x) == 5);   // a conv's input and output are independent
-  CHECK(at(a) == 7);   // an add's output is free
+  CHECK(at(x) == 5);  // a conv's input and output are independent
+  CHECK(at(a) == 7);  // an add's output is free
   CHECK(at(c3) == 2);
   CHECK(at(r3) == 6);
   // Constants have no activation length.

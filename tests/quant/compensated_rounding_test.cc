@@ -35,7 +35,8 @@ TEST_CASE("compensated rounding: the factor's UᵀU inverts the damped Gram matr
       double sum = 0.0;
       for (int k = 0; k < 3; ++k) {
         double utu = 0.0;  // (UᵀU)[k][j]
-        for (int m = 0; m < 3; ++m) utu += u[static_cast<size_t>(m * 3 + k)] * u[static_cast<size_t>(m * 3 + j)];
+        for (int m = 0; m < 3; ++m)
+          utu += u[static_cast<size_t>(m * 3 + k)] * u[static_cast<size_t>(m * 3 + j)];
         sum += (g[static_cast<size_t>(i * 3 + k)] + (i == k ? damping : 0.0)) * utu;
       }
       CHECK(sum == doctest::Approx(i == j ? 1.0 : 0.0).epsilon(1e-12));
@@ -55,7 +56,7 @@ TEST_CASE("compensated rounding: an input that is always zero still gets a facto
 }
 
 TEST_CASE("compensated rounding: a not positive definite matrix gives no factor") {
-  const std::vector<double> g = {1, 3,  //
+  const std::vector<double> g = {1, 3,   //
                                  3, 1};  // eigenvalues 4 and −2
   CHECK(CompensationFactor(g.data(), 2).empty());
 }

@@ -2,10 +2,10 @@
 // rules by hand, and the graph computes what it did.
 #include <doctest/doctest.h>
 
+#include "equalize.h"
 #include "opuc/cpu/reference.h"
 #include "opuc/ir/graph_builder.h"
 #include "pass/pass_test_util.h"
-#include "equalize.h"
 
 namespace opuc::quant {
 namespace {
@@ -21,9 +21,9 @@ std::vector<std::vector<HostTensor>> OneSample(Shape shape, std::vector<float> v
 TEST_CASE("equalize: depthwise into conv2d meets at sqrt(r_a · r_w), the widest channel kept") {
   GraphBuilder b("net");
   TensorId x = b.Input("x", DType::kF32, {1, 1, 1, 2});
-  TensorId dw = b.Op(OpKind::kDepthwiseConv2D, "dw",
-                     {x, b.ConstantF32("dw/w", {1, 1, 1, 2}, {10, 0.1f}),
-                      b.ConstantF32("dw/b", {2}, {1, 0.01f})});
+  TensorId dw = b.Op(
+      OpKind::kDepthwiseConv2D, "dw",
+      {x, b.ConstantF32("dw/w", {1, 1, 1, 2}, {10, 0.1f}), b.ConstantF32("dw/b", {2}, {1, 0.01f})});
   b.Output(b.Op(OpKind::kConv2D, "pw", {dw, b.ConstantF32("pw/w", {1, 1, 1, 2}, {0.5f, 2})}));
   Graph g = Build(std::move(b));
   const auto samples = OneSample({1, 1, 1, 2}, {1, 1});
@@ -49,7 +49,8 @@ TEST_CASE("equalize: depthwise into conv2d meets at sqrt(r_a · r_w), the widest
 TEST_CASE("equalize: through a relu into a depthwise conv every channel reaches the widest range") {
   GraphBuilder b("net");
   TensorId x = b.Input("x", DType::kF32, {1, 1, 1, 1});
-  TensorId conv = b.Op(OpKind::kConv2D, "conv", {x, b.ConstantF32("conv/w", {2, 1, 1, 1}, {4, 0.5f})});
+  TensorId conv =
+      b.Op(OpKind::kConv2D, "conv", {x, b.ConstantF32("conv/w", {2, 1, 1, 1}, {4, 0.5f})});
   TensorId r = b.Op(OpKind::kRelu, "r", {conv});
   b.Output(b.Op(OpKind::kDepthwiseConv2D, "dw", {r, b.ConstantF32("dw/w", {1, 1, 1, 2}, {1, 3})}));
   Graph g = Build(std::move(b));
@@ -62,7 +63,8 @@ TEST_CASE("equalize: through a relu into a depthwise conv every channel reaches 
 TEST_CASE("equalize: a producer read twice, or through relu6, is left alone") {
   GraphBuilder b("net");
   TensorId x = b.Input("x", DType::kF32, {1, 1, 1, 1});
-  TensorId conv = b.Op(OpKind::kConv2D, "conv", {x, b.ConstantF32("conv/w", {2, 1, 1, 1}, {4, 0.5f})});
+  TensorId conv =
+      b.Op(OpKind::kConv2D, "conv", {x, b.ConstantF32("conv/w", {2, 1, 1, 1}, {4, 0.5f})});
   TensorId r = b.Op(OpKind::kRelu6, "r", {conv});  // 6 is not scale-free
   b.Output(b.Op(OpKind::kDepthwiseConv2D, "dw", {r, b.ConstantF32("dw/w", {1, 1, 1, 2}, {1, 3})}));
   b.Output(conv);

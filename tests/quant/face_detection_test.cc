@@ -48,15 +48,16 @@ TEST_CASE("face detection: the quantized model finds the float model's face on a
   const std::vector<test::Box> int_faces = test::DecodeFaces((*fixed)[0], (*fixed)[1]);
   REQUIRE(float_faces.size() == 1);  // one face in the photograph
   const test::Box& face = float_faces[0];
-  MESSAGE("float face [" << face.xmin << ", " << face.ymin << ", " << face.xmax << ", "
-                         << face.ymax << "] score " << face.score);
+  MESSAGE("float face [" << face.xmin << ", " << face.ymin << ", " << face.xmax << ", " << face.ymax
+                         << "] score " << face.score);
   // Where the face is, read off the 512×512 photograph by eye: centred near
   // pixel (225, 130), i.e. (0.44, 0.25), give or take 25 pixels.
   CHECK(std::abs((face.xmin + face.xmax) / 2 - 0.44f) < 0.05f);
   CHECK(std::abs((face.ymin + face.ymax) / 2 - 0.25f) < 0.05f);
   CHECK(int_faces.size() == float_faces.size());
   REQUIRE_FALSE(int_faces.empty());
-  MESSAGE("quantized face IoU " << test::IoU(int_faces[0], face) << " score " << int_faces[0].score);
+  MESSAGE("quantized face IoU " << test::IoU(int_faces[0], face) << " score "
+                                << int_faces[0].score);
   CHECK(test::IoU(int_faces[0], face) >= 0.9f);
 }
 

@@ -2,10 +2,10 @@
 // by hand over the patches each output position reads.
 #include <doctest/doctest.h>
 
+#include "input_gram.h"
 #include "opuc/cpu/reference.h"
 #include "opuc/ir/graph_builder.h"
 #include "pass/pass_test_util.h"
-#include "input_gram.h"
 
 namespace opuc::quant {
 namespace {
@@ -21,7 +21,8 @@ TEST_CASE("input gram: a 3x3 SAME conv2d sees zeros outside the input") {
   GraphBuilder b("net");
   TensorId x = b.Input("x", DType::kF32, {1, 2, 2, 1});
   TensorId w = b.ConstantF32("w", {1, 3, 3, 1}, std::vector<float>(9, 1.0f));
-  b.Output(b.Op(OpKind::kConv2D, "conv", {x, w}, testing::Attrs({{"padding", std::string("same")}})));
+  b.Output(
+      b.Op(OpKind::kConv2D, "conv", {x, w}, testing::Attrs({{"padding", std::string("same")}})));
   Graph g = Build(std::move(b));
   InputGram gram;
   AccumulateInputGram(g, g.nodes[0], testing::F32Tensor({1, 2, 2, 1}, {1, 2, 3, 4}), gram);
@@ -36,13 +37,17 @@ TEST_CASE("input gram: a 3x3 SAME conv2d sees zeros outside the input") {
   CHECK(at(8, 8) == 16.0);  // down-right: inside only at output (0,0), where it reads 4
 }
 
-TEST_CASE("input gram: depthwise keeps one matrix per input channel; fully connected one over rows") {
+TEST_CASE(
+    "input gram: depthwise keeps one matrix per input channel; fully connected one over rows") {
   GraphBuilder b("net");
   TensorId x = b.Input("x", DType::kF32, {1, 1, 2, 2});
   TensorId w = b.ConstantF32("w", {1, 1, 1, 2}, {1.0f, 1.0f});
   TensorId y = b.Op(OpKind::kDepthwiseConv2D, "dw", {x, w});
   TensorId fw = b.ConstantF32("fw", {1, 2}, {1.0f, 1.0f});
-  b.Output(b.Op(OpKind::kFullyConnected, "fc", {b.Op(OpKind::kReshape, "flat", {y}, testing::Attrs({{"new_shape", testing::Ints({2, 2})}})), fw}));
+  b.Output(b.Op(
+      OpKind::kFullyConnected, "fc",
+      {b.Op(OpKind::kReshape, "flat", {y}, testing::Attrs({{"new_shape", testing::Ints({2, 2})}})),
+       fw}));
   Graph g = Build(std::move(b));
   // Pixels (c0, c1) = (1, 2) and (3, 4): channel 0 sees 1 and 3 (Σ = 10),
   // channel 1 sees 2 and 4 (Σ = 20).
@@ -63,17 +68,19 @@ TEST_CASE("input gram: the collector sums each inner product's input over every 
   TensorId x = b.Input("x", DType::kF32, {1, 2});
   TensorId w = b.ConstantF32("w", {1, 2}, {1.0f, 1.0f});
   TensorId y = b.Op(OpKind::kFullyConnected, "fc", {x, w});
-  b.Output(b.Op(OpKind::kTransposeConv2D, "up", {b.Op(OpKind::kReshape, "r", {y},
-                testing::Attrs({{"new_shape", testing::Ints({1, 1, 1, 1})}})),
-                b.ConstantF32("uw", {1, 1, 1, 1}, {1.0f})},
+  b.Output(b.Op(OpKind::kTransposeConv2D, "up",
+                {b.Op(OpKind::kReshape, "r", {y},
+                      testing::Attrs({{"new_shape", testing::Ints({1, 1, 1, 1})}})),
+                 b.ConstantF32("uw", {1, 1, 1, 1}, {1.0f})},
                 testing::Attrs({{"output_shape", testing::Ints({1, 1, 1, 1})}})));
   Graph g = Build(std::move(b));
   InputGramCollector collector(g);
   // Rows (1, 2) and (3, 4) in two runs: G = [[1+9, 2+12], [2+12, 4+16]].
   for (const std::vector<float>& v : {std::vector<float>{1, 2}, std::vector<float>{3, 4}})
-    REQUIRE(RunReference(g, {testing::F32Tensor({1, 2}, v)},
-                         [&](TensorId t, const HostTensor& value) { return collector.Observe(t, value); })
-                .ok());
+    REQUIRE(
+        RunReference(g, {testing::F32Tensor({1, 2}, v)}, [&](TensorId t, const HostTensor& value) {
+          return collector.Observe(t, value);
+        }).ok());
   const std::map<NodeId, InputGram> grams = std::move(collector).Take();
   REQUIRE(grams.size() == 1);  // not the transpose conv
   CHECK(grams.at(0).values == std::vector<double>{10, 14, 14, 20});

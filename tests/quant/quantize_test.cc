@@ -48,7 +48,8 @@ TEST_CASE("quantize: conv + relu becomes quantize, int8 conv, relu, dequantize")
   calibration[0].push_back(F32Tensor({1, 1, 1, 2}, {0.3f, -0.6f}));
   Expected<QuantizedGraph> q = Quantize(g, calibration);
   REQUIRE(q.ok());
-  CHECK(NodeSignatures(q->graph) == Lines{"quantize(x)->x/int8", "conv2d(x/int8,w/int8,b/int32)->conv",
+  CHECK(NodeSignatures(q->graph) == Lines{"quantize(x)->x/int8",
+                                          "conv2d(x/int8,w/int8,b/int32)->conv",
                                           "relu(conv)->y/int8", "dequantize(y/int8)->y"});
   // x = [0.3, −0.6]: f = 7 holds −76.8 (f = 8 would clip −153.6).
   CHECK(Named(q->graph, "x/int8").fixed_point == FixedPoint{{7}, -1});
@@ -140,7 +141,8 @@ TEST_CASE("quantize: sigmoid becomes a lookup table; errors name what is wrong")
   samples[0].push_back(F32Tensor({1, 4}, {-2.4f, -1.0f, 1.0f, 2.4f}));
   Expected<QuantizedGraph> q = Quantize(g, samples);
   REQUIRE(q.ok());
-  CHECK(NodeSignatures(q->graph) == Lines{"quantize(x)->x/int8", "lookup_table(x/int8,s/table)->s/int8",
+  CHECK(NodeSignatures(q->graph) == Lines{"quantize(x)->x/int8",
+                                          "lookup_table(x/int8,s/table)->s/int8",
                                           "dequantize(s/int8)->s"});
   const std::vector<int8_t> table = Values<int8_t>(Named(q->graph, "s/table"));
   REQUIRE(table.size() == 256);

@@ -45,7 +45,8 @@ TEST_CASE("quantize: every real model quantizes and runs in integers") {
       const Tensor& tensor = q->graph.tensor(t);
       if (tensor.dtype != DType::kF32) continue;
       const bool end = std::count(q->graph.inputs.begin(), q->graph.inputs.end(), t) +
-                           std::count(q->graph.outputs.begin(), q->graph.outputs.end(), t) > 0;
+                           std::count(q->graph.outputs.begin(), q->graph.outputs.end(), t) >
+                       0;
       CHECK_MESSAGE(end, "f32 tensor inside the quantized graph: " << tensor.name);
     }
     Expected<std::vector<OutputAccuracy>> acc =

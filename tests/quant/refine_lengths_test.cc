@@ -2,9 +2,9 @@
 // every rounding below is worked out by hand.
 #include <doctest/doctest.h>
 
+#include "activation_bits.h"
 #include "opuc/ir/graph_builder.h"
 #include "pass/pass_test_util.h"
-#include "activation_bits.h"
 #include "refine_lengths.h"
 
 namespace opuc::quant {
@@ -28,7 +28,8 @@ TEST_CASE("refine lengths: the output, not the tensor's own error, picks the len
   std::vector<int> bits(g.tensors.size(), kNoBits);
   bits[static_cast<size_t>(x)] = 4;
   bits[static_cast<size_t>(y)] = 2;
-  const std::vector<std::vector<HostTensor>> samples = {{testing::F32Tensor({1, 2}, {0.28f, 5.0f})}};
+  const std::vector<std::vector<HostTensor>> samples = {
+      {testing::F32Tensor({1, 2}, {0.28f, 5.0f})}};
   Expected<RefineReport> report = RefineActivationBits(g, g, samples, bits);
   REQUIRE(report.ok());
   CHECK(bits[static_cast<size_t>(x)] == 5);

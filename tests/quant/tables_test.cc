@@ -18,10 +18,10 @@ Attributes Alpha(double alpha) {
 }
 
 TEST_CASE("tables: the worked rows of numerics.md §6") {
-  CHECK(Entry(OpKind::kSigmoid, 4, 7, 16) == 94);    // 0.731059 · 128 = 93.58
-  CHECK(Entry(OpKind::kSigmoid, 4, 7, 127) == 127);  // 127.95 → 128 saturates
-  CHECK(Entry(OpKind::kTanh, 5, 7, -16) == -59);     // −0.462117 · 128 = −59.15
-  CHECK(Entry(OpKind::kHardSwish, 4, 4, -24) == -6); // −1.5·1.5/6 · 16 = −6
+  CHECK(Entry(OpKind::kSigmoid, 4, 7, 16) == 94);                   // 0.731059 · 128 = 93.58
+  CHECK(Entry(OpKind::kSigmoid, 4, 7, 127) == 127);                 // 127.95 → 128 saturates
+  CHECK(Entry(OpKind::kTanh, 5, 7, -16) == -59);                    // −0.462117 · 128 = −59.15
+  CHECK(Entry(OpKind::kHardSwish, 4, 4, -24) == -6);                // −1.5·1.5/6 · 16 = −6
   CHECK(Entry(OpKind::kLeakyRelu, 4, 4, -20, Alpha(0.125)) == -2);  // −2.5 ties up
   CHECK(Entry(OpKind::kLeakyRelu, 4, 4, -25, Alpha(0.1)) == -3);    // float32(0.1) > 0.1
   CHECK(Entry(OpKind::kRelu6, 4, 4, 127) == 96);
@@ -50,10 +50,10 @@ TEST_CASE("tables: relu6 with f_in = f_out is the clamp [0, quantize(6, f)]") {
 TEST_CASE("tables: softmax exp table of E26") {
   const auto e = BuildSoftmaxExpTable(1.0, 4);
   CHECK(e[0] == 32768);
-  CHECK(e[8] == 19875);   // 32768 · e^-0.5 = 19874.80
-  CHECK(e[40] == 2690);   // 32768 · e^-2.5 = 2689.76
-  CHECK(e[64] == 600);    // 32768 · e^-4 = 600.17
-  CHECK(e[255] == 0);     // 32768 · e^-15.9375 = 0.0039
+  CHECK(e[8] == 19875);  // 32768 · e^-0.5 = 19874.80
+  CHECK(e[40] == 2690);  // 32768 · e^-2.5 = 2689.76
+  CHECK(e[64] == 600);   // 32768 · e^-4 = 600.17
+  CHECK(e[255] == 0);    // 32768 · e^-15.9375 = 0.0039
 }
 
 }  // namespace

@@ -56,9 +56,9 @@ TEST_CASE("docs/cli.md documents every command and option of opuc") {
     for (const CLI::Option* option : command.cli->get_options()) {
       if (option == command.cli->get_help_ptr()) continue;
       for (const std::string& spelling : Spellings(*option))
-        CHECK_MESSAGE(section.find(spelling) != std::string::npos,
-                      "docs/cli.md's section on `opuc " << name << "` does not mention "
-                                                          << spelling);
+        CHECK_MESSAGE(
+            section.find(spelling) != std::string::npos,
+            "docs/cli.md's section on `opuc " << name << "` does not mention " << spelling);
     }
   }
   CHECK(doc.find("opuc --version") != std::string::npos);

@@ -11,8 +11,8 @@
 #include <sstream>
 #include <string>
 
-#include "tools/cli_util.h"
 #include "support/fetched_data.h"
+#include "tools/cli_util.h"
 
 namespace {
 
@@ -33,10 +33,10 @@ TEST_CASE("opuc inspect --json reports the example's contents exactly") {
   const nlohmann::json operators = {{"add", 1},        {"concat", 1}, {"conv2d", 7},
                                     {"max_pool2d", 1}, {"relu", 1},   {"resize_nearest", 1}};
   CHECK(json["operators"] == operators);
-  CHECK(json["inputs"] == nlohmann::json::parse(
-                              R"([{"name": "input", "shape": [1,32,32,3], "dtype": "f32"}])"));
-  CHECK(json["outputs"] == nlohmann::json::parse(
-                               R"([{"name": "head", "shape": [1,32,32,4], "dtype": "f32"}])"));
+  CHECK(json["inputs"] ==
+        nlohmann::json::parse(R"([{"name": "input", "shape": [1,32,32,3], "dtype": "f32"}])"));
+  CHECK(json["outputs"] ==
+        nlohmann::json::parse(R"([{"name": "head", "shape": [1,32,32,4], "dtype": "f32"}])"));
   // input + 7 convs x (weights, bias, output) + pool1, res, res_relu, concat, up.
   CHECK(json["tensors"] == 1 + 7 * 3 + 5);
   // Parameters: conv1 3*3*3*12+12 = 336; conv2, conv3, branch_b 3*3*12*12+12 = 1308 each;
@@ -112,8 +112,8 @@ namespace {
 
 TEST_CASE("opuc run --device ref writes head.npy that the .npy reader reads back") {
   const std::string dir = TempPath("run_out");
-  Run run = Opuc(std::string("run ") + OPUC_EXAMPLE_MODEL + " --device ref --json --output-dir " +
-                 dir);
+  Run run =
+      Opuc(std::string("run ") + OPUC_EXAMPLE_MODEL + " --device ref --json --output-dir " + dir);
   REQUIRE(run.exit_code == 0);
   const auto json = nlohmann::json::parse(run.out);
   REQUIRE(json["outputs"].size() == 1);
@@ -131,11 +131,12 @@ TEST_CASE("opuc run --device ref writes head.npy that the .npy reader reads back
 
   // The seeded input makes the run reproducible; another seed changes it.
   const std::string first = ReadFile(dir + "/head.npy");
-  REQUIRE(Opuc(std::string("run ") + OPUC_EXAMPLE_MODEL + " --device ref --seed 0 --output-dir " +
-               dir).exit_code == 0);
+  REQUIRE(
+      Opuc(std::string("run ") + OPUC_EXAMPLE_MODEL + " --device ref --seed 0 --output-dir " + dir)
+          .exit_code == 0);
   CHECK(ReadFile(dir + "/head.npy") == first);
-  Run text = Opuc(std::string("run ") + OPUC_EXAMPLE_MODEL + " --device ref --seed 1 --output-dir " +
-                  dir);
+  Run text =
+      Opuc(std::string("run ") + OPUC_EXAMPLE_MODEL + " --device ref --seed 1 --output-dir " + dir);
   REQUIRE(text.exit_code == 0);
   CHECK(text.out.rfind("head ", 0) == 0);
   CHECK(ReadFile(dir + "/head.npy") != first);
@@ -146,7 +147,8 @@ TEST_CASE("opuc run reads inputs from .npy files") {
   const std::string dir = TempPath("run_in");
   std::filesystem::create_directories(dir);
   const std::string good = dir + "/x.npy", wrong = dir + "/wrong.npy";
-  REQUIRE(opuc::WriteNpy(good, opuc::HostTensor::Zeros(opuc::DType::kF32, {1, 32, 32, 3}).value()).ok());
+  REQUIRE(opuc::WriteNpy(good, opuc::HostTensor::Zeros(opuc::DType::kF32, {1, 32, 32, 3}).value())
+              .ok());
   REQUIRE(opuc::WriteNpy(wrong, opuc::HostTensor::Zeros(opuc::DType::kF32, {1, 3}).value()).ok());
   const std::string model = std::string(OPUC_EXAMPLE_MODEL);
   CHECK(Opuc("run " + model + " --device ref --input input=" + good + " --output-dir " + dir)
@@ -197,10 +199,17 @@ TEST_CASE("opuc inspect --json counts a .tflite's operators by their TFLite name
   const auto json = nlohmann::json::parse(run.out);
   CHECK(json["format"] == "tflite");
   // shared/reference/environment.md §3, selfie_segmentation.
-  const nlohmann::json operators = {
-      {"DEQUANTIZE", 110}, {"CONV_2D", 43}, {"RELU", 22}, {"ADD", 14}, {"HARD_SWISH", 11},
-      {"DEPTHWISE_CONV_2D", 11}, {"LOGISTIC", 11}, {"AVERAGE_POOL_2D", 10}, {"MUL", 10},
-      {"RESIZE_BILINEAR", 3}, {"CUSTOM:Convolution2DTransposeBias", 1}};
+  const nlohmann::json operators = {{"DEQUANTIZE", 110},
+                                    {"CONV_2D", 43},
+                                    {"RELU", 22},
+                                    {"ADD", 14},
+                                    {"HARD_SWISH", 11},
+                                    {"DEPTHWISE_CONV_2D", 11},
+                                    {"LOGISTIC", 11},
+                                    {"AVERAGE_POOL_2D", 10},
+                                    {"MUL", 10},
+                                    {"RESIZE_BILINEAR", 3},
+                                    {"CUSTOM:Convolution2DTransposeBias", 1}};
   CHECK(json["operators"] == operators);
   REQUIRE(json["inputs"].size() == 1);
   CHECK(json["inputs"][0]["shape"] == nlohmann::json::parse("[1,256,256,3]"));
@@ -215,9 +224,10 @@ TEST_CASE("a corrupted or truncated .tflite exits 2 with one line naming the cau
     Run run = Opuc("inspect " + path);
     CHECK(run.exit_code == 2);
     CHECK(CountLines(run.err) == 1);
-    CHECK(run.err == "opuc: error: " + path + ": FlatBuffers verification failed: the file is"
-                     " truncated or corrupt (an offset, table, vector or string lies outside"
-                     " the buffer)\n");
+    CHECK(run.err == "opuc: error: " + path +
+                         ": FlatBuffers verification failed: the file is"
+                         " truncated or corrupt (an offset, table, vector or string lies outside"
+                         " the buffer)\n");
     std::remove(path.c_str());
   }
   SUBCASE("root offset overwritten") {
@@ -238,8 +248,9 @@ TEST_CASE("a corrupted or truncated .tflite exits 2 with one line naming the cau
     WriteFile(path, bytes);
     Run run = Opuc("inspect " + path);
     CHECK(run.exit_code == 2);
-    CHECK(run.err == "opuc: error: " + path + ": file identifier is \"TFL4\"; expected \"TFL3\""
-                     " (not a .tflite file)\n");
+    CHECK(run.err == "opuc: error: " + path +
+                         ": file identifier is \"TFL4\"; expected \"TFL3\""
+                         " (not a .tflite file)\n");
     std::remove(path.c_str());
   }
 }

@@ -44,8 +44,7 @@ inline std::string TempPath(const std::string& name) {
 
 inline Run Opuc(const std::string& args) {
   const std::string out = TempPath("stdout"), err = TempPath("stderr");
-  const std::string command =
-      std::string(OPUC_CLI_PATH) + " " + args + " >" + out + " 2>" + err;
+  const std::string command = std::string(OPUC_CLI_PATH) + " " + args + " >" + out + " 2>" + err;
   const int status = std::system(command.c_str());
   Run run;
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

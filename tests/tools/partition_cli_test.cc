@@ -22,11 +22,13 @@ TEST_CASE("opuc partition --json groups the example as the HDFG allows") {
   CHECK(json["cpu_ops"] == 0);
   // Each conv needs its own ipa; relu goes to compare, the pool and the
   // residual add follow it, concat is read at mem_rd, nearest 2x at upsample.
-  const std::vector<std::vector<std::string>> groups = {
-      {"conv1", "conv1/relu", "pool1"},  {"conv2", "conv2/relu"},
-      {"conv3", "res", "res_relu"},      {"branch_a", "branch_a/relu"},
-      {"branch_b", "branch_b/relu"},     {"concat", "fuse", "fuse/relu", "up"},
-      {"head"}};
+  const std::vector<std::vector<std::string>> groups = {{"conv1", "conv1/relu", "pool1"},
+                                                        {"conv2", "conv2/relu"},
+                                                        {"conv3", "res", "res_relu"},
+                                                        {"branch_a", "branch_a/relu"},
+                                                        {"branch_b", "branch_b/relu"},
+                                                        {"concat", "fuse", "fuse/relu", "up"},
+                                                        {"head"}};
   REQUIRE(json["groups"].size() == groups.size());
   for (size_t g = 0; g < groups.size(); ++g) {
     CHECK(json["groups"][g]["kind"] == "opu");
@@ -56,7 +58,8 @@ TEST_CASE("opuc partition --dot draws the groups; a bad --hw exits 2 naming it")
 
 TEST_CASE("opuc partition: names with braces, quotes, newlines and UTF-8 are only names") {
   opuc::testing::Net n;
-  const std::vector<std::string> names = {"{g:1}", "}{g:", "say \"hi\"\nthen {", "\xe5\x8d\xb7{g:0}"};
+  const std::vector<std::string> names = {"{g:1}", "}{g:", "say \"hi\"\nthen {",
+                                          "\xe5\x8d\xb7{g:0}"};
   opuc::TensorId a = n.Relu(names[1], n.Conv(names[0], n.In("{g:99}")));
   const opuc::Graph graph = n.Finish(n.Relu(names[3], n.Conv(names[2], a)));
   const std::string model = TempPath("odd_names.opug");

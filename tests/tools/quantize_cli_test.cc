@@ -68,9 +68,10 @@ TEST_CASE("opuc quantize --refine-lengths refines; without it no length moves") 
   REQUIRE(opuc::SaveOpugFile(*graph, dir + "/m.opug").ok());
   const std::vector<float> sample = {0.28f, 5.0f};
   for (const char* name : {"s0.npy", "s1.npy", "s2.npy"})
-    REQUIRE(opuc::WriteNpy(dir + "/" + name, opuc::HostTensor::Copy(opuc::DType::kF32, {1, 2},
-                                                                      sample.data(), 8).value())
-                .ok());
+    REQUIRE(
+        opuc::WriteNpy(dir + "/" + name,
+                       opuc::HostTensor::Copy(opuc::DType::kF32, {1, 2}, sample.data(), 8).value())
+            .ok());
   const std::string command = "quantize " + dir + "/m.opug --calibration " + dir + " --json";
   Run plain = Opuc(command);
   REQUIRE(plain.exit_code == 0);
@@ -96,7 +97,8 @@ TEST_CASE("opuc quantize --min-sqnr fails with 1 naming the output") {
 }
 
 TEST_CASE("opuc quantize errors exit 2 with one line naming the folder") {
-  Run missing = Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration /nonexistent/dir");
+  Run missing =
+      Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration /nonexistent/dir");
   CHECK(missing.exit_code == 2);
   CHECK(CountLines(missing.err) == 1);
   CHECK(missing.err.find("/nonexistent/dir") != std::string::npos);

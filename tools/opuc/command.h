@@ -16,7 +16,7 @@
 namespace opuc::cli {
 
 struct Command {
-  CLI::App* cli = nullptr;                                // the subcommand and its options
+  CLI::App* cli = nullptr;                               // the subcommand and its options
   std::function<int(std::ostream&, std::ostream&)> run;  // runs it once parsed; the exit code
 };
 
@@ -29,9 +29,8 @@ Command AddCommand(CLI::App& app, const char* name, const char* description, Dec
   auto options = std::make_shared<Options>();
   CLI::App* cli = app.add_subcommand(name, description);
   declare(*cli, *options);
-  return {cli, [options, run](std::ostream& out, std::ostream& err) {
-            return run(*options, out, err);
-          }};
+  return {cli,
+          [options, run](std::ostream& out, std::ostream& err) { return run(*options, out, err); }};
 }
 
 /// The positional MODEL every model command takes.

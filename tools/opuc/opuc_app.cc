@@ -69,8 +69,8 @@ int ParseAndRun(int argc, const char* const* argv, std::ostream& out, std::ostre
 }  // namespace
 
 std::vector<Command> AddCommands(CLI::App& app) {
-  return {AddInspectCommand(app), AddRunCommand(app), AddOptCommand(app),
-          AddQuantizeCommand(app), AddPartitionCommand(app)};
+  return {AddInspectCommand(app), AddRunCommand(app), AddOptCommand(app), AddQuantizeCommand(app),
+          AddPartitionCommand(app)};
 }
 
 int RunOpuc(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {

@@ -29,7 +29,8 @@ std::string StageName(const HwConfig& hw, const NodePlacement& place) {
 }
 
 double Share(const HwPartition& p) {
-  return p.total_macs > 0 ? static_cast<double>(p.opu_macs) / static_cast<double>(p.total_macs) : 1.0;
+  return p.total_macs > 0 ? static_cast<double>(p.opu_macs) / static_cast<double>(p.total_macs)
+                          : 1.0;
 }
 
 Json Names(const Graph& graph, const std::vector<TensorId>& ids) {
@@ -48,10 +49,15 @@ void PrintJson(const Graph& graph, const HwConfig& hw, const HwPartition& p, std
       stages.push_back(StageName(hw, place));
       reasons.push_back(ReasonText(graph, p, place.reason));
     }
-    groups.push_back({{"id", g.id}, {"kind", GroupKindName(g.kind)}, {"ops", ops},
-                      {"stages", stages}, {"inputs", Names(graph, g.inputs)},
-                      {"outputs", Names(graph, g.outputs)}, {"macs", g.macs},
-                      {"reason", ReasonText(graph, p, g.reason)}, {"op_reasons", reasons}});
+    groups.push_back({{"id", g.id},
+                      {"kind", GroupKindName(g.kind)},
+                      {"ops", ops},
+                      {"stages", stages},
+                      {"inputs", Names(graph, g.inputs)},
+                      {"outputs", Names(graph, g.outputs)},
+                      {"macs", g.macs},
+                      {"reason", ReasonText(graph, p, g.reason)},
+                      {"op_reasons", reasons}});
   }
   Json json;
   json["hw"] = hw.name;
@@ -84,9 +90,10 @@ void PrintText(const std::string& path, const Graph& graph, const HwConfig& hw,
       out << ' ' << NodeName(graph, n);
       if (g.kind == GroupKind::kOpu) out << ':' << StageName(hw, p.nodes[static_cast<size_t>(n)]);
     }
-    out << "\n  inputs: " << JoinNames(graph, g.inputs) << "\n  outputs: " << JoinNames(graph, g.outputs)
-        << "\n  " << (g.kind == GroupKind::kOpu ? "starts: " : "why: ")
-        << ReasonText(graph, p, g.reason) << '\n';
+    out << "\n  inputs: " << JoinNames(graph, g.inputs)
+        << "\n  outputs: " << JoinNames(graph, g.outputs) << "\n  "
+        << (g.kind == GroupKind::kOpu ? "starts: " : "why: ") << ReasonText(graph, p, g.reason)
+        << '\n';
   }
 }
 
@@ -103,7 +110,8 @@ std::string DotQuote(const std::string& text) {
   return q + '"';
 }
 
-Status WriteDot(const std::string& file, const Graph& graph, const HwConfig& hw, const HwPartition& p) {
+Status WriteDot(const std::string& file, const Graph& graph, const HwConfig& hw,
+                const HwPartition& p) {
   static const char* kColors[] = {"#a6cee3", "#b2df8a", "#fdbf6f", "#cab2d6", "#ffff99",
                                   "#fb9a99", "#8dd3c7", "#bebada", "#80b1d3", "#fdb462"};
   std::ofstream dot(file);
@@ -112,23 +120,27 @@ Status WriteDot(const std::string& file, const Graph& graph, const HwConfig& hw,
       << "  node [shape=box, style=filled, fontname=\"Helvetica\", fontsize=10];\n";
   for (const HwGroup& g : p.groups) {
     const bool opu = g.kind == GroupKind::kOpu;
-    dot << "  subgraph cluster_" << g.id << " {\n    label=" << DotQuote(std::string(GroupKindName(g.kind)) + " " + std::to_string(g.id))
-        << "; style=" << (opu ? "filled" : "dashed") << "; fillcolor="
-        << DotQuote(opu ? kColors[g.id % 10] : "#eeeeee") << ";\n";
+    dot << "  subgraph cluster_" << g.id << " {\n    label="
+        << DotQuote(std::string(GroupKindName(g.kind)) + " " + std::to_string(g.id))
+        << "; style=" << (opu ? "filled" : "dashed")
+        << "; fillcolor=" << DotQuote(opu ? kColors[g.id % 10] : "#eeeeee") << ";\n";
     for (NodeId n : g.ops)
-      dot << "    n" << n << " [label=" << DotQuote(NodeName(graph, n) + "\n" + std::string(OpName(graph.node(n).op)) +
-                                                    (opu ? " @ " + StageName(hw, p.nodes[static_cast<size_t>(n)]) : ""))
+      dot << "    n" << n << " [label="
+          << DotQuote(NodeName(graph, n) + "\n" + std::string(OpName(graph.node(n).op)) +
+                      (opu ? " @ " + StageName(hw, p.nodes[static_cast<size_t>(n)]) : ""))
           << ", fillcolor=" << DotQuote(opu ? "white" : "#cccccc") << "];\n";
     dot << "  }\n";
   }
   const std::vector<NodeId> producer = graph.Producers();
   for (TensorId t : graph.inputs)
-    dot << "  t" << t << " [shape=ellipse, fillcolor=white, label=" << DotQuote(graph.tensor(t).name) << "];\n";
+    dot << "  t" << t
+        << " [shape=ellipse, fillcolor=white, label=" << DotQuote(graph.tensor(t).name) << "];\n";
   for (size_t n = 0; n < graph.nodes.size(); ++n)
     for (TensorId t : graph.nodes[n].inputs) {
       if (t == kNoTensor || graph.tensor(t).is_constant()) continue;
       const NodeId q = producer[static_cast<size_t>(t)];
-      dot << "  " << (q < 0 ? "t" + std::to_string(t) : "n" + std::to_string(q)) << " -> n" << n << ";\n";
+      dot << "  " << (q < 0 ? "t" + std::to_string(t) : "n" + std::to_string(q)) << " -> n" << n
+          << ";\n";
     }
   dot << "}\n";
   if (!dot) return IoError(file + ": write failed");

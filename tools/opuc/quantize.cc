@@ -4,9 +4,8 @@
 //                     [--min-sqnr DB] [--json] [-o OUT.opug]
 //
 // The samples of DIR (sorted by name) are split: N of them, spread evenly
-// from the first, are held out for the report; the rest calibrate. Images are preprocessed as MediaPipe
-// does for the model (opuc/image/model_defaults.h) unless --preprocess says
-// otherwise.
+// from the first, are held out for the report; the rest calibrate. Images are preprocessed as
+// MediaPipe does for the model (opuc/image/model_defaults.h) unless --preprocess says otherwise.
 //
 //===----------------------------------------------------------------------===//
 #include "opuc/quantize.h"
@@ -34,7 +33,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 using Samples = std::vector<std::vector<HostTensor>>;
-
 
 /// The model's published preprocessing when known, else pixels / 255 at
 /// the input's size; then the --preprocess text over it.
@@ -123,10 +121,10 @@ void PrintText(const SplitSamples& split, const QuantizeReport& report,
       << list(split.evaluation_files) << ")\n";
   out << report.activations << " activations int8";
   if (report.refined_groups > 0) out << " (" << report.refined_groups << " length groups refined)";
-  out << ", " << report.weights << " weights int8 ("
-      << report.saturated_weights << " saturated, " << report.compensated_channels
-      << " channels rounded with compensation, " << report.lowered_channels
-      << " lowered for their bias or bound), " << report.tables << " tables\n\n";
+  out << ", " << report.weights << " weights int8 (" << report.saturated_weights << " saturated, "
+      << report.compensated_channels << " channels rounded with compensation, "
+      << report.lowered_channels << " lowered for their bias or bound), " << report.tables
+      << " tables\n\n";
   PrintAccuracyTable(outputs, Graph(), out);
 }
 
@@ -134,7 +132,9 @@ Json ToJson(const SplitSamples& split, const QuantizeReport& report,
             const std::vector<OutputAccuracy>& outputs) {
   Json list = Json::array();
   for (const OutputAccuracy& a : outputs)
-    list.push_back({{"name", a.name}, {"sqnr_db", JsonDb(a.sqnr_db)}, {"cosine", a.cosine},
+    list.push_back({{"name", a.name},
+                    {"sqnr_db", JsonDb(a.sqnr_db)},
+                    {"cosine", a.cosine},
                     {"max_abs_error", a.max_abs_error}});
   return {{"outputs", list},
           {"calibration_images", split.calibration.size()},

@@ -12,12 +12,12 @@ namespace opuc::cli {
 
 struct QuantizeOptions {
   std::string model;
-  std::string calibration;  ///< Folder of .png/.npy samples; empty: the fetched images.
-  std::string preprocess;   ///< key=value,... over the model's defaults (opuc/image).
-  int holdout = 0;          ///< Samples kept for evaluation; 0: a third (at least 1).
+  std::string calibration;         ///< Folder of .png/.npy samples; empty: the fetched images.
+  std::string preprocess;          ///< key=value,... over the model's defaults (opuc/image).
+  int holdout = 0;                 ///< Samples kept for evaluation; 0: a third (at least 1).
   std::optional<double> min_sqnr;  ///< Exit 1 when an output's SQNR is below.
-  bool per_tensor = false;  ///< Also report every activation (text only).
-  bool refine_lengths = false;  ///< opuc::QuantizeOptions::refine_lengths.
+  bool per_tensor = false;         ///< Also report every activation (text only).
+  bool refine_lengths = false;     ///< opuc::QuantizeOptions::refine_lengths.
   bool json = false;
   std::string output;  ///< Write the quantized graph (.opug or .opug.json).
 };

@@ -184,8 +184,7 @@ Command AddRunCommand(CLI::App& app) {
       app, "run", "Run a model on a device and write each output as a NumPy .npy file",
       [](CLI::App& cli, RunOptions& o) {
         AddModelArgument(cli, o.model);
-        cli.add_option("--device", o.device, "Where to run: ref (the float reference)")
-            ->required();
+        cli.add_option("--device", o.device, "Where to run: ref (the float reference)")->required();
         cli.add_option("--input", o.inputs, "NAME=FILE.npy for a graph input (repeatable)")
             ->allow_extra_args(false);
         cli.add_option("--output-dir", o.output_dir, "Where to write <output>.npy files")

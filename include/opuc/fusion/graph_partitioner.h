@@ -51,9 +51,9 @@ struct FuseOptions {
 
 /// The three walks of RunFuse (TVM's `int phase`).
 enum class FusePhase : uint8_t {
-  kOutEWiseFusable = 0,   ///< Conv-like anchors take their elemwise epilogues.
-  kInjective = 1,         ///< Injective ops and tuples join their consumers.
-  kIntermediateTuple = 2, ///< Injective fields join a tuple that fused onward.
+  kOutEWiseFusable = 0,    ///< Conv-like anchors take their elemwise epilogues.
+  kInjective = 1,          ///< Injective ops and tuples join their consumers.
+  kIntermediateTuple = 2,  ///< Injective fields join a tuple that fused onward.
 };
 inline constexpr FusePhase kFusePhases[] = {FusePhase::kOutEWiseFusable, FusePhase::kInjective,
                                             FusePhase::kIntermediateTuple};
@@ -113,8 +113,8 @@ struct Partition {
 Expected<Partition> PartitionGraph(const IndexedForwardGraph& graph, const FuseOptions& options);
 
 /// As above with a tree the caller built (benchmarks time the two apart).
-Expected<Partition> PartitionGraph(const IndexedForwardGraph& graph,
-                                   const PostDominatorTree& tree, const FuseOptions& options);
+Expected<Partition> PartitionGraph(const IndexedForwardGraph& graph, const PostDominatorTree& tree,
+                                   const FuseOptions& options);
 
 /// One line: "fused into node 8 'add' (phase 0)", "not fused: ...".
 std::string DescribeDecision(const IndexedForwardGraph& forward, const Graph* graph,

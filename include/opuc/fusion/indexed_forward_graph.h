@@ -120,8 +120,7 @@ Expected<IndexedForwardGraph> BuildIndexedForwardGraph(const Graph& graph);
 
 /// "node 3 'conv1' (conv2d)", "tuple of node 7 ...", "input tensor 0 'x'",
 /// "constant tensor 4 'w'", or "#12" for a graph built by hand.
-std::string DescribeForwardNode(const IndexedForwardGraph& forward, const Graph* graph,
-                                int32_t id);
+std::string DescribeForwardNode(const IndexedForwardGraph& forward, const Graph* graph, int32_t id);
 
 }  // namespace opuc
 

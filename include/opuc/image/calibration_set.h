@@ -15,8 +15,8 @@
 
 #include "opuc/image/preprocess.h"
 #include "opuc/ir/tensor.h"
-#include "opuc/tensor_io/host_tensor.h"
 #include "opuc/status.h"
+#include "opuc/tensor_io/host_tensor.h"
 
 namespace opuc {
 

@@ -22,8 +22,8 @@
 #include <string_view>
 
 #include "opuc/image/image.h"
-#include "opuc/tensor_io/host_tensor.h"
 #include "opuc/status.h"
+#include "opuc/tensor_io/host_tensor.h"
 
 namespace opuc {
 

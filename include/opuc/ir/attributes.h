@@ -20,14 +20,12 @@ namespace opuc {
 /// The alternatives of AttrValue, in the same order (checked below).
 enum class AttrType : uint8_t { kInt, kFloat, kBool, kString, kInts, kFloats };
 
-using AttrValue = std::variant<int64_t, double, bool, std::string,
-                               std::vector<int64_t>, std::vector<double>>;
+using AttrValue =
+    std::variant<int64_t, double, bool, std::string, std::vector<int64_t>, std::vector<double>>;
 static_assert(std::variant_size_v<AttrValue> == 6,
               "AttrType and AttrValue must list the same alternatives");
 
-inline AttrType TypeOf(const AttrValue& value) {
-  return static_cast<AttrType>(value.index());
-}
+inline AttrType TypeOf(const AttrValue& value) { return static_cast<AttrType>(value.index()); }
 
 /// "int", "float", "bool", "string", "ints", "floats".
 std::string_view AttrTypeName(AttrType type);

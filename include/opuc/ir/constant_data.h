@@ -42,8 +42,7 @@ class ConstantData {
   static ConstantData Copy(const void* data, size_t size);
 
   /// Views `size` bytes at `data` without copying; `owner` keeps them alive.
-  static ConstantData View(std::shared_ptr<const void> owner, const void* data,
-                           size_t size);
+  static ConstantData View(std::shared_ptr<const void> owner, const void* data, size_t size);
 
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }

@@ -29,7 +29,7 @@ struct Graph;
 struct Node {
   std::string name;  ///< For messages and dumps; may be empty.
   OpKind op = OpKind::kRelu;
-  std::vector<TensorId> inputs;   ///< kNoTensor marks an absent optional input.
+  std::vector<TensorId> inputs;  ///< kNoTensor marks an absent optional input.
   std::vector<TensorId> outputs;
   Attributes attrs;
   /// `fused` nodes only: the function, a graph whose inputs are the

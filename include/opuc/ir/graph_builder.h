@@ -33,8 +33,7 @@ class GraphBuilder {
   /// A float32 constant holding `values` (copied).
   TensorId ConstantF32(std::string name, Shape shape, const std::vector<float>& values);
   /// Adds a node whose single output is a new tensor called `name`.
-  TensorId Op(OpKind op, std::string name, std::vector<TensorId> inputs,
-              Attributes attrs = {});
+  TensorId Op(OpKind op, std::string name, std::vector<TensorId> inputs, Attributes attrs = {});
   void Output(TensorId id);
   void Metadata(std::string key, std::string value);
 

@@ -48,8 +48,8 @@ void SetFusedActivation(Attributes& attrs, Activation activation);
 // One struct per op with attributes: Conv2DAttrs, MaxPool2DAttrs, ... Of()
 // reads a verified node's attributes; an absent one takes its declared
 // default.
-#define OPUC_ATTRS(Op)   \
-  struct Op##Attrs {     \
+#define OPUC_ATTRS(Op) \
+  struct Op##Attrs {   \
     static Op##Attrs Of(const Attributes& attrs);
 #define OPUC_ATTR(name, Type, constraints) Type name{};
 #define OPUC_ATTRS_END \

@@ -57,12 +57,18 @@ struct AttrSpec {
     spec.default_value = std::move(value);
     return spec;
   }
-  AttrSpec&& AtLeast(int64_t lo) && { min = lo; return std::move(*this); }
+  AttrSpec&& AtLeast(int64_t lo) && {
+    min = lo;
+    return std::move(*this);
+  }
   AttrSpec&& OneOf(std::vector<std::string> values) && {
     choices = std::move(values);
     return std::move(*this);
   }
-  AttrSpec&& Length(size_t n) && { length = n; return std::move(*this); }
+  AttrSpec&& Length(size_t n) && {
+    length = n;
+    return std::move(*this);
+  }
 };
 
 struct Graph;

@@ -38,9 +38,7 @@ struct FixedPoint {
 struct TensorType {
   DType dtype = DType::kF32;
   Shape shape;
-  bool operator==(const TensorType& o) const {
-    return dtype == o.dtype && shape == o.shape;
-  }
+  bool operator==(const TensorType& o) const { return dtype == o.dtype && shape == o.shape; }
 };
 
 /// An optional Sparsity, read like std::optional<Sparsity>, but held behind

@@ -40,18 +40,18 @@
 namespace opuc {
 
 enum class DfgRole : uint8_t {
-  kStage,          ///< Runs on one HDFG stage.
-  kConstantPrep,   ///< Computed from constants only: collected by its reader.
-  kResidualPad,    ///< Channel zero pad read only by a residual add: collected by it.
-  kCpu,            ///< The datapath cannot run it.
+  kStage,         ///< Runs on one HDFG stage.
+  kConstantPrep,  ///< Computed from constants only: collected by its reader.
+  kResidualPad,   ///< Channel zero pad read only by a residual add: collected by it.
+  kCpu,           ///< The datapath cannot run it.
 };
 
 struct DfgNode {
   DfgRole role = DfgRole::kCpu;
-  StageRequest request;              ///< kStage.
+  StageRequest request;                ///< kStage.
   std::vector<int32_t> stream_inputs;  ///< Input positions that may carry the streamed map.
-  std::string what;                  ///< "conv2d", "residual add", ... for messages.
-  std::string cpu_why;               ///< kCpu: why the datapath cannot run it (no names).
+  std::string what;                    ///< "conv2d", "residual add", ... for messages.
+  std::string cpu_why;                 ///< kCpu: why the datapath cannot run it (no names).
 };
 
 struct Dfg {

@@ -25,28 +25,28 @@ enum class ReasonKind : uint8_t {
   kCollectedPad,       ///< collected by `node`: the res_adder reads the missing channels as zeros
   kCollectedConstant,  ///< collected by `node`: computed from constants when weights are packed
   // Why a node could not join `group` (it then starts a group of its own).
-  kSecondIpa,          ///< a second inner product
-  kSecondPad,          ///< a second pad before an inner product
-  kPadAfterIpa,        ///< a pad for an inner product after the group's ipa
-  kNothingFollows,     ///< the group's last stage `stage` has no successor
-  kNoRepeat,           ///< `what` cannot follow `stage`: no unit runs twice in a row
-  kNoStageAfter,       ///< no stage after `stage` runs `what`
-  kStageUsed,          ///< stage `stage` is already used
-  kStreamedInside,     ///< `node` reads `tensor`, inside the group and streamed past
-  kWaitForItself,      ///< `tensor` comes from `other_group`, which depends on the group
-  kBuried,             ///< `node`'s value, read by `other_node` (-1: the graph), cannot be
-                       ///< stored: `what` is the module, empty when it is on no stage
-  kTooManyStores,      ///< the group would store `count` values; store.max_outputs is `limit`
+  kSecondIpa,       ///< a second inner product
+  kSecondPad,       ///< a second pad before an inner product
+  kPadAfterIpa,     ///< a pad for an inner product after the group's ipa
+  kNothingFollows,  ///< the group's last stage `stage` has no successor
+  kNoRepeat,        ///< `what` cannot follow `stage`: no unit runs twice in a row
+  kNoStageAfter,    ///< no stage after `stage` runs `what`
+  kStageUsed,       ///< stage `stage` is already used
+  kStreamedInside,  ///< `node` reads `tensor`, inside the group and streamed past
+  kWaitForItself,   ///< `tensor` comes from `other_group`, which depends on the group
+  kBuried,          ///< `node`'s value, read by `other_node` (-1: the graph), cannot be
+                    ///< stored: `what` is the module, empty when it is on no stage
+  kTooManyStores,   ///< the group would store `count` values; store.max_outputs is `limit`
   // Why a node starts a group when there was nothing to refuse.
-  kHeadsGroup,         ///< `what` reads its inputs from memory
-  kReadsConstant,      ///< reads constant `tensor` as its feature map
-  kReadsGraphInput,    ///< reads graph input `tensor` from DRAM
-  kReadsOffDatapath,   ///< reads `tensor` from `node`, which is on no datapath stage
-  kReadsFromCpu,       ///< reads `tensor` from the CPU (`node`)
-  kStreamedPast,       ///< reads `tensor`, which `group` streamed past (it went on to `node`)
+  kHeadsGroup,        ///< `what` reads its inputs from memory
+  kReadsConstant,     ///< reads constant `tensor` as its feature map
+  kReadsGraphInput,   ///< reads graph input `tensor` from DRAM
+  kReadsOffDatapath,  ///< reads `tensor` from `node`, which is on no datapath stage
+  kReadsFromCpu,      ///< reads `tensor` from the CPU (`node`)
+  kStreamedPast,      ///< reads `tensor`, which `group` streamed past (it went on to `node`)
   // On the CPU.
-  kNoHdfgStage,        ///< `what`: no stage of this OPU's HDFG runs it
-  kNotInDatapath,      ///< `what`: `detail` (why the datapath cannot run the op)
+  kNoHdfgStage,    ///< `what`: no stage of this OPU's HDFG runs it
+  kNotInDatapath,  ///< `what`: `detail` (why the datapath cannot run the op)
 };
 
 /// "joined", "second_ipa", ...: the kind's name in JSON.
@@ -55,12 +55,12 @@ const char* ReasonKindName(ReasonKind kind);
 /// One clause of a reason. Fields a kind does not use stay at -1 / 0 / "".
 struct ReasonPart {
   ReasonKind kind = ReasonKind::kNotInDatapath;
-  int32_t group = -1;        ///< A group id (execution order once partitioned).
+  int32_t group = -1;  ///< A group id (execution order once partitioned).
   int32_t other_group = -1;
   NodeId node = -1;
   NodeId other_node = -1;
   TensorId tensor = kNoTensor;
-  int32_t stage = -1;        ///< HDFG stage indices.
+  int32_t stage = -1;  ///< HDFG stage indices.
   int32_t other_stage = -1;
   int64_t count = 0;
   int64_t limit = 0;

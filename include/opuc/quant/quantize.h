@@ -30,22 +30,22 @@
 #include <vector>
 
 #include "opuc/ir/graph.h"
-#include "opuc/tensor_io/host_tensor.h"
 #include "opuc/status.h"
+#include "opuc/tensor_io/host_tensor.h"
 
 namespace opuc {
 
 /// What quantization did, for reports.
 struct QuantizeReport {
   int64_t calibration_samples = 0;
-  int64_t equalized_pairs = 0;    ///< Inner-product pairs whose channel ranges were balanced.
-  int64_t activations = 0;        ///< Tensors given a fraction length.
-  int64_t weights = 0;            ///< Weight elements quantized.
-  int64_t saturated_weights = 0;  ///< Of those, clipped to int8 by the chosen length.
-  int64_t lowered_channels = 0;   ///< Channels whose length was lowered for bias or bound.
+  int64_t equalized_pairs = 0;       ///< Inner-product pairs whose channel ranges were balanced.
+  int64_t activations = 0;           ///< Tensors given a fraction length.
+  int64_t weights = 0;               ///< Weight elements quantized.
+  int64_t saturated_weights = 0;     ///< Of those, clipped to int8 by the chosen length.
+  int64_t lowered_channels = 0;      ///< Channels whose length was lowered for bias or bound.
   int64_t compensated_channels = 0;  ///< Channels whose weights were rounded as a whole.
-  int64_t tables = 0;             ///< lookup_table nodes and softmax exp tables built.
-  int64_t refined_groups = 0;     ///< Unified groups whose length refine_lengths changed.
+  int64_t tables = 0;                ///< lookup_table nodes and softmax exp tables built.
+  int64_t refined_groups = 0;        ///< Unified groups whose length refine_lengths changed.
 };
 
 struct QuantizeOptions {

@@ -20,8 +20,8 @@
 #include <string>
 #include <string_view>
 
-#include "opuc/tensor_io/host_tensor.h"
 #include "opuc/status.h"
+#include "opuc/tensor_io/host_tensor.h"
 
 namespace opuc {
 

@@ -23,20 +23,21 @@ Status AvgPool2D(KernelContext& ctx, Finish finish) {
   const Shape& os = output->shape();
   const T* in = input.data<T>();
   T* out = output->data<T>();
-  return ForEachPoolWindow(AvgPool2DAttrs::Of(ctx.attrs()), is, os, [&](const PoolWindow& w) -> Status {
-    for (int64_t c = 0; c < os[3]; ++c) {
-      Acc sum = 0;
-      int64_t count = 0;
-      for (int64_t iy = w.y_begin; iy < w.y_end; ++iy) {
-        for (int64_t ix = w.x_begin; ix < w.x_end; ++ix) {
-          sum += static_cast<Acc>(in[Nhwc(is, w.n, iy, ix, c)]);
-          ++count;
+  return ForEachPoolWindow(
+      AvgPool2DAttrs::Of(ctx.attrs()), is, os, [&](const PoolWindow& w) -> Status {
+        for (int64_t c = 0; c < os[3]; ++c) {
+          Acc sum = 0;
+          int64_t count = 0;
+          for (int64_t iy = w.y_begin; iy < w.y_end; ++iy) {
+            for (int64_t ix = w.x_begin; ix < w.x_end; ++ix) {
+              sum += static_cast<Acc>(in[Nhwc(is, w.n, iy, ix, c)]);
+              ++count;
+            }
+          }
+          OPUC_RETURN_IF_ERROR(finish(sum, count, &out[Nhwc(os, w.n, w.y, w.x, c)]));
         }
-      }
-      OPUC_RETURN_IF_ERROR(finish(sum, count, &out[Nhwc(os, w.n, w.y, w.x, c)]));
-    }
-    return OkStatus();
-  });
+        return OkStatus();
+      });
 }
 
 }  // namespace

@@ -27,9 +27,8 @@ Status EvalInnerProduct(KernelContext& ctx, int weight_axis, Loop loop) {
         InnerProductStage stage,
         MakeInnerProductStage(ctx, weight_axis,
                               ctx.input(1)->shape()[static_cast<size_t>(weight_axis)]));
-    return loop(int8_t{}, int64_t{}, [&](int64_t sum, int64_t o, int8_t* y) {
-      return stage.Finish(ctx, sum, o, y);
-    });
+    return loop(int8_t{}, int64_t{},
+                [&](int64_t sum, int64_t o, int8_t* y) { return stage.Finish(ctx, sum, o, y); });
   }
   OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
   const HostTensor* bias = ctx.input(2);

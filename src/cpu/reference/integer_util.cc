@@ -13,13 +13,12 @@ Expected<int> TensorFraction(const Tensor& tensor, std::string_view role, int lo
   if (fp.empty())
     return InvalidArgument(Cat(where, " is i8 without a fixed point; its scale is unknown"));
   if (fp.axis != -1 || fp.fraction_bits.size() != 1)
-    return InvalidArgument(Cat(where, " has ", fp.fraction_bits.size(),
-                               " fraction lengths (axis ", fp.axis,
-                               "); expected one for the whole tensor"));
+    return InvalidArgument(Cat(where, " has ", fp.fraction_bits.size(), " fraction lengths (axis ",
+                               fp.axis, "); expected one for the whole tensor"));
   const int f = fp.fraction_bits[0];
   if (f < lo || f > hi)
-    return InvalidArgument(Cat(where, " has fraction length ", f, "; expected one in [", lo,
-                               ", ", hi, "]"));
+    return InvalidArgument(
+        Cat(where, " has fraction length ", f, "; expected one in [", lo, ", ", hi, "]"));
   return f;
 }
 
@@ -35,8 +34,8 @@ Expected<int> OutputFraction(const KernelContext& ctx, size_t i) {
   return ActivationFraction(ctx.output_tensor(i), "output");
 }
 
-Expected<std::vector<int>> WeightFractions(const Tensor& tensor, std::string_view role,
-                                           int axis, int64_t channels) {
+Expected<std::vector<int>> WeightFractions(const Tensor& tensor, std::string_view role, int axis,
+                                           int64_t channels) {
   const FixedPoint& fp = tensor.fixed_point;
   const std::string where = Cat("input '", role, "' (tensor '", tensor.name, "')");
   if (fp.empty())
@@ -69,8 +68,9 @@ Expected<Int8Range> ActivationRange(Activation activation, int f_out) {
       return Int8Range{QuantizeToInt8(-1.0, f_out), QuantizeToInt8(1.0, f_out)};
     case Activation::kTanh: break;
   }
-  return Unsupported("a fused tanh has no integer form; the quantizer makes it a separate "
-                     "lookup_table node (docs/numerics.md §3)");
+  return Unsupported(
+      "a fused tanh has no integer form; the quantizer makes it a separate "
+      "lookup_table node (docs/numerics.md §3)");
 }
 
 Expected<Int8Range> FusedActivationRange(const KernelContext& ctx, int f_out) {
@@ -82,7 +82,8 @@ Status CheckAccumulator(const KernelContext& ctx, int64_t acc, int64_t channel) 
     return OkStatus();
   return InvalidArgument(Cat("output channel ", channel, ": accumulator ", acc,
                              " leaves int32 (the accumulation bound of docs/numerics.md §2 does"
-                             " not hold for ", OpName(ctx.node().op), ")"));
+                             " not hold for ",
+                             OpName(ctx.node().op), ")"));
 }
 
 Expected<int8_t> AverageI8(int64_t sum, int64_t count, int d) {
@@ -145,8 +146,8 @@ Status InnerProductStage::Finish(const KernelContext& ctx, int64_t acc, int64_t 
 Expected<InnerProductStage> MakeInnerProductStage(const KernelContext& ctx, int weight_axis,
                                                   int64_t channels) {
   OPUC_ASSIGN_OR_RETURN(int f_in, InputFraction(ctx, 0, "input"));
-  OPUC_ASSIGN_OR_RETURN(std::vector<int> f_w, WeightFractions(ctx.input_tensor(1), "weights",
-                                                              weight_axis, channels));
+  OPUC_ASSIGN_OR_RETURN(std::vector<int> f_w,
+                        WeightFractions(ctx.input_tensor(1), "weights", weight_axis, channels));
   OPUC_ASSIGN_OR_RETURN(int f_out, OutputFraction(ctx));
   InnerProductStage stage;
   OPUC_ASSIGN_OR_RETURN(stage.range, FusedActivationRange(ctx, f_out));

@@ -38,8 +38,8 @@ Expected<int> OutputFraction(const KernelContext& ctx, size_t i = 0);
 /// One fraction length per index of `axis` (extent `channels`) of a weight
 /// tensor, each in [-8, 23]: per channel along `axis`, or one per tensor
 /// repeated. Any other axis is an error naming the tensor.
-Expected<std::vector<int>> WeightFractions(const Tensor& tensor, std::string_view role,
-                                           int axis, int64_t channels);
+Expected<std::vector<int>> WeightFractions(const Tensor& tensor, std::string_view role, int axis,
+                                           int64_t channels);
 
 /// The int8 interval of a fused activation at f_out (§3): relu [0, 127],
 /// relu6 [0, quantize(6, f)], relu_n1_to_1 [quantize(-1, f), quantize(1, f)],
@@ -48,9 +48,7 @@ Expected<std::vector<int>> WeightFractions(const Tensor& tensor, std::string_vie
 struct Int8Range {
   int lo = -128;
   int hi = 127;
-  int8_t Clamp(int8_t v) const {
-    return static_cast<int8_t>(v < lo ? lo : v > hi ? hi : v);
-  }
+  int8_t Clamp(int8_t v) const { return static_cast<int8_t>(v < lo ? lo : v > hi ? hi : v); }
 };
 /// The interval of `activation` at f_out; an error for tanh.
 Expected<Int8Range> ActivationRange(Activation activation, int f_out);

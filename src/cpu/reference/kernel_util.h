@@ -43,8 +43,13 @@ Status ForEachPoolWindow(const PoolAttrs& a, const Shape& is, const Shape& os, F
       const int64_t y0 = g.h.At(y, 0);
       for (int64_t x = 0; x < os[2]; ++x) {
         const int64_t x0 = g.w.At(x, 0);
-        const PoolWindow window{n,  y, x, y0 < 0 ? 0 : y0, std::min(y0 + filter[0], is[1]),
-                                x0 < 0 ? 0 : x0, std::min(x0 + filter[1], is[2])};
+        const PoolWindow window{n,
+                                y,
+                                x,
+                                y0 < 0 ? 0 : y0,
+                                std::min(y0 + filter[0], is[1]),
+                                x0 < 0 ? 0 : x0,
+                                std::min(x0 + filter[1], is[2])};
         OPUC_RETURN_IF_ERROR(fn(window));
       }
     }

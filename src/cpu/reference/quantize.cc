@@ -15,8 +15,7 @@ Status EvalQuantize(KernelContext& ctx) {
   OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());
   const float* x = ctx.input(0)->data<float>();
   int8_t* y = out->data<int8_t>();
-  for (int64_t i = 0; i < out->elements(); ++i)
-    y[i] = QuantizeToInt8(static_cast<double>(x[i]), f);
+  for (int64_t i = 0; i < out->elements(); ++i) y[i] = QuantizeToInt8(static_cast<double>(x[i]), f);
   return OkStatus();
 }
 

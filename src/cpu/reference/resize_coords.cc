@@ -22,16 +22,16 @@ Scale ScaleOf(int64_t in, int64_t out, bool align_corners) {
 Expected<int64_t> Mul(int64_t a, int64_t b) {
   int64_t product = 0;
   if (__builtin_mul_overflow(a, b, &product))
-    return InvalidArgument(Cat("resize coordinate ", a, " · ", b,
-                               " does not fit int64; the extents are too large"));
+    return InvalidArgument(
+        Cat("resize coordinate ", a, " · ", b, " does not fit int64; the extents are too large"));
   return product;
 }
 
 Expected<int64_t> Add(int64_t a, int64_t b) {
   int64_t sum = 0;
   if (__builtin_add_overflow(a, b, &sum))
-    return InvalidArgument(Cat("resize coordinate ", a, " + ", b,
-                               " does not fit int64; the extents are too large"));
+    return InvalidArgument(
+        Cat("resize coordinate ", a, " + ", b, " does not fit int64; the extents are too large"));
   return sum;
 }
 

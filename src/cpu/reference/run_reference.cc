@@ -60,7 +60,10 @@ Status CheckGraphInputs(const Graph& graph, const std::vector<HostTensor>& input
 class Walk {
  public:
   Walk(const Graph& graph, const std::vector<HostTensor>& inputs, const TensorObserver& observe)
-      : graph_(graph), observe_(observe), value_(graph.tensors.size()), slot_(graph.tensors.size()) {
+      : graph_(graph),
+        observe_(observe),
+        value_(graph.tensors.size()),
+        slot_(graph.tensors.size()) {
     for (size_t i = 0; i < inputs.size(); ++i) value_[graph.inputs[i]] = &inputs[i];
   }
 

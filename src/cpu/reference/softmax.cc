@@ -24,12 +24,12 @@ constexpr int32_t kExpOne = 32768;  // E[0]: exp(0) in Q15
 Status CheckExpTable(const KernelContext& ctx, const int32_t* table) {
   const std::string where = Cat("input 'exp_table' (tensor '", ctx.input_tensor(1).name, "')");
   if (table[0] != kExpOne)
-    return InvalidArgument(Cat(where, " has entry 0 = ", table[0], "; expected ", kExpOne,
-                               " (exp(0) in Q15)"));
+    return InvalidArgument(
+        Cat(where, " has entry 0 = ", table[0], "; expected ", kExpOne, " (exp(0) in Q15)"));
   for (int d = 1; d < 256; ++d)
     if (table[d] < 0 || table[d] > kExpOne)
-      return InvalidArgument(Cat(where, " has entry ", d, " = ", table[d], "; expected one in [0, ",
-                                 kExpOne, "]"));
+      return InvalidArgument(
+          Cat(where, " has entry ", d, " = ", table[d], "; expected one in [0, ", kExpOne, "]"));
   return OkStatus();
 }
 

@@ -38,8 +38,8 @@ Expected<std::vector<TensorType>> InferReshape(const InferContext& ctx) {
 
 Expected<std::vector<TensorType>> InferConcat(const InferContext& ctx) {
   const Tensor& first = *ctx.inputs[0];
-  OPUC_ASSIGN_OR_RETURN(size_t axis, ResolveAxis(ConcatAttrs::Of(*ctx.attrs).axis, first.shape.size(),
-                                                 "attribute 'axis':"));
+  OPUC_ASSIGN_OR_RETURN(size_t axis, ResolveAxis(ConcatAttrs::Of(*ctx.attrs).axis,
+                                                 first.shape.size(), "attribute 'axis':"));
   Shape out = first.shape;
   out[axis] = 0;
   for (size_t i = 0; i < ctx.inputs.size(); ++i) {
@@ -50,8 +50,8 @@ Expected<std::vector<TensorType>> InferConcat(const InferContext& ctx) {
       compatible = d == axis || t.shape[d] == first.shape[d];
     if (!compatible)
       return InvalidArgument(Cat("input ", i, " (tensor '", t.name, "') has shape ",
-                                 ShapeToString(t.shape), "; expected ",
-                                 ShapeToString(first.shape), " except along axis ", axis));
+                                 ShapeToString(t.shape), "; expected ", ShapeToString(first.shape),
+                                 " except along axis ", axis));
     out[axis] += t.shape[axis];
   }
   return One(first.dtype, std::move(out));
@@ -63,8 +63,9 @@ Expected<std::vector<TensorType>> InferResize(const InferContext& ctx) {
   OPUC_RETURN_IF_ERROR(RequireRank(input, "input", 4, "[N,H,W,C]"));
   const auto a = Attrs::Of(*ctx.attrs);
   if (a.align_corners && a.half_pixel_centers)
-    return InvalidArgument("attributes 'align_corners' and 'half_pixel_centers' are both true;"
-                           " at most one may be");
+    return InvalidArgument(
+        "attributes 'align_corners' and 'half_pixel_centers' are both true;"
+        " at most one may be");
   return One(input.dtype, {input.shape[0], a.size[0], a.size[1], input.shape[3]});
 }
 
@@ -84,9 +85,7 @@ Expected<std::vector<TensorType>> InferDepthToSpace(const InferContext& ctx) {
 // The attributes come from op_attrs.def.
 OpDef DefineOpPad() { return {{{"input"}}, {}, 1, InferPad}; }
 OpDef DefineOpReshape() { return {{{"input"}}, {}, 1, InferReshape}; }
-OpDef DefineOpConcat() {
-  return {{{"inputs", false, /*variadic=*/true}}, {}, 1, InferConcat};
-}
+OpDef DefineOpConcat() { return {{{"inputs", false, /*variadic=*/true}}, {}, 1, InferConcat}; }
 OpDef DefineOpResizeBilinear() { return {{{"input"}}, {}, 1, InferResize<ResizeBilinearAttrs>}; }
 OpDef DefineOpResizeNearest() { return {{{"input"}}, {}, 1, InferResize<ResizeNearestAttrs>}; }
 OpDef DefineOpDepthToSpace() { return {{{"input"}}, {}, 1, InferDepthToSpace}; }

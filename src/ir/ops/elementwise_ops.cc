@@ -48,9 +48,7 @@ Expected<std::vector<TensorType>> InferDequantize(const InferContext& ctx) {
   return One(DType::kF32, input.shape);
 }
 
-OpDef Binary() {
-  return {{{"lhs"}, {"rhs"}}, {}, 1, InferBinary};
-}
+OpDef Binary() { return {{{"lhs"}, {"rhs"}}, {}, 1, InferBinary}; }
 OpDef Unary() { return {{{"input"}}, {}, 1, InferUnary}; }
 
 }  // namespace
@@ -66,9 +64,7 @@ OpDef DefineOpReluN1To1() { return Unary(); }
 OpDef DefineOpHardSwish() { return Unary(); }
 OpDef DefineOpSigmoid() { return Unary(); }
 OpDef DefineOpTanh() { return Unary(); }
-OpDef DefineOpLeakyRelu() {
-  return {{{"input"}}, {}, 1, InferUnary};
-}
+OpDef DefineOpLeakyRelu() { return {{{"input"}}, {}, 1, InferUnary}; }
 OpDef DefineOpDequantize() { return {{{"input"}}, {}, 1, InferDequantize}; }
 
 }  // namespace opuc

@@ -24,12 +24,12 @@ Expected<std::vector<TensorType>> InferFused(const InferContext& ctx) {
   if (!ctx.body) return InvalidArgument("has no body (a fused node carries its function)");
   const Graph& body = *ctx.body;
   if (body.inputs.size() != ctx.inputs.size())
-    return InvalidArgument(Cat("has ", ctx.inputs.size(), " arguments; its body ",
-                               Quote(body.name), " has ", body.inputs.size(), " parameters"));
+    return InvalidArgument(Cat("has ", ctx.inputs.size(), " arguments; its body ", Quote(body.name),
+                               " has ", body.inputs.size(), " parameters"));
   for (size_t i = 0; i < ctx.inputs.size(); ++i) {
     if (!InBody(body, body.inputs[i]))
-      return InvalidArgument(Cat("parameter ", i, " is body tensor ", body.inputs[i],
-                                 ", which does not exist"));
+      return InvalidArgument(
+          Cat("parameter ", i, " is body tensor ", body.inputs[i], ", which does not exist"));
     const Tensor& param = body.tensor(body.inputs[i]);
     if (!ctx.inputs[i]) return InvalidArgument(Cat("argument ", i, " is absent"));
     if (!(ctx.inputs[i]->type() == param.type()))

@@ -5,19 +5,16 @@
 
 namespace opuc {
 
-const std::vector<DType> kComputeDTypes = {DType::kF32, DType::kI8, DType::kI16,
-                                           DType::kI32};
+const std::vector<DType> kComputeDTypes = {DType::kF32, DType::kI8, DType::kI16, DType::kI32};
 
-Status RequireRank(const Tensor& t, std::string_view role, size_t rank,
-                   std::string_view layout) {
+Status RequireRank(const Tensor& t, std::string_view role, size_t rank, std::string_view layout) {
   if (t.shape.size() == rank) return OkStatus();
   return InvalidArgument(Cat("input '", role, "' (tensor '", t.name, "') has shape ",
                              ShapeToString(t.shape), "; expected ", rank, " dimensions",
                              layout.empty() ? "" : " ", layout));
 }
 
-Status RequireDType(const Tensor& t, std::string_view role,
-                    const std::vector<DType>& allowed) {
+Status RequireDType(const Tensor& t, std::string_view role, const std::vector<DType>& allowed) {
   for (DType d : allowed)
     if (t.dtype == d) return OkStatus();
   return InvalidArgument(Cat("input '", role, "' (tensor '", t.name, "') has dtype ",
@@ -28,8 +25,8 @@ Status RequireDType(const Tensor& t, std::string_view role,
 Status RequireSameDType(const Tensor& a, std::string_view role_a, const Tensor& b,
                         std::string_view role_b) {
   if (a.dtype == b.dtype) return OkStatus();
-  return InvalidArgument(Cat("input '", role_b, "' has dtype ", DTypeName(b.dtype),
-                             "; expected ", DTypeName(a.dtype), " like '", role_a, "'"));
+  return InvalidArgument(Cat("input '", role_b, "' has dtype ", DTypeName(b.dtype), "; expected ",
+                             DTypeName(a.dtype), " like '", role_a, "'"));
 }
 
 Expected<size_t> ResolveAxis(int64_t axis, size_t rank, std::string_view what) {

@@ -12,15 +12,12 @@
 namespace opuc {
 
 /// Errors unless `t` has exactly `rank` dimensions.
-Status RequireRank(const Tensor& t, std::string_view role, size_t rank,
-                   std::string_view layout);
+Status RequireRank(const Tensor& t, std::string_view role, size_t rank, std::string_view layout);
 /// Errors unless `t` has a floating-point dtype, or f32 / i8 / i32 as listed.
-Status RequireDType(const Tensor& t, std::string_view role,
-                    const std::vector<DType>& allowed);
+Status RequireDType(const Tensor& t, std::string_view role, const std::vector<DType>& allowed);
 /// Errors unless `b` has the dtype of `a`.
 Status RequireSameDType(const Tensor& a, std::string_view role_a, const Tensor& b,
                         std::string_view role_b);
-
 
 /// Resolves a possibly negative axis against `rank`; `what` names it in errors.
 Expected<size_t> ResolveAxis(int64_t axis, size_t rank, std::string_view what);

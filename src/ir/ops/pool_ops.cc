@@ -6,9 +6,9 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 
-#include "opuc/ir/conv_geometry.h"
 #include "ops/infer_util.h"
 #include "ops/op_defs.h"
+#include "opuc/ir/conv_geometry.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -20,10 +20,10 @@ Expected<std::vector<TensorType>> InferPool2D(const InferContext& ctx) {
   OPUC_RETURN_IF_ERROR(RequireDType(input, "input", {DType::kF32, DType::kF16, DType::kI8}));
   OPUC_RETURN_IF_ERROR(RequireRank(input, "input", 4, "[N,H,W,C]"));
   const auto a = Attrs::Of(*ctx.attrs);
-  OPUC_ASSIGN_OR_RETURN(int64_t oh, WindowOutputExtent(input.shape[1], a.filter[0], a.strides[0],
-                                                       1, a.padding, "height"));
-  OPUC_ASSIGN_OR_RETURN(int64_t ow, WindowOutputExtent(input.shape[2], a.filter[1], a.strides[1],
-                                                       1, a.padding, "width"));
+  OPUC_ASSIGN_OR_RETURN(int64_t oh, WindowOutputExtent(input.shape[1], a.filter[0], a.strides[0], 1,
+                                                       a.padding, "height"));
+  OPUC_ASSIGN_OR_RETURN(int64_t ow, WindowOutputExtent(input.shape[2], a.filter[1], a.strides[1], 1,
+                                                       a.padding, "width"));
   return One(input.dtype, {input.shape[0], oh, ow, input.shape[3]});
 }
 
@@ -33,16 +33,18 @@ Expected<std::vector<TensorType>> InferMean(const InferContext& ctx) {
   std::vector<bool> reduced(input.shape.size(), false);
   const auto attrs = MeanAttrs::Of(*ctx.attrs);
   for (int64_t axis : attrs.axes) {
-    OPUC_ASSIGN_OR_RETURN(size_t a, ResolveAxis(axis, input.shape.size(), "attribute 'axes': axis"));
-    if (reduced[a])
-      return InvalidArgument(Cat("attribute 'axes' names axis ", a, " twice"));
+    OPUC_ASSIGN_OR_RETURN(size_t a,
+                          ResolveAxis(axis, input.shape.size(), "attribute 'axes': axis"));
+    if (reduced[a]) return InvalidArgument(Cat("attribute 'axes' names axis ", a, " twice"));
     reduced[a] = true;
   }
   const bool keep = attrs.keep_dims;
   Shape out;
   for (size_t i = 0; i < input.shape.size(); ++i) {
-    if (!reduced[i]) out.push_back(input.shape[i]);
-    else if (keep) out.push_back(1);
+    if (!reduced[i])
+      out.push_back(input.shape[i]);
+    else if (keep)
+      out.push_back(1);
   }
   return One(input.dtype, std::move(out));
 }

@@ -44,8 +44,7 @@ TEST_CASE("mul: ties, saturation, S = 0, S = -31, broadcast") {
   CHECK(Ok(RunQ(OpKind::kMul, {Q({3}, {127, 127, 3}, 0), Q({3}, {127, -128, -4}, 0)}, 0)) ==
         Q8{127, -128, -12});
   // f -8 * f -8 -> f 15: S = -31: 1 -> 127, -1 -> -128, 0 -> 0.
-  CHECK(Ok(RunQ(OpKind::kMul, {Q({3}, {1, -1, 0}, -8), Q({1}, {1}, -8)}, 15)) ==
-        Q8{127, -128, 0});
+  CHECK(Ok(RunQ(OpKind::kMul, {Q({3}, {1, -1, 0}, -8), Q({1}, {1}, -8)}, 15)) == Q8{127, -128, 0});
 }
 
 TEST_CASE("E16: prelu with a quantized alpha") {

@@ -21,8 +21,8 @@ QRun Fc(Q8 q, int f_in, int64_t w, int f_w, int f_out, std::string activation = 
 
 TEST_CASE("E9: conv2d 1x1, f_in 5, f_w 6, f_out 4: acc 1234 -> 10") {
   // acc = 10 * 117 + 2 * 32 = 1170 + 64 = 1234; S = 5 + 6 - 4 = 7: (1234 + 64) >> 7 = 10.
-  QRun r = RunQ(OpKind::kConv2D, {Q({1, 1, 1, 2}, {10, 2}, 5), QW({1, 1, 1, 2}, {117, 32}, {6}, 0)},
-                4);
+  QRun r =
+      RunQ(OpKind::kConv2D, {Q({1, 1, 1, 2}, {10, 2}, 5), QW({1, 1, 1, 2}, {117, 32}, {6}, 0)}, 4);
   CHECK(Ok(r) == Q8{10});
   CHECK(r.shape == Shape{1, 1, 1, 1});
 }
@@ -79,10 +79,10 @@ TEST_CASE("conv2d: border windows skip the taps outside the input") {
   // uses taps (1,1),(1,2),(2,1),(2,2) = 5*1 + 6*2 + 8*3 + 9*4 = 77; (0,1): 4*1 + 5*2 +
   // 7*3 + 8*4 = 67; (1,0): 2*1 + 3*2 + 5*3 + 6*4 = 47; (1,1): 1 + 2*2 + 4*3 + 5*4 = 37.
   // f 0 everywhere: S = 0.
-  QRun r = RunQ(OpKind::kConv2D,
-                {Q({1, 2, 2, 1}, {1, 2, 3, 4}, 0),
-                 QW({1, 3, 3, 1}, {1, 2, 3, 4, 5, 6, 7, 8, 9}, {0}, 0)},
-                0, A({{"padding", Str("same")}}));
+  QRun r = RunQ(
+      OpKind::kConv2D,
+      {Q({1, 2, 2, 1}, {1, 2, 3, 4}, 0), QW({1, 3, 3, 1}, {1, 2, 3, 4, 5, 6, 7, 8, 9}, {0}, 0)}, 0,
+      A({{"padding", Str("same")}}));
   CHECK(Ok(r) == Q8{77, 67, 47, 37});
 }
 
@@ -90,10 +90,9 @@ TEST_CASE("conv2d: per-channel weight fraction lengths and bias") {
   // 1x1, q = 10 at f 0, w = [3, 3] at f_w [1, 2], f_out 0: S = [1, 2].
   // Channel 0: 30 + b 2 = 32 -> (32 + 1) >> 1 = 16; channel 1: 30 + b 0 = 30 ->
   // (30 + 2) >> 2 = 8 (7.5 ties up).
-  QRun r = RunQ(OpKind::kConv2D,
-                {Q({1, 1, 1, 1}, {10}, 0), QW({2, 1, 1, 1}, {3, 3}, {1, 2}, 0),
-                 I32C({2}, {2, 0})},
-                0);
+  QRun r =
+      RunQ(OpKind::kConv2D,
+           {Q({1, 1, 1, 1}, {10}, 0), QW({2, 1, 1, 1}, {3, 3}, {1, 2}, 0), I32C({2}, {2, 0})}, 0);
   CHECK(Ok(r) == Q8{16, 8});
 }
 
@@ -169,7 +168,8 @@ TEST_CASE("inner products: missing and out-of-range fixed points name the tensor
   CHECK(Contains(r.error(), "input 'weights' (tensor 'in1') has a fixed point along axis 3"));
   // f_in 16 and f_out -9 are out of the activation range.
   r = Fc({1}, 16, 1, 0, 0);
-  CHECK(Contains(r.error(), "input 'input' (tensor 'in0') has fraction length 16; expected one in [-8, 15]"));
+  CHECK(Contains(r.error(),
+                 "input 'input' (tensor 'in0') has fraction length 16; expected one in [-8, 15]"));
   r = Fc({1}, 0, 1, 0, -9);
   CHECK(Contains(r.error(), "output (tensor 'op') has fraction length -9"));
   // An output without a fixed point (the verifier rejects the graph too).

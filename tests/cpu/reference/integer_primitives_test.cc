@@ -34,7 +34,7 @@ TEST_CASE("E1: shr_rhu and requant with s = 7") {
 
 TEST_CASE("E2: requant with s = -2, and the clamp shortcut") {
   CHECK(Requant(25, -2) == 100);
-  CHECK(Requant(40, -2) == 127);   // 160
+  CHECK(Requant(40, -2) == 127);    // 160
   CHECK(Requant(-33, -2) == -128);  // -132
   CHECK(Requant(0, -2) == 0);
   CHECK(Requant(1000000, -2) == 127);  // clamps to 256, 1024 -> 127
@@ -100,23 +100,24 @@ TEST_CASE("E24: graph inputs at f = 7, and the non-finite values") {
 }
 
 TEST_CASE("quantize at f = -8 and f = 15") {
-  CHECK(QuantizeToInt8(32512.0, -8) == 127);   // 32512 / 256 = 127
-  CHECK(QuantizeToInt8(-32768.0, -8) == -128);  // -128
-  CHECK(QuantizeToInt8(-32640.0, -8) == -127);  // -127.5 ties up to -127
-  CHECK(QuantizeToInt8(0.003875732421875, 15) == 127);  // 127 * 2^-15
+  CHECK(QuantizeToInt8(32512.0, -8) == 127);             // 32512 / 256 = 127
+  CHECK(QuantizeToInt8(-32768.0, -8) == -128);           // -128
+  CHECK(QuantizeToInt8(-32640.0, -8) == -127);           // -127.5 ties up to -127
+  CHECK(QuantizeToInt8(0.003875732421875, 15) == 127);   // 127 * 2^-15
   CHECK(QuantizeToInt8(std::ldexp(1.0, -16), 15) == 1);  // 0.5 -> 1
 }
 
 TEST_CASE("E11: the output stage with M = 23170, S = 22") {
   // v = 23 170 000; (v + 2^21) >> 22 = 25 267 152 >> 22 = 6 (5.524 -> 6).
   CHECK(OutputStage(1000, 23170, 22) == 6);
-  CHECK(OutputStage(-1000, 23170, 22) == -6);  // (-23 170 000 + 2 097 152) >> 22 = floor(-5.02) = -6
-  CHECK(OutputStage(1234, 1, 7) == 10);        // E9 with M = 1
+  CHECK(OutputStage(-1000, 23170, 22) ==
+        -6);                             // (-23 170 000 + 2 097 152) >> 22 = floor(-5.02) = -6
+  CHECK(OutputStage(1234, 1, 7) == 10);  // E9 with M = 1
 }
 
 TEST_CASE("output stage: S = 0, S = -31, S = 46") {
   CHECK(OutputStage(-77, 1, 0) == -77);
-  CHECK(OutputStage(1, 1, -31) == 127);   // 2^31
+  CHECK(OutputStage(1, 1, -31) == 127);  // 2^31
   CHECK(OutputStage(-1, 1, -31) == -128);
   CHECK(OutputStage(0, 1, -31) == 0);
   // S = 46 with the largest acc and M: (2^31 - 1) * 32767 = 70 366 596 661 249
@@ -131,14 +132,14 @@ TEST_CASE("output stage: S = 0, S = -31, S = 46") {
 TEST_CASE("shifts at the int64 limits never overflow") {
   CHECK(ShrRhu(kI64Max, 1) == (int64_t{1} << 62));  // (2^63 - 1) / 2 rounds up to 2^62
   CHECK(ShrRhu(kI64Min, 1) == -(int64_t{1} << 62));
-  CHECK(ShrRhu(kI64Max, 62) == 2);  // 1.99999... -> 2
-  CHECK(ShrRhu(int64_t{1} << 62, 63) == 1);  // 0.5 -> 1
+  CHECK(ShrRhu(kI64Max, 62) == 2);              // 1.99999... -> 2
+  CHECK(ShrRhu(int64_t{1} << 62, 63) == 1);     // 0.5 -> 1
   CHECK(ShrRhu(-(int64_t{1} << 62), 63) == 0);  // -0.5 -> 0
   CHECK(ShrRhu(kI64Min, 63) == -1);
   CHECK(ShrRhu(kI64Min, 64) == 0);  // -0.5 -> 0
   CHECK(ShrRhu(kI64Max, 100) == 0);
   CHECK(ShrRhu(1, -62) == (int64_t{1} << 62));
-  CHECK(ShrRhu(2, -62) == kI64Max);   // saturates instead of overflowing
+  CHECK(ShrRhu(2, -62) == kI64Max);  // saturates instead of overflowing
   CHECK(ShrRhu(-2, -63) == kI64Min);
   CHECK(Requant(kI64Max, -40) == 127);
   CHECK(Requant(kI64Min, -40) == -128);

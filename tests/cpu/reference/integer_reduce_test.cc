@@ -31,8 +31,7 @@ TEST_CASE("max_pool2d: border windows, S < 0 saturation, fused relu6") {
   // -100 alone at f 0 -> f 1: -200 -> -128; relu6 at f 1 would clamp to [0, 12].
   r = RunQ(OpKind::kMaxPool2D, {Q({1, 1, 2, 1}, {-100, 7}, 0)}, 1, Pool(1, 1));
   CHECK(Ok(r) == Q8{-128, 14});
-  r = RunQ(OpKind::kMaxPool2D, {Q({1, 1, 2, 1}, {-100, 7}, 0)}, 1,
-           Pool(1, 1, "valid", 1, "relu6"));
+  r = RunQ(OpKind::kMaxPool2D, {Q({1, 1, 2, 1}, {-100, 7}, 0)}, 1, Pool(1, 1, "valid", 1, "relu6"));
   CHECK(Ok(r) == Q8{0, 12});
 }
 
@@ -87,8 +86,7 @@ TEST_CASE("mean: ties, saturation, an empty reduction") {
   Attributes last = A({{"axes", IntList({-1})}});
   // Rows [1, 0] -> 1 (0.5 up), [-1, 0] -> 0 (-0.5 up), [127, 127] -> 127. Then f 0 -> f 1:
   // [-128, -128] -> rhu_div(-256 * 2, 2) = -256 -> -128.
-  CHECK(Ok(RunQ(OpKind::kMean, {Q({3, 2}, {1, 0, -1, 0, 127, 127}, 0)}, 0, last)) ==
-        Q8{1, 0, 127});
+  CHECK(Ok(RunQ(OpKind::kMean, {Q({3, 2}, {1, 0, -1, 0, 127, 127}, 0)}, 0, last)) == Q8{1, 0, 127});
   CHECK(Ok(RunQ(OpKind::kMean, {Q({1, 2}, {-128, -128}, 0)}, 1, last)) == Q8{-128});
   // Reducing an axis of extent 0 gives 0.
   CHECK(Ok(RunQ(OpKind::kMean, {Q({2, 0}, {}, 0)}, 0, last)) == Q8{0, 0});

@@ -97,7 +97,8 @@ inline QRun RunQFixed(OpKind op, const std::vector<QOperand>& operands, FixedPoi
       ids.push_back(kNoTensor);
     } else if (o.constant) {
       const HostTensor host = ToHostQ(o);
-      ids.push_back(b.Constant(name, o.dtype, o.shape, ConstantData::Copy(host.raw(), host.bytes())));
+      ids.push_back(
+          b.Constant(name, o.dtype, o.shape, ConstantData::Copy(host.raw(), host.bytes())));
     } else {
       ids.push_back(b.Input(name, o.dtype, o.shape));
       inputs.push_back(ToHostQ(o));
