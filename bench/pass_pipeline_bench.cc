@@ -28,22 +28,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-const char* kModels[] = {
-    "face_detection_short_range",
-    "face_detection_full_range",
-    "face_detection_full_range_sparse",
-    "selfie_segmentation",
-    "selfie_segmentation_landscape",
-    "hand_landmark_lite",
-    "hand_landmark_full",
-    "palm_detection_lite",
-    "palm_detection_full",
-    "pose_detection",
-    "pose_landmark_lite",
-    "pose_landmark_full",
-    "pose_landmark_heavy",
-};
-
 double Median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   return values[values.size() / 2];
@@ -62,7 +46,7 @@ int main(int argc, char** argv) {
   double pipeline_total = 0;
   std::printf("%-34s %8s %11s %13s %10s %13s\n", "model", "MB", "import ms", "pipeline ms",
               "total ms", "nodes");
-  for (const char* name : kModels) {
+  for (const std::string& name : opuc::FetchedModelNames()) {
     const std::string path = dir + "/" + name + ".tflite";
     std::vector<double> import_s, pipeline_s;
     size_t nodes_before = 0, nodes_after = 0;
@@ -71,7 +55,7 @@ int main(int argc, char** argv) {
       opuc::Expected<opuc::LoadedModel> model = opuc::LoadModel(path);
       import_s.push_back(Seconds(start));
       if (!model.ok()) {
-        std::fprintf(stderr, "%s: %s (run scripts/fetch-models)\n", name,
+        std::fprintf(stderr, "%s: %s (run scripts/fetch-models)\n", name.c_str(),
                      model.status().message().c_str());
         return 2;
       }
@@ -86,7 +70,7 @@ int main(int argc, char** argv) {
       opuc::Expected<bool> changed = (*pipeline)->Run(model->graph, ctx, unused);
       pipeline_s.push_back(Seconds(start));
       if (!changed.ok()) {
-        std::fprintf(stderr, "%s: %s\n", name, changed.status().message().c_str());
+        std::fprintf(stderr, "%s: %s\n", name.c_str(), changed.status().message().c_str());
         return 1;
       }
       nodes_after = model->graph.nodes.size();
@@ -94,7 +78,7 @@ int main(int argc, char** argv) {
     }
     for (double s : pipeline_s) pipeline_total += s;
     const double import_ms = Median(import_s) * 1e3, pipeline_ms = Median(pipeline_s) * 1e3;
-    std::printf("%-34s %8.2f %11.2f %13.2f %10.2f %6zu -> %4zu\n", name,
+    std::printf("%-34s %8.2f %11.2f %13.2f %10.2f %6zu -> %4zu\n", name.c_str(),
                 static_cast<double>(std::filesystem::file_size(path)) / 1e6, import_ms, pipeline_ms,
                 import_ms + pipeline_ms, nodes_before, nodes_after);
   }

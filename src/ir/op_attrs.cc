@@ -12,7 +12,7 @@ namespace {
 constexpr std::string_view kPaddingNames[] = {"same", "valid"};
 constexpr std::string_view kActivationNames[] = {"none", "relu", "relu_n1_to_1", "relu6", "tanh"};
 
-template <typename Enum, size_t N>
+template <size_t N>
 std::vector<std::string> Names(const std::string_view (&names)[N]) {
   return std::vector<std::string>(std::begin(names), std::end(names));
 }
@@ -28,30 +28,21 @@ Enum FromName(const std::string_view (&names)[N], std::string_view name) {
 template <typename T>
 struct AttrTraits;
 
-template <>
-struct AttrTraits<int64_t> {
-  static constexpr AttrType kType = AttrType::kInt;
-  static int64_t Read(const AttrValue& v) { return std::get<int64_t>(v); }
-  static AttrValue Write(int64_t v) { return v; }
+// The types an AttrValue holds as they are.
+template <typename T, AttrType type>
+struct StoredAsIs {
+  static constexpr AttrType kType = type;
+  static T Read(const AttrValue& v) { return std::get<T>(v); }
+  static AttrValue Write(const T& v) { return v; }
 };
 template <>
-struct AttrTraits<double> {
-  static constexpr AttrType kType = AttrType::kFloat;
-  static double Read(const AttrValue& v) { return std::get<double>(v); }
-  static AttrValue Write(double v) { return v; }
-};
+struct AttrTraits<int64_t> : StoredAsIs<int64_t, AttrType::kInt> {};
 template <>
-struct AttrTraits<bool> {
-  static constexpr AttrType kType = AttrType::kBool;
-  static bool Read(const AttrValue& v) { return std::get<bool>(v); }
-  static AttrValue Write(bool v) { return v; }
-};
+struct AttrTraits<double> : StoredAsIs<double, AttrType::kFloat> {};
 template <>
-struct AttrTraits<Ints> {
-  static constexpr AttrType kType = AttrType::kInts;
-  static Ints Read(const AttrValue& v) { return std::get<Ints>(v); }
-  static AttrValue Write(const Ints& v) { return v; }
-};
+struct AttrTraits<bool> : StoredAsIs<bool, AttrType::kBool> {};
+template <>
+struct AttrTraits<Ints> : StoredAsIs<Ints, AttrType::kInts> {};
 template <>
 struct AttrTraits<Pair> {
   static constexpr AttrType kType = AttrType::kInts;
@@ -83,8 +74,8 @@ template <typename T>
 struct TypedSpec {
   explicit TypedSpec(const char* name) : spec(AttrSpec::Required(name, AttrTraits<T>::kType)) {
     if constexpr (std::is_same_v<T, Pair>) spec.length = 2;
-    if constexpr (std::is_same_v<T, Padding>) spec.choices = Names<Padding>(kPaddingNames);
-    if constexpr (std::is_same_v<T, Activation>) spec.choices = Names<Activation>(kActivationNames);
+    if constexpr (std::is_same_v<T, Padding>) spec.choices = Names(kPaddingNames);
+    if constexpr (std::is_same_v<T, Activation>) spec.choices = Names(kActivationNames);
   }
   TypedSpec& Default(const T& value) {
     spec.default_value = AttrTraits<T>::Write(value);

@@ -21,4 +21,21 @@ std::string FetchedModelsDir() { return CacheFolder("OPUC_MODELS_DIR", "models")
 
 std::string FetchedImagesDir() { return CacheFolder("OPUC_IMAGES_DIR", "images"); }
 
+const std::vector<std::string>& FetchedModelNames() {
+  static const std::vector<std::string> names = {"face_detection_short_range",
+                                                 "face_detection_full_range",
+                                                 "face_detection_full_range_sparse",
+                                                 "selfie_segmentation",
+                                                 "selfie_segmentation_landscape",
+                                                 "hand_landmark_lite",
+                                                 "hand_landmark_full",
+                                                 "palm_detection_lite",
+                                                 "palm_detection_full",
+                                                 "pose_detection",
+                                                 "pose_landmark_lite",
+                                                 "pose_landmark_full",
+                                                 "pose_landmark_heavy"};
+  return names;
+}
+
 }  // namespace opuc

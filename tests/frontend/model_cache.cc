@@ -28,21 +28,6 @@ std::vector<uint8_t> ReadModel(const std::string& file) {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
 }
 
-const std::vector<std::string>& RealModelNames() {
-  static const std::vector<std::string> names = {"face_detection_short_range",
-                                                 "face_detection_full_range",
-                                                 "face_detection_full_range_sparse",
-                                                 "selfie_segmentation",
-                                                 "selfie_segmentation_landscape",
-                                                 "hand_landmark_lite",
-                                                 "hand_landmark_full",
-                                                 "palm_detection_lite",
-                                                 "palm_detection_full",
-                                                 "pose_detection",
-                                                 "pose_landmark_lite",
-                                                 "pose_landmark_full",
-                                                 "pose_landmark_heavy"};
-  return names;
-}
+const std::vector<std::string>& RealModelNames() { return FetchedModelNames(); }
 
 }  // namespace opuc::test

@@ -6,9 +6,11 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace opuc {
 namespace {
@@ -48,6 +50,16 @@ TEST_CASE("the variable, then XDG_CACHE_HOME, then HOME; an empty variable count
   CHECK(FetchedImagesDir() == "/home/u/.cache/opuc/images");
   env.Set("HOME", nullptr);
   CHECK(FetchedImagesDir() == "./.cache/opuc/images");
+}
+
+TEST_CASE("the model names are the files scripts/models.sha256 lists, in its order") {
+  std::ifstream manifest(std::string(OPUC_SOURCE_DIR) + "/scripts/models.sha256");
+  REQUIRE(manifest.good());
+  std::vector<std::string> listed;
+  for (std::string sha, file; manifest >> sha >> file;)
+    listed.push_back(file.substr(0, file.size() - std::string(".tflite").size()));
+  CHECK(listed.size() == 13);
+  CHECK(FetchedModelNames() == listed);
 }
 
 }  // namespace

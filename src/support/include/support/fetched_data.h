@@ -10,6 +10,7 @@
 #define OPUC_SUPPORT_FETCHED_DATA_H
 
 #include <string>
+#include <vector>
 
 namespace opuc {
 
@@ -18,6 +19,10 @@ std::string FetchedModelsDir();
 
 /// The folder of the calibration photographs.
 std::string FetchedImagesDir();
+
+/// The 13 models scripts/fetch-models fetches (scripts/models.sha256), by
+/// file name without ".tflite".
+const std::vector<std::string>& FetchedModelNames();
 
 }  // namespace opuc
 
