@@ -16,13 +16,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-enum class SampleKind { kNone, kPng, kNpy };
+enum class SampleKind { kNone, kImage, kNpy };
 
 SampleKind KindOf(const fs::path& path) {
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (ext == ".png") return SampleKind::kPng;
+  if (ext == ".png" || ext == ".jpg" || ext == ".jpeg") return SampleKind::kImage;
   if (ext == ".npy") return SampleKind::kNpy;
   return SampleKind::kNone;
 }
@@ -44,7 +44,7 @@ Expected<HostTensor> LoadImageSample(const std::string& path, const TensorType& 
     return InvalidArgument(Cat(path, ": preprocess size ", options.height, "x", options.width,
                                " differs from the model input's ", height, "x", width, " (",
                                TypeText(input), ")"));
-  OPUC_ASSIGN_OR_RETURN(Image image, LoadPng(path));
+  OPUC_ASSIGN_OR_RETURN(Image image, LoadImage(path));
   Expected<HostTensor> tensor = Preprocess(image, options);
   if (!tensor.ok()) return tensor.status().WithContext(path);
   return tensor;
@@ -58,7 +58,7 @@ Expected<std::vector<std::string>> ListCalibrationFiles(const std::string& dir) 
   if (!fs::is_directory(dir, ec))
     return InvalidArgument(Cat(dir,
                                ": not a folder (the calibration set is a folder of "
-                               ".png and .npy files)"));
+                               ".png, .jpg and .npy files)"));
   std::vector<fs::path> files;
   fs::directory_iterator it(dir, ec);
   for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
@@ -68,7 +68,7 @@ Expected<std::vector<std::string>> ListCalibrationFiles(const std::string& dir) 
     files.push_back(entry.path());
   }
   if (ec) return IoError(Cat(dir, ": cannot list the folder: ", ec.message()));
-  if (files.empty()) return NotFound(Cat(dir, ": holds no .png or .npy files"));
+  if (files.empty()) return NotFound(Cat(dir, ": holds no .png, .jpg or .npy files"));
   std::sort(files.begin(), files.end(), [](const fs::path& a, const fs::path& b) {
     return a.filename().string() < b.filename().string();
   });
@@ -83,7 +83,7 @@ Expected<CalibrationSample> LoadCalibrationSample(const std::string& path, const
   CalibrationSample sample;
   sample.path = path;
   switch (KindOf(path)) {
-    case SampleKind::kPng: {
+    case SampleKind::kImage: {
       OPUC_ASSIGN_OR_RETURN(sample.tensor, LoadImageSample(path, input, options));
       return sample;
     }
@@ -96,7 +96,7 @@ Expected<CalibrationSample> LoadCalibrationSample(const std::string& path, const
     }
     case SampleKind::kNone: break;
   }
-  return InvalidArgument(Cat(path, ": not a calibration sample (.png or .npy)"));
+  return InvalidArgument(Cat(path, ": not a calibration sample (.png, .jpg, .jpeg or .npy)"));
 }
 
 Expected<std::vector<CalibrationSample>> LoadCalibrationSet(const std::string& dir,

@@ -9,13 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include <spng.h>
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
-#include <system_error>
 
 #include "opuc/image/image.h"
 #include "support/format.h"
@@ -68,19 +62,6 @@ Expected<Image> DecodePng(const uint8_t* data, size_t size, std::string_view nam
   if (int rc = spng_decode_image(ctx.get(), image.pixels.data(), bytes, SPNG_FMT_RGB8, 0); rc != 0)
     return SpngError(name, "image data", rc);
   return image;
-}
-
-Expected<Image> LoadPng(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return NotFound(Cat(path, ": no such file"));
-  if (std::filesystem::is_directory(path, ec))
-    return InvalidArgument(Cat(path, ": is a directory, not a PNG file"));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return IoError(Cat(path, ": cannot open: ", std::strerror(errno)));
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  if (in.bad()) return IoError(Cat(path, ": read failed: ", std::strerror(errno)));
-  return DecodePng(bytes.data(), bytes.size(), path);
 }
 
 }  // namespace opuc

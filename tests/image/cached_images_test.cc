@@ -38,7 +38,7 @@ struct Pixel {
 
 TEST_CASE("astronaut.png decodes as pngtopnm does") {
   test::RequireImagesCache();
-  Expected<Image> image = LoadPng(test::ImagePath("astronaut.png"));
+  Expected<Image> image = LoadImage(test::ImagePath("astronaut.png"));
   REQUIRE_MESSAGE(image.ok(), image.status().ToString());
   CHECK(image->width == 512);
   CHECK(image->height == 512);

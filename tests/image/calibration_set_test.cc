@@ -64,7 +64,7 @@ TEST_CASE("errors name the folder or the file") {
   test::TempDir dir;
   Expected<std::vector<std::string>> empty = ListCalibrationFiles(dir.path());
   REQUIRE_FALSE(empty.ok());
-  CHECK(empty.status().message() == dir.path() + ": holds no .png or .npy files");
+  CHECK(empty.status().message() == dir.path() + ": holds no .png, .jpg or .npy files");
   CHECK(ListCalibrationFiles(dir.Path("none")).status().code() == StatusCode::kNotFound);
 
   WriteRgbPng(dir.Path("x.png"), 1, 1, {1, 2, 3});
@@ -103,7 +103,7 @@ TEST_CASE("errors name the folder or the file") {
   CHECK(LoadCalibrationSample(dir.Path("z.png"), kInput, PreprocessOptions())
             .status()
             .message()
-            .find(dir.Path("z.png") + ": not a readable PNG") == 0);
+            .find(dir.Path("z.png") + ": neither a PNG nor a JPEG file") == 0);
 }
 
 }  // namespace

@@ -54,6 +54,39 @@ TEST_CASE("opuc quantize --json: held-out split, one entry per output, the quant
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("opuc quantize --evaluate: calibrate on one folder, report on every sample of another") {
+  const std::string calibration = SampleDir("quantize_calibrate", 2);
+  const std::string evaluation = SampleDir("quantize_evaluate", 3);
+  Run run = Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration " + calibration +
+                 " --evaluate " + evaluation + " --json");
+  REQUIRE(run.exit_code == 0);
+  const auto json = nlohmann::json::parse(run.out);
+  CHECK(json["calibration_images"] == 2);  // no holdout: both calibrate
+  CHECK(json["calibration_files"] == nlohmann::json::parse(R"(["s0.npy", "s1.npy"])"));
+  CHECK(json["evaluation_images"] == 3);
+  CHECK(json["evaluation_files"] == nlohmann::json::parse(R"(["s0.npy", "s1.npy", "s2.npy"])"));
+  CHECK(json["calibration_dir"] == calibration);
+  CHECK(json["evaluation_dir"] == evaluation);
+  CHECK(json["held_out"] == false);
+
+  Run text = Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration " + calibration +
+                  " --evaluate " + evaluation);
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("evaluated on  3 samples of " + evaluation + " (s0.npy, s1.npy, s2.npy)") !=
+        std::string::npos);
+
+  // Both ways of choosing the report's samples at once is a usage error.
+  CHECK(Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --evaluate " + evaluation +
+             " --holdout 1")
+            .exit_code == 2);
+  Run missing = Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration " +
+                     calibration + " --evaluate " + evaluation + "/nowhere");
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find(evaluation + "/nowhere: no such folder") != std::string::npos);
+  std::filesystem::remove_all(calibration);
+  std::filesystem::remove_all(evaluation);
+}
+
 TEST_CASE("opuc quantize --refine-lengths refines; without it no length moves") {
   // The graph of tests/quant's "refine_lengths trades a length" case:
   // y = x · [100, 0] on x = [0.28, 5.0], where refinement moves y's length

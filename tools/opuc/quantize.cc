@@ -1,11 +1,13 @@
 //===- tools/opuc/quantize.cc - `opuc quantize` ---------------------------===//
 //
-// opuc quantize MODEL [--calibration DIR] [--preprocess SPEC] [--holdout N]
-//                     [--min-sqnr DB] [--json] [-o OUT.opug]
+// opuc quantize MODEL [--calibration DIR] [--evaluate DIR2 | --holdout N]
+//                     [--preprocess SPEC] [--min-sqnr DB] [--json] [-o OUT.opug]
 //
-// The samples of DIR (sorted by name) are split: N of them, spread evenly
-// from the first, are held out for the report; the rest calibrate. Images are preprocessed as
-// MediaPipe does for the model (opuc/image/model_defaults.h) unless --preprocess says otherwise.
+// With --evaluate, every sample of DIR calibrates and every sample of DIR2 is
+// reported on. Otherwise the samples of DIR (sorted by name) are split: N of
+// them, spread evenly from the first, are held out for the report; the rest
+// calibrate. Images are preprocessed as MediaPipe does for the model
+// (opuc/image/model_defaults.h) unless --preprocess says otherwise.
 //
 //===----------------------------------------------------------------------===//
 #include "opuc/quantize.h"
@@ -54,9 +56,19 @@ Expected<PreprocessOptions> ChoosePreprocess(const QuantizeOptions& options,
 }
 
 struct SplitSamples {
+  std::string calibration_dir, evaluation_dir;
+  bool held_out = true;  ///< The evaluation samples were held out of the calibration folder.
   Samples calibration, evaluation;
   std::vector<std::string> calibration_files, evaluation_files;
 };
+
+/// Appends `sample` to `samples` and its file name to `files`.
+void Add(CalibrationSample sample, Samples& samples, std::vector<std::string>& files) {
+  files.push_back(std::filesystem::path(sample.path).filename());
+  std::vector<HostTensor> inputs;
+  inputs.push_back(std::move(sample.tensor));
+  samples.push_back(std::move(inputs));
+}
 
 Expected<SplitSamples> LoadSamples(const QuantizeOptions& options, const Graph& graph) {
   if (graph.inputs.size() != 1)
@@ -67,24 +79,33 @@ Expected<SplitSamples> LoadSamples(const QuantizeOptions& options, const Graph& 
   const std::string dir = options.calibration.empty() ? FetchedImagesDir() : options.calibration;
   OPUC_ASSIGN_OR_RETURN(std::vector<CalibrationSample> all,
                         LoadCalibrationSet(dir, input, preprocess));
+  SplitSamples split;
+  split.calibration_dir = dir;
+  if (!options.evaluate.empty()) {
+    // Calibrate on all of one folder, evaluate on all of another.
+    OPUC_ASSIGN_OR_RETURN(std::vector<CalibrationSample> other,
+                          LoadCalibrationSet(options.evaluate, input, preprocess));
+    split.evaluation_dir = options.evaluate;
+    split.held_out = false;
+    for (CalibrationSample& s : all) Add(std::move(s), split.calibration, split.calibration_files);
+    for (CalibrationSample& s : other) Add(std::move(s), split.evaluation, split.evaluation_files);
+    return split;
+  }
+  split.evaluation_dir = dir;
   const int count = static_cast<int>(all.size());
   const int holdout = options.holdout > 0 ? options.holdout : (count + 2) / 3;
   if (count < 2 || holdout >= count)
     return InvalidArgument(dir + ": " + std::to_string(count) + " samples; at least " +
                            std::to_string(holdout + 1) + " are needed to hold " +
                            std::to_string(holdout) + " out and calibrate on the rest");
-  SplitSamples split;
   // Held out: samples 0, k, 2k, ... (k = count / holdout), spread over the
   // sorted list rather than its tail, so a run of similar names (frames of
   // one scene) does not end up all on one side.
   const int step = count / holdout;
   for (int i = 0; i < count; ++i) {
     const bool held = i % step == 0 && i / step < holdout;
-    const std::string name = std::filesystem::path(all[static_cast<size_t>(i)].path).filename();
-    (held ? split.evaluation_files : split.calibration_files).push_back(name);
-    std::vector<HostTensor> sample;
-    sample.push_back(std::move(all[static_cast<size_t>(i)].tensor));
-    (held ? split.evaluation : split.calibration).push_back(std::move(sample));
+    Add(std::move(all[static_cast<size_t>(i)]), held ? split.evaluation : split.calibration,
+        held ? split.evaluation_files : split.calibration_files);
   }
   return split;
 }
@@ -115,9 +136,10 @@ void PrintText(const SplitSamples& split, const QuantizeReport& report,
     for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
     return text;
   };
-  out << "calibrated on " << split.calibration.size() << " samples ("
-      << list(split.calibration_files) << ")\n";
-  out << "evaluated on  " << split.evaluation.size() << " held-out samples ("
+  out << "calibrated on " << split.calibration.size() << " samples of " << split.calibration_dir
+      << " (" << list(split.calibration_files) << ")\n";
+  out << "evaluated on  " << split.evaluation.size()
+      << (split.held_out ? " held-out samples of " : " samples of ") << split.evaluation_dir << " ("
       << list(split.evaluation_files) << ")\n";
   out << report.activations << " activations int8";
   if (report.refined_groups > 0) out << " (" << report.refined_groups << " length groups refined)";
@@ -141,6 +163,9 @@ Json ToJson(const SplitSamples& split, const QuantizeReport& report,
           {"evaluation_images", split.evaluation.size()},
           {"calibration_files", split.calibration_files},
           {"evaluation_files", split.evaluation_files},
+          {"calibration_dir", split.calibration_dir},
+          {"evaluation_dir", split.evaluation_dir},
+          {"held_out", split.held_out},
           {"activations", report.activations},
           {"weights", report.weights},
           {"saturated_weights", report.saturated_weights},
@@ -163,7 +188,7 @@ int RunQuantize(const QuantizeOptions& options, std::ostream& out, std::ostream&
   quantize_options.refine_lengths = options.refine_lengths;
   Expected<QuantizedGraph> quantized = Quantize(*graph, split->calibration, quantize_options);
   if (!quantized.ok()) return ReportError(quantized.status().WithContext(options.model), err);
-  if (progress) err << "comparing on " << split->evaluation.size() << " held-out samples...\n";
+  if (progress) err << "comparing on " << split->evaluation.size() << " evaluation samples...\n";
   Expected<std::vector<OutputAccuracy>> accuracy =
       CompareWithFloat(*graph, quantized->graph, split->evaluation);
   if (!accuracy.ok()) return ReportError(accuracy.status().WithContext(options.model), err);
@@ -199,15 +224,20 @@ Command AddQuantizeCommand(CLI::App& app) {
       [](CLI::App& cli, QuantizeOptions& o) {
         AddModelArgument(cli, o.model);
         cli.add_option("--calibration", o.calibration,
-                       "Folder of .png/.npy samples (default: the images scripts/setup "
+                       "Folder of .png/.jpg/.npy samples (default: the images scripts/setup "
                        "fetched, $OPUC_IMAGES_DIR or ~/.cache/opuc/images)");
         cli.add_option("--preprocess", o.preprocess,
                        "Image preprocessing over the model's defaults: "
                        "size=HxW,scale=S,offset=O,order=rgb|bgr");
+        CLI::Option* evaluate =
+            cli.add_option("--evaluate", o.evaluate,
+                           "Folder of .png/.jpg/.npy samples to report on; then every sample of "
+                           "--calibration calibrates (no holdout)");
         cli.add_option("--holdout", o.holdout,
                        "Samples kept out of calibration for the report: every k-th by name "
                        "from the first (default: a third)")
-            ->check(CLI::PositiveNumber);
+            ->check(CLI::PositiveNumber)
+            ->excludes(evaluate);
         cli.add_option("--min-sqnr", o.min_sqnr,
                        "Exit with 1 when an output's SQNR (dB) is below this");
         cli.add_flag("--refine-lengths", o.refine_lengths,

@@ -12,8 +12,9 @@ namespace opuc::cli {
 
 struct QuantizeOptions {
   std::string model;
-  std::string calibration;         ///< Folder of .png/.npy samples; empty: the fetched images.
+  std::string calibration;         ///< Folder of .png/.jpg/.npy samples; empty: the fetched images.
   std::string preprocess;          ///< key=value,... over the model's defaults (opuc/image).
+  std::string evaluate;            ///< Folder to evaluate on; empty: hold samples out.
   int holdout = 0;                 ///< Samples kept for evaluation; 0: a third (at least 1).
   std::optional<double> min_sqnr;  ///< Exit 1 when an output's SQNR is below.
   bool per_tensor = false;         ///< Also report every activation (text only).

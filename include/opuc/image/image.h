@@ -1,13 +1,16 @@
-//===- opuc/image/image.h - 8-bit RGB images from PNG files -----*- C++ -*-===//
+//===- opuc/image/image.h - 8-bit RGB images from PNG and JPEG ---*- C++ -*-===//
 //
 // The pixels that calibration starts from: 8-bit RGB, row-major, decoded
-// from PNG with libspng. Every PNG colour type and bit depth is converted:
-// gray is copied to R, G and B; palette indices are looked up; alpha (an
-// alpha channel or a tRNS chunk) is dropped, not composited; 16-bit samples
-// keep their high byte; 1-, 2- and 4-bit gray is scaled to 0..255. No gamma
-// or colour-profile correction is applied. docs/calibration.md has the rules.
+// from PNG with libspng or from JPEG with libjpeg-turbo. Every PNG colour
+// type and bit depth is converted: gray is copied to R, G and B; palette
+// indices are looked up; alpha (an alpha channel or a tRNS chunk) is
+// dropped, not composited; 16-bit samples keep their high byte; 1-, 2- and
+// 4-bit gray is scaled to 0..255. A JPEG is decoded with the accurate
+// integer IDCT, gray replicated; a truncated or corrupt one is an error, not
+// a partly gray picture. No gamma or colour-profile correction is applied.
+// docs/calibration.md has the rules.
 //
-// Part of opuc_image, a tools-only library (it needs libspng): the core
+// Part of opuc_image, a tools-only library (libspng, libturbojpeg): the core
 // `opuc` library does not include it.
 //
 //===----------------------------------------------------------------------===//
@@ -39,19 +42,26 @@ struct Image {
   }
 };
 
-/// The largest width or height LoadPng accepts, and the largest decoded
+/// The largest width or height accepted, and the largest decoded
 /// size in bytes (width × height × 3): bigger files are refused, not read.
 inline constexpr int32_t kMaxImageSide = 16384;
 inline constexpr size_t kMaxImageBytes = size_t{1} << 28;  // 256 MiB
 
-/// Reads and decodes the PNG file at `path`. Errors name `path`: a missing
-/// file is NotFound, an unreadable one IoError, a file that is not a valid
-/// PNG (or is larger than the limits above) InvalidArgument with libspng's
-/// reason.
-Expected<Image> LoadPng(const std::string& path);
+/// Reads and decodes the PNG or JPEG file at `path` (told apart by their
+/// signatures, not by the name). Errors name `path`: a missing file is
+/// NotFound, an unreadable one IoError, a file that is not a valid PNG or
+/// JPEG (or is larger than the limits above) InvalidArgument with the
+/// decoder's reason.
+Expected<Image> LoadImage(const std::string& path);
+
+/// Decodes PNG or JPEG bytes held in memory; `name` names them in errors.
+Expected<Image> DecodeImage(const std::vector<uint8_t>& bytes, std::string_view name);
 
 /// Decodes PNG bytes held in memory; `name` names them in errors.
 Expected<Image> DecodePng(const uint8_t* data, size_t size, std::string_view name);
+
+/// Decodes JPEG bytes held in memory; `name` names them in errors.
+Expected<Image> DecodeJpeg(const uint8_t* data, size_t size, std::string_view name);
 
 }  // namespace opuc
 
