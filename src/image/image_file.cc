@@ -18,8 +18,8 @@ namespace opuc {
 namespace {
 
 bool StartsWith(const std::vector<uint8_t>& bytes, std::initializer_list<uint8_t> signature) {
-  return bytes.size() >= signature.size() && std::equal(signature.begin(), signature.end(),
-                                                        bytes.begin());
+  return bytes.size() >= signature.size() &&
+         std::equal(signature.begin(), signature.end(), bytes.begin());
 }
 
 }  // namespace
