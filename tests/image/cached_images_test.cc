@@ -7,7 +7,11 @@
 // and the raster bytes of astronaut.ppm (after the 15-byte header) read with
 // a few lines of Python: single pixels, the per-channel sums, and the 64-bit
 // FNV-1a hash (offset 0xcbf29ce484222325, prime 0x100000001b3) of all
-// 786432 bytes in file order.
+// 786432 bytes in file order. The JPEGs likewise, read once with
+// libjpeg-turbo's own command-line decoder (libjpeg-turbo-progs 2.1.5, the
+// accurate integer IDCT, as opuc asks for):
+//
+//   djpeg -dct int -ppm grace_hopper.jpg > grace_hopper.ppm    # P6, 512 600
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -65,21 +69,57 @@ TEST_CASE("astronaut.png decodes as pngtopnm does") {
   CHECK(Fnv1a64(image->pixels) == 0xfa4e6bff08e5e8fbull);
 }
 
-TEST_CASE("the cache as face_detection_short_range's calibration set") {
+TEST_CASE("grace_hopper.jpg and messi5.jpg decode as djpeg does") {
+  test::RequireImagesCache();
+  Expected<Image> image = LoadImage(test::ImagePath("grace_hopper.jpg"));
+  REQUIRE_MESSAGE(image.ok(), image.status().ToString());
+  CHECK(image->width == 512);
+  CHECK(image->height == 600);
+  for (const Pixel& p :
+       {Pixel{0, 0, 21, 24, 77}, Pixel{300, 256, 216, 136, 103}, Pixel{599, 511, 14, 13, 19}}) {
+    CAPTURE(p.y);
+    CAPTURE(p.x);
+    CHECK(image->at(p.y, p.x, 0) == p.r);
+    CHECK(image->at(p.y, p.x, 1) == p.g);
+    CHECK(image->at(p.y, p.x, 2) == p.b);
+  }
+  uint64_t sums[3] = {0, 0, 0};
+  for (size_t i = 0; i < image->pixels.size(); ++i) sums[i % 3] += image->pixels[i];
+  CHECK(sums[0] == 25339239);
+  CHECK(sums[1] == 22250529);
+  CHECK(sums[2] == 26549569);
+  CHECK(Fnv1a64(image->pixels) == 0xeaad7eb636c70992ull);
+
+  Expected<Image> messi = LoadImage(test::ImagePath("messi5.jpg"));
+  REQUIRE_MESSAGE(messi.ok(), messi.status().ToString());
+  CHECK(messi->width == 548);
+  CHECK(messi->height == 342);
+  CHECK(Fnv1a64(messi->pixels) == 0x295c90f7c5062445ull);
+}
+
+TEST_CASE("the two sets as face_detection_short_range's inputs") {
   test::RequireImagesCache();
   const TensorType input{DType::kF32, {1, 128, 128, 3}};
   Expected<PreprocessOptions> options = DefaultPreprocess("face_detection_short_range", input);
   REQUIRE(options.ok());
+  // scripts/images.sha256, each set sorted by name.
+  const std::vector<std::string> calibration_names = {
+      "basketball1.png", "chelsea.png",         "coffee.png",
+      "messi5.jpg",      "motorcycle_left.png", "motorcycle_right.png"};
+  Expected<std::vector<CalibrationSample>> calibration =
+      LoadCalibrationSet(test::CalibrationImagesDir(), input, *options);
+  REQUIRE_MESSAGE(calibration.ok(), calibration.status().ToString());
+  REQUIRE(calibration->size() == calibration_names.size());
+  for (size_t i = 0; i < calibration_names.size(); ++i)
+    CHECK((*calibration)[i].path == test::CalibrationImagesDir() + "/" + calibration_names[i]);
+
   Expected<std::vector<CalibrationSample>> set =
-      LoadCalibrationSet(test::ImagesDir(), input, *options);
+      LoadCalibrationSet(test::EvaluationImagesDir(), input, *options);
   REQUIRE_MESSAGE(set.ok(), set.status().ToString());
-  // scripts/images.sha256, sorted by name.
-  const std::vector<std::string> names = {"astronaut.png",       "chelsea.png",
-                                          "coffee.png",          "ihc.png",
-                                          "motorcycle_left.png", "motorcycle_right.png"};
+  const std::vector<std::string> names = {"astronaut.png", "grace_hopper.jpg", "ihc.png"};
   REQUIRE(set->size() == names.size());
   for (size_t i = 0; i < names.size(); ++i) {
-    CHECK((*set)[i].path == test::ImagesDir() + "/" + names[i]);
+    CHECK((*set)[i].path == test::EvaluationImagesDir() + "/" + names[i]);
     CHECK((*set)[i].tensor.type() == input);
     const float* v = (*set)[i].tensor.data<float>();
     for (int64_t k = 0; k < (*set)[i].tensor.elements(); ++k) {

@@ -19,11 +19,16 @@ void RequireImagesCache() {
                                         "scripts/setup), or point OPUC_IMAGES_DIR at it");
 }
 
+std::string CalibrationImagesDir() { return ImagesDir() + "/calibration"; }
+
+std::string EvaluationImagesDir() { return ImagesDir() + "/evaluation"; }
+
 std::string ImagePath(const std::string& file) {
-  const std::string path = ImagesDir() + "/" + file;
-  REQUIRE_MESSAGE(std::filesystem::is_regular_file(path),
-                  "image " << path << " is missing from the cache: run scripts/fetch-images");
-  return path;
+  for (const std::string& dir : {CalibrationImagesDir(), EvaluationImagesDir()})
+    if (std::filesystem::is_regular_file(dir + "/" + file)) return dir + "/" + file;
+  FAIL("image " << file << " is in neither " << CalibrationImagesDir() << " nor "
+                << EvaluationImagesDir() << ": run scripts/fetch-images");
+  return "";
 }
 
 }  // namespace opuc::test

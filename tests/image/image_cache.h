@@ -1,7 +1,8 @@
 //===- tests/image/image_cache.h - The calibration photographs --*- C++ -*-===//
 //
 // scripts/fetch-images puts the photographs of scripts/images.sha256 into
-// ${OPUC_IMAGES_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/opuc/images}; setup
+// ${OPUC_IMAGES_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/opuc/images}, in two
+// sets, calibration/ and evaluation/; setup
 // runs it, so CI has them. A test that needs them fails, with a message
 // saying how to get them, when the folder or a listed file is missing: a
 // test never passes by not running.
@@ -20,7 +21,11 @@ std::string ImagesDir();
 /// Fails the calling test (REQUIRE) when the cache folder does not exist.
 void RequireImagesCache();
 
-/// The path of `file` in the cache; fails the test (REQUIRE) when missing.
+/// The two sets in the cache.
+std::string CalibrationImagesDir();
+std::string EvaluationImagesDir();
+
+/// The path of `file` in either set; fails the test when missing.
 std::string ImagePath(const std::string& file);
 
 }  // namespace opuc::test

@@ -4,7 +4,8 @@
 //                     [--preprocess SPEC] [--min-sqnr DB] [--json] [-o OUT.opug]
 //
 // With --evaluate, every sample of DIR calibrates and every sample of DIR2 is
-// reported on. Otherwise the samples of DIR (sorted by name) are split: N of
+// reported on; without --calibration, DIR and DIR2 are the two sets of the
+// fetched photographs. Otherwise the samples of DIR (sorted by name) are split: N of
 // them, spread evenly from the first, are held out for the report; the rest
 // calibrate. Images are preprocessed as MediaPipe does for the model
 // (opuc/image/model_defaults.h) unless --preprocess says otherwise.
@@ -76,16 +77,21 @@ Expected<SplitSamples> LoadSamples(const QuantizeOptions& options, const Graph& 
                            " inputs; opuc quantize takes models with one input");
   const TensorType input = graph.tensor(graph.inputs[0]).type();
   OPUC_ASSIGN_OR_RETURN(PreprocessOptions preprocess, ChoosePreprocess(options, input));
-  const std::string dir = options.calibration.empty() ? FetchedImagesDir() : options.calibration;
+  // Without folders: the fetched photographs' two sets (docs/calibration.md).
+  const bool fetched = options.calibration.empty();
+  const std::string dir = fetched ? FetchedImagesDir() + "/calibration" : options.calibration;
+  std::string evaluate = options.evaluate;
+  if (fetched && evaluate.empty() && options.holdout == 0)
+    evaluate = FetchedImagesDir() + "/evaluation";
   OPUC_ASSIGN_OR_RETURN(std::vector<CalibrationSample> all,
                         LoadCalibrationSet(dir, input, preprocess));
   SplitSamples split;
   split.calibration_dir = dir;
-  if (!options.evaluate.empty()) {
+  if (!evaluate.empty()) {
     // Calibrate on all of one folder, evaluate on all of another.
     OPUC_ASSIGN_OR_RETURN(std::vector<CalibrationSample> other,
-                          LoadCalibrationSet(options.evaluate, input, preprocess));
-    split.evaluation_dir = options.evaluate;
+                          LoadCalibrationSet(evaluate, input, preprocess));
+    split.evaluation_dir = evaluate;
     split.held_out = false;
     for (CalibrationSample& s : all) Add(std::move(s), split.calibration, split.calibration_files);
     for (CalibrationSample& s : other) Add(std::move(s), split.evaluation, split.evaluation_files);
@@ -224,8 +230,9 @@ Command AddQuantizeCommand(CLI::App& app) {
       [](CLI::App& cli, QuantizeOptions& o) {
         AddModelArgument(cli, o.model);
         cli.add_option("--calibration", o.calibration,
-                       "Folder of .png/.jpg/.npy samples (default: the images scripts/setup "
-                       "fetched, $OPUC_IMAGES_DIR or ~/.cache/opuc/images)");
+                       "Folder of .png/.jpg/.npy samples (default: the calibration set "
+                       "scripts/setup fetched, then evaluated on its evaluation set: "
+                       "$OPUC_IMAGES_DIR or ~/.cache/opuc/images, calibration/ and evaluation/)");
         cli.add_option("--preprocess", o.preprocess,
                        "Image preprocessing over the model's defaults: "
                        "size=HxW,scale=S,offset=O,order=rgb|bgr");
