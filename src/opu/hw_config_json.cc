@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -269,6 +270,12 @@ Expected<HwConfig> ParseHwConfigJson(std::string_view text, std::string_view whe
 Expected<HwConfig> LoadHwConfig(const std::string& name_or_path) {
   for (const std::string& preset : HwConfigPresetNames())
     if (preset == name_or_path) return HwConfigPreset(name_or_path);
+  std::error_code ec;
+  const auto status = std::filesystem::status(name_or_path, ec);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    // A folder or a named pipe: refused before open(), which blocks on a pipe.
+    return InvalidArgument(Cat("'", name_or_path, "' is not a regular file (a hardware config",
+                               " is a JSON file, or a preset: opu1024, tiny)"));
   std::ifstream file(name_or_path, std::ios::binary);
   if (!file)
     return NotFound(Cat("'", name_or_path, "' is neither a hardware preset (opu1024, tiny) nor a",

@@ -2,7 +2,9 @@
 // its name, UTF-8 and surrogate pairs, hostile nesting and types refused with
 // the field's path.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
+#include <filesystem>
 #include <string>
 
 #include "opuc/opu/hw_config.h"
@@ -110,6 +112,20 @@ TEST_CASE("hostile documents: deep nesting, wrong types, absurd numbers") {
       ParseHwConfigJson(R"({"base": "tiny", "array": {"input_channels": 4.0}})");
   REQUIRE_MESSAGE(integral.ok(), integral.status().ToString());
   CHECK(integral->array.input_channels == 4);
+}
+
+TEST_CASE("a folder or a named pipe as a config file is refused without reading it") {
+  const std::string dir = "hw_config_json_test_dir";
+  std::filesystem::create_directories(dir);
+  CHECK(LoadHwConfig(dir).status().message() ==
+        "'" + dir +
+            "' is not a regular file (a hardware config is a JSON file, or a preset: "
+            "opu1024, tiny)");
+  const std::string pipe = dir + "/pipe";
+  REQUIRE(mkfifo(pipe.c_str(), 0600) == 0);
+  // Opening a pipe with no writer blocks; the check must come first.
+  CHECK(LoadHwConfig(pipe).status().code() == StatusCode::kInvalidArgument);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
