@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <vector>
 
@@ -105,8 +106,18 @@ Expected<HostTensor> DecodeNpy(const uint8_t* data, size_t size, std::string_vie
 }
 
 Expected<HostTensor> ReadNpy(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    // A folder or a named pipe: refused before fopen(), which blocks on a pipe.
+    return InvalidArgument(Cat(path, ": not a regular file (a .npy file is needed)"));
   File file(std::fopen(path.c_str(), "rb"));
   if (!file) return OsError(path, "open");
+  // The file's size bounds every length the file declares: nothing is
+  // allocated for a header or data the file does not hold.
+  if (std::fseek(file.get(), 0, SEEK_END) != 0) return OsError(path, "seek");
+  const long file_size = std::ftell(file.get());
+  if (file_size < 0 || std::fseek(file.get(), 0, SEEK_SET) != 0) return OsError(path, "seek");
   // 12 bytes cover the longest preamble; a valid file always has that many.
   std::vector<uint8_t> start(12);
   start.resize(std::fread(start.data(), 1, start.size(), file.get()));
@@ -119,6 +130,10 @@ Expected<HostTensor> ReadNpy(const std::string& path) {
                                "; the header cannot end before the dict starts"));
   }
   const size_t have = text.size();
+  const auto after_preamble = static_cast<uint64_t>(file_size) - preamble.size;
+  if (preamble.header_len > after_preamble)
+    return InvalidArgument(Cat(path, ": field 'header_len' is ", preamble.header_len,
+                               " bytes but the file ends after ", after_preamble));
   text.resize(preamble.header_len);
   const size_t got = std::fread(text.data() + have, 1, text.size() - have, file.get());
   if (std::ferror(file.get())) return OsError(path, "read");
@@ -128,11 +143,8 @@ Expected<HostTensor> ReadNpy(const std::string& path) {
   OPUC_ASSIGN_OR_RETURN(NpyHeader header, ParseNpyHeader(text, path));
   // Check the data size against the file before allocating what the header claims.
   const long data_start = std::ftell(file.get());
-  if (data_start < 0 || std::fseek(file.get(), 0, SEEK_END) != 0) return OsError(path, "seek");
-  const long file_end = std::ftell(file.get());
-  if (file_end < data_start || std::fseek(file.get(), data_start, SEEK_SET) != 0)
-    return OsError(path, "seek");
-  OPUC_RETURN_IF_ERROR(CheckDataSize(static_cast<uint64_t>(file_end - data_start), header, path));
+  if (data_start < 0 || data_start > file_size) return OsError(path, "seek");
+  OPUC_RETURN_IF_ERROR(CheckDataSize(static_cast<uint64_t>(file_size - data_start), header, path));
   Expected<HostTensor> tensor = HostTensor::Zeros(header.dtype, header.shape);
   if (!tensor.ok()) return tensor.status().WithContext(path);
   if (tensor->bytes() &&

@@ -3,6 +3,9 @@
 #include "opuc/tensor_io/npy.h"
 
 #include <doctest/doctest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -187,6 +190,51 @@ TEST_CASE("ReadNpy checks the data against the file and names it") {
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.status().code() == StatusCode::kIoError);
   CHECK(Contains(missing.status().message(), "/nonexistent/x.npy"));
+}
+
+TEST_CASE("a declared length beyond the file is refused before anything is allocated") {
+  // Version 2.0 with header_len 0xffffffff in 12 bytes: reading it used to
+  // reserve 4 GiB for the header text first.
+  const std::string path = TempPath("huge_header.npy");
+  WriteFile(path, std::string("\x93NUMPY\x02\x00\xff\xff\xff\xff", 12));
+  const std::string expected =
+      path + ": field 'header_len' is 4294967295 bytes but the file ends after 0";
+#ifndef __SANITIZE_ADDRESS__  // ASan's shadow memory does not fit under the limit
+  // In a child with 1 GiB of address space: reserving 4 GiB would throw there.
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    const rlimit limit{rlim_t{1} << 30, rlim_t{1} << 30};
+    setrlimit(RLIMIT_AS, &limit);
+    try {
+      Expected<HostTensor> t = ReadNpy(path);
+      _exit(!t.ok() && t.status().message() == expected ? 0 : 1);
+    } catch (...) {
+      _exit(2);  // bad_alloc: the length was believed before the file was checked
+    }
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+#endif
+  Expected<HostTensor> t = ReadNpy(path);
+  std::remove(path.c_str());
+  REQUIRE_FALSE(t.ok());
+  CHECK(t.status().message() == expected);
+}
+
+TEST_CASE("a folder or a named pipe is refused without opening it") {
+  const std::string dir = TempPath("npy_dir");
+  std::remove(dir.c_str());
+  REQUIRE(mkdir(dir.c_str(), 0700) == 0);
+  CHECK(ReadNpy(dir).status().message() == dir + ": not a regular file (a .npy file is needed)");
+  const std::string pipe = dir + "/pipe.npy";
+  REQUIRE(mkfifo(pipe.c_str(), 0600) == 0);
+  // fopen() of a pipe with no writer blocks; the check comes first.
+  CHECK(ReadNpy(pipe).status().code() == StatusCode::kInvalidArgument);
+  std::remove(pipe.c_str());
+  rmdir(dir.c_str());
 }
 
 }  // namespace
