@@ -47,7 +47,9 @@ class Fd {
 }  // namespace
 
 Expected<AlignedBytes> ReadFileAligned(const std::string& path) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  // O_NONBLOCK: opening a named pipe returns at once (to be refused below)
+  // instead of waiting for a writer; reads of a regular file ignore it.
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) return OsError(path, "open");
   struct stat info;
   if (::fstat(fd.get(), &info) != 0) return OsError(path, "stat");

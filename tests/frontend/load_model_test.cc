@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -129,6 +130,11 @@ TEST_CASE("LoadModel: empty, unknown, missing files and directories") {
   CHECK(not_there.message() == missing + ": cannot open: No such file or directory");
 
   CHECK(LoadModel(dir.Path("")).status().message().find("not a regular file") != std::string::npos);
+
+  // A named pipe with no writer: open() would block; the reader refuses it.
+  const std::string pipe = dir.Path("pipe.tflite");
+  REQUIRE(mkfifo(pipe.c_str(), 0600) == 0);
+  CHECK(LoadModel(pipe).status().message() == pipe + ": not a regular file");
 }
 
 TEST_CASE("SaveOpugFile and LoadOpugFile: the suffix picks the form") {
