@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <system_error>
 
@@ -25,6 +26,18 @@ SampleKind KindOf(const fs::path& path) {
   if (ext == ".png" || ext == ".jpg" || ext == ".jpeg") return SampleKind::kImage;
   if (ext == ".npy") return SampleKind::kNpy;
   return SampleKind::kNone;
+}
+
+// A NaN or infinity in a sample would poison calibration's ranges and every
+// accuracy figure.
+Status RequireFinite(const HostTensor& tensor, const std::string& path) {
+  if (tensor.dtype() != DType::kF32) return OkStatus();
+  const float* v = tensor.data<float>();
+  for (int64_t i = 0; i < tensor.elements(); ++i)
+    if (!std::isfinite(v[i]))
+      return InvalidArgument(Cat(path, ": element ", i, " is ", v[i],
+                                 "; calibration and evaluation samples must be finite"));
+  return OkStatus();
 }
 
 std::string TypeText(const TensorType& type) {
@@ -92,6 +105,7 @@ Expected<CalibrationSample> LoadCalibrationSample(const std::string& path, const
       if (!(sample.tensor.type() == input))
         return InvalidArgument(Cat(path, ": holds ", DescribeType(sample.tensor),
                                    "; the model input is ", TypeText(input)));
+      OPUC_RETURN_IF_ERROR(RequireFinite(sample.tensor, path));
       return sample;
     }
     case SampleKind::kNone: break;

@@ -15,6 +15,15 @@ Status AccuracyMeter::Add(const HostTensor& reference, const HostTensor& quantiz
                                DescribeType(reference)));
   const float* r = reference.data<float>();
   const float* q = quantized.data<float>();
+  // A NaN or infinity would make every figure NaN, and a NaN passes every
+  // comparison with a bound: name the element instead.
+  for (int64_t i = 0; i < reference.elements(); ++i) {
+    if (!std::isfinite(r[i]))
+      return InvalidArgument(Cat("the float graph computes ", r[i], " at element ", i,
+                                 "; accuracy is measured on finite outputs only"));
+    if (!std::isfinite(q[i]))
+      return InvalidArgument(Cat("the quantized graph computes ", q[i], " at element ", i));
+  }
   for (int64_t i = 0; i < reference.elements(); ++i) {
     const double a = r[i], b = q[i], e = a - b;
     signal_ += a * a;

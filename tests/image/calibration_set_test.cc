@@ -4,7 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -93,6 +95,22 @@ TEST_CASE("errors name the folder or the file") {
   REQUIRE_FALSE(npy.ok());
   CHECK(npy.status().message() ==
         dir.Path("y.npy") + ": holds f32[1,2,2]; the model input is f32[1,2,2,3]");
+
+  // A NaN or an infinity in a sample.
+  HostTensor poisoned = HostTensor::Zeros(DType::kF32, {1, 2, 2, 3}).value();
+  poisoned.data<float>()[5] = std::numeric_limits<float>::quiet_NaN();
+  REQUIRE(WriteNpy(dir.Path("nan.npy"), poisoned).ok());
+  CHECK(
+      LoadCalibrationSample(dir.Path("nan.npy"), kInput, PreprocessOptions()).status().message() ==
+      dir.Path("nan.npy") +
+          ": element 5 is nan; calibration and evaluation samples must be finite");
+  poisoned.data<float>()[5] = -std::numeric_limits<float>::infinity();
+  REQUIRE(WriteNpy(dir.Path("nan.npy"), poisoned).ok());
+  CHECK(
+      LoadCalibrationSample(dir.Path("nan.npy"), kInput, PreprocessOptions()).status().message() ==
+      dir.Path("nan.npy") +
+          ": element 5 is -inf; calibration and evaluation samples must be finite");
+  std::remove(dir.Path("nan.npy").c_str());
 
   // A broken PNG stops the whole set, naming it.
   test::WriteBytes(dir.Path("z.png"), {1, 2, 3});

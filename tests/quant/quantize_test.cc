@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <limits>
 
 #include "opuc/cpu/reference.h"
 #include "opuc/ir/graph_builder.h"
@@ -187,6 +188,24 @@ TEST_CASE("quantize: what it cannot take is an error naming the tensor or node")
     CHECK(s.message().find("'fc'") != std::string::npos);
     CHECK(s.message().find("fused activation 'tanh' has no integer form") != std::string::npos);
   }
+}
+
+TEST_CASE("accuracy refuses outputs that are not finite, naming the element") {
+  const std::vector<float> finite = {1.0f, 2.0f, 3.0f};
+  std::vector<float> bad = finite;
+  bad[2] = std::numeric_limits<float>::quiet_NaN();
+  const auto tensor = [](const std::vector<float>& v) {
+    return HostTensor::Copy(DType::kF32, {3}, v.data(), v.size() * sizeof(float)).value();
+  };
+  AccuracyMeter meter;
+  CHECK(meter.Add(tensor(bad), tensor(finite)).message() ==
+        "the float graph computes nan at element 2; accuracy is measured on finite outputs only");
+  bad[2] = std::numeric_limits<float>::infinity();
+  CHECK(meter.Add(tensor(finite), tensor(bad)).message() ==
+        "the quantized graph computes inf at element 2");
+  // Nothing was added: equal outputs give +inf dB, not NaN.
+  REQUIRE(meter.Add(tensor(finite), tensor(finite)).ok());
+  CHECK(meter.Finish("y").sqnr_db == std::numeric_limits<double>::infinity());
 }
 
 }  // namespace

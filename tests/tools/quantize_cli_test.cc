@@ -75,6 +75,12 @@ TEST_CASE("opuc quantize --evaluate: calibrate on one folder, report on every sa
   CHECK(text.out.find("evaluated on  3 samples of " + evaluation + " (s0.npy, s1.npy, s2.npy)") !=
         std::string::npos);
 
+  // A bound that is not a number is a usage error, not a check every SQNR passes.
+  Run nan = Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration " + calibration +
+                 " --evaluate " + evaluation + " --min-sqnr nan");
+  CHECK(nan.exit_code == 2);
+  CHECK(nan.err.find("expected a finite number of dB") != std::string::npos);
+
   // Both ways of choosing the report's samples at once is a usage error.
   CHECK(Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --evaluate " + evaluation +
              " --holdout 1")

@@ -246,7 +246,13 @@ Command AddQuantizeCommand(CLI::App& app) {
             ->check(CLI::PositiveNumber)
             ->excludes(evaluate);
         cli.add_option("--min-sqnr", o.min_sqnr,
-                       "Exit with 1 when an output's SQNR (dB) is below this");
+                       "Exit with 1 when an output's SQNR (dB) is below this")
+            ->check(CLI::Validator(
+                [](const std::string& text) {
+                  const double v = std::strtod(text.c_str(), nullptr);
+                  return std::isfinite(v) ? std::string() : "expected a finite number of dB";
+                },
+                "DB"));
         cli.add_flag("--refine-lengths", o.refine_lengths,
                      "Refine activation lengths against the outputs on the calibration "
                      "samples (slower; best when they show what the model will see)");

@@ -30,7 +30,8 @@ struct OutputAccuracy {
 /// Sums of one output's comparison; Add more samples, then Finish.
 class AccuracyMeter {
  public:
-  /// `reference` and `quantized` must both be f32 of one shape.
+  /// `reference` and `quantized` must both be f32 of one shape, every
+  /// element finite (an error names the first that is not).
   Status Add(const HostTensor& reference, const HostTensor& quantized);
   OutputAccuracy Finish(std::string name) const;
 
