@@ -170,7 +170,26 @@ TEST_CASE("opuc run usage errors exit 2 with one line") {
   Run device = Opuc("run " + model + " --device fsim");
   CHECK(device.exit_code == 2);
   CHECK(device.err == "opuc: error: device 'fsim' is not available yet (ref)\n");
-  CHECK(Opuc("run " + model).exit_code == 2);  // --device is required
+  Run required = Opuc("run " + model);
+  CHECK(required.exit_code == 2);
+  CHECK(required.err == "opuc: error: --device is required (see opuc --help)\n");
+  Run both = Opuc("opt " + model + " --passes FoldConstant --disable-pass FoldConstant");
+  CHECK(both.exit_code == 2);
+  CHECK(both.err ==
+        "opuc: error: --passes names FoldConstant, which --disable-pass FoldConstant forbids; "
+        "give one or the other\n");
+  for (const char* seed : {"99999999999999999999999", "-1", "7x"}) {
+    Run bad_seed = Opuc("run " + model + " --device ref --seed " + seed);
+    CHECK(bad_seed.exit_code == 2);
+    CHECK(bad_seed.err ==
+          "opuc: error: --seed: expected an integer in [0, 18446744073709551615] "
+          "(see opuc --help)\n");
+  }
+  // CLI11's own errors, even over several lines, become one line with the prefix.
+  Run range = Opuc("quantize " + model + " --holdout 0");
+  CHECK(range.exit_code == 2);
+  CHECK(CountLines(range.err) == 1);
+  CHECK(range.err.rfind("opuc: error: --holdout: ", 0) == 0);
   Run missing = Opuc("run " + model + " --device ref --input input=/nonexistent/x.npy");
   CHECK(missing.exit_code == 2);
   CHECK(missing.err.find("/nonexistent/x.npy") != std::string::npos);

@@ -12,6 +12,8 @@
 #include "opuc/pass/pass_context.h"
 #include "opuc/pass/registry.h"
 
+#include "support/format.h"
+
 namespace opuc::cli {
 namespace {
 
@@ -23,6 +25,12 @@ Expected<PassContext> MakeContext(const OptOptions& options) {
   for (const std::string& assignment : options.config)
     OPUC_RETURN_IF_ERROR(ctx.config.SetFromString(assignment));
   OPUC_RETURN_IF_ERROR(ctx.Validate());
+  // Asking for a pass and forbidding it would run nothing without a word.
+  for (const std::string& pass : options.passes)
+    for (const std::string& disabled : options.disabled)
+      if (pass == disabled)
+        return InvalidArgument(Cat("--passes names ", pass, ", which --disable-pass ", disabled,
+                                   " forbids; give one or the other"));
   return ctx;
 }
 

@@ -3,6 +3,7 @@
 
 #include <flatbuffers/base.h>
 
+#include <algorithm>
 #include <exception>
 #include <string>
 
@@ -58,7 +59,11 @@ int ParseAndRun(int argc, const char* const* argv, std::ostream& out, std::ostre
   } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
-    app.exit(e, out, err);
+    // One line with opuc's prefix, as every other bad input gets (CLI11's own
+    // message may span lines and carries no prefix).
+    std::string what = e.what();
+    std::replace(what.begin(), what.end(), '\n', ' ');
+    err << "opuc: error: " << what << " (see opuc --help)\n";
     return kExitBadInput;
   }
   for (const Command& command : commands)

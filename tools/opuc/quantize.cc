@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -243,7 +244,7 @@ Command AddQuantizeCommand(CLI::App& app) {
         cli.add_option("--holdout", o.holdout,
                        "Samples kept out of calibration for the report: every k-th by name "
                        "from the first (default: a third)")
-            ->check(CLI::PositiveNumber)
+            ->check(CLI::Range(1, std::numeric_limits<int>::max()))
             ->excludes(evaluate);
         cli.add_option("--min-sqnr", o.min_sqnr,
                        "Exit with 1 when an output's SQNR (dB) is below this")

@@ -11,6 +11,7 @@
 #include "opuc/run.h"
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
@@ -189,7 +190,19 @@ Command AddRunCommand(CLI::App& app) {
             ->allow_extra_args(false);
         cli.add_option("--output-dir", o.output_dir, "Where to write <output>.npy files")
             ->capture_default_str();
-        cli.add_option("--seed", o.seed, "Seed for inputs without --input")->capture_default_str();
+        cli.add_option("--seed", o.seed, "Seed for inputs without --input")
+            ->capture_default_str()
+            ->check(CLI::Validator(
+                [](const std::string& text) {
+                  // CLI11 would clamp 10^30 and wrap -1; a seed is taken as written or refused.
+                  uint64_t value = 0;
+                  const char* end = text.data() + text.size();
+                  const auto [stop, error] = std::from_chars(text.data(), end, value);
+                  return error == std::errc() && stop == end
+                             ? std::string()
+                             : "expected an integer in [0, 18446744073709551615]";
+                },
+                "N"));
         cli.add_flag("--json", o.json, "Print one JSON object instead of text");
       },
       RunRun);
