@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include <spng.h>
 
+#include <cstring>
 #include <memory>
 
 #include "opuc/image/image.h"
@@ -26,6 +27,13 @@ using SpngContext = std::unique_ptr<spng_ctx, SpngContextDeleter>;
 // bound what libspng keeps of them while it decodes.
 constexpr size_t kMaxChunkBytes = size_t{1} << 24;
 constexpr size_t kMaxChunkCache = size_t{1} << 26;
+
+// The IEND chunk: length 0, type "IEND", CRC AE 42 60 82 (always the same).
+bool EndsWithIend(const uint8_t* data, size_t size) {
+  static constexpr uint8_t kIend[] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+  return size >= sizeof(kIend) &&
+         std::memcmp(data + size - sizeof(kIend), kIend, sizeof(kIend)) == 0;
+}
 
 Status SpngError(std::string_view name, const char* what, int code) {
   return InvalidArgument(Cat(name, ": not a readable PNG: ", what, ": ", spng_strerror(code)));
@@ -61,6 +69,12 @@ Expected<Image> DecodePng(const uint8_t* data, size_t size, std::string_view nam
   image.pixels.resize(bytes);
   if (int rc = spng_decode_image(ctx.get(), image.pixels.data(), bytes, SPNG_FMT_RGB8, 0); rc != 0)
     return SpngError(name, "image data", rc);
+  // libspng stops once the zlib stream is complete; reading on to IEND checks
+  // the last IDAT's CRC, and IEND with its CRC must be there: the file is whole.
+  if (int rc = spng_decode_chunks(ctx.get()); rc != 0)
+    return SpngError(name, "after the image", rc);
+  if (!EndsWithIend(data, size))
+    return InvalidArgument(Cat(name, ": not a readable PNG: the IEND chunk is missing or cut"));
   return image;
 }
 
