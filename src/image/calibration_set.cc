@@ -117,6 +117,15 @@ Expected<std::vector<CalibrationSample>> LoadCalibrationSet(const std::string& d
                                                             const TensorType& input,
                                                             const PreprocessOptions& options) {
   OPUC_ASSIGN_OR_RETURN(std::vector<std::string> files, ListCalibrationFiles(dir));
+  // A model that takes no image is the problem, not the first photograph.
+  const auto photograph = std::find_if(files.begin(), files.end(), [](const std::string& f) {
+    return KindOf(f) == SampleKind::kImage;
+  });
+  if (photograph != files.end() && !CheckImageInput(input).ok())
+    return InvalidArgument(Cat(dir, ": holds photographs (",
+                               fs::path(*photograph).filename().string(),
+                               ", ...) but the model input is ", TypeText(input),
+                               ", not an image f32[1,H,W,3]; calibrate it on .npy samples"));
   std::vector<CalibrationSample> samples;
   samples.reserve(files.size());
   for (const std::string& file : files) {

@@ -122,6 +122,16 @@ TEST_CASE("errors name the folder or the file") {
             .status()
             .message()
             .find(dir.Path("z.png") + ": neither a PNG nor a JPEG file") == 0);
+
+  // Photographs for a model whose input is no image: the folder and the
+  // model are named, not the first photograph.
+  Expected<std::vector<CalibrationSample>> vector_input =
+      LoadCalibrationSet(dir.path(), {DType::kF32, {1, 10}}, PreprocessOptions());
+  REQUIRE_FALSE(vector_input.ok());
+  CHECK(vector_input.status().message() ==
+        dir.path() +
+            ": holds photographs (x.png, ...) but the model input is f32[1,10], not an "
+            "image f32[1,H,W,3]; calibrate it on .npy samples");
 }
 
 }  // namespace
