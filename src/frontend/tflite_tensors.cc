@@ -36,7 +36,7 @@ std::string DescribeTfliteTensor(const tfl::SubGraph& subgraph, int32_t index) {
 std::string TfliteTypeName(tfl::TensorType type) {
   const char* name = tfl::EnumNameTensorType(type);
   if (name && *name) return name;
-  return Cat("type ", static_cast<int>(type));
+  return Cat("code ", static_cast<int>(type), " (no TFLite type)");
 }
 
 TfliteTensors::TfliteTensors(std::shared_ptr<const void> owner, const uint8_t* file,

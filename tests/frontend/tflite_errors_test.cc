@@ -135,6 +135,12 @@ TEST_CASE("tensor errors name the operator, the input and the tensor") {
         "t.tflite: graph input 0: tensor 0 'x': type UINT8 is not supported"
         " (opuc imports FLOAT32, FLOAT16 and INT32 tensors)");
 
+  TfliteBuilder n;  // a type code the schema does not know (the verifier lets enums pass)
+  n.Output(n.Input("x", {2}, static_cast<tfl::TensorType>(-5)));
+  CHECK(ReadTflite(n.Finish(), "t.tflite").status().message() ==
+        "t.tflite: graph input 0: tensor 0 'x': type code -5 (no TFLite type) is not supported"
+        " (opuc imports FLOAT32, FLOAT16 and INT32 tensors)");
+
   TfliteBuilder e;
   const int32_t q = e.Input("x", {2});
   e.SetQuantization(q, {0.5f}, {3});

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "opuc/exit_codes.h"
 #include "opuc/opuc_app.h"
 
 namespace opuc::cli {
@@ -81,6 +82,15 @@ TEST_CASE("an exception in a command is exit 3 with one line, not an abort") {
   std::ostringstream quiet;
   CHECK(RunGuarded([] { return 1; }, quiet) == 1);
   CHECK(quiet.str().empty());
+}
+
+TEST_CASE("an error is one line; control bytes from a file's names are shown, not sent") {
+  std::ostringstream err;
+  // A tensor named with an escape sequence (it would turn the terminal red)
+  // and a line break; UTF-8 passes as it is.
+  const Status status = InvalidArgument("m.tflite: tensor 0 'a\x1b[31mb\nc\x7f é'");
+  CHECK(ReportError(status, err) == 2);
+  CHECK(err.str() == "opuc: error: m.tflite: tensor 0 'a\\x1b[31mb c\\x7f é'\n");
 }
 
 }  // namespace
