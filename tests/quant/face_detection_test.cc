@@ -1,7 +1,8 @@
-// The task-level check of quantization (issue 7): face_detection_short_range
-// on astronaut.png finds the same face quantized as in float. Calibration
-// uses the other photographs; astronaut.png is held out. The photo shows
-// one face (Eileen Collins, upper middle).
+// The task-level checks of quantization: face_detection_short_range finds
+// the same face quantized as in float on astronaut.png (one face, Eileen
+// Collins, upper middle) when calibrated on the other skimage photographs
+// (issue 7), and on both portraits of the evaluation set when calibrated on
+// the calibration set (issue 15).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -59,6 +60,47 @@ TEST_CASE("face detection: the quantized model finds the float model's face on a
   MESSAGE("quantized face IoU " << test::IoU(int_faces[0], face) << " score "
                                 << int_faces[0].score);
   CHECK(test::IoU(int_faces[0], face) >= 0.9f);
+}
+
+TEST_CASE("face detection, calibrated on calibration/: the same faces on both portraits") {
+  // Issue 15's check: calibrated on the cache's calibration set (people among
+  // its photographs), judged on the two portraits of the evaluation set.
+  test::RequireImagesCache();
+  const Graph graph = testing::OptimizedModel(test::ModelPath("face_detection_short_range.tflite"));
+  const TensorType input = graph.tensor(graph.inputs[0]).type();
+  Expected<PreprocessOptions> preprocess = DefaultPreprocess("face_detection_short_range", input);
+  REQUIRE(preprocess.ok());
+  Expected<std::vector<CalibrationSample>> set =
+      LoadCalibrationSet(test::CalibrationImagesDir(), input, *preprocess);
+  REQUIRE_MESSAGE(set.ok(), set.status().ToString());
+  std::vector<std::vector<HostTensor>> calibration;
+  for (CalibrationSample& sample : *set) {
+    calibration.emplace_back();
+    calibration.back().push_back(std::move(sample.tensor));
+  }
+  Expected<QuantizedGraph> quantized = Quantize(graph, calibration);
+  REQUIRE(quantized.ok());
+
+  for (const std::string file : {"grace_hopper.jpg", "astronaut.png"}) {
+    CAPTURE(file);
+    Expected<CalibrationSample> portrait =
+        LoadCalibrationSample(test::ImagePath(file), input, *preprocess);
+    REQUIRE(portrait.ok());
+    std::vector<HostTensor> inputs;
+    inputs.push_back(std::move(portrait->tensor));
+    Expected<std::vector<HostTensor>> real = RunReference(graph, inputs);
+    Expected<std::vector<HostTensor>> fixed = RunReference(quantized->graph, inputs);
+    REQUIRE(real.ok());
+    REQUIRE(fixed.ok());
+    const std::vector<test::Box> float_faces = test::DecodeFaces((*real)[0], (*real)[1]);
+    const std::vector<test::Box> int_faces = test::DecodeFaces((*fixed)[0], (*fixed)[1]);
+    REQUIRE(float_faces.size() == 1);  // each portrait shows one face
+    CHECK(int_faces.size() == float_faces.size());
+    REQUIRE_FALSE(int_faces.empty());
+    MESSAGE(file << ": quantized face IoU " << test::IoU(int_faces[0], float_faces[0]) << ", score "
+                 << int_faces[0].score << " (float " << float_faces[0].score << ")");
+    CHECK(test::IoU(int_faces[0], float_faces[0]) >= 0.9f);
+  }
 }
 
 }  // namespace
