@@ -20,18 +20,36 @@
 namespace opuc {
 namespace {
 
-TEST_CASE("face detection: the quantized model finds the float model's face on astronaut.png") {
+/// face_detection_short_range after the default pipeline, with its input
+/// and MediaPipe's preprocessing.
+struct Detector {
+  Graph graph;
+  TensorType input;
+  PreprocessOptions preprocess;
+};
+
+Detector LoadDetector() {
   test::RequireImagesCache();
-  const Graph graph = testing::OptimizedModel(test::ModelPath("face_detection_short_range.tflite"));
-  const TensorType input = graph.tensor(graph.inputs[0]).type();
-  Expected<PreprocessOptions> preprocess = DefaultPreprocess("face_detection_short_range", input);
+  Detector d;
+  d.graph = testing::OptimizedModel(test::ModelPath("face_detection_short_range.tflite"));
+  d.input = d.graph.tensor(d.graph.inputs[0]).type();
+  Expected<PreprocessOptions> preprocess = DefaultPreprocess("face_detection_short_range", d.input);
   REQUIRE(preprocess.ok());
+  d.preprocess = *preprocess;
+  return d;
+}
+
+TEST_CASE("face detection: the quantized model finds the float model's face on astronaut.png") {
+  const Detector detector = LoadDetector();
+  const Graph& graph = detector.graph;
+  const TensorType& input = detector.input;
+  const PreprocessOptions& preprocess = detector.preprocess;
 
   std::vector<std::vector<HostTensor>> calibration, astronaut;
   for (const char* file : {"chelsea.png", "coffee.png", "ihc.png", "motorcycle_left.png",
                            "motorcycle_right.png", "astronaut.png"}) {
     Expected<CalibrationSample> sample =
-        LoadCalibrationSample(test::ImagePath(file), input, *preprocess);
+        LoadCalibrationSample(test::ImagePath(file), input, preprocess);
     REQUIRE(sample.ok());
     auto& set = std::string(file) == "astronaut.png" ? astronaut : calibration;
     set.emplace_back();
@@ -65,13 +83,12 @@ TEST_CASE("face detection: the quantized model finds the float model's face on a
 TEST_CASE("face detection, calibrated on calibration/: the same faces on both portraits") {
   // Issue 15's check: calibrated on the cache's calibration set (people among
   // its photographs), judged on the two portraits of the evaluation set.
-  test::RequireImagesCache();
-  const Graph graph = testing::OptimizedModel(test::ModelPath("face_detection_short_range.tflite"));
-  const TensorType input = graph.tensor(graph.inputs[0]).type();
-  Expected<PreprocessOptions> preprocess = DefaultPreprocess("face_detection_short_range", input);
-  REQUIRE(preprocess.ok());
+  const Detector detector = LoadDetector();
+  const Graph& graph = detector.graph;
+  const TensorType& input = detector.input;
+  const PreprocessOptions& preprocess = detector.preprocess;
   Expected<std::vector<CalibrationSample>> set =
-      LoadCalibrationSet(test::CalibrationImagesDir(), input, *preprocess);
+      LoadCalibrationSet(test::CalibrationImagesDir(), input, preprocess);
   REQUIRE_MESSAGE(set.ok(), set.status().ToString());
   std::vector<std::vector<HostTensor>> calibration;
   for (CalibrationSample& sample : *set) {
@@ -84,7 +101,7 @@ TEST_CASE("face detection, calibrated on calibration/: the same faces on both po
   for (const std::string file : {"grace_hopper.jpg", "astronaut.png"}) {
     CAPTURE(file);
     Expected<CalibrationSample> portrait =
-        LoadCalibrationSample(test::ImagePath(file), input, *preprocess);
+        LoadCalibrationSample(test::ImagePath(file), input, preprocess);
     REQUIRE(portrait.ok());
     std::vector<HostTensor> inputs;
     inputs.push_back(std::move(portrait->tensor));
