@@ -51,7 +51,7 @@ bool IsSection(const std::string& path) {
   const std::string prefix = path + ".";
   for (const HwField& field : HwConfigFields())
     if (std::string(field.path).compare(0, prefix.size(), prefix) == 0) return true;
-  return path == "store";  // holds the taps besides max_outputs
+  return false;
 }
 
 // Every member of `obj` is a field, or a section of fields (checked whole).
@@ -129,7 +129,9 @@ Status ReadTaps(const Json& taps, HwModuleMask& out) {
 
 Expected<const Json*> Typed(const Json& obj, const std::string& path, const char* key,
                             Json::value_t type, const char* type_name) {
-  OPUC_ASSIGN_OR_RETURN(const Json* v, Find(obj, key, true));
+  const auto it = obj.find(key);
+  if (it == obj.end()) return InvalidArgument(Cat(Join(path, key), " is missing"));
+  const Json* v = &*it;
   if (v->type() != type)
     return InvalidArgument(
         Cat(Join(path, key), " is a ", TypeName(*v), "; expected a ", type_name));
@@ -142,12 +144,11 @@ Expected<Hdfg> ReadHdfg(const Json& h) {
   for (const auto& [key, value] : h.items())
     if (key != "root" && key != "stages" && key != "edges")
       return InvalidArgument(Cat("hdfg.", key, " is not a known field"));
-  const auto missing = [](const Status& s) { return s.WithContext("hdfg"); };
   Hdfg g;
-  auto stages = Typed(h, "hdfg", "stages", Json::value_t::array, "array");
-  if (!stages.ok()) return missing(stages.status());
-  for (size_t i = 0; i < (*stages)->size(); ++i) {
-    const Json& s = (**stages)[i];
+  OPUC_ASSIGN_OR_RETURN(const Json* stages,
+                        Typed(h, "hdfg", "stages", Json::value_t::array, "array"));
+  for (size_t i = 0; i < stages->size(); ++i) {
+    const Json& s = (*stages)[i];
     const std::string path = Cat("hdfg.stages[", i, "]");
     if (!s.is_object()) return InvalidArgument(path + " is not an object");
     for (const auto& [key, value] : s.items())
@@ -162,15 +163,15 @@ Expected<Hdfg> ReadHdfg(const Json& h) {
     OPUC_ASSIGN_OR_RETURN(stage.module, ModuleNamed(*module, path + ".module"));
     g.stages.push_back(stage);
   }
-  auto root = Typed(h, "hdfg", "root", Json::value_t::string, "string");
-  if (!root.ok()) return missing(root.status());
-  const std::string root_name = (*root)->get<std::string>();
+  OPUC_ASSIGN_OR_RETURN(const Json* root,
+                        Typed(h, "hdfg", "root", Json::value_t::string, "string"));
+  const std::string root_name = root->get<std::string>();
   g.root = g.Find(root_name);
   if (g.root < 0) return InvalidArgument(Cat("hdfg.root '", root_name, "' names no stage"));
-  auto edges = Typed(h, "hdfg", "edges", Json::value_t::array, "array");
-  if (!edges.ok()) return missing(edges.status());
-  for (size_t i = 0; i < (*edges)->size(); ++i) {
-    const Json& e = (**edges)[i];
+  OPUC_ASSIGN_OR_RETURN(const Json* edges,
+                        Typed(h, "hdfg", "edges", Json::value_t::array, "array"));
+  for (size_t i = 0; i < edges->size(); ++i) {
+    const Json& e = (*edges)[i];
     const std::string path = Cat("hdfg.edges[", i, "]");
     if (!e.is_array() || e.size() != 2 || !e[0].is_string() || !e[1].is_string())
       return InvalidArgument(path + " is not a pair of stage names [\"from\", \"to\"]");

@@ -104,6 +104,11 @@ TEST_CASE("hostile documents: deep nesting, wrong types, absurd numbers") {
         "buffers.weight.banks is a null; expected a number");
   CHECK(ErrorOf(R"({"base": "tiny", "buffers": {"weight": {"ports": 2}}})") ==
         "buffers.weight.ports is not a known field");
+  // A missing member of the graph is named by its whole path.
+  CHECK(ErrorOf(R"({"base": "tiny", "hdfg": {"stages": [{"module": "ipa"}]}})") ==
+        "hdfg.stages[0].name is missing");
+  CHECK(ErrorOf(R"({"base": "tiny", "hdfg": {"stages": [{"name": "a", "module": "ipa"}]}})") ==
+        "hdfg.root is missing");
   CHECK(ErrorOf(R"({"base": "tiny", "array": {"input_channels": 1e300}})") ==
         "array.input_channels is 1e+300; expected an integer");
   CHECK(ErrorOf(R"({"base": "tiny", "array": {"input_channels": 18446744073709551615}})") ==
