@@ -39,6 +39,7 @@
 
 #include "opuc/fusion/fuse_mutator.h"
 #include "opuc/fusion/post_dominator_tree.h"
+#include "opuc/tensor_io/random_input.h"
 
 namespace {
 
@@ -64,19 +65,10 @@ double WallNow() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-class Rng {  // SplitMix64: the same graphs everywhere
+class Rng : public opuc::SplitMix64 {  // the same graphs everywhere
  public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  using SplitMix64::SplitMix64;
   int Below(int n) { return static_cast<int>(Next() % static_cast<uint64_t>(n)); }
-
- private:
-  uint64_t state_;
 };
 
 /// `width` lanes of `depth` layers, joined at the end by a tree of adds.

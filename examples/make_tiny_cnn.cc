@@ -29,38 +29,21 @@
 
 #include "opuc/frontend/opug.h"
 #include "opuc/ir/graph_builder.h"
+#include "opuc/tensor_io/random_input.h"
 
 namespace {
 
 using opuc::Attributes;
 using opuc::GraphBuilder;
 using opuc::OpKind;
+using opuc::SplitMix64;
 using opuc::TensorId;
 
 constexpr uint64_t kSeed = 20261122;
 
-class SplitMix64 {
- public:
-  explicit SplitMix64(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [-limit, limit): 24 random bits scaled exactly.
-  float Uniform(float limit) {
-    const auto bits = static_cast<int32_t>(Next() >> 40);  // [0, 2^24)
-    return limit * (static_cast<float>(bits - (1 << 23)) / static_cast<float>(1 << 23));
-  }
-
- private:
-  uint64_t state_;
-};
-
 std::vector<float> Draw(SplitMix64& rng, size_t count, float limit) {
   std::vector<float> values(count);
-  for (float& v : values) v = rng.Uniform(limit);
+  for (float& v : values) v = limit * rng.UniformSigned();
   return values;
 }
 

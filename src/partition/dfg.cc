@@ -197,13 +197,13 @@ class Mapper {
 
   void Mean(const Node& node, DfgNode& d) {
     const Shape& in = T(node.inputs[0]).shape;
-    std::vector<int64_t> axes = MeanAttrs::Of(node.attrs).axes;
+    const Ints written = MeanAttrs::Of(node.attrs).axes;
+    Ints axes = written;
     for (int64_t& a : axes)
       if (a < 0) a += static_cast<int64_t>(in.size());
     std::sort(axes.begin(), axes.end());
     if (in.size() != 4 || axes != std::vector<int64_t>{1, 2})
-      return Cpu(d, Cat("over axes ",
-                        JoinList(MeanAttrs::Of(node.attrs).axes, [](int64_t v) { return Cat(v); }),
+      return Cpu(d, Cat("over axes ", JoinList(written, [](int64_t v) { return Cat(v); }),
                         ": the pool unit averages over H and W of NHWC maps only"));
     d.what = "mean (global average pool)";
     Stage(d, kPoolUnit, {0});

@@ -8,24 +8,17 @@
 #include <cstdint>
 
 #include "opuc/fusion/indexed_forward_graph.h"
+#include "opuc/tensor_io/random_input.h"
 
 namespace opuc::testing {
 
-class Rng {
+/// SplitMix64 (opuc/tensor_io/random_input.h) with the draws the graphs need.
+class Rng : public SplitMix64 {
  public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  using SplitMix64::SplitMix64;
   /// In [0, n); n > 0.
   int32_t Below(int64_t n) { return static_cast<int32_t>(Next() % static_cast<uint64_t>(n)); }
   bool Chance(int percent) { return Below(100) < percent; }
-
- private:
-  uint64_t state_;
 };
 
 enum class DagShape { kRandom, kDeepChain, kWideFanOut, kDiamonds, kLadder };
