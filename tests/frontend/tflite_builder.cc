@@ -268,4 +268,19 @@ std::vector<uint8_t> TfliteBuilder::Finish() {
   return std::vector<uint8_t>(fbb_.GetBufferPointer(), fbb_.GetBufferPointer() + fbb_.GetSize());
 }
 
+std::vector<uint8_t> ModelWithUnknownOps() {
+  TfliteBuilder b;
+  const int32_t x = b.Input("x", {2});
+  const int32_t y = b.Tensor("y", {2});
+  const int32_t z = b.Tensor("z", {2});
+  const int32_t w = b.Tensor("w", {2});
+  const int32_t v = b.Tensor("v", {2});
+  b.Op(tfl::BuiltinOperator::RELU, {x}, {y});
+  b.Custom("Landmarks2TransformMatrix", {y}, {z}, {});
+  b.Op(tfl::BuiltinOperator::RELU, {z}, {w});
+  b.Op(tfl::BuiltinOperator::SQUEEZE, {w}, {v});
+  b.Output(v);
+  return b.Finish();
+}
+
 }  // namespace opuc::test

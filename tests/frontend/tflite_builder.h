@@ -160,6 +160,11 @@ class TfliteBuilder {
 /// IEEE half-precision bits of small exact values (0, ±0.5, ±1, ±2, ...).
 uint16_t HalfBits(float value);
 
+/// relu -> CUSTOM:Landmarks2TransformMatrix -> relu -> SQUEEZE: two
+/// operators opuc cannot import (a MediaPipe custom op, and one it has no
+/// converter for) between two it can.
+std::vector<uint8_t> ModelWithUnknownOps();
+
 }  // namespace opuc::test
 
 #endif  // OPUC_TESTS_FRONTEND_TFLITE_BUILDER_H

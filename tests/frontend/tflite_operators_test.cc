@@ -12,26 +12,8 @@
 namespace opuc {
 namespace {
 
-using Op = test::tfl::BuiltinOperator;
-
-/// relu -> CUSTOM:Landmarks2TransformMatrix -> relu -> SQUEEZE.
-std::vector<uint8_t> ModelWithUnknownOps() {
-  test::TfliteBuilder b;
-  const int32_t x = b.Input("x", {2});
-  const int32_t y = b.Tensor("y", {2});
-  const int32_t z = b.Tensor("z", {2});
-  const int32_t w = b.Tensor("w", {2});
-  const int32_t v = b.Tensor("v", {2});
-  b.Op(Op::RELU, {x}, {y});
-  b.Custom("Landmarks2TransformMatrix", {y}, {z}, {});
-  b.Op(Op::RELU, {z}, {w});
-  b.Op(Op::SQUEEZE, {w}, {v});
-  b.Output(v);
-  return b.Finish();
-}
-
 TEST_CASE("ReadTfliteOperators counts every operator and names the unknown ones") {
-  const std::vector<uint8_t> bytes = ModelWithUnknownOps();
+  const std::vector<uint8_t> bytes = test::ModelWithUnknownOps();
   Expected<TfliteOperators> ops = ReadTfliteOperators(bytes.data(), bytes.size(), "m.tflite");
   REQUIRE_MESSAGE(ops.ok(), ops.status().ToString());
   CHECK(ops->counts == std::map<std::string, int>{
@@ -46,7 +28,7 @@ TEST_CASE("ReadTfliteOperators counts every operator and names the unknown ones"
 }
 
 TEST_CASE("ReadTfliteOperators verifies the buffer first") {
-  std::vector<uint8_t> bytes = ModelWithUnknownOps();
+  std::vector<uint8_t> bytes = test::ModelWithUnknownOps();
   bytes.resize(bytes.size() / 2);
   Expected<TfliteOperators> ops = ReadTfliteOperators(bytes.data(), bytes.size(), "m.tflite");
   REQUIRE_FALSE(ops.ok());

@@ -11,20 +11,9 @@
 namespace {
 
 using namespace opuc::cli_test;
-using Op = opuc::test::tfl::BuiltinOperator;
-
-/// relu -> CUSTOM:Landmarks2TransformMatrix -> relu, as a file.
+/// tflite_builder's ModelWithUnknownOps, as a file.
 std::string ModelWithCustomOp() {
-  opuc::test::TfliteBuilder b;
-  const int32_t x = b.Input("x", {2});
-  const int32_t y = b.Tensor("y", {2});
-  const int32_t z = b.Tensor("z", {2});
-  const int32_t w = b.Tensor("w", {2});
-  b.Op(Op::RELU, {x}, {y});
-  b.Custom("Landmarks2TransformMatrix", {y}, {z}, {});
-  b.Op(Op::RELU, {z}, {w});
-  b.Output(w);
-  const std::vector<uint8_t> bytes = b.Finish();
+  const std::vector<uint8_t> bytes = opuc::test::ModelWithUnknownOps();
   const std::string path = TempPath("custom_op.tflite");
   WriteFile(path, std::string(bytes.begin(), bytes.end()));
   return path;
@@ -44,8 +33,10 @@ TEST_CASE("opuc inspect lists a model's unknown operators and exits 0") {
   const auto json = nlohmann::json::parse(json_run.out);
   CHECK(json["format"] == "tflite");
   CHECK(json["imported"] == false);
-  CHECK(json["operators"] == nlohmann::json{{"CUSTOM:Landmarks2TransformMatrix", 1}, {"RELU", 2}});
-  CHECK(json["unsupported"] == nlohmann::json::array({"CUSTOM:Landmarks2TransformMatrix"}));
+  CHECK(json["operators"] ==
+        nlohmann::json{{"CUSTOM:Landmarks2TransformMatrix", 1}, {"RELU", 2}, {"SQUEEZE", 1}});
+  CHECK(json["unsupported"] ==
+        nlohmann::json::array({"CUSTOM:Landmarks2TransformMatrix", "SQUEEZE"}));
 
   for (const std::string command : {"run --device ref", "opt", "partition", "quantize"}) {
     CAPTURE(command);
