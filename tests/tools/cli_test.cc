@@ -11,7 +11,6 @@
 #include <sstream>
 #include <string>
 
-#include "support/fetched_data.h"
 #include "tools/cli_util.h"
 
 namespace {
@@ -199,21 +198,14 @@ TEST_CASE("opuc run usage errors exit 2 with one line") {
 
 // --- opuc inspect on .tflite (the TFLite importer) ------------------------
 
-#include <cstdlib>
+#include "frontend/model_cache.h"
 
 namespace {
 
-/// A model that scripts/fetch-models puts in the cache (as in
-/// tests/frontend/model_cache.cc); the test fails when it is missing.
-std::string CachedModel(const std::string& file) {
-  const std::string path = opuc::FetchedModelsDir() + "/" + file;
-  REQUIRE_MESSAGE(std::ifstream(path).good(),
-                  "model " << path << " is missing: run scripts/fetch-models");
-  return path;
-}
+using opuc::test::ModelPath;  // fails the test when scripts/fetch-models has not run
 
 TEST_CASE("opuc inspect --json counts a .tflite's operators by their TFLite names") {
-  Run run = Opuc("inspect --json " + CachedModel("selfie_segmentation.tflite"));
+  Run run = Opuc("inspect --json " + ModelPath("selfie_segmentation.tflite"));
   REQUIRE(run.exit_code == 0);
   const auto json = nlohmann::json::parse(run.out);
   CHECK(json["format"] == "tflite");
@@ -236,7 +228,7 @@ TEST_CASE("opuc inspect --json counts a .tflite's operators by their TFLite name
 }
 
 TEST_CASE("a corrupted or truncated .tflite exits 2 with one line naming the cause") {
-  const std::string model = ReadFile(CachedModel("face_detection_short_range.tflite"));
+  const std::string model = ReadFile(ModelPath("face_detection_short_range.tflite"));
   SUBCASE("truncated") {
     const std::string path = TempPath("truncated.tflite");
     WriteFile(path, model.substr(0, model.size() / 2));
