@@ -18,10 +18,10 @@ std::vector<std::string> Names(const std::string_view (&names)[N]) {
 }
 
 template <typename Enum, size_t N>
-Enum FromName(const std::string_view (&names)[N], std::string_view name) {
+std::optional<Enum> FromName(const std::string_view (&names)[N], std::string_view name) {
   for (size_t i = 0; i < N; ++i)
     if (names[i] == name) return static_cast<Enum>(i);
-  return Enum{};  // not reached on a verified node: the spec lists the names
+  return std::nullopt;
 }
 
 // How each C++ type of op_attrs.def is stored in an AttrValue.
@@ -56,7 +56,8 @@ template <>
 struct AttrTraits<Padding> {
   static constexpr AttrType kType = AttrType::kString;
   static Padding Read(const AttrValue& v) {
-    return FromName<Padding>(kPaddingNames, std::get<std::string>(v));
+    // A verified node holds one of the names; the spec lists them.
+    return FromName<Padding>(kPaddingNames, std::get<std::string>(v)).value_or(Padding{});
   }
   static AttrValue Write(Padding v) { return std::string(PaddingName(v)); }
 };
@@ -64,7 +65,7 @@ template <>
 struct AttrTraits<Activation> {
   static constexpr AttrType kType = AttrType::kString;
   static Activation Read(const AttrValue& v) {
-    return FromName<Activation>(kActivationNames, std::get<std::string>(v));
+    return ActivationFromName(std::get<std::string>(v)).value_or(Activation::kNone);
   }
   static AttrValue Write(Activation v) { return std::string(ActivationName(v)); }
 };
@@ -114,9 +115,7 @@ std::string_view ActivationName(Activation activation) {
 }
 
 std::optional<Activation> ActivationFromName(std::string_view name) {
-  for (size_t i = 0; i < std::size(kActivationNames); ++i)
-    if (kActivationNames[i] == name) return static_cast<Activation>(i);
-  return std::nullopt;
+  return FromName<Activation>(kActivationNames, name);
 }
 
 bool HasFusedActivation(OpKind op) {
