@@ -17,6 +17,7 @@ static_assert(static_cast<int>(fb::DType::F16) == static_cast<int>(DType::kF16))
 static_assert(static_cast<int>(fb::DType::I8) == static_cast<int>(DType::kI8));
 static_assert(static_cast<int>(fb::DType::I16) == static_cast<int>(DType::kI16));
 static_assert(static_cast<int>(fb::DType::I32) == static_cast<int>(DType::kI32));
+static_assert(static_cast<int>(fb::DType::U8) == static_cast<int>(DType::kU8));
 static_assert(kConstantAlignment == 16, "opug.fbs declares force_align: 16 for buffer data");
 
 using flatbuffers::FlatBufferBuilder;

@@ -20,6 +20,7 @@ constexpr std::array<DTypeRow, kNumDTypes> kDTypes = {{
     {DType::kI8, "i8", 1, false},
     {DType::kI16, "i16", 2, false},
     {DType::kI32, "i32", 4, false},
+    {DType::kU8, "u8", 1, false},
 }};
 
 // An out-of-range value (a graph Verify has not seen yet) reads as this row,
@@ -37,6 +38,9 @@ size_t DTypeSize(DType dtype) { return Row(dtype).size; }
 std::string_view DTypeName(DType dtype) { return Row(dtype).name; }
 bool IsFloat(DType dtype) { return Row(dtype).is_float; }
 bool IsInteger(DType dtype) { return !Row(dtype).is_float; }
+bool IsQuantizedFormat(DType dtype) {
+  return dtype == DType::kI8 || dtype == DType::kU8 || dtype == DType::kI16;
+}
 
 std::optional<DType> DTypeFromName(std::string_view name) {
   for (const DTypeRow& row : kDTypes)

@@ -161,6 +161,13 @@ Expected<std::vector<TensorType>> InferOutputTypes(OpKind op, const InferContext
   if (!extents.ok()) return extents.WithContext(OpName(op));
   Expected<std::vector<TensorType>> types = def.infer(ctx);
   if (!types.ok()) return types.status().WithContext(OpName(op));
+  for (size_t i = 0; i < types->size() && i < ctx.outputs.size(); ++i) {
+    const Tensor* declared = ctx.outputs[i];
+    TensorType& type = (*types)[i];
+    if (declared && !declared->fixed_point.empty() && IsQuantizedFormat(declared->dtype) &&
+        IsQuantizedFormat(type.dtype))
+      type.dtype = declared->dtype;
+  }
   return types;
 }
 

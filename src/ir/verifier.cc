@@ -103,6 +103,8 @@ Status VerifyNode(const Graph& graph, NodeId id, std::vector<Origin>& origin) {
   const int want_outputs = GetOpInfo(node.op).def.num_outputs;
   if (static_cast<int>(node.outputs.size()) != want_outputs)
     return InvalidArgument(Cat("has ", node.outputs.size(), " outputs; expected ", want_outputs));
+  for (TensorId out : node.outputs)
+    ctx.outputs.push_back(InRange(graph, out) ? &graph.tensor(out) : nullptr);
   OPUC_ASSIGN_OR_RETURN(std::vector<TensorType> types, InferOutputTypes(node.op, ctx));
   if (types.size() != node.outputs.size())
     return InternalError(Cat("inference gave ", types.size(), " output types for ",

@@ -9,7 +9,8 @@ namespace opuc {
 namespace {
 
 constexpr int kMinFraction = -8;
-constexpr int kMaxActivationFraction = 15;
+constexpr int kMaxActivationFraction = 15;      // i8, u8
+constexpr int kMaxWideActivationFraction = 23;  // i16
 constexpr int kMaxWeightFraction = 23;
 
 enum class Role : uint8_t { kActivation, kWeight, kTable };
@@ -33,23 +34,26 @@ std::vector<Role> Roles(const Graph& graph) {
   return roles;
 }
 
-/// Whether a fixed point is required: an i8 graph input or node output of a
-/// quantized graph, unless it is a table or the output of densify (a
-/// constant in disguise, checked like one).
+/// Whether a fixed point is required: a graph input or node output in a
+/// quantized format (i8, u8, i16) of a quantized graph, unless it is a table
+/// or the output of densify (a constant in disguise, checked like one).
 Status CheckTensor(const Graph& graph, TensorId id, Role role, bool needs_fixed_point) {
   const Tensor& t = graph.tensor(id);
   const FixedPoint& fp = t.fixed_point;
   if (fp.empty()) {
-    if (!needs_fixed_point || t.dtype != DType::kI8 || role == Role::kTable) return OkStatus();
-    return InvalidArgument(Cat(DescribeTensor(graph, id),
-                               ": i8 tensor of a quantized graph has no fixed point (every i8"
-                               " graph input and node output needs one)"));
+    if (!needs_fixed_point || !IsQuantizedFormat(t.dtype) || role == Role::kTable)
+      return OkStatus();
+    return InvalidArgument(Cat(DescribeTensor(graph, id), ": ", DTypeName(t.dtype),
+                               " tensor of a quantized graph has no fixed point (every graph"
+                               " input and node output in i8, u8 or i16 needs one)"));
   }
   const bool weight_like = role == Role::kWeight || fp.axis != -1;
   if (fp.axis != -1 && !t.is_constant() && role != Role::kWeight)
     return InvalidArgument(Cat(DescribeTensor(graph, id), ": has a fixed point along axis ",
                                fp.axis, "; an activation has one fraction length"));
-  const int max = weight_like ? kMaxWeightFraction : kMaxActivationFraction;
+  const int max = weight_like              ? kMaxWeightFraction
+                  : t.dtype == DType::kI16 ? kMaxWideActivationFraction
+                                           : kMaxActivationFraction;
   for (size_t i = 0; i < fp.fraction_bits.size(); ++i) {
     const int32_t f = fp.fraction_bits[i];
     if (f < kMinFraction || f > max)

@@ -93,9 +93,9 @@ class Mapper {
   void Map(NodeId id, DfgNode& d) {
     const Node& node = graph_.node(id);
     const DType dtype = T(node.outputs[0]).dtype;
-    if (dtype != DType::kF32 && dtype != DType::kI8)
+    if (dtype != DType::kF32 && !IsQuantizedFormat(dtype))
       return Cpu(d, Cat("its ", DTypeName(dtype), " values are not in the datapath (f32 before",
-                        " quantization, or i8)"));
+                        " quantization, or i8, u8, i16)"));
     const Activation activation = FusedActivation(node.attrs);
     if (activation != Activation::kNone)
       return Cpu(d, Cat("fused activation '", ActivationName(activation),
@@ -120,8 +120,8 @@ class Mapper {
       case OpKind::kSigmoid:
       case OpKind::kTanh:
       case OpKind::kHardSwish:
-        if (dtype != DType::kI8)
-          return Cpu(d, "on f32 it is not a comparator op; on i8 it becomes a 256-entry table");
+        if (!IsQuantizedFormat(dtype))
+          return Cpu(d, "on f32 it is not a comparator op; quantized it becomes a table");
         if (!hw_.compare.lookup_table)
           return Cpu(d, "this OPU has no lookup tables (compare.lookup_table)");
         d.what += " (table)";

@@ -20,6 +20,7 @@ Expected<bool> InferShape(Graph& graph, PassContext&, PassCounters& counters) {
     ctx.body = node.body.get();
     for (TensorId in : node.inputs)
       ctx.inputs.push_back(in == kNoTensor ? nullptr : &graph.tensor(in));
+    for (TensorId out : node.outputs) ctx.outputs.push_back(&graph.tensor(out));
     Expected<std::vector<TensorType>> types = InferOutputTypes(node.op, ctx);
     if (!types.ok()) return types.status().WithContext(DescribeNode(graph, static_cast<NodeId>(n)));
     for (size_t i = 0; i < node.outputs.size() && i < types->size(); ++i) {

@@ -85,6 +85,7 @@ std::string_view NpyDescr(DType dtype) {
     case DType::kI8: return "|i1";
     case DType::kI16: return "<i2";
     case DType::kI32: return "<i4";
+    case DType::kU8: return "|u1";
   }
   return "?";
 }

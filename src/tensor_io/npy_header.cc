@@ -97,7 +97,7 @@ Expected<Shape> Parser::Tuple() {
 }
 
 Expected<DType> Parser::Descr(const std::string& descr) const {
-  for (DType dtype : {DType::kF32, DType::kF16, DType::kI8, DType::kI16, DType::kI32})
+  for (DType dtype : {DType::kF32, DType::kF16, DType::kI8, DType::kI16, DType::kI32, DType::kU8})
     if (descr == NpyDescr(dtype)) return dtype;
   if (!descr.empty() && descr[0] == '>')
     return Error("descr", Cat("is '", descr, "': big-endian data is not supported"));

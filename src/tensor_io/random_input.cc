@@ -31,6 +31,7 @@ Expected<HostTensor> RandomTensor(DType dtype, const Shape& shape, uint64_t seed
     case DType::kI8: FillIntegers<int8_t>(tensor, rng); break;
     case DType::kI16: FillIntegers<int16_t>(tensor, rng); break;
     case DType::kI32: FillIntegers<int32_t>(tensor, rng); break;
+    case DType::kU8: FillIntegers<uint8_t>(tensor, rng); break;
     case DType::kF16: break;
   }
   return tensor;

@@ -50,7 +50,7 @@ TEST_CASE("buffers: size, index, buffer 0" * test::NeedsJsonReader()) {
 
 TEST_CASE("tensors: dtype, extents, element counts, fixed points" * test::NeedsJsonReader()) {
   CHECK(Message(R"("name": "image", "dtype": "F32")", R"("name": "image", "dtype": 9)") ==
-        "bad.opug.json: tensor 0 'image': dtype 9 is unknown (expected 0..4)");
+        "bad.opug.json: tensor 0 'image': dtype 9 is unknown (expected 0..5)");
   CHECK(Message(kImage, R"("name": "image", "shape": [1, -2, 2, 2])") ==
         "bad.opug.json: tensor 0 'image': shape [1,-2,2,2] has a negative extent");
   // 2^40 · 2^40 elements overflow int64; 2^62 elements fit but 2^64 bytes do not.

@@ -89,9 +89,9 @@ TEST_CASE("conv2d: shapes and dtypes of weights and bias") {
   const Tensor w_i8 = T(DType::kI8, {4, 3, 3, 3}, "w");
   CHECK(Contains(Infer(OpKind::kConv2D, {&x, &w_i8}).error,
                  "input 'weights' has dtype i8; expected f32"));
-  // Inner products take f32, f16 or i8 activations; not i16.
-  const Tensor x_i16 = T(DType::kI16, {1, 5, 5, 3});
-  CHECK(Contains(Infer(OpKind::kConv2D, {&x_i16, &w}).error, "has dtype i16"));
+  // Inner products take f32, f16 or quantized activations; not i32.
+  const Tensor x_i32 = T(DType::kI32, {1, 5, 5, 3});
+  CHECK(Contains(Infer(OpKind::kConv2D, {&x_i32, &w}).error, "has dtype i32"));
 }
 
 TEST_CASE("conv2d: quantized i8 takes an i32 bias and outputs i8 - f16 keeps f16") {

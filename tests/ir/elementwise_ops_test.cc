@@ -79,17 +79,17 @@ TEST_CASE("prelu: alpha must broadcast to the input's shape") {
   CHECK(Contains(Infer(OpKind::kPRelu, {&x, &alpha8}).error, "input 'alpha' has dtype i8"));
 }
 
-TEST_CASE("unary ops keep shape and dtype - f32, f16 and i8 only") {
+TEST_CASE("unary ops keep shape and dtype - f32, f16 and the quantized formats only") {
   const OpKind unary[] = {OpKind::kRelu,      OpKind::kRelu6,   OpKind::kReluN1To1,
                           OpKind::kHardSwish, OpKind::kSigmoid, OpKind::kTanh};
   for (OpKind op : unary) {
     CAPTURE(OpName(op));
-    for (DType dtype : {DType::kF32, DType::kF16, DType::kI8}) {
+    for (DType dtype : {DType::kF32, DType::kF16, DType::kI8, DType::kU8, DType::kI16}) {
       const Tensor x = T(dtype, {2, 3, 5});
       CHECK(Infer(op, {&x}).type == TensorType{dtype, {2, 3, 5}});
     }
     const Tensor x32 = T(DType::kI32, {2});
-    CHECK(Contains(Infer(op, {&x32}).error, "has dtype i32; expected one of [f32,f16,i8]"));
+    CHECK(Contains(Infer(op, {&x32}).error, "has dtype i32; expected one of [f32,f16,i8,u8,i16]"));
     const Tensor x = F32({2});
     CHECK(Contains(Infer(op, {&x, &x}).error, "has 2 inputs; expected 1"));
     CHECK(Contains(Infer(op, {&x}, A({{"alpha", 0.5}})).error, "unknown attribute 'alpha'"));
@@ -105,14 +105,14 @@ TEST_CASE("leaky_relu: alpha is a required float") {
         "attribute 'alpha' is int 1; expected float");
 }
 
-TEST_CASE("dequantize: f16 and i8 become f32 of the same shape") {
+TEST_CASE("dequantize: f16 and the quantized formats become f32 of the same shape") {
   const Tensor h = T(DType::kF16, {3, 3, 2});
   CHECK(Infer(OpKind::kDequantize, {&h}).type == TensorType{DType::kF32, {3, 3, 2}});
   const Tensor q = T(DType::kI8, {4});
   CHECK(Infer(OpKind::kDequantize, {&q}).type == TensorType{DType::kF32, {4}});
   const Tensor f = F32({4});
-  CHECK(
-      Contains(Infer(OpKind::kDequantize, {&f}).error, "has dtype f32; expected one of [f16,i8]"));
+  CHECK(Contains(Infer(OpKind::kDequantize, {&f}).error,
+                 "has dtype f32; expected one of [f16,i8,u8,i16]"));
   const Tensor i32 = T(DType::kI32, {4});
   CHECK_FALSE(Infer(OpKind::kDequantize, {&i32}).ok);
 }

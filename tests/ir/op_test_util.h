@@ -49,7 +49,9 @@ struct InferResult {
   std::string error;  ///< The message when not ok.
 };
 
-inline InferResult Infer(OpKind op, std::vector<const Tensor*> inputs, Attributes attrs = {}) {
+/// `declared`: the node's declared output, as a verifier or executor passes it.
+inline InferResult Infer(OpKind op, std::vector<const Tensor*> inputs, Attributes attrs = {},
+                         const Tensor* declared = nullptr) {
   FillDefaultAttributes(op, &attrs);
   InferResult result;
   if (Status s = ValidateAttributes(op, attrs); !s.ok()) {
@@ -59,6 +61,7 @@ inline InferResult Infer(OpKind op, std::vector<const Tensor*> inputs, Attribute
   InferContext ctx;
   ctx.inputs = std::move(inputs);
   ctx.attrs = &attrs;
+  if (declared) ctx.outputs = {declared};
   Expected<std::vector<TensorType>> types = InferOutputTypes(op, ctx);
   if (!types.ok()) {
     result.error = types.status().message();

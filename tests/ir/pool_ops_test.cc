@@ -117,7 +117,7 @@ TEST_CASE("softmax: an i8 input needs its i32[256] exp_table, a float one has no
         "softmax: input 'exp_table' (tensor 'exp') has shape [255]; expected [256]");
   const Tensor x = F32({2, 10});
   CHECK(Infer(OpKind::kSoftmax, {&x, &table}).error ==
-        "softmax: input 'exp_table' is given for a f32 input; only an i8 softmax takes one");
+        "softmax: input 'exp_table' is given for a f32 input; only an integer softmax takes one");
   CHECK(Contains(Infer(OpKind::kSoftmax, {&q, &table, &table}).error, "has 3 inputs"));
 }
 

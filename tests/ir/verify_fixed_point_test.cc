@@ -50,8 +50,8 @@ TEST_CASE("every i8 graph input and node output of a quantized graph has a fixed
   Graph g = QuantizedGraph();
   g.tensors[3].fixed_point = {};
   CHECK(Message(g) ==
-        "tensor 3 'c': i8 tensor of a quantized graph has no fixed point (every i8"
-        " graph input and node output needs one)");
+        "tensor 3 'c': i8 tensor of a quantized graph has no fixed point (every graph input"
+        " and node output in i8, u8 or i16 needs one)");
   g = QuantizedGraph();
   g.tensors[0].fixed_point = {};
   CHECK(Contains(Message(g), "tensor 0 'x': i8 tensor of a quantized graph has no fixed point"));

@@ -183,7 +183,7 @@ TEST_CASE("case 13: what the datapath cannot run goes to the CPU, never into a g
   const HwPartition q = PartitionOf(h);
   CHECK(GroupLines(h, q) == Lines{"opu c:ipa", "cpu sig"});
   CHECK(ReasonOf(h, q, "sig") ==
-        "sigmoid: on f32 it is not a comparator op; on i8 it becomes a 256-entry table");
+        "sigmoid: on f32 it is not a comparator op; quantized it becomes a table");
 }
 
 TEST_CASE("case 14: the graph input read by two groups is an input of both") {

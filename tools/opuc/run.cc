@@ -116,6 +116,7 @@ Stats Summarize(const HostTensor& t) {
       case DType::kI8: v = t.data<int8_t>()[i]; break;
       case DType::kI16: v = t.data<int16_t>()[i]; break;
       case DType::kI32: v = t.data<int32_t>()[i]; break;
+      case DType::kU8: v = t.data<uint8_t>()[i]; break;
     }
     sum += v;
     if (std::isnan(v)) continue;

@@ -16,13 +16,14 @@ enum class DType : uint8_t {
   kI8 = 2,
   kI16 = 3,
   kI32 = 4,
+  kU8 = 5,  ///< Unsigned activations of a quantized graph (docs/numerics.md §1).
 };
-inline constexpr int kNumDTypes = 5;
+inline constexpr int kNumDTypes = 6;
 
 /// Size of one element in bytes.
 size_t DTypeSize(DType dtype);
 
-/// "f32", "f16", "i8", "i16", "i32".
+/// "f32", "f16", "i8", "i16", "i32", "u8".
 std::string_view DTypeName(DType dtype);
 
 /// Inverse of DTypeName; nullopt for an unknown name.
@@ -30,6 +31,10 @@ std::optional<DType> DTypeFromName(std::string_view name);
 
 bool IsFloat(DType dtype);
 bool IsInteger(DType dtype);
+
+/// The formats of a quantized graph's activations: i8, u8 and i16
+/// (docs/numerics.md §1). Their elements are integers q standing for q · 2^-f.
+bool IsQuantizedFormat(DType dtype);
 
 }  // namespace opuc
 

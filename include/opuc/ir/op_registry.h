@@ -80,6 +80,11 @@ struct InferContext {
   const Attributes* attrs = nullptr;
   /// The node's body (Node::body); only `fused` reads it.
   const Graph* body = nullptr;
+  /// The declared outputs, when there are any (a graph being verified or
+  /// run): an output in a quantized format with a fixed point keeps its
+  /// declared format where inference gives another quantized one, since the
+  /// quantizer, not the op, chooses between i8, u8 and i16 (numerics.md §1).
+  std::vector<const Tensor*> outputs;
 };
 
 /// Computes the output types, or an error naming the input or attribute at

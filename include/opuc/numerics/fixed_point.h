@@ -13,6 +13,10 @@
 //   Rhu(v)              round half up of a double (⌊v⌋ + (v − ⌊v⌋ >= 0.5))
 //   QuantizeToInt8(v,f) SatInt8(Rhu(v · 2^f)); +inf → 127, −inf → −128, NaN → 0
 //   OutputStage(a,M,S)  Requant(a · M, S), the output stage of §3
+//   RequantTo(x,s,lo,hi)   clamp(ShrRhu(x, s), lo, hi): requant into any format (§1)
+//   QuantizeTo(v,f,lo,hi)  clamp(Rhu(v · 2^f), lo, hi); NaN → 0
+//   SplitInt16(q)       q = 256·hi + lo, hi signed [-128, 127], lo unsigned [0, 255] (§2)
+//   Interpolate(a,b,t)  a + ShrRhu((b − a) · t, 8), t in [0, 255]: i16 tables (§6)
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_NUMERICS_FIXED_POINT_H
@@ -107,6 +111,36 @@ inline int8_t OutputStage(int64_t acc, int32_t multiplier, int shift) {
                                       : std::numeric_limits<int64_t>::max();
   return Requant(v, shift);
 }
+
+/// clamp(ShrRhu(x, s), lo, hi) on the true value, for any int64 x and s
+/// (ShrRhu saturates to the int64 limits where a left shift overflows, and
+/// every format's range lies far inside them): requant into the format
+/// [lo, hi] of numerics.md §1 (i8, u8, i16).
+inline int64_t RequantTo(int64_t x, int s, int64_t lo, int64_t hi) {
+  return ClampInt64(ShrRhu(x, s), lo, hi);
+}
+
+/// clamp(Rhu(v · 2^f), lo, hi): quantize into any format; +inf → hi,
+/// −inf → lo, NaN → 0 (or the bound nearest 0 when 0 is outside [lo, hi]).
+inline int64_t QuantizeTo(double v, int f, int64_t lo, int64_t hi) {
+  return ClampInt64(std::isnan(v) ? 0 : Rhu(std::ldexp(v, f)), lo, hi);
+}
+
+/// The two bytes of an i16 operand as the 8-bit array reads them in its two
+/// passes (numerics.md §2): q = 256 · high + low, high = q >> 8 (signed,
+/// [−128, 127]), low = q & 255 (unsigned, [0, 255]).
+struct Int16Bytes {
+  int32_t high;
+  int32_t low;
+};
+inline Int16Bytes SplitInt16(int32_t q) {
+  return {q >> 8, q & 255};  // >> is arithmetic (C++20 defines it; every C++17 target here does it)
+}
+
+/// Linear interpolation between two table knots a and b at t/256 of the
+/// way, rounded half up: a + ShrRhu((b − a) · t, 8) (numerics.md §6, tables
+/// on i16 inputs). Exact in int64; the result lies between a and b.
+inline int64_t Interpolate(int64_t a, int64_t b, int64_t t) { return a + ShrRhu((b - a) * t, 8); }
 
 }  // namespace opuc
 

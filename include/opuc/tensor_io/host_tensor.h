@@ -45,6 +45,7 @@ constexpr bool IsElementOf(DType dtype) {
     case DType::kI8: return std::is_same_v<T, int8_t>;
     case DType::kI16: return std::is_same_v<T, int16_t>;
     case DType::kI32: return std::is_same_v<T, int32_t>;
+    case DType::kU8: return std::is_same_v<T, uint8_t>;
   }
   return false;
 }

@@ -32,12 +32,12 @@ std::vector<int64_t> BroadcastOffsets(const Shape& operand, const Shape& output)
   return offsets;
 }
 
-Status AddSubI8(KernelContext& ctx, int sign) {
-  return BinaryI8(ctx, "lhs", "rhs", [sign](const BinaryFractions& f, int8_t a, int8_t b) {
+Status AddSubInt(KernelContext& ctx, int sign) {
+  return BinaryInt(ctx, "lhs", "rhs", [sign](const BinaryFractions& f, int32_t a, int32_t b) {
     const int top = std::max({f.lhs, f.rhs, f.out});
-    // |s| <= 255 · 2^(15 + 8): exact in int64 (numerics.md §5).
+    // |s| <= 2 · 32768 · 2^(23 + 8) = 2^47: exact in int64 (numerics.md §5).
     const int64_t s = ShrRhu(a, f.lhs - top) + sign * ShrRhu(b, f.rhs - top);
-    return Requant(s, top - f.out);
+    return ShrRhu(s, top - f.out);
   });
 }
 

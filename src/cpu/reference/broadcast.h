@@ -41,49 +41,51 @@ Status BinaryF32(KernelContext& ctx, Fn fn) {
   return OkStatus();
 }
 
-/// The fraction lengths of an i8 binary op: lhs, rhs, output.
+/// The fraction lengths of an integer binary op: lhs, rhs, output.
 struct BinaryFractions {
   int lhs = 0;
   int rhs = 0;
   int out = 0;
 };
 
-/// out[i] = clamp(fn(f, a[i], b[i])) with broadcasting, over i8 inputs 0 and
-/// 1 (called `lhs` and `rhs`) of a quantized graph: `fn` is the op's rule of
-/// docs/numerics.md §5, the clamp the fused activation (§3) when the op has
-/// an `activation` attribute. The rhs's fraction length may reach
-/// `rhs_max_fraction` (23 for prelu's alpha, 15 for activations).
+/// out[i] = clamp(fn(f, a[i], b[i])) with broadcasting, over the quantized
+/// inputs 0 and 1 (called `lhs` and `rhs`; any of i8, u8, i16, read as
+/// integers): `fn` is the op's rule of docs/numerics.md §5 on the true
+/// values, the clamp the output's format narrowed by the fused activation
+/// (§3) when the op has one. `alpha`: the rhs is prelu's alpha, an i8
+/// tensor whose fraction length may reach 23 (a weight's).
 template <typename Fn>
-Status BinaryI8(KernelContext& ctx, std::string_view lhs, std::string_view rhs, Fn fn,
-                int rhs_max_fraction = kMaxActivationFraction) {
+Status BinaryInt(KernelContext& ctx, std::string_view lhs, std::string_view rhs, Fn fn,
+                 bool alpha = false) {
   BinaryFractions f;
   OPUC_ASSIGN_OR_RETURN(f.lhs, InputFraction(ctx, 0, lhs));
-  OPUC_ASSIGN_OR_RETURN(f.rhs, TensorFraction(ctx.input_tensor(1), Cat("input '", rhs, "'"),
-                                              kMinActivationFraction, rhs_max_fraction));
-  OPUC_ASSIGN_OR_RETURN(f.out, OutputFraction(ctx));
-  Int8Range range;
-  if (HasFusedActivation(ctx.node().op)) {
-    OPUC_ASSIGN_OR_RETURN(range, FusedActivationRange(ctx, f.out));
+  if (alpha) {
+    OPUC_ASSIGN_OR_RETURN(f.rhs, TensorFraction(ctx.input_tensor(1), Cat("input '", rhs, "'"),
+                                                kMinWeightFraction, kMaxWeightFraction));
+  } else {
+    OPUC_ASSIGN_OR_RETURN(f.rhs, InputFraction(ctx, 1, rhs));
   }
+  OPUC_ASSIGN_OR_RETURN(f.out, OutputFraction(ctx));
+  OPUC_ASSIGN_OR_RETURN(const IntRange range, OutputRange(ctx, f.out));
   OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());
   const HostTensor& a = *ctx.input(0);
   const HostTensor& b = *ctx.input(1);
   const std::vector<int64_t> ia = BroadcastOffsets(a.shape(), out->shape());
   const std::vector<int64_t> ib = BroadcastOffsets(b.shape(), out->shape());
-  const int8_t* x = a.data<int8_t>();
-  const int8_t* y = b.data<int8_t>();
-  int8_t* z = out->data<int8_t>();
+  const std::vector<int32_t> x = Widened(a);
+  const std::vector<int32_t> y = Widened(b);
+  const IntWriter z(out);
   for (int64_t i = 0; i < out->elements(); ++i) {
     const auto k = static_cast<size_t>(i);
-    z[i] = range.Clamp(fn(f, x[ia[k]], y[ib[k]]));
+    z.Set(i, range.Clamp(fn(f, x[static_cast<size_t>(ia[k])], y[static_cast<size_t>(ib[k])])));
   }
   return OkStatus();
 }
 
-/// add and sub on i8 (§5): both operands shifted up exactly to
-/// F = max(f_lhs, f_rhs, f_out), combined (`sign` +1 or -1 for the rhs), and
-/// rounded once: requant(s, F - f_out).
-Status AddSubI8(KernelContext& ctx, int sign);
+/// add and sub on quantized inputs (§5): both operands shifted up exactly
+/// to F = max(f_lhs, f_rhs, f_out), combined (`sign` +1 or -1 for the rhs),
+/// and rounded once: shr_rhu(s, F - f_out), saturated to the output.
+Status AddSubInt(KernelContext& ctx, int sign);
 
 }  // namespace opuc::reference
 

@@ -3,8 +3,9 @@
 // For each index of the dimensions before `axis` (the outer loop), the
 // inputs' blocks along axis follow one another in input order. Any dtype;
 // a fused activation other than none needs f32 and is applied afterwards.
-// i8 of a quantized graph (docs/numerics.md §5): every element of input i
-// becomes requant(q, f_i - f_out), and a fused activation clamps (§3).
+// A quantized graph (docs/numerics.md §5): every element of input i becomes
+// requant(q, f_i - f_out) in the output's format (i8, u8, i16), clamped by a
+// fused activation (§3).
 //
 //===----------------------------------------------------------------------===//
 #include <cstring>
@@ -39,26 +40,23 @@ Expected<HostTensor*> Move(KernelContext& ctx, const std::vector<const HostTenso
   return output;
 }
 
-Status ConcatI8(KernelContext& ctx) {
+Status ConcatInt(KernelContext& ctx) {
+  OPUC_ASSIGN_OR_RETURN(int f_out, OutputFraction(ctx));
+  OPUC_ASSIGN_OR_RETURN(IntRange range, OutputRange(ctx, f_out));
   std::vector<HostTensor> moved;
   for (size_t i = 0; i < ctx.num_inputs(); ++i) {
-    OPUC_ASSIGN_OR_RETURN(HostTensor m, RequantizedInput(ctx, i, Cat("inputs[", i, "]")));
+    OPUC_ASSIGN_OR_RETURN(HostTensor m, RequantizedInput(ctx, i, Cat("inputs[", i, "]"), range));
     moved.push_back(std::move(m));
   }
   std::vector<const HostTensor*> inputs;
   for (const HostTensor& m : moved) inputs.push_back(&m);
-  OPUC_ASSIGN_OR_RETURN(int f_out, OutputFraction(ctx));
-  OPUC_ASSIGN_OR_RETURN(Int8Range range, FusedActivationRange(ctx, f_out));
-  OPUC_ASSIGN_OR_RETURN(HostTensor * output, Move(ctx, inputs));
-  int8_t* y = output->data<int8_t>();
-  for (int64_t e = 0; e < output->elements(); ++e) y[e] = range.Clamp(y[e]);
-  return OkStatus();
+  return Move(ctx, inputs).status();
 }
 
 }  // namespace
 
 Status EvalConcat(KernelContext& ctx) {
-  if (IsQuantizedI8(ctx)) return ConcatI8(ctx);
+  if (IsQuantizedMove(ctx)) return ConcatInt(ctx);
   const Activation activation = ConcatAttrs::Of(ctx.attrs()).activation;
   const DType dtype = ctx.input(0)->dtype();
   if (activation != Activation::kNone && dtype != DType::kF32)

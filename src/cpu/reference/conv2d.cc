@@ -4,7 +4,7 @@
 // over ky, then kx, then i (innermost) of
 //   input[n, y·sh - pad_h + ky·dh, x·sw - pad_w + kx·dw, i] · weights[o,ky,kx,i]
 // skipping taps that fall outside the input (TFLite's reference order).
-// f32: in float. i8 (docs/numerics.md §2, §3): the exact sum in int64 plus
+// f32: in float. Quantized (docs/numerics.md §2, §3): the exact sum in int64 plus
 // the i32 bias, which must lie in int32, then the output stage with
 // S[o] = f_in + f_w[o] - f_out and the fused activation as a clamp.
 //
@@ -16,7 +16,7 @@ namespace {
 
 /// The loop for element type T and accumulator Acc; `finish(sum, o, &out)`
 /// adds the bias and produces the output element.
-template <typename T, typename Acc, typename Finish>
+template <typename T, typename W, typename Acc, typename Finish>
 Status Conv2D(KernelContext& ctx, Finish finish) {
   const HostTensor& input = *ctx.input(0);
   const HostTensor& weights = *ctx.input(1);
@@ -28,8 +28,7 @@ Status Conv2D(KernelContext& ctx, Finish finish) {
   const WindowGeometry g = WindowOf(a.strides, a.dilations, is, os, ws[1], ws[2]);
 
   const T* in = input.data<T>();
-  const T* w = weights.data<T>();
-  T* out = output->data<T>();
+  const W* w = weights.data<W>();
   for (int64_t n = 0; n < os[0]; ++n) {
     for (int64_t y = 0; y < os[1]; ++y) {
       for (int64_t x = 0; x < os[2]; ++x) {
@@ -46,7 +45,7 @@ Status Conv2D(KernelContext& ctx, Finish finish) {
                        static_cast<Acc>(w[Nhwc(ws, o, ky, kx, i)]);
             }
           }
-          OPUC_RETURN_IF_ERROR(finish(sum, o, &out[Nhwc(os, n, y, x, o)]));
+          OPUC_RETURN_IF_ERROR(finish(sum, o, output, Nhwc(os, n, y, x, o)));
         }
       }
     }
@@ -57,8 +56,8 @@ Status Conv2D(KernelContext& ctx, Finish finish) {
 }  // namespace
 
 Status EvalConv2D(KernelContext& ctx) {
-  return EvalInnerProduct(ctx, 0, [&](auto element, auto accumulator, auto finish) {
-    return Conv2D<decltype(element), decltype(accumulator)>(ctx, finish);
+  return EvalInnerProduct(ctx, 0, [&](auto in, auto weight, auto accumulator, auto finish) {
+    return Conv2D<decltype(in), decltype(weight), decltype(accumulator)>(ctx, finish);
   });
 }
 

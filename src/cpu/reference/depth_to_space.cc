@@ -2,7 +2,7 @@
 //
 // TensorFlow's DCR order: with block b and C' = C / b² output channels,
 //   out[n, y, x, c] = input[n, y / b, x / b, ((y % b)·b + x % b)·C' + c].
-// Any dtype; i8 of a quantized graph: each element requant(q, f_in - f_out)
+// Any dtype; in a quantized graph: each element requant(q, f_in - f_out)
 // (docs/numerics.md §7).
 //
 //===----------------------------------------------------------------------===//

@@ -4,7 +4,7 @@
 //   out[n,y,x,c·M+m] = act(sum + bias[c·M+m]),
 //   sum over ky, then kx (innermost) of
 //   input[n, y·sh - pad_h + ky·dh, x·sw - pad_w + kx·dw, c] · weights[0,ky,kx,c·M+m]
-// accumulated from 0, skipping taps outside the input. f32: in float. i8
+// accumulated from 0, skipping taps outside the input. f32: in float. Quantized
 // (docs/numerics.md §2, §3): exact in int64, the weights' fraction lengths
 // along axis 3, then the output stage and the fused clamp as conv2d.
 //
@@ -14,7 +14,7 @@
 namespace opuc::reference {
 namespace {
 
-template <typename T, typename Acc, typename Finish>
+template <typename T, typename W, typename Acc, typename Finish>
 Status DepthwiseConv2D(KernelContext& ctx, Finish finish) {
   const HostTensor& input = *ctx.input(0);
   const HostTensor& weights = *ctx.input(1);
@@ -27,8 +27,7 @@ Status DepthwiseConv2D(KernelContext& ctx, Finish finish) {
   const WindowGeometry g = WindowOf(a.strides, a.dilations, is, os, ws[1], ws[2]);
 
   const T* in = input.data<T>();
-  const T* w = weights.data<T>();
-  T* out = output->data<T>();
+  const W* w = weights.data<W>();
   for (int64_t n = 0; n < os[0]; ++n) {
     for (int64_t y = 0; y < os[1]; ++y) {
       for (int64_t x = 0; x < os[2]; ++x) {
@@ -46,7 +45,7 @@ Status DepthwiseConv2D(KernelContext& ctx, Finish finish) {
                        static_cast<Acc>(w[Nhwc(ws, 0, ky, kx, o)]);
               }
             }
-            OPUC_RETURN_IF_ERROR(finish(sum, o, &out[Nhwc(os, n, y, x, o)]));
+            OPUC_RETURN_IF_ERROR(finish(sum, o, output, Nhwc(os, n, y, x, o)));
           }
         }
       }
@@ -58,8 +57,8 @@ Status DepthwiseConv2D(KernelContext& ctx, Finish finish) {
 }  // namespace
 
 Status EvalDepthwiseConv2D(KernelContext& ctx) {
-  return EvalInnerProduct(ctx, 3, [&](auto element, auto accumulator, auto finish) {
-    return DepthwiseConv2D<decltype(element), decltype(accumulator)>(ctx, finish);
+  return EvalInnerProduct(ctx, 3, [&](auto in, auto weight, auto accumulator, auto finish) {
+    return DepthwiseConv2D<decltype(in), decltype(weight), decltype(accumulator)>(ctx, finish);
   });
 }
 

@@ -1,26 +1,26 @@
 //===- src/cpu/reference/dequantize.cc - DEQUANTIZE -----------------------===//
 //
 // f16 → f32: the exact value of each half (HalfToFloat: subnormals, ±0, ±inf
-// and NaN included). i8 → f32: q · 2^-f with the input tensor's fixed point,
+// and NaN included). i8, u8, i16 → f32: q · 2^-f with the input tensor's fixed point,
 // per tensor or per index along its axis (docs/numerics.md); exact, since a
 // float holds every such value.
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
 
-#include "kernel_util.h"
+#include "integer_util.h"
 #include "opuc/tensor_io/half.h"
 #include "support/format.h"
 
 namespace opuc::reference {
 namespace {
 
-Status DequantizeI8(KernelContext& ctx, HostTensor& out) {
+Status DequantizeInt(KernelContext& ctx, HostTensor& out) {
   const FixedPoint& fp = ctx.input_tensor(0).fixed_point;
   const HostTensor& input = *ctx.input(0);
   if (fp.empty())
-    return Unsupported(Cat("input '", ctx.input_tensor(0).name,
-                           "' is i8 without a fixed point; its scale is unknown"));
+    return Unsupported(Cat("input '", ctx.input_tensor(0).name, "' is ", DTypeName(input.dtype()),
+                           " without a fixed point; its scale is unknown"));
   // Elements between consecutive indices of the axis, and the axis extent.
   int64_t inner = 1, extent = 1;
   if (fp.axis >= 0) {
@@ -28,11 +28,11 @@ Status DequantizeI8(KernelContext& ctx, HostTensor& out) {
     for (size_t d = static_cast<size_t>(fp.axis) + 1; d < input.shape().size(); ++d)
       inner *= input.shape()[d];
   }
-  const int8_t* q = input.data<int8_t>();
+  const std::vector<int32_t> q = Widened(input);
   float* y = out.data<float>();
   for (int64_t i = 0; i < input.elements(); ++i) {
     const auto channel = static_cast<size_t>(fp.axis >= 0 ? (i / inner) % extent : 0);
-    y[i] = std::ldexp(static_cast<float>(q[i]), -fp.fraction_bits[channel]);
+    y[i] = std::ldexp(static_cast<float>(q[static_cast<size_t>(i)]), -fp.fraction_bits[channel]);
   }
   return OkStatus();
 }
@@ -42,8 +42,9 @@ Status DequantizeI8(KernelContext& ctx, HostTensor& out) {
 Status EvalDequantize(KernelContext& ctx) {
   OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());
   const HostTensor& input = *ctx.input(0);
-  if (input.dtype() == DType::kI8) return DequantizeI8(ctx, *out);
-  if (input.dtype() != DType::kF16) return ctx.UnsupportedDType("input", input.dtype(), "f16, i8");
+  if (IsQuantizedFormat(input.dtype())) return DequantizeInt(ctx, *out);
+  if (input.dtype() != DType::kF16)
+    return ctx.UnsupportedDType("input", input.dtype(), "f16, i8, u8, i16");
   const uint16_t* h = input.data<uint16_t>();
   float* y = out->data<float>();
   for (int64_t i = 0; i < input.elements(); ++i) y[i] = HalfToFloat(h[i]);

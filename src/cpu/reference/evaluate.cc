@@ -56,6 +56,8 @@ Expected<std::vector<TensorType>> CheckOutputs(const Graph& graph, const Node& n
   ctx.body = node.body.get();
   for (TensorId id : node.inputs)
     ctx.inputs.push_back(id == kNoTensor ? nullptr : &graph.tensor(id));
+  for (TensorId id : node.outputs)
+    ctx.outputs.push_back(InRange(id, graph) ? &graph.tensor(id) : nullptr);
   OPUC_ASSIGN_OR_RETURN(std::vector<TensorType> types, InferOutputTypes(node.op, ctx));
   if (types.size() != node.outputs.size())
     return InvalidArgument(Cat("has ", node.outputs.size(), " outputs; the op has ", types.size()));

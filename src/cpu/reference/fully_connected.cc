@@ -3,7 +3,7 @@
 // The input is read as rows of Ci = weights.shape[1] elements (C order), so
 // any rank works: out[r,o] = act(sum + bias[o]), with sum accumulated from 0
 // over i = 0..Ci-1 of input[r·Ci + i] · weights[o,i]. keep_num_dims changes
-// only the output's shape, not its elements. f32: in float. i8
+// only the output's shape, not its elements. f32: in float. Quantized
 // (docs/numerics.md §2, §3): exact in int64, the weights' fraction lengths
 // along axis 0, then the output stage and the fused clamp as conv2d.
 //
@@ -13,7 +13,7 @@
 namespace opuc::reference {
 namespace {
 
-template <typename T, typename Acc, typename Finish>
+template <typename T, typename W, typename Acc, typename Finish>
 Status FullyConnected(KernelContext& ctx, Finish finish) {
   const HostTensor& input = *ctx.input(0);
   const HostTensor& weights = *ctx.input(1);
@@ -22,14 +22,13 @@ Status FullyConnected(KernelContext& ctx, Finish finish) {
   const int64_t ci = weights.shape()[1];
   const int64_t rows = ci ? input.elements() / ci : 0;
   const T* in = input.data<T>();
-  const T* w = weights.data<T>();
-  T* out = output->data<T>();
+  const W* w = weights.data<W>();
   for (int64_t r = 0; r < rows; ++r) {
     for (int64_t o = 0; o < co; ++o) {
       Acc sum = 0;
       for (int64_t i = 0; i < ci; ++i)
         sum += static_cast<Acc>(in[r * ci + i]) * static_cast<Acc>(w[o * ci + i]);
-      OPUC_RETURN_IF_ERROR(finish(sum, o, &out[r * co + o]));
+      OPUC_RETURN_IF_ERROR(finish(sum, o, output, r * co + o));
     }
   }
   return OkStatus();
@@ -38,8 +37,8 @@ Status FullyConnected(KernelContext& ctx, Finish finish) {
 }  // namespace
 
 Status EvalFullyConnected(KernelContext& ctx) {
-  return EvalInnerProduct(ctx, 0, [&](auto element, auto accumulator, auto finish) {
-    return FullyConnected<decltype(element), decltype(accumulator)>(ctx, finish);
+  return EvalInnerProduct(ctx, 0, [&](auto in, auto weight, auto accumulator, auto finish) {
+    return FullyConnected<decltype(in), decltype(weight), decltype(accumulator)>(ctx, finish);
   });
 }
 

@@ -2,7 +2,7 @@
 //
 // out = x · min(6, max(0, x + 3)) / 6, evaluated left to right in float
 // (x · relu6(x + 3), then the division), as TFLite's reference HardSwish.
-// On i8 the quantizer replaces it with a lookup_table (docs/numerics.md §6).
+// On a quantized input the quantizer replaces it with a lookup_table (docs/numerics.md §6).
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -12,7 +12,7 @@
 namespace opuc::reference {
 
 Status EvalHardSwish(KernelContext& ctx) {
-  if (ctx.input(0)->dtype() == DType::kI8) return NeedsLookupTable(ctx);
+  if (IsQuantizedInput(ctx)) return NeedsLookupTable(ctx);
   return UnaryF32(ctx, [](float x) { return x * std::min(6.0f, std::max(0.0f, x + 3.0f)) / 6.0f; });
 }
 

@@ -1,4 +1,4 @@
-//===- src/cpu/reference/integer_util.cc - Shared pieces of i8 kernels ----===//
+//===- src/cpu/reference/integer_util.cc - Shared pieces of integer kernels ===//
 #include "integer_util.h"
 
 #include <limits>
@@ -7,11 +7,29 @@
 
 namespace opuc::reference {
 
+int MaxActivationFraction(DType format) {
+  return format == DType::kI16 ? kMaxWideActivationFraction : kMaxActivationFraction;
+}
+
+IntRange FormatRange(DType format) {
+  switch (format) {
+    case DType::kU8: return {0, 255};
+    case DType::kI16: return {-32768, 32767};
+    default: return {-128, 127};
+  }
+}
+
+bool IsQuantizedInput(const KernelContext& ctx, size_t i) {
+  const HostTensor* input = ctx.input(i);
+  return input && IsQuantizedFormat(input->dtype());
+}
+
 Expected<int> TensorFraction(const Tensor& tensor, std::string_view role, int lo, int hi) {
   const FixedPoint& fp = tensor.fixed_point;
   const std::string where = Cat(role, " (tensor '", tensor.name, "')");
   if (fp.empty())
-    return InvalidArgument(Cat(where, " is i8 without a fixed point; its scale is unknown"));
+    return InvalidArgument(Cat(where, " is ", DTypeName(tensor.dtype),
+                               " without a fixed point; its scale is unknown"));
   if (fp.axis != -1 || fp.fraction_bits.size() != 1)
     return InvalidArgument(Cat(where, " has ", fp.fraction_bits.size(), " fraction lengths (axis ",
                                fp.axis, "); expected one for the whole tensor"));
@@ -23,7 +41,10 @@ Expected<int> TensorFraction(const Tensor& tensor, std::string_view role, int lo
 }
 
 Expected<int> ActivationFraction(const Tensor& tensor, std::string_view role) {
-  return TensorFraction(tensor, role, kMinActivationFraction, kMaxActivationFraction);
+  if (!IsQuantizedFormat(tensor.dtype))
+    return InvalidArgument(Cat(role, " (tensor '", tensor.name, "') is ", DTypeName(tensor.dtype),
+                               "; expected a quantized format (i8, u8 or i16)"));
+  return TensorFraction(tensor, role, kMinActivationFraction, MaxActivationFraction(tensor.dtype));
 }
 
 Expected<int> InputFraction(const KernelContext& ctx, size_t i, std::string_view role) {
@@ -38,6 +59,8 @@ Expected<std::vector<int>> WeightFractions(const Tensor& tensor, std::string_vie
                                            int64_t channels) {
   const FixedPoint& fp = tensor.fixed_point;
   const std::string where = Cat("input '", role, "' (tensor '", tensor.name, "')");
+  if (tensor.dtype != DType::kI8)
+    return InvalidArgument(Cat(where, " is ", DTypeName(tensor.dtype), "; weights are i8"));
   if (fp.empty())
     return InvalidArgument(Cat(where, " is i8 without a fixed point; its scale is unknown"));
   std::vector<int> fractions;
@@ -59,13 +82,14 @@ Expected<std::vector<int>> WeightFractions(const Tensor& tensor, std::string_vie
   return fractions;
 }
 
-Expected<Int8Range> ActivationRange(Activation activation, int f_out) {
+Expected<IntRange> ActivationRange(Activation activation, int f_out, DType format) {
+  const IntRange all = FormatRange(format);
+  const auto quantize = [&](double v) { return QuantizeTo(v, f_out, all.lo, all.hi); };
   switch (activation) {
-    case Activation::kNone: return Int8Range{-128, 127};
-    case Activation::kRelu: return Int8Range{0, 127};
-    case Activation::kRelu6: return Int8Range{0, QuantizeToInt8(6.0, f_out)};
-    case Activation::kReluN1To1:
-      return Int8Range{QuantizeToInt8(-1.0, f_out), QuantizeToInt8(1.0, f_out)};
+    case Activation::kNone: return all;
+    case Activation::kRelu: return IntRange{all.Clamp(0), all.hi};
+    case Activation::kRelu6: return IntRange{all.Clamp(0), quantize(6.0)};
+    case Activation::kReluN1To1: return IntRange{quantize(-1.0), quantize(1.0)};
     case Activation::kTanh: break;
   }
   return Unsupported(
@@ -73,21 +97,46 @@ Expected<Int8Range> ActivationRange(Activation activation, int f_out) {
       "lookup_table node (docs/numerics.md §3)");
 }
 
-Expected<Int8Range> FusedActivationRange(const KernelContext& ctx, int f_out) {
-  return ActivationRange(FusedActivation(ctx.attrs()), f_out);
+Expected<IntRange> OutputRange(const KernelContext& ctx, int f_out) {
+  const DType format = ctx.output_tensor().dtype;
+  if (!HasFusedActivation(ctx.node().op)) return FormatRange(format);
+  return ActivationRange(FusedActivation(ctx.attrs()), f_out, format);
+}
+
+std::vector<int32_t> Widened(const HostTensor& tensor) {
+  std::vector<int32_t> values(static_cast<size_t>(tensor.elements()));
+  const auto copy = [&](const auto* q) {
+    for (size_t i = 0; i < values.size(); ++i) values[i] = q[i];
+  };
+  switch (tensor.dtype()) {
+    case DType::kU8: copy(tensor.data<uint8_t>()); break;
+    case DType::kI16: copy(tensor.data<int16_t>()); break;
+    case DType::kI32: copy(tensor.data<int32_t>()); break;
+    default: copy(tensor.data<int8_t>()); break;
+  }
+  return values;
+}
+
+void IntWriter::Set(int64_t i, int64_t v) const {
+  switch (dtype_) {
+    case DType::kU8: out_->data<uint8_t>()[i] = static_cast<uint8_t>(v); break;
+    case DType::kI16: out_->data<int16_t>()[i] = static_cast<int16_t>(v); break;
+    default: out_->data<int8_t>()[i] = static_cast<int8_t>(v); break;
+  }
 }
 
 Status CheckAccumulator(const KernelContext& ctx, int64_t acc, int64_t channel) {
-  if (acc >= std::numeric_limits<int32_t>::min() && acc <= std::numeric_limits<int32_t>::max())
-    return OkStatus();
-  return InvalidArgument(Cat("output channel ", channel, ": accumulator ", acc,
-                             " leaves int32 (the accumulation bound of docs/numerics.md §2 does"
-                             " not hold for ",
+  const bool wide = ctx.input(0)->dtype() == DType::kI16;
+  const int64_t limit = wide ? int64_t{1} << 47 : int64_t{1} << 31;
+  if (acc >= -limit && acc < limit) return OkStatus();
+  return InvalidArgument(Cat("output channel ", channel, ": accumulator ", acc, " leaves int",
+                             wide ? 48 : 32,
+                             " (the accumulation bound of docs/numerics.md §2 does not hold for ",
                              OpName(ctx.node().op), ")"));
 }
 
-Expected<int8_t> AverageI8(int64_t sum, int64_t count, int d) {
-  if (count == 0) return int8_t{0};
+Expected<int64_t> Average(int64_t sum, int64_t count, int d, IntRange range) {
+  if (count == 0) return range.Clamp(0);
   constexpr int64_t kLimit = int64_t{1} << 61;  // 2n + m and 2m stay in int64
   int64_t n = sum, m = count;
   const bool overflow = d > 0 ? __builtin_mul_overflow(sum, int64_t{1} << d, &n)
@@ -96,51 +145,55 @@ Expected<int8_t> AverageI8(int64_t sum, int64_t count, int d) {
     return InvalidArgument(Cat("average of ", count, " elements (sum ", sum,
                                ") with a fraction-length change of ", d,
                                " is too large to divide exactly"));
-  return SatInt8(RhuDiv(n, m));
+  return range.Clamp(RhuDiv(n, m));
 }
 
 Status NeedsLookupTable(const KernelContext& ctx) {
-  return Unsupported(Cat(OpName(ctx.node().op), " on i8 needs a lookup_table (run the quantizer;",
-                         " docs/numerics.md §6)"));
+  return Unsupported(Cat(OpName(ctx.node().op), " on ", DTypeName(ctx.input(0)->dtype()),
+                         " needs a lookup_table (run the quantizer; docs/numerics.md §6)"));
 }
 
-Status ActivationI8(KernelContext& ctx, Activation activation) {
+Status ActivationInt(KernelContext& ctx, Activation activation) {
   OPUC_ASSIGN_OR_RETURN(int f_in, InputFraction(ctx, 0, "input"));
   OPUC_ASSIGN_OR_RETURN(int f_out, OutputFraction(ctx));
-  OPUC_ASSIGN_OR_RETURN(Int8Range range, ActivationRange(activation, f_out));
+  OPUC_ASSIGN_OR_RETURN(IntRange range,
+                        ActivationRange(activation, f_out, ctx.output_tensor().dtype));
   const int shift = f_in - f_out;
-  return UnaryI8(ctx, [&](int8_t q) { return range.Clamp(Requant(q, shift)); });
+  return UnaryInt(ctx, [&](int32_t q) { return RequantTo(q, shift, range.lo, range.hi); });
 }
 
-bool IsQuantizedI8(const KernelContext& ctx) {
-  return ctx.input(0)->dtype() == DType::kI8 &&
+bool IsQuantizedMove(const KernelContext& ctx) {
+  return IsQuantizedInput(ctx) &&
          (!ctx.input_tensor(0).fixed_point.empty() || !ctx.output_tensor().fixed_point.empty());
 }
 
-Expected<HostTensor> RequantizedInput(const KernelContext& ctx, size_t i, std::string_view role) {
+Expected<HostTensor> RequantizedInput(const KernelContext& ctx, size_t i, std::string_view role,
+                                      IntRange range) {
   OPUC_ASSIGN_OR_RETURN(int f_in, InputFraction(ctx, i, role));
   OPUC_ASSIGN_OR_RETURN(int f_out, OutputFraction(ctx));
   const HostTensor& input = *ctx.input(i);
-  OPUC_ASSIGN_OR_RETURN(HostTensor moved, HostTensor::Zeros(DType::kI8, input.shape()));
-  const int8_t* x = input.data<int8_t>();
-  int8_t* y = moved.data<int8_t>();
-  for (int64_t e = 0; e < input.elements(); ++e) y[e] = Requant(x[e], f_in - f_out);
+  OPUC_ASSIGN_OR_RETURN(HostTensor moved,
+                        HostTensor::Zeros(ctx.output_tensor().dtype, input.shape()));
+  const std::vector<int32_t> x = Widened(input);
+  const IntWriter y(&moved);
+  for (int64_t e = 0; e < input.elements(); ++e)
+    y.Set(e, RequantTo(x[static_cast<size_t>(e)], f_in - f_out, range.lo, range.hi));
   return moved;
 }
 
 Expected<const HostTensor*> MovedInput(const KernelContext& ctx, HostTensor* storage) {
-  if (!IsQuantizedI8(ctx)) return ctx.input(0);
-  OPUC_ASSIGN_OR_RETURN(*storage, RequantizedInput(ctx, 0, "input"));
+  if (!IsQuantizedMove(ctx)) return ctx.input(0);
+  OPUC_ASSIGN_OR_RETURN(*storage,
+                        RequantizedInput(ctx, 0, "input", FormatRange(ctx.output_tensor().dtype)));
   return storage;
 }
 
-Status InnerProductStage::Finish(const KernelContext& ctx, int64_t acc, int64_t c,
-                                 int8_t* y) const {
+Expected<int64_t> InnerProductStage::Finish(const KernelContext& ctx, int64_t acc,
+                                            int64_t c) const {
   const auto k = static_cast<size_t>(c);
   const int64_t total = acc + (bias ? bias[k] : 0);
   OPUC_RETURN_IF_ERROR(CheckAccumulator(ctx, total, c));
-  *y = range.Clamp(OutputStage(total, 1, shift[k]));
-  return OkStatus();
+  return RequantTo(total, shift[k], range.lo, range.hi);  // M = 1: |total| < 2^47 needs no product
 }
 
 Expected<InnerProductStage> MakeInnerProductStage(const KernelContext& ctx, int weight_axis,
@@ -150,7 +203,7 @@ Expected<InnerProductStage> MakeInnerProductStage(const KernelContext& ctx, int 
                         WeightFractions(ctx.input_tensor(1), "weights", weight_axis, channels));
   OPUC_ASSIGN_OR_RETURN(int f_out, OutputFraction(ctx));
   InnerProductStage stage;
-  OPUC_ASSIGN_OR_RETURN(stage.range, FusedActivationRange(ctx, f_out));
+  OPUC_ASSIGN_OR_RETURN(stage.range, OutputRange(ctx, f_out));
   for (int f : f_w) stage.shift.push_back(f_in + f - f_out);
   if (const HostTensor* bias = ctx.input(2)) stage.bias = bias->data<int32_t>();
   return stage;

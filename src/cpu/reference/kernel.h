@@ -5,6 +5,9 @@
 // against the graph and recomputed the output types, so a kernel may rely on
 // the shapes and attributes the registry guarantees; it checks only the
 // dtypes it implements, and its errors get the node's name prefixed.
+// "Quantized" in a kernel's header means any of the formats i8, u8 and i16
+// (docs/numerics.md §1b): inputs are read as their integers, and the output
+// saturates once to its own format.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_CPU_REFERENCE_KERNEL_H

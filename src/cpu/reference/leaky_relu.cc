@@ -2,7 +2,7 @@
 //
 // out = x > 0 ? x : x · alpha, with alpha (a double attribute) rounded to
 // float first, as TFLite stores it.
-// On i8 the quantizer replaces it with a lookup_table (docs/numerics.md §6).
+// On a quantized input the quantizer replaces it with a lookup_table (docs/numerics.md §6).
 //
 //===----------------------------------------------------------------------===//
 #include "integer_util.h"
@@ -10,7 +10,7 @@
 namespace opuc::reference {
 
 Status EvalLeakyRelu(KernelContext& ctx) {
-  if (ctx.input(0)->dtype() == DType::kI8) return NeedsLookupTable(ctx);
+  if (IsQuantizedInput(ctx)) return NeedsLookupTable(ctx);
   const auto alpha = static_cast<float>(LeakyReluAttrs::Of(ctx.attrs()).alpha);
   return UnaryF32(ctx, [alpha](float x) { return x > 0.0f ? x : x * alpha; });
 }

@@ -4,7 +4,7 @@
 // added to the sum its reduced index maps to; then each sum is divided by the
 // number of elements reduced into it. f32: sums in float, divided by the
 // count converted to float, as TFLite's reference Mean; reducing over an
-// empty axis leaves 0. i8 (docs/numerics.md §5): exact int64 sums, then
+// empty axis leaves 0. Quantized (docs/numerics.md §5): exact int64 sums, then
 // sat_int8(rhu_div(sum · 2^max(d,0), count · 2^max(-d,0))), d = f_out - f_in.
 //
 //===----------------------------------------------------------------------===//
@@ -15,7 +15,7 @@
 namespace opuc::reference {
 namespace {
 
-/// `finish(sum, count, &out)` gives each output element.
+/// `finish(sum, count, out, index)` writes output element `index`.
 template <typename T, typename Acc, typename Finish>
 Status Mean(KernelContext& ctx, Finish finish) {
   const HostTensor& input = *ctx.input(0);
@@ -51,26 +51,29 @@ Status Mean(KernelContext& ctx, Finish finish) {
       index[d] = 0;
     }
   }
-  T* out = output->data<T>();
   for (int64_t o = 0; o < output->elements(); ++o)
-    OPUC_RETURN_IF_ERROR(finish(sums[static_cast<size_t>(o)], count, &out[o]));
+    OPUC_RETURN_IF_ERROR(finish(sums[static_cast<size_t>(o)], count, output, o));
   return OkStatus();
 }
 
 }  // namespace
 
 Status EvalMean(KernelContext& ctx) {
-  if (ctx.input(0)->dtype() == DType::kI8) {
+  if (IsQuantizedInput(ctx)) {
     OPUC_ASSIGN_OR_RETURN(int f_in, InputFraction(ctx, 0, "input"));
     OPUC_ASSIGN_OR_RETURN(int f_out, OutputFraction(ctx));
-    return Mean<int8_t, int64_t>(ctx, [&](int64_t sum, int64_t count, int8_t* y) -> Status {
-      OPUC_ASSIGN_OR_RETURN(*y, AverageI8(sum, count, f_out - f_in));
+    const IntRange range = FormatRange(ctx.output_tensor().dtype);
+    const auto finish = [&](int64_t sum, int64_t count, HostTensor* out, int64_t index) -> Status {
+      OPUC_ASSIGN_OR_RETURN(int64_t average, Average(sum, count, f_out - f_in, range));
+      IntWriter(out).Set(index, average);
       return OkStatus();
-    });
+    };
+    return VisitFormat(ctx.input(0)->dtype(),
+                       [&](auto element) { return Mean<decltype(element), int64_t>(ctx, finish); });
   }
   OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
-  return Mean<float, float>(ctx, [](float sum, int64_t count, float* y) {
-    *y = count == 0 ? sum : sum / static_cast<float>(count);
+  return Mean<float, float>(ctx, [](float sum, int64_t count, HostTensor* out, int64_t index) {
+    out->data<float>()[index] = count == 0 ? sum : sum / static_cast<float>(count);
     return OkStatus();
   });
 }

@@ -3,7 +3,7 @@
 // out[i] = input[i - before] where every index lies inside the input, and
 // `value` elsewhere; pads = [before0, after0, before1, after1, ...]. Any
 // dtype: `value` is rounded to float for f32, must be an integer in range
-// for i8/i16/i32, and must be 0 for f16. i8 of a quantized graph: `value` is
+// for i8/i16/i32, and must be 0 for f16. In a quantized graph: `value` is
 // an integer at the output's fraction length (the quantizer stores
 // quantize(value, f)), and each moved element becomes requant(q, f_in - f_out)
 // (docs/numerics.md §7).
@@ -42,6 +42,7 @@ Status Fill(const KernelContext& ctx, double value, HostTensor& out) {
       if (value == 0.0 && !std::signbit(value)) return OkStatus();  // +0 is all zero bits
       return Unsupported(Cat("attribute 'value' is ", value, "; f16 pad supports only 0"));
     case DType::kI8: return FillInteger<int8_t>(value, out.dtype(), out);
+    case DType::kU8: return FillInteger<uint8_t>(value, out.dtype(), out);
     case DType::kI16: return FillInteger<int16_t>(value, out.dtype(), out);
     case DType::kI32: return FillInteger<int32_t>(value, out.dtype(), out);
   }

@@ -1,7 +1,7 @@
 //===- src/cpu/reference/prelu.cc - PRELU ---------------------------------===//
 //
 // out = x >= 0 ? x : x · alpha, where alpha broadcasts to the input's shape
-// (NumPy rules, broadcast.h), as TFLite's reference PRelu. i8
+// (NumPy rules, broadcast.h), as TFLite's reference PRelu. Quantized
 // (docs/numerics.md §5): alpha has one fraction length f_α in [-8, 23];
 // q >= 0 gives requant(q, f_in - f_out), q < 0 the exact product
 // requant(q · q_α, f_in + f_α - f_out): one rounding either way.
@@ -12,14 +12,14 @@
 namespace opuc::reference {
 
 Status EvalPRelu(KernelContext& ctx) {
-  if (ctx.input(0)->dtype() == DType::kI8)
-    return BinaryI8(
+  if (IsQuantizedInput(ctx))
+    return BinaryInt(
         ctx, "input", "alpha",
-        [](const BinaryFractions& f, int8_t q, int8_t alpha) {
-          return q >= 0 ? Requant(q, f.lhs - f.out)
-                        : Requant(int64_t{q} * alpha, f.lhs + f.rhs - f.out);
+        [](const BinaryFractions& f, int32_t q, int32_t alpha) {
+          return q >= 0 ? ShrRhu(q, f.lhs - f.out)
+                        : ShrRhu(int64_t{q} * alpha, f.lhs + f.rhs - f.out);
         },
-        kMaxWeightFraction);
+        /*alpha=*/true);
   OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
   OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());
   const HostTensor& alpha = *ctx.input(1);

@@ -1,7 +1,7 @@
 //===- src/cpu/reference/relu.cc - RELU -----------------------------------===//
 //
 // out = x < 0 ? 0 : x (a NaN stays NaN).
-// i8: requant(q, f_in - f_out), then the clamp of docs/numerics.md §3 (the
+// Quantized: requant(q, f_in - f_out), then the clamp of docs/numerics.md §3 (the
 // same as its §6 table, by monotonicity).
 //
 //===----------------------------------------------------------------------===//
@@ -10,7 +10,7 @@
 namespace opuc::reference {
 
 Status EvalRelu(KernelContext& ctx) {
-  if (ctx.input(0)->dtype() == DType::kI8) return ActivationI8(ctx, Activation::kRelu);
+  if (IsQuantizedInput(ctx)) return ActivationInt(ctx, Activation::kRelu);
   return UnaryF32(ctx, [](float x) { return x < 0.0f ? 0.0f : x; });
 }
 

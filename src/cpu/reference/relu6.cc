@@ -1,7 +1,7 @@
 //===- src/cpu/reference/relu6.cc - RELU6 ---------------------------------===//
 //
 // out = x > 6 ? 6 : (x < 0 ? 0 : x) (a NaN stays NaN).
-// i8: requant(q, f_in - f_out), then the clamp of docs/numerics.md §3 (the
+// Quantized: requant(q, f_in - f_out), then the clamp of docs/numerics.md §3 (the
 // same as its §6 table, by monotonicity).
 //
 //===----------------------------------------------------------------------===//
@@ -10,7 +10,7 @@
 namespace opuc::reference {
 
 Status EvalRelu6(KernelContext& ctx) {
-  if (ctx.input(0)->dtype() == DType::kI8) return ActivationI8(ctx, Activation::kRelu6);
+  if (IsQuantizedInput(ctx)) return ActivationInt(ctx, Activation::kRelu6);
   return UnaryF32(ctx, [](float x) { return x > 6.0f ? 6.0f : (x < 0.0f ? 0.0f : x); });
 }
 

@@ -1,7 +1,7 @@
 //===- src/cpu/reference/relu_n1_to_1.cc - RELU_N1_TO_1 -------------------===//
 //
 // out = x > 1 ? 1 : (x < -1 ? -1 : x) (a NaN stays NaN).
-// i8: requant(q, f_in - f_out), then the clamp of docs/numerics.md §3 (the
+// Quantized: requant(q, f_in - f_out), then the clamp of docs/numerics.md §3 (the
 // same as its §6 table, by monotonicity).
 //
 //===----------------------------------------------------------------------===//
@@ -10,7 +10,7 @@
 namespace opuc::reference {
 
 Status EvalReluN1To1(KernelContext& ctx) {
-  if (ctx.input(0)->dtype() == DType::kI8) return ActivationI8(ctx, Activation::kReluN1To1);
+  if (IsQuantizedInput(ctx)) return ActivationInt(ctx, Activation::kReluN1To1);
   return UnaryF32(ctx, [](float x) { return x > 1.0f ? 1.0f : (x < -1.0f ? -1.0f : x); });
 }
 

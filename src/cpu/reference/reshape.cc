@@ -1,7 +1,7 @@
 //===- src/cpu/reference/reshape.cc - RESHAPE -----------------------------===//
 //
 // The same elements in the same (C) order under the new shape; any dtype.
-// i8 of a quantized graph: each element requant(q, f_in - f_out) (§7).
+// in a quantized graph: each element requant(q, f_in - f_out) (§7).
 //
 //===----------------------------------------------------------------------===//
 #include <cstring>

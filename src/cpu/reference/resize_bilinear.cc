@@ -8,7 +8,7 @@
 //         + in[y0,x1]·(1-dy)·dx     + in[y1,x1]·dy·dx,
 // each product and the sum evaluated left to right. With half-pixel centers
 // p may be -0.25 at the border: then y0 = y1 = 0 and the weights 1.25 and
-// -0.25 of the same element sum to 1. i8 (docs/numerics.md §7): exact
+// -0.25 of the same element sum to 1. Quantized (docs/numerics.md §7): exact
 // coordinates with 10 fraction bits (resize_coords.h), the exact int64 sum of
 // the four products q · wy · wx, then requant(acc, 20 + f_in - f_out).
 //
@@ -43,7 +43,7 @@ std::vector<Tap> Taps(int64_t in, int64_t out, bool align_corners, bool half_pix
   return taps;
 }
 
-Status ResizeBilinearI8(KernelContext& ctx) {
+Status ResizeBilinearInt(KernelContext& ctx) {
   OPUC_ASSIGN_OR_RETURN(int f_in, InputFraction(ctx, 0, "input"));
   OPUC_ASSIGN_OR_RETURN(int f_out, OutputFraction(ctx));
   const HostTensor& input = *ctx.input(0);
@@ -59,20 +59,24 @@ Status ResizeBilinearI8(KernelContext& ctx) {
                         BilinearTaps(is[1], os[1], align_corners, half_pixel));
   OPUC_ASSIGN_OR_RETURN(std::vector<LinearTap> cols,
                         BilinearTaps(is[2], os[2], align_corners, half_pixel));
-  const int8_t* in = input.data<int8_t>();
-  int8_t* out = output->data<int8_t>();
+  const IntRange range = FormatRange(output->dtype());
+  const std::vector<int32_t> in = Widened(input);
+  const auto at = [&](int64_t n, int64_t y, int64_t x, int64_t c) {
+    return int64_t{in[static_cast<size_t>(Nhwc(is, n, y, x, c))]};
+  };
+  const IntWriter out(output);
   for (int64_t n = 0; n < os[0]; ++n) {
     for (int64_t y = 0; y < os[1]; ++y) {
       const LinearTap& r = rows[static_cast<size_t>(y)];
       for (int64_t x = 0; x < os[2]; ++x) {
         const LinearTap& t = cols[static_cast<size_t>(x)];
         for (int64_t c = 0; c < os[3]; ++c) {
-          // |acc| <= 128 · 2048^2 = 2^29 (numerics.md §7).
-          const int64_t acc = in[Nhwc(is, n, r.lower, t.lower, c)] * r.w_lower * t.w_lower +
-                              in[Nhwc(is, n, r.upper, t.lower, c)] * r.w_upper * t.w_lower +
-                              in[Nhwc(is, n, r.lower, t.upper, c)] * r.w_lower * t.w_upper +
-                              in[Nhwc(is, n, r.upper, t.upper, c)] * r.w_upper * t.w_upper;
-          out[Nhwc(os, n, y, x, c)] = Requant(acc, 20 + f_in - f_out);
+          // |acc| <= 32768 · 2048^2 = 2^37 (numerics.md §7).
+          const int64_t acc = at(n, r.lower, t.lower, c) * r.w_lower * t.w_lower +
+                              at(n, r.upper, t.lower, c) * r.w_upper * t.w_lower +
+                              at(n, r.lower, t.upper, c) * r.w_lower * t.w_upper +
+                              at(n, r.upper, t.upper, c) * r.w_upper * t.w_upper;
+          out.Set(Nhwc(os, n, y, x, c), RequantTo(acc, 20 + f_in - f_out, range.lo, range.hi));
         }
       }
     }
@@ -83,7 +87,7 @@ Status ResizeBilinearI8(KernelContext& ctx) {
 }  // namespace
 
 Status EvalResizeBilinear(KernelContext& ctx) {
-  if (ctx.input(0)->dtype() == DType::kI8) return ResizeBilinearI8(ctx);
+  if (IsQuantizedInput(ctx)) return ResizeBilinearInt(ctx);
   OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
   const HostTensor& input = *ctx.input(0);
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());

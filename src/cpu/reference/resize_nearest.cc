@@ -7,7 +7,7 @@
 //   src    = align_corners ? round((y + offset) · scale)   (halves away from 0)
 //                          : floor((y + offset) · scale)
 //   src    = min(src, in - 1), and max(src, 0) with half_pixel_centers.
-// Any dtype; elements are copied. i8 of a quantized graph (docs/numerics.md
+// Any dtype; elements are copied. in a quantized graph (docs/numerics.md
 // §7): the source index in exact rational arithmetic (resize_coords.h), and
 // each element requant(q, f_in - f_out).
 //
@@ -55,7 +55,7 @@ Status EvalResizeNearest(KernelContext& ctx) {
   const Shape& is = input.shape();
   const Shape& os = output->shape();
   std::vector<int64_t> rows, cols;
-  if (IsQuantizedI8(ctx)) {
+  if (IsQuantizedMove(ctx)) {
     OPUC_ASSIGN_OR_RETURN(rows, NearestSources(is[1], os[1], align_corners, half_pixel));
     OPUC_ASSIGN_OR_RETURN(cols, NearestSources(is[2], os[2], align_corners, half_pixel));
   } else {

@@ -3,7 +3,7 @@
 // TFLite's reference Logistic: out = 1 / (1 + exp(-x)) in float, except
 // that x > 16.619047164916992188 gives exactly 1 and x < -9 gives exp(x)
 // (where 1 + exp(-x) would lose the small result's precision).
-// On i8 the quantizer replaces it with a lookup_table (docs/numerics.md §6).
+// On a quantized input the quantizer replaces it with a lookup_table (docs/numerics.md §6).
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
@@ -13,7 +13,7 @@
 namespace opuc::reference {
 
 Status EvalSigmoid(KernelContext& ctx) {
-  if (ctx.input(0)->dtype() == DType::kI8) return NeedsLookupTable(ctx);
+  if (IsQuantizedInput(ctx)) return NeedsLookupTable(ctx);
   return UnaryF32(ctx, [](float x) {
     constexpr float kUpper = 16.619047164916992188f;
     constexpr float kLower = -9.0f;

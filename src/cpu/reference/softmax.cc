@@ -3,7 +3,7 @@
 // Over the last axis, for each row r. f32: m = max_c x[r,c] (from the lowest
 // float); e[c] = exp((x[r,c] - m) · beta) in float, with beta rounded to
 // float; sum = e[0] + e[1] + ... in float; out[r,c] = e[c] / sum (TFLite's
-// reference Softmax). i8 (docs/numerics.md §8), all in integers: with the
+// reference Softmax). Quantized (docs/numerics.md §8), all in integers: with the
 // exp_table E (i32[256], E[0] = 32768, entries in [0, 32768]),
 // m = max_c q[r,c], sum = Σ_c E[m - q[r,c]], and
 // out[r,c] = sat_int8(rhu_div(E[m - q[r,c]] · 2^f_out, sum)), f_out >= 0.
@@ -33,27 +33,33 @@ Status CheckExpTable(const KernelContext& ctx, const int32_t* table) {
   return OkStatus();
 }
 
-Status SoftmaxI8(KernelContext& ctx) {
+Status SoftmaxInt(KernelContext& ctx) {
+  const HostTensor& input = *ctx.input(0);
+  if (input.dtype() == DType::kI16)
+    return Unsupported(Cat("input (tensor '", ctx.input_tensor(0).name,
+                           "') is i16; an integer softmax reads 8-bit inputs, i8 or u8",
+                           " (docs/numerics.md §8)"));
   OPUC_ASSIGN_OR_RETURN(int f_out, OutputFraction(ctx));
   if (f_out < 0)
     return InvalidArgument(Cat("output (tensor '", ctx.output_tensor().name,
                                "') has fraction length ", f_out,
-                               "; an i8 softmax needs one >= 0 (docs/numerics.md §8)"));
+                               "; an integer softmax needs one >= 0 (docs/numerics.md §8)"));
   const int32_t* table = ctx.input(1)->data<int32_t>();
   OPUC_RETURN_IF_ERROR(CheckExpTable(ctx, table));
-  const HostTensor& input = *ctx.input(0);
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
+  const IntRange range = FormatRange(output->dtype());
   const int64_t depth = input.shape().back();
   if (depth == 0) return OkStatus();
   const int64_t rows = input.elements() / depth;
+  const std::vector<int32_t> values = Widened(input);
+  const IntWriter y(output);
   for (int64_t r = 0; r < rows; ++r) {
-    const int8_t* q = input.data<int8_t>() + r * depth;
-    int8_t* y = output->data<int8_t>() + r * depth;
-    const int max = *std::max_element(q, q + depth);
-    int64_t sum = 0;  // >= E[0] = 32768, <= 32768 · depth
+    const int32_t* q = values.data() + r * depth;
+    const int32_t max = *std::max_element(q, q + depth);  // max - q[c] in [0, 255]
+    int64_t sum = 0;                                      // >= E[0] = 32768, <= 32768 · depth
     for (int64_t c = 0; c < depth; ++c) sum += table[max - q[c]];
     for (int64_t c = 0; c < depth; ++c)
-      y[c] = SatInt8(RhuDiv(int64_t{table[max - q[c]]} << f_out, sum));
+      y.Set(r * depth + c, range.Clamp(RhuDiv(int64_t{table[max - q[c]]} << f_out, sum)));
   }
   return OkStatus();
 }
@@ -61,7 +67,7 @@ Status SoftmaxI8(KernelContext& ctx) {
 }  // namespace
 
 Status EvalSoftmax(KernelContext& ctx) {
-  if (ctx.input(0)->dtype() == DType::kI8) return SoftmaxI8(ctx);
+  if (IsQuantizedInput(ctx)) return SoftmaxInt(ctx);
   OPUC_RETURN_IF_ERROR(RequireF32(ctx, 0, "input"));
   const HostTensor& input = *ctx.input(0);
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());

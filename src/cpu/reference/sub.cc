@@ -1,7 +1,7 @@
 //===- src/cpu/reference/sub.cc - SUB -------------------------------------===//
 //
 // out = act(lhs - rhs), with NumPy broadcasting (broadcast.h). f32: in float.
-// i8: aligned up to the finest fraction length, subtracted exactly, rounded
+// Quantized: aligned up to the finest fraction length, subtracted exactly, rounded
 // once (docs/numerics.md §5, AddSubI8).
 //
 //===----------------------------------------------------------------------===//
@@ -10,7 +10,7 @@
 namespace opuc::reference {
 
 Status EvalSub(KernelContext& ctx) {
-  if (ctx.input(0)->dtype() == DType::kI8) return AddSubI8(ctx, -1);
+  if (IsQuantizedInput(ctx)) return AddSubInt(ctx, -1);
   return BinaryF32(ctx, [](float a, float b) { return a - b; });
 }
 

@@ -1,7 +1,7 @@
 //===- src/cpu/reference/tanh.cc - TANH -----------------------------------===//
 //
 // out = std::tanh(x) in float.
-// On i8 the quantizer replaces it with a lookup_table (docs/numerics.md §6).
+// On a quantized input the quantizer replaces it with a lookup_table (docs/numerics.md §6).
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
@@ -11,7 +11,7 @@
 namespace opuc::reference {
 
 Status EvalTanh(KernelContext& ctx) {
-  if (ctx.input(0)->dtype() == DType::kI8) return NeedsLookupTable(ctx);
+  if (IsQuantizedInput(ctx)) return NeedsLookupTable(ctx);
   return UnaryF32(ctx, [](float x) { return std::tanh(x); });
 }
 

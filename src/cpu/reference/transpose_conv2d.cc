@@ -6,7 +6,7 @@
 // when that position lies inside output_shape (the rest is cropped). Then
 // bias[o] is added and the activation applied. The padding is the forward
 // convolution's from output_shape to the input: total = max((in - 1)·s + k - out, 0),
-// pad = total / 2 (0 for VALID). f32: in float. i8 (docs/numerics.md §2,
+// pad = total / 2 (0 for VALID). f32: in float. Quantized (docs/numerics.md §2,
 // §3): the scatter is exact in int64, then the output stage as conv2d.
 //
 //===----------------------------------------------------------------------===//
@@ -17,7 +17,7 @@
 namespace opuc::reference {
 namespace {
 
-template <typename T, typename Acc, typename Finish>
+template <typename T, typename W, typename Acc, typename Finish>
 Status TransposeConv2D(KernelContext& ctx, Finish finish) {
   const HostTensor& input = *ctx.input(0);
   const HostTensor& weights = *ctx.input(1);
@@ -30,7 +30,7 @@ Status TransposeConv2D(KernelContext& ctx, Finish finish) {
       WindowOf(TransposeConv2DAttrs::Of(ctx.attrs()).strides, Pair{1, 1}, os, is, ws[1], ws[2]);
 
   const T* in = input.data<T>();
-  const T* w = weights.data<T>();
+  const W* w = weights.data<W>();
   std::vector<Acc> sums(static_cast<size_t>(output->elements()), Acc{0});
   for (int64_t n = 0; n < is[0]; ++n) {
     for (int64_t y = 0; y < is[1]; ++y) {
@@ -52,17 +52,16 @@ Status TransposeConv2D(KernelContext& ctx, Finish finish) {
       }
     }
   }
-  T* out = output->data<T>();
   for (int64_t e = 0; e < output->elements(); ++e)
-    OPUC_RETURN_IF_ERROR(finish(sums[static_cast<size_t>(e)], e % os[3], &out[e]));
+    OPUC_RETURN_IF_ERROR(finish(sums[static_cast<size_t>(e)], e % os[3], output, e));
   return OkStatus();
 }
 
 }  // namespace
 
 Status EvalTransposeConv2D(KernelContext& ctx) {
-  return EvalInnerProduct(ctx, 0, [&](auto element, auto accumulator, auto finish) {
-    return TransposeConv2D<decltype(element), decltype(accumulator)>(ctx, finish);
+  return EvalInnerProduct(ctx, 0, [&](auto in, auto weight, auto accumulator, auto finish) {
+    return TransposeConv2D<decltype(in), decltype(weight), decltype(accumulator)>(ctx, finish);
   });
 }
 

@@ -22,7 +22,7 @@ Expected<DType> InnerProductDType(const InferContext& ctx) {
   const Tensor& input = *ctx.inputs[0];
   const Tensor& weights = *ctx.inputs[1];
   const Tensor* bias = ctx.inputs.size() > 2 ? ctx.inputs[2] : nullptr;
-  OPUC_RETURN_IF_ERROR(RequireDType(input, "input", {DType::kF32, DType::kF16, DType::kI8}));
+  OPUC_RETURN_IF_ERROR(RequireDType(input, "input", kFloatOrQuantized));
   OPUC_RETURN_IF_ERROR(RequireSameDType(input, "input", weights, "weights"));
   if (bias) {
     const DType want = IsFloat(input.dtype) ? input.dtype : DType::kI32;

@@ -12,8 +12,6 @@
 namespace opuc {
 namespace {
 
-const std::vector<DType> kUnaryDTypes = {DType::kF32, DType::kF16, DType::kI8};
-
 Expected<std::vector<TensorType>> InferBinary(const InferContext& ctx) {
   const Tensor& lhs = *ctx.inputs[0];
   const Tensor& rhs = *ctx.inputs[1];
@@ -25,14 +23,14 @@ Expected<std::vector<TensorType>> InferBinary(const InferContext& ctx) {
 
 Expected<std::vector<TensorType>> InferUnary(const InferContext& ctx) {
   const Tensor& input = *ctx.inputs[0];
-  OPUC_RETURN_IF_ERROR(RequireDType(input, "input", kUnaryDTypes));
+  OPUC_RETURN_IF_ERROR(RequireDType(input, "input", kFloatOrQuantized));
   return One(input.dtype, input.shape);
 }
 
 Expected<std::vector<TensorType>> InferPRelu(const InferContext& ctx) {
   const Tensor& input = *ctx.inputs[0];
   const Tensor& alpha = *ctx.inputs[1];
-  OPUC_RETURN_IF_ERROR(RequireDType(input, "input", kUnaryDTypes));
+  OPUC_RETURN_IF_ERROR(RequireDType(input, "input", kFloatOrQuantized));
   OPUC_RETURN_IF_ERROR(RequireSameDType(input, "input", alpha, "alpha"));
   OPUC_ASSIGN_OR_RETURN(Shape out, BroadcastShapes(input.shape, alpha.shape));
   if (out != input.shape)
@@ -44,7 +42,8 @@ Expected<std::vector<TensorType>> InferPRelu(const InferContext& ctx) {
 
 Expected<std::vector<TensorType>> InferDequantize(const InferContext& ctx) {
   const Tensor& input = *ctx.inputs[0];
-  OPUC_RETURN_IF_ERROR(RequireDType(input, "input", {DType::kF16, DType::kI8}));
+  OPUC_RETURN_IF_ERROR(
+      RequireDType(input, "input", {DType::kF16, DType::kI8, DType::kU8, DType::kI16}));
   return One(DType::kF32, input.shape);
 }
 

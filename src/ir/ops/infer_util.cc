@@ -5,7 +5,10 @@
 
 namespace opuc {
 
-const std::vector<DType> kComputeDTypes = {DType::kF32, DType::kI8, DType::kI16, DType::kI32};
+const std::vector<DType> kComputeDTypes = {DType::kF32, DType::kI8, DType::kU8, DType::kI16,
+                                           DType::kI32};
+const std::vector<DType> kFloatOrQuantized = {DType::kF32, DType::kF16, DType::kI8, DType::kU8,
+                                              DType::kI16};
 
 Status RequireRank(const Tensor& t, std::string_view role, size_t rank, std::string_view layout) {
   if (t.shape.size() == rank) return OkStatus();
@@ -25,6 +28,7 @@ Status RequireDType(const Tensor& t, std::string_view role, const std::vector<DT
 Status RequireSameDType(const Tensor& a, std::string_view role_a, const Tensor& b,
                         std::string_view role_b) {
   if (a.dtype == b.dtype) return OkStatus();
+  if (IsQuantizedFormat(a.dtype) && IsQuantizedFormat(b.dtype)) return OkStatus();
   return InvalidArgument(Cat("input '", role_b, "' has dtype ", DTypeName(b.dtype), "; expected ",
                              DTypeName(a.dtype), " like '", role_a, "'"));
 }

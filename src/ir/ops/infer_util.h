@@ -13,9 +13,10 @@ namespace opuc {
 
 /// Errors unless `t` has exactly `rank` dimensions.
 Status RequireRank(const Tensor& t, std::string_view role, size_t rank, std::string_view layout);
-/// Errors unless `t` has a floating-point dtype, or f32 / i8 / i32 as listed.
+/// Errors unless `t` has one of the `allowed` dtypes.
 Status RequireDType(const Tensor& t, std::string_view role, const std::vector<DType>& allowed);
-/// Errors unless `b` has the dtype of `a`.
+/// Errors unless `b` has the dtype of `a`; the quantized formats (i8, u8,
+/// i16) count as one, since a quantized graph mixes them (numerics.md §1).
 Status RequireSameDType(const Tensor& a, std::string_view role_a, const Tensor& b,
                         std::string_view role_b);
 
@@ -32,6 +33,8 @@ inline Expected<std::vector<TensorType>> One(DType dtype, Shape shape) {
 
 /// Float or integer tensors that ops other than dequantize accept.
 extern const std::vector<DType> kComputeDTypes;
+/// f32, f16 and the quantized formats: what windowed and unary ops accept.
+extern const std::vector<DType> kFloatOrQuantized;
 
 }  // namespace opuc
 

@@ -17,7 +17,7 @@ namespace {
 template <typename Attrs>
 Expected<std::vector<TensorType>> InferPool2D(const InferContext& ctx) {
   const Tensor& input = *ctx.inputs[0];
-  OPUC_RETURN_IF_ERROR(RequireDType(input, "input", {DType::kF32, DType::kF16, DType::kI8}));
+  OPUC_RETURN_IF_ERROR(RequireDType(input, "input", kFloatOrQuantized));
   OPUC_RETURN_IF_ERROR(RequireRank(input, "input", 4, "[N,H,W,C]"));
   const auto a = Attrs::Of(*ctx.attrs);
   OPUC_ASSIGN_OR_RETURN(int64_t oh, WindowOutputExtent(input.shape[1], a.filter[0], a.strides[0], 1,
@@ -29,7 +29,7 @@ Expected<std::vector<TensorType>> InferPool2D(const InferContext& ctx) {
 
 Expected<std::vector<TensorType>> InferMean(const InferContext& ctx) {
   const Tensor& input = *ctx.inputs[0];
-  OPUC_RETURN_IF_ERROR(RequireDType(input, "input", {DType::kF32, DType::kF16, DType::kI8}));
+  OPUC_RETURN_IF_ERROR(RequireDType(input, "input", kFloatOrQuantized));
   std::vector<bool> reduced(input.shape.size(), false);
   const auto attrs = MeanAttrs::Of(*ctx.attrs);
   for (int64_t axis : attrs.axes) {
@@ -51,19 +51,20 @@ Expected<std::vector<TensorType>> InferMean(const InferContext& ctx) {
 
 Expected<std::vector<TensorType>> InferSoftmax(const InferContext& ctx) {
   const Tensor& input = *ctx.inputs[0];
-  OPUC_RETURN_IF_ERROR(RequireDType(input, "input", {DType::kF32, DType::kF16, DType::kI8}));
+  OPUC_RETURN_IF_ERROR(RequireDType(input, "input", kFloatOrQuantized));
   if (input.shape.empty())
     return InvalidArgument("input has rank 0; softmax needs at least one dimension");
-  // On i8 the exponentials come from a 256-entry table (numerics.md §8).
+  // On integers the exponentials come from a 256-entry table (numerics.md §8).
   const Tensor* table = ctx.inputs.size() > 1 ? ctx.inputs[1] : nullptr;
-  if (input.dtype != DType::kI8) {
+  if (!IsQuantizedFormat(input.dtype)) {
     if (table)
       return InvalidArgument(Cat("input 'exp_table' is given for a ", DTypeName(input.dtype),
-                                 " input; only an i8 softmax takes one"));
+                                 " input; only an integer softmax takes one"));
     return One(input.dtype, input.shape);
   }
   if (!table)
-    return InvalidArgument("input 'exp_table' is absent; an i8 softmax needs its i32[256] table");
+    return InvalidArgument(Cat("input 'exp_table' is absent; an ", DTypeName(input.dtype),
+                               " softmax needs its i32[256] table"));
   OPUC_RETURN_IF_ERROR(RequireDType(*table, "exp_table", {DType::kI32}));
   if (table->shape != Shape{256})
     return InvalidArgument(Cat("input 'exp_table' (tensor '", table->name, "') has shape ",

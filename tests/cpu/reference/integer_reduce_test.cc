@@ -123,7 +123,8 @@ TEST_CASE("softmax: 1.0 saturates, rows are independent, f_out 0") {
 TEST_CASE("softmax: error paths") {
   // f_out < 0.
   QRun r = RunQ(OpKind::kSoftmax, {Q({1, 2}, {5, 5}, 0), I32C({256}, ExpTable({}))}, -1);
-  CHECK(Contains(r.error(), "output (tensor 'op') has fraction length -1; an i8 softmax needs"));
+  CHECK(
+      Contains(r.error(), "output (tensor 'op') has fraction length -1; an integer softmax needs"));
   // E[0] is not 32768, an entry above 32768.
   Q8 bad = ExpTable({});
   bad[0] = 100;

@@ -1,4 +1,4 @@
-//===- tests/cpu/reference/integer_test_util.h - Run one i8 op --*- C++ -*-===//
+//===- tests/cpu/reference/integer_test_util.h - Run one integer op -*- C++ -*-===//
 //
 // RunQ builds a one-node quantized graph (GraphBuilder, then the fixed
 // points set on its tensors), verifies it and runs it with RunReference:
@@ -59,6 +59,11 @@ inline QOperand I32C(Shape shape, std::vector<int64_t> values) {
 inline QOperand Table(std::vector<int64_t> values) {
   return {DType::kI8, {256}, std::move(values), {}, true, false};
 }
+/// The same operand in another quantized format (u8, i16).
+inline QOperand As(DType dtype, QOperand operand) {
+  operand.dtype = dtype;
+  return operand;
+}
 inline QOperand NoOperand() { return {DType::kI8, {}, {}, {}, false, true}; }
 
 inline HostTensor ToHostQ(const QOperand& o) {
@@ -66,6 +71,8 @@ inline HostTensor ToHostQ(const QOperand& o) {
   REQUIRE(static_cast<size_t>(t.elements()) == o.values.size());
   for (size_t i = 0; i < o.values.size(); ++i) {
     if (o.dtype == DType::kI8) t.data<int8_t>()[i] = static_cast<int8_t>(o.values[i]);
+    if (o.dtype == DType::kU8) t.data<uint8_t>()[i] = static_cast<uint8_t>(o.values[i]);
+    if (o.dtype == DType::kI16) t.data<int16_t>()[i] = static_cast<int16_t>(o.values[i]);
     if (o.dtype == DType::kI32) t.data<int32_t>()[i] = static_cast<int32_t>(o.values[i]);
   }
   return t;
@@ -83,10 +90,26 @@ struct QRun {
   }
 };
 
+/// The elements of an integer tensor.
+inline std::vector<int64_t> IntValues(const HostTensor& y) {
+  std::vector<int64_t> values;
+  for (int64_t i = 0; i < y.elements(); ++i) {
+    switch (y.dtype()) {
+      case DType::kI8: values.push_back(y.data<int8_t>()[i]); break;
+      case DType::kU8: values.push_back(y.data<uint8_t>()[i]); break;
+      case DType::kI16: values.push_back(y.data<int16_t>()[i]); break;
+      case DType::kI32: values.push_back(y.data<int32_t>()[i]); break;
+      default: values.push_back(0); break;
+    }
+  }
+  return values;
+}
+
 /// One `op` node over `operands`; its output gets `output_fp` (a per-tensor
-/// f, or the given FixedPoint, or none).
+/// f, or the given FixedPoint, or none) and, when given, the quantized
+/// format `output_dtype` (else what inference gives).
 inline QRun RunQFixed(OpKind op, const std::vector<QOperand>& operands, FixedPoint output_fp,
-                      Attributes attrs = {}) {
+                      Attributes attrs = {}, std::optional<DType> output_dtype = std::nullopt) {
   GraphBuilder b("one_op");
   std::vector<TensorId> ids;
   std::vector<HostTensor> inputs;
@@ -115,6 +138,7 @@ inline QRun RunQFixed(OpKind op, const std::vector<QOperand>& operands, FixedPoi
   for (size_t i = 0; i < operands.size(); ++i)
     if (ids[i] != kNoTensor) graph->tensor(ids[i]).fixed_point = operands[i].fixed_point;
   graph->tensor(out).fixed_point = std::move(output_fp);
+  if (output_dtype) graph->tensor(out).dtype = *output_dtype;
   run.verified = Verify(*graph);
   Expected<std::vector<HostTensor>> outputs = RunReference(*graph, inputs);
   if (!outputs.ok()) {
@@ -124,14 +148,18 @@ inline QRun RunQFixed(OpKind op, const std::vector<QOperand>& operands, FixedPoi
   REQUIRE(outputs->size() == 1);
   const HostTensor& y = outputs->front();
   run.shape = y.shape();
-  for (int64_t i = 0; i < y.elements(); ++i)
-    run.values.push_back(y.dtype() == DType::kI8 ? y.data<int8_t>()[i] : 0);
+  run.values = IntValues(y);
   return run;
 }
 
 inline QRun RunQ(OpKind op, const std::vector<QOperand>& operands, int f_out,
                  Attributes attrs = {}) {
   return RunQFixed(op, operands, FixedPoint{{f_out}, -1}, std::move(attrs));
+}
+/// The same with an output in `format` (i8, u8, i16).
+inline QRun RunQAs(DType format, OpKind op, const std::vector<QOperand>& operands, int f_out,
+                   Attributes attrs = {}) {
+  return RunQFixed(op, operands, FixedPoint{{f_out}, -1}, std::move(attrs), format);
 }
 
 /// CHECKs that the run verified and succeeded, and returns its values.

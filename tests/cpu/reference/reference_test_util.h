@@ -62,6 +62,7 @@ inline HostTensor ToHost(const Operand& o) {
       case DType::kI8: t.data<int8_t>()[i] = static_cast<int8_t>(o.values[i]); break;
       case DType::kI16: t.data<int16_t>()[i] = static_cast<int16_t>(o.values[i]); break;
       case DType::kI32: t.data<int32_t>()[i] = static_cast<int32_t>(o.values[i]); break;
+      case DType::kU8: t.data<uint8_t>()[i] = static_cast<uint8_t>(o.values[i]); break;
     }
   }
   return t;
@@ -77,6 +78,7 @@ inline std::vector<float> ToFloats(const HostTensor& t) {
       case DType::kI8: out[i] = t.data<int8_t>()[i]; break;
       case DType::kI16: out[i] = t.data<int16_t>()[i]; break;
       case DType::kI32: out[i] = static_cast<float>(t.data<int32_t>()[i]); break;
+      case DType::kU8: out[i] = t.data<uint8_t>()[i]; break;
     }
   }
   return out;
