@@ -38,6 +38,14 @@ size_t DTypeSize(DType dtype) { return Row(dtype).size; }
 std::string_view DTypeName(DType dtype) { return Row(dtype).name; }
 bool IsFloat(DType dtype) { return Row(dtype).is_float; }
 bool IsInteger(DType dtype) { return !Row(dtype).is_float; }
+IntegerBounds QuantizedBounds(DType format) {
+  switch (format) {
+    case DType::kU8: return {0, 255};
+    case DType::kI16: return {-32768, 32767};
+    default: return {-128, 127};
+  }
+}
+
 bool IsQuantizedFormat(DType dtype) {
   return dtype == DType::kI8 || dtype == DType::kU8 || dtype == DType::kI16;
 }

@@ -21,18 +21,23 @@
 
 namespace opuc::quant {
 
-/// Activation fraction lengths the OPU allows (docs/numerics.md §1).
+/// Activation fraction lengths the OPU allows (docs/numerics.md §1): up to
+/// 15 for 8-bit formats, 23 for i16.
 inline constexpr int kMinActivationBits = -8;
 inline constexpr int kMaxActivationBits = 15;
+inline constexpr int kMaxWideActivationBits = 23;
 inline constexpr int kNumActivationBits = kMaxActivationBits - kMinActivationBits + 1;
 
 /// What calibration saw of one tensor.
 struct TensorStats {
   bool seen = false;
   double max_abs = 0.0;
+  double sum_squares = 0.0;  ///< Σ x², the signal the errors compare with.
   int64_t count = 0;
-  /// Σ (x − dequant(quant(x, f)))² for f = kMinActivationBits + index.
+  /// Σ (x − dequant(quant(x, f)))² for f = kMinActivationBits + index: in
+  /// i8 ([−128, 127]) and in u8 ([0, 255], negative values clip to 0).
   std::array<double, kNumActivationBits> squared_error{};
+  std::array<double, kNumActivationBits> squared_error_u8{};
 };
 
 /// Squared quantization error of `values` at every candidate fraction
@@ -40,9 +45,14 @@ struct TensorStats {
 /// not the numerics contract).
 void AccumulateErrors(const float* values, int64_t count, TensorStats& stats);
 
-/// The candidate with the least error; ties go to the smaller length (the
-/// wider range). An unseen or all-zero tensor gets the largest length.
+/// The candidate with the least error in i8; ties go to the smaller length
+/// (the wider range). An unseen or all-zero tensor gets the largest length.
 int BestFractionBits(const TensorStats& stats);
+
+/// The i16 length: the largest in [−8, 23] at which max_abs rounds into
+/// [−32768, 32767] (16 bits resolve finely enough that clipping, not
+/// rounding, is what to avoid).
+int WideFractionBits(const TensorStats& stats);
 
 /// Stats for every tensor of `graph` (indexed by TensorId; f32 activations
 /// only, constants untouched), over every sample (one HostTensor per graph

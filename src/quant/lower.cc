@@ -32,6 +32,22 @@ TensorId AddConstant(Graph& graph, const std::string& base, DType dtype, Shape s
 
 FixedPoint PerTensor(int bits) { return FixedPoint{{bits}, -1}; }
 
+/// A table constant in `format` (i8, u8, i16) from values inside its range.
+TensorId AddTable(Graph& graph, const std::string& base, DType format,
+                  const std::vector<int32_t>& values) {
+  const Shape shape{static_cast<int64_t>(values.size())};
+  const auto narrowed = [&](auto element) {
+    using T = decltype(element);
+    return AddConstant(graph, base, format, shape, std::vector<T>(values.begin(), values.end()),
+                       FixedPoint());
+  };
+  if (format == DType::kU8) return narrowed(uint8_t{});
+  if (format == DType::kI16) return narrowed(int16_t{});
+  return narrowed(int8_t{});
+}
+
+DType FormatOf(const LowerContext& ctx, TensorId t) { return ctx.formats[static_cast<size_t>(t)]; }
+
 Status LowerInnerProduct(LowerContext& ctx, NodeId id) {
   Node& node = ctx.graph.nodes[static_cast<size_t>(id)];
   const Activation activation = FusedActivation(node.attrs);
@@ -40,9 +56,12 @@ Status LowerInnerProduct(LowerContext& ctx, NodeId id) {
                            "' has no integer form; run CanonicalizeActivation first"));
   const int input_bits = ctx.bits[static_cast<size_t>(node.inputs[0])];
   const auto gram = ctx.grams.find(id);
-  OPUC_ASSIGN_OR_RETURN(QuantizedWeights q,
-                        QuantizeInnerProduct(ctx.source, id, input_bits,
-                                             gram == ctx.grams.end() ? nullptr : &gram->second));
+  // One pass of the array sees |q| <= 128 (i8) or 255 (u8, each byte of i16).
+  const int magnitude = FormatOf(ctx, node.inputs[0]) == DType::kI8 ? 128 : 255;
+  OPUC_ASSIGN_OR_RETURN(
+      QuantizedWeights q,
+      QuantizeInnerProduct(ctx.source, id, input_bits,
+                           gram == ctx.grams.end() ? nullptr : &gram->second, magnitude));
   const Tensor& w = ctx.source.tensor(node.inputs[1]);
   node.inputs[1] = AddConstant(ctx.graph, w.name + "/int8", DType::kI8, w.shape, q.weights,
                                FixedPoint{q.bits, q.axis});
@@ -92,10 +111,11 @@ Status LowerToTable(LowerContext& ctx, NodeId id) {
   Node& node = ctx.graph.nodes[static_cast<size_t>(id)];
   const int f_in = ctx.bits[static_cast<size_t>(node.inputs[0])];
   const int f_out = ctx.bits[static_cast<size_t>(node.outputs[0])];
-  const std::array<int8_t, 256> table = BuildTable(node.op, node.attrs, f_in, f_out);
-  const std::string base = Cat(ctx.graph.tensor(node.outputs[0]).name, "/table");
-  const TensorId t = AddConstant(ctx.graph, base, DType::kI8, Shape{256},
-                                 std::vector<int8_t>(table.begin(), table.end()), FixedPoint());
+  const DType out = FormatOf(ctx, node.outputs[0]);
+  const std::vector<int32_t> table =
+      BuildTable(node.op, node.attrs, FormatOf(ctx, node.inputs[0]), f_in, out, f_out);
+  const TensorId t =
+      AddTable(ctx.graph, Cat(ctx.graph.tensor(node.outputs[0]).name, "/table"), out, table);
   Node& rewritten = ctx.graph.nodes[static_cast<size_t>(id)];
   rewritten.op = OpKind::kLookupTable;
   rewritten.attrs = Attributes();
@@ -107,6 +127,8 @@ Status LowerToTable(LowerContext& ctx, NodeId id) {
 Status LowerSoftmax(LowerContext& ctx, NodeId id) {
   Node& node = ctx.graph.nodes[static_cast<size_t>(id)];
   const int f_in = ctx.bits[static_cast<size_t>(node.inputs[0])];
+  if (FormatOf(ctx, node.inputs[0]) == DType::kI16)
+    return Unsupported("softmax reads 8-bit inputs only (docs/numerics.md §1b)");
   if (ctx.bits[static_cast<size_t>(node.outputs[0])] < 0)
     return Unsupported("softmax output needs a fraction length >= 0 (docs/numerics.md §8)");
   const std::array<int32_t, 256> table =
@@ -125,7 +147,8 @@ Status LowerPad(LowerContext& ctx, NodeId id) {
   Node& node = ctx.graph.nodes[static_cast<size_t>(id)];
   const int f = ctx.bits[static_cast<size_t>(node.outputs[0])];
   const double value = PadAttrs::Of(node.attrs).value;
-  node.attrs.Set("value", static_cast<double>(QuantizeToInt8(value, f)));
+  const IntegerBounds bounds = QuantizedBounds(FormatOf(ctx, node.outputs[0]));
+  node.attrs.Set("value", static_cast<double>(QuantizeTo(value, f, bounds.lo, bounds.hi)));
   return OkStatus();
 }
 

@@ -18,15 +18,16 @@
 namespace opuc::quant {
 
 struct LowerContext {
-  const Graph& source;           ///< The float graph (constants are read here).
-  Graph& graph;                  ///< Being lowered; node `id` is rewritten.
-  const std::vector<int>& bits;  ///< Activation fraction lengths (activation_bits.h).
+  const Graph& source;                ///< The float graph (constants are read here).
+  Graph& graph;                       ///< Being lowered; node `id` is rewritten.
+  const std::vector<int>& bits;       ///< Activation fraction lengths (activation_bits.h).
+  const std::vector<DType>& formats;  ///< Activation formats: i8, u8, i16 (formats.h).
   QuantizeReport& report;
   const std::map<NodeId, InputGram>& grams;  ///< Inputs of inner products (input_gram.h).
 };
 
-/// Rewrites node `id` of ctx.graph for int8 (its tensors are already i8 with
-/// their fraction lengths). Errors name the node.
+/// Rewrites node `id` of ctx.graph for integers (its tensors already have
+/// their formats and fraction lengths). Errors name the node.
 Status LowerNode(LowerContext& ctx, NodeId id);
 
 }  // namespace opuc::quant

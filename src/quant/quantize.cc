@@ -3,21 +3,30 @@
 // Equalize channel ranges (equalize.h) → calibrate (calibrate.h) → choose
 // activation lengths (activation_bits.h) → measure what each inner product
 // sees (input_gram.h) → optionally refine the lengths against the outputs,
-// with the weights rounded ahead (refine_lengths.h) → retype every
-// activation to i8 in place → lower each node (lower.h, weights rounded with
-// compensation) → wrap the graph's inputs in `quantize` and its outputs in
-// `dequantize` → drop the float constants nothing reads → verify.
+// with the weights rounded ahead (refine_lengths.h) → choose each
+// activation's format, i8, u8 or i16 (formats.h; mixed_precision.h measures
+// candidates on the calibration samples) → retype every activation in place
+// → lower each node (lower.h, weights rounded with compensation) → wrap the
+// graph's inputs in `quantize` and its outputs in `dequantize` → drop the
+// float constants nothing reads → verify.
 //
 //===----------------------------------------------------------------------===//
 #include "opuc/quant/quantize.h"
 
+#include <algorithm>
+#include <limits>
+
 #include "activation_bits.h"
 #include "calibrate.h"
 #include "equalize.h"
+#include "formats.h"
 #include "input_gram.h"
 #include "lower.h"
+#include "mixed_precision.h"
+#include "opuc/cpu/reference.h"
 #include "opuc/ir/graph_edit.h"
 #include "opuc/ir/verifier.h"
+#include "opuc/quant/accuracy.h"
 #include "refine_lengths.h"
 #include "support/format.h"
 #include "weights.h"
@@ -81,6 +90,66 @@ void WrapInputsAndOutputs(Graph& graph) {
   for (Node& node : nodes) graph.AddNode(std::move(node));
 }
 
+/// The float graph's outputs for every calibration sample (seen while
+/// calibrating), and the quantized graph's least SQNR against them.
+class FloatOutputs {
+ public:
+  explicit FloatOutputs(const Graph& graph) : outputs_(graph.outputs) {}
+
+  void Observe(TensorId id, const HostTensor& value) {
+    const auto it = std::find(outputs_.begin(), outputs_.end(), id);
+    if (it == outputs_.end()) return;
+    if (samples_.empty() || samples_.back().size() == outputs_.size()) samples_.emplace_back();
+    samples_.back().push_back(value);
+    order_.push_back(static_cast<size_t>(it - outputs_.begin()));
+  }
+
+  Expected<double> LeastSqnr(const Graph& quantized,
+                             const std::vector<std::vector<HostTensor>>& samples) const {
+    std::vector<AccuracyMeter> meters(outputs_.size());
+    for (size_t s = 0; s < samples.size() && s < samples_.size(); ++s) {
+      Expected<std::vector<HostTensor>> got = RunReference(quantized, samples[s]);
+      if (!got.ok()) return got.status().WithContext(Cat("calibration sample ", s));
+      for (size_t j = 0; j < samples_[s].size(); ++j) {
+        const size_t o = order_[s * outputs_.size() + j];
+        OPUC_RETURN_IF_ERROR(meters[o].Add(samples_[s][j], (*got)[o]));
+      }
+    }
+    double least = std::numeric_limits<double>::infinity();
+    for (const AccuracyMeter& m : meters) least = std::min(least, m.Finish("").sqnr_db);
+    return least;
+  }
+
+ private:
+  std::vector<TensorId> outputs_;
+  std::vector<std::vector<HostTensor>> samples_;  ///< Per sample, in the order seen.
+  std::vector<size_t> order_;                     ///< Output index of each one seen.
+};
+
+/// The integer graph for the activation formats and lengths of `plan`.
+Expected<QuantizedGraph> Lower(const Graph& equalized, const quant::ActivationFormats& plan,
+                               const std::map<NodeId, quant::InputGram>& grams) {
+  QuantizedGraph result{equalized, QuantizeReport(), equalized};
+  Graph& q = result.graph;
+  for (size_t t = 0; t < q.tensors.size(); ++t) {
+    if (plan.bits[t] == kNoBits) continue;
+    q.tensors[t].dtype = plan.format[t];
+    q.tensors[t].fixed_point = FixedPoint{{plan.bits[t]}, -1};
+    ++result.report.activations;
+    ++(plan.format[t] == DType::kU8    ? result.report.u8_tensors
+       : plan.format[t] == DType::kI16 ? result.report.i16_tensors
+                                       : result.report.i8_tensors);
+  }
+  quant::LowerContext ctx{result.reference, q, plan.bits, plan.format, result.report, grams};
+  for (size_t k = 0; k < q.nodes.size(); ++k)
+    OPUC_RETURN_IF_ERROR(quant::LowerNode(ctx, static_cast<NodeId>(k)));
+  WrapInputsAndOutputs(q);
+  RemoveUnusedTensors(q);
+  Status verified = Verify(q);
+  if (!verified.ok()) return verified.WithContext("the quantized graph fails verification");
+  return result;
+}
+
 }  // namespace
 
 Expected<QuantizedGraph> Quantize(const Graph& graph,
@@ -93,9 +162,11 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
   OPUC_ASSIGN_OR_RETURN(const int pairs, quant::EqualizeChannels(equalized, calibration));
   // One run per sample gives the lengths' statistics and the Gram matrices.
   quant::InputGramCollector collector(equalized);
+  FloatOutputs float_outputs(equalized);
   OPUC_ASSIGN_OR_RETURN(
       std::vector<quant::TensorStats> stats,
       quant::Calibrate(equalized, calibration, [&](TensorId t, const HostTensor& value) {
+        float_outputs.Observe(t, value);
         return collector.Observe(t, value);
       }));
   const std::map<NodeId, quant::InputGram> grams = std::move(collector).Take();
@@ -108,24 +179,35 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
     refined_groups = refined.groups_changed;
   }
 
-  QuantizedGraph result{equalized, QuantizeReport(), std::move(equalized)};
-  result.report.calibration_samples = static_cast<int64_t>(calibration.size());
-  result.report.equalized_pairs = pairs;
-  result.report.refined_groups = refined_groups;
-  Graph& q = result.graph;
-  for (size_t t = 0; t < q.tensors.size(); ++t) {
-    if (bits[t] == kNoBits) continue;
-    q.tensors[t].dtype = DType::kI8;
-    q.tensors[t].fixed_point = FixedPoint{{bits[t]}, -1};
-    ++result.report.activations;
+  const quant::FormatPlanner planner(equalized, stats, bits, options.precision != Precision::kInt8);
+  const auto build = [&](const std::vector<bool>& wide) {
+    return Lower(equalized, planner.Plan(wide), grams);
+  };
+  std::vector<bool> wide(planner.groups().size(), options.precision == Precision::kInt16);
+  quant::MixedPrecision mixed{wide, 0.0, 0};
+  if (options.precision == Precision::kMixed) {
+    OPUC_ASSIGN_OR_RETURN(
+        mixed, quant::ChooseWideGroups(planner, options.target_sqnr_db,
+                                       [&](const std::vector<bool>& w) -> Expected<double> {
+                                         OPUC_ASSIGN_OR_RETURN(QuantizedGraph q, build(w));
+                                         return float_outputs.LeastSqnr(q.graph, calibration);
+                                       }));
+    wide = mixed.wide;
   }
-  quant::LowerContext ctx{result.reference, q, bits, result.report, grams};
-  for (size_t k = 0; k < q.nodes.size(); ++k)
-    OPUC_RETURN_IF_ERROR(quant::LowerNode(ctx, static_cast<NodeId>(k)));
-  WrapInputsAndOutputs(q);
-  RemoveUnusedTensors(q);
-  Status verified = Verify(q);
-  if (!verified.ok()) return verified.WithContext("the quantized graph fails verification");
+  OPUC_ASSIGN_OR_RETURN(QuantizedGraph result, build(wide));
+  QuantizeReport& report = result.report;
+  report.calibration_samples = static_cast<int64_t>(calibration.size());
+  report.equalized_pairs = pairs;
+  report.refined_groups = refined_groups;
+  report.calibration_sqnr_db = mixed.sqnr_db;
+  report.precision_rounds = mixed.rounds;
+  int64_t extra = 0;
+  for (size_t k = 0; k < wide.size(); ++k)
+    if (wide[k] && planner.groups()[k].may_widen) extra += planner.groups()[k].extra_macs;
+  report.extra_mac_passes_percent =
+      planner.total_macs() > 0
+          ? 100.0 * static_cast<double>(extra) / static_cast<double>(planner.total_macs())
+          : 0.0;
   return result;
 }
 

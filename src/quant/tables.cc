@@ -40,12 +40,24 @@ bool NeedsTable(OpKind op) {
          op == OpKind::kLeakyRelu;
 }
 
-std::array<int8_t, 256> BuildTable(OpKind op, const Attributes& attrs, int f_in, int f_out) {
-  std::array<int8_t, 256> table{};
-  for (int i = 0; i < 256; ++i) {
-    const double x = std::ldexp(static_cast<double>(i - 128), -f_in);  // exact
-    table[static_cast<size_t>(i)] = QuantizeToInt8(Evaluate(op, attrs, x), f_out);
+std::vector<int32_t> BuildTable(OpKind op, const Attributes& attrs, DType in, int f_in, DType out,
+                                int f_out) {
+  const IntegerBounds bounds = QuantizedBounds(out);
+  const int entries = in == DType::kI16 ? 257 : 256;
+  std::vector<int32_t> table(static_cast<size_t>(entries));
+  for (int i = 0; i < entries; ++i) {
+    const int q = in == DType::kU8 ? i : in == DType::kI16 ? (i - 128) * 256 : i - 128;
+    const double x = std::ldexp(static_cast<double>(q), -f_in);  // exact
+    table[static_cast<size_t>(i)] =
+        static_cast<int32_t>(QuantizeTo(Evaluate(op, attrs, x), f_out, bounds.lo, bounds.hi));
   }
+  return table;
+}
+
+std::array<int8_t, 256> BuildTable(OpKind op, const Attributes& attrs, int f_in, int f_out) {
+  const std::vector<int32_t> wide = BuildTable(op, attrs, DType::kI8, f_in, DType::kI8, f_out);
+  std::array<int8_t, 256> table{};
+  for (size_t i = 0; i < table.size(); ++i) table[i] = static_cast<int8_t>(wide[i]);
   return table;
 }
 

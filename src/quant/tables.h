@@ -9,6 +9,9 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
+
+#include "opuc/ir/dtype.h"
 
 #include "opuc/ir/attributes.h"
 #include "opuc/ir/op_kind.h"
@@ -18,10 +21,16 @@ namespace opuc::quant {
 /// Whether `op` on int8 becomes a lookup_table node.
 bool NeedsTable(OpKind op);
 
-/// T[i] = quantize(F((i − 128) · 2^-f_in), f_out) for i = 0..255, with F the
+/// The table of `op` from input format `in` at f_in to output format `out`
+/// at f_out (docs/numerics.md §6, §1b): T[i] = quantize_out(F(x_i), f_out)
+/// with x_i = (i − 128) · 2^-f_in for i8 (256 entries), i · 2^-f_in for u8
+/// (256), and the knots (i − 128) · 256 · 2^-f_in for i16 (257). F is the
 /// op's float formula (docs/op-semantics.md) in float64; float attributes
 /// (leaky_relu's alpha) are read as stored. `op` must satisfy NeedsTable or
 /// be one of the clamps (relu, relu6, relu_n1_to_1).
+std::vector<int32_t> BuildTable(OpKind op, const Attributes& attrs, DType in, int f_in, DType out,
+                                int f_out);
+/// The i8 → i8 table (256 entries).
 std::array<int8_t, 256> BuildTable(OpKind op, const Attributes& attrs, int f_in, int f_out);
 
 /// Softmax's exp table (§8): E[d] = rhu(32768 · exp(−β · d · 2^-f_in)),

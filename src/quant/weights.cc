@@ -81,7 +81,7 @@ int BestChannelBits(const float* w, const ChannelLayout& layout, int64_t c) {
 /// (compensated_rounding.h) when `factor` is given and the result still keeps
 /// the accumulation bound with |bias| = `bias_magnitude`.
 bool RoundChannel(const float* w, const ChannelLayout& layout, int64_t c, int bits,
-                  const std::vector<double>* factor, int64_t bias_magnitude,
+                  const std::vector<double>* factor, int64_t bias_magnitude, int input_magnitude,
                   std::vector<int8_t>& out) {
   std::vector<double> row;
   layout.ForEach(c, [&](int64_t k) { row.push_back(w[k]); });
@@ -89,7 +89,7 @@ bool RoundChannel(const float* w, const ChannelLayout& layout, int64_t c, int bi
     RoundCompensated(row, *factor,
                      [bits](double x) { return std::ldexp(QuantizeToInt8(x, bits), -bits); });
     int64_t bound = bias_magnitude;
-    for (double v : row) bound += 128 * std::abs(int{QuantizeToInt8(v, bits)});
+    for (double v : row) bound += input_magnitude * std::abs(int{QuantizeToInt8(v, bits)});
     if (bound <= kInt32Max) {
       size_t j = 0;
       layout.ForEach(
@@ -113,7 +113,7 @@ int NoClipBits(const float* values, int64_t count, int64_t stride, int lo, int h
 }
 
 Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, int input_bits,
-                                                const InputGram* gram) {
+                                                const InputGram* gram, int input_magnitude) {
   const Node& node = graph.node(id);
   const Tensor& weights_tensor = graph.tensor(node.inputs[1]);
   OPUC_ASSIGN_OR_RETURN(HostTensor weights, HostTensor::FromConstant(weights_tensor));
@@ -145,8 +145,9 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
     for (;; --bits) {
       const int64_t q_bias = Rhu(std::ldexp(b, input_bits + bits));
       int64_t bound = std::llabs(q_bias);
-      layout.ForEach(c,
-                     [&](int64_t k) { bound += 128 * std::abs(int{QuantizeToInt8(w[k], bits)}); });
+      layout.ForEach(c, [&](int64_t k) {
+        bound += input_magnitude * std::abs(int{QuantizeToInt8(w[k], bits)});
+      });
       if (bound <= kInt32Max) {
         result.bias.push_back(static_cast<int32_t>(q_bias));
         break;
@@ -166,7 +167,7 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
       factor = &*f;
     }
     if (RoundChannel(w, layout, c, bits, factor, std::llabs(int64_t{result.bias.back()}),
-                     result.weights))
+                     input_magnitude, result.weights))
       ++result.compensated;
     layout.ForEach(c, [&](int64_t k) {
       if (Clips(w[k], bits)) ++result.saturated;

@@ -6,7 +6,10 @@
 // the rest better). Then f_w[c] is lowered, one step at a time, until the
 // bias fits int32 and the accumulation bound of docs/numerics.md §2 holds:
 //
-//   Σ_taps 128·|q_w| + |b|  <=  2^31 − 1
+//   Σ_taps m·|q_w| + |b|  <=  2^31 − 1
+//
+// with m the largest input magnitude one pass of the array sees: 128 for an
+// i8 input, 255 for u8 and for each pass of an i16 one (numerics.md §1b).
 //
 // At that f_w[c] the channel's weights are rounded as a whole when the Gram
 // matrix of the node's inputs is known (compensated_rounding.h), as long as
@@ -41,14 +44,16 @@ struct QuantizedWeights {
 };
 
 /// Quantizes the weights (input 1) and bias (input 2, optional) of the
-/// inner-product node `id` for an input at fraction length `input_bits`.
+/// inner-product node `id` for an input at fraction length `input_bits`
+/// whose passes reach |q| <= `input_magnitude` (128 for i8, 255 otherwise).
 /// With the Gram matrix of its inputs (input_gram.h; ignored when its size
 /// does not match the weights) the weights of each channel are rounded with
 /// compensation (at the same f_w), else each to nearest. An error names
 /// the channel (the caller adds the node) when even f_w = −8 cannot satisfy
 /// the bias and bound.
 Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, int input_bits,
-                                                const InputGram* gram = nullptr);
+                                                const InputGram* gram = nullptr,
+                                                int input_magnitude = 128);
 
 /// `graph` with each inner product's weights and bias replaced by the float
 /// values their integers stand for (QuantizeInnerProduct with the activation

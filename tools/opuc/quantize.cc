@@ -1,6 +1,7 @@
 //===- tools/opuc/quantize.cc - `opuc quantize` ---------------------------===//
 //
 // opuc quantize MODEL [--calibration DIR] [--evaluate DIR2 | --holdout N]
+//                     [--precision int8|mixed|int16] [--target-sqnr DB]
 //                     [--preprocess SPEC] [--min-sqnr DB] [--json] [-o OUT.opug]
 //
 // With --evaluate, every sample of DIR calibrates and every sample of DIR2 is
@@ -119,6 +120,19 @@ Expected<SplitSamples> LoadSamples(const QuantizeOptions& options, const Graph& 
 
 Json JsonDb(double db) { return std::isfinite(db) ? Json(db) : Json(nullptr); }
 
+/// "12.3" (one decimal), or "inf" when nothing was lost.
+std::string FormatDb(double db) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", db);
+  return std::isfinite(db) ? text : "inf";
+}
+
+std::string FormatPercent(double percent) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", percent);
+  return text;
+}
+
 /// One line per tensor; with the quantized graph, its fraction length too.
 void PrintAccuracyTable(const std::vector<OutputAccuracy>& rows, const Graph& quantized,
                         std::ostream& out) {
@@ -148,9 +162,16 @@ void PrintText(const SplitSamples& split, const QuantizeReport& report,
   out << "evaluated on  " << split.evaluation.size()
       << (split.held_out ? " held-out samples of " : " samples of ") << split.evaluation_dir << " ("
       << list(split.evaluation_files) << ")\n";
-  out << report.activations << " activations int8";
+  out << report.activations << " activations: " << report.u8_tensors << " u8, " << report.i8_tensors
+      << " i8, " << report.i16_tensors << " i16 (extra MAC passes "
+      << FormatPercent(report.extra_mac_passes_percent) << ")";
+  if (report.precision_rounds > 0)
+    out << "; mixed precision: " << FormatDb(report.calibration_sqnr_db)
+        << " dB least output SQNR on the calibration samples after " << report.precision_rounds
+        << " measured configurations";
   if (report.refined_groups > 0) out << " (" << report.refined_groups << " length groups refined)";
-  out << ", " << report.weights << " weights int8 (" << report.saturated_weights << " saturated, "
+  out << "\n";
+  out << report.weights << " weights int8 (" << report.saturated_weights << " saturated, "
       << report.compensated_channels << " channels rounded with compensation, "
       << report.lowered_channels << " lowered for their bias or bound), " << report.tables
       << " tables\n\n";
@@ -179,7 +200,14 @@ Json ToJson(const SplitSamples& split, const QuantizeReport& report,
           {"compensated_channels", report.compensated_channels},
           {"refined_groups", report.refined_groups},
           {"lowered_channels", report.lowered_channels},
-          {"tables", report.tables}};
+          {"tables", report.tables},
+          {"precision",
+           {{"u8", report.u8_tensors},
+            {"i8", report.i8_tensors},
+            {"i16", report.i16_tensors},
+            {"extra_mac_passes_percent", report.extra_mac_passes_percent},
+            {"calibration_sqnr_db",
+             report.precision_rounds > 0 ? JsonDb(report.calibration_sqnr_db) : Json(nullptr)}}}};
 }
 
 }  // namespace
@@ -193,6 +221,10 @@ int RunQuantize(const QuantizeOptions& options, std::ostream& out, std::ostream&
   if (progress) err << "calibrating on " << split->calibration.size() << " samples...\n";
   opuc::QuantizeOptions quantize_options;
   quantize_options.refine_lengths = options.refine_lengths;
+  quantize_options.precision = options.precision == "int8"    ? Precision::kInt8
+                               : options.precision == "int16" ? Precision::kInt16
+                                                              : Precision::kMixed;
+  quantize_options.target_sqnr_db = options.target_sqnr;
   Expected<QuantizedGraph> quantized = Quantize(*graph, split->calibration, quantize_options);
   if (!quantized.ok()) return ReportError(quantized.status().WithContext(options.model), err);
   if (progress) err << "comparing on " << split->evaluation.size() << " evaluation samples...\n";
@@ -254,6 +286,17 @@ Command AddQuantizeCommand(CLI::App& app) {
                   return std::isfinite(v) ? std::string() : "expected a finite number of dB";
                 },
                 "DB"));
+        cli.add_option(
+               "--precision", o.precision,
+               "Activation formats: int8 (i8 only), mixed (u8 where non-negative, 16 bits where "
+               "--target-sqnr needs them) or int16 (16 bits wherever allowed)")
+            ->check(CLI::IsMember({"int8", "mixed", "int16"}))
+            ->default_str("int8");
+        cli.add_option("--target-sqnr", o.target_sqnr,
+                       "With --precision mixed: the least output SQNR (dB) to reach on the "
+                       "calibration samples, with the fewest 16-bit activations")
+            ->check(CLI::Range(0.0, 200.0))
+            ->default_str("25");
         cli.add_flag("--refine-lengths", o.refine_lengths,
                      "Refine activation lengths against the outputs on the calibration "
                      "samples (slower; best when they show what the model will see)");

@@ -19,6 +19,8 @@ struct QuantizeOptions {
   std::optional<double> min_sqnr;  ///< Exit 1 when an output's SQNR is below.
   bool per_tensor = false;         ///< Also report every activation (text only).
   bool refine_lengths = false;     ///< opuc::QuantizeOptions::refine_lengths.
+  std::string precision = "int8";  ///< int8, mixed or int16 (opuc::Precision).
+  double target_sqnr = 25.0;       ///< opuc::QuantizeOptions::target_sqnr_db.
   bool json = false;
   std::string output;  ///< Write the quantized graph (.opug or .opug.json).
 };

@@ -36,6 +36,14 @@ bool IsInteger(DType dtype);
 /// (docs/numerics.md §1). Their elements are integers q standing for q · 2^-f.
 bool IsQuantizedFormat(DType dtype);
 
+/// The integers a quantized format holds: i8 [-128, 127], u8 [0, 255],
+/// i16 [-32768, 32767] (any other dtype reads as i8).
+struct IntegerBounds {
+  int64_t lo;
+  int64_t hi;
+};
+IntegerBounds QuantizedBounds(DType format);
+
 }  // namespace opuc
 
 #endif  // OPUC_IR_DTYPE_H

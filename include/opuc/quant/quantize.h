@@ -4,8 +4,10 @@
 // output) into a quantized graph that the integer reference executor runs
 // (docs/numerics.md is its semantics, docs/quantization.md how it is built):
 //
-//   - every activation becomes int8 with a per-tensor fraction length chosen
-//     on calibration samples by least squared error, unified where the OPU
+//   - every activation becomes i8, or with Precision::kMixed u8 (when the
+//     graph proves it non-negative) or i16 (the fewest 16-bit tensors that
+//     reach a target SQNR), with a per-tensor fraction length chosen on
+//     calibration samples by least squared error, unified where the OPU
 //     needs one binary point (concat, moves, residual operands, clamps),
 //     optionally refined against the outputs (QuantizeOptions);
 //   - inner-product weights become int8 with a fraction length per output
@@ -46,6 +48,23 @@ struct QuantizeReport {
   int64_t compensated_channels = 0;  ///< Channels whose weights were rounded as a whole.
   int64_t tables = 0;                ///< lookup_table nodes and softmax exp tables built.
   int64_t refined_groups = 0;        ///< Unified groups whose length refine_lengths changed.
+  int64_t u8_tensors = 0;            ///< Activations per format (numerics.md §1b).
+  int64_t i8_tensors = 0;
+  int64_t i16_tensors = 0;
+  /// Extra array passes of the i16 inputs, in percent of the MACs of an all
+  /// 8-bit graph (an i16 input is two passes).
+  double extra_mac_passes_percent = 0.0;
+  /// Mixed precision: the least output SQNR measured on the calibration
+  /// samples for the chosen formats, and how many configurations were run.
+  double calibration_sqnr_db = 0.0;
+  int64_t precision_rounds = 0;
+};
+
+/// Which activation formats the quantizer may use (numerics.md §1b).
+enum class Precision : uint8_t {
+  kInt8,   ///< i8 only: every array operand one signed pass (the numbers of numerics v1).
+  kMixed,  ///< u8 where proved non-negative, i8, and i16 where the target SQNR needs it.
+  kInt16,  ///< i16 everywhere a 16-bit input is allowed (softmax reads 8 bits), else u8/i8.
 };
 
 struct QuantizeOptions {
@@ -56,13 +75,16 @@ struct QuantizeOptions {
   /// Keeps every activation of every sample in memory and runs the graph
   /// from each group on twice per group.
   bool refine_lengths = false;
+  Precision precision = Precision::kInt8;
+  /// kMixed: the least output SQNR, in dB, to reach on the calibration samples.
+  double target_sqnr_db = 25.0;
 };
 
 struct QuantizedGraph {
   Graph graph;
   QuantizeReport report;
   /// The float graph after channel equalization: the same function as the
-  /// input graph, and the one whose activations `graph`'s int8 tensors
+  /// input graph, and the one whose activations `graph`'s integer tensors
   /// stand for (same names), so per-tensor comparisons use it.
   Graph reference;
 };

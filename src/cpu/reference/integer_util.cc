@@ -12,11 +12,8 @@ int MaxActivationFraction(DType format) {
 }
 
 IntRange FormatRange(DType format) {
-  switch (format) {
-    case DType::kU8: return {0, 255};
-    case DType::kI16: return {-32768, 32767};
-    default: return {-128, 127};
-  }
+  const IntegerBounds bounds = QuantizedBounds(format);
+  return {bounds.lo, bounds.hi};
 }
 
 bool IsQuantizedInput(const KernelContext& ctx, size_t i) {

@@ -1,0 +1,72 @@
+//===- src/quant/formats.h - i8, u8 or i16 for each activation (private) -*- C++ -*-===//
+//
+// docs/numerics.md §1b: every activation is i8, u8 or i16. The formats are
+// chosen per tensor, within the unified groups of activation_bits.h (whose
+// members share one binary point):
+//
+//   - i16 for every member of a group the mixed-precision search
+//     (mixed_precision.h) or --precision int16 widens; never a softmax input;
+//   - else u8 for a tensor the graph itself proves non-negative
+//     (relu/relu6/sigmoid/softmax outputs, and pools, moves, concats, adds
+//     and products of such) or that is a relu's only input (the relu
+//     removes the negative values anyway): one more bit than i8;
+//   - i8 otherwise.
+//
+// An 8-bit group keeps its i8 length (so u8 is headroom: twice the range at
+// the same resolution); a widened group's is the largest that does not clip.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_QUANT_FORMATS_H
+#define OPUC_SRC_QUANT_FORMATS_H
+
+#include <cstdint>
+#include <vector>
+
+#include "calibrate.h"
+#include "opuc/ir/graph.h"
+
+namespace opuc::quant {
+
+/// Which tensors are non-negative whatever the inputs (indexed by TensorId).
+std::vector<bool> ProveNonNegative(const Graph& graph);
+
+/// A unified group of activations and what choosing its format needs.
+struct FormatGroup {
+  std::vector<TensorId> members;
+  bool may_widen = true;   ///< False when a softmax reads a member (8-bit inputs only).
+  int64_t extra_macs = 0;  ///< MACs of the inner products reading a member: i16's second pass.
+  double noise = 0.0;      ///< Σ squared error at the 8-bit format and length (voters).
+  double signal = 0.0;     ///< Σ x² (voters).
+};
+
+/// Every activation's format and fraction length (kF32 / kNoBits elsewhere).
+struct ActivationFormats {
+  std::vector<DType> format;
+  std::vector<int> bits;
+};
+
+class FormatPlanner {
+ public:
+  /// `bits8`: the i8 lengths (ChooseActivationBits, maybe refined);
+  /// `allow_unsigned`: u8 where proved (else every 8-bit tensor is i8).
+  FormatPlanner(const Graph& graph, const std::vector<TensorStats>& stats, std::vector<int> bits8,
+                bool allow_unsigned);
+
+  const std::vector<FormatGroup>& groups() const { return groups_; }
+  /// MACs of every inner product of the graph (one pass each).
+  int64_t total_macs() const { return total_macs_; }
+  /// The formats when the groups marked in `wide` (one flag per group) are i16.
+  ActivationFormats Plan(const std::vector<bool>& wide) const;
+
+ private:
+  const std::vector<TensorStats>& stats_;
+  std::vector<int> bits8_;
+  std::vector<bool> votes_;     ///< ActivationGroups::votes
+  std::vector<bool> unsigned_;  ///< u8 when 8-bit.
+  std::vector<FormatGroup> groups_;
+  int64_t total_macs_ = 0;
+};
+
+}  // namespace opuc::quant
+
+#endif  // OPUC_SRC_QUANT_FORMATS_H

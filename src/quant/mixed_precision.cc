@@ -1,0 +1,64 @@
+//===- src/quant/mixed_precision.cc - Which activations get 16 bits -------===//
+#include "mixed_precision.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace opuc::quant {
+namespace {
+
+constexpr int kMaxRounds = 12;
+constexpr double kLeastGainDb = 0.1;
+
+/// Noise-to-signal ratio of a group at 8 bits.
+double Ratio(const FormatGroup& g) { return g.signal > 0.0 ? g.noise / g.signal : 0.0; }
+
+}  // namespace
+
+Expected<MixedPrecision> ChooseWideGroups(const FormatPlanner& planner, double target_db,
+                                          const MeasureSqnr& measure) {
+  const std::vector<FormatGroup>& groups = planner.groups();
+  MixedPrecision best{std::vector<bool>(groups.size(), false), 0.0, 1};
+  OPUC_ASSIGN_OR_RETURN(best.sqnr_db, measure(best.wide));
+  // Candidates by benefit per cost: an i16 group removes its 8-bit noise and
+  // costs a second array pass over the MACs reading it (a small floor keeps
+  // free groups, read by no inner product, first but still ordered by noise).
+  const double total = static_cast<double>(std::max<int64_t>(planner.total_macs(), 1));
+  std::vector<size_t> order;
+  for (size_t k = 0; k < groups.size(); ++k)
+    if (groups[k].may_widen && Ratio(groups[k]) > 0.0) order.push_back(k);
+  const auto priority = [&](size_t k) {
+    return Ratio(groups[k]) / (static_cast<double>(groups[k].extra_macs) / total + 0.01);
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return priority(a) > priority(b); });
+
+  std::vector<bool> wide = best.wide;
+  double current = best.sqnr_db;
+  size_t next = 0;
+  int flat_rounds = 0;
+  while (current < target_db && next < order.size() && best.rounds < kMaxRounds) {
+    // Output noise modelled as the sum of the 8-bit groups' ratios: widen, in
+    // order, until the model's remaining noise falls by the measured shortfall.
+    double remaining = 0.0;
+    for (size_t i = next; i < order.size(); ++i) remaining += Ratio(groups[order[i]]);
+    const double keep = remaining * std::pow(10.0, (current - target_db) / 10.0);
+    do {
+      remaining -= Ratio(groups[order[next]]);
+      wide[order[next++]] = true;
+    } while (next < order.size() && remaining > keep);
+    OPUC_ASSIGN_OR_RETURN(const double measured, measure(wide));
+    ++best.rounds;
+    flat_rounds = measured < current + kLeastGainDb ? flat_rounds + 1 : 0;
+    current = measured;
+    if (measured > best.sqnr_db + 1e-9) {
+      best.wide = wide;
+      best.sqnr_db = measured;
+    }
+    if (flat_rounds >= 2) break;
+  }
+  return best;
+}
+
+}  // namespace opuc::quant

@@ -1,0 +1,115 @@
+// Activation formats (docs/numerics.md §1b, docs/quantization.md "Mixed
+// precision"): which tensors the quantizer may make u8, and what each
+// Precision gives on a small graph, derived by hand.
+#include <doctest/doctest.h>
+
+#include "formats.h"
+#include "opuc/cpu/reference.h"
+#include "opuc/ir/graph_builder.h"
+#include "opuc/quant/accuracy.h"
+#include "opuc/quant/quantize.h"
+#include "pass/pass_test_util.h"
+
+namespace opuc {
+namespace {
+
+using namespace testing;
+
+const Tensor& Named(const Graph& g, const std::string& name) {
+  for (const Tensor& t : g.tensors)
+    if (t.name == name) return t;
+  FAIL("no tensor " << name);
+  return g.tensors[0];
+}
+
+/// x[1,1,2,2] → conv (1×1, 2 channels) → relu → r; r → max_pool → p; p + x → s; s → softmax.
+Graph Net() {
+  GraphBuilder b("net");
+  const TensorId x = b.Input("x", DType::kF32, {1, 1, 2, 2});
+  const TensorId w = b.ConstantF32("w", {2, 1, 1, 2}, {2.0f, 0.5f, -1.0f, 1.5f});
+  const TensorId conv = b.Op(OpKind::kConv2D, "conv", {x, w});
+  const TensorId r = b.Op(OpKind::kRelu, "r", {conv});
+  Attributes pool;
+  pool.Set("filter", std::vector<int64_t>{1, 1});
+  const TensorId p = b.Op(OpKind::kMaxPool2D, "p", {r}, pool);
+  const TensorId s = b.Op(OpKind::kAdd, "s", {p, x});
+  b.Output(b.Op(OpKind::kSoftmax, "y", {s}));
+  return Build(std::move(b));
+}
+
+std::vector<std::vector<HostTensor>> Samples() {
+  return {{F32Tensor({1, 1, 2, 2}, {0.3f, -0.77f, 1.13f, -1.01f})},
+          {F32Tensor({1, 1, 2, 2}, {0.71f, 0.129f, -0.53f, 0.27f})}};
+}
+
+TEST_CASE("ProveNonNegative: relu, pools of it, sums of such; not the inputs or a conv") {
+  const Graph g = Net();
+  const std::vector<bool> proved = quant::ProveNonNegative(g);
+  const auto of = [&](const std::string& name) {
+    for (size_t t = 0; t < g.tensors.size(); ++t)
+      if (g.tensors[t].name == name) return static_cast<bool>(proved[t]);
+    FAIL("no tensor " << name);
+    return false;
+  };
+  CHECK_FALSE(of("x"));
+  CHECK_FALSE(of("conv"));
+  CHECK(of("r"));
+  CHECK(of("p"));
+  CHECK_FALSE(of("s"));  // p + x: x may be negative
+  CHECK(of("y"));        // softmax
+  CHECK_FALSE(of("w"));  // a constant with a negative value
+}
+
+TEST_CASE("precision int8 keeps every activation i8; int16 widens all but softmax's input") {
+  const Graph g = Net();
+  QuantizeOptions options;
+  options.precision = Precision::kInt8;
+  Expected<QuantizedGraph> q8 = Quantize(g, Samples(), options);
+  REQUIRE(q8.ok());
+  CHECK(q8->report.i8_tensors == q8->report.activations);
+  CHECK(q8->report.u8_tensors + q8->report.i16_tensors == 0);
+  CHECK(q8->report.extra_mac_passes_percent == 0.0);
+
+  options.precision = Precision::kInt16;
+  Expected<QuantizedGraph> q16 = Quantize(g, Samples(), options);
+  REQUIRE(q16.ok());
+  // s feeds the softmax, which reads 8-bit inputs only: it stays i8.
+  CHECK(Named(q16->graph, "s").dtype == DType::kI8);
+  CHECK(Named(q16->graph, "conv").dtype == DType::kI16);
+  CHECK(Named(q16->graph, "r").dtype == DType::kI16);
+  CHECK(Named(q16->graph, "y/int8").dtype == DType::kI16);  // softmax writes any format
+  // The only inner product reads x, which is i16: one extra pass over all MACs.
+  CHECK(q16->report.extra_mac_passes_percent == 100.0);
+  // Both graphs run, and 16 bits are at least as close to float as 8.
+  const auto sqnr = [&](const Graph& quantized) {
+    return CompareWithFloat(g, quantized, Samples()).value().at(0).sqnr_db;
+  };
+  CHECK(sqnr(q16->graph) >= sqnr(q8->graph));
+}
+
+TEST_CASE("precision mixed: a reachable target widens nothing, an unreachable one measures") {
+  const Graph g = Net();
+  QuantizeOptions options;
+  options.precision = Precision::kMixed;
+  options.target_sqnr_db = 0.0;
+  Expected<QuantizedGraph> easy = Quantize(g, Samples(), options);
+  REQUIRE(easy.ok());
+  CHECK(easy->report.i16_tensors == 0);
+  CHECK(easy->report.precision_rounds == 1);
+  CHECK(easy->report.calibration_sqnr_db >= 0.0);
+  // The measured SQNR is the least over the outputs on the calibration samples.
+  CHECK(easy->report.calibration_sqnr_db ==
+        doctest::Approx(CompareWithFloat(g, easy->graph, Samples()).value().at(0).sqnr_db));
+
+  options.target_sqnr_db = 199.0;
+  Expected<QuantizedGraph> hard = Quantize(g, Samples(), options);
+  REQUIRE(hard.ok());
+  CHECK(hard->report.precision_rounds >= 2);
+  CHECK(hard->report.i16_tensors > 0);
+  CHECK(hard->report.calibration_sqnr_db >= easy->report.calibration_sqnr_db);
+  CHECK(hard->report.u8_tensors + hard->report.i8_tensors + hard->report.i16_tensors ==
+        hard->report.activations);
+}
+
+}  // namespace
+}  // namespace opuc
