@@ -46,6 +46,14 @@ inline PassRun RunPasses(Graph& graph, const std::vector<std::string>& names, in
 }
 
 /// Finishes a builder, failing the test on error.
+/// The tensor called `name` (a test failure if there is none).
+inline const Tensor& Named(const Graph& g, const std::string& name) {
+  for (const Tensor& t : g.tensors)
+    if (t.name == name) return t;
+  FAIL("no tensor " << name);
+  return g.tensors[0];
+}
+
 inline Graph Build(GraphBuilder&& builder) {
   Expected<Graph> graph = std::move(builder).Finish();
   REQUIRE_MESSAGE(graph.ok(), graph.status().ToString());

@@ -15,13 +15,6 @@ namespace {
 
 using namespace testing;
 
-const Tensor& Named(const Graph& g, const std::string& name) {
-  for (const Tensor& t : g.tensors)
-    if (t.name == name) return t;
-  FAIL("no tensor " << name);
-  return g.tensors[0];
-}
-
 /// x[1,1,2,2] → conv (1×1, 2 channels) → relu → r; r → max_pool → p; p + x → s; s → softmax.
 Graph Net() {
   GraphBuilder b("net");
@@ -29,9 +22,7 @@ Graph Net() {
   const TensorId w = b.ConstantF32("w", {2, 1, 1, 2}, {2.0f, 0.5f, -1.0f, 1.5f});
   const TensorId conv = b.Op(OpKind::kConv2D, "conv", {x, w});
   const TensorId r = b.Op(OpKind::kRelu, "r", {conv});
-  Attributes pool;
-  pool.Set("filter", std::vector<int64_t>{1, 1});
-  const TensorId p = b.Op(OpKind::kMaxPool2D, "p", {r}, pool);
+  const TensorId p = b.Op(OpKind::kMaxPool2D, "p", {r}, Attrs({{"filter", Ints({1, 1})}}));
   const TensorId s = b.Op(OpKind::kAdd, "s", {p, x});
   b.Output(b.Op(OpKind::kSoftmax, "y", {s}));
   return Build(std::move(b));

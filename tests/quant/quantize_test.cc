@@ -17,13 +17,6 @@ namespace {
 
 using namespace testing;
 
-const Tensor& Named(const Graph& g, const std::string& name) {
-  for (const Tensor& t : g.tensors)
-    if (t.name == name) return t;
-  FAIL("no tensor " << name);
-  return g.tensors[0];
-}
-
 template <typename T>
 std::vector<T> Values(const Tensor& t) {
   std::vector<T> v(t.constant->size() / sizeof(T));
