@@ -9,6 +9,7 @@
 
 #include "opuc/exit_codes.h"
 #include "opuc/inspect.h"
+#include "opuc/isa.h"
 #include "opuc/opt.h"
 #include "opuc/partition.h"
 #include "opuc/quantize.h"
@@ -74,8 +75,8 @@ int ParseAndRun(int argc, const char* const* argv, std::ostream& out, std::ostre
 }  // namespace
 
 std::vector<Command> AddCommands(CLI::App& app) {
-  return {AddInspectCommand(app), AddRunCommand(app), AddOptCommand(app), AddQuantizeCommand(app),
-          AddPartitionCommand(app)};
+  return {AddInspectCommand(app),  AddRunCommand(app),       AddOptCommand(app),
+          AddQuantizeCommand(app), AddPartitionCommand(app), AddIsaCommand(app)};
 }
 
 int RunOpuc(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {

@@ -1,0 +1,54 @@
+//===- opuc/opu/fsim.h - The functional simulator of the OPU ------*- C++ -*-===//
+//
+// Runs an instruction stream (opuc/opu/isa.h) on a DRAM image exactly as the
+// datapath would: the three engines each in program order, synchronized
+// only by their dependency tokens, on the buffers the HwConfig sizes
+// (docs/isa.md, "Machine"). It stops at the first illegal thing a program
+// does — an address outside a buffer or DRAM, a token taken that was never
+// given, a deadlock, tokens left over at the end — with the instruction's
+// index, its name and the field at fault.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_OPU_FSIM_H
+#define OPUC_OPU_FSIM_H
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "opuc/opu/hw_config.h"
+#include "opuc/opu/isa.h"
+#include "opuc/status.h"
+
+namespace opuc {
+
+/// What the engines did.
+struct OpuCounters {
+  std::array<int64_t, isa::kNumEngines> instructions{};  ///< Per engine.
+  int64_t bytes_loaded = 0;                              ///< From DRAM, padding not counted.
+  int64_t bytes_stored = 0;                              ///< To DRAM.
+  int64_t gemm_issues = 0;   ///< Array issues: one output pixel, one tap, one input block.
+  int64_t post_entries = 0;  ///< Accumulator entries through output and compare stages.
+};
+
+/// The on-chip buffers of `hw` in their units (docs/isa.md): feature-map
+/// rows of L bytes, weight rows of Co x L bytes, param rows of Co x 8
+/// bytes, accumulator entries of Co 48-bit lanes; both banks together.
+struct OpuBufferUnits {
+  int64_t lanes = 0;      ///< L: array.input_channels.
+  int64_t out_lanes = 0;  ///< Co: array.output_channels.
+  int64_t fm_rows = 0;
+  int64_t weight_rows = 0;
+  int64_t param_rows = 0;
+  int64_t acc_entries = 0;
+};
+OpuBufferUnits BufferUnits(const HwConfig& hw);
+
+/// Runs `program` on `dram` (bytes; instructions address it from 0).
+/// `counters` may be null.
+Status RunFunctionalSim(const HwConfig& hw, const std::vector<isa::Word>& program,
+                        std::vector<uint8_t>& dram, OpuCounters* counters = nullptr);
+
+}  // namespace opuc
+
+#endif  // OPUC_OPU_FSIM_H

@@ -1,0 +1,59 @@
+//===- src/opu/sim/load.cc - The load engine: DRAM to a buffer ------------===//
+//
+// rows x cols units from DRAM (each row contiguous, rows dram_stride bytes
+// apart) into a buffer region of (pad_top + rows + pad_bottom) rows of
+// (pad_left + cols + pad_right) units, the border zero: the padding of a
+// convolution never travels over the bus.
+//
+//===----------------------------------------------------------------------===//
+#include <cstring>
+
+#include "machine.h"
+
+namespace opuc::fsim {
+
+Status ExecLoad(Machine& m, const isa::LoadInsn& insn) {
+  uint8_t* base = nullptr;
+  int64_t unit = 0, units = 0;
+  std::string_view what;
+  switch (insn.buffer) {
+    case 0:
+      base = reinterpret_cast<uint8_t*>(m.fm.data());
+      unit = m.units.lanes;
+      units = m.units.fm_rows;
+      what = "feature-map row";
+      break;
+    case 1:
+      base = reinterpret_cast<uint8_t*>(m.weight.data());
+      unit = m.units.lanes * m.units.out_lanes;
+      units = m.units.weight_rows;
+      what = "weight row";
+      break;
+    case 2:
+      base = m.param.data();
+      unit = m.units.out_lanes * 8;
+      units = m.units.param_rows;
+      what = "param row";
+      break;
+    default: return m.Fail(Cat("buffer is ", insn.buffer, "; buffers are 0, 1 and 2"));
+  }
+  const int64_t pitch = insn.pad_left + insn.cols + insn.pad_right;
+  const int64_t height = insn.pad_top + insn.rows + insn.pad_bottom;
+  OPUC_RETURN_IF_ERROR(m.InRange("sram_addr", insn.sram_addr, height * pitch, units, what));
+  const auto dram_size = static_cast<int64_t>(m.dram->size());
+  if (insn.rows > 0 && insn.cols > 0)
+    OPUC_RETURN_IF_ERROR(m.InRange("dram_addr", insn.dram_addr,
+                                   (insn.rows - 1) * insn.dram_stride + insn.cols * unit, dram_size,
+                                   "DRAM byte"));
+  uint8_t* region = base + insn.sram_addr * unit;
+  std::memset(region, 0, static_cast<size_t>(height * pitch * unit));
+  for (int64_t r = 0; r < insn.rows; ++r) {
+    const uint8_t* from = m.dram->data() + insn.dram_addr + r * insn.dram_stride;
+    uint8_t* to = region + ((insn.pad_top + r) * pitch + insn.pad_left) * unit;
+    std::memcpy(to, from, static_cast<size_t>(insn.cols * unit));
+  }
+  m.counters.bytes_loaded += insn.rows * insn.cols * unit;
+  return OkStatus();
+}
+
+}  // namespace opuc::fsim

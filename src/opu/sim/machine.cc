@@ -1,0 +1,52 @@
+//===- src/opu/sim/machine.cc - Buffer sizes and checked access -----------===//
+#include "machine.h"
+
+namespace opuc {
+
+OpuBufferUnits BufferUnits(const HwConfig& hw) {
+  OpuBufferUnits u;
+  u.lanes = hw.array.input_channels;
+  u.out_lanes = hw.array.output_channels;
+  const auto bytes = [](const BufferSpec& b) { return b.bytes_per_bank * b.banks; };
+  u.fm_rows = bytes(hw.buffers.feature_map) / u.lanes;
+  u.weight_rows = bytes(hw.buffers.weight) / (u.lanes * u.out_lanes);
+  u.param_rows = bytes(hw.buffers.bias) / (u.out_lanes * 8);
+  u.acc_entries = bytes(hw.buffers.partial_sum) / (u.out_lanes * 6);  // 48-bit lanes
+  return u;
+}
+
+namespace fsim {
+
+Machine::Machine(const HwConfig& hw) : units(BufferUnits(hw)) {
+  fm.assign(static_cast<size_t>(units.fm_rows * units.lanes), 0);
+  weight.assign(static_cast<size_t>(units.weight_rows * units.lanes * units.out_lanes), 0);
+  param.assign(static_cast<size_t>(units.param_rows * units.out_lanes * 8), 0);
+  acc.assign(static_cast<size_t>(units.acc_entries * units.out_lanes), 0);
+}
+
+Status Machine::InRange(std::string_view field, int64_t first, int64_t count, int64_t size,
+                        std::string_view what) const {
+  if (count <= 0) return OkStatus();
+  if (first < 0 || first + count > size)
+    return Fail(Cat(field, " reaches ", what, " ", first + count - 1, "; there are ", size));
+  return OkStatus();
+}
+
+int32_t Machine::Bias(int64_t row, int64_t lane) const {
+  const uint8_t* p = &param[static_cast<size_t>((row * units.out_lanes + lane) * 8)];
+  return static_cast<int32_t>(static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
+                              static_cast<uint32_t>(p[2]) << 16 |
+                              static_cast<uint32_t>(p[3]) << 24);
+}
+
+int32_t Machine::Multiplier(int64_t row, int64_t lane) const {
+  const uint8_t* p = &param[static_cast<size_t>((row * units.out_lanes + lane) * 8 + 4)];
+  return static_cast<int16_t>(static_cast<uint16_t>(p[0] | p[1] << 8));
+}
+
+int Machine::Shift(int64_t row, int64_t lane) const {
+  return static_cast<int8_t>(param[static_cast<size_t>((row * units.out_lanes + lane) * 8 + 6)]);
+}
+
+}  // namespace fsim
+}  // namespace opuc

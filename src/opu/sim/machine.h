@@ -1,0 +1,61 @@
+//===- src/opu/sim/machine.h - The simulated OPU's state ----------*- C++ -*-===//
+//
+// Buffers, DRAM and counters that the stage files (load.cc, gemm.cc,
+// output_stage.cc, compare.cc, store.cc) act on. Every access goes through
+// a range check whose message names the instruction and the field.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_OPU_SIM_MACHINE_H
+#define OPUC_SRC_OPU_SIM_MACHINE_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "opuc/opu/fsim.h"
+#include "support/format.h"
+
+namespace opuc::fsim {
+
+/// The accumulator is 48 bits wide (numerics.md §1b: an i16 input's sum).
+inline constexpr int64_t kAccMax = (int64_t{1} << 47) - 1;
+inline constexpr int64_t kAccMin = -(int64_t{1} << 47);
+
+struct Machine {
+  OpuBufferUnits units;
+  std::vector<int8_t> fm;      ///< fm_rows x L bytes (raw; signedness is the reader's).
+  std::vector<int8_t> weight;  ///< weight_rows x (Co x L): row-major W[j][l].
+  std::vector<uint8_t> param;  ///< param_rows x (Co x 8): bias i32, M i16, S i8, 0.
+  std::vector<int64_t> acc;    ///< acc_entries x Co.
+  std::vector<uint8_t>* dram = nullptr;
+  OpuCounters counters;
+
+  int64_t index = 0;      ///< The running instruction, for messages.
+  std::string_view name;  ///< Its name ("Gemm").
+
+  explicit Machine(const HwConfig& hw);
+
+  /// OK when [first, first + count) lies in [0, size); else an error naming
+  /// the field: "instruction 7 (Gemm): fm_addr reaches row 4100; the
+  /// feature-map buffer has 4096".
+  Status InRange(std::string_view field, int64_t first, int64_t count, int64_t size,
+                 std::string_view what) const;
+  Status Fail(const std::string& message) const {
+    return InvalidArgument(Cat("instruction ", index, " (", name, "): ", message));
+  }
+
+  int32_t Bias(int64_t row, int64_t lane) const;
+  int32_t Multiplier(int64_t row, int64_t lane) const;
+  int Shift(int64_t row, int64_t lane) const;
+};
+
+Status ExecLoad(Machine& m, const isa::LoadInsn& insn);
+Status ExecGemm(Machine& m, const isa::GemmInsn& insn);
+Status ExecOutput(Machine& m, const isa::OutputInsn& insn);
+Status ExecClamp(Machine& m, const isa::ClampInsn& insn);
+Status ExecStore(Machine& m, const isa::StoreInsn& insn);
+
+}  // namespace opuc::fsim
+
+#endif  // OPUC_SRC_OPU_SIM_MACHINE_H

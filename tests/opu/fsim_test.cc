@@ -1,0 +1,317 @@
+// The functional simulator on hand-built streams for `tiny` (L = 8 lanes,
+// Co = 4 output lanes), each result worked out by hand (or a numerics.md
+// example), and every illegal thing a program can do.
+#include "opuc/opu/fsim.h"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+namespace opuc {
+namespace {
+
+using namespace isa;
+
+HwConfig Tiny() { return *HwConfigPreset("tiny"); }
+
+struct Bench {
+  std::vector<Word> program;
+  std::vector<uint8_t> dram = std::vector<uint8_t>(1024, 0);
+
+  template <typename Insn>
+  void Add(const Insn& insn) {
+    Expected<Word> word = Encode(insn);
+    REQUIRE(word.ok());
+    program.push_back(*word);
+  }
+  void Bytes(int64_t at, std::initializer_list<int> values) {
+    for (int v : values) dram[static_cast<size_t>(at++)] = static_cast<uint8_t>(v);
+  }
+  // One param lane: bias (i32), M (i16), S (i8), little-endian, 8 bytes.
+  void Param(int64_t row_at, int lane, int32_t bias, int16_t m, int8_t s) {
+    uint8_t* p = &dram[static_cast<size_t>(row_at + lane * 8)];
+    std::memcpy(p, &bias, 4);
+    std::memcpy(p + 4, &m, 2);
+    p[6] = static_cast<uint8_t>(s);
+  }
+  std::vector<int> Signed(int64_t at, int n) const {
+    std::vector<int> out;
+    for (int i = 0; i < n; ++i)
+      out.push_back(static_cast<int8_t>(dram[static_cast<size_t>(at + i)]));
+    return out;
+  }
+  Status Run(OpuCounters* counters = nullptr) {
+    return RunFunctionalSim(Tiny(), program, dram, counters);
+  }
+};
+
+LoadInsn Load(int64_t buffer, int64_t sram, int64_t dram, int64_t rows, int64_t cols,
+              int64_t stride) {
+  LoadInsn l;
+  l.buffer = buffer;
+  l.sram_addr = sram;
+  l.dram_addr = dram;
+  l.rows = rows;
+  l.cols = cols;
+  l.dram_stride = stride;
+  return l;
+}
+
+GemmInsn Gemm(int64_t fm, int64_t pitch, int64_t rows, int64_t cols, int64_t init) {
+  GemmInsn g;
+  g.fm_addr = fm;
+  g.fm_pitch = pitch;
+  g.out_rows = rows;
+  g.out_cols = cols;
+  g.stride_y = g.stride_x = 1;
+  g.init = init;
+  return g;
+}
+
+OutputInsn Output(int64_t count, int64_t lo, int64_t hi) {
+  OutputInsn o;
+  o.count = count;
+  o.lo = lo;
+  o.hi = hi;
+  return o;
+}
+
+StoreInsn Store(int64_t rows, int64_t cols, int64_t pitch, int64_t dram, int64_t stride) {
+  StoreInsn s;
+  s.rows = rows;
+  s.cols = cols;
+  s.acc_pitch = pitch;
+  s.lanes = 4;
+  s.dram_addr = dram;
+  s.dram_stride = stride;
+  return s;
+}
+
+template <typename Insn>
+Insn With(Insn insn, Deps deps) {
+  insn.deps = deps;
+  return insn;
+}
+const Deps kPushNext{false, false, false, true};
+const Deps kPopPrev{true, false, false, false};
+const Deps kPopPrevPushNext{true, false, false, true};
+
+TEST_CASE("a 1x1 convolution of two pixels, bias and per-lane shifts") {
+  Bench b;
+  b.Bytes(0, {1, 2, 3, 0, 0, 0, 0, 0, -4, 5, -6});  // two pixels, channels 0..2
+  b.Bytes(64, {1, 0,  0, 0, 0, 0, 0, 0,             // W[0] = [1, 0, 0]
+               1, 1,  1, 0, 0, 0, 0, 0,             // W[1] = [1, 1, 1]
+               2, -1, 0, 0, 0, 0, 0, 0,             // W[2] = [2, -1, 0]
+               0, 0,  -3});                         // W[3] = [0, 0, -3]
+  b.Param(128, 0, 10, 1, 0);
+  b.Param(128, 1, 0, 1, 0);
+  b.Param(128, 2, -5, 1, 1);
+  b.Param(128, 3, 100, 1, 2);
+  b.Add(Load(0, 0, 0, 1, 2, 16));
+  b.Add(Load(1, 0, 64, 1, 1, 32));
+  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
+  b.Add(With(Gemm(0, 2, 1, 2, 1), kPopPrev));
+  b.Add(With(Output(2, -128, 127), kPushNext));
+  b.Add(With(Store(1, 2, 2, 256, 16), kPopPrev));
+  OpuCounters counters;
+  REQUIRE(b.Run(&counters).ok());
+  // pixel 0: 1+10 = 11; 6; (2-2-5)/2 = -2.5 -> -2; (-9+100)/4 = 22.75 -> 23
+  // pixel 1: -4+10 = 6; -5; (-8-5-5)/2 = -9; (18+100)/4 = 29.5 -> 30
+  CHECK(b.Signed(256, 12) == std::vector<int>{11, 6, -2, 23, 0, 0, 0, 0, 6, -5, -9, 30});
+  CHECK(counters.instructions == std::array<int64_t, 3>{3, 2, 1});
+  CHECK(counters.bytes_loaded == 16 + 32 + 32);
+  CHECK(counters.bytes_stored == 8);
+  CHECK(counters.gemm_issues == 2);
+}
+
+// 3x3 input 1..9 in lane 0, all-ones 3x3 kernel on output lane 0, the zero
+// border written by the load: each output is a neighbourhood sum.
+std::vector<int> BoxSums(int stride, int out) {
+  Bench b;
+  for (int i = 0; i < 9; ++i) b.dram[static_cast<size_t>(i * 8)] = static_cast<uint8_t>(i + 1);
+  b.Bytes(128, {1});
+  b.Param(192, 0, 0, 1, 0);
+  LoadInsn fm = Load(0, 0, 0, 3, 3, 24);
+  fm.pad_top = fm.pad_bottom = fm.pad_left = fm.pad_right = 1;
+  b.Add(fm);
+  b.Add(Load(1, 0, 128, 1, 1, 32));
+  b.Add(With(Load(2, 0, 192, 1, 1, 32), kPushNext));
+  for (int t = 0; t < 9; ++t) {
+    GemmInsn g = Gemm((t / 3) * 5 + t % 3, 5, out, out, t == 0 ? 2 : 0);
+    g.stride_y = g.stride_x = stride;
+    b.Add(With(g, t == 0 ? kPopPrev : Deps{}));
+  }
+  b.Add(With(Output(out * out, -128, 127), kPushNext));
+  b.Add(With(Store(out, out, out, 512, out * 8), kPopPrev));
+  REQUIRE(b.Run().ok());
+  std::vector<int> sums;
+  for (int i = 0; i < out * out; ++i) sums.push_back(b.Signed(512 + i * 8, 1)[0]);
+  return sums;
+}
+
+TEST_CASE("a 3x3 convolution over a zero border, stride 1 and 2") {
+  CHECK(BoxSums(1, 3) == std::vector<int>{12, 21, 16, 27, 45, 33, 24, 39, 28});
+  CHECK(BoxSums(2, 2) == std::vector<int>{12, 16, 24, 28});
+}
+
+TEST_CASE("an i16 input in two passes into an i16 output (numerics.md E31, E32)") {
+  Bench b;
+  b.Bytes(0, {-49, 117});  // high bytes of -12345, 30000
+  b.Bytes(8, {199, 48});   // low bytes
+  b.Bytes(64, {3, -7});    // W[0] = [3, -7]
+  for (int j = 0; j < 4; ++j) b.Param(128, j, 0, 1, 4);
+  b.Add(Load(0, 0, 0, 1, 2, 16));  // row 0: high plane, row 1: low plane
+  b.Add(Load(1, 0, 64, 1, 1, 32));
+  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
+  GemmInsn low = Gemm(1, 1, 1, 1, 1);
+  low.fm_unsigned = 1;
+  b.Add(With(low, kPopPrev));
+  GemmInsn high = Gemm(0, 1, 1, 1, 0);
+  high.high_byte = 1;
+  b.Add(high);
+  b.Add(With(Output(1, -32768, 32767), kPushNext));
+  StoreInsn lo_plane = Store(1, 1, 1, 256, 8);
+  b.Add(With(lo_plane, kPopPrev));
+  StoreInsn hi_plane = Store(1, 1, 1, 264, 8);
+  hi_plane.high_byte = 1;
+  b.Add(hi_plane);
+  REQUIRE(b.Run().ok());
+  // acc = -247035; (-247035 + 8) >> 4 = -15440 = 0xC3B0
+  CHECK(b.dram[256] == 0xB0);
+  CHECK(b.dram[264] == 0xC3);
+}
+
+TEST_CASE("the unsigned operand mode reads 200 where the signed one reads -56") {
+  for (int mode : {0, 1}) {
+    Bench b;
+    b.Bytes(0, {200});
+    b.Bytes(64, {1});
+    b.Param(128, 0, 0, 1, 0);
+    b.Add(Load(0, 0, 0, 1, 1, 8));
+    b.Add(Load(1, 0, 64, 1, 1, 32));
+    b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
+    GemmInsn g = Gemm(0, 1, 1, 1, 1);
+    g.fm_unsigned = mode;
+    b.Add(With(g, kPopPrev));
+    b.Add(With(Output(1, 0, 255), kPushNext));  // u8 output
+    b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
+    REQUIRE(b.Run().ok());
+    CHECK(b.dram[256] == (mode ? 200 : 0));
+  }
+}
+
+// Biases only (a zero feature map): the accumulator starts at chosen values.
+Bench BiasesThrough(std::initializer_list<int32_t> biases, int16_t m, int8_t s) {
+  Bench b;
+  int lane = 0;
+  for (int32_t bias : biases) b.Param(128, lane++, bias, m, s);
+  b.Add(Load(0, 0, 0, 1, 1, 8));
+  b.Add(Load(1, 0, 64, 1, 1, 32));
+  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
+  b.Add(With(Gemm(0, 1, 1, 1, 1), kPopPrev));
+  return b;
+}
+
+TEST_CASE("the output stage with M != 1 (numerics.md E11)") {
+  Bench b = BiasesThrough({1000, -1000, 0, 0}, 23170, 22);
+  b.Add(With(Output(1, -128, 127), kPushNext));
+  b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
+  REQUIRE(b.Run().ok());
+  CHECK(b.Signed(256, 2) == std::vector<int>{6, -6});  // ±5.524 -> ±6
+}
+
+TEST_CASE("the compare stage: relu from i16 at f = 8 to u8 at f = 4 (numerics.md E37)") {
+  Bench b = BiasesThrough({-300, 1000, 30000, 8}, 1, 0);
+  b.Add(Output(1, -32768, 32767));
+  ClampInsn relu;
+  relu.count = 1;
+  relu.shift = 4;
+  relu.lo = 0;
+  relu.hi = 255;
+  b.Add(With(relu, kPushNext));
+  b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
+  REQUIRE(b.Run().ok());
+  CHECK(std::vector<int>(b.dram.begin() + 256, b.dram.begin() + 260) ==
+        std::vector<int>{0, 63, 255, 1});  // 62.5 -> 63; 0.5 -> 1
+}
+
+TEST_CASE("without a token the load engine overwrites what compute has not read") {
+  // Two units share feature-map row 0: pixel value 1, then 2. With the
+  // compute -> load token the second load waits for the first gemm.
+  for (bool token : {true, false}) {
+    Bench b;
+    b.Bytes(0, {1});
+    b.Bytes(8, {2});
+    b.Bytes(64, {1});
+    b.Param(128, 0, 0, 1, 0);
+    b.Add(Load(1, 0, 64, 1, 1, 32));
+    b.Add(Load(2, 0, 128, 1, 1, 32));
+    b.Add(With(Load(0, 0, 0, 1, 1, 8), kPushNext));
+    b.Add(With(Load(0, 0, 8, 1, 1, 8), token ? Deps{false, true, false, true} : kPushNext));
+    b.Add(With(Gemm(0, 1, 1, 1, 1), token ? Deps{true, false, true, false} : kPopPrev));
+    b.Add(With(Gemm(0, 1, 1, 1, 0), kPopPrev));
+    b.Add(With(Output(1, -128, 127), kPushNext));
+    b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
+    REQUIRE(b.Run().ok());
+    CHECK(b.dram[256] == (token ? 3 : 4));
+  }
+}
+
+TEST_CASE("illegal programs stop with the instruction, its name and the field") {
+  SUBCASE("a buffer address past the end") {
+    Bench b;
+    b.Add(Load(0, 1020, 0, 1, 8, 64));  // tiny: 2 x 4096 / 8 = 1024 feature-map rows
+    CHECK(b.Run().message() ==
+          "instruction 0 (Load): sram_addr reaches feature-map row 1027; there are 1024");
+  }
+  SUBCASE("DRAM past the end") {
+    Bench b;
+    b.Add(Load(1, 0, 1000, 1, 1, 32));
+    CHECK(b.Run().message() ==
+          "instruction 0 (Load): dram_addr reaches DRAM byte 1031; there are 1024");
+  }
+  SUBCASE("a gemm reading outside the feature map") {
+    Bench b;
+    b.Add(Gemm(1000, 100, 2, 2, 2));
+    CHECK(b.Run().message() ==
+          "instruction 0 (Gemm): fm_addr reaches feature-map row 1101; there are 1024");
+  }
+  SUBCASE("too many store lanes") {
+    Bench b;
+    StoreInsn s = Store(1, 1, 1, 0, 8);
+    s.lanes = 5;
+    b.Add(s);
+    CHECK(b.Run().message() == "instruction 0 (Store): lanes is 5; it is 1 to 4");
+  }
+  SUBCASE("a token never given") {
+    Bench b;
+    b.Add(Load(0, 0, 0, 1, 1, 8));
+    b.Add(With(Gemm(0, 1, 1, 1, 2), kPopPrev));
+    CHECK(b.Run().message() ==
+          "deadlock: compute waits at instruction 1 (Gemm) for a token from load");
+  }
+  SUBCASE("a token never taken") {
+    Bench b;
+    b.Add(With(Load(0, 0, 0, 1, 1, 8), kPushNext));
+    CHECK(b.Run().message() == "the program ends with 1 token(s) from load to compute never taken");
+  }
+  SUBCASE("the load engine has no previous engine") {
+    Bench b;
+    b.Add(With(Load(0, 0, 0, 1, 1, 8), kPopPrev));
+    CHECK(b.Run().message() ==
+          "instruction 0 (Load): the load engine has no previous engine (pop_prev, push_prev)");
+  }
+  SUBCASE("an undecodable word") {
+    Bench b;
+    b.program.push_back(Word{});
+    CHECK(b.Run().message() == "instruction 0: opcode 0 is not an instruction");
+  }
+  SUBCASE("an init mode that does not exist") {
+    Bench b;
+    b.Add(Gemm(0, 1, 1, 1, 3));
+    CHECK(b.Run().message() == "instruction 0 (Gemm): init is 3; it is 0, 1 or 2");
+  }
+}
+
+}  // namespace
+}  // namespace opuc
