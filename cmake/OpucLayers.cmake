@@ -9,7 +9,7 @@ set(OPUC_LAYERS
   "opuc_ir"                                          # 1: the graph and its op registry
   "opuc_tensor_io opuc_frontend opuc_fusion opuc_opu opuc_isa" # 2: tensors and files, readers, FuseOps, HwConfig, ISA
   "opuc_cpu_reference opuc_partition opuc_image opuc_fsim" # 3: executors (reference, fsim); partitioning; images
-  "opuc_pass opuc_quant"                             # 4: passes and the quantizer (they run executors)
+  "opuc_pass opuc_quant opuc_codegen"                # 4: passes, the quantizer (they run executors), codegen
 )
 set(_opuc_build_pieces opuc_build_flags opuc_flatbuffers opuc_schema_opug opuc_schema_tflite)
 

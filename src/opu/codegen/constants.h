@@ -1,0 +1,36 @@
+//===- src/opu/codegen/constants.h - Weights and params in the array's order -*- C++ -*-===//
+//
+// For each block of Co output channels: its weight rows, tap by tap (ky,
+// then kx), each tap's input blocks in order, one Co x L matrix W[j][l] per
+// row (zero past the channels; a depthwise row is diagonal); then, for
+// every output block, one param row: per lane the bias (i32), M (i16, 1:
+// power-of-two mode), S (i8) and a zero byte, little-endian.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_OPU_CODEGEN_CONSTANTS_H
+#define OPUC_SRC_OPU_CODEGEN_CONSTANTS_H
+
+#include <cstdint>
+#include <vector>
+
+#include "tiling.h"
+
+namespace opuc::codegen {
+
+struct ConstantPlacement {
+  int64_t weights = 0;  ///< Byte address of the first weight row.
+  int64_t params = 0;   ///< Byte address of the first param row.
+};
+
+/// The input block that weight row `block_row` (0 .. t.blocks-1) of output
+/// block `ob` reads.
+int64_t InputBlock(const InnerProductGroup& g, const OpuBufferUnits& u, int64_t ob,
+                   int64_t block_row);
+
+/// Appends the group's weight and param rows to `blob` (aligned to `align`).
+ConstantPlacement PackConstants(const InnerProductGroup& g, const Tiling& t,
+                                const OpuBufferUnits& u, int64_t align, std::vector<uint8_t>& blob);
+
+}  // namespace opuc::codegen
+
+#endif  // OPUC_SRC_OPU_CODEGEN_CONSTANTS_H

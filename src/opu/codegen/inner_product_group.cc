@@ -1,0 +1,192 @@
+//===- src/opu/codegen/inner_product_group.cc - Reading a group -----------===//
+#include "inner_product_group.h"
+
+#include "opuc/ir/conv_geometry.h"
+#include "opuc/ir/op_attrs.h"
+#include "opuc/numerics/fixed_point.h"
+#include "support/format.h"
+
+namespace opuc::codegen {
+namespace {
+
+std::string What(const Graph& graph, NodeId id) {
+  const Node& n = graph.node(id);
+  return Cat("node ", id, " '", n.name, "' (", OpName(n.op), ")");
+}
+
+Status NotYet(const Graph& graph, const HwPartition& p, NodeId id, std::string_view why) {
+  const NodePlacement& place = p.nodes[static_cast<size_t>(id)];
+  const std::string stage =
+      place.stage >= 0 ? p.stages[static_cast<size_t>(place.stage)] : std::string("collected");
+  return Unsupported(Cat(What(graph, id), " on stage ", stage, ": ", why));
+}
+
+Expected<int> Fraction(const Graph& graph, TensorId t) {
+  const Tensor& tensor = graph.tensor(t);
+  if (tensor.fixed_point.fraction_bits.size() != 1 || !IsQuantizedFormat(tensor.dtype))
+    return InvalidArgument(
+        Cat("tensor ", t, " '", tensor.name,
+            "' has no per-tensor fixed point in i8, u8 or i16 (quantize the model)"));
+  return tensor.fixed_point.fraction_bits[0];
+}
+
+// numerics.md §3: the format's range narrowed by a clamp activation at f.
+Expected<std::pair<int64_t, int64_t>> Range(Activation a, int f, DType format,
+                                            const std::string& what) {
+  const IntegerBounds b = QuantizedBounds(format);
+  switch (a) {
+    case Activation::kNone: return std::make_pair(b.lo, b.hi);
+    case Activation::kRelu: return std::make_pair(std::max<int64_t>(0, b.lo), b.hi);
+    case Activation::kRelu6:
+      return std::make_pair(std::max<int64_t>(0, b.lo), QuantizeTo(6.0, f, b.lo, b.hi));
+    case Activation::kReluN1To1:
+      return std::make_pair(QuantizeTo(-1.0, f, b.lo, b.hi), QuantizeTo(1.0, f, b.lo, b.hi));
+    default: break;
+  }
+  return Unsupported(Cat(what, ": fused ", ActivationName(a), " is not a clamp"));
+}
+
+// The zero pad of H and W a pad node folds into the loads.
+Status FoldPad(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g) {
+  const Node& pad = graph.node(id);
+  const auto a = PadAttrs::Of(pad.attrs);
+  const TensorId in = pad.inputs[0], out = pad.outputs[0];
+  if (a.pads.size() != 8 || a.pads[0] || a.pads[1] || a.pads[6] || a.pads[7] || a.value != 0.0)
+    return NotYet(graph, p, id, "only a zero pad of H and W folds into the loads");
+  if (graph.tensor(in).dtype != graph.tensor(out).dtype ||
+      !(graph.tensor(in).fixed_point == graph.tensor(out).fixed_point))
+    return NotYet(graph, p, id, "a pad that changes the format or fraction length");
+  g.input = in;
+  g.pad_top = a.pads[2];
+  g.pad_left = a.pads[4];
+  return OkStatus();
+}
+
+Status ReadInnerProduct(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g) {
+  const Node& n = graph.node(id);
+  g.node = id;
+  g.op = n.op;
+  g.what = What(graph, id);
+  if (g.input == kNoTensor) g.input = n.inputs[0];
+  const Tensor& x = graph.tensor(n.inputs[0]);
+  const Tensor& w = graph.tensor(n.inputs[1]);
+  const Tensor& y = graph.tensor(n.outputs[0]);
+  if (!w.is_constant() || w.dtype != DType::kI8 || w.sparsity)
+    return NotYet(graph, p, id, "weights that are not a dense i8 constant");
+  g.weights = reinterpret_cast<const int8_t*>(w.constant->data());
+  g.weight_shape = w.shape;
+  g.in_format = graph.tensor(g.input).dtype;
+  const Shape& xs = x.shape;
+  const Shape& ys = y.shape;
+  if (n.op == OpKind::kFullyConnected) {
+    g.in_c = w.shape[1];
+    g.out_c = w.shape[0];
+    g.in_w = g.out_w = NumElements(xs).value_or(0) / g.in_c;
+  } else {
+    if (xs.size() != 4 || xs[0] != 1) return NotYet(graph, p, id, "a batch of more than one image");
+    const WindowSteps steps = WindowStepsOf(n.op, n.attrs);
+    const WindowGeometry win =
+        WindowOf(steps.strides, steps.dilations, xs, ys, w.shape[1], w.shape[2]);
+    g.kh = w.shape[1];
+    g.kw = w.shape[2];
+    g.sy = win.h.stride;
+    g.sx = win.w.stride;
+    g.dy = win.h.dilation;
+    g.dx = win.w.dilation;
+    g.in_h = graph.tensor(g.input).shape[1];
+    g.in_w = graph.tensor(g.input).shape[2];
+    g.in_c = xs[3];
+    g.out_h = ys[1];
+    g.out_w = ys[2];
+    g.out_c = ys[3];
+    g.pad_top += win.h.pad_before;
+    g.pad_left += win.w.pad_before;
+    if (n.op == OpKind::kDepthwiseConv2D) {
+      g.depthwise = true;
+      g.multiplier = DepthwiseConv2DAttrs::Of(n.attrs).depth_multiplier;
+    }
+  }
+  OPUC_ASSIGN_OR_RETURN(int f_in, Fraction(graph, n.inputs[0]));
+  OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
+  const FixedPoint& fw = w.fixed_point;
+  if (fw.fraction_bits.empty())
+    return InvalidArgument(Cat(g.what, ": weights have no fixed point"));
+  const std::vector<int32_t>& fb = fw.fraction_bits;
+  g.bias.assign(static_cast<size_t>(g.out_c), 0);
+  g.shift.resize(static_cast<size_t>(g.out_c));
+  for (int64_t o = 0; o < g.out_c; ++o)
+    g.shift[static_cast<size_t>(o)] =
+        f_in + fb[fb.size() == 1 ? 0 : static_cast<size_t>(o)] - f_out;
+  if (n.inputs.size() > 2 && n.inputs[2] != kNoTensor) {
+    const Tensor& b = graph.tensor(n.inputs[2]);
+    if (!b.is_constant() || b.dtype != DType::kI32)
+      return NotYet(graph, p, id, "a bias that is not an i32 constant");
+    const auto* values = reinterpret_cast<const int32_t*>(b.constant->data());
+    g.bias.assign(values, values + g.out_c);
+  }
+  OPUC_ASSIGN_OR_RETURN(auto range, Range(FusedActivation(n.attrs), f_out, y.dtype, g.what));
+  g.lo = range.first;
+  g.hi = range.second;
+  g.output = n.outputs[0];
+  g.out_format = y.dtype;
+  return OkStatus();
+}
+
+Status ReadClamp(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g) {
+  const Node& n = graph.node(id);
+  Activation a = Activation::kNone;
+  if (n.op == OpKind::kRelu) a = Activation::kRelu;
+  if (n.op == OpKind::kRelu6) a = Activation::kRelu6;
+  if (n.op == OpKind::kReluN1To1) a = Activation::kReluN1To1;
+  if (a == Activation::kNone)
+    return NotYet(graph, p, id, "codegen does not compile this stage yet");
+  if (n.inputs[0] != g.output)
+    return NotYet(graph, p, id, "it does not read the group's last value");
+  OPUC_ASSIGN_OR_RETURN(int f_in, Fraction(graph, n.inputs[0]));
+  OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
+  const DType format = graph.tensor(n.outputs[0]).dtype;
+  OPUC_ASSIGN_OR_RETURN(auto range, Range(a, f_out, format, What(graph, id)));
+  g.clamps.push_back({f_in - f_out, range.first, range.second});
+  g.output = n.outputs[0];
+  g.out_format = format;
+  return OkStatus();
+}
+
+bool IsInnerProduct(OpKind op) {
+  return op == OpKind::kConv2D || op == OpKind::kDepthwiseConv2D || op == OpKind::kFullyConnected;
+}
+
+}  // namespace
+
+int8_t InnerProductGroup::Weight(int64_t o, int64_t ky, int64_t kx, int64_t i) const {
+  switch (op) {
+    case OpKind::kConv2D: return weights[((o * kh + ky) * kw + kx) * in_c + i];
+    case OpKind::kDepthwiseConv2D: return weights[(ky * kw + kx) * out_c + o];
+    default: return weights[o * in_c + i];
+  }
+}
+
+Expected<InnerProductGroup> DescribeGroup(const Graph& graph, const HwPartition& partition,
+                                          const HwGroup& group) {
+  InnerProductGroup g;
+  g.group = group.id;
+  size_t k = 0;
+  for (NodeId id : group.ops)
+    if (partition.nodes[static_cast<size_t>(id)].placement == Placement::kCollected)
+      return NotYet(graph, partition, id,
+                    "collected constants and channel pads do not compile yet");
+  if (k < group.ops.size() && graph.node(group.ops[k]).op == OpKind::kPad)
+    OPUC_RETURN_IF_ERROR(FoldPad(graph, partition, group.ops[k++], g));
+  if (k >= group.ops.size() || !IsInnerProduct(graph.node(group.ops[k]).op))
+    return NotYet(graph, partition, group.ops[k < group.ops.size() ? k : 0],
+                  "codegen compiles groups that start with an inner product so far");
+  OPUC_RETURN_IF_ERROR(ReadInnerProduct(graph, partition, group.ops[k++], g));
+  for (; k < group.ops.size(); ++k)
+    OPUC_RETURN_IF_ERROR(ReadClamp(graph, partition, group.ops[k], g));
+  if (group.outputs.size() != 1 || group.outputs[0] != g.output)
+    return NotYet(graph, partition, group.ops.back(),
+                  "a group that stores a value besides its last (a tap) does not compile yet");
+  return g;
+}
+
+}  // namespace opuc::codegen

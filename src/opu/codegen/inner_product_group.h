@@ -1,0 +1,67 @@
+//===- src/opu/codegen/inner_product_group.h - What a group computes -*- C++ -*-===//
+//
+// The one kind of OPU group codegen compiles so far: an optional zero pad
+// (folded into the loads), one inner product (conv2d, depthwise_conv2d,
+// fully_connected) with its output stage and fused clamp, then compare
+// stages (relu, relu6, relu_n1_to_1), each reading the previous op. Every
+// value here is read from the quantized graph as numerics.md defines it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_OPU_CODEGEN_INNER_PRODUCT_GROUP_H
+#define OPUC_SRC_OPU_CODEGEN_INNER_PRODUCT_GROUP_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "opuc/ir/graph.h"
+#include "opuc/partition/hw_partition.h"
+#include "opuc/status.h"
+
+namespace opuc::codegen {
+
+/// A compare stage: clamp(requant(q, shift), lo, hi).
+struct ClampStep {
+  int shift = 0;
+  int64_t lo = 0, hi = 0;
+};
+
+struct InnerProductGroup {
+  int32_t group = -1;
+  NodeId node = -1;  ///< The inner product.
+  OpKind op = OpKind::kConv2D;
+  std::string what;             ///< "node 3 'conv' (conv2d)", for messages.
+  TensorId input = kNoTensor;   ///< Read from DRAM (before a folded pad).
+  TensorId output = kNoTensor;  ///< The last op's, stored to DRAM.
+
+  // The window, in the coordinates of `input` (a folded pad included).
+  int64_t in_h = 1, in_w = 1, in_c = 1;
+  int64_t out_h = 1, out_w = 1, out_c = 1;
+  int64_t kh = 1, kw = 1, sy = 1, sx = 1, dy = 1, dx = 1;
+  int64_t pad_top = 0, pad_left = 0;  ///< Zero rows/columns before the input.
+  bool depthwise = false;
+  int64_t multiplier = 1;  ///< Depthwise: output channel o reads input o / multiplier.
+
+  DType in_format = DType::kI8;
+  DType out_format = DType::kI8;  ///< Of `output`.
+
+  /// weight(o, ky, kx, i): conv2d [O, kh, kw, I]; depthwise [1, kh, kw, O]
+  /// (i unused); fully_connected [O, I] (ky = kx = 0).
+  const int8_t* weights = nullptr;
+  Shape weight_shape;
+  int8_t Weight(int64_t o, int64_t ky, int64_t kx, int64_t i) const;
+
+  std::vector<int32_t> bias;    ///< Per output channel (0 when absent).
+  std::vector<int32_t> shift;   ///< S[o] = f_in + f_w[o] - f_out.
+  int64_t lo = -128, hi = 127;  ///< The output stage's range: format and fused clamp.
+  std::vector<ClampStep> clamps;
+};
+
+/// Reads group `group` of `partition`; Unsupported naming the node and its
+/// stage for anything codegen does not compile yet.
+Expected<InnerProductGroup> DescribeGroup(const Graph& graph, const HwPartition& partition,
+                                          const HwGroup& group);
+
+}  // namespace opuc::codegen
+
+#endif  // OPUC_SRC_OPU_CODEGEN_INNER_PRODUCT_GROUP_H

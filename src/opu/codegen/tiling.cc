@@ -1,0 +1,75 @@
+//===- src/opu/codegen/tiling.cc - Choosing the tile ----------------------===//
+#include "tiling.h"
+
+#include "support/format.h"
+
+namespace opuc::codegen {
+namespace {
+
+constexpr int64_t kMaxTileSide = 1023;  // Gemm.out_rows / out_cols: 10 bits
+constexpr int64_t kMaxPitch = 4095;     // Gemm.fm_pitch: 12 bits
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+std::string Tiling::Text(const InnerProductGroup& g) const {
+  return Cat("tile ", tile_h, "x", tile_w, " of ", g.out_h, "x", g.out_w, ", ", out_blocks,
+             " output block(s), ", CeilDiv(rows_per_out_block, chunk_rows), " weight chunk(s) of ",
+             chunk_rows, " row(s)");
+}
+
+Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& u) {
+  if (u.lanes % u.out_lanes != 0)
+    return Unsupported(Cat(g.what, ": array.input_channels (", u.lanes,
+                           ") is not a multiple of array.output_channels (", u.out_lanes, ")"));
+  Tiling t;
+  t.fm_half = u.fm_rows / 2;
+  t.weight_half = u.weight_rows / 2;
+  t.param_half = u.param_rows / 2;
+  t.acc_half = u.acc_entries / 2;
+  if (t.param_half < 1 || t.weight_half < 1 || t.acc_half < 1)
+    return Unsupported(Cat(g.what, ": the param, weight and accumulator buffers need two halves"));
+  t.planes = g.in_format == DType::kI16 ? 2 : 1;
+  t.blocks = g.depthwise ? 1 : CeilDiv(g.in_c, u.lanes);
+  t.taps = g.kh * g.kw;
+  t.out_blocks = CeilDiv(g.out_c, u.out_lanes);
+  t.rows_per_out_block = t.taps * t.blocks;
+  t.chunk_rows = std::min(t.rows_per_out_block, t.weight_half);
+
+  const int64_t per_pixel = t.blocks * t.planes;  // fm rows per input pixel of the window
+  const int64_t smallest = t.InRows(g, 1) * t.InCols(g, 1) * per_pixel;
+  if (smallest > t.fm_half)
+    return Unsupported(Cat(g.what, ": one output pixel reads ", smallest, " feature-map rows (",
+                           g.kh, "x", g.kw, " window, ", t.blocks, " input block(s), ", t.planes,
+                           " plane(s)); half the buffer holds ", t.fm_half, ": ",
+                           smallest - t.fm_half, " too many"));
+  int64_t best_tiles = -1, best_area = 0;
+  for (int64_t tw = std::min(g.out_w, kMaxTileSide); tw >= 1; --tw) {
+    if (t.InCols(g, tw) > kMaxPitch) continue;
+    const int64_t cols = t.InCols(g, tw);
+    // The tallest tile of this width that fits the feature map and accumulator.
+    int64_t lo = 0, hi = std::min(g.out_h, kMaxTileSide);
+    while (lo < hi) {
+      const int64_t th = (lo + hi + 1) / 2;
+      const bool fits = t.InRows(g, th) * cols * per_pixel <= t.fm_half && th * tw <= t.acc_half;
+      if (fits)
+        lo = th;
+      else
+        hi = th - 1;
+    }
+    if (lo == 0) continue;
+    const int64_t tiles = CeilDiv(g.out_h, lo) * CeilDiv(g.out_w, tw);
+    if (best_tiles < 0 || tiles < best_tiles || (tiles == best_tiles && lo * tw > best_area)) {
+      best_tiles = tiles;
+      best_area = lo * tw;
+      t.tile_h = lo;
+      t.tile_w = tw;
+    }
+  }
+  if (best_tiles < 0)
+    return Unsupported(Cat(g.what, ": no tile fits (accumulator half: ", t.acc_half, " entries)"));
+  return t;
+}
+
+}  // namespace opuc::codegen

@@ -1,0 +1,49 @@
+//===- src/opu/codegen/tiling.h - Tiles that fit the buffers ------*- C++ -*-===//
+//
+// An inner-product group runs as units: one output tile x one block of Co
+// output channels x one chunk of its weight rows. Each buffer is split in
+// two halves (ping-pong): while one unit computes from one half, the next
+// unit's loads fill the other. ChooseTiling picks the output tile with the
+// fewest tiles that fits a half of the feature-map buffer (its input window,
+// every input block and plane) and of the accumulator, and the weight chunk
+// that fits a half of the weight buffer.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_OPU_CODEGEN_TILING_H
+#define OPUC_SRC_OPU_CODEGEN_TILING_H
+
+#include <cstdint>
+#include <string>
+
+#include "inner_product_group.h"
+#include "opuc/opu/fsim.h"
+
+namespace opuc::codegen {
+
+struct Tiling {
+  int64_t tile_h = 1, tile_w = 1;  ///< Output pixels of a full tile.
+  int64_t blocks = 1;              ///< Input blocks a unit reads (depthwise: its one block).
+  int64_t planes = 1;              ///< 2 for an i16 input.
+  int64_t taps = 1;
+  int64_t out_blocks = 1;          ///< ceil(out_c / Co).
+  int64_t rows_per_out_block = 1;  ///< Weight rows: taps x blocks.
+  int64_t chunk_rows = 1;          ///< Weight rows per unit.
+  // Half of each buffer, in its units.
+  int64_t fm_half = 0, weight_half = 0, param_half = 0, acc_half = 0;
+
+  /// Input rows/columns an output extent of `n` pixels reads.
+  int64_t InRows(const InnerProductGroup& g, int64_t n) const {
+    return (n - 1) * g.sy + (g.kh - 1) * g.dy + 1;
+  }
+  int64_t InCols(const InnerProductGroup& g, int64_t n) const {
+    return (n - 1) * g.sx + (g.kw - 1) * g.dx + 1;
+  }
+  std::string Text(const InnerProductGroup& g) const;
+};
+
+/// Errors name the group's node, the buffer, and how much is missing.
+Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& units);
+
+}  // namespace opuc::codegen
+
+#endif  // OPUC_SRC_OPU_CODEGEN_TILING_H
