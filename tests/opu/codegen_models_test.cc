@@ -11,8 +11,8 @@
 
 #include "frontend/model_cache.h"
 #include "image/image_cache.h"
+#include "image/image_sample.h"
 #include "opuc/cpu/reference.h"
-#include "opuc/image/calibration_set.h"
 #include "opuc/image/model_defaults.h"
 #include "opuc/opu/codegen.h"
 #include "opuc/opu/fsim.h"
@@ -21,15 +21,6 @@
 
 namespace opuc {
 namespace {
-
-std::vector<HostTensor> Sample(const char* file, const TensorType& input,
-                               const PreprocessOptions& options) {
-  Expected<CalibrationSample> sample = LoadCalibrationSample(test::ImagePath(file), input, options);
-  REQUIRE(sample.ok());
-  std::vector<HostTensor> inputs;
-  inputs.push_back(std::move(sample->tensor));
-  return inputs;
-}
 
 bool SameBytes(const HostTensor& a, const HostTensor& b) {
   return a.dtype() == b.dtype() && a.bytes() == b.bytes() &&
@@ -51,8 +42,9 @@ TEST_CASE("codegen: the OPU groups of every real model equal the reference on fs
     const TensorType input = graph.tensor(graph.inputs[0]).type();
     Expected<PreprocessOptions> preprocess = DefaultPreprocess(name, input);
     REQUIRE(preprocess.ok());
-    Expected<QuantizedGraph> q = Quantize(graph, {Sample("chelsea.png", input, *preprocess),
-                                                  Sample("coffee.png", input, *preprocess)});
+    Expected<QuantizedGraph> q =
+        Quantize(graph, {test::ImageSample("chelsea.png", input, *preprocess),
+                         test::ImageSample("coffee.png", input, *preprocess)});
     REQUIRE(q.ok());
     Expected<HwPartition> partition = PartitionForHardware(q->graph, hw);
     REQUIRE_MESSAGE(partition.ok(), partition.status().ToString());
@@ -61,7 +53,7 @@ TEST_CASE("codegen: the OPU groups of every real model equal the reference on fs
 
     std::map<TensorId, HostTensor> values;
     const Status run =
-        RunReference(q->graph, Sample("astronaut.png", input, *preprocess),
+        RunReference(q->graph, test::ImageSample("astronaut.png", input, *preprocess),
                      [&](TensorId t, const HostTensor& v) -> Status {
                        if (code->Find(t) != nullptr)
                          values.emplace(

@@ -7,8 +7,8 @@
 
 #include "frontend/model_cache.h"
 #include "image/image_cache.h"
+#include "image/image_sample.h"
 #include "opuc/frontend/load_model.h"
-#include "opuc/image/calibration_set.h"
 #include "opuc/image/model_defaults.h"
 #include "opuc/ir/verifier.h"
 #include "opuc/quant/accuracy.h"
@@ -18,15 +18,6 @@
 namespace opuc {
 namespace {
 
-std::vector<HostTensor> Sample(const char* file, const TensorType& input,
-                               const PreprocessOptions& options) {
-  Expected<CalibrationSample> sample = LoadCalibrationSample(test::ImagePath(file), input, options);
-  REQUIRE(sample.ok());
-  std::vector<HostTensor> inputs;
-  inputs.push_back(std::move(sample->tensor));
-  return inputs;
-}
-
 TEST_CASE("quantize: every real model quantizes and runs in integers") {
   test::RequireImagesCache();
   for (const std::string& name : test::RealModelNames()) {
@@ -35,8 +26,9 @@ TEST_CASE("quantize: every real model quantizes and runs in integers") {
     const TensorType input = graph.tensor(graph.inputs[0]).type();
     Expected<PreprocessOptions> preprocess = DefaultPreprocess(name, input);
     REQUIRE(preprocess.ok());
-    std::vector<std::vector<HostTensor>> calibration = {Sample("chelsea.png", input, *preprocess),
-                                                        Sample("coffee.png", input, *preprocess)};
+    std::vector<std::vector<HostTensor>> calibration = {
+        test::ImageSample("chelsea.png", input, *preprocess),
+        test::ImageSample("coffee.png", input, *preprocess)};
     Expected<QuantizedGraph> q = Quantize(graph, calibration);
     REQUIRE(q.ok());
     CHECK(Verify(q->graph).ok());
@@ -50,7 +42,7 @@ TEST_CASE("quantize: every real model quantizes and runs in integers") {
       CHECK_MESSAGE(end, "f32 tensor inside the quantized graph: " << tensor.name);
     }
     Expected<std::vector<OutputAccuracy>> acc =
-        CompareWithFloat(graph, q->graph, {Sample("astronaut.png", input, *preprocess)});
+        CompareWithFloat(graph, q->graph, {test::ImageSample("astronaut.png", input, *preprocess)});
     REQUIRE(acc.ok());
     for (const OutputAccuracy& a : *acc)
       MESSAGE(name << " " << a.name << ": SQNR " << a.sqnr_db << " dB, cosine " << a.cosine);

@@ -1,0 +1,31 @@
+//===- tests/image/image_sample.h - One photograph as a model's inputs -*- C++ -*-===//
+//
+// For tests that link the tools-only image library: a cached photograph
+// (image_cache.h), preprocessed for a model's input, as the input list
+// RunReference and Quantize take.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_TESTS_IMAGE_IMAGE_SAMPLE_H
+#define OPUC_TESTS_IMAGE_IMAGE_SAMPLE_H
+
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "image/image_cache.h"
+#include "opuc/image/calibration_set.h"
+
+namespace opuc::test {
+
+inline std::vector<HostTensor> ImageSample(const char* file, const TensorType& input,
+                                           const PreprocessOptions& options) {
+  Expected<CalibrationSample> sample = LoadCalibrationSample(ImagePath(file), input, options);
+  REQUIRE_MESSAGE(sample.ok(), sample.status().ToString());
+  std::vector<HostTensor> inputs;
+  inputs.push_back(std::move(sample->tensor));
+  return inputs;
+}
+
+}  // namespace opuc::test
+
+#endif  // OPUC_TESTS_IMAGE_IMAGE_SAMPLE_H

@@ -1,0 +1,53 @@
+// ChooseTiling on `tiny` (feature-map half 512 rows, accumulator half 170
+// entries, weight half 128 rows), with tiles and messages worked out by hand.
+#include <doctest/doctest.h>
+
+#include "codegen/tiling.h"
+
+namespace opuc::codegen {
+namespace {
+
+InnerProductGroup Conv(int64_t k, int64_t in_c, int64_t out_hw, DType in_format) {
+  InnerProductGroup g;
+  g.what = "node 3 'conv' (conv2d)";
+  g.kh = g.kw = k;
+  g.in_c = in_c;
+  g.out_c = 4;
+  g.in_h = g.in_w = g.out_h = g.out_w = out_hw;
+  g.in_format = in_format;
+  return g;
+}
+
+const OpuBufferUnits kTiny = BufferUnits(*HwConfigPreset("tiny"));
+
+TEST_CASE("the fewest tiles: 20x20 outputs of a 1x1 conv in 170-entry halves") {
+  // 400 pixels need at least 3 tiles; only full rows (tw = 20) give 3: th = 8.
+  Expected<Tiling> t = ChooseTiling(Conv(1, 8, 20, DType::kI8), kTiny);
+  REQUIRE(t.ok());
+  CHECK(t->tile_h == 8);
+  CHECK(t->tile_w == 20);
+  CHECK(t->chunk_rows == 1);
+}
+
+TEST_CASE("weight rows beyond half the buffer come in chunks") {
+  // 7x7 taps x 5 input blocks of 8 = 245 rows; a half holds 128.
+  Expected<Tiling> t = ChooseTiling(Conv(7, 37, 4, DType::kI8), kTiny);
+  REQUIRE(t.ok());
+  CHECK(t->rows_per_out_block == 245);
+  CHECK(t->chunk_rows == 128);
+  // The window of one 4x4 tile: 10x10 pixels x 5 blocks = 500 rows <= 512.
+  CHECK(t->tile_h == 4);
+  CHECK(t->tile_w == 4);
+}
+
+TEST_CASE("a layer whose one output pixel does not fit says which buffer and by how much") {
+  // 5x5 window x 12 input blocks x 2 planes (i16) = 600 rows > 512.
+  Expected<Tiling> t = ChooseTiling(Conv(5, 96, 10, DType::kI16), kTiny);
+  REQUIRE_FALSE(t.ok());
+  CHECK(t.status().message() ==
+        "node 3 'conv' (conv2d): one output pixel reads 600 feature-map rows (5x5 window, 12 "
+        "input block(s), 2 plane(s)); half the buffer holds 512: 88 too many");
+}
+
+}  // namespace
+}  // namespace opuc::codegen
