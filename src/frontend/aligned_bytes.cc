@@ -1,5 +1,5 @@
 //===- src/frontend/aligned_bytes.cc - Byte buffers for in-place reading --===//
-#include "aligned_bytes.h"
+#include "opuc/frontend/aligned_bytes.h"
 
 #include <cstring>
 

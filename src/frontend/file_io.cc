@@ -4,7 +4,7 @@
 // Before any system header.
 #define _FILE_OFFSET_BITS 64
 
-#include "file_io.h"
+#include "opuc/frontend/file_io.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <cstring>
 
-#include "file_io.h"
+#include "opuc/frontend/file_io.h"
 #include "opuc/frontend/opug.h"
 #include "opuc/frontend/tflite.h"
 #include "support/format.h"

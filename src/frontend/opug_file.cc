@@ -1,7 +1,7 @@
 //===- src/frontend/opug_file.cc - .opug and .opug.json files -------------===//
 #include "opuc/frontend/opug.h"
 
-#include "file_io.h"
+#include "opuc/frontend/file_io.h"
 
 namespace opuc {
 

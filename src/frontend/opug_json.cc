@@ -19,7 +19,7 @@
 #include <flatbuffers/idl.h>
 #endif
 
-#include "aligned_bytes.h"
+#include "opuc/frontend/aligned_bytes.h"
 #include "opug_attrs.h"
 #include "opug_generated.h"
 #include "opug_writable.h"

@@ -10,8 +10,8 @@
 
 #include <limits>
 
-#include "aligned_bytes.h"
 #include "fb_vector.h"
+#include "opuc/frontend/aligned_bytes.h"
 #include "opuc/ir/verifier.h"
 #include "opug_attrs.h"
 #include "opug_generated.h"

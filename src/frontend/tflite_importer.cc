@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "opuc/frontend/tflite.h"
 
-#include "aligned_bytes.h"
 #include "fb_vector.h"
+#include "opuc/frontend/aligned_bytes.h"
 #include "opuc/ir/verifier.h"
 #include "support/format.h"
 #include "tflite_import.h"

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "opuc/frontend/tflite.h"
 
-#include "aligned_bytes.h"
+#include "opuc/frontend/aligned_bytes.h"
 #include "support/format.h"
 #include "tflite_import.h"
 

@@ -3,8 +3,8 @@
 
 #include <cstring>
 
-#include "aligned_bytes.h"
 #include "frontend/test_graphs.h"
+#include "opuc/frontend/aligned_bytes.h"
 #include "opuc/frontend/opug.h"
 #include "opuc/ir/verifier.h"
 

@@ -168,7 +168,9 @@ TEST_CASE("opuc run usage errors exit 2 with one line") {
   CHECK(unknown.err.find("has no input 'foo' (inputs: input)") != std::string::npos);
   Run device = Opuc("run " + model + " --device fsim");
   CHECK(device.exit_code == 2);
-  CHECK(device.err == "opuc: error: device 'fsim' is not available yet (ref)\n");
+  CHECK(device.err ==
+        "opuc: error: --device fsim: a model runs on ref (the float reference); compile it "
+        "(opuc compile) to run it on fsim\n");
   Run required = Opuc("run " + model);
   CHECK(required.exit_code == 2);
   CHECK(required.err == "opuc: error: --device is required (see opuc --help)\n");

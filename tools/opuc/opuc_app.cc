@@ -7,6 +7,8 @@
 #include <exception>
 #include <string>
 
+#include "opuc/compile.h"
+#include "opuc/disasm.h"
 #include "opuc/exit_codes.h"
 #include "opuc/inspect.h"
 #include "opuc/isa.h"
@@ -14,6 +16,7 @@
 #include "opuc/partition.h"
 #include "opuc/quantize.h"
 #include "opuc/run.h"
+#include "opuc/verify.h"
 #include "opuc/version.h"
 
 namespace opuc::cli {
@@ -76,7 +79,8 @@ int ParseAndRun(int argc, const char* const* argv, std::ostream& out, std::ostre
 
 std::vector<Command> AddCommands(CLI::App& app) {
   return {AddInspectCommand(app),  AddRunCommand(app),       AddOptCommand(app),
-          AddQuantizeCommand(app), AddPartitionCommand(app), AddIsaCommand(app)};
+          AddQuantizeCommand(app), AddPartitionCommand(app), AddCompileCommand(app),
+          AddVerifyCommand(app),   AddDisasmCommand(app),    AddIsaCommand(app)};
 }
 
 int RunOpuc(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {

@@ -24,6 +24,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "opuc/calibration_inputs.h"
 #include "opuc/exit_codes.h"
 #include "opuc/frontend/opug.h"
 #include "opuc/image/calibration_set.h"
@@ -38,25 +39,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 using Samples = std::vector<std::vector<HostTensor>>;
-
-/// The model's published preprocessing when known, else pixels / 255 at
-/// the input's size; then the --preprocess text over it.
-Expected<PreprocessOptions> ChoosePreprocess(const QuantizeOptions& options,
-                                             const TensorType& input) {
-  PreprocessOptions defaults;
-  if (CheckImageInput(input).ok()) {
-    Expected<PreprocessOptions> known = DefaultPreprocess(options.model, input);
-    if (known.ok()) {
-      defaults = *known;
-    } else {
-      defaults.height = static_cast<int32_t>(input.shape[1]);
-      defaults.width = static_cast<int32_t>(input.shape[2]);
-    }
-  }
-  Expected<PreprocessOptions> parsed = ParsePreprocess(options.preprocess, defaults);
-  if (!parsed.ok()) return parsed.status().WithContext("--preprocess");
-  return parsed;
-}
 
 struct SplitSamples {
   std::string calibration_dir, evaluation_dir;
@@ -78,7 +60,8 @@ Expected<SplitSamples> LoadSamples(const QuantizeOptions& options, const Graph& 
     return InvalidArgument("graph '" + graph.name + "' has " + std::to_string(graph.inputs.size()) +
                            " inputs; opuc quantize takes models with one input");
   const TensorType input = graph.tensor(graph.inputs[0]).type();
-  OPUC_ASSIGN_OR_RETURN(PreprocessOptions preprocess, ChoosePreprocess(options, input));
+  OPUC_ASSIGN_OR_RETURN(PreprocessOptions preprocess,
+                        ChoosePreprocess(options.model, options.preprocess, input));
   // Without folders: the fetched photographs' two sets (docs/calibration.md).
   const bool fetched = options.calibration.empty();
   const std::string dir = fetched ? FetchedImagesDir() + "/calibration" : options.calibration;

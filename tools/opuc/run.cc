@@ -1,17 +1,16 @@
 //===- tools/opuc/run.cc - `opuc run` -------------------------------------===//
 //
-// opuc run MODEL --device ref [--input NAME=FILE.npy]... [--output-dir DIR]
-//                [--seed N] [--json]
+// opuc run MODEL|PROG.opup --device ref|fsim [--input NAME=FILE.npy]...
+//          [--output-dir DIR] [--seed N] [--json]
 //
-// Inputs without a file are drawn from the seed (RandomInputs in
-// opuc/tensor_io/random_input.h: each input's values depend only on the seed
-// and its position), so a run is reproducible on any machine.
+// A model runs on the float reference (ref); a program runs its steps with
+// its OPU steps on the chosen device (ref: the integer reference, fsim: the
+// functional simulator). Inputs: opuc/graph_inputs.h.
 //
 //===----------------------------------------------------------------------===//
 #include "opuc/run.h"
 
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
@@ -20,67 +19,20 @@
 #include <optional>
 #include <set>
 #include <sstream>
-#include <system_error>
 
 #include "opuc/cpu/reference.h"
 #include "opuc/exit_codes.h"
 #include "opuc/frontend/load_model.h"
+#include "opuc/graph_inputs.h"
+#include "opuc/program/program.h"
+#include "opuc/runtime/run_program.h"
 #include "opuc/tensor_io/half.h"
 #include "opuc/tensor_io/npy.h"
-#include "opuc/tensor_io/random_input.h"
 
 namespace opuc::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::string TypeText(DType dtype, const Shape& shape) {
-  return std::string(DTypeName(dtype)) + ShapeToString(shape);
-}
-
-std::string InputNames(const Graph& graph) {
-  std::string names;
-  for (TensorId id : graph.inputs) names += (names.empty() ? "" : ", ") + graph.tensor(id).name;
-  return names;
-}
-
-/// The graph inputs: from the --input files where given, else from the seed.
-Expected<std::vector<HostTensor>> GatherInputs(const RunOptions& options, const Graph& graph) {
-  std::map<std::string, size_t> position;
-  for (size_t i = 0; i < graph.inputs.size(); ++i) position[graph.tensor(graph.inputs[i]).name] = i;
-  std::vector<std::optional<HostTensor>> given(graph.inputs.size());
-  for (const std::string& spec : options.inputs) {
-    const size_t eq = spec.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
-      return InvalidArgument("--input '" + spec + "': expected NAME=FILE.npy");
-    const std::string name = spec.substr(0, eq), file = spec.substr(eq + 1);
-    const auto it = position.find(name);
-    if (it == position.end())
-      return InvalidArgument("--input '" + spec + "': graph '" + graph.name + "' has no input '" +
-                             name + "' (inputs: " + InputNames(graph) + ")");
-    if (given[it->second])
-      return InvalidArgument("--input '" + spec + "': input '" + name + "' is given twice");
-    OPUC_ASSIGN_OR_RETURN(HostTensor tensor, ReadNpy(file));
-    const Tensor& declared = graph.tensor(graph.inputs[it->second]);
-    if (!(tensor.type() == declared.type()))
-      return InvalidArgument(file + ": input '" + name + "' expects " +
-                             TypeText(declared.dtype, declared.shape) + "; the file holds " +
-                             DescribeType(tensor));
-    given[it->second] = std::move(tensor);
-  }
-  std::vector<HostTensor> inputs;
-  for (size_t i = 0; i < given.size(); ++i) {
-    if (given[i]) {
-      inputs.push_back(std::move(*given[i]));
-      continue;
-    }
-    const Tensor& t = graph.tensor(graph.inputs[i]);
-    Expected<HostTensor> drawn = RandomTensor(t.dtype, t.shape, InputSeed(options.seed, i));
-    if (!drawn.ok()) return drawn.status().WithContext("input '" + t.name + "'");
-    inputs.push_back(std::move(drawn).value());
-  }
-  return inputs;
-}
 
 /// A file name for each output: its name with characters other than
 /// [A-Za-z0-9._-] replaced by '_', made unique, plus ".npy".
@@ -136,19 +88,47 @@ std::string TextNumber(const std::optional<double>& v) {
   return text.str();
 }
 
+/// The graph `path` holds and its outputs on `device`: a program's steps, or
+/// a model on the float reference.
+struct Ran {
+  std::optional<Program> program;
+  std::optional<LoadedModel> model;
+  std::vector<HostTensor> outputs;
+  const Graph& graph() const { return program ? program->graph() : model->graph; }
+};
+
+Expected<Ran> RunModelOrProgram(const RunOptions& options) {
+  Ran ran;
+  if (IsProgramPath(options.model)) {
+    OPUC_ASSIGN_OR_RETURN(ran.program, LoadProgramFile(options.model));
+    OPUC_ASSIGN_OR_RETURN(std::unique_ptr<Device> device, MakeDevice(options.device));
+    OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> inputs,
+                          GatherInputs(options.inputs, options.seed, ran.program->graph()));
+    Expected<ProgramRun> run = RunProgram(*ran.program, *device, std::move(inputs));
+    if (!run.ok()) return run.status().WithContext(options.model);
+    ran.outputs = std::move(run->outputs);
+    return ran;
+  }
+  if (options.device != "ref")
+    return InvalidArgument("--device " + options.device +
+                           ": a model runs on ref (the float "
+                           "reference); compile it (opuc compile) to run it on fsim");
+  OPUC_ASSIGN_OR_RETURN(ran.model, LoadModel(options.model));
+  OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> inputs,
+                        GatherInputs(options.inputs, options.seed, ran.model->graph));
+  Expected<std::vector<HostTensor>> outputs = RunReference(ran.model->graph, inputs);
+  if (!outputs.ok()) return outputs.status().WithContext(options.model);
+  ran.outputs = std::move(outputs).value();
+  return ran;
+}
+
 }  // namespace
 
 int RunRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
-  if (options.device != "ref")
-    return ReportError(
-        InvalidArgument("device '" + options.device + "' is not available yet (ref)"), err);
-  Expected<LoadedModel> model = LoadModel(options.model);
-  if (!model.ok()) return ReportError(model.status(), err);
-  const Graph& graph = model->graph;
-  Expected<std::vector<HostTensor>> inputs = GatherInputs(options, graph);
-  if (!inputs.ok()) return ReportError(inputs.status(), err);
-  Expected<std::vector<HostTensor>> outputs = RunReference(graph, *inputs);
-  if (!outputs.ok()) return ReportError(outputs.status().WithContext(options.model), err);
+  Expected<Ran> ran = RunModelOrProgram(options);
+  if (!ran.ok()) return ReportError(ran.status(), err);
+  const Graph& graph = ran->graph();
+  const std::vector<HostTensor>* outputs = &ran->outputs;
 
   std::error_code ec;
   std::filesystem::create_directories(options.output_dir, ec);
@@ -183,27 +163,16 @@ int RunRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
 
 Command AddRunCommand(CLI::App& app) {
   return AddCommand(
-      app, "run", "Run a model on a device and write each output as a NumPy .npy file",
+      app, "run", "Run a model or a compiled program on a device; write each output as a .npy file",
       [](CLI::App& cli, RunOptions& o) {
         AddModelArgument(cli, o.model);
-        cli.add_option("--device", o.device, "Where to run: ref (the float reference)")->required();
-        cli.add_option("--input", o.inputs, "NAME=FILE.npy for a graph input (repeatable)")
-            ->allow_extra_args(false);
+        cli.add_option("--device", o.device,
+                       "Where to run: ref (a model: the float reference; a program: the integer "
+                       "reference), fsim (a program's OPU steps on the functional simulator)")
+            ->required();
         cli.add_option("--output-dir", o.output_dir, "Where to write <output>.npy files")
             ->capture_default_str();
-        cli.add_option("--seed", o.seed, "Seed for inputs without --input")
-            ->capture_default_str()
-            ->check(CLI::Validator(
-                [](const std::string& text) {
-                  // CLI11 would clamp 10^30 and wrap -1; a seed is taken as written or refused.
-                  uint64_t value = 0;
-                  const char* end = text.data() + text.size();
-                  const auto [stop, error] = std::from_chars(text.data(), end, value);
-                  return error == std::errc() && stop == end
-                             ? std::string()
-                             : "expected an integer in [0, 18446744073709551615]";
-                },
-                "N"));
+        AddInputOptions(cli, o.inputs, o.seed);
         cli.add_flag("--json", o.json, "Print one JSON object instead of text");
       },
       RunRun);

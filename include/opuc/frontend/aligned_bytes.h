@@ -1,12 +1,12 @@
-//===- src/frontend/aligned_bytes.h - Byte buffers for in-place reading -*- C++ -*-===//
+//===- opuc/frontend/aligned_bytes.h - Byte buffers for in-place reading -*- C++ -*-===//
 //
-// A loaded model is read once into one buffer whose start is aligned to
+// A loaded model (or program) is read once into one buffer whose start is aligned to
 // kConstantAlignment; the graph's constants then view it, and the shared
 // owner keeps it alive for as long as any constant does.
 //
 //===----------------------------------------------------------------------===//
-#ifndef OPUC_SRC_FRONTEND_ALIGNED_BYTES_H
-#define OPUC_SRC_FRONTEND_ALIGNED_BYTES_H
+#ifndef OPUC_FRONTEND_ALIGNED_BYTES_H
+#define OPUC_FRONTEND_ALIGNED_BYTES_H
 
 #include <cstddef>
 #include <cstdint>
@@ -50,4 +50,4 @@ auto ReadInPlace(std::shared_ptr<const void> owner, const uint8_t* data, size_t 
 
 }  // namespace opuc
 
-#endif  // OPUC_SRC_FRONTEND_ALIGNED_BYTES_H
+#endif  // OPUC_FRONTEND_ALIGNED_BYTES_H

@@ -1,12 +1,12 @@
-//===- src/frontend/file_io.h - Whole-file reads and writes -----*- C++ -*-===//
-#ifndef OPUC_SRC_FRONTEND_FILE_IO_H
-#define OPUC_SRC_FRONTEND_FILE_IO_H
+//===- opuc/frontend/file_io.h - Whole-file reads and writes ----*- C++ -*-===//
+#ifndef OPUC_FRONTEND_FILE_IO_H
+#define OPUC_FRONTEND_FILE_IO_H
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "aligned_bytes.h"
+#include "opuc/frontend/aligned_bytes.h"
 #include "opuc/status.h"
 
 namespace opuc {
@@ -20,4 +20,4 @@ Status WriteFileBytes(const std::string& path, const void* data, size_t size);
 
 }  // namespace opuc
 
-#endif  // OPUC_SRC_FRONTEND_FILE_IO_H
+#endif  // OPUC_FRONTEND_FILE_IO_H

@@ -1,0 +1,130 @@
+//===- opuc/program/program.h - The .opup program ----------------*- C++ -*-===//
+//
+// A program is one model compiled for one OPU (schema/opup.fbs,
+// docs/program-format.md): the quantized graph that defines the results,
+// the DRAM layout (a constant blob at address 0, then one region per
+// activation) and the steps in order, each an OPU step (instruction words)
+// or a CPU step (graph nodes the host runs).
+//
+// ReadProgram verifies the buffer with FlatBuffers, then checks what the
+// verifier cannot (every index names something that exists, every DRAM
+// access of every instruction lies inside a region it may touch, each
+// step reads only values made before it), and then reads in place: the
+// constants, the instruction words and the graph's weights stay in the
+// loaded buffer.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_PROGRAM_PROGRAM_H
+#define OPUC_PROGRAM_PROGRAM_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "opuc/ir/graph.h"
+#include "opuc/opu/codegen.h"
+#include "opuc/opu/hw_config.h"
+#include "opuc/opu/isa.h"
+#include "opuc/partition/hw_partition.h"
+#include "opuc/status.h"
+
+namespace opuc {
+
+/// The newest program format version this library reads and the one it writes.
+inline constexpr uint32_t kProgramVersion = 1;
+
+/// How a program was built (schema/opup.fbs, table Build).
+struct ProgramBuild {
+  std::string compiler;  ///< "opuc 0.1.0".
+  int opt_level = 3;
+  std::vector<std::string> disabled_passes;
+  std::string precision = "int8";
+  std::string source_name;    ///< The model file's name, without its folder.
+  std::string source_sha256;  ///< 64 lowercase hex digits.
+};
+
+enum class StepKind : uint8_t { kOpu, kCpu };
+
+struct ProgramStep {
+  StepKind kind = StepKind::kCpu;
+  int32_t group = -1;  ///< HwGroup::id in the partition it was made from.
+  std::vector<NodeId> nodes;
+  std::vector<TensorId> inputs;
+  std::vector<TensorId> outputs;
+  // OPU steps: `word_count` words of 16 little-endian bytes at `words`.
+  const uint8_t* words = nullptr;
+  size_t word_count = 0;
+  int64_t estimated_cycles = 0;
+  std::string tiling;
+  // CPU steps: why the nodes are not on the OPU.
+  std::string reason;
+
+  isa::Word word(size_t i) const;
+  /// All words, copied (a simulator's input).
+  std::vector<isa::Word> Words() const;
+};
+
+class Program {
+ public:
+  /// The quantized graph; its constants view the loaded buffer.
+  const Graph& graph() const { return graph_; }
+  const HwConfig& hw() const { return hw_; }
+  const ProgramBuild& build() const { return build_; }
+  uint32_t version() const { return version_; }
+  /// The constant blob, DRAM bytes [0, constant_bytes()), in the buffer.
+  const uint8_t* constants() const { return constants_; }
+  int64_t constant_bytes() const { return constant_bytes_; }
+  int64_t dram_bytes() const { return dram_bytes_; }
+  const std::vector<ActivationLayout>& activations() const { return activations_; }
+  /// The DRAM layout of `tensor`, or nullptr.
+  const ActivationLayout* Find(TensorId tensor) const;
+  const std::vector<ProgramStep>& steps() const { return steps_; }
+  /// A fresh DRAM image: the constants in place, every activation zero.
+  std::vector<uint8_t> DramImage() const;
+
+ private:
+  friend class ProgramReader;
+  std::shared_ptr<const void> owner_;  ///< Keeps the loaded buffer alive.
+  uint32_t version_ = 0;
+  Graph graph_;
+  HwConfig hw_;
+  ProgramBuild build_;
+  const uint8_t* constants_ = nullptr;
+  int64_t constant_bytes_ = 0;
+  int64_t dram_bytes_ = 0;
+  std::vector<ActivationLayout> activations_;
+  std::vector<int32_t> activation_of_;  ///< Per tensor: index into activations_, or -1.
+  std::vector<ProgramStep> steps_;
+};
+
+/// Serializes a compiled model: `graph` (quantized), the `partition` made
+/// from it for `hw`, and the `code` CompileOpuGroups made. Every group
+/// becomes one step in partition order: a compiled OPU group an OPU step,
+/// a CPU group or an OPU group codegen skipped a CPU step with the reason.
+/// The bytes depend only on the arguments.
+Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartition& partition,
+                                            const OpuCode& code, const HwConfig& hw,
+                                            const ProgramBuild& build);
+
+/// Reads `size` bytes at `data`, kept alive by `owner`, in place when
+/// `data` is aligned to kConstantAlignment (else after one aligned copy).
+/// Every error starts with `source_name` and names the table, index and
+/// field at fault: "model.opup: step 3 (OPU, group 5): word 12 (Load):
+/// DRAM bytes [4096, 8192) are outside every region it may read".
+Expected<Program> ReadProgram(std::shared_ptr<const void> owner, const uint8_t* data, size_t size,
+                              std::string_view source_name);
+
+/// Reads a .opup file with one read into an aligned buffer.
+Expected<Program> LoadProgramFile(const std::string& path);
+
+/// Whether `path` names a program: it ends in ".opup".
+bool IsProgramPath(std::string_view path);
+
+/// Whether `size` bytes at `data` carry the OPUP file identifier.
+bool LooksLikeProgram(const uint8_t* data, size_t size);
+
+}  // namespace opuc
+
+#endif  // OPUC_PROGRAM_PROGRAM_H

@@ -1,0 +1,44 @@
+//===- opuc/runtime/device.h - What runs an OPU step --------------*- C++ -*-===//
+//
+// A Device runs one OPU step of a program on a DRAM image: it reads the
+// step's inputs from their regions and writes its outputs to theirs, as the
+// OPU would. The devices: "ref", the integer reference executor running the
+// step's graph nodes (the definition of the results), and "fsim", the
+// functional simulator running the step's instruction words. Issue 17 adds
+// "rtl". CPU steps run on the host, the same for every device.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_RUNTIME_DEVICE_H
+#define OPUC_RUNTIME_DEVICE_H
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "opuc/opu/fsim.h"
+#include "opuc/program/program.h"
+#include "opuc/status.h"
+
+namespace opuc {
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual std::string_view name() const = 0;
+  /// Runs OPU step `step` of `program` on `dram` (program.dram_bytes()
+  /// long). Counters (may be null) are the engines' where the device has
+  /// engines, left zero otherwise.
+  virtual Status RunOpuStep(const Program& program, const ProgramStep& step,
+                            std::vector<uint8_t>& dram, OpuCounters* counters) = 0;
+};
+
+/// "ref" or "fsim"; InvalidArgument listing the names otherwise.
+Expected<std::unique_ptr<Device>> MakeDevice(std::string_view name);
+
+/// The names MakeDevice knows, in the order the docs list them.
+std::vector<std::string> DeviceNames();
+
+}  // namespace opuc
+
+#endif  // OPUC_RUNTIME_DEVICE_H

@@ -1,0 +1,111 @@
+//===- src/compiler/compile.cc - A model to a .opup program ---------------===//
+#include "opuc/compiler/compile.h"
+
+#include <map>
+
+#include "opuc/opu/codegen.h"
+#include "opuc/partition/hw_partition.h"
+#include "opuc/pass/pass_context.h"
+#include "opuc/pass/registry.h"
+#include "opuc/version.h"
+#include "support/format.h"
+
+namespace opuc {
+namespace {
+
+const char* PrecisionName(Precision p) {
+  switch (p) {
+    case Precision::kInt8: return "int8";
+    case Precision::kMixed: return "mixed";
+    case Precision::kInt16: return "int16";
+  }
+  return "int8";
+}
+
+Status RunPasses(Graph& graph, const CompileOptions& options) {
+  OPUC_ASSIGN_OR_RETURN(std::unique_ptr<Sequential> pipeline,
+                        CreatePipeline(DefaultPipelineNames()));
+  PassContext ctx;
+  ctx.opt_level = options.opt_level;
+  ctx.disabled_passes = options.disabled_passes;
+  OPUC_RETURN_IF_ERROR(ctx.Validate());
+  PassCounters counters;
+  return pipeline->Run(graph, ctx, counters).status();
+}
+
+CompileReport Report(const Graph& graph, const HwPartition& partition, const OpuCode& code) {
+  CompileReport report;
+  report.total_macs = partition.total_macs;
+  std::map<int32_t, const OpuGroupCode*> compiled;
+  for (const OpuGroupCode& g : code.groups) compiled[g.group] = &g;
+  std::map<int32_t, std::string> skipped;
+  for (const SkippedGroup& g : code.skipped) skipped[g.group] = g.reason;
+  for (const HwGroup& group : partition.groups) {
+    GroupReport r;
+    r.group = group.id;
+    r.opu_group = group.kind == GroupKind::kOpu;
+    r.macs = group.macs;
+    for (NodeId n : group.ops) {
+      const std::string& name = graph.node(n).name;
+      r.ops.push_back(name.empty() ? Cat("#", n) : name);
+    }
+    if (const auto it = compiled.find(group.id); it != compiled.end()) {
+      r.step = StepKind::kOpu;
+      r.words = static_cast<int64_t>(it->second->words.size());
+      r.estimated_cycles = it->second->estimated_cycles;
+      r.tiling = it->second->tiling;
+      ++report.opu_steps;
+      report.opu_macs += group.macs;
+      report.estimated_cycles += r.estimated_cycles;
+    } else {
+      r.reason = r.opu_group ? "not compiled for the OPU yet: " + skipped[group.id]
+                             : ReasonText(graph, partition, group.reason);
+      ++report.cpu_steps;
+    }
+    report.groups.push_back(std::move(r));
+  }
+  return report;
+}
+
+}  // namespace
+
+Expected<CompiledModel> CompileModel(Graph model,
+                                     const std::vector<std::vector<HostTensor>>& calibration,
+                                     const HwConfig& hw, const CompileOptions& options,
+                                     const CompileProgress& progress) {
+  auto stage = [&](std::string_view name) {
+    if (progress) progress(name);
+  };
+  stage("passes");
+  OPUC_RETURN_IF_ERROR(RunPasses(model, options).WithContext("passes"));
+  stage("quantize");
+  Expected<QuantizedGraph> quantized = Quantize(model, calibration, options.quantize);
+  if (!quantized.ok()) return quantized.status().WithContext("quantize");
+  const Graph& graph = quantized->graph;
+  stage("partition");
+  Expected<HwPartition> partition = PartitionForHardware(graph, hw);
+  if (!partition.ok()) return partition.status().WithContext("partition");
+  stage("codegen");
+  Expected<OpuCode> code = CompileOpuGroups(graph, *partition, hw);
+  if (!code.ok()) return code.status().WithContext("codegen");
+  stage("program");
+  ProgramBuild build;
+  build.compiler = std::string("opuc ") + OPUC_VERSION;
+  build.opt_level = options.opt_level;
+  build.disabled_passes = options.disabled_passes;
+  build.precision = PrecisionName(options.quantize.precision);
+  build.source_name = options.source_name;
+  build.source_sha256 = options.source_sha256;
+  CompiledModel compiled;
+  Expected<std::vector<uint8_t>> bytes = WriteProgram(graph, *partition, *code, hw, build);
+  if (!bytes.ok()) return bytes.status().WithContext("program");
+  compiled.program = std::move(bytes).value();
+  compiled.report = Report(graph, *partition, *code);
+  compiled.report.quantize = quantized->report;
+  compiled.report.constant_bytes = static_cast<int64_t>(code->constants.size());
+  compiled.report.dram_bytes = code->dram_bytes;
+  compiled.report.program_bytes = static_cast<int64_t>(compiled.program.size());
+  return compiled;
+}
+
+}  // namespace opuc

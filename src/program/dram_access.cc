@@ -1,0 +1,67 @@
+//===- src/program/dram_access.cc - Where instructions touch DRAM ---------===//
+//
+// The byte ranges are the ones the functional simulator's load and store
+// engines compute (src/opu/sim/load.cc, store.cc); checking them at load
+// time means a program that passes cannot scribble over another tensor or
+// the weights, whatever device runs it.
+//
+//===----------------------------------------------------------------------===//
+#include "dram_access.h"
+
+#include <variant>
+
+#include "opuc/opu/fsim.h"
+#include "support/format.h"
+
+namespace opuc {
+namespace {
+
+struct Range {
+  int64_t begin = 0, end = 0;
+};
+
+bool Inside(const Range& r, int64_t begin, int64_t end) { return begin <= r.begin && r.end <= end; }
+
+bool InsideOneOf(const Program& program, const std::vector<TensorId>& tensors, const Range& r) {
+  for (TensorId t : tensors) {
+    const ActivationLayout* l = program.Find(t);
+    if (l != nullptr && Inside(r, l->address, l->address + l->bytes())) return true;
+  }
+  return false;
+}
+
+int64_t LoadUnit(const OpuBufferUnits& units, int64_t buffer) {
+  switch (buffer) {
+    case 0: return units.lanes;
+    case 1: return units.lanes * units.out_lanes;
+    default: return units.out_lanes * 8;
+  }
+}
+
+}  // namespace
+
+Status CheckDramAccesses(const Program& program, const ProgramStep& step) {
+  const OpuBufferUnits units = BufferUnits(program.hw());
+  for (size_t i = 0; i < step.word_count; ++i) {
+    Expected<isa::Instruction> insn = isa::Decode(step.word(i));
+    if (!insn.ok()) return insn.status().WithContext(Cat("word ", i));
+    if (const auto* load = std::get_if<isa::LoadInsn>(&*insn)) {
+      if (load->rows == 0 || load->cols == 0) continue;
+      const Range r{load->dram_addr, load->dram_addr + (load->rows - 1) * load->dram_stride +
+                                         load->cols * LoadUnit(units, load->buffer)};
+      if (!Inside(r, 0, program.constant_bytes()) && !InsideOneOf(program, step.inputs, r))
+        return InvalidArgument(Cat("word ", i, " (Load): DRAM bytes [", r.begin, ", ", r.end,
+                                   ") are outside the constants and the step's inputs"));
+    } else if (const auto* store = std::get_if<isa::StoreInsn>(&*insn)) {
+      if (store->rows == 0 || store->cols == 0) continue;
+      const Range r{store->dram_addr, store->dram_addr + (store->rows - 1) * store->dram_stride +
+                                          (store->cols - 1) * units.lanes + store->lanes};
+      if (!InsideOneOf(program, step.outputs, r))
+        return InvalidArgument(Cat("word ", i, " (Store): DRAM bytes [", r.begin, ", ", r.end,
+                                   ") are outside the step's outputs"));
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace opuc

@@ -1,0 +1,50 @@
+//===- src/program/program.cc - A loaded program --------------------------===//
+#include <cstring>
+
+#include "opuc/frontend/file_io.h"
+#include "opuc/program/program.h"
+
+namespace opuc {
+
+isa::Word ProgramStep::word(size_t i) const {
+  // Little endian in the file (FlatBuffers' order), whatever the host's.
+  const uint8_t* bytes = words + 16 * i;
+  isa::Word w;
+  for (int b = 7; b >= 0; --b) {
+    w.lo = w.lo << 8 | bytes[b];
+    w.hi = w.hi << 8 | bytes[8 + b];
+  }
+  return w;
+}
+
+std::vector<isa::Word> ProgramStep::Words() const {
+  std::vector<isa::Word> all;
+  all.reserve(word_count);
+  for (size_t i = 0; i < word_count; ++i) all.push_back(word(i));
+  return all;
+}
+
+const ActivationLayout* Program::Find(TensorId tensor) const {
+  if (tensor < 0 || static_cast<size_t>(tensor) >= activation_of_.size()) return nullptr;
+  const int32_t at = activation_of_[static_cast<size_t>(tensor)];
+  return at < 0 ? nullptr : &activations_[static_cast<size_t>(at)];
+}
+
+std::vector<uint8_t> Program::DramImage() const {
+  std::vector<uint8_t> dram(static_cast<size_t>(dram_bytes_), 0);
+  if (constant_bytes_ > 0)
+    std::memcpy(dram.data(), constants_, static_cast<size_t>(constant_bytes_));
+  return dram;
+}
+
+bool IsProgramPath(std::string_view path) {
+  constexpr std::string_view kSuffix = ".opup";
+  return path.size() >= kSuffix.size() && path.substr(path.size() - kSuffix.size()) == kSuffix;
+}
+
+Expected<Program> LoadProgramFile(const std::string& path) {
+  OPUC_ASSIGN_OR_RETURN(AlignedBytes bytes, ReadFileAligned(path));
+  return ReadProgram(bytes.owner, bytes.data(), bytes.size, path);
+}
+
+}  // namespace opuc

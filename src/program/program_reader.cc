@@ -1,0 +1,239 @@
+//===- src/program/program_reader.cc - .opup to Program -------------------===//
+//
+// Three stages, each trusting only what the one before established: the
+// FlatBuffers verifier (offsets and vectors inside the buffer), the header
+// checks here (version, build, graph, regions), then the steps, whose
+// instructions dram_access.cc checks against the regions.
+//
+//===----------------------------------------------------------------------===//
+#include <set>
+
+#include "dram_access.h"
+#include "opuc/frontend/aligned_bytes.h"
+#include "opuc/frontend/opug.h"
+#include "opuc/program/program.h"
+#include "opup_generated.h"
+#include "support/format.h"
+
+namespace opuc {
+
+namespace fb = ::opuc::opup;
+
+namespace {
+
+// The ISA's DRAM address fields are 32 bits wide.
+constexpr int64_t kMaxDramBytes = int64_t{1} << 32;
+constexpr int64_t kRegionAlign = 64;
+
+std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+
+template <typename T>
+size_t Count(const flatbuffers::Vector<T>* v) {
+  return v ? v->size() : 0;
+}
+
+Status CheckBuffer(const uint8_t* data, size_t size) {
+  if (size < 8)
+    return InvalidArgument(Cat(size, " bytes is too short for a .opup file (at least 8)"));
+  if (!fb::ProgramBufferHasIdentifier(data))
+    return InvalidArgument(Cat("file identifier is ",
+                               Quote(std::string_view(reinterpret_cast<const char*>(data) + 4, 4)),
+                               "; expected \"OPUP\" (not a .opup program)"));
+  if (size >= FLATBUFFERS_MAX_BUFFER_SIZE)
+    return InvalidArgument(
+        Cat(size, " bytes exceeds the FlatBuffers limit of ", FLATBUFFERS_MAX_BUFFER_SIZE));
+  flatbuffers::Verifier verifier(data, size);
+  if (!fb::VerifyProgramBuffer(verifier))
+    return InvalidArgument("FlatBuffers verification failed: the file is truncated or corrupt");
+  return OkStatus();
+}
+
+}  // namespace
+
+class ProgramReader {
+ public:
+  ProgramReader(std::shared_ptr<const void> owner, const fb::Program& root)
+      : owner_(std::move(owner)), root_(root) {}
+
+  Expected<Program> Read() {
+    program_.owner_ = owner_;
+    OPUC_RETURN_IF_ERROR(ReadHeader());
+    OPUC_RETURN_IF_ERROR(ReadActivations());
+    OPUC_RETURN_IF_ERROR(ReadSteps());
+    return std::move(program_);
+  }
+
+ private:
+  Status ReadHeader();
+  Status ReadActivations();
+  Status ReadSteps();
+  Expected<ProgramStep> ReadStep(const fb::Step& step);
+  Expected<std::vector<int32_t>> ReadIds(const flatbuffers::Vector<int32_t>* ids, size_t limit,
+                                         std::string_view what) const;
+
+  std::shared_ptr<const void> owner_;
+  const fb::Program& root_;
+  Program program_;
+};
+
+Status ProgramReader::ReadHeader() {
+  program_.version_ = root_.version();
+  if (program_.version_ == 0 || program_.version_ > kProgramVersion)
+    return InvalidArgument(
+        Cat("format version is ", program_.version_, "; this opuc reads 1 to ", kProgramVersion));
+  const fb::Build& build = *root_.build();
+  ProgramBuild& b = program_.build_;
+  b.compiler = Str(build.compiler());
+  b.opt_level = build.opt_level();
+  for (size_t i = 0; i < Count(build.disabled_passes()); ++i)
+    b.disabled_passes.push_back(Str(build.disabled_passes()->Get(static_cast<uint32_t>(i))));
+  b.precision = Str(build.precision());
+  b.source_name = Str(build.source_name());
+  b.source_sha256 = Str(build.source_sha256());
+  OPUC_ASSIGN_OR_RETURN(program_.hw_,
+                        ParseHwConfigJson(Str(build.hw()), "build.hw (the HwConfig)"));
+  const auto* graph = root_.graph();
+  Expected<Graph> read = ReadOpug(owner_, graph->data(), graph->size(), "graph");
+  if (!read.ok()) return read.status();
+  program_.graph_ = std::move(read).value();
+
+  program_.dram_bytes_ = root_.dram_bytes();
+  program_.constant_bytes_ = static_cast<int64_t>(Count(root_.constants()));
+  program_.constants_ = root_.constants() ? root_.constants()->data() : nullptr;
+  if (program_.dram_bytes_ < program_.constant_bytes_ || program_.dram_bytes_ > kMaxDramBytes)
+    return InvalidArgument(Cat("dram_bytes is ", program_.dram_bytes_, "; it must hold the ",
+                               program_.constant_bytes_, " constant bytes and be at most 2^32"));
+  return OkStatus();
+}
+
+Status ProgramReader::ReadActivations() {
+  const Graph& graph = program_.graph_;
+  program_.activation_of_.assign(graph.tensors.size(), -1);
+  const int64_t lanes = program_.hw_.array.input_channels;
+  const int64_t first = (program_.constant_bytes_ + kRegionAlign - 1) / kRegionAlign * kRegionAlign;
+  std::vector<std::pair<int64_t, int64_t>> taken;  // [begin, end) of each region
+  for (size_t i = 0; i < Count(root_.activations()); ++i) {
+    const fb::Activation& a = *root_.activations()->Get(static_cast<uint32_t>(i));
+    const std::string where = Cat("activation ", i);
+    if (a.tensor() < 0 || static_cast<size_t>(a.tensor()) >= graph.tensors.size())
+      return InvalidArgument(Cat(where, ": tensor ", a.tensor(), " does not exist (the graph has ",
+                                 graph.tensors.size(), ")"));
+    if (program_.activation_of_[static_cast<size_t>(a.tensor())] >= 0)
+      return InvalidArgument(
+          Cat(where, ": ", DescribeTensor(graph, a.tensor()), " already has a region"));
+    Expected<ActivationLayout> layout = LayoutActivation(graph, a.tensor(), lanes, a.address());
+    if (!layout.ok()) return layout.status().WithContext(where);
+    const int64_t end = a.address() + layout->bytes();
+    if (a.address() < first || end > program_.dram_bytes_)
+      return InvalidArgument(Cat(where, ": ", DescribeTensor(graph, a.tensor()), " at [",
+                                 a.address(), ", ", end, ") is outside the activation space [",
+                                 first, ", ", program_.dram_bytes_, ")"));
+    for (const auto& [b, e] : taken)
+      if (a.address() < e && b < end)
+        return InvalidArgument(Cat(where, ": ", DescribeTensor(graph, a.tensor()), " at [",
+                                   a.address(), ", ", end, ") overlaps another region [", b, ", ",
+                                   e, ")"));
+    taken.emplace_back(a.address(), end);
+    program_.activation_of_[static_cast<size_t>(a.tensor())] =
+        static_cast<int32_t>(program_.activations_.size());
+    program_.activations_.push_back(*layout);
+  }
+  return OkStatus();
+}
+
+Expected<std::vector<int32_t>> ProgramReader::ReadIds(const flatbuffers::Vector<int32_t>* ids,
+                                                      size_t limit, std::string_view what) const {
+  std::vector<int32_t> out;
+  for (size_t i = 0; i < Count(ids); ++i) {
+    const int32_t id = ids->Get(static_cast<uint32_t>(i));
+    if (id < 0 || static_cast<size_t>(id) >= limit)
+      return InvalidArgument(Cat(what, " ", i, " is ", id, "; there are ", limit));
+    out.push_back(id);
+  }
+  return out;
+}
+
+Expected<ProgramStep> ProgramReader::ReadStep(const fb::Step& s) {
+  const Graph& graph = program_.graph_;
+  ProgramStep step;
+  step.group = s.group();
+  OPUC_ASSIGN_OR_RETURN(step.nodes, ReadIds(s.nodes(), graph.nodes.size(), "node"));
+  OPUC_ASSIGN_OR_RETURN(step.inputs, ReadIds(s.inputs(), graph.tensors.size(), "input"));
+  OPUC_ASSIGN_OR_RETURN(step.outputs, ReadIds(s.outputs(), graph.tensors.size(), "output"));
+  if (const fb::CpuStep* cpu = s.kind_as_CpuStep()) {
+    step.kind = StepKind::kCpu;
+    step.reason = Str(cpu->reason());
+    return step;
+  }
+  const fb::OpuStep* opu = s.kind_as_OpuStep();
+  if (opu == nullptr) return InvalidArgument("kind is neither OpuStep nor CpuStep");
+  step.kind = StepKind::kOpu;
+  step.estimated_cycles = opu->estimated_cycles();
+  step.tiling = Str(opu->tiling());
+  if (opu->words() != nullptr) {
+    step.words = reinterpret_cast<const uint8_t*>(opu->words()->data());
+    step.word_count = opu->words()->size();
+  }
+  for (const auto* list : {&step.inputs, &step.outputs})
+    for (TensorId t : *list)
+      if (program_.Find(t) == nullptr)
+        return InvalidArgument(Cat(DescribeTensor(graph, t), " has no DRAM region"));
+  OPUC_RETURN_IF_ERROR(CheckDramAccesses(program_, step));
+  return step;
+}
+
+Status ProgramReader::ReadSteps() {
+  const Graph& graph = program_.graph_;
+  // Values that exist before a step runs: graph inputs and constants, then
+  // what earlier steps wrote.
+  std::vector<bool> made(graph.tensors.size(), false), computed(graph.nodes.size(), false);
+  for (TensorId t : graph.inputs) made[static_cast<size_t>(t)] = true;
+  for (size_t t = 0; t < graph.tensors.size(); ++t)
+    if (graph.tensors[t].is_constant()) made[t] = true;
+  for (size_t i = 0; i < Count(root_.steps()); ++i) {
+    const fb::Step& s = *root_.steps()->Get(static_cast<uint32_t>(i));
+    const std::string where =
+        Cat("step ", i, " (", s.kind_as_OpuStep() ? "OPU" : "CPU", ", group ", s.group(), ")");
+    Expected<ProgramStep> step = ReadStep(s);
+    if (!step.ok()) return step.status().WithContext(where);
+    for (NodeId n : step->nodes) {
+      if (computed[static_cast<size_t>(n)])
+        return InvalidArgument(Cat(where, ": ", DescribeNode(graph, n), " is computed twice"));
+      computed[static_cast<size_t>(n)] = true;
+      for (TensorId t : graph.node(n).inputs)
+        if (t != kNoTensor && !made[static_cast<size_t>(t)])
+          return InvalidArgument(Cat(where, ": ", DescribeNode(graph, n), " reads ",
+                                     DescribeTensor(graph, t), " before any step makes it"));
+      for (TensorId t : graph.node(n).outputs) made[static_cast<size_t>(t)] = true;
+    }
+    for (TensorId t : step->outputs) {
+      bool own = false;
+      for (NodeId n : step->nodes)
+        for (TensorId o : graph.node(n).outputs) own = own || o == t;
+      if (!own)
+        return InvalidArgument(
+            Cat(where, ": output ", DescribeTensor(graph, t), " is made by none of its nodes"));
+    }
+    program_.steps_.push_back(std::move(step).value());
+  }
+  for (size_t n = 0; n < computed.size(); ++n)
+    if (!computed[n])
+      return InvalidArgument(Cat(DescribeNode(graph, static_cast<NodeId>(n)), " is in no step"));
+  return OkStatus();
+}
+
+bool LooksLikeProgram(const uint8_t* data, size_t size) {
+  return size >= 8 && fb::ProgramBufferHasIdentifier(data);
+}
+
+Expected<Program> ReadProgram(std::shared_ptr<const void> owner, const uint8_t* data, size_t size,
+                              std::string_view source_name) {
+  return ReadInPlace(
+      std::move(owner), data, size, source_name,
+      [](std::shared_ptr<const void> o, const uint8_t* d, size_t n) -> Expected<Program> {
+        OPUC_RETURN_IF_ERROR(CheckBuffer(d, n));
+        return ProgramReader(std::move(o), *fb::GetProgram(d)).Read();
+      });
+}
+
+}  // namespace opuc

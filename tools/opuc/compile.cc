@@ -1,0 +1,144 @@
+//===- tools/opuc/compile.cc - `opuc compile` -----------------------------===//
+//
+// opuc compile MODEL -o PROG.opup [--hw NAME] [--opt-level N]
+//              [--disable-pass P]... [--calibration DIR] [--preprocess SPEC]
+//              [--precision int8|mixed|int16] [--target-sqnr DB] [--report FILE]
+//
+// The stages print as they start when stderr is a terminal; the summary
+// goes to stdout, the per-group report (JSON) to --report.
+//
+//===----------------------------------------------------------------------===//
+#include "opuc/compile.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "opuc/calibration_inputs.h"
+#include "opuc/compiler/compile.h"
+#include "opuc/exit_codes.h"
+#include "opuc/frontend/file_io.h"
+#include "opuc/frontend/load_model.h"
+#include "support/sha256.h"
+
+namespace opuc::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json ReportJson(const std::string& model, const HwConfig& hw, const CompileReport& r) {
+  Json groups = Json::array();
+  for (const GroupReport& g : r.groups) {
+    Json j = {{"group", g.group},
+              {"step", g.step == StepKind::kOpu ? "opu" : "cpu"},
+              {"partition", g.opu_group ? "opu" : "cpu"},
+              {"ops", g.ops},
+              {"macs", g.macs}};
+    if (g.step == StepKind::kOpu) {
+      j["words"] = g.words;
+      j["estimated_cycles"] = g.estimated_cycles;
+      j["tiling"] = g.tiling;
+    } else {
+      j["reason"] = g.reason;
+    }
+    groups.push_back(j);
+  }
+  return {{"model", model},
+          {"hw", hw.name},
+          {"opu_steps", r.opu_steps},
+          {"cpu_steps", r.cpu_steps},
+          {"macs", {{"total", r.total_macs}, {"opu", r.opu_macs}}},
+          {"estimated_cycles", r.estimated_cycles},
+          {"bytes",
+           {{"constants", r.constant_bytes}, {"dram", r.dram_bytes}, {"program", r.program_bytes}}},
+          {"groups", groups}};
+}
+
+std::string Percent(int64_t part, int64_t whole) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%",
+                whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+  return text;
+}
+
+}  // namespace
+
+int RunCompile(const CompileOptions& options, std::ostream& out, std::ostream& err) {
+  Expected<HwConfig> hw = LoadHwConfig(options.hw);
+  if (!hw.ok()) return ReportError(hw.status(), err);
+  Expected<AlignedBytes> source = ReadFileAligned(options.model);
+  if (!source.ok()) return ReportError(source.status(), err);
+  Expected<LoadedModel> model = LoadModel(options.model);
+  if (!model.ok()) return ReportError(model.status(), err);
+  Expected<std::vector<std::vector<HostTensor>>> samples =
+      LoadCalibrationInputs(options.model, model->graph, options.calibration, options.preprocess);
+  if (!samples.ok()) return ReportError(samples.status(), err);
+
+  opuc::CompileOptions compile;
+  compile.opt_level = options.opt_level;
+  compile.disabled_passes = options.disabled_passes;
+  compile.quantize.precision = options.precision == "int8"    ? Precision::kInt8
+                               : options.precision == "int16" ? Precision::kInt16
+                                                              : Precision::kMixed;
+  compile.quantize.target_sqnr_db = options.target_sqnr;
+  compile.source_name = std::filesystem::path(options.model).filename().string();
+  compile.source_sha256 = Sha256Hex(source->data(), source->size);
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  Expected<CompiledModel> compiled =
+      CompileModel(std::move(model->graph), *samples, *hw, compile, [&](std::string_view stage) {
+        if (terminal) err << "compile: " << stage << "...\n" << std::flush;
+      });
+  if (!compiled.ok()) return ReportError(compiled.status().WithContext(options.model), err);
+  const std::vector<uint8_t>& bytes = compiled->program;
+  if (Status s = WriteFileBytes(options.output, bytes.data(), bytes.size()); !s.ok())
+    return ReportError(s, err);
+  const CompileReport& r = compiled->report;
+  if (!options.report.empty()) {
+    std::ofstream file(options.report);
+    file << ReportJson(options.model, *hw, r).dump(2) << '\n';
+    if (!file) return ReportError(IoError(options.report + ": cannot write the report"), err);
+  }
+  out << options.model << " -> " << options.output << " (" << r.program_bytes << " bytes) for "
+      << hw->name << "\n  " << r.opu_steps << " OPU steps (" << Percent(r.opu_macs, r.total_macs)
+      << " of the MACs), " << r.cpu_steps << " CPU steps; estimated " << r.estimated_cycles
+      << " OPU cycles\n  DRAM " << r.dram_bytes << " bytes (" << r.constant_bytes
+      << " of constants); " << samples->size() << " calibration samples\n";
+  return kExitOk;
+}
+
+Command AddCompileCommand(CLI::App& app) {
+  return AddCommand(
+      app, "compile",
+      "Compile a model into an OPU program (.opup): passes, quantization, partition, codegen",
+      [](CLI::App& cli, CompileOptions& o) {
+        AddModelArgument(cli, o.model);
+        cli.add_option("-o,--output", o.output, "The program file to write (.opup)")->required();
+        cli.add_option("--hw", o.hw, "Hardware: a preset (opu1024, tiny) or a JSON file")
+            ->capture_default_str();
+        cli.add_option("--opt-level", o.opt_level, "Optimization level of the pass pipeline (0-3)")
+            ->check(CLI::Range(0, 3))
+            ->capture_default_str();
+        cli.add_option("--disable-pass", o.disabled_passes, "A pass not to run (repeatable)")
+            ->allow_extra_args(false);
+        cli.add_option("--calibration", o.calibration,
+                       "Folder of calibration samples (.png, .jpg, .npy); default: the fetched "
+                       "photographs' calibration set");
+        cli.add_option("--preprocess", o.preprocess,
+                       "key=value,... over the model's preprocessing (docs/calibration.md)");
+        cli.add_option("--precision", o.precision, "Activation formats: int8, mixed or int16")
+            ->check(CLI::IsMember({"int8", "mixed", "int16"}))
+            ->capture_default_str();
+        cli.add_option("--target-sqnr", o.target_sqnr,
+                       "With --precision mixed: the least output SQNR (dB) on the calibration "
+                       "samples")
+            ->capture_default_str();
+        cli.add_option("--report", o.report,
+                       "Write what each group became (JSON: steps, estimated cycles, tiling)");
+      },
+      RunCompile);
+}
+
+}  // namespace opuc::cli

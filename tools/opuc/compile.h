@@ -1,0 +1,32 @@
+//===- tools/opuc/compile.h - `opuc compile` ---------------------*- C++ -*-===//
+#ifndef OPUC_TOOLS_COMPILE_H
+#define OPUC_TOOLS_COMPILE_H
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "opuc/command.h"
+
+namespace opuc::cli {
+
+struct CompileOptions {
+  std::string model;
+  std::string output;  ///< The .opup to write.
+  std::string hw = "opu1024";
+  int opt_level = 3;
+  std::vector<std::string> disabled_passes;
+  std::string calibration;  ///< Folder of samples; empty: the fetched photographs.
+  std::string preprocess;
+  std::string precision = "int8";
+  double target_sqnr = 25.0;
+  std::string report;  ///< JSON report file.
+};
+
+int RunCompile(const CompileOptions& options, std::ostream& out, std::ostream& err);
+
+Command AddCompileCommand(CLI::App& app);
+
+}  // namespace opuc::cli
+
+#endif  // OPUC_TOOLS_COMPILE_H
