@@ -16,6 +16,13 @@
 #include <sstream>
 #include <string>
 
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "opuc/tensor_io/npy.h"
+#include "opuc/tensor_io/random_input.h"
+
 namespace opuc::cli_test {
 
 struct Run {
@@ -53,6 +60,19 @@ inline Run Opuc(const std::string& args) {
   std::remove(out.c_str());
   std::remove(err.c_str());
   return run;
+}
+
+/// A folder with `count` samples for the example's input, s0.npy, s1.npy, ...
+inline std::string SampleDir(const std::string& name, int count) {
+  const std::string dir = TempPath(name);
+  std::filesystem::create_directories(dir);
+  for (int i = 0; i < count; ++i) {
+    opuc::Expected<opuc::HostTensor> x =
+        opuc::RandomTensor(opuc::DType::kF32, {1, 32, 32, 3}, static_cast<uint64_t>(i + 1));
+    REQUIRE(x.ok());
+    REQUIRE(opuc::WriteNpy(dir + "/s" + std::to_string(i) + ".npy", *x).ok());
+  }
+  return dir;
 }
 
 inline size_t CountLines(const std::string& text) {

@@ -16,19 +16,6 @@ namespace {
 
 using namespace opuc::cli_test;
 
-/// A folder with `count` samples for the example's input, s0.npy, s1.npy, ...
-std::string SampleDir(const std::string& name, int count) {
-  const std::string dir = TempPath(name);
-  std::filesystem::create_directories(dir);
-  for (int i = 0; i < count; ++i) {
-    opuc::Expected<opuc::HostTensor> x =
-        opuc::RandomTensor(opuc::DType::kF32, {1, 32, 32, 3}, static_cast<uint64_t>(i + 1));
-    REQUIRE(x.ok());
-    REQUIRE(opuc::WriteNpy(dir + "/s" + std::to_string(i) + ".npy", *x).ok());
-  }
-  return dir;
-}
-
 TEST_CASE("opuc quantize --json: held-out split, one entry per output, the quantized graph") {
   const std::string dir = SampleDir("quantize_json", 3);
   const std::string out = dir + "/q.opug";

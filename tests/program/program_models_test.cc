@@ -1,0 +1,81 @@
+// Every real model compiled to a program (calibrated on two photographs)
+// and verified: the functional simulator must reproduce, step by step, bit
+// for bit, what the integer reference computes, on seeded random inputs
+// and on a third photograph. The default run takes the main job's model on
+// opu1024; the `slow` build of this file (OPUC_ALL_MODELS) all thirteen on
+// opu1024 and on tiny where they fit (a few minutes).
+#include <doctest/doctest.h>
+
+#include "frontend/model_cache.h"
+#include "image/image_cache.h"
+#include "image/image_sample.h"
+#include "opuc/compiler/compile.h"
+#include "opuc/frontend/load_model.h"
+#include "opuc/image/model_defaults.h"
+#include "opuc/runtime/run_program.h"
+#include "opuc/tensor_io/random_input.h"
+
+namespace opuc {
+namespace {
+
+std::vector<std::unique_ptr<Device>> RefAndFsim() {
+  std::vector<std::unique_ptr<Device>> devices;
+  devices.push_back(MakeDevice("ref").value());
+  devices.push_back(MakeDevice("fsim").value());
+  return devices;
+}
+
+void CheckAgree(const Program& program, const std::vector<HostTensor>& inputs) {
+  Expected<VerifyResult> verify = VerifyProgram(program, RefAndFsim(), inputs);
+  REQUIRE_MESSAGE(verify.ok(), verify.status().ToString());
+  if (const auto& d = verify->divergence)
+    FAIL_CHECK("fsim diverges at step " << d->step << " (group " << d->group << ") element "
+                                        << d->element << ": ref " << d->values[0] << ", fsim "
+                                        << d->values[1]);
+  CHECK(verify->steps_run == static_cast<int64_t>(program.steps().size()));
+}
+
+TEST_CASE("programs: every real model compiles and verifies on fsim") {
+  test::RequireImagesCache();
+#ifdef OPUC_ALL_MODELS
+  const std::vector<std::string> names = test::RealModelNames();
+  const std::vector<std::string> presets = {"opu1024", "tiny"};
+#else
+  const std::vector<std::string> names = {"face_detection_short_range"};
+  const std::vector<std::string> presets = {"opu1024"};
+#endif
+  int64_t verified = 0;
+  for (const std::string& name : names) {
+    CAPTURE(name);
+    Expected<LoadedModel> model = LoadModel(test::ModelPath(name + ".tflite"));
+    REQUIRE(model.ok());
+    const TensorType input = model->graph.tensor(model->graph.inputs[0]).type();
+    Expected<PreprocessOptions> preprocess = DefaultPreprocess(name, input);
+    REQUIRE(preprocess.ok());
+    const std::vector<std::vector<HostTensor>> calibration = {
+        test::ImageSample("chelsea.png", input, *preprocess),
+        test::ImageSample("coffee.png", input, *preprocess)};
+    for (const std::string& preset : presets) {
+      CAPTURE(preset);
+      const HwConfig hw = HwConfigPreset(preset).value();
+      Expected<CompiledModel> compiled = CompileModel(model->graph, calibration, hw, {});
+      if (!compiled.ok() && preset == "tiny") {
+        MESSAGE(name << " does not fit tiny: " << compiled.status().message());
+        continue;
+      }
+      REQUIRE_MESSAGE(compiled.ok(), compiled.status().ToString());
+      const std::vector<uint8_t>& bytes = compiled->program;
+      Expected<Program> program = ReadProgram(nullptr, bytes.data(), bytes.size(), name);
+      REQUIRE_MESSAGE(program.ok(), program.status().ToString());
+      CheckAgree(*program, {RandomTensor(input.dtype, input.shape, 1).value()});
+      CheckAgree(*program, test::ImageSample("astronaut.png", input, *preprocess));
+      ++verified;
+      MESSAGE(name << " on " << preset << ": " << compiled->report.opu_steps << " OPU steps, "
+                   << compiled->report.cpu_steps << " CPU steps, verified");
+    }
+  }
+  CHECK(verified > 0);
+}
+
+}  // namespace
+}  // namespace opuc

@@ -1,0 +1,124 @@
+// Running programs: on either device a program computes what the integer
+// reference computes for the whole quantized graph, bit for bit; verify
+// agrees on a sound program and, on one whose instruction was changed,
+// names the first step that diverges with the reference's value.
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+#include "opuc/cpu/reference.h"
+#include "opuc/runtime/run_program.h"
+#include "small_model.h"
+
+namespace opuc {
+namespace {
+
+Program Load(const std::vector<uint8_t>& bytes) {
+  auto owner = std::make_shared<std::vector<uint8_t>>(bytes);
+  Expected<Program> p = ReadProgram(owner, owner->data(), owner->size(), "small.opup");
+  REQUIRE_MESSAGE(p.ok(), p.status().ToString());
+  return std::move(p).value();
+}
+
+std::vector<std::unique_ptr<Device>> Devices() {
+  std::vector<std::unique_ptr<Device>> devices;
+  for (const std::string& name : DeviceNames()) devices.push_back(MakeDevice(name).value());
+  return devices;
+}
+
+bool SameBytes(const HostTensor& a, const HostTensor& b) {
+  return a.type() == b.type() && std::memcmp(a.raw(), b.raw(), a.bytes()) == 0;
+}
+
+TEST_CASE("runtime: both devices compute the whole graph's reference results") {
+  for (const char* hw : {"tiny", "opu1024"}) {
+    CAPTURE(hw);
+    const test::SmallModel m = test::MakeSmallModel(hw);
+    const std::vector<uint8_t> bytes = m.Write();
+    const Program program = Load(bytes);
+    for (uint64_t seed : {11u, 12u}) {
+      CAPTURE(seed);
+      const std::vector<HostTensor> inputs = test::SeededInputs(m.graph(), seed);
+      const std::vector<HostTensor> expected = RunReference(m.graph(), inputs).value();
+      for (const std::string& name : DeviceNames()) {
+        CAPTURE(name);
+        std::unique_ptr<Device> device = MakeDevice(name).value();
+        Expected<ProgramRun> run =
+            RunProgram(program, *device, test::SeededInputs(m.graph(), seed));
+        REQUIRE_MESSAGE(run.ok(), run.status().ToString());
+        REQUIRE(run->outputs.size() == expected.size());
+        for (size_t i = 0; i < expected.size(); ++i) CHECK(SameBytes(run->outputs[i], expected[i]));
+        int64_t issues = 0;
+        for (const OpuCounters& c : run->counters) issues += c.gemm_issues;
+        CHECK((name == "fsim") == (issues > 0));  // only fsim has engines to count
+      }
+      Expected<VerifyResult> verify = VerifyProgram(program, Devices(), inputs);
+      REQUIRE(verify.ok());
+      CHECK_FALSE(verify->divergence.has_value());
+      CHECK(verify->steps_run == static_cast<int64_t>(program.steps().size()));
+    }
+  }
+}
+
+TEST_CASE("runtime: verify names the first step whose result changed") {
+  test::SmallModel m = test::MakeSmallModel("tiny");
+  // The last OPU step's output stage now clamps everything to its lowest value.
+  OpuGroupCode& last = m.code.groups.back();
+  size_t at = 0;
+  while (!std::holds_alternative<isa::OutputInsn>(isa::Decode(last.words[at]).value())) ++at;
+  auto output = std::get<isa::OutputInsn>(isa::Decode(last.words[at]).value());
+  output.hi = output.lo;
+  last.words[at] = isa::Encode(output).value();
+  const Program program = Load(m.Write());
+  size_t step = 0;
+  while (program.steps()[step].group != last.group) ++step;
+
+  const std::vector<HostTensor> inputs = test::SeededInputs(m.graph(), 5);
+  Expected<VerifyResult> verify = VerifyProgram(program, Devices(), inputs);
+  REQUIRE_MESSAGE(verify.ok(), verify.status().ToString());
+  REQUIRE(verify->divergence.has_value());
+  const Divergence& d = *verify->divergence;
+  CHECK(d.step == step);
+  CHECK(d.group == last.group);
+  CHECK(d.devices[0] == "ref");
+  CHECK(d.devices[1] == "fsim");
+  CHECK(d.differing > 0);
+  // What the reference computes for that tensor, from the whole graph.
+  const TensorId tensor = program.steps()[step].outputs[0];
+  CHECK(d.tensor == tensor);
+  HostTensor reference;
+  REQUIRE(RunReference(m.graph(), inputs, [&](TensorId t, const HostTensor& v) -> Status {
+            if (t == tensor)
+              reference = HostTensor::Copy(v.dtype(), v.shape(), v.raw(), v.bytes()).value();
+            return OkStatus();
+          }).ok());
+  REQUIRE(reference.elements() > d.element);
+  const double want = reference.dtype() == DType::kU8    ? reference.data<uint8_t>()[d.element]
+                      : reference.dtype() == DType::kI16 ? reference.data<int16_t>()[d.element]
+                                                         : reference.data<int8_t>()[d.element];
+  CHECK(d.values[0] == want);
+  CHECK(d.values[1] != want);
+  int64_t flat = 0;
+  for (size_t k = 0; k < d.index.size(); ++k) flat = flat * reference.shape()[k] + d.index[k];
+  CHECK(flat == d.element);
+}
+
+TEST_CASE("runtime: errors name what is wrong") {
+  const test::SmallModel m = test::MakeSmallModel("tiny");
+  const Program program = Load(m.Write());
+  std::unique_ptr<Device> fsim = MakeDevice("fsim").value();
+  CHECK(MakeDevice("gpu").status().message() == "device 'gpu' is unknown (devices: ref, fsim)");
+  Expected<ProgramRun> none = RunProgram(program, *fsim, {});
+  CHECK(none.status().message() == "the program's graph 'small' has 1 inputs; given 0");
+  std::vector<HostTensor> wrong;
+  wrong.push_back(HostTensor::Zeros(DType::kF32, {1, 10, 10, 4}).value());
+  CHECK(RunProgram(program, *fsim, std::move(wrong)).status().message() ==
+        "input 0 'image' is f32[1,10,10,4]; the program expects f32[1,10,10,3]");
+  std::vector<std::unique_ptr<Device>> one;
+  one.push_back(MakeDevice("ref").value());
+  CHECK(VerifyProgram(program, one, test::SeededInputs(m.graph(), 1)).status().message() ==
+        "verify needs at least two devices; given 1");
+}
+
+}  // namespace
+}  // namespace opuc

@@ -1,0 +1,102 @@
+// A small float model (conv 3x3 + relu, conv 1x1, max pool, fully
+// connected) quantized on seeded random samples, partitioned and compiled
+// for a preset: the pieces WriteProgram takes, for the program and runtime
+// tests to write, break and run.
+#ifndef OPUC_TESTS_PROGRAM_SMALL_MODEL_H
+#define OPUC_TESTS_PROGRAM_SMALL_MODEL_H
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "opuc/ir/graph_builder.h"
+#include "opuc/opu/codegen.h"
+#include "opuc/partition/hw_partition.h"
+#include "opuc/program/program.h"
+#include "opuc/quant/quantize.h"
+#include "opuc/tensor_io/random_input.h"
+
+namespace opuc::test {
+
+inline std::vector<float> Ramp(size_t n, float step, float start) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = start + step * static_cast<float>(i % 13);
+  return v;
+}
+
+inline Graph SmallFloatModel() {
+  GraphBuilder b("small");
+  const TensorId image = b.Input("image", DType::kF32, {1, 10, 10, 3});
+  Attributes same;
+  same.Set("padding", std::string("same"));
+  const TensorId c1 = b.Op(OpKind::kConv2D, "conv1",
+                           {image, b.ConstantF32("conv1/w", {12, 3, 3, 3}, Ramp(324, 0.05f, -0.3f)),
+                            b.ConstantF32("conv1/b", {12}, Ramp(12, 0.02f, -0.1f))},
+                           same);
+  const TensorId r1 = b.Op(OpKind::kRelu, "relu1", {c1});
+  const TensorId c2 =
+      b.Op(OpKind::kConv2D, "conv2",
+           {r1, b.ConstantF32("conv2/w", {20, 1, 1, 12}, Ramp(240, 0.04f, -0.25f))}, same);
+  Attributes pool;
+  pool.Set("filter", std::vector<int64_t>{2, 2});
+  pool.Set("strides", std::vector<int64_t>{2, 2});
+  const TensorId p = b.Op(OpKind::kMaxPool2D, "pool", {c2}, pool);
+  Attributes shape;
+  shape.Set("new_shape", std::vector<int64_t>{1, 500});
+  const TensorId flat = b.Op(OpKind::kReshape, "flatten", {p}, shape);
+  b.Output(b.Op(OpKind::kFullyConnected, "fc",
+                {flat, b.ConstantF32("fc/w", {6, 500}, Ramp(3000, 0.01f, -0.06f))}));
+  Expected<Graph> graph = std::move(b).Finish();
+  REQUIRE_MESSAGE(graph.ok(), graph.status().ToString());
+  return std::move(graph).value();
+}
+
+inline std::vector<HostTensor> SeededInputs(const Graph& graph, uint64_t seed) {
+  std::vector<HostTensor> inputs;
+  for (size_t i = 0; i < graph.inputs.size(); ++i) {
+    const Tensor& t = graph.tensor(graph.inputs[i]);
+    inputs.push_back(RandomTensor(t.dtype, t.shape, InputSeed(seed, i)).value());
+  }
+  return inputs;
+}
+
+struct SmallModel {
+  HwConfig hw;
+  QuantizedGraph quantized;
+  HwPartition partition;
+  OpuCode code;
+
+  const Graph& graph() const { return quantized.graph; }
+  std::vector<uint8_t> Write() const {
+    ProgramBuild build;
+    build.compiler = "opuc test";
+    build.source_name = "small";
+    build.source_sha256 = std::string(64, '0');
+    Expected<std::vector<uint8_t>> bytes = WriteProgram(graph(), partition, code, hw, build);
+    REQUIRE_MESSAGE(bytes.ok(), bytes.status().ToString());
+    return std::move(bytes).value();
+  }
+};
+
+inline SmallModel MakeSmallModel(const std::string& hw) {
+  SmallModel m;
+  m.hw = HwConfigPreset(hw).value();
+  const Graph model = SmallFloatModel();
+  std::vector<std::vector<HostTensor>> samples;
+  for (uint64_t seed = 1; seed <= 3; ++seed) samples.push_back(SeededInputs(model, seed));
+  Expected<QuantizedGraph> q = Quantize(model, samples);
+  REQUIRE_MESSAGE(q.ok(), q.status().ToString());
+  m.quantized = std::move(q).value();
+  Expected<HwPartition> p = PartitionForHardware(m.graph(), m.hw);
+  REQUIRE_MESSAGE(p.ok(), p.status().ToString());
+  m.partition = std::move(p).value();
+  Expected<OpuCode> code = CompileOpuGroups(m.graph(), m.partition, m.hw);
+  REQUIRE_MESSAGE(code.ok(), code.status().ToString());
+  m.code = std::move(code).value();
+  return m;
+}
+
+}  // namespace opuc::test
+
+#endif  // OPUC_TESTS_PROGRAM_SMALL_MODEL_H

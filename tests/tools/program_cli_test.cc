@@ -1,0 +1,110 @@
+// `opuc compile`, `run` on a program, `verify` and `disasm` as a user runs
+// them, on the bundled example calibrated on .npy samples: exit codes,
+// what each prints, and the named errors for broken programs.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "tools/cli_util.h"
+
+namespace {
+
+using namespace opuc::cli_test;
+
+/// Compiles the example for `hw` into a temporary program; its path.
+std::string CompileExample(const std::string& hw, const std::string& samples,
+                           const std::string& extra = "") {
+  const std::string program = TempPath(hw + ".opup");
+  Run run = Opuc(std::string("compile ") + OPUC_EXAMPLE_MODEL + " -o " + program + " --hw " + hw +
+                 " --calibration " + samples + extra);
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  CHECK(run.out.find(" -> " + program + " (") != std::string::npos);
+  CHECK(run.out.find("2 calibration samples") != std::string::npos);
+  CHECK(run.err.empty());  // progress only on a terminal
+  return program;
+}
+
+TEST_CASE("opuc compile, verify, run and disasm on the example") {
+  const std::string samples = SampleDir("program_samples", 2);
+  for (const std::string hw : {"tiny", "opu1024"}) {
+    CAPTURE(hw);
+    const std::string report = TempPath("report.json");
+    const std::string program = CompileExample(hw, samples, " --report " + report);
+    const auto json = nlohmann::json::parse(ReadFile(report));
+    CHECK(json["hw"] == hw);
+    CHECK(json["opu_steps"].get<int>() > 0);
+    int opu = 0, cycles = 0;
+    for (const auto& g : json["groups"]) {
+      if (g["step"] != "opu") continue;
+      ++opu;
+      CHECK(g["words"].get<int>() > 0);
+      cycles += g["estimated_cycles"].get<int>();
+    }
+    CHECK(opu == json["opu_steps"].get<int>());
+    CHECK(cycles == json["estimated_cycles"].get<int>());
+
+    Run verify = Opuc("verify " + program + " --seed 3");
+    CHECK(verify.exit_code == 0);
+    CHECK(verify.out.find(": ref,fsim agree bit for bit on all") != std::string::npos);
+    Run verify_json = Opuc("verify " + program + " --json");
+    CHECK(nlohmann::json::parse(verify_json.out)["agree"] == true);
+
+    // Both devices write the same outputs.
+    const std::string a = TempPath("out_ref"), b = TempPath("out_fsim");
+    REQUIRE(Opuc("run " + program + " --device ref --output-dir " + a).exit_code == 0);
+    REQUIRE(Opuc("run " + program + " --device fsim --output-dir " + b).exit_code == 0);
+    CHECK(ReadFile(a + "/head.npy") == ReadFile(b + "/head.npy"));
+    CHECK(ReadFile(a + "/head.npy").size() > 128);
+
+    Run disasm = Opuc("disasm " + program);
+    CHECK(disasm.exit_code == 0);
+    CHECK(disasm.out.find("built by opuc 0.1.0 for " + hw + " from tiny_cnn.opug") !=
+          std::string::npos);
+    CHECK(disasm.out.find("  OPU  group ") != std::string::npos);
+    CHECK(disasm.out.find(": load buffer=") != std::string::npos);
+    CHECK(disasm.out.find(": store acc_addr=") != std::string::npos);
+    for (const std::string& dir : {a, b}) std::filesystem::remove_all(dir);
+    std::remove(report.c_str());
+    std::remove(program.c_str());
+  }
+  std::filesystem::remove_all(samples);
+}
+
+TEST_CASE("opuc verify and run refuse a broken program with exit 2 and its cause") {
+  const std::string samples = SampleDir("program_broken_samples", 2);
+  const std::string program = CompileExample("tiny", samples);
+  const std::string bytes = ReadFile(program);
+  const std::string broken = TempPath("broken.opup");
+
+  WriteFile(broken, bytes.substr(0, bytes.size() / 2));
+  Run truncated = Opuc("verify " + broken);
+  CHECK(truncated.exit_code == 2);
+  CHECK(truncated.err ==
+        "opuc: error: " + broken +
+            ": FlatBuffers verification failed: the file is truncated or corrupt\n");
+  Run run = Opuc("run " + broken + " --device fsim");
+  CHECK(run.exit_code == 2);
+  CHECK(CountLines(run.err) == 1);
+
+  WriteFile(broken, ReadFile(OPUC_EXAMPLE_MODEL));
+  Run graph = Opuc("disasm " + broken);
+  CHECK(graph.exit_code == 2);
+  CHECK(graph.err.find("expected \"OPUP\" (not a .opup program)") != std::string::npos);
+
+  Run device = Opuc("verify " + program + " --devices ref,gpu");
+  CHECK(device.exit_code == 2);
+  CHECK(device.err == "opuc: error: --devices: device 'gpu' is unknown (devices: ref, fsim)\n");
+  Run missing = Opuc("verify " + TempPath("nowhere.opup"));
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("nowhere.opup: cannot open: No such file or directory") !=
+        std::string::npos);
+  Run uncalibrated = Opuc(std::string("compile ") + OPUC_EXAMPLE_MODEL + " -o " + broken +
+                          " --calibration " + TempPath("no_samples"));
+  CHECK(uncalibrated.exit_code == 2);
+  CHECK(CountLines(uncalibrated.err) == 1);
+  for (const std::string& f : {broken, program}) std::remove(f.c_str());
+  std::filesystem::remove_all(samples);
+}
+
+}  // namespace
