@@ -1,9 +1,10 @@
 //===- src/program/program_reader.cc - .opup to Program -------------------===//
 //
-// Three stages, each trusting only what the one before established: the
+// Stages, each trusting only what the ones before established: the
 // FlatBuffers verifier (offsets and vectors inside the buffer), the header
-// checks here (version, build, graph, regions), then the steps, whose
-// instructions dram_access.cc checks against the regions.
+// (version, build, graph, regions), the steps (indices, order), regions
+// that share bytes (never while both hold values), and last each
+// instruction's DRAM accesses against the regions (dram_access.cc).
 //
 //===----------------------------------------------------------------------===//
 #include <set>
@@ -26,6 +27,10 @@ constexpr int64_t kMaxDramBytes = int64_t{1} << 32;
 constexpr int64_t kRegionAlign = 64;
 
 std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+
+std::string StepName(size_t index, bool opu, int32_t group) {
+  return Cat("step ", index, " (", opu ? "OPU" : "CPU", ", group ", group, ")");
+}
 
 template <typename T>
 size_t Count(const flatbuffers::Vector<T>* v) {
@@ -60,6 +65,8 @@ class ProgramReader {
     OPUC_RETURN_IF_ERROR(ReadHeader());
     OPUC_RETURN_IF_ERROR(ReadActivations());
     OPUC_RETURN_IF_ERROR(ReadSteps());
+    OPUC_RETURN_IF_ERROR(CheckSharedRegions());
+    OPUC_RETURN_IF_ERROR(CheckInstructions());
     return std::move(program_);
   }
 
@@ -67,6 +74,8 @@ class ProgramReader {
   Status ReadHeader();
   Status ReadActivations();
   Status ReadSteps();
+  Status CheckSharedRegions() const;
+  Status CheckInstructions() const;
   Expected<ProgramStep> ReadStep(const fb::Step& step);
   Expected<std::vector<int32_t>> ReadIds(const flatbuffers::Vector<int32_t>* ids, size_t limit,
                                          std::string_view what) const;
@@ -111,7 +120,6 @@ Status ProgramReader::ReadActivations() {
   program_.activation_of_.assign(graph.tensors.size(), -1);
   const int64_t lanes = program_.hw_.array.input_channels;
   const int64_t first = (program_.constant_bytes_ + kRegionAlign - 1) / kRegionAlign * kRegionAlign;
-  std::vector<std::pair<int64_t, int64_t>> taken;  // [begin, end) of each region
   for (size_t i = 0; i < Count(root_.activations()); ++i) {
     const fb::Activation& a = *root_.activations()->Get(static_cast<uint32_t>(i));
     const std::string where = Cat("activation ", i);
@@ -128,12 +136,6 @@ Status ProgramReader::ReadActivations() {
       return InvalidArgument(Cat(where, ": ", DescribeTensor(graph, a.tensor()), " at [",
                                  a.address(), ", ", end, ") is outside the activation space [",
                                  first, ", ", program_.dram_bytes_, ")"));
-    for (const auto& [b, e] : taken)
-      if (a.address() < e && b < end)
-        return InvalidArgument(Cat(where, ": ", DescribeTensor(graph, a.tensor()), " at [",
-                                   a.address(), ", ", end, ") overlaps another region [", b, ", ",
-                                   e, ")"));
-    taken.emplace_back(a.address(), end);
     program_.activation_of_[static_cast<size_t>(a.tensor())] =
         static_cast<int32_t>(program_.activations_.size());
     program_.activations_.push_back(*layout);
@@ -178,7 +180,6 @@ Expected<ProgramStep> ProgramReader::ReadStep(const fb::Step& s) {
     for (TensorId t : *list)
       if (program_.Find(t) == nullptr)
         return InvalidArgument(Cat(DescribeTensor(graph, t), " has no DRAM region"));
-  OPUC_RETURN_IF_ERROR(CheckDramAccesses(program_, step));
   return step;
 }
 
@@ -192,8 +193,7 @@ Status ProgramReader::ReadSteps() {
     if (graph.tensors[t].is_constant()) made[t] = true;
   for (size_t i = 0; i < Count(root_.steps()); ++i) {
     const fb::Step& s = *root_.steps()->Get(static_cast<uint32_t>(i));
-    const std::string where =
-        Cat("step ", i, " (", s.kind_as_OpuStep() ? "OPU" : "CPU", ", group ", s.group(), ")");
+    const std::string where = StepName(i, s.kind_as_OpuStep() != nullptr, s.group());
     Expected<ProgramStep> step = ReadStep(s);
     if (!step.ok()) return step.status().WithContext(where);
     for (NodeId n : step->nodes) {
@@ -219,6 +219,44 @@ Status ProgramReader::ReadSteps() {
   for (size_t n = 0; n < computed.size(); ++n)
     if (!computed[n])
       return InvalidArgument(Cat(DescribeNode(graph, static_cast<NodeId>(n)), " is in no step"));
+  return OkStatus();
+}
+
+// Two regions may share bytes only when no step needs both values.
+Status ProgramReader::CheckSharedRegions() const {
+  std::vector<std::vector<TensorId>> inputs, outputs;
+  for (const ProgramStep& s : program_.steps_) {
+    inputs.push_back(s.inputs);
+    outputs.push_back(s.outputs);
+  }
+  const Graph& graph = program_.graph_;
+  const std::vector<Lifetime> lives =
+      Lifetimes(graph.tensors.size(), inputs, outputs, graph.outputs);
+  const std::vector<ActivationLayout>& regions = program_.activations_;
+  for (size_t i = 0; i < regions.size(); ++i)
+    for (size_t j = 0; j < i; ++j) {
+      const ActivationLayout &a = regions[i], &b = regions[j];
+      const Lifetime &la = lives[static_cast<size_t>(a.tensor)],
+                     &lb = lives[static_cast<size_t>(b.tensor)];
+      if (a.address < b.address + b.bytes() && b.address < a.address + a.bytes() && la.Meets(lb))
+        return InvalidArgument(Cat("activation ", i, ": ", DescribeTensor(graph, a.tensor), " at [",
+                                   a.address, ", ", a.address + a.bytes(), ") overlaps ",
+                                   DescribeTensor(graph, b.tensor), " at [", b.address, ", ",
+                                   b.address + b.bytes(), ") while both hold values (steps ",
+                                   la.first, "-", la.last, " and ", lb.first, "-", lb.last, ")"));
+    }
+  return OkStatus();
+}
+
+// Last, with the regions known to be consistent: each instruction's DRAM
+// accesses stay inside the regions its step may touch (dram_access.h).
+Status ProgramReader::CheckInstructions() const {
+  for (size_t i = 0; i < program_.steps_.size(); ++i) {
+    const ProgramStep& step = program_.steps_[i];
+    if (step.kind != StepKind::kOpu) continue;
+    OPUC_RETURN_IF_ERROR(
+        CheckDramAccesses(program_, step).WithContext(StepName(i, true, step.group)));
+  }
   return OkStatus();
 }
 

@@ -57,6 +57,22 @@ Status WriteActivation(const ActivationLayout& layout, const HostTensor& value,
 Expected<HostTensor> ReadActivation(const ActivationLayout& layout, const Shape& shape,
                                     const std::vector<uint8_t>& dram);
 
+/// The steps between which a tensor's DRAM region must hold its value: from
+/// the step that writes it (0 for a graph input) to the last step that reads
+/// it (the last step for a graph output). Regions whose lifetimes do not
+/// meet may share bytes.
+struct Lifetime {
+  int64_t first = 0, last = -1;
+  bool Meets(const Lifetime& o) const { return first <= o.last && o.first <= last; }
+};
+
+/// Per tensor of a graph with `num_tensors` tensors, for steps that read
+/// `inputs[s]` and write `outputs[s]`; tensors no step touches get {0, -1}.
+std::vector<Lifetime> Lifetimes(size_t num_tensors,
+                                const std::vector<std::vector<TensorId>>& inputs,
+                                const std::vector<std::vector<TensorId>>& outputs,
+                                const std::vector<TensorId>& graph_outputs);
+
 struct OpuGroupCode {
   int32_t group = -1;  ///< HwGroup::id.
   std::vector<isa::Word> words;
@@ -70,8 +86,10 @@ struct SkippedGroup {
 };
 
 struct OpuCode {
-  std::vector<uint8_t> constants;             ///< At DRAM address 0.
-  std::vector<ActivationLayout> activations;  ///< After the constants, aligned.
+  std::vector<uint8_t> constants;  ///< At DRAM address 0.
+  /// After the constants, aligned; two share bytes only when their
+  /// lifetimes (over the partition's groups) do not meet.
+  std::vector<ActivationLayout> activations;
   int64_t dram_bytes = 0;
   std::vector<OpuGroupCode> groups;  ///< Compiled OPU groups, in execution order.
   std::vector<SkippedGroup> skipped;

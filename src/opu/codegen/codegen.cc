@@ -2,12 +2,14 @@
 //
 // Three passes over the OPU groups: read each (skipping what does not
 // compile yet, with the reason), lay out DRAM (the constants of every
-// group, then a region per activation; regions are not yet reused by
-// liveness), then choose tilings and emit.
+// group, then a region per activation, first fit among the regions whose
+// lifetimes meet its own), then choose tilings and emit.
 //
 //===----------------------------------------------------------------------===//
-#include "opuc/opu/codegen.h"
+#include <algorithm>
+
 #include "emit.h"
+#include "opuc/opu/codegen.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -16,6 +18,32 @@ namespace {
 constexpr int64_t kAlign = 64;
 
 int64_t AlignUp(int64_t n, int64_t a) { return (n + a - 1) / a * a; }
+
+std::vector<Lifetime> GroupLifetimes(const Graph& graph, const HwPartition& partition) {
+  std::vector<std::vector<TensorId>> inputs, outputs;
+  for (const HwGroup& g : partition.groups) {
+    inputs.push_back(g.inputs);
+    outputs.push_back(g.outputs);
+  }
+  return Lifetimes(graph.tensors.size(), inputs, outputs, graph.outputs);
+}
+
+/// The lowest address from `base` where `bytes` fit beside every placed
+/// region whose lifetime meets `life`.
+int64_t FirstFit(const OpuCode& code, const std::vector<Lifetime>& lives, const Lifetime& life,
+                 int64_t bytes, int64_t base, int64_t align) {
+  std::vector<std::pair<int64_t, int64_t>> busy;
+  for (const ActivationLayout& a : code.activations)
+    if (lives[static_cast<size_t>(a.tensor)].Meets(life))
+      busy.emplace_back(a.address, AlignUp(a.address + a.bytes(), align));
+  std::sort(busy.begin(), busy.end());
+  int64_t at = base;
+  for (const auto& [begin, end] : busy) {
+    if (at + bytes <= begin) break;
+    at = std::max(at, end);
+  }
+  return at;
+}
 
 }  // namespace
 
@@ -46,11 +74,15 @@ Expected<OpuCode> CompileOpuGroups(const Graph& graph, const HwPartition& partit
     r.constants = codegen::PackConstants(r.group, r.tiling, units, align, code.constants);
     ready.push_back(std::move(r));
   }
-  int64_t next = AlignUp(static_cast<int64_t>(code.constants.size()), align);
+  const int64_t base = AlignUp(static_cast<int64_t>(code.constants.size()), align);
+  const std::vector<Lifetime> lives = GroupLifetimes(graph, partition);
+  int64_t next = base;
   auto place = [&](TensorId t) -> Status {
     if (code.Find(t) != nullptr) return OkStatus();
-    OPUC_ASSIGN_OR_RETURN(ActivationLayout layout, LayoutActivation(graph, t, units.lanes, next));
-    next = AlignUp(next + layout.bytes(), align);
+    OPUC_ASSIGN_OR_RETURN(ActivationLayout layout, LayoutActivation(graph, t, units.lanes, 0));
+    const int64_t bytes = AlignUp(layout.bytes(), align);
+    layout.address = FirstFit(code, lives, lives[static_cast<size_t>(t)], bytes, base, align);
+    next = std::max(next, layout.address + bytes);
     code.activations.push_back(layout);
     return OkStatus();
   };
