@@ -1,9 +1,10 @@
 // Every real model compiled to a program (calibrated on two photographs)
 // and verified: the functional simulator must reproduce, step by step, bit
 // for bit, what the integer reference computes, on seeded random inputs
-// and on a third photograph. The default run takes the main job's model on
-// opu1024; the `slow` build of this file (OPUC_ALL_MODELS) all thirteen on
-// opu1024 and on tiny where they fit (a few minutes).
+// and on a third photograph; each OPU step's estimated cycles lie between
+// bounds from fsim's counters (program/estimate_bounds.h). The default run takes the main job's
+// model on opu1024; the `slow` build of this file (OPUC_ALL_MODELS) all thirteen on opu1024 and on
+// tiny where they fit (a few minutes).
 #include <doctest/doctest.h>
 
 #include "frontend/model_cache.h"
@@ -14,6 +15,7 @@
 #include "opuc/image/model_defaults.h"
 #include "opuc/runtime/run_program.h"
 #include "opuc/tensor_io/random_input.h"
+#include "program/estimate_bounds.h"
 
 namespace opuc {
 namespace {
@@ -69,6 +71,11 @@ TEST_CASE("programs: every real model compiles and verifies on fsim") {
       REQUIRE_MESSAGE(program.ok(), program.status().ToString());
       CheckAgree(*program, {RandomTensor(input.dtype, input.shape, 1).value()});
       CheckAgree(*program, test::ImageSample("astronaut.png", input, *preprocess));
+      std::unique_ptr<Device> fsim = MakeDevice("fsim").value();
+      Expected<ProgramRun> run =
+          RunProgram(*program, *fsim, test::ImageSample("coffee.png", input, *preprocess));
+      REQUIRE_MESSAGE(run.ok(), run.status().ToString());
+      test::CheckEstimateBounds(*program, *run);
       ++verified;
       MESSAGE(name << " on " << preset << ": " << compiled->report.opu_steps << " OPU steps, "
                    << compiled->report.cpu_steps << " CPU steps, verified");

@@ -1,11 +1,13 @@
 // Running programs: on either device a program computes what the integer
-// reference computes for the whole quantized graph, bit for bit; verify
+// reference computes for the whole quantized graph, bit for bit (and each
+// OPU step's estimated cycles lie between bounds from fsim's counters); verify
 // agrees on a sound program and, on one whose instruction was changed,
 // names the first step that diverges with the reference's value.
 #include <doctest/doctest.h>
 
 #include <cstring>
 
+#include "estimate_bounds.h"
 #include "opuc/cpu/reference.h"
 #include "opuc/runtime/run_program.h"
 #include "small_model.h"
@@ -51,6 +53,7 @@ TEST_CASE("runtime: both devices compute the whole graph's reference results") {
         int64_t issues = 0;
         for (const OpuCounters& c : run->counters) issues += c.gemm_issues;
         CHECK((name == "fsim") == (issues > 0));  // only fsim has engines to count
+        if (name == "fsim") test::CheckEstimateBounds(program, *run);
       }
       Expected<VerifyResult> verify = VerifyProgram(program, Devices(), inputs);
       REQUIRE(verify.ok());

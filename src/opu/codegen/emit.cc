@@ -219,7 +219,6 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
     }
     for (Batch* batch : {&load, &compute, &store})
       for (isa::Instruction& insn : batch->insns) program.push_back(std::move(insn));
-    estimate.EndUnit();
   }
 
   OpuGroupCode code;

@@ -4,10 +4,11 @@
 // store costs the DRAM latency plus its bytes at the HwConfig's bandwidth
 // (converted to bytes per clock); a Gemm costs one cycle per output pixel
 // (the array takes one pixel's L x Co products per cycle); the output and
-// compare stages one cycle per entry. With double buffering the three
-// engines overlap across units, so a unit costs the slowest of its three
-// parts, and the first unit's loads and the last unit's stores do not
-// overlap anything.
+// compare stages one cycle per entry. With double buffering the engines
+// form a three-stage pipeline over the units: while unit u computes, unit
+// u+1 loads and unit u-1 stores. So the time is the first unit's loads,
+// then for each unit the slowest of those three, then the last unit's
+// stores; never more than running everything one after another.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_OPU_CODEGEN_ESTIMATE_H
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "opuc/opu/hw_config.h"
 
@@ -27,26 +29,32 @@ class CycleEstimate {
       : bytes_per_cycle_(std::max(1e-9, hw.dram.bandwidth_gb_per_s * 1e3 / hw.array.clock_mhz)),
         latency_(hw.dram.latency_cycles) {}
 
-  void BeginUnit() { load_ = compute_ = store_ = 0; }
-  void Load(int64_t bytes) { load_ += Transfer(bytes); }
-  void Store(int64_t bytes) { store_ += Transfer(bytes); }
-  void Compute(int64_t cycles) { compute_ += cycles; }
-  void EndUnit() {
-    if (units_++ == 0) first_load_ = load_;
-    last_store_ = store_;
-    overlapped_ += std::max({load_, compute_, store_});
+  void BeginUnit() { units_.emplace_back(); }
+  void Load(int64_t bytes) { units_.back().load += Transfer(bytes); }
+  void Store(int64_t bytes) { units_.back().store += Transfer(bytes); }
+  void Compute(int64_t cycles) { units_.back().compute += cycles; }
+  int64_t Total() const {
+    if (units_.empty()) return 0;
+    int64_t total = units_.front().load + units_.back().store;
+    for (size_t u = 0; u < units_.size(); ++u) {
+      const int64_t next_load = u + 1 < units_.size() ? units_[u + 1].load : 0;
+      const int64_t previous_store = u > 0 ? units_[u - 1].store : 0;
+      total += std::max({units_[u].compute, next_load, previous_store});
+    }
+    return total;
   }
-  int64_t Total() const { return first_load_ + overlapped_ + last_store_; }
 
  private:
   int64_t Transfer(int64_t bytes) const {
     return latency_ +
            static_cast<int64_t>(std::ceil(static_cast<double>(bytes) / bytes_per_cycle_));
   }
+  struct Unit {
+    int64_t load = 0, compute = 0, store = 0;
+  };
   double bytes_per_cycle_;
   int64_t latency_;
-  int64_t load_ = 0, compute_ = 0, store_ = 0;
-  int64_t units_ = 0, first_load_ = 0, last_store_ = 0, overlapped_ = 0;
+  std::vector<Unit> units_;
 };
 
 }  // namespace opuc::codegen

@@ -1,0 +1,50 @@
+// The cycle estimator of each OPU step against what the functional
+// simulator counted running it: the estimate must lie between a roofline
+// lower bound (the array busy every cycle, or DRAM moving bytes every
+// cycle, whichever is longer) and a serial upper bound (nothing overlaps:
+// every array issue, every post-processed entry, every byte and every
+// transfer's latency one after another). Both bounds come from fsim's
+// counters and the HwConfig, not from the estimator.
+#ifndef OPUC_TESTS_PROGRAM_ESTIMATE_BOUNDS_H
+#define OPUC_TESTS_PROGRAM_ESTIMATE_BOUNDS_H
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "opuc/runtime/run_program.h"
+
+namespace opuc::test {
+
+inline void CheckEstimateBounds(const Program& program, const ProgramRun& run) {
+  const HwConfig& hw = program.hw();
+  const double bytes_per_cycle = hw.dram.bandwidth_gb_per_s * 1e3 / hw.array.clock_mhz;
+  for (size_t i = 0; i < program.steps().size(); ++i) {
+    const ProgramStep& step = program.steps()[i];
+    if (step.kind != StepKind::kOpu) continue;
+    CAPTURE(i);
+    const OpuCounters& c = run.counters[i];
+    const auto moved = static_cast<double>(c.bytes_loaded + c.bytes_stored);
+    const int64_t transfers = c.instructions[static_cast<size_t>(isa::Engine::kLoad)] +
+                              c.instructions[static_cast<size_t>(isa::Engine::kStore)];
+    const double lower =
+        std::max(static_cast<double>(c.gemm_issues), std::floor(moved / bytes_per_cycle));
+    const double upper = static_cast<double>(c.gemm_issues + c.post_entries) +
+                         std::ceil(moved / bytes_per_cycle) +
+                         static_cast<double>(transfers * (hw.dram.latency_cycles + 1));
+    CAPTURE(c.gemm_issues);
+    CAPTURE(c.post_entries);
+    CAPTURE(c.bytes_loaded);
+    CAPTURE(c.bytes_stored);
+    CAPTURE(transfers);
+    CAPTURE(step.tiling);
+    CHECK(c.gemm_issues > 0);
+    CHECK(static_cast<double>(step.estimated_cycles) >= lower);
+    CHECK(static_cast<double>(step.estimated_cycles) <= upper);
+  }
+}
+
+}  // namespace opuc::test
+
+#endif  // OPUC_TESTS_PROGRAM_ESTIMATE_BOUNDS_H
