@@ -7,7 +7,9 @@
 #include <cstring>
 #include <random>
 
+#include "opuc/frontend/opug.h"
 #include "opuc/program/program.h"
+#include "opup_generated.h"
 #include "small_model.h"
 
 namespace opuc {
@@ -133,6 +135,20 @@ TEST_CASE("program: every truncation and corrupted bytes are refused, never a cr
   std::vector<uint8_t> renamed = bytes;
   std::memcpy(renamed.data() + 4, "OPUG", 4);
   CHECK(Contains(ReadError(renamed), "file identifier is \"OPUG\"; expected \"OPUP\""));
+}
+
+TEST_CASE("program: a newer format version is refused") {
+  const test::SmallModel m = test::MakeSmallModel("tiny");
+  Expected<Program> good = Read(m.Write());
+  REQUIRE(good.ok());
+  // The same build and graph under version 2: FlatBuffers accepts it, opuc must not.
+  const std::vector<uint8_t> graph = WriteOpug(m.graph()).value();
+  flatbuffers::FlatBufferBuilder fbb;
+  const auto build = opup::CreateBuildDirect(fbb, "opuc test", HwConfigToJson(m.hw).c_str());
+  const auto bytes = fbb.CreateVector(graph);
+  fbb.Finish(opup::CreateProgram(fbb, kProgramVersion + 1, build, bytes), "OPUP");
+  const std::vector<uint8_t> newer(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+  CHECK(ReadError(newer) == "small.opup: format version is 2; this opuc reads 1 to 1");
 }
 
 /// The index of the first word of `words` that decodes to an `Insn`.
