@@ -24,6 +24,10 @@ struct Case {
   const char* fused = "none";
   const char* after = nullptr;  // a separate relu / relu6 / relu_n1_to_1
   int f_in = 4, f_out = 3, f_after = 3;
+  // A residual add of a second input after the inner product (before `after`).
+  bool residual = false;
+  DType res_format = DType::kI8, sum_format = DType::kI8;
+  int f_res = 3, f_sum = 3;
 };
 
 std::string Describe(const Case& c) {
@@ -32,6 +36,9 @@ std::string Describe(const Case& c) {
                   " k" + std::to_string(c.k) + " s" + std::to_string(c.stride) +
                   (c.same ? " same" : " valid") + " " + std::string(DTypeName(c.in)) + "->" +
                   std::string(DTypeName(c.out)) + " " + c.fused;
+  if (c.residual)
+    s += " + residual " + std::string(DTypeName(c.res_format)) + " f" + std::to_string(c.f_res) +
+         " -> " + std::string(DTypeName(c.sum_format)) + " f" + std::to_string(c.f_sum);
   if (c.after) s += std::string(" then ") + c.after + " " + std::string(DTypeName(c.after_format));
   return s;
 }
@@ -63,6 +70,15 @@ std::vector<int64_t> Values(const HostTensor& t) {
       v.push_back(t.data<int8_t>()[i]);
   }
   return v;
+}
+
+// The inner product's output shape: SAME gives ceil(n / stride) pixels,
+// VALID (n - k) / stride + 1.
+Shape ConvOutShape(const Case& c, int64_t out_c) {
+  auto side = [&](int64_t n) {
+    return c.same ? (n + c.stride - 1) / c.stride : (n - c.k) / c.stride + 1;
+  };
+  return {1, side(c.h), side(c.w), out_c};
 }
 
 // Builds the case's graph, runs the reference and the compiled group, and
@@ -100,11 +116,16 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   if (c.op == OpKind::kDepthwiseConv2D) attrs.Set("depth_multiplier", AttrValue(c.multiplier));
   const TensorId y = b.Op(c.op, "ip", {x, w, bt}, attrs);
   TensorId last = y;
+  TensorId res = kNoTensor, sum = kNoTensor;
+  if (c.residual) {
+    res = b.Input("res", c.res_format, fc ? Shape{c.h, c.co} : ConvOutShape(c, out_c));
+    sum = last = b.Op(OpKind::kAdd, "add", {y, res});
+  }
   if (c.after) {
     OpKind op = OpKind::kRelu;
     if (std::string(c.after) == "relu6") op = OpKind::kRelu6;
     if (std::string(c.after) == "relu_n1_to_1") op = OpKind::kReluN1To1;
-    last = b.Op(op, "act", {y});
+    last = b.Op(op, "act", {last});
   }
   b.Output(last);
   Expected<Graph> built = std::move(b).Finish();
@@ -117,13 +138,21 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   graph.tensor(w).fixed_point = {f_w, c.op == OpKind::kDepthwiseConv2D ? 3 : 0};
   graph.tensor(y).fixed_point = {{c.f_out}, -1};
   graph.tensor(y).dtype = c.out;
+  if (c.residual) {
+    graph.tensor(res).fixed_point = {{c.f_res}, -1};
+    graph.tensor(sum).fixed_point = {{c.f_sum}, -1};
+    graph.tensor(sum).dtype = c.sum_format;
+  }
   if (c.after) {
     graph.tensor(last).fixed_point = {{c.f_after}, -1};
     graph.tensor(last).dtype = c.after_format;
   }
 
-  const HostTensor input = RandomInput(c.in, in_shape, rng);
-  Expected<std::vector<HostTensor>> expected = RunReference(graph, {input});
+  std::vector<HostTensor> inputs;
+  inputs.push_back(RandomInput(c.in, in_shape, rng));
+  if (c.residual) inputs.push_back(RandomInput(c.res_format, graph.tensor(res).shape, rng));
+  const HostTensor& input = inputs[0];
+  Expected<std::vector<HostTensor>> expected = RunReference(graph, inputs);
   REQUIRE_MESSAGE(expected.ok(), expected.status().ToString());
 
   Expected<HwPartition> partition = PartitionForHardware(graph, hw);
@@ -139,6 +168,7 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
 
   std::vector<uint8_t> dram = code->DramImage();
   REQUIRE(WriteActivation(*code->Find(x), input, dram).ok());
+  if (c.residual) REQUIRE(WriteActivation(*code->Find(res), inputs[1], dram).ok());
   OpuCounters counters;
   const Status run = RunFunctionalSim(hw, code->groups[0].words, dram, &counters);
   REQUIRE_MESSAGE(run.ok(), run.ToString());
@@ -178,6 +208,13 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel) {
   // (CanonicalizeActivation makes it a node): one compare stage may follow.
   c.f_in = static_cast<int>(pick(0, c.in == DType::kI16 ? 12 : 7));
   c.f_out = static_cast<int>(pick(-2, c.out == DType::kI16 ? 14 : 7));
+  if (pick(0, 2) == 0) {
+    c.residual = true;
+    c.res_format = pick(0, 1) ? DType::kU8 : DType::kI8;
+    c.sum_format = Format(rng);
+    c.f_res = static_cast<int>(pick(-2, 7));
+    c.f_sum = static_cast<int>(pick(-2, c.sum_format == DType::kI16 ? 14 : 7));
+  }
   if (pick(0, 2) == 0) {
     c.after = acts[pick(1, 3)];
     c.after_format = Format(rng);

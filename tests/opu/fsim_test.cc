@@ -235,6 +235,54 @@ TEST_CASE("the compare stage: relu from i16 at f = 8 to u8 at f = 4 (numerics.md
         std::vector<int>{0, 63, 255, 1});  // 62.5 -> 63; 0.5 -> 1
 }
 
+// Biases through the array into the accumulator, then a residual add of the
+// bytes 2..5 of feature-map row 1 (loaded from DRAM 300) at F = 6: the
+// accumulator at f = 6, the residual at f = 4, the output at f = 5.
+Bench ResidualOf(std::initializer_list<int32_t> biases, std::initializer_list<int> residual,
+                 bool is_unsigned, int64_t lo, int64_t hi) {
+  Bench b;
+  int lane = 0;
+  for (int32_t bias : biases) b.Param(128, lane++, bias, 1, 0);
+  b.Bytes(298, residual);
+  b.Add(Load(0, 0, 0, 1, 1, 8));
+  b.Add(Load(0, 1, 296, 1, 1, 8));  // row 1 = DRAM bytes 296..303
+  b.Add(Load(1, 0, 64, 1, 1, 32));
+  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
+  b.Add(With(Gemm(0, 1, 1, 1, 1), kPopPrev));
+  b.Add(Output(1, -32768, 32767));
+  ResAddInsn add;
+  add.count = 1;
+  add.res_addr = 1;
+  add.res_lane = 2;
+  add.res_unsigned = is_unsigned;
+  add.acc_shift = 0;
+  add.res_shift = 2;
+  add.out_shift = 1;
+  add.lo = lo;
+  add.hi = hi;
+  b.Add(With(add, kPushNext));
+  b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
+  return b;
+}
+
+TEST_CASE("the residual add: numerics.md E14, saturation, signed and unsigned bytes") {
+  // 100 + (-37 << 2) = -48 -> -24; 101 - 148 = -47 -> -23 (a tie, up);
+  // 0 + 120·4 = 480 -> 240, saturated to 127; -50 + 5·4 = -30 -> -15.
+  Bench i8 = ResidualOf({100, 101, 0, -50}, {-37, -37, 120, 5}, false, -128, 127);
+  REQUIRE(i8.Run().ok());
+  CHECK(i8.Signed(256, 4) == std::vector<int>{-24, -23, 127, -15});
+  // The byte 200 is -56 signed (-56·4 / 2 = -112) and 200 unsigned (400,
+  // saturated to a u8's 255); 0 stays 0 either way.
+  Bench s = ResidualOf({0, 0, 0, 0}, {200, 0, 0, 0}, false, -128, 127);
+  REQUIRE(s.Run().ok());
+  CHECK(s.Signed(256, 2) == std::vector<int>{-112, 0});
+  Bench u = ResidualOf({0, 0, 0, 0}, {200, 0, 0, 0}, true, 0, 255);
+  OpuCounters counters;
+  REQUIRE(u.Run(&counters).ok());
+  CHECK(u.dram[256] == 255);
+  CHECK(counters.post_entries == 2);  // Output, then ResAdd, on one entry
+}
+
 TEST_CASE("without a token the load engine overwrites what compute has not read") {
   // Two units share feature-map row 0: pixel value 1, then 2. With the
   // compute -> load token the second load waits for the first gemm.

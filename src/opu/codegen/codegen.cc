@@ -89,13 +89,17 @@ Expected<OpuCode> CompileOpuGroups(const Graph& graph, const HwPartition& partit
   for (const Ready& r : ready) {
     OPUC_RETURN_IF_ERROR(place(r.group.input).WithContext(Cat("group ", r.group.group)));
     OPUC_RETURN_IF_ERROR(place(r.group.output).WithContext(Cat("group ", r.group.group)));
+    if (r.group.residual)
+      OPUC_RETURN_IF_ERROR(
+          place(r.group.residual->tensor).WithContext(Cat("group ", r.group.group)));
   }
   code.dram_bytes = next;
   for (const Ready& r : ready) {
-    OPUC_ASSIGN_OR_RETURN(
-        OpuGroupCode group,
-        codegen::EmitInnerProduct(r.group, r.tiling, hw, r.constants, *code.Find(r.group.input),
-                                  *code.Find(r.group.output)));
+    OPUC_ASSIGN_OR_RETURN(OpuGroupCode group,
+                          codegen::EmitInnerProduct(
+                              r.group, r.tiling, hw, r.constants, *code.Find(r.group.input),
+                              *code.Find(r.group.output),
+                              r.group.residual ? code.Find(r.group.residual->tensor) : nullptr));
     code.groups.push_back(std::move(group));
   }
   return code;

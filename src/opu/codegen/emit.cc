@@ -85,7 +85,8 @@ int64_t BlockBase(const ActivationLayout& l, int64_t plane, int64_t block) {
 
 Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling& t,
                                         const HwConfig& hw, const ConstantPlacement& constants,
-                                        const ActivationLayout& in, const ActivationLayout& out) {
+                                        const ActivationLayout& in, const ActivationLayout& out,
+                                        const ActivationLayout* residual) {
   const OpuBufferUnits u = BufferUnits(hw);
   const int64_t L = u.lanes, Co = u.out_lanes;
   const std::vector<Unit> units = Units(g, t, u);
@@ -146,6 +147,20 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       estimate.Load(Co * 8);
       load.Add(prm);
     }
+    // The residual tile of the (tile, output block) pair, in the rows
+    // after the window of feature-map half u % 2 (freed like the weights').
+    const int64_t residual_base = (ui % 2) * t.fm_half + t.residual_row;
+    if (unit.last_chunk && g.residual) {
+      isa::LoadInsn r;
+      r.buffer = 0;
+      r.sram_addr = residual_base;
+      r.dram_addr = residual->PixelAddress(0, unit.ob * Co / L, unit.y0, unit.x0);
+      r.rows = unit.th;
+      r.cols = unit.tw;
+      r.dram_stride = g.out_w * L;
+      estimate.Load(unit.th * unit.tw * L);
+      load.Add(r);
+    }
     load.First().pop_next = ui >= 2;
     load.Last().push_next = true;
 
@@ -181,15 +196,31 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       o.hi = g.hi;
       compute.Add(o);
       estimate.Compute(entries);
-      for (const ClampStep& c : g.clamps) {
+      for (const PostStep& step : g.post) {
+        estimate.Compute(entries);
+        if (step.residual) {
+          const ResidualStep& r = *g.residual;
+          isa::ResAddInsn ra;
+          ra.acc_addr = acc_base;
+          ra.count = entries;
+          ra.res_addr = residual_base;
+          ra.res_lane = (unit.ob * Co) % L;
+          ra.res_unsigned = r.is_unsigned;
+          ra.acc_shift = r.acc_shift;
+          ra.res_shift = r.res_shift;
+          ra.out_shift = r.out_shift;
+          ra.lo = r.lo;
+          ra.hi = r.hi;
+          compute.Add(ra);
+          continue;
+        }
         isa::ClampInsn cl;
         cl.acc_addr = acc_base;
         cl.count = entries;
-        cl.shift = c.shift;
-        cl.lo = c.lo;
-        cl.hi = c.hi;
+        cl.shift = step.clamp.shift;
+        cl.lo = step.clamp.lo;
+        cl.hi = step.clamp.hi;
         compute.Add(cl);
-        estimate.Compute(entries);
       }
     }
     compute.First().pop_prev = true;

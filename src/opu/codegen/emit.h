@@ -11,10 +11,12 @@ namespace opuc::codegen {
 
 /// The stream of an inner-product group: its units in order (tile, output
 /// block, weight chunk), double-buffered, with the tokens that make the
-/// overlap safe (docs/codegen.md), and the estimated cycles.
+/// overlap safe (docs/codegen.md), and the estimated cycles. `residual` is
+/// the residual add's operand, when the group has one.
 Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling& t,
                                         const HwConfig& hw, const ConstantPlacement& constants,
-                                        const ActivationLayout& in, const ActivationLayout& out);
+                                        const ActivationLayout& in, const ActivationLayout& out,
+                                        const ActivationLayout* residual);
 
 }  // namespace opuc::codegen
 

@@ -1,6 +1,8 @@
 //===- src/opu/codegen/inner_product_group.cc - Reading a group -----------===//
 #include "inner_product_group.h"
 
+#include <algorithm>
+
 #include "opuc/ir/conv_geometry.h"
 #include "opuc/ir/op_attrs.h"
 #include "opuc/numerics/fixed_point.h"
@@ -146,7 +148,43 @@ Status ReadClamp(const Graph& graph, const HwPartition& p, NodeId id, InnerProdu
   OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
   const DType format = graph.tensor(n.outputs[0]).dtype;
   OPUC_ASSIGN_OR_RETURN(auto range, Range(a, f_out, format, What(graph, id)));
-  g.clamps.push_back({f_in - f_out, range.first, range.second});
+  g.post.push_back({false, {f_in - f_out, range.first, range.second}});
+  g.output = n.outputs[0];
+  g.out_format = format;
+  return OkStatus();
+}
+
+// numerics.md §5, add: F = max(f_a, f_b, f_out), both operands shifted up
+// to F, one rounding down to f_out. The residual comes from DRAM as one
+// byte per lane: i8 or u8, of the output's shape (no broadcast).
+Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& group, NodeId id,
+                    InnerProductGroup& g) {
+  const Node& n = graph.node(id);
+  if (g.residual) return NotYet(graph, p, id, "a second residual add in one group");
+  if (n.inputs.size() != 2 || (n.inputs[0] != g.output && n.inputs[1] != g.output))
+    return NotYet(graph, p, id, "it does not read the group's last value");
+  const TensorId r = n.inputs[0] == g.output ? n.inputs[1] : n.inputs[0];
+  const Tensor& res = graph.tensor(r);
+  if (std::find(group.inputs.begin(), group.inputs.end(), r) == group.inputs.end())
+    return NotYet(graph, p, id, "a residual that is not read from DRAM");
+  if (res.dtype != DType::kI8 && res.dtype != DType::kU8)
+    return NotYet(graph, p, id, Cat("a ", DTypeName(res.dtype), " residual (i8 and u8 compile)"));
+  if (res.shape != graph.tensor(g.output).shape)
+    return NotYet(graph, p, id, "a residual of another shape (broadcast)");
+  OPUC_ASSIGN_OR_RETURN(int f_a, Fraction(graph, g.output));
+  OPUC_ASSIGN_OR_RETURN(int f_b, Fraction(graph, r));
+  OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
+  const int top = std::max({f_a, f_b, f_out});
+  ResidualStep step{r, res.dtype == DType::kU8, top - f_a, top - f_b, top - f_out, 0, 0};
+  if (step.acc_shift > 31 || step.res_shift > 31 || step.out_shift > 63)
+    return NotYet(graph, p, id, "fraction lengths further apart than ResAdd's shifts reach");
+  const DType format = graph.tensor(n.outputs[0]).dtype;
+  OPUC_ASSIGN_OR_RETURN(auto range,
+                        Range(FusedActivation(n.attrs), f_out, format, What(graph, id)));
+  step.lo = range.first;
+  step.hi = range.second;
+  g.residual = step;
+  g.post.push_back({true, {}});
   g.output = n.outputs[0];
   g.out_format = format;
   return OkStatus();
@@ -181,8 +219,12 @@ Expected<InnerProductGroup> DescribeGroup(const Graph& graph, const HwPartition&
     return NotYet(graph, partition, group.ops[k < group.ops.size() ? k : 0],
                   "codegen compiles groups that start with an inner product so far");
   OPUC_RETURN_IF_ERROR(ReadInnerProduct(graph, partition, group.ops[k++], g));
-  for (; k < group.ops.size(); ++k)
-    OPUC_RETURN_IF_ERROR(ReadClamp(graph, partition, group.ops[k], g));
+  for (; k < group.ops.size(); ++k) {
+    if (graph.node(group.ops[k]).op == OpKind::kAdd)
+      OPUC_RETURN_IF_ERROR(ReadResidual(graph, partition, group, group.ops[k], g));
+    else
+      OPUC_RETURN_IF_ERROR(ReadClamp(graph, partition, group.ops[k], g));
+  }
   if (group.outputs.size() != 1 || group.outputs[0] != g.output)
     return NotYet(graph, partition, group.ops.back(),
                   "a group that stores a value besides its last (a tap) does not compile yet");

@@ -3,14 +3,16 @@
 // The one kind of OPU group codegen compiles so far: an optional zero pad
 // (folded into the loads), one inner product (conv2d, depthwise_conv2d,
 // fully_connected) with its output stage and fused clamp, then compare
-// stages (relu, relu6, relu_n1_to_1), each reading the previous op. Every
-// value here is read from the quantized graph as numerics.md defines it.
+// stages (relu, relu6, relu_n1_to_1) and at most one residual add of an
+// i8/u8 value from DRAM, each reading the previous op. Every value here is
+// read from the quantized graph as numerics.md defines it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_OPU_CODEGEN_INNER_PRODUCT_GROUP_H
 #define OPUC_SRC_OPU_CODEGEN_INNER_PRODUCT_GROUP_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,21 @@ namespace opuc::codegen {
 struct ClampStep {
   int shift = 0;
   int64_t lo = 0, hi = 0;
+};
+
+/// The residual add (numerics.md §5): clamp(rhu((acc << acc_shift) +
+/// (res << res_shift), out_shift), lo, hi), res read from DRAM.
+struct ResidualStep {
+  TensorId tensor = kNoTensor;
+  bool is_unsigned = false;  ///< u8, else i8.
+  int acc_shift = 0, res_shift = 0, out_shift = 0;
+  int64_t lo = 0, hi = 0;
+};
+
+/// A stage after the output stage, in order: a compare stage, or the residual add.
+struct PostStep {
+  bool residual = false;
+  ClampStep clamp;  ///< When not the residual add.
 };
 
 struct InnerProductGroup {
@@ -54,7 +71,8 @@ struct InnerProductGroup {
   std::vector<int32_t> bias;    ///< Per output channel (0 when absent).
   std::vector<int32_t> shift;   ///< S[o] = f_in + f_w[o] - f_out.
   int64_t lo = -128, hi = 127;  ///< The output stage's range: format and fused clamp.
-  std::vector<ClampStep> clamps;
+  std::vector<PostStep> post;
+  std::optional<ResidualStep> residual;
 };
 
 /// Reads group `group` of `partition`; Unsupported naming the node and its

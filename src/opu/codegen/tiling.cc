@@ -38,12 +38,13 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
   t.chunk_rows = std::min(t.rows_per_out_block, t.weight_half);
 
   const int64_t per_pixel = t.blocks * t.planes;  // fm rows per input pixel of the window
-  const int64_t smallest = t.InRows(g, 1) * t.InCols(g, 1) * per_pixel;
+  const int64_t residual = g.residual ? 1 : 0;    // fm rows per output pixel of the tile
+  const int64_t smallest = t.InRows(g, 1) * t.InCols(g, 1) * per_pixel + residual;
   if (smallest > t.fm_half)
     return Unsupported(Cat(g.what, ": one output pixel reads ", smallest, " feature-map rows (",
                            g.kh, "x", g.kw, " window, ", t.blocks, " input block(s), ", t.planes,
-                           " plane(s)); half the buffer holds ", t.fm_half, ": ",
-                           smallest - t.fm_half, " too many"));
+                           " plane(s)", residual ? ", a residual" : "", "); half the buffer holds ",
+                           t.fm_half, ": ", smallest - t.fm_half, " too many"));
   int64_t best_tiles = -1, best_area = 0;
   for (int64_t tw = std::min(g.out_w, kMaxTileSide); tw >= 1; --tw) {
     if (t.InCols(g, tw) > kMaxPitch) continue;
@@ -52,7 +53,8 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
     int64_t lo = 0, hi = std::min(g.out_h, kMaxTileSide);
     while (lo < hi) {
       const int64_t th = (lo + hi + 1) / 2;
-      const bool fits = t.InRows(g, th) * cols * per_pixel <= t.fm_half && th * tw <= t.acc_half;
+      const bool fits = t.InRows(g, th) * cols * per_pixel + residual * th * tw <= t.fm_half &&
+                        th * tw <= t.acc_half;
       if (fits)
         lo = th;
       else
@@ -69,6 +71,7 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
   }
   if (best_tiles < 0)
     return Unsupported(Cat(g.what, ": no tile fits (accumulator half: ", t.acc_half, " entries)"));
+  t.residual_row = t.InRows(g, t.tile_h) * t.InCols(g, t.tile_w) * per_pixel;
   return t;
 }
 

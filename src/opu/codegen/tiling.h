@@ -30,6 +30,9 @@ struct Tiling {
   int64_t chunk_rows = 1;          ///< Weight rows per unit.
   // Half of each buffer, in its units.
   int64_t fm_half = 0, weight_half = 0, param_half = 0, acc_half = 0;
+  /// With a residual add: the feature-map row, within a half, after the
+  /// largest window, where a unit's residual tile (one row per pixel) goes.
+  int64_t residual_row = 0;
 
   /// Input rows/columns an output extent of `n` pixels reads.
   int64_t InRows(const InnerProductGroup& g, int64_t n) const {

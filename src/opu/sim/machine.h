@@ -54,6 +54,7 @@ Status ExecLoad(Machine& m, const isa::LoadInsn& insn);
 Status ExecGemm(Machine& m, const isa::GemmInsn& insn);
 Status ExecOutput(Machine& m, const isa::OutputInsn& insn);
 Status ExecClamp(Machine& m, const isa::ClampInsn& insn);
+Status ExecResAdd(Machine& m, const isa::ResAddInsn& insn);
 Status ExecStore(Machine& m, const isa::StoreInsn& insn);
 
 }  // namespace opuc::fsim

@@ -1,0 +1,40 @@
+//===- src/opu/sim/residual_add.cc - The residual add stage ---------------===//
+//
+// numerics.md §5, add: both operands aligned up to the finest fraction
+// length F by exact left shifts, added exactly, rounded once to the
+// output's length and clamped to its format. The accumulated operand is
+// the value the earlier stages left in the accumulator; the residual is a
+// byte per lane of a feature-map row (one pixel of L lanes) that the load
+// engine brought in, entry e reading row res_addr + e from lane res_lane.
+//
+//===----------------------------------------------------------------------===//
+#include "machine.h"
+#include "opuc/numerics/fixed_point.h"
+
+namespace opuc::fsim {
+
+Status ExecResAdd(Machine& m, const isa::ResAddInsn& insn) {
+  const int64_t L = m.units.lanes, Co = m.units.out_lanes;
+  if (insn.lo > insn.hi) return m.Fail(Cat("lo ", insn.lo, " is above hi ", insn.hi));
+  if (insn.res_lane + Co > L)
+    return m.Fail(Cat("res_lane is ", insn.res_lane, "; lanes ", insn.res_lane, " to ",
+                      insn.res_lane + Co - 1, " pass the row's ", L));
+  OPUC_RETURN_IF_ERROR(
+      m.InRange("acc_addr", insn.acc_addr, insn.count, m.units.acc_entries, "accumulator entry"));
+  OPUC_RETURN_IF_ERROR(
+      m.InRange("res_addr", insn.res_addr, insn.count, m.units.fm_rows, "feature-map row"));
+  for (int64_t e = 0; e < insn.count; ++e) {
+    const int8_t* row = &m.fm[static_cast<size_t>((insn.res_addr + e) * L + insn.res_lane)];
+    int64_t* acc = &m.acc[static_cast<size_t>((insn.acc_addr + e) * Co)];
+    for (int64_t j = 0; j < Co; ++j) {
+      const int64_t res = insn.res_unsigned ? static_cast<uint8_t>(row[j]) : row[j];
+      const int64_t sum = ShrRhu(acc[j], -static_cast<int>(insn.acc_shift)) +
+                          ShrRhu(res, -static_cast<int>(insn.res_shift));
+      acc[j] = RequantTo(sum, static_cast<int>(insn.out_shift), insn.lo, insn.hi);
+    }
+  }
+  m.counters.post_entries += insn.count;
+  return OkStatus();
+}
+
+}  // namespace opuc::fsim
