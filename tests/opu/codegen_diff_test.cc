@@ -22,7 +22,7 @@ struct Case {
   bool same = true;
   DType in = DType::kI8, out = DType::kI8, after_format = DType::kI8;
   const char* fused = "none";
-  const char* after = nullptr;  // a separate relu / relu6 / relu_n1_to_1
+  const char* after = nullptr;  // a separate relu / relu6 / relu_n1_to_1 / prelu
   int f_in = 4, f_out = 3, f_after = 3;
   // A residual add of a second input after the inner product (before `after`).
   bool residual = false;
@@ -121,7 +121,16 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
     res = b.Input("res", c.res_format, fc ? Shape{c.h, c.co} : ConvOutShape(c, out_c));
     sum = last = b.Op(OpKind::kAdd, "add", {y, res});
   }
-  if (c.after) {
+  TensorId alpha = kNoTensor;
+  if (c.after && std::string(c.after) == "prelu") {
+    // One slope per channel (or one for all), i8 at its own fraction length.
+    const int64_t n = std::uniform_int_distribution<int>(0, 1)(rng) ? out_c : 1;
+    std::vector<int8_t> slopes(static_cast<size_t>(n));
+    for (int8_t& v : slopes) v = static_cast<int8_t>(wd(rng));
+    alpha = b.Constant("alpha", DType::kI8, n == 1 || fc ? Shape{n} : Shape{1, 1, n},
+                       ConstantData::Copy(slopes.data(), slopes.size()));
+    last = b.Op(OpKind::kPRelu, "act", {last, alpha});
+  } else if (c.after) {
     OpKind op = OpKind::kRelu;
     if (std::string(c.after) == "relu6") op = OpKind::kRelu6;
     if (std::string(c.after) == "relu_n1_to_1") op = OpKind::kReluN1To1;
@@ -143,6 +152,7 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
     graph.tensor(sum).fixed_point = {{c.f_sum}, -1};
     graph.tensor(sum).dtype = c.sum_format;
   }
+  if (alpha != kNoTensor) graph.tensor(alpha).fixed_point = {{fd(rng) - 3}, -1};
   if (c.after) {
     graph.tensor(last).fixed_point = {{c.f_after}, -1};
     graph.tensor(last).dtype = c.after_format;
@@ -203,7 +213,7 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel) {
   c.multiplier = pick(1, 2);
   c.in = Format(rng);
   c.out = Format(rng);
-  const char* acts[] = {"none", "relu", "relu6", "relu_n1_to_1"};
+  const char* acts[] = {"none", "relu", "relu6", "relu_n1_to_1", "prelu"};
   // The partitioner takes inner products without a fused activation
   // (CanonicalizeActivation makes it a node): one compare stage may follow.
   c.f_in = static_cast<int>(pick(0, c.in == DType::kI16 ? 12 : 7));
@@ -216,7 +226,7 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel) {
     c.f_sum = static_cast<int>(pick(-2, c.sum_format == DType::kI16 ? 14 : 7));
   }
   if (pick(0, 2) == 0) {
-    c.after = acts[pick(1, 3)];
+    c.after = acts[pick(1, 4)];
     c.after_format = Format(rng);
     c.f_after = static_cast<int>(pick(-2, c.after_format == DType::kI16 ? 14 : 7));
   }

@@ -235,6 +235,27 @@ TEST_CASE("the compare stage: relu from i16 at f = 8 to u8 at f = 4 (numerics.md
         std::vector<int>{0, 63, 255, 1});  // 62.5 -> 63; 0.5 -> 1
 }
 
+TEST_CASE("the compare stage's prelu: per-lane alpha from byte 7 of the param row") {
+  // numerics.md's i16 example, -1000 · 32, with both shifts 2 larger so
+  // that the result is an i8: -32000 / 2^9 = -62.5 -> -62; 1000 / 2^2 = 250,
+  // saturated to 127; -7 · -128 = 896 / 2^9 = 1.75 -> 2; 0 takes the q >= 0 path.
+  Bench b = BiasesThrough({-1000, 1000, -7, 0}, 1, 0);
+  const int alphas[] = {32, 32, -128, 5};
+  for (int lane = 0; lane < 4; ++lane)
+    b.dram[static_cast<size_t>(128 + lane * 8 + 7)] = static_cast<uint8_t>(alphas[lane]);
+  b.Add(Output(1, -32768, 32767));
+  PReluInsn prelu;
+  prelu.count = 1;
+  prelu.pos_shift = 2;
+  prelu.neg_shift = 9;
+  prelu.lo = -128;
+  prelu.hi = 127;
+  b.Add(With(prelu, kPushNext));
+  b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
+  REQUIRE(b.Run().ok());
+  CHECK(b.Signed(256, 4) == std::vector<int>{-62, 127, 2, 0});
+}
+
 // Biases through the array into the accumulator, then a residual add of the
 // bytes 2..5 of feature-map row 1 (loaded from DRAM 300) at F = 6: the
 // accumulator at f = 6, the residual at f = 4, the output at f = 5.

@@ -59,6 +59,8 @@ ConstantPlacement PackConstants(const InnerProductGroup& g, const Tiling& t,
     PutLe(blob, lane + 4, 1, 2);  // M = 1
     PutLe(blob, lane + 6,
           static_cast<uint8_t>(static_cast<int8_t>(g.shift[static_cast<size_t>(o)])), 1);
+    if (!g.alpha.empty())
+      PutLe(blob, lane + 7, static_cast<uint8_t>(g.alpha[static_cast<size_t>(o)]), 1);
   }
   return at;
 }

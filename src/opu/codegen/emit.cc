@@ -198,7 +198,19 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       estimate.Compute(entries);
       for (const PostStep& step : g.post) {
         estimate.Compute(entries);
-        if (step.residual) {
+        if (step.kind == PostStep::kPRelu) {
+          isa::PReluInsn pr;
+          pr.acc_addr = acc_base;
+          pr.count = entries;
+          pr.param_addr = param_row;
+          pr.pos_shift = step.clamp.shift;
+          pr.neg_shift = step.neg_shift;
+          pr.lo = step.clamp.lo;
+          pr.hi = step.clamp.hi;
+          compute.Add(pr);
+          continue;
+        }
+        if (step.kind == PostStep::kResidual) {
           const ResidualStep& r = *g.residual;
           isa::ResAddInsn ra;
           ra.acc_addr = acc_base;

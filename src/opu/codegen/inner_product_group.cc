@@ -148,7 +148,7 @@ Status ReadClamp(const Graph& graph, const HwPartition& p, NodeId id, InnerProdu
   OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
   const DType format = graph.tensor(n.outputs[0]).dtype;
   OPUC_ASSIGN_OR_RETURN(auto range, Range(a, f_out, format, What(graph, id)));
-  g.post.push_back({false, {f_in - f_out, range.first, range.second}});
+  g.post.push_back({PostStep::kClamp, {f_in - f_out, range.first, range.second}});
   g.output = n.outputs[0];
   g.out_format = format;
   return OkStatus();
@@ -184,7 +184,39 @@ Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& gro
   step.lo = range.first;
   step.hi = range.second;
   g.residual = step;
-  g.post.push_back({true, {}});
+  g.post.push_back({PostStep::kResidual, {}});
+  g.output = n.outputs[0];
+  g.out_format = format;
+  return OkStatus();
+}
+
+// numerics.md §5, prelu, with a constant i8 alpha of one fraction length
+// that varies at most along the channels: it goes into the param rows.
+Status ReadPRelu(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g) {
+  const Node& n = graph.node(id);
+  if (!g.alpha.empty()) return NotYet(graph, p, id, "a second prelu in one group");
+  if (n.inputs[0] != g.output)
+    return NotYet(graph, p, id, "it does not read the group's last value");
+  const Tensor& a = graph.tensor(n.inputs[1]);
+  if (!a.is_constant() || a.sparsity || a.dtype != DType::kI8 ||
+      a.fixed_point.fraction_bits.size() != 1)
+    return NotYet(graph, p, id, "an alpha that is not an i8 constant of one fraction length");
+  const int64_t count = NumElements(a.shape).value_or(0);
+  for (size_t d = 0; d + 1 < a.shape.size(); ++d)
+    if (a.shape[d] != 1) return NotYet(graph, p, id, "an alpha that varies across pixels");
+  if (count != 1 && count != g.out_c)
+    return NotYet(graph, p, id, "an alpha that varies across pixels");
+  const auto* values = reinterpret_cast<const int8_t*>(a.constant->data());
+  for (int64_t o = 0; o < g.out_c; ++o) g.alpha.push_back(values[count == 1 ? 0 : o]);
+  OPUC_ASSIGN_OR_RETURN(int f_in, Fraction(graph, n.inputs[0]));
+  OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
+  const int f_a = a.fixed_point.fraction_bits[0];
+  const int pos = f_in - f_out, neg = f_in + f_a - f_out;
+  if (pos < -32 || pos > 31 || neg < -64 || neg > 63)
+    return NotYet(graph, p, id, "fraction lengths further apart than PRelu's shifts reach");
+  const DType format = graph.tensor(n.outputs[0]).dtype;
+  OPUC_ASSIGN_OR_RETURN(auto range, Range(Activation::kNone, f_out, format, What(graph, id)));
+  g.post.push_back({PostStep::kPRelu, {pos, range.first, range.second}, neg});
   g.output = n.outputs[0];
   g.out_format = format;
   return OkStatus();
@@ -220,8 +252,11 @@ Expected<InnerProductGroup> DescribeGroup(const Graph& graph, const HwPartition&
                   "codegen compiles groups that start with an inner product so far");
   OPUC_RETURN_IF_ERROR(ReadInnerProduct(graph, partition, group.ops[k++], g));
   for (; k < group.ops.size(); ++k) {
-    if (graph.node(group.ops[k]).op == OpKind::kAdd)
+    const OpKind op = graph.node(group.ops[k]).op;
+    if (op == OpKind::kAdd)
       OPUC_RETURN_IF_ERROR(ReadResidual(graph, partition, group, group.ops[k], g));
+    else if (op == OpKind::kPRelu)
+      OPUC_RETURN_IF_ERROR(ReadPRelu(graph, partition, group.ops[k], g));
     else
       OPUC_RETURN_IF_ERROR(ReadClamp(graph, partition, group.ops[k], g));
   }

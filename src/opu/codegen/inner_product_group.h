@@ -3,8 +3,9 @@
 // The one kind of OPU group codegen compiles so far: an optional zero pad
 // (folded into the loads), one inner product (conv2d, depthwise_conv2d,
 // fully_connected) with its output stage and fused clamp, then compare
-// stages (relu, relu6, relu_n1_to_1) and at most one residual add of an
-// i8/u8 value from DRAM, each reading the previous op. Every value here is
+// stages (relu, relu6, relu_n1_to_1, one prelu with a constant per-channel
+// alpha) and at most one residual add of an i8/u8 value from DRAM, each
+// reading the previous op. Every value here is
 // read from the quantized graph as numerics.md defines it.
 //
 //===----------------------------------------------------------------------===//
@@ -37,10 +38,12 @@ struct ResidualStep {
   int64_t lo = 0, hi = 0;
 };
 
-/// A stage after the output stage, in order: a compare stage, or the residual add.
+/// A stage after the output stage, in order: a compare stage (a clamp or
+/// prelu), or the residual add.
 struct PostStep {
-  bool residual = false;
-  ClampStep clamp;  ///< When not the residual add.
+  enum Kind : uint8_t { kClamp, kPRelu, kResidual } kind = kClamp;
+  ClampStep clamp;    ///< kClamp; kPRelu: the shift of q >= 0, lo, hi.
+  int neg_shift = 0;  ///< kPRelu: the shift of q · alpha for q < 0.
 };
 
 struct InnerProductGroup {
@@ -73,6 +76,7 @@ struct InnerProductGroup {
   int64_t lo = -128, hi = 127;  ///< The output stage's range: format and fused clamp.
   std::vector<PostStep> post;
   std::optional<ResidualStep> residual;
+  std::vector<int8_t> alpha;  ///< A prelu's slope per output channel, else empty.
 };
 
 /// Reads group `group` of `partition`; Unsupported naming the node and its

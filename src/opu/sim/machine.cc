@@ -48,5 +48,9 @@ int Machine::Shift(int64_t row, int64_t lane) const {
   return static_cast<int8_t>(param[static_cast<size_t>((row * units.out_lanes + lane) * 8 + 6)]);
 }
 
+int Machine::Alpha(int64_t row, int64_t lane) const {
+  return static_cast<int8_t>(param[static_cast<size_t>((row * units.out_lanes + lane) * 8 + 7)]);
+}
+
 }  // namespace fsim
 }  // namespace opuc

@@ -48,6 +48,7 @@ struct Machine {
   int32_t Bias(int64_t row, int64_t lane) const;
   int32_t Multiplier(int64_t row, int64_t lane) const;
   int Shift(int64_t row, int64_t lane) const;
+  int Alpha(int64_t row, int64_t lane) const;  ///< Byte 7: prelu's slope, i8.
 };
 
 Status ExecLoad(Machine& m, const isa::LoadInsn& insn);
@@ -55,6 +56,7 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn);
 Status ExecOutput(Machine& m, const isa::OutputInsn& insn);
 Status ExecClamp(Machine& m, const isa::ClampInsn& insn);
 Status ExecResAdd(Machine& m, const isa::ResAddInsn& insn);
+Status ExecPRelu(Machine& m, const isa::PReluInsn& insn);
 Status ExecStore(Machine& m, const isa::StoreInsn& insn);
 
 }  // namespace opuc::fsim
