@@ -260,10 +260,6 @@ Status ProgramReader::CheckInstructions() const {
   return OkStatus();
 }
 
-bool LooksLikeProgram(const uint8_t* data, size_t size) {
-  return size >= 8 && fb::ProgramBufferHasIdentifier(data);
-}
-
 Expected<Program> ReadProgram(std::shared_ptr<const void> owner, const uint8_t* data, size_t size,
                               std::string_view source_name) {
   return ReadInPlace(

@@ -122,9 +122,6 @@ Expected<Program> LoadProgramFile(const std::string& path);
 /// Whether `path` names a program: it ends in ".opup".
 bool IsProgramPath(std::string_view path);
 
-/// Whether `size` bytes at `data` carry the OPUP file identifier.
-bool LooksLikeProgram(const uint8_t* data, size_t size);
-
 }  // namespace opuc
 
 #endif  // OPUC_PROGRAM_PROGRAM_H
