@@ -1,8 +1,6 @@
 //===- src/compiler/compile.cc - A model to a .opup program ---------------===//
 #include "opuc/compiler/compile.h"
 
-#include <map>
-
 #include "opuc/opu/codegen.h"
 #include "opuc/partition/hw_partition.h"
 #include "opuc/pass/pass_context.h"
@@ -36,10 +34,6 @@ Status RunPasses(Graph& graph, const CompileOptions& options) {
 CompileReport Report(const Graph& graph, const HwPartition& partition, const OpuCode& code) {
   CompileReport report;
   report.total_macs = partition.total_macs;
-  std::map<int32_t, const OpuGroupCode*> compiled;
-  for (const OpuGroupCode& g : code.groups) compiled[g.group] = &g;
-  std::map<int32_t, std::string> skipped;
-  for (const SkippedGroup& g : code.skipped) skipped[g.group] = g.reason;
   for (const HwGroup& group : partition.groups) {
     GroupReport r;
     r.group = group.id;
@@ -49,17 +43,16 @@ CompileReport Report(const Graph& graph, const HwPartition& partition, const Opu
       const std::string& name = graph.node(n).name;
       r.ops.push_back(name.empty() ? Cat("#", n) : name);
     }
-    if (const auto it = compiled.find(group.id); it != compiled.end()) {
+    if (const OpuGroupCode* compiled = code.FindGroup(group.id)) {
       r.step = StepKind::kOpu;
-      r.words = static_cast<int64_t>(it->second->words.size());
-      r.estimated_cycles = it->second->estimated_cycles;
-      r.tiling = it->second->tiling;
+      r.words = static_cast<int64_t>(compiled->words.size());
+      r.estimated_cycles = compiled->estimated_cycles;
+      r.tiling = compiled->tiling;
       ++report.opu_steps;
       report.opu_macs += group.macs;
       report.estimated_cycles += r.estimated_cycles;
     } else {
-      r.reason = r.opu_group ? "not compiled for the OPU yet: " + skipped[group.id]
-                             : ReasonText(graph, partition, group.reason);
+      r.reason = CpuStepReason(graph, partition, code, group);
       ++report.cpu_steps;
     }
     report.groups.push_back(std::move(r));

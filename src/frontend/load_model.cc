@@ -83,6 +83,7 @@ Expected<LoadedModel> LoadModelFile(const ModelFile& file, const std::string& pa
   const AlignedBytes& bytes = file.bytes;
   LoadedModel model;
   model.format = file.format;
+  model.file = bytes;
   switch (file.format) {
     case ModelFormat::kOpug: {
       OPUC_ASSIGN_OR_RETURN(model.graph, ReadOpug(bytes.owner, bytes.data(), bytes.size, path));

@@ -5,8 +5,6 @@
 // program carries the definition of every step's results with it.
 //
 //===----------------------------------------------------------------------===//
-#include <map>
-
 #include "opuc/frontend/opug.h"
 #include "opuc/program/program.h"
 #include "opup_generated.h"
@@ -37,8 +35,8 @@ Offset<fb::Build> WriteBuild(FlatBufferBuilder& fbb, const ProgramBuild& build,
 }
 
 Offset<fb::Step> WriteStep(FlatBufferBuilder& fbb, const Graph& graph, const HwPartition& partition,
-                           const HwGroup& group, const OpuGroupCode* code,
-                           const std::string& skipped) {
+                           const OpuCode& all, const HwGroup& group) {
+  const OpuGroupCode* code = all.FindGroup(group.id);
   const auto nodes = Ids(fbb, group.ops);
   const auto inputs = Ids(fbb, group.inputs);
   const auto outputs = Ids(fbb, group.outputs);
@@ -51,25 +49,25 @@ Offset<fb::Step> WriteStep(FlatBufferBuilder& fbb, const Graph& graph, const HwP
         fb::CreateOpuStepDirect(fbb, &words, code->estimated_cycles, code->tiling.c_str()).Union();
     type = fb::StepKind::OpuStep;
   } else {
-    const std::string reason = group.kind == GroupKind::kCpu
-                                   ? ReasonText(graph, partition, group.reason)
-                                   : "not compiled for the OPU yet: " + skipped;
-    kind = fb::CreateCpuStepDirect(fbb, reason.c_str()).Union();
+    kind =
+        fb::CreateCpuStepDirect(fbb, CpuStepReason(graph, partition, all, group).c_str()).Union();
   }
   return fb::CreateStep(fbb, group.id, nodes, inputs, outputs, type, kind);
 }
 
 }  // namespace
 
+std::string CpuStepReason(const Graph& graph, const HwPartition& partition, const OpuCode& code,
+                          const HwGroup& group) {
+  if (group.kind == GroupKind::kCpu) return ReasonText(graph, partition, group.reason);
+  const SkippedGroup* skipped = code.FindSkipped(group.id);
+  return skipped ? "not compiled for the OPU yet: " + skipped->reason : std::string();
+}
+
 Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartition& partition,
                                             const OpuCode& code, const HwConfig& hw,
                                             const ProgramBuild& build) {
   OPUC_ASSIGN_OR_RETURN(std::vector<uint8_t> opug, WriteOpug(graph));
-  std::map<int32_t, const OpuGroupCode*> compiled;
-  for (const OpuGroupCode& g : code.groups) compiled[g.group] = &g;
-  std::map<int32_t, std::string> skipped;
-  for (const SkippedGroup& g : code.skipped) skipped[g.group] = g.reason;
-
   FlatBufferBuilder fbb(opug.size() + code.constants.size() + 4096);
   const auto build_table = WriteBuild(fbb, build, hw);
   fbb.ForceVectorAlignment(opug.size(), 1, kConstantAlignment);
@@ -81,11 +79,9 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
     activations.push_back(fb::CreateActivation(fbb, a.tensor, a.address));
   std::vector<Offset<fb::Step>> steps;
   for (const HwGroup& group : partition.groups) {
-    const auto it = compiled.find(group.id);
-    if (group.kind == GroupKind::kOpu && it == compiled.end() && !skipped.count(group.id))
+    if (group.kind == GroupKind::kOpu && !code.FindGroup(group.id) && !code.FindSkipped(group.id))
       return InternalError(Cat("OPU group ", group.id, " was neither compiled nor skipped"));
-    steps.push_back(WriteStep(fbb, graph, partition, group,
-                              it == compiled.end() ? nullptr : it->second, skipped[group.id]));
+    steps.push_back(WriteStep(fbb, graph, partition, code, group));
   }
   const auto root =
       fb::CreateProgram(fbb, kProgramVersion, build_table, graph_bytes, constants, code.dram_bytes,

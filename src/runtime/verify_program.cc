@@ -9,23 +9,10 @@
 #include <cstring>
 
 #include "opuc/runtime/run_program.h"
-#include "opuc/tensor_io/half.h"
 #include "support/format.h"
 
 namespace opuc {
 namespace {
-
-double ElementValue(const HostTensor& t, int64_t i) {
-  switch (t.dtype()) {
-    case DType::kF32: return t.data<float>()[i];
-    case DType::kF16: return HalfToFloat(t.data<uint16_t>()[i]);
-    case DType::kI8: return t.data<int8_t>()[i];
-    case DType::kI16: return t.data<int16_t>()[i];
-    case DType::kI32: return t.data<int32_t>()[i];
-    case DType::kU8: return t.data<uint8_t>()[i];
-  }
-  return 0.0;
-}
 
 bool SameBytes(const HostTensor& a, const HostTensor& b) {
   return a.type() == b.type() && std::memcmp(a.raw(), b.raw(), a.bytes()) == 0;
@@ -43,8 +30,8 @@ Divergence Compare(const HostTensor& a, const HostTensor& b) {
     if (!first) continue;
     first = false;
     d.element = i;
-    d.values[0] = ElementValue(a, i);
-    d.values[1] = ElementValue(b, i);
+    d.values[0] = a.ValueAt(i);
+    d.values[1] = b.ValueAt(i);
     d.index.assign(a.shape().size(), 0);
     for (size_t k = a.shape().size(), rest = static_cast<size_t>(i); k-- > 0;) {
       const auto extent = static_cast<size_t>(a.shape()[k]);

@@ -7,6 +7,7 @@
 #include <new>
 #include <utility>
 
+#include "opuc/tensor_io/half.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -148,6 +149,18 @@ HostTensor& HostTensor::operator=(HostTensor&& other) noexcept {
 
 std::string DescribeType(const HostTensor& tensor) {
   return Cat(DTypeName(tensor.dtype()), ShapeToString(tensor.shape()));
+}
+
+double HostTensor::ValueAt(int64_t i) const {
+  switch (dtype_) {
+    case DType::kF32: return data<float>()[i];
+    case DType::kF16: return HalfToFloat(data<uint16_t>()[i]);
+    case DType::kI8: return data<int8_t>()[i];
+    case DType::kI16: return data<int16_t>()[i];
+    case DType::kI32: return data<int32_t>()[i];
+    case DType::kU8: return data<uint8_t>()[i];
+  }
+  return 0.0;
 }
 
 }  // namespace opuc

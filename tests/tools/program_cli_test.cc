@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "support/sha256.h"
 #include "tools/cli_util.h"
 
 namespace {
@@ -60,6 +61,9 @@ TEST_CASE("opuc compile, verify, run and disasm on the example") {
     Run disasm = Opuc("disasm " + program);
     CHECK(disasm.exit_code == 0);
     CHECK(disasm.out.find("built by opuc 0.1.0 for " + hw + " from tiny_cnn.opug") !=
+          std::string::npos);
+    const std::string source = ReadFile(OPUC_EXAMPLE_MODEL);
+    CHECK(disasm.out.find("(sha256 " + opuc::Sha256Hex(source.data(), source.size()) + ")") !=
           std::string::npos);
     CHECK(disasm.out.find("  OPU  group ") != std::string::npos);
     CHECK(disasm.out.find(": load buffer=") != std::string::npos);

@@ -20,7 +20,7 @@
 #include "opuc/calibration_inputs.h"
 #include "opuc/compiler/compile.h"
 #include "opuc/exit_codes.h"
-#include "opuc/frontend/file_io.h"
+#include "opuc/frontend/file_io.h"  // WriteFileBytes
 #include "opuc/frontend/load_model.h"
 #include "support/sha256.h"
 
@@ -69,8 +69,6 @@ std::string Percent(int64_t part, int64_t whole) {
 int RunCompile(const CompileOptions& options, std::ostream& out, std::ostream& err) {
   Expected<HwConfig> hw = LoadHwConfig(options.hw);
   if (!hw.ok()) return ReportError(hw.status(), err);
-  Expected<AlignedBytes> source = ReadFileAligned(options.model);
-  if (!source.ok()) return ReportError(source.status(), err);
   Expected<LoadedModel> model = LoadModel(options.model);
   if (!model.ok()) return ReportError(model.status(), err);
   Expected<std::vector<std::vector<HostTensor>>> samples =
@@ -85,7 +83,7 @@ int RunCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
                                                               : Precision::kMixed;
   compile.quantize.target_sqnr_db = options.target_sqnr;
   compile.source_name = std::filesystem::path(options.model).filename().string();
-  compile.source_sha256 = Sha256Hex(source->data(), source->size);
+  compile.source_sha256 = Sha256Hex(model->file.data(), model->file.size);
   const bool terminal = isatty(STDERR_FILENO) != 0;
   Expected<CompiledModel> compiled =
       CompileModel(std::move(model->graph), *samples, *hw, compile, [&](std::string_view stage) {

@@ -26,7 +26,6 @@
 #include "opuc/graph_inputs.h"
 #include "opuc/program/program.h"
 #include "opuc/runtime/run_program.h"
-#include "opuc/tensor_io/half.h"
 #include "opuc/tensor_io/npy.h"
 
 namespace opuc::cli {
@@ -61,15 +60,7 @@ Stats Summarize(const HostTensor& t) {
   if (t.elements() == 0) return stats;
   double sum = 0;
   for (int64_t i = 0; i < t.elements(); ++i) {
-    double v = 0;
-    switch (t.dtype()) {
-      case DType::kF32: v = t.data<float>()[i]; break;
-      case DType::kF16: v = HalfToFloat(t.data<uint16_t>()[i]); break;
-      case DType::kI8: v = t.data<int8_t>()[i]; break;
-      case DType::kI16: v = t.data<int16_t>()[i]; break;
-      case DType::kI32: v = t.data<int32_t>()[i]; break;
-      case DType::kU8: v = t.data<uint8_t>()[i]; break;
-    }
+    const double v = t.ValueAt(i);
     sum += v;
     if (std::isnan(v)) continue;
     if (!stats.min || v < *stats.min) stats.min = v;

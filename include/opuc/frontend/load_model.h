@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "opuc/frontend/aligned_bytes.h"
 #include "opuc/ir/graph.h"
 #include "opuc/status.h"
 
@@ -30,6 +31,9 @@ struct LoadedModel {
   /// TFLite names for .tflite ("CONV_2D", "CUSTOM:<custom_code>"), IR op
   /// names for .opug.
   std::map<std::string, int> source_operators;
+  /// The file as read, once (the graph's constants may view it): what a
+  /// program's build records the SHA-256 of.
+  AlignedBytes file;
 };
 
 /// Reads the file at `path` once and imports it. Recognises bytes 4..7 "OPUG"

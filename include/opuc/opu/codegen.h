@@ -96,6 +96,10 @@ struct OpuCode {
 
   /// The layout of `tensor`, or nullptr.
   const ActivationLayout* Find(TensorId tensor) const;
+  /// The code of partition group `group`, or nullptr (a CPU or skipped group).
+  const OpuGroupCode* FindGroup(int32_t group) const;
+  /// Why OPU group `group` was skipped, or nullptr.
+  const SkippedGroup* FindSkipped(int32_t group) const;
   /// A DRAM image: the constants in place, every activation zero.
   std::vector<uint8_t> DramImage() const;
 };

@@ -108,6 +108,12 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
                                             const OpuCode& code, const HwConfig& hw,
                                             const ProgramBuild& build);
 
+/// Why partition group `group` is a CPU step of the program: the
+/// partitioner's reason for a CPU group, "not compiled for the OPU yet: ..."
+/// for an OPU group codegen skipped; empty for a compiled group.
+std::string CpuStepReason(const Graph& graph, const HwPartition& partition, const OpuCode& code,
+                          const HwGroup& group);
+
 /// Reads `size` bytes at `data`, kept alive by `owner`, in place when
 /// `data` is aligned to kConstantAlignment (else after one aligned copy).
 /// Every error starts with `source_name` and names the table, index and

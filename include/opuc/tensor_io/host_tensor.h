@@ -90,6 +90,8 @@ class HostTensor {
   }
   const uint8_t* raw() const { return data_; }
   uint8_t* mutable_bytes();
+  /// Element i (row-major) as a double, whatever the dtype (reports, diffs).
+  double ValueAt(int64_t i) const;
 
   /// Hands the storage to a constant without copying it (a view stays a
   /// view of the same owner). The tensor is left empty.

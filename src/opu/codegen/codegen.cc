@@ -47,6 +47,18 @@ int64_t FirstFit(const OpuCode& code, const std::vector<Lifetime>& lives, const 
 
 }  // namespace
 
+const OpuGroupCode* OpuCode::FindGroup(int32_t group) const {
+  for (const OpuGroupCode& g : groups)
+    if (g.group == group) return &g;
+  return nullptr;
+}
+
+const SkippedGroup* OpuCode::FindSkipped(int32_t group) const {
+  for (const SkippedGroup& g : skipped)
+    if (g.group == group) return &g;
+  return nullptr;
+}
+
 Expected<OpuCode> CompileOpuGroups(const Graph& graph, const HwPartition& partition,
                                    const HwConfig& hw) {
   OPUC_RETURN_IF_ERROR(ValidateHwConfig(hw));

@@ -11,9 +11,7 @@ namespace opuc::fsim {
 
 Status ExecClamp(Machine& m, const isa::ClampInsn& insn) {
   const int64_t Co = m.units.out_lanes;
-  if (insn.lo > insn.hi) return m.Fail(Cat("lo ", insn.lo, " is above hi ", insn.hi));
-  OPUC_RETURN_IF_ERROR(
-      m.InRange("acc_addr", insn.acc_addr, insn.count, m.units.acc_entries, "accumulator entry"));
+  OPUC_RETURN_IF_ERROR(m.CheckPost(insn.acc_addr, insn.count, insn.lo, insn.hi));
   for (int64_t i = insn.acc_addr * Co; i < (insn.acc_addr + insn.count) * Co; ++i) {
     int64_t& v = m.acc[static_cast<size_t>(i)];
     v = RequantTo(v, static_cast<int>(insn.shift), insn.lo, insn.hi);

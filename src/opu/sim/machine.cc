@@ -32,6 +32,11 @@ Status Machine::InRange(std::string_view field, int64_t first, int64_t count, in
   return OkStatus();
 }
 
+Status Machine::CheckPost(int64_t acc_addr, int64_t count, int64_t lo, int64_t hi) const {
+  if (lo > hi) return Fail(Cat("lo ", lo, " is above hi ", hi));
+  return InRange("acc_addr", acc_addr, count, units.acc_entries, "accumulator entry");
+}
+
 int32_t Machine::Bias(int64_t row, int64_t lane) const {
   const uint8_t* p = &param[static_cast<size_t>((row * units.out_lanes + lane) * 8)];
   return static_cast<int32_t>(static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |

@@ -41,6 +41,9 @@ struct Machine {
   /// feature-map buffer has 4096".
   Status InRange(std::string_view field, int64_t first, int64_t count, int64_t size,
                  std::string_view what) const;
+  /// What every post-processing stage checks first: `count` accumulator
+  /// entries from `acc_addr` exist, and lo <= hi.
+  Status CheckPost(int64_t acc_addr, int64_t count, int64_t lo, int64_t hi) const;
   Status Fail(const std::string& message) const {
     return InvalidArgument(Cat("instruction ", index, " (", name, "): ", message));
   }

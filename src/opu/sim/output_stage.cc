@@ -12,9 +12,7 @@ namespace opuc::fsim {
 
 Status ExecOutput(Machine& m, const isa::OutputInsn& insn) {
   const int64_t Co = m.units.out_lanes;
-  if (insn.lo > insn.hi) return m.Fail(Cat("lo ", insn.lo, " is above hi ", insn.hi));
-  OPUC_RETURN_IF_ERROR(
-      m.InRange("acc_addr", insn.acc_addr, insn.count, m.units.acc_entries, "accumulator entry"));
+  OPUC_RETURN_IF_ERROR(m.CheckPost(insn.acc_addr, insn.count, insn.lo, insn.hi));
   OPUC_RETURN_IF_ERROR(
       m.InRange("param_addr", insn.param_addr, 1, m.units.param_rows, "param row"));
   for (int64_t j = 0; j < Co; ++j) {

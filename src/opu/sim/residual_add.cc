@@ -15,12 +15,10 @@ namespace opuc::fsim {
 
 Status ExecResAdd(Machine& m, const isa::ResAddInsn& insn) {
   const int64_t L = m.units.lanes, Co = m.units.out_lanes;
-  if (insn.lo > insn.hi) return m.Fail(Cat("lo ", insn.lo, " is above hi ", insn.hi));
   if (insn.res_lane + Co > L)
     return m.Fail(Cat("res_lane is ", insn.res_lane, "; lanes ", insn.res_lane, " to ",
                       insn.res_lane + Co - 1, " pass the row's ", L));
-  OPUC_RETURN_IF_ERROR(
-      m.InRange("acc_addr", insn.acc_addr, insn.count, m.units.acc_entries, "accumulator entry"));
+  OPUC_RETURN_IF_ERROR(m.CheckPost(insn.acc_addr, insn.count, insn.lo, insn.hi));
   OPUC_RETURN_IF_ERROR(
       m.InRange("res_addr", insn.res_addr, insn.count, m.units.fm_rows, "feature-map row"));
   for (int64_t e = 0; e < insn.count; ++e) {
