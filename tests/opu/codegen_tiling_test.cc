@@ -49,5 +49,28 @@ TEST_CASE("a layer whose one output pixel does not fit says which buffer and by 
         "input block(s), 2 plane(s)); half the buffer holds 512: 88 too many");
 }
 
+InnerProductGroup Pooled(InnerProductGroup g) {
+  g.pool = PoolStep{};
+  g.pool->kh = g.pool->kw = g.pool->sy = g.pool->sx = 2;
+  return g;
+}
+
+TEST_CASE("with a 2x2 pool, tiles of whole windows and room for the pooled entries") {
+  // th x 20 + (th / 2) x 10 <= 170 gives th = 6 (4 tiles); 10-wide tiles
+  // also need 4 (th = 12: 120 + 30 entries) with the same area, and the
+  // first found, the widest, stays.
+  Expected<Tiling> t = ChooseTiling(Pooled(Conv(1, 8, 20, DType::kI8)), kTiny);
+  REQUIRE(t.ok());
+  CHECK(t->tile_h == 6);
+  CHECK(t->tile_w == 20);
+  // One pixel's 7x7 window (490 rows) fits, but two by two pixels read an
+  // 8x8 window x 5 blocks x 2 planes = 640 rows.
+  Expected<Tiling> none = ChooseTiling(Pooled(Conv(7, 37, 23, DType::kI16)), kTiny);
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.status().message() ==
+        "node 3 'conv' (conv2d): no tile of whole pool windows (2x2 output pixels) fits half the "
+        "feature-map buffer (512 rows) and of the accumulator (170 entries)");
+}
+
 }  // namespace
 }  // namespace opuc::codegen

@@ -1,100 +1,11 @@
-// The functional simulator on hand-built streams for `tiny` (L = 8 lanes,
-// Co = 4 output lanes), each result worked out by hand (or a numerics.md
-// example), and every illegal thing a program can do.
-#include "opuc/opu/fsim.h"
+// The functional simulator's load engine, array and tokens on hand-built
+// streams for `tiny` (L = 8 lanes, Co = 4 output lanes), each result worked
+// out by hand (or a numerics.md example), and every illegal thing a program
+// can do. The stages after the array: fsim_post_test.cc.
+#include "fsim_bench.h"
 
-#include <doctest/doctest.h>
-
-#include <cstring>
-
-namespace opuc {
+namespace opuc::fsim_test {
 namespace {
-
-using namespace isa;
-
-HwConfig Tiny() { return *HwConfigPreset("tiny"); }
-
-struct Bench {
-  std::vector<Word> program;
-  std::vector<uint8_t> dram = std::vector<uint8_t>(1024, 0);
-
-  template <typename Insn>
-  void Add(const Insn& insn) {
-    Expected<Word> word = Encode(insn);
-    REQUIRE(word.ok());
-    program.push_back(*word);
-  }
-  void Bytes(int64_t at, std::initializer_list<int> values) {
-    for (int v : values) dram[static_cast<size_t>(at++)] = static_cast<uint8_t>(v);
-  }
-  // One param lane: bias (i32), M (i16), S (i8), little-endian, 8 bytes.
-  void Param(int64_t row_at, int lane, int32_t bias, int16_t m, int8_t s) {
-    uint8_t* p = &dram[static_cast<size_t>(row_at + lane * 8)];
-    std::memcpy(p, &bias, 4);
-    std::memcpy(p + 4, &m, 2);
-    p[6] = static_cast<uint8_t>(s);
-  }
-  std::vector<int> Signed(int64_t at, int n) const {
-    std::vector<int> out;
-    for (int i = 0; i < n; ++i)
-      out.push_back(static_cast<int8_t>(dram[static_cast<size_t>(at + i)]));
-    return out;
-  }
-  Status Run(OpuCounters* counters = nullptr) {
-    return RunFunctionalSim(Tiny(), program, dram, counters);
-  }
-};
-
-LoadInsn Load(int64_t buffer, int64_t sram, int64_t dram, int64_t rows, int64_t cols,
-              int64_t stride) {
-  LoadInsn l;
-  l.buffer = buffer;
-  l.sram_addr = sram;
-  l.dram_addr = dram;
-  l.rows = rows;
-  l.cols = cols;
-  l.dram_stride = stride;
-  return l;
-}
-
-GemmInsn Gemm(int64_t fm, int64_t pitch, int64_t rows, int64_t cols, int64_t init) {
-  GemmInsn g;
-  g.fm_addr = fm;
-  g.fm_pitch = pitch;
-  g.out_rows = rows;
-  g.out_cols = cols;
-  g.stride_y = g.stride_x = 1;
-  g.init = init;
-  return g;
-}
-
-OutputInsn Output(int64_t count, int64_t lo, int64_t hi) {
-  OutputInsn o;
-  o.count = count;
-  o.lo = lo;
-  o.hi = hi;
-  return o;
-}
-
-StoreInsn Store(int64_t rows, int64_t cols, int64_t pitch, int64_t dram, int64_t stride) {
-  StoreInsn s;
-  s.rows = rows;
-  s.cols = cols;
-  s.acc_pitch = pitch;
-  s.lanes = 4;
-  s.dram_addr = dram;
-  s.dram_stride = stride;
-  return s;
-}
-
-template <typename Insn>
-Insn With(Insn insn, Deps deps) {
-  insn.deps = deps;
-  return insn;
-}
-const Deps kPushNext{false, false, false, true};
-const Deps kPopPrev{true, false, false, false};
-const Deps kPopPrevPushNext{true, false, false, true};
 
 TEST_CASE("a 1x1 convolution of two pixels, bias and per-lane shifts") {
   Bench b;
@@ -200,110 +111,6 @@ TEST_CASE("the unsigned operand mode reads 200 where the signed one reads -56") 
   }
 }
 
-// Biases only (a zero feature map): the accumulator starts at chosen values.
-Bench BiasesThrough(std::initializer_list<int32_t> biases, int16_t m, int8_t s) {
-  Bench b;
-  int lane = 0;
-  for (int32_t bias : biases) b.Param(128, lane++, bias, m, s);
-  b.Add(Load(0, 0, 0, 1, 1, 8));
-  b.Add(Load(1, 0, 64, 1, 1, 32));
-  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
-  b.Add(With(Gemm(0, 1, 1, 1, 1), kPopPrev));
-  return b;
-}
-
-TEST_CASE("the output stage with M != 1 (numerics.md E11)") {
-  Bench b = BiasesThrough({1000, -1000, 0, 0}, 23170, 22);
-  b.Add(With(Output(1, -128, 127), kPushNext));
-  b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
-  REQUIRE(b.Run().ok());
-  CHECK(b.Signed(256, 2) == std::vector<int>{6, -6});  // ±5.524 -> ±6
-}
-
-TEST_CASE("the compare stage: relu from i16 at f = 8 to u8 at f = 4 (numerics.md E37)") {
-  Bench b = BiasesThrough({-300, 1000, 30000, 8}, 1, 0);
-  b.Add(Output(1, -32768, 32767));
-  ClampInsn relu;
-  relu.count = 1;
-  relu.shift = 4;
-  relu.lo = 0;
-  relu.hi = 255;
-  b.Add(With(relu, kPushNext));
-  b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
-  REQUIRE(b.Run().ok());
-  CHECK(std::vector<int>(b.dram.begin() + 256, b.dram.begin() + 260) ==
-        std::vector<int>{0, 63, 255, 1});  // 62.5 -> 63; 0.5 -> 1
-}
-
-TEST_CASE("the compare stage's prelu: per-lane alpha from byte 7 of the param row") {
-  // numerics.md's i16 example, -1000 · 32, with both shifts 2 larger so
-  // that the result is an i8: -32000 / 2^9 = -62.5 -> -62; 1000 / 2^2 = 250,
-  // saturated to 127; -7 · -128 = 896 / 2^9 = 1.75 -> 2; 0 takes the q >= 0 path.
-  Bench b = BiasesThrough({-1000, 1000, -7, 0}, 1, 0);
-  const int alphas[] = {32, 32, -128, 5};
-  for (int lane = 0; lane < 4; ++lane)
-    b.dram[static_cast<size_t>(128 + lane * 8 + 7)] = static_cast<uint8_t>(alphas[lane]);
-  b.Add(Output(1, -32768, 32767));
-  PReluInsn prelu;
-  prelu.count = 1;
-  prelu.pos_shift = 2;
-  prelu.neg_shift = 9;
-  prelu.lo = -128;
-  prelu.hi = 127;
-  b.Add(With(prelu, kPushNext));
-  b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
-  REQUIRE(b.Run().ok());
-  CHECK(b.Signed(256, 4) == std::vector<int>{-62, 127, 2, 0});
-}
-
-// Biases through the array into the accumulator, then a residual add of the
-// bytes 2..5 of feature-map row 1 (loaded from DRAM 300) at F = 6: the
-// accumulator at f = 6, the residual at f = 4, the output at f = 5.
-Bench ResidualOf(std::initializer_list<int32_t> biases, std::initializer_list<int> residual,
-                 bool is_unsigned, int64_t lo, int64_t hi) {
-  Bench b;
-  int lane = 0;
-  for (int32_t bias : biases) b.Param(128, lane++, bias, 1, 0);
-  b.Bytes(298, residual);
-  b.Add(Load(0, 0, 0, 1, 1, 8));
-  b.Add(Load(0, 1, 296, 1, 1, 8));  // row 1 = DRAM bytes 296..303
-  b.Add(Load(1, 0, 64, 1, 1, 32));
-  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
-  b.Add(With(Gemm(0, 1, 1, 1, 1), kPopPrev));
-  b.Add(Output(1, -32768, 32767));
-  ResAddInsn add;
-  add.count = 1;
-  add.res_addr = 1;
-  add.res_lane = 2;
-  add.res_unsigned = is_unsigned;
-  add.acc_shift = 0;
-  add.res_shift = 2;
-  add.out_shift = 1;
-  add.lo = lo;
-  add.hi = hi;
-  b.Add(With(add, kPushNext));
-  b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
-  return b;
-}
-
-TEST_CASE("the residual add: numerics.md E14, saturation, signed and unsigned bytes") {
-  // 100 + (-37 << 2) = -48 -> -24; 101 - 148 = -47 -> -23 (a tie, up);
-  // 0 + 120·4 = 480 -> 240, saturated to 127; -50 + 5·4 = -30 -> -15.
-  Bench i8 = ResidualOf({100, 101, 0, -50}, {-37, -37, 120, 5}, false, -128, 127);
-  REQUIRE(i8.Run().ok());
-  CHECK(i8.Signed(256, 4) == std::vector<int>{-24, -23, 127, -15});
-  // The byte 200 is -56 signed (-56·4 / 2 = -112) and 200 unsigned (400,
-  // saturated to a u8's 255); 0 stays 0 either way.
-  Bench s = ResidualOf({0, 0, 0, 0}, {200, 0, 0, 0}, false, -128, 127);
-  REQUIRE(s.Run().ok());
-  CHECK(s.Signed(256, 2) == std::vector<int>{-112, 0});
-  Bench u = ResidualOf({0, 0, 0, 0}, {200, 0, 0, 0}, true, 0, 255);
-  OpuCounters counters;
-  REQUIRE(u.Run(&counters).ok());
-  CHECK(u.dram[256] == 255);
-  CHECK(counters.post_entries == 2);  // Output, then ResAdd, on one entry
-}
-
 TEST_CASE("without a token the load engine overwrites what compute has not read") {
   // Two units share feature-map row 0: pixel value 1, then 2. With the
   // compute -> load token the second load waits for the first gemm.
@@ -383,4 +190,4 @@ TEST_CASE("illegal programs stop with the instruction, its name and the field") 
 }
 
 }  // namespace
-}  // namespace opuc
+}  // namespace opuc::fsim_test

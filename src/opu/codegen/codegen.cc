@@ -99,19 +99,23 @@ Expected<OpuCode> CompileOpuGroups(const Graph& graph, const HwPartition& partit
     return OkStatus();
   };
   for (const Ready& r : ready) {
-    OPUC_RETURN_IF_ERROR(place(r.group.input).WithContext(Cat("group ", r.group.group)));
-    OPUC_RETURN_IF_ERROR(place(r.group.output).WithContext(Cat("group ", r.group.group)));
-    if (r.group.residual)
-      OPUC_RETURN_IF_ERROR(
-          place(r.group.residual->tensor).WithContext(Cat("group ", r.group.group)));
+    const codegen::InnerProductGroup& g = r.group;
+    std::vector<TensorId> placed = {g.input};
+    if (g.store_output) placed.push_back(g.output);
+    if (g.residual) placed.push_back(g.residual->tensor);
+    if (g.pool) placed.push_back(g.pool->tensor);
+    for (TensorId t : placed) OPUC_RETURN_IF_ERROR(place(t).WithContext(Cat("group ", g.group)));
   }
   code.dram_bytes = next;
   for (const Ready& r : ready) {
+    const codegen::InnerProductGroup& g = r.group;
+    codegen::GroupLayouts layouts;
+    layouts.input = code.Find(g.input);
+    if (g.store_output) layouts.output = code.Find(g.output);
+    if (g.residual) layouts.residual = code.Find(g.residual->tensor);
+    if (g.pool) layouts.pool = code.Find(g.pool->tensor);
     OPUC_ASSIGN_OR_RETURN(OpuGroupCode group,
-                          codegen::EmitInnerProduct(
-                              r.group, r.tiling, hw, r.constants, *code.Find(r.group.input),
-                              *code.Find(r.group.output),
-                              r.group.residual ? code.Find(r.group.residual->tensor) : nullptr));
+                          codegen::EmitInnerProduct(g, r.tiling, hw, r.constants, layouts));
     code.groups.push_back(std::move(group));
   }
   return code;

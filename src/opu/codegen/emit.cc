@@ -19,7 +19,6 @@
 
 #include <algorithm>
 
-#include "estimate.h"
 #include "support/format.h"
 
 namespace opuc::codegen {
@@ -81,12 +80,44 @@ int64_t BlockBase(const ActivationLayout& l, int64_t plane, int64_t block) {
   return l.PixelAddress(plane, block, 0, 0);
 }
 
+// The pooled rows (or columns) of a tile at `first` of `extent` pixels:
+// windows start every `stride` pixels; the last tile's windows run to the
+// pooled value's end.
+int64_t PooledExtent(int64_t first, int64_t extent, int64_t stride, int64_t pooled) {
+  return std::min(pooled, (first + extent + stride - 1) / stride) - first / stride;
+}
+
+// Pixels in the accumulator, row by row from `acc_addr`.
+struct TileRect {
+  int64_t acc_addr, rows, cols;
+};
+
+// Stores lanes [c0, c0 + lanes) of `tile` to `layout` at pixel (y0, x0),
+// one Store per byte plane.
+void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0, int64_t lanes,
+               int64_t y0, int64_t x0, CycleEstimate& estimate, Batch& store) {
+  const int64_t L = layout.lanes;
+  for (int64_t p = 0; p < layout.planes(); ++p) {
+    isa::StoreInsn s;
+    s.acc_addr = tile.acc_addr;
+    s.acc_pitch = tile.cols;
+    s.rows = tile.rows;
+    s.cols = tile.cols;
+    s.lanes = lanes;
+    s.dram_addr = layout.PixelAddress(p, c0 / L, y0, x0) + c0 % L;
+    s.dram_stride = layout.width * L;
+    s.high_byte = layout.planes() == 2 && p == 0;
+    estimate.Store(tile.rows * tile.cols * lanes);
+    store.Add(s);
+  }
+}
+
 }  // namespace
 
 Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling& t,
                                         const HwConfig& hw, const ConstantPlacement& constants,
-                                        const ActivationLayout& in, const ActivationLayout& out,
-                                        const ActivationLayout* residual) {
+                                        const GroupLayouts& layouts) {
+  const ActivationLayout& in = *layouts.input;
   const OpuBufferUnits u = BufferUnits(hw);
   const int64_t L = u.lanes, Co = u.out_lanes;
   const std::vector<Unit> units = Units(g, t, u);
@@ -154,7 +185,7 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       isa::LoadInsn r;
       r.buffer = 0;
       r.sram_addr = residual_base;
-      r.dram_addr = residual->PixelAddress(0, unit.ob * Co / L, unit.y0, unit.x0);
+      r.dram_addr = layouts.residual->PixelAddress(0, unit.ob * Co / L, unit.y0, unit.x0);
       r.rows = unit.th;
       r.cols = unit.tw;
       r.dram_stride = g.out_w * L;
@@ -186,54 +217,14 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
         compute.Add(gm);
       }
     }
-    const int64_t entries = unit.th * unit.tw;
     if (unit.last_chunk) {
-      isa::OutputInsn o;
-      o.acc_addr = acc_base;
-      o.count = entries;
-      o.param_addr = param_row;
-      o.lo = g.lo;
-      o.hi = g.hi;
-      compute.Add(o);
-      estimate.Compute(entries);
-      for (const PostStep& step : g.post) {
-        estimate.Compute(entries);
-        if (step.kind == PostStep::kPRelu) {
-          isa::PReluInsn pr;
-          pr.acc_addr = acc_base;
-          pr.count = entries;
-          pr.param_addr = param_row;
-          pr.pos_shift = step.clamp.shift;
-          pr.neg_shift = step.neg_shift;
-          pr.lo = step.clamp.lo;
-          pr.hi = step.clamp.hi;
-          compute.Add(pr);
-          continue;
-        }
-        if (step.kind == PostStep::kResidual) {
-          const ResidualStep& r = *g.residual;
-          isa::ResAddInsn ra;
-          ra.acc_addr = acc_base;
-          ra.count = entries;
-          ra.res_addr = residual_base;
-          ra.res_lane = (unit.ob * Co) % L;
-          ra.res_unsigned = r.is_unsigned;
-          ra.acc_shift = r.acc_shift;
-          ra.res_shift = r.res_shift;
-          ra.out_shift = r.out_shift;
-          ra.lo = r.lo;
-          ra.hi = r.hi;
-          compute.Add(ra);
-          continue;
-        }
-        isa::ClampInsn cl;
-        cl.acc_addr = acc_base;
-        cl.count = entries;
-        cl.shift = step.clamp.shift;
-        cl.lo = step.clamp.lo;
-        cl.hi = step.clamp.hi;
-        compute.Add(cl);
+      PostTile tile{acc_base, param_row, residual_base, (unit.ob * Co) % L, unit.th, unit.tw};
+      if (g.pool) {
+        tile.pool_base = acc_base + t.tile_h * t.tile_w;
+        tile.pool_rows = PooledExtent(unit.y0, unit.th, g.pool->sy, g.pool->out_h);
+        tile.pool_cols = PooledExtent(unit.x0, unit.tw, g.pool->sx, g.pool->out_w);
       }
+      EmitPostStages(g, tile, estimate, compute.insns);
     }
     compute.First().pop_prev = true;
     compute.First().pop_next = unit.first_chunk && unit.pair >= 2;
@@ -242,20 +233,17 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
 
     Batch store;
     if (unit.last_chunk) {
-      const int64_t c0 = unit.ob * Co;
-      const int64_t planes = out.planes();
-      for (int64_t p = 0; p < planes; ++p) {
-        isa::StoreInsn s;
-        s.acc_addr = acc_base;
-        s.acc_pitch = unit.tw;
-        s.rows = unit.th;
-        s.cols = unit.tw;
-        s.lanes = std::min(Co, g.out_c - c0);
-        s.dram_addr = BlockBase(out, p, c0 / L) + (unit.y0 * g.out_w + unit.x0) * L + c0 % L;
-        s.dram_stride = g.out_w * L;
-        s.high_byte = planes == 2 && p == 0;
-        estimate.Store(entries * s.lanes);
-        store.Add(s);
+      const int64_t c0 = unit.ob * Co, lanes = std::min(Co, g.out_c - c0);
+      if (g.store_output)
+        StoreTile(*layouts.output, {acc_base, unit.th, unit.tw}, c0, lanes, unit.y0, unit.x0,
+                  estimate, store);
+      if (g.pool) {
+        const PoolStep& pool = *g.pool;
+        const TileRect pooled{acc_base + t.tile_h * t.tile_w,
+                              PooledExtent(unit.y0, unit.th, pool.sy, pool.out_h),
+                              PooledExtent(unit.x0, unit.tw, pool.sx, pool.out_w)};
+        StoreTile(*layouts.pool, pooled, c0, lanes, unit.y0 / pool.sy, unit.x0 / pool.sx, estimate,
+                  store);
       }
       store.First().pop_prev = true;
       store.Last().push_prev = unit.pair < P - 2;

@@ -3,50 +3,13 @@
 
 #include <algorithm>
 
+#include "group_reader.h"
 #include "opuc/ir/conv_geometry.h"
-#include "opuc/ir/op_attrs.h"
 #include "opuc/numerics/fixed_point.h"
 #include "support/format.h"
 
 namespace opuc::codegen {
 namespace {
-
-std::string What(const Graph& graph, NodeId id) {
-  const Node& n = graph.node(id);
-  return Cat("node ", id, " '", n.name, "' (", OpName(n.op), ")");
-}
-
-Status NotYet(const Graph& graph, const HwPartition& p, NodeId id, std::string_view why) {
-  const NodePlacement& place = p.nodes[static_cast<size_t>(id)];
-  const std::string stage =
-      place.stage >= 0 ? p.stages[static_cast<size_t>(place.stage)] : std::string("collected");
-  return Unsupported(Cat(What(graph, id), " on stage ", stage, ": ", why));
-}
-
-Expected<int> Fraction(const Graph& graph, TensorId t) {
-  const Tensor& tensor = graph.tensor(t);
-  if (tensor.fixed_point.fraction_bits.size() != 1 || !IsQuantizedFormat(tensor.dtype))
-    return InvalidArgument(
-        Cat("tensor ", t, " '", tensor.name,
-            "' has no per-tensor fixed point in i8, u8 or i16 (quantize the model)"));
-  return tensor.fixed_point.fraction_bits[0];
-}
-
-// numerics.md §3: the format's range narrowed by a clamp activation at f.
-Expected<std::pair<int64_t, int64_t>> Range(Activation a, int f, DType format,
-                                            const std::string& what) {
-  const IntegerBounds b = QuantizedBounds(format);
-  switch (a) {
-    case Activation::kNone: return std::make_pair(b.lo, b.hi);
-    case Activation::kRelu: return std::make_pair(std::max<int64_t>(0, b.lo), b.hi);
-    case Activation::kRelu6:
-      return std::make_pair(std::max<int64_t>(0, b.lo), QuantizeTo(6.0, f, b.lo, b.hi));
-    case Activation::kReluN1To1:
-      return std::make_pair(QuantizeTo(-1.0, f, b.lo, b.hi), QuantizeTo(1.0, f, b.lo, b.hi));
-    default: break;
-  }
-  return Unsupported(Cat(what, ": fused ", ActivationName(a), " is not a clamp"));
-}
 
 // The zero pad of H and W a pad node folds into the loads.
 Status FoldPad(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g) {
@@ -134,94 +97,6 @@ Status ReadInnerProduct(const Graph& graph, const HwPartition& p, NodeId id, Inn
   return OkStatus();
 }
 
-Status ReadClamp(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g) {
-  const Node& n = graph.node(id);
-  Activation a = Activation::kNone;
-  if (n.op == OpKind::kRelu) a = Activation::kRelu;
-  if (n.op == OpKind::kRelu6) a = Activation::kRelu6;
-  if (n.op == OpKind::kReluN1To1) a = Activation::kReluN1To1;
-  if (a == Activation::kNone)
-    return NotYet(graph, p, id, "codegen does not compile this stage yet");
-  if (n.inputs[0] != g.output)
-    return NotYet(graph, p, id, "it does not read the group's last value");
-  OPUC_ASSIGN_OR_RETURN(int f_in, Fraction(graph, n.inputs[0]));
-  OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
-  const DType format = graph.tensor(n.outputs[0]).dtype;
-  OPUC_ASSIGN_OR_RETURN(auto range, Range(a, f_out, format, What(graph, id)));
-  g.post.push_back({PostStep::kClamp, {f_in - f_out, range.first, range.second}});
-  g.output = n.outputs[0];
-  g.out_format = format;
-  return OkStatus();
-}
-
-// numerics.md §5, add: F = max(f_a, f_b, f_out), both operands shifted up
-// to F, one rounding down to f_out. The residual comes from DRAM as one
-// byte per lane: i8 or u8, of the output's shape (no broadcast).
-Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& group, NodeId id,
-                    InnerProductGroup& g) {
-  const Node& n = graph.node(id);
-  if (g.residual) return NotYet(graph, p, id, "a second residual add in one group");
-  if (n.inputs.size() != 2 || (n.inputs[0] != g.output && n.inputs[1] != g.output))
-    return NotYet(graph, p, id, "it does not read the group's last value");
-  const TensorId r = n.inputs[0] == g.output ? n.inputs[1] : n.inputs[0];
-  const Tensor& res = graph.tensor(r);
-  if (std::find(group.inputs.begin(), group.inputs.end(), r) == group.inputs.end())
-    return NotYet(graph, p, id, "a residual that is not read from DRAM");
-  if (res.dtype != DType::kI8 && res.dtype != DType::kU8)
-    return NotYet(graph, p, id, Cat("a ", DTypeName(res.dtype), " residual (i8 and u8 compile)"));
-  if (res.shape != graph.tensor(g.output).shape)
-    return NotYet(graph, p, id, "a residual of another shape (broadcast)");
-  OPUC_ASSIGN_OR_RETURN(int f_a, Fraction(graph, g.output));
-  OPUC_ASSIGN_OR_RETURN(int f_b, Fraction(graph, r));
-  OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
-  const int top = std::max({f_a, f_b, f_out});
-  ResidualStep step{r, res.dtype == DType::kU8, top - f_a, top - f_b, top - f_out, 0, 0};
-  if (step.acc_shift > 31 || step.res_shift > 31 || step.out_shift > 63)
-    return NotYet(graph, p, id, "fraction lengths further apart than ResAdd's shifts reach");
-  const DType format = graph.tensor(n.outputs[0]).dtype;
-  OPUC_ASSIGN_OR_RETURN(auto range,
-                        Range(FusedActivation(n.attrs), f_out, format, What(graph, id)));
-  step.lo = range.first;
-  step.hi = range.second;
-  g.residual = step;
-  g.post.push_back({PostStep::kResidual, {}});
-  g.output = n.outputs[0];
-  g.out_format = format;
-  return OkStatus();
-}
-
-// numerics.md §5, prelu, with a constant i8 alpha of one fraction length
-// that varies at most along the channels: it goes into the param rows.
-Status ReadPRelu(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g) {
-  const Node& n = graph.node(id);
-  if (!g.alpha.empty()) return NotYet(graph, p, id, "a second prelu in one group");
-  if (n.inputs[0] != g.output)
-    return NotYet(graph, p, id, "it does not read the group's last value");
-  const Tensor& a = graph.tensor(n.inputs[1]);
-  if (!a.is_constant() || a.sparsity || a.dtype != DType::kI8 ||
-      a.fixed_point.fraction_bits.size() != 1)
-    return NotYet(graph, p, id, "an alpha that is not an i8 constant of one fraction length");
-  const int64_t count = NumElements(a.shape).value_or(0);
-  for (size_t d = 0; d + 1 < a.shape.size(); ++d)
-    if (a.shape[d] != 1) return NotYet(graph, p, id, "an alpha that varies across pixels");
-  if (count != 1 && count != g.out_c)
-    return NotYet(graph, p, id, "an alpha that varies across pixels");
-  const auto* values = reinterpret_cast<const int8_t*>(a.constant->data());
-  for (int64_t o = 0; o < g.out_c; ++o) g.alpha.push_back(values[count == 1 ? 0 : o]);
-  OPUC_ASSIGN_OR_RETURN(int f_in, Fraction(graph, n.inputs[0]));
-  OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
-  const int f_a = a.fixed_point.fraction_bits[0];
-  const int pos = f_in - f_out, neg = f_in + f_a - f_out;
-  if (pos < -32 || pos > 31 || neg < -64 || neg > 63)
-    return NotYet(graph, p, id, "fraction lengths further apart than PRelu's shifts reach");
-  const DType format = graph.tensor(n.outputs[0]).dtype;
-  OPUC_ASSIGN_OR_RETURN(auto range, Range(Activation::kNone, f_out, format, What(graph, id)));
-  g.post.push_back({PostStep::kPRelu, {pos, range.first, range.second}, neg});
-  g.output = n.outputs[0];
-  g.out_format = format;
-  return OkStatus();
-}
-
 bool IsInnerProduct(OpKind op) {
   return op == OpKind::kConv2D || op == OpKind::kDepthwiseConv2D || op == OpKind::kFullyConnected;
 }
@@ -253,16 +128,27 @@ Expected<InnerProductGroup> DescribeGroup(const Graph& graph, const HwPartition&
   OPUC_RETURN_IF_ERROR(ReadInnerProduct(graph, partition, group.ops[k++], g));
   for (; k < group.ops.size(); ++k) {
     const OpKind op = graph.node(group.ops[k]).op;
-    if (op == OpKind::kAdd)
+    if (g.pool) return NotYet(graph, partition, group.ops[k], "an op after the pool");
+    if (op == OpKind::kMaxPool2D)
+      OPUC_RETURN_IF_ERROR(ReadMaxPool(graph, partition, group.ops[k], g));
+    else if (op == OpKind::kAdd)
       OPUC_RETURN_IF_ERROR(ReadResidual(graph, partition, group, group.ops[k], g));
     else if (op == OpKind::kPRelu)
       OPUC_RETURN_IF_ERROR(ReadPRelu(graph, partition, group.ops[k], g));
     else
       OPUC_RETURN_IF_ERROR(ReadClamp(graph, partition, group.ops[k], g));
   }
-  if (group.outputs.size() != 1 || group.outputs[0] != g.output)
-    return NotYet(graph, partition, group.ops.back(),
-                  "a group that stores a value besides its last (a tap) does not compile yet");
+  // What leaves the group: its last value, and with a pool, the pooled
+  // value's input too when other groups read it (both come from one tile).
+  const TensorId last = g.pool ? g.pool->tensor : g.output;
+  const auto& outs = group.outputs;
+  g.store_output = !g.pool || std::find(outs.begin(), outs.end(), g.output) != outs.end();
+  for (TensorId t : outs)
+    if (t != last && t != g.output)
+      return NotYet(graph, partition, group.ops.back(),
+                    "a group that stores a value besides its last (a tap) does not compile yet");
+  if (std::find(outs.begin(), outs.end(), last) == outs.end())
+    return NotYet(graph, partition, group.ops.back(), "a group whose last value stays inside");
   return g;
 }
 

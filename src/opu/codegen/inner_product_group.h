@@ -4,9 +4,10 @@
 // (folded into the loads), one inner product (conv2d, depthwise_conv2d,
 // fully_connected) with its output stage and fused clamp, then compare
 // stages (relu, relu6, relu_n1_to_1, one prelu with a constant per-channel
-// alpha) and at most one residual add of an i8/u8 value from DRAM, each
-// reading the previous op. Every value here is
-// read from the quantized graph as numerics.md defines it.
+// alpha), at most one residual add of an i8/u8 value from DRAM, each
+// reading the previous op, and last an optional max pool whose windows do
+// not overlap. Every value here is read from the quantized graph as
+// numerics.md defines it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_OPU_CODEGEN_INNER_PRODUCT_GROUP_H
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "opuc/ir/graph.h"
@@ -46,13 +48,27 @@ struct PostStep {
   int neg_shift = 0;  ///< kPRelu: the shift of q · alpha for q < 0.
 };
 
+/// A max pool of the value the other stages leave (numerics.md §5): windows
+/// of kh x kw every sy x sx pixels, none overlapping another and none
+/// starting in padding, then clamp(requant(m, clamp.shift), lo, hi) when
+/// `requant` (the shift is not 0, or the range narrows).
+struct PoolStep {
+  TensorId tensor = kNoTensor;  ///< The pooled value, stored to DRAM.
+  int64_t kh = 1, kw = 1, sy = 1, sx = 1;
+  int64_t out_h = 1, out_w = 1;
+  bool requant = false;
+  ClampStep clamp;
+  DType format = DType::kI8;
+};
+
 struct InnerProductGroup {
   int32_t group = -1;
   NodeId node = -1;  ///< The inner product.
   OpKind op = OpKind::kConv2D;
   std::string what;             ///< "node 3 'conv' (conv2d)", for messages.
   TensorId input = kNoTensor;   ///< Read from DRAM (before a folded pad).
-  TensorId output = kNoTensor;  ///< The last op's, stored to DRAM.
+  TensorId output = kNoTensor;  ///< The last op's before a pool.
+  bool store_output = true;     ///< False when only the pool's result leaves.
 
   // The window, in the coordinates of `input` (a folded pad included).
   int64_t in_h = 1, in_w = 1, in_c = 1;
@@ -77,6 +93,10 @@ struct InnerProductGroup {
   std::vector<PostStep> post;
   std::optional<ResidualStep> residual;
   std::vector<int8_t> alpha;  ///< A prelu's slope per output channel, else empty.
+  std::optional<PoolStep> pool;
+
+  /// The range of `output`: the last post step's, else the output stage's.
+  std::pair<int64_t, int64_t> OutputRange() const;
 };
 
 /// Reads group `group` of `partition`; Unsupported naming the node and its

@@ -46,20 +46,27 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
                            " plane(s)", residual ? ", a residual" : "", "); half the buffer holds ",
                            t.fm_half, ": ", smallest - t.fm_half, " too many"));
   int64_t best_tiles = -1, best_area = 0;
+  // With a pool, a tile holds whole windows (a multiple of the pool's
+  // stride, unless it is the whole extent) and its pooled entries after it.
+  const int64_t psy = g.pool ? g.pool->sy : 1, psx = g.pool ? g.pool->sx : 1;
+  const auto acc_entries = [&](int64_t th, int64_t tw) {
+    return th * tw + (g.pool ? CeilDiv(th, psy) * CeilDiv(tw, psx) : 0);
+  };
   for (int64_t tw = std::min(g.out_w, kMaxTileSide); tw >= 1; --tw) {
-    if (t.InCols(g, tw) > kMaxPitch) continue;
+    if (t.InCols(g, tw) > kMaxPitch || (tw != g.out_w && tw % psx != 0)) continue;
     const int64_t cols = t.InCols(g, tw);
     // The tallest tile of this width that fits the feature map and accumulator.
     int64_t lo = 0, hi = std::min(g.out_h, kMaxTileSide);
     while (lo < hi) {
       const int64_t th = (lo + hi + 1) / 2;
       const bool fits = t.InRows(g, th) * cols * per_pixel + residual * th * tw <= t.fm_half &&
-                        th * tw <= t.acc_half;
+                        acc_entries(th, tw) <= t.acc_half;
       if (fits)
         lo = th;
       else
         hi = th - 1;
     }
+    if (lo != g.out_h) lo -= lo % psy;
     if (lo == 0) continue;
     const int64_t tiles = CeilDiv(g.out_h, lo) * CeilDiv(g.out_w, tw);
     if (best_tiles < 0 || tiles < best_tiles || (tiles == best_tiles && lo * tw > best_area)) {
@@ -69,6 +76,10 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
       t.tile_w = tw;
     }
   }
+  if (best_tiles < 0 && g.pool)
+    return Unsupported(Cat(g.what, ": no tile of whole pool windows (", psy, "x", psx,
+                           " output pixels) fits half the feature-map buffer (", t.fm_half,
+                           " rows) and of the accumulator (", t.acc_half, " entries)"));
   if (best_tiles < 0)
     return Unsupported(Cat(g.what, ": no tile fits (accumulator half: ", t.acc_half, " entries)"));
   t.residual_row = t.InRows(g, t.tile_h) * t.InCols(g, t.tile_w) * per_pixel;

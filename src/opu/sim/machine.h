@@ -1,7 +1,7 @@
 //===- src/opu/sim/machine.h - The simulated OPU's state ----------*- C++ -*-===//
 //
 // Buffers, DRAM and counters that the stage files (load.cc, gemm.cc,
-// output_stage.cc, compare.cc, store.cc) act on. Every access goes through
+// output_stage.cc, compare.cc, pool.cc, store.cc, ...) act on. Every access goes through
 // a range check whose message names the instruction and the field.
 //
 //===----------------------------------------------------------------------===//
@@ -60,6 +60,7 @@ Status ExecOutput(Machine& m, const isa::OutputInsn& insn);
 Status ExecClamp(Machine& m, const isa::ClampInsn& insn);
 Status ExecResAdd(Machine& m, const isa::ResAddInsn& insn);
 Status ExecPRelu(Machine& m, const isa::PReluInsn& insn);
+Status ExecMaxPool(Machine& m, const isa::MaxPoolInsn& insn);
 Status ExecStore(Machine& m, const isa::StoreInsn& insn);
 
 }  // namespace opuc::fsim

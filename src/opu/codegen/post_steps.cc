@@ -1,0 +1,146 @@
+//===- src/opu/codegen/post_steps.cc - The stages after the inner product -===//
+#include <algorithm>
+
+#include "group_reader.h"
+#include "opuc/ir/conv_geometry.h"
+#include "opuc/numerics/fixed_point.h"
+#include "support/format.h"
+
+namespace opuc::codegen {
+
+std::pair<int64_t, int64_t> InnerProductGroup::OutputRange() const {
+  if (post.empty()) return {lo, hi};
+  const PostStep& last = post.back();
+  if (last.kind == PostStep::kResidual) return {residual->lo, residual->hi};
+  return {last.clamp.lo, last.clamp.hi};
+}
+
+Status ReadClamp(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g) {
+  const Node& n = graph.node(id);
+  Activation a = Activation::kNone;
+  if (n.op == OpKind::kRelu) a = Activation::kRelu;
+  if (n.op == OpKind::kRelu6) a = Activation::kRelu6;
+  if (n.op == OpKind::kReluN1To1) a = Activation::kReluN1To1;
+  if (a == Activation::kNone)
+    return NotYet(graph, p, id, "codegen does not compile this stage yet");
+  if (n.inputs[0] != g.output)
+    return NotYet(graph, p, id, "it does not read the group's last value");
+  OPUC_ASSIGN_OR_RETURN(int f_in, Fraction(graph, n.inputs[0]));
+  OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
+  const DType format = graph.tensor(n.outputs[0]).dtype;
+  OPUC_ASSIGN_OR_RETURN(auto range, Range(a, f_out, format, What(graph, id)));
+  g.post.push_back({PostStep::kClamp, {f_in - f_out, range.first, range.second}});
+  g.output = n.outputs[0];
+  g.out_format = format;
+  return OkStatus();
+}
+
+// numerics.md §5, add: F = max(f_a, f_b, f_out), both operands shifted up
+// to F, one rounding down to f_out. The residual comes from DRAM as one
+// byte per lane: i8 or u8, of the output's shape (no broadcast).
+Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& group, NodeId id,
+                    InnerProductGroup& g) {
+  const Node& n = graph.node(id);
+  if (g.residual) return NotYet(graph, p, id, "a second residual add in one group");
+  if (n.inputs.size() != 2 || (n.inputs[0] != g.output && n.inputs[1] != g.output))
+    return NotYet(graph, p, id, "it does not read the group's last value");
+  const TensorId r = n.inputs[0] == g.output ? n.inputs[1] : n.inputs[0];
+  const Tensor& res = graph.tensor(r);
+  if (std::find(group.inputs.begin(), group.inputs.end(), r) == group.inputs.end())
+    return NotYet(graph, p, id, "a residual that is not read from DRAM");
+  if (res.dtype != DType::kI8 && res.dtype != DType::kU8)
+    return NotYet(graph, p, id, Cat("a ", DTypeName(res.dtype), " residual (i8 and u8 compile)"));
+  if (res.shape != graph.tensor(g.output).shape)
+    return NotYet(graph, p, id, "a residual of another shape (broadcast)");
+  OPUC_ASSIGN_OR_RETURN(int f_a, Fraction(graph, g.output));
+  OPUC_ASSIGN_OR_RETURN(int f_b, Fraction(graph, r));
+  OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
+  const int top = std::max({f_a, f_b, f_out});
+  ResidualStep step{r, res.dtype == DType::kU8, top - f_a, top - f_b, top - f_out, 0, 0};
+  if (step.acc_shift > 31 || step.res_shift > 31 || step.out_shift > 63)
+    return NotYet(graph, p, id, "fraction lengths further apart than ResAdd's shifts reach");
+  const DType format = graph.tensor(n.outputs[0]).dtype;
+  OPUC_ASSIGN_OR_RETURN(auto range,
+                        Range(FusedActivation(n.attrs), f_out, format, What(graph, id)));
+  step.lo = range.first;
+  step.hi = range.second;
+  g.residual = step;
+  g.post.push_back({PostStep::kResidual, {}});
+  g.output = n.outputs[0];
+  g.out_format = format;
+  return OkStatus();
+}
+
+// numerics.md §5, prelu, with a constant i8 alpha of one fraction length
+// that varies at most along the channels: it goes into the param rows.
+Status ReadPRelu(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g) {
+  const Node& n = graph.node(id);
+  if (!g.alpha.empty()) return NotYet(graph, p, id, "a second prelu in one group");
+  if (n.inputs[0] != g.output)
+    return NotYet(graph, p, id, "it does not read the group's last value");
+  const Tensor& a = graph.tensor(n.inputs[1]);
+  if (!a.is_constant() || a.sparsity || a.dtype != DType::kI8 ||
+      a.fixed_point.fraction_bits.size() != 1)
+    return NotYet(graph, p, id, "an alpha that is not an i8 constant of one fraction length");
+  const int64_t count = NumElements(a.shape).value_or(0);
+  for (size_t d = 0; d + 1 < a.shape.size(); ++d)
+    if (a.shape[d] != 1) return NotYet(graph, p, id, "an alpha that varies across pixels");
+  if (count != 1 && count != g.out_c)
+    return NotYet(graph, p, id, "an alpha that varies across pixels");
+  const auto* values = reinterpret_cast<const int8_t*>(a.constant->data());
+  for (int64_t o = 0; o < g.out_c; ++o) g.alpha.push_back(values[count == 1 ? 0 : o]);
+  OPUC_ASSIGN_OR_RETURN(int f_in, Fraction(graph, n.inputs[0]));
+  OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
+  const int f_a = a.fixed_point.fraction_bits[0];
+  const int pos = f_in - f_out, neg = f_in + f_a - f_out;
+  if (pos < -32 || pos > 31 || neg < -64 || neg > 63)
+    return NotYet(graph, p, id, "fraction lengths further apart than PRelu's shifts reach");
+  const DType format = graph.tensor(n.outputs[0]).dtype;
+  OPUC_ASSIGN_OR_RETURN(auto range, Range(Activation::kNone, f_out, format, What(graph, id)));
+  g.post.push_back({PostStep::kPRelu, {pos, range.first, range.second}, neg});
+  g.output = n.outputs[0];
+  g.out_format = format;
+  return OkStatus();
+}
+
+// numerics.md §5, max_pool2d, over the tile the earlier stages leave in the
+// accumulator: windows that neither overlap (so tiles split between them)
+// nor start in padding (a SAME pool pads only after, for even windows).
+Status ReadMaxPool(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g) {
+  const Node& n = graph.node(id);
+  if (n.inputs[0] != g.output)
+    return NotYet(graph, p, id, "it does not read the group's last value");
+  const Shape& xs = graph.tensor(n.inputs[0]).shape;
+  const Shape& ys = graph.tensor(n.outputs[0]).shape;
+  if (xs.size() != 4 || ys.size() != 4 || g.op == OpKind::kFullyConnected)
+    return NotYet(graph, p, id, "a pool of a fully connected layer");
+  const auto a = MaxPool2DAttrs::Of(n.attrs);
+  const WindowGeometry win = WindowOf(a.strides, Pair{1, 1}, xs, ys, a.filter[0], a.filter[1]);
+  if (win.h.pad_before != 0 || win.w.pad_before != 0)
+    return NotYet(graph, p, id, "a pool window that starts in padding");
+  if (a.filter[0] > a.strides[0] || a.filter[1] > a.strides[1])
+    return NotYet(graph, p, id, "overlapping pool windows (filter larger than stride)");
+  if (a.filter[0] > 15 || a.filter[1] > 15 || a.strides[0] > 15 || a.strides[1] > 15)
+    return NotYet(graph, p, id, "a pool window or stride above MaxPool's 15");
+  OPUC_ASSIGN_OR_RETURN(int f_in, Fraction(graph, n.inputs[0]));
+  OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
+  if (f_in - f_out < -32 || f_in - f_out > 31)
+    return NotYet(graph, p, id, "fraction lengths further apart than Clamp's shift reaches");
+  PoolStep pool;
+  pool.tensor = n.outputs[0];
+  pool.kh = a.filter[0];
+  pool.kw = a.filter[1];
+  pool.sy = a.strides[0];
+  pool.sx = a.strides[1];
+  pool.out_h = ys[1];
+  pool.out_w = ys[2];
+  pool.format = graph.tensor(pool.tensor).dtype;
+  OPUC_ASSIGN_OR_RETURN(auto range, Range(a.activation, f_out, pool.format, What(graph, id)));
+  pool.clamp = {f_in - f_out, range.first, range.second};
+  const auto before = g.OutputRange();
+  pool.requant = f_in != f_out || range.first > before.first || range.second < before.second;
+  g.pool = pool;
+  return OkStatus();
+}
+
+}  // namespace opuc::codegen

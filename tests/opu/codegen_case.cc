@@ -1,0 +1,197 @@
+// Building, running and comparing one case of codegen_diff_test.cc.
+#include "codegen_case.h"
+
+#include <doctest/doctest.h>
+
+#include "opuc/cpu/reference.h"
+#include "opuc/ir/graph_builder.h"
+#include "opuc/opu/codegen.h"
+#include "opuc/opu/fsim.h"
+#include "opuc/partition/hw_partition.h"
+
+namespace opuc::codegen_test {
+namespace {
+
+HostTensor RandomInput(DType format, Shape shape, std::mt19937& rng) {
+  HostTensor t = HostTensor::Zeros(format, std::move(shape)).value();
+  const IntegerBounds b = QuantizedBounds(format);
+  std::uniform_int_distribution<int64_t> d(b.lo, b.hi);
+  for (int64_t i = 0; i < t.elements(); ++i) {
+    const int64_t v = d(rng);
+    if (format == DType::kU8)
+      t.data<uint8_t>()[i] = static_cast<uint8_t>(v);
+    else if (format == DType::kI16)
+      t.data<int16_t>()[i] = static_cast<int16_t>(v);
+    else
+      t.data<int8_t>()[i] = static_cast<int8_t>(v);
+  }
+  return t;
+}
+
+std::vector<int64_t> Values(const HostTensor& t) {
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < t.elements(); ++i) {
+    if (t.dtype() == DType::kU8)
+      v.push_back(t.data<uint8_t>()[i]);
+    else if (t.dtype() == DType::kI16)
+      v.push_back(t.data<int16_t>()[i]);
+    else
+      v.push_back(t.data<int8_t>()[i]);
+  }
+  return v;
+}
+
+}  // namespace
+
+std::string Describe(const Case& c) {
+  std::string s = std::string(OpName(c.op)) + " " + std::to_string(c.h) + "x" +
+                  std::to_string(c.w) + "x" + std::to_string(c.ci) + " -> " + std::to_string(c.co) +
+                  " k" + std::to_string(c.k) + " s" + std::to_string(c.stride) +
+                  (c.same ? " same" : " valid") + " " + std::string(DTypeName(c.in)) + "->" +
+                  std::string(DTypeName(c.out)) + " " + c.fused;
+  if (c.residual)
+    s += " + residual " + std::string(DTypeName(c.res_format)) + " f" + std::to_string(c.f_res) +
+         " -> " + std::string(DTypeName(c.sum_format)) + " f" + std::to_string(c.f_sum);
+  if (c.after) s += std::string(" then ") + c.after + " " + std::string(DTypeName(c.after_format));
+  if (c.pool)
+    s += " then max pool k" + std::to_string(c.pool_k) + " s" + std::to_string(c.pool_s) +
+         (c.pool_same ? " same " : " valid ") + std::string(DTypeName(c.pool_format)) + " f" +
+         std::to_string(c.f_pool) + (c.keep_tap ? " keeping its input" : "");
+  return s;
+}
+
+Shape ConvOutShape(const Case& c, int64_t out_c) {
+  auto side = [&](int64_t n) {
+    return c.same ? (n + c.stride - 1) / c.stride : (n - c.k) / c.stride + 1;
+  };
+  return {1, side(c.h), side(c.w), out_c};
+}
+
+void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
+  CAPTURE(Describe(c));
+  CAPTURE(hw.name);
+  GraphBuilder b("case");
+  const bool fc = c.op == OpKind::kFullyConnected;
+  const Shape in_shape = fc ? Shape{c.h, c.ci} : Shape{1, c.h, c.w, c.ci};
+  const TensorId x = b.Input("x", c.in, in_shape);
+  Shape w_shape;
+  if (c.op == OpKind::kConv2D) w_shape = {c.co, c.k, c.k, c.ci};
+  if (c.op == OpKind::kDepthwiseConv2D) w_shape = {1, c.k, c.k, c.ci * c.multiplier};
+  if (fc) w_shape = {c.co, c.ci};
+  const int64_t out_c = c.op == OpKind::kDepthwiseConv2D ? c.ci * c.multiplier : c.co;
+  int64_t w_elems = 1;
+  for (int64_t d : w_shape) w_elems *= d;
+  std::vector<int8_t> weights(static_cast<size_t>(w_elems));
+  std::uniform_int_distribution<int> wd(-127, 127);
+  for (int8_t& v : weights) v = static_cast<int8_t>(wd(rng));
+  std::vector<int32_t> bias(static_cast<size_t>(out_c));
+  std::uniform_int_distribution<int32_t> bd(-100000, 100000);
+  for (int32_t& v : bias) v = bd(rng);
+  const TensorId w =
+      b.Constant("w", DType::kI8, w_shape, ConstantData::Copy(weights.data(), weights.size()));
+  const TensorId bt =
+      b.Constant("b", DType::kI32, {out_c}, ConstantData::Copy(bias.data(), bias.size() * 4));
+  Attributes attrs;
+  attrs.Set("activation", AttrValue(std::string(c.fused)));
+  if (!fc) {
+    attrs.Set("padding", AttrValue(std::string(c.same ? "same" : "valid")));
+    attrs.Set("strides", AttrValue(std::vector<int64_t>{c.stride, c.stride}));
+  }
+  if (c.op == OpKind::kDepthwiseConv2D) attrs.Set("depth_multiplier", AttrValue(c.multiplier));
+  const TensorId y = b.Op(c.op, "ip", {x, w, bt}, attrs);
+  TensorId last = y;
+  TensorId res = kNoTensor, sum = kNoTensor;
+  if (c.residual) {
+    res = b.Input("res", c.res_format, fc ? Shape{c.h, c.co} : ConvOutShape(c, out_c));
+    sum = last = b.Op(OpKind::kAdd, "add", {y, res});
+  }
+  TensorId alpha = kNoTensor;
+  if (c.after && std::string(c.after) == "prelu") {
+    // One slope per channel (or one for all), i8 at its own fraction length.
+    const int64_t n = std::uniform_int_distribution<int>(0, 1)(rng) ? out_c : 1;
+    std::vector<int8_t> slopes(static_cast<size_t>(n));
+    for (int8_t& v : slopes) v = static_cast<int8_t>(wd(rng));
+    alpha = b.Constant("alpha", DType::kI8, n == 1 || fc ? Shape{n} : Shape{1, 1, n},
+                       ConstantData::Copy(slopes.data(), slopes.size()));
+    last = b.Op(OpKind::kPRelu, "act", {last, alpha});
+  } else if (c.after) {
+    OpKind op = OpKind::kRelu;
+    if (std::string(c.after) == "relu6") op = OpKind::kRelu6;
+    if (std::string(c.after) == "relu_n1_to_1") op = OpKind::kReluN1To1;
+    last = b.Op(op, "act", {last});
+  }
+  TensorId pooled = kNoTensor;
+  if (c.pool) {
+    Attributes pool;
+    pool.Set("filter", AttrValue(std::vector<int64_t>{c.pool_k, c.pool_k}));
+    pool.Set("strides", AttrValue(std::vector<int64_t>{c.pool_s, c.pool_s}));
+    pool.Set("padding", AttrValue(std::string(c.pool_same ? "same" : "valid")));
+    pooled = b.Op(OpKind::kMaxPool2D, "pool", {last}, pool);
+    b.Output(pooled);
+  }
+  if (!c.pool || c.keep_tap) b.Output(last);
+  Expected<Graph> built = std::move(b).Finish();
+  REQUIRE_MESSAGE(built.ok(), built.status().ToString());
+  Graph& graph = *built;
+  graph.tensor(x).fixed_point = {{c.f_in}, -1};
+  std::vector<int32_t> f_w;
+  std::uniform_int_distribution<int32_t> fd(3, 9);
+  for (int64_t o = 0; o < out_c; ++o) f_w.push_back(fd(rng));
+  graph.tensor(w).fixed_point = {f_w, c.op == OpKind::kDepthwiseConv2D ? 3 : 0};
+  graph.tensor(y).fixed_point = {{c.f_out}, -1};
+  graph.tensor(y).dtype = c.out;
+  if (c.residual) {
+    graph.tensor(res).fixed_point = {{c.f_res}, -1};
+    graph.tensor(sum).fixed_point = {{c.f_sum}, -1};
+    graph.tensor(sum).dtype = c.sum_format;
+  }
+  if (alpha != kNoTensor) graph.tensor(alpha).fixed_point = {{fd(rng) - 3}, -1};
+  if (c.after) {
+    graph.tensor(last).fixed_point = {{c.f_after}, -1};
+    graph.tensor(last).dtype = c.after_format;
+  }
+
+  if (c.pool) {
+    graph.tensor(pooled).fixed_point = {{c.f_pool}, -1};
+    graph.tensor(pooled).dtype = c.pool_format;
+  }
+
+  std::vector<HostTensor> inputs;
+  inputs.push_back(RandomInput(c.in, in_shape, rng));
+  if (c.residual) inputs.push_back(RandomInput(c.res_format, graph.tensor(res).shape, rng));
+  const HostTensor& input = inputs[0];
+  Expected<std::vector<HostTensor>> expected = RunReference(graph, inputs);
+  REQUIRE_MESSAGE(expected.ok(), expected.status().ToString());
+
+  Expected<HwPartition> partition = PartitionForHardware(graph, hw);
+  REQUIRE_MESSAGE(partition.ok(), partition.status().ToString());
+  std::string reasons;
+  for (const HwGroup& g : partition->groups)
+    reasons += ReasonText(graph, *partition, g.reason) + "; ";
+  CAPTURE(reasons);
+  REQUIRE(partition->groups.size() == 1);
+  REQUIRE(partition->groups[0].kind == GroupKind::kOpu);
+  Expected<OpuCode> code = CompileOpuGroups(graph, *partition, hw);
+  REQUIRE_MESSAGE(code.ok(), code.status().ToString());
+  REQUIRE_MESSAGE(code->skipped.empty(), code->skipped.front().reason);
+  REQUIRE(code->groups.size() == 1);
+  CAPTURE(code->groups[0].tiling);
+
+  std::vector<uint8_t> dram = code->DramImage();
+  REQUIRE(WriteActivation(*code->Find(x), input, dram).ok());
+  if (c.residual) REQUIRE(WriteActivation(*code->Find(res), inputs[1], dram).ok());
+  OpuCounters counters;
+  const Status run = RunFunctionalSim(hw, code->groups[0].words, dram, &counters);
+  REQUIRE_MESSAGE(run.ok(), run.ToString());
+  for (size_t o = 0; o < graph.outputs.size(); ++o) {
+    const TensorId t = graph.outputs[o];
+    CAPTURE(graph.tensor(t).name);
+    REQUIRE(code->Find(t) != nullptr);
+    Expected<HostTensor> got = ReadActivation(*code->Find(t), graph.tensor(t).shape, dram);
+    REQUIRE(got.ok());
+    CHECK(Values(*got) == Values((*expected)[o]));
+  }
+  CHECK(code->groups[0].estimated_cycles > 0);
+}
+
+}  // namespace opuc::codegen_test

@@ -1,0 +1,48 @@
+// One random differential case of codegen_diff_test.cc: a quantized
+// inner-product group (with an optional residual add, compare stage and max
+// pool) built as a graph, run on the integer reference and, compiled, on
+// the functional simulator; every output must agree bit for bit.
+#ifndef OPUC_TESTS_OPU_CODEGEN_CASE_H
+#define OPUC_TESTS_OPU_CODEGEN_CASE_H
+
+#include <random>
+#include <string>
+
+#include "opuc/ir/graph.h"
+#include "opuc/opu/hw_config.h"
+
+namespace opuc::codegen_test {
+
+struct Case {
+  OpKind op = OpKind::kConv2D;
+  int64_t h = 4, w = 4, ci = 3, co = 2, k = 1, stride = 1, multiplier = 1;
+  bool same = true;
+  DType in = DType::kI8, out = DType::kI8, after_format = DType::kI8;
+  const char* fused = "none";
+  const char* after = nullptr;  // a separate relu / relu6 / relu_n1_to_1 / prelu
+  int f_in = 4, f_out = 3, f_after = 3;
+  // A residual add of a second input after the inner product (before `after`).
+  bool residual = false;
+  DType res_format = DType::kI8, sum_format = DType::kI8;
+  int f_res = 3, f_sum = 3;
+  // A max pool last (kernel <= stride), with the value before it stored too
+  // when `keep_tap`.
+  bool pool = false, pool_same = true, keep_tap = false;
+  int64_t pool_k = 2, pool_s = 2;
+  DType pool_format = DType::kI8;
+  int f_pool = 3;
+};
+
+std::string Describe(const Case& c);
+
+/// The inner product's output shape: SAME gives ceil(n / stride) pixels,
+/// VALID (n - k) / stride + 1.
+Shape ConvOutShape(const Case& c, int64_t out_c);
+
+/// Builds the case's graph, runs the reference and the compiled group, and
+/// CHECKs that they agree.
+void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng);
+
+}  // namespace opuc::codegen_test
+
+#endif  // OPUC_TESTS_OPU_CODEGEN_CASE_H

@@ -1,0 +1,168 @@
+// The functional simulator's stages after the array (output stage, compare,
+// prelu, residual add, max pool) on hand-built streams for `tiny`, each
+// result worked out by hand or taken from a numerics.md example.
+#include "fsim_bench.h"
+
+namespace opuc::fsim_test {
+namespace {
+
+TEST_CASE("the output stage with M != 1 (numerics.md E11)") {
+  Bench b = BiasesThrough({1000, -1000, 0, 0}, 23170, 22);
+  b.Add(With(Output(1, -128, 127), kPushNext));
+  b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
+  REQUIRE(b.Run().ok());
+  CHECK(b.Signed(256, 2) == std::vector<int>{6, -6});  // ±5.524 -> ±6
+}
+
+TEST_CASE("the compare stage: relu from i16 at f = 8 to u8 at f = 4 (numerics.md E37)") {
+  Bench b = BiasesThrough({-300, 1000, 30000, 8}, 1, 0);
+  b.Add(Output(1, -32768, 32767));
+  ClampInsn relu;
+  relu.count = 1;
+  relu.shift = 4;
+  relu.lo = 0;
+  relu.hi = 255;
+  b.Add(With(relu, kPushNext));
+  b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
+  REQUIRE(b.Run().ok());
+  CHECK(std::vector<int>(b.dram.begin() + 256, b.dram.begin() + 260) ==
+        std::vector<int>{0, 63, 255, 1});  // 62.5 -> 63; 0.5 -> 1
+}
+
+TEST_CASE("the compare stage's prelu: per-lane alpha from byte 7 of the param row") {
+  // numerics.md's i16 example, -1000 · 32, with both shifts 2 larger so
+  // that the result is an i8: -32000 / 2^9 = -62.5 -> -62; 1000 / 2^2 = 250,
+  // saturated to 127; -7 · -128 = 896 / 2^9 = 1.75 -> 2; 0 takes the q >= 0 path.
+  Bench b = BiasesThrough({-1000, 1000, -7, 0}, 1, 0);
+  const int alphas[] = {32, 32, -128, 5};
+  for (int lane = 0; lane < 4; ++lane)
+    b.dram[static_cast<size_t>(128 + lane * 8 + 7)] = static_cast<uint8_t>(alphas[lane]);
+  b.Add(Output(1, -32768, 32767));
+  PReluInsn prelu;
+  prelu.count = 1;
+  prelu.pos_shift = 2;
+  prelu.neg_shift = 9;
+  prelu.lo = -128;
+  prelu.hi = 127;
+  b.Add(With(prelu, kPushNext));
+  b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
+  REQUIRE(b.Run().ok());
+  CHECK(b.Signed(256, 4) == std::vector<int>{-62, 127, 2, 0});
+}
+
+// Biases through the array into the accumulator, then a residual add of the
+// bytes 2..5 of feature-map row 1 (loaded from DRAM 300) at F = 6: the
+// accumulator at f = 6, the residual at f = 4, the output at f = 5.
+Bench ResidualOf(std::initializer_list<int32_t> biases, std::initializer_list<int> residual,
+                 bool is_unsigned, int64_t lo, int64_t hi) {
+  Bench b;
+  int lane = 0;
+  for (int32_t bias : biases) b.Param(128, lane++, bias, 1, 0);
+  b.Bytes(298, residual);
+  b.Add(Load(0, 0, 0, 1, 1, 8));
+  b.Add(Load(0, 1, 296, 1, 1, 8));  // row 1 = DRAM bytes 296..303
+  b.Add(Load(1, 0, 64, 1, 1, 32));
+  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
+  b.Add(With(Gemm(0, 1, 1, 1, 1), kPopPrev));
+  b.Add(Output(1, -32768, 32767));
+  ResAddInsn add;
+  add.count = 1;
+  add.res_addr = 1;
+  add.res_lane = 2;
+  add.res_unsigned = is_unsigned;
+  add.acc_shift = 0;
+  add.res_shift = 2;
+  add.out_shift = 1;
+  add.lo = lo;
+  add.hi = hi;
+  b.Add(With(add, kPushNext));
+  b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
+  return b;
+}
+
+TEST_CASE("the residual add: numerics.md E14, saturation, signed and unsigned bytes") {
+  // 100 + (-37 << 2) = -48 -> -24; 101 - 148 = -47 -> -23 (a tie, up);
+  // 0 + 120·4 = 480 -> 240, saturated to 127; -50 + 5·4 = -30 -> -15.
+  Bench i8 = ResidualOf({100, 101, 0, -50}, {-37, -37, 120, 5}, false, -128, 127);
+  REQUIRE(i8.Run().ok());
+  CHECK(i8.Signed(256, 4) == std::vector<int>{-24, -23, 127, -15});
+  // The byte 200 is -56 signed (-56·4 / 2 = -112) and 200 unsigned (400,
+  // saturated to a u8's 255); 0 stays 0 either way.
+  Bench s = ResidualOf({0, 0, 0, 0}, {200, 0, 0, 0}, false, -128, 127);
+  REQUIRE(s.Run().ok());
+  CHECK(s.Signed(256, 2) == std::vector<int>{-112, 0});
+  Bench u = ResidualOf({0, 0, 0, 0}, {200, 0, 0, 0}, true, 0, 255);
+  OpuCounters counters;
+  REQUIRE(u.Run(&counters).ok());
+  CHECK(u.dram[256] == 255);
+  CHECK(counters.post_entries == 2);  // Output, then ResAdd, on one entry
+}
+
+// A 3x3 tile of known entries: feature-map pixel p (lanes 0 to 2 below)
+// through an identity weight matrix and zero biases, so entry p = pixel p.
+Bench PoolSource() {
+  Bench b;
+  const int lane0[] = {5, -3, 9, 7, 12, -1, -8, 4, 2};
+  const int lane2[] = {-7, -3, 0, -12, -9, 0, 0, 0, 0};
+  for (int p = 0; p < 9; ++p) b.Bytes(p * 8, {lane0[p], -lane0[p], lane2[p]});
+  for (int j = 0; j < 4; ++j) {
+    b.dram[static_cast<size_t>(128 + j * 8 + j)] = 1;
+    b.Param(192, j, 0, 1, 0);
+  }
+  b.Add(Load(0, 0, 0, 1, 9, 72));
+  b.Add(Load(1, 0, 128, 1, 1, 32));
+  b.Add(With(Load(2, 0, 192, 1, 1, 32), kPushNext));
+  b.Add(With(Gemm(0, 3, 3, 3, 1), kPopPrev));
+  b.Add(Output(9, -128, 127));
+  return b;
+}
+
+MaxPoolInsn Pool2x2(int64_t out_rows, int64_t out_cols, int64_t dst) {
+  MaxPoolInsn pool;
+  pool.src_rows = pool.src_cols = 3;
+  pool.dst_addr = dst;
+  pool.out_rows = out_rows;
+  pool.out_cols = out_cols;
+  pool.size_y = pool.size_x = pool.stride_y = pool.stride_x = 2;
+  return pool;
+}
+
+TEST_CASE("the pool stage: 2x2 windows, stride 2, cut at a 3x3 tile's edge, then requant") {
+  // Windows: pixels {0, 1, 3, 4}, {2, 5}, {6, 7}, {8}. Lane 0: maxes 12, 9,
+  // 4, 2; lane 1 (negated): 3, 1, 8, -2; lane 2: numerics.md E18's window
+  // [-7, -3, -12] (and -9): -3, then 0s. The Clamp halves (f_out = f_in - 1,
+  // ties up): 12 -> 6, 9 -> 5 (4.5), 3 -> 2 (1.5), 1 -> 1, -2 -> -1, -3 -> -1.
+  Bench b = PoolSource();
+  b.Add(Pool2x2(2, 2, 9));
+  ClampInsn requant;
+  requant.acc_addr = 9;
+  requant.count = 4;
+  requant.shift = 1;
+  requant.lo = -128;
+  requant.hi = 127;
+  b.Add(With(requant, kPushNext));
+  StoreInsn store = Store(2, 2, 2, 256, 16);
+  store.acc_addr = 9;
+  b.Add(With(store, kPopPrev));
+  OpuCounters counters;
+  REQUIRE(b.Run(&counters).ok());
+  CHECK(b.Signed(256, 4) == std::vector<int>{6, 2, -1, 0});
+  CHECK(b.Signed(264, 4) == std::vector<int>{5, 1, 0, 0});
+  CHECK(b.Signed(272, 4) == std::vector<int>{2, 4, 0, 0});
+  CHECK(b.Signed(280, 4) == std::vector<int>{1, -1, 0, 0});
+  CHECK(counters.post_entries == 9 + 9 + 4);  // Output, the pool's taps, Clamp
+}
+
+TEST_CASE("the pool stage refuses windows outside the tile and results over the source") {
+  Bench outside = PoolSource();
+  outside.Add(Pool2x2(3, 2, 9));
+  CHECK(outside.Run().message() ==
+        "instruction 5 (MaxPool): pooled pixel (2, 1)'s window starts outside the 3x3 source");
+  Bench overlap = PoolSource();
+  overlap.Add(Pool2x2(2, 2, 8));
+  CHECK(overlap.Run().message() ==
+        "instruction 5 (MaxPool): dst_addr entries 8 to 11 overlap the source's 0 to 8");
+}
+
+}  // namespace
+}  // namespace opuc::fsim_test
