@@ -51,6 +51,7 @@ std::string Describe(const Case& c) {
                   std::string(DTypeName(c.out)) + " " + c.fused;
   if (c.residual)
     s += " + residual " + std::string(DTypeName(c.res_format)) + " f" + std::to_string(c.f_res) +
+         (c.res_channels > 0 ? " of " + std::to_string(c.res_channels) + " channels, padded" : "") +
          " -> " + std::string(DTypeName(c.sum_format)) + " f" + std::to_string(c.f_sum);
   if (c.after) s += std::string(" then ") + c.after + " " + std::string(DTypeName(c.after_format));
   if (c.pool)
@@ -100,12 +101,20 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   if (c.op == OpKind::kDepthwiseConv2D) attrs.Set("depth_multiplier", AttrValue(c.multiplier));
   const TensorId y = b.Op(c.op, "ip", {x, w, bt}, attrs);
   TensorId last = y;
-  TensorId res = kNoTensor, sum = kNoTensor;
+  TensorId res = kNoTensor, padded = kNoTensor, sum = kNoTensor;
   if (c.residual) {
-    res = b.Input("res", c.res_format, fc ? Shape{c.h, c.co} : ConvOutShape(c, out_c));
-    sum = last = b.Op(OpKind::kAdd, "add", {y, res});
+    res = b.Input(
+        "res", c.res_format,
+        fc ? Shape{c.h, c.co} : ConvOutShape(c, c.res_channels > 0 ? c.res_channels : out_c));
+    TensorId operand = res;
+    if (c.res_channels > 0) {
+      Attributes pad;
+      pad.Set("pads", AttrValue(std::vector<int64_t>{0, 0, 0, 0, 0, 0, 0, out_c - c.res_channels}));
+      padded = operand = b.Op(OpKind::kPad, "channel_pad", {res}, pad);
+    }
+    sum = last = b.Op(OpKind::kAdd, "add", {y, operand});
   }
-  TensorId alpha = kNoTensor;
+  TensorId alpha = kNoTensor, table = kNoTensor, table_input = kNoTensor;
   if (c.after && std::string(c.after) == "prelu") {
     // One slope per channel (or one for all), i8 at its own fraction length.
     const int64_t n = std::uniform_int_distribution<int>(0, 1)(rng) ? out_c : 1;
@@ -114,6 +123,16 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
     alpha = b.Constant("alpha", DType::kI8, n == 1 || fc ? Shape{n} : Shape{1, 1, n},
                        ConstantData::Copy(slopes.data(), slopes.size()));
     last = b.Op(OpKind::kPRelu, "act", {last, alpha});
+  } else if (c.after && std::string(c.after) == "table") {
+    // Its entries come once the formats are set (below); its length follows
+    // the input's type, inferred for now.
+    const int64_t n = b.graph().tensor(last).dtype == DType::kI16 ? 257 : 256;
+    const std::vector<uint8_t> zeros(514, 0);
+    table = b.Constant(
+        "table", c.after_format, {n},
+        ConstantData::Copy(zeros.data(), static_cast<size_t>(n) * DTypeSize(c.after_format)));
+    table_input = last;
+    last = b.Op(OpKind::kLookupTable, "act", {last, table});
   } else if (c.after) {
     OpKind op = OpKind::kRelu;
     if (std::string(c.after) == "relu6") op = OpKind::kRelu6;
@@ -142,6 +161,10 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   graph.tensor(y).dtype = c.out;
   if (c.residual) {
     graph.tensor(res).fixed_point = {{c.f_res}, -1};
+    if (padded != kNoTensor) {
+      graph.tensor(padded).fixed_point = {{c.f_res}, -1};
+      graph.tensor(padded).dtype = c.res_format;
+    }
     graph.tensor(sum).fixed_point = {{c.f_sum}, -1};
     graph.tensor(sum).dtype = c.sum_format;
   }
@@ -151,6 +174,24 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
     graph.tensor(last).dtype = c.after_format;
   }
 
+  if (table != kNoTensor) {
+    // Random entries in the output's format: 256, or 257 knots for an i16.
+    const IntegerBounds bounds = QuantizedBounds(c.after_format);
+    std::uniform_int_distribution<int64_t> ed(bounds.lo, bounds.hi);
+    const int64_t n = graph.tensor(table_input).dtype == DType::kI16 ? 257 : 256;
+    HostTensor entries = HostTensor::Zeros(c.after_format, {n}).value();
+    for (int64_t k = 0; k < n; ++k) {
+      const int64_t v = ed(rng);
+      if (c.after_format == DType::kI16)
+        entries.data<int16_t>()[k] = static_cast<int16_t>(v);
+      else if (c.after_format == DType::kU8)
+        entries.data<uint8_t>()[k] = static_cast<uint8_t>(v);
+      else
+        entries.data<int8_t>()[k] = static_cast<int8_t>(v);
+    }
+    graph.tensor(table).shape = {n};
+    graph.tensor(table).constant = ConstantData::Copy(entries.raw(), entries.bytes());
+  }
   if (c.pool) {
     graph.tensor(pooled).fixed_point = {{c.f_pool}, -1};
     graph.tensor(pooled).dtype = c.pool_format;

@@ -25,6 +25,7 @@ struct Case {
   bool residual = false;
   DType res_format = DType::kI8, sum_format = DType::kI8;
   int f_res = 3, f_sum = 3;
+  int64_t res_channels = 0;  // > 0: fewer than the output's, a zero pad appends the rest
   // A max pool last (kernel <= stride), with the value before it stored too
   // when `keep_tap`.
   bool pool = false, pool_same = true, keep_tap = false;

@@ -1,7 +1,7 @@
 // Differential tests: random quantized inner-product groups (shapes,
 // kernels, strides, channel counts on and off the array's width, i8, u8
 // and i16 inputs and outputs, with and without a residual add, a compare
-// stage and a max pool), compiled for
+// stage (clamps, prelu, lookup tables) and a max pool), compiled for
 // `tiny` and `opu1024` and run on the functional simulator, must equal the
 // integer reference executor bit for bit.
 #include <doctest/doctest.h>
@@ -40,7 +40,7 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
   c.multiplier = pick(1, 2);
   c.in = Format(rng);
   c.out = Format(rng);
-  const char* acts[] = {"none", "relu", "relu6", "relu_n1_to_1", "prelu"};
+  const char* acts[] = {"none", "relu", "relu6", "relu_n1_to_1", "prelu", "table"};
   // The partitioner takes inner products without a fused activation
   // (CanonicalizeActivation makes it a node): one compare stage may follow.
   c.f_in = static_cast<int>(pick(0, c.in == DType::kI16 ? 12 : 7));
@@ -51,9 +51,12 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
     c.sum_format = Format(rng);
     c.f_res = static_cast<int>(pick(-2, 7));
     c.f_sum = static_cast<int>(pick(-2, c.sum_format == DType::kI16 ? 14 : 7));
+    const int64_t out_c = c.op == OpKind::kDepthwiseConv2D ? c.ci * c.multiplier : c.co;
+    if (c.op != OpKind::kFullyConnected && out_c > 1 && pick(0, 1) == 1)
+      c.res_channels = pick(1, out_c - 1);  // BlazeFace's channel-padded residual
   }
   if (pick(0, 2) == 0) {
-    c.after = acts[pick(1, 4)];
+    c.after = acts[pick(1, 5)];
     c.after_format = Format(rng);
     c.f_after = static_cast<int>(pick(-2, c.after_format == DType::kI16 ? 14 : 7));
   }
@@ -85,7 +88,9 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
   for (int i = 0; i < 80; ++i) RunCase(RandomCase(rng, true, hw.ipa.max_kernel, true), hw, rng);
 }
 
-TEST_CASE("wide channels: several input and output blocks, weight chunks, many tiles, a pool") {
+TEST_CASE(
+    "wide channels: several input and output blocks, weight chunks, many tiles, a pool, a padded "
+    "residual") {
   const HwConfig tiny = *HwConfigPreset("tiny");
   std::mt19937 rng(3);
   Case c;
@@ -111,6 +116,12 @@ TEST_CASE("wide channels: several input and output blocks, weight chunks, many t
   c.out = DType::kI16;
   c.after = nullptr;
   c.pool = false;
+  RunCase(c, opu, rng);
+  // A residual of 40 channels padded to 70: output blocks of 16 read 16, 16,
+  // 8, then no residual lanes at all (no load).
+  c.residual = true;
+  c.res_channels = 40;
+  c.sum_format = DType::kI8;
   RunCase(c, opu, rng);
 }
 

@@ -54,7 +54,7 @@ TEST_CASE("the compare stage's prelu: per-lane alpha from byte 7 of the param ro
 // bytes 2..5 of feature-map row 1 (loaded from DRAM 300) at F = 6: the
 // accumulator at f = 6, the residual at f = 4, the output at f = 5.
 Bench ResidualOf(std::initializer_list<int32_t> biases, std::initializer_list<int> residual,
-                 bool is_unsigned, int64_t lo, int64_t hi) {
+                 bool is_unsigned, int64_t lo, int64_t hi, int64_t res_lanes = 4) {
   Bench b;
   int lane = 0;
   for (int32_t bias : biases) b.Param(128, lane++, bias, 1, 0);
@@ -70,6 +70,7 @@ Bench ResidualOf(std::initializer_list<int32_t> biases, std::initializer_list<in
   add.res_addr = 1;
   add.res_lane = 2;
   add.res_unsigned = is_unsigned;
+  add.res_lanes = res_lanes;
   add.acc_shift = 0;
   add.res_shift = 2;
   add.out_shift = 1;
@@ -80,12 +81,18 @@ Bench ResidualOf(std::initializer_list<int32_t> biases, std::initializer_list<in
   return b;
 }
 
-TEST_CASE("the residual add: numerics.md E14, saturation, signed and unsigned bytes") {
+TEST_CASE(
+    "the residual add: numerics.md E14, saturation, signed and unsigned bytes, lanes padded") {
   // 100 + (-37 << 2) = -48 -> -24; 101 - 148 = -47 -> -23 (a tie, up);
   // 0 + 120·4 = 480 -> 240, saturated to 127; -50 + 5·4 = -30 -> -15.
   Bench i8 = ResidualOf({100, 101, 0, -50}, {-37, -37, 120, 5}, false, -128, 127);
   REQUIRE(i8.Run().ok());
   CHECK(i8.Signed(256, 4) == std::vector<int>{-24, -23, 127, -15});
+  // With res_lanes 2, lanes 2 and 3 add 0 (a channel-padded residual): 0 and
+  // -50 / 2 = -25, whatever the bytes there.
+  Bench padded = ResidualOf({100, 101, 0, -50}, {-37, -37, 120, 5}, false, -128, 127, 2);
+  REQUIRE(padded.Run().ok());
+  CHECK(padded.Signed(256, 4) == std::vector<int>{-24, -23, 0, -25});
   // The byte 200 is -56 signed (-56·4 / 2 = -112) and 200 unsigned (400,
   // saturated to a u8's 255); 0 stays 0 either way.
   Bench s = ResidualOf({0, 0, 0, 0}, {200, 0, 0, 0}, false, -128, 127);
@@ -162,6 +169,66 @@ TEST_CASE("the pool stage refuses windows outside the tile and results over the 
   overlap.Add(Pool2x2(2, 2, 8));
   CHECK(overlap.Run().message() ==
         "instruction 5 (MaxPool): dst_addr entries 8 to 11 overlap the source's 0 to 8");
+}
+
+// Biases through the output stage into one entry, then the Table stage with
+// `table` (i16 entries from DRAM 400, in feature-map rows 100 on).
+Bench TableThrough(std::initializer_list<int32_t> biases, int64_t lo, int64_t hi,
+                   const std::vector<int>& table, int64_t in_format) {
+  Bench b;
+  int lane = 0;
+  for (int32_t bias : biases) b.Param(128, lane++, bias, 1, 0);
+  for (size_t k = 0; k < table.size(); ++k) {
+    b.dram[400 + 2 * k] = static_cast<uint8_t>(table[k] & 0xff);
+    b.dram[401 + 2 * k] = static_cast<uint8_t>((table[k] >> 8) & 0xff);
+  }
+  b.Add(Load(0, 0, 0, 1, 1, 8));
+  b.Add(Load(1, 0, 64, 1, 1, 32));
+  b.Add(Load(0, 100, 400, 1, 65, 520));
+  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
+  b.Add(With(Gemm(0, 1, 1, 1, 1), kPopPrev));
+  b.Add(Output(1, lo, hi));
+  TableInsn t;
+  t.count = 1;
+  t.table_addr = 100;
+  t.in_format = in_format;
+  b.Add(With(t, kPushNext));
+  return b;
+}
+
+TEST_CASE("the compare stage's tables: i8 and u8 index, i16 interpolates (numerics.md E33)") {
+  std::vector<int> reversed;  // T[i] = 127 - i: an index off by one shows
+  for (int i = 0; i < 256; ++i) reversed.push_back(127 - i);
+  Bench i8 = TableThrough({-128, 127, 5, -1}, -128, 127, reversed, 0);
+  i8.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
+  REQUIRE(i8.Run().ok());
+  CHECK(i8.Signed(256, 4) == std::vector<int>{127, -128, -6, 0});  // T[q + 128]
+  Bench u8 = TableThrough({0, 255, 5, 200}, 0, 255, reversed, 1);
+  u8.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
+  REQUIRE(u8.Run().ok());
+  CHECK(u8.Signed(256, 4) == std::vector<int>{127, -128, 122, -73});  // T[q]
+  // Knots K[k] = 10k: 1000 -> 1310 + rhu(10 * 232 / 256) = 1319; 32767 ->
+  // 2560; -32768 -> K[0] = 0; -1 (high -1, low 255) -> 1270 + rhu(9.96) = 1280.
+  std::vector<int> knots;
+  for (int k = 0; k <= 256; ++k) knots.push_back(10 * k);
+  Bench i16 = TableThrough({1000, 32767, -32768, -1}, -32768, 32767, knots, 2);
+  StoreInsn low = Store(1, 1, 1, 256, 8), high = Store(1, 1, 1, 264, 8);
+  high.high_byte = 1;
+  i16.Add(With(low, kPopPrev));
+  i16.Add(high);
+  REQUIRE(i16.Run().ok());
+  std::vector<int> got;
+  for (int j = 0; j < 4; ++j)
+    got.push_back(i16.dram[static_cast<size_t>(256 + j)] | i16.dram[static_cast<size_t>(264 + j)]
+                                                               << 8);
+  CHECK(got == std::vector<int>{1319, 2560, 0, 1280});
+}
+
+TEST_CASE("a table stage refuses a value its input format has no entry for") {
+  std::vector<int> zeros(256, 0);
+  Bench b = TableThrough({300, 0, 0, 0}, -32768, 32767, zeros, 0);
+  CHECK(b.Run().message() ==
+        "instruction 6 (Table): entry 0 lane 0 holds 300, outside the i8 the table reads");
 }
 
 }  // namespace

@@ -37,6 +37,8 @@ class GraphBuilder {
   void Output(TensorId id);
   void Metadata(std::string key, std::string value);
 
+  /// The graph so far, with the types inference gave each tensor.
+  const Graph& graph() const { return graph_; }
   /// The first error so far, or ok.
   const Status& status() const { return status_; }
 

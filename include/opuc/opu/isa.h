@@ -95,8 +95,8 @@ struct Deps {
 #undef OPUC_ISA_FIELD_S
 #undef OPUC_ISA_FIELD_R
 
-using Instruction = std::variant<LoadInsn, GemmInsn, OutputInsn, ClampInsn, PReluInsn, ResAddInsn,
-                                 MaxPoolInsn, StoreInsn>;
+using Instruction = std::variant<LoadInsn, GemmInsn, OutputInsn, ClampInsn, PReluInsn, TableInsn,
+                                 ResAddInsn, MaxPoolInsn, StoreInsn>;
 
 /// The engine that runs `insn`.
 Engine EngineOf(const Instruction& insn);

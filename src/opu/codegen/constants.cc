@@ -62,6 +62,13 @@ ConstantPlacement PackConstants(const InnerProductGroup& g, const Tiling& t,
     if (!g.alpha.empty())
       PutLe(blob, lane + 7, static_cast<uint8_t>(g.alpha[static_cast<size_t>(o)]), 1);
   }
+  if (!g.table.empty()) {
+    Align(blob, align);
+    at.table = static_cast<int64_t>(blob.size());
+    blob.resize(blob.size() + static_cast<size_t>(t.table_rows * L), 0);
+    for (size_t k = 0; k < g.table.size(); ++k)
+      PutLe(blob, static_cast<size_t>(at.table) + 2 * k, static_cast<uint16_t>(g.table[k]), 2);
+  }
   return at;
 }
 

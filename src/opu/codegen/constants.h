@@ -4,7 +4,8 @@
 // then kx), each tap's input blocks in order, one Co x L matrix W[j][l] per
 // row (zero past the channels; a depthwise row is diagonal); then, for
 // every output block, one param row: per lane the bias (i32), M (i16, 1:
-// power-of-two mode), S (i8) and a zero byte, little-endian.
+// power-of-two mode), S (i8) and a prelu's slope (i8) or 0, little-endian;
+// then a lookup table's entries as i16, little-endian, zero to a whole row.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_OPU_CODEGEN_CONSTANTS_H
@@ -20,6 +21,7 @@ namespace opuc::codegen {
 struct ConstantPlacement {
   int64_t weights = 0;  ///< Byte address of the first weight row.
   int64_t params = 0;   ///< Byte address of the first param row.
+  int64_t table = 0;    ///< Of a lookup table's table_rows x L bytes.
 };
 
 /// The input block that weight row `block_row` (0 .. t.blocks-1) of output

@@ -136,6 +136,17 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
     estimate.BeginUnit();
 
     Batch load;
+    if (ui == 0 && t.table_rows > 0) {  // the table, for every unit
+      isa::LoadInsn table;
+      table.buffer = 0;
+      table.sram_addr = t.table_row;
+      table.dram_addr = constants.table;
+      table.rows = 1;
+      table.cols = t.table_rows;
+      table.dram_stride = t.table_rows * L;
+      estimate.Load(t.table_rows * L);
+      load.Add(table);
+    }
     if (unit.new_window) {
       const int64_t iy0 = unit.y0 * g.sy - g.pad_top, ix0 = unit.x0 * g.sx - g.pad_left;
       const int64_t r0 = std::max<int64_t>(0, iy0), r1 = std::min(g.in_h, iy0 + ih);
@@ -180,8 +191,11 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
     }
     // The residual tile of the (tile, output block) pair, in the rows
     // after the window of feature-map half u % 2 (freed like the weights').
+    // Lanes past a channel-padded residual's channels add 0, unloaded.
     const int64_t residual_base = (ui % 2) * t.fm_half + t.residual_row;
-    if (unit.last_chunk && g.residual) {
+    const int64_t residual_lanes =
+        g.residual ? std::clamp<int64_t>(g.residual->channels - unit.ob * Co, 0, Co) : 0;
+    if (unit.last_chunk && residual_lanes > 0) {
       isa::LoadInsn r;
       r.buffer = 0;
       r.sram_addr = residual_base;
@@ -218,7 +232,15 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       }
     }
     if (unit.last_chunk) {
-      PostTile tile{acc_base, param_row, residual_base, (unit.ob * Co) % L, unit.th, unit.tw};
+      PostTile tile;
+      tile.acc_base = acc_base;
+      tile.param_row = param_row;
+      tile.residual_row = residual_base;
+      tile.residual_lane = (unit.ob * Co) % L;
+      tile.residual_lanes = residual_lanes;
+      tile.table_row = t.table_row;
+      tile.th = unit.th;
+      tile.tw = unit.tw;
       if (g.pool) {
         tile.pool_base = acc_base + t.tile_h * t.tile_w;
         tile.pool_rows = PooledExtent(unit.y0, unit.th, g.pool->sy, g.pool->out_h);

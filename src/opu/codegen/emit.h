@@ -28,7 +28,9 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
 /// Where one unit's tile sits on chip for the stages after the inner product.
 struct PostTile {
   int64_t acc_base = 0, param_row = 0;
-  int64_t residual_row = 0, residual_lane = 0;          ///< With a residual add.
+  /// With a residual add: where its tile is, and how many lanes read it.
+  int64_t residual_row = 0, residual_lane = 0, residual_lanes = 0;
+  int64_t table_row = 0;                                ///< With a lookup table.
   int64_t th = 1, tw = 1;                               ///< The tile's pixels.
   int64_t pool_base = 0, pool_rows = 0, pool_cols = 0;  ///< With a pool.
 };

@@ -1,7 +1,7 @@
 //===- src/opu/codegen/emit_post.cc - The stages after the inner product --===//
 //
 // Over one tile in the accumulator, in the group's order: the output stage,
-// each compare stage or residual add, then a pool into its own entries
+// each compare stage (clamp, prelu, table) or residual add, then a pool into its own entries
 // (with the Clamp that requantizes them when it changes anything).
 //
 //===----------------------------------------------------------------------===//
@@ -55,6 +55,13 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
       pr.lo = step.clamp.lo;
       pr.hi = step.clamp.hi;
       out.push_back(pr);
+    } else if (step.kind == PostStep::kTable) {
+      isa::TableInsn table;
+      table.acc_addr = tile.acc_base;
+      table.count = entries;
+      table.table_addr = tile.table_row;
+      table.in_format = g.table_input == DType::kI8 ? 0 : g.table_input == DType::kU8 ? 1 : 2;
+      out.push_back(table);
     } else if (step.kind == PostStep::kResidual) {
       const ResidualStep& r = *g.residual;
       isa::ResAddInsn ra;
@@ -62,6 +69,7 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
       ra.count = entries;
       ra.res_addr = tile.residual_row;
       ra.res_lane = tile.residual_lane;
+      ra.res_lanes = tile.residual_lanes;
       ra.res_unsigned = r.is_unsigned;
       ra.acc_shift = r.acc_shift;
       ra.res_shift = r.res_shift;

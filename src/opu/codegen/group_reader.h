@@ -32,6 +32,7 @@ Status ReadClamp(const Graph& graph, const HwPartition& p, NodeId id, InnerProdu
 Status ReadPRelu(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g);
 Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& group, NodeId id,
                     InnerProductGroup& g);
+Status ReadTable(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g);
 Status ReadMaxPool(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g);
 
 }  // namespace opuc::codegen

@@ -2,6 +2,7 @@
 #include "inner_product_group.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "group_reader.h"
 #include "opuc/ir/conv_geometry.h"
@@ -115,29 +116,41 @@ Expected<InnerProductGroup> DescribeGroup(const Graph& graph, const HwPartition&
                                           const HwGroup& group) {
   InnerProductGroup g;
   g.group = group.id;
-  size_t k = 0;
-  for (NodeId id : group.ops)
-    if (partition.nodes[static_cast<size_t>(id)].placement == Placement::kCollected)
-      return NotYet(graph, partition, id,
-                    "collected constants and channel pads do not compile yet");
-  if (k < group.ops.size() && graph.node(group.ops[k]).op == OpKind::kPad)
-    OPUC_RETURN_IF_ERROR(FoldPad(graph, partition, group.ops[k++], g));
-  if (k >= group.ops.size() || !IsInnerProduct(graph.node(group.ops[k]).op))
-    return NotYet(graph, partition, group.ops[k < group.ops.size() ? k : 0],
-                  "codegen compiles groups that start with an inner product so far");
-  OPUC_RETURN_IF_ERROR(ReadInnerProduct(graph, partition, group.ops[k++], g));
-  for (; k < group.ops.size(); ++k) {
-    const OpKind op = graph.node(group.ops[k]).op;
-    if (g.pool) return NotYet(graph, partition, group.ops[k], "an op after the pool");
-    if (op == OpKind::kMaxPool2D)
-      OPUC_RETURN_IF_ERROR(ReadMaxPool(graph, partition, group.ops[k], g));
-    else if (op == OpKind::kAdd)
-      OPUC_RETURN_IF_ERROR(ReadResidual(graph, partition, group, group.ops[k], g));
-    else if (op == OpKind::kPRelu)
-      OPUC_RETURN_IF_ERROR(ReadPRelu(graph, partition, group.ops[k], g));
+  // A collected op is a residual's channel pad (ReadResidual reads through
+  // it) or a constant the stages would read from DRAM; the rest run in order.
+  std::vector<NodeId> ops, pads;
+  for (NodeId id : group.ops) {
+    if (partition.nodes[static_cast<size_t>(id)].placement != Placement::kCollected)
+      ops.push_back(id);
+    else if (graph.node(id).op == OpKind::kPad)
+      pads.push_back(id);
     else
-      OPUC_RETURN_IF_ERROR(ReadClamp(graph, partition, group.ops[k], g));
+      return NotYet(graph, partition, id, "collected constants do not compile yet");
   }
+  size_t k = 0;
+  if (k < ops.size() && graph.node(ops[k]).op == OpKind::kPad)
+    OPUC_RETURN_IF_ERROR(FoldPad(graph, partition, ops[k++], g));
+  if (k >= ops.size() || !IsInnerProduct(graph.node(ops[k]).op))
+    return NotYet(graph, partition, ops[k < ops.size() ? k : 0],
+                  "codegen compiles groups that start with an inner product so far");
+  OPUC_RETURN_IF_ERROR(ReadInnerProduct(graph, partition, ops[k++], g));
+  for (; k < ops.size(); ++k) {
+    const OpKind op = graph.node(ops[k]).op;
+    if (g.pool) return NotYet(graph, partition, ops[k], "an op after the pool");
+    if (op == OpKind::kMaxPool2D)
+      OPUC_RETURN_IF_ERROR(ReadMaxPool(graph, partition, ops[k], g));
+    else if (op == OpKind::kAdd)
+      OPUC_RETURN_IF_ERROR(ReadResidual(graph, partition, group, ops[k], g));
+    else if (op == OpKind::kPRelu)
+      OPUC_RETURN_IF_ERROR(ReadPRelu(graph, partition, ops[k], g));
+    else if (op == OpKind::kLookupTable)
+      OPUC_RETURN_IF_ERROR(ReadTable(graph, partition, ops[k], g));
+    else
+      OPUC_RETURN_IF_ERROR(ReadClamp(graph, partition, ops[k], g));
+  }
+  for (NodeId pad : pads)
+    if (!g.residual || graph.node(pad).inputs[0] != g.residual->tensor)
+      return NotYet(graph, partition, pad, "a channel pad that is not the residual's");
   // What leaves the group: its last value, and with a pool, the pooled
   // value's input too when other groups read it (both come from one tile).
   const TensorId last = g.pool ? g.pool->tensor : g.output;

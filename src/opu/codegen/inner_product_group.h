@@ -4,7 +4,8 @@
 // (folded into the loads), one inner product (conv2d, depthwise_conv2d,
 // fully_connected) with its output stage and fused clamp, then compare
 // stages (relu, relu6, relu_n1_to_1, one prelu with a constant per-channel
-// alpha), at most one residual add of an i8/u8 value from DRAM, each
+// alpha, one lookup table), at most one residual add of an i8/u8 value from DRAM (with
+// channels a collected zero pad appends), each
 // reading the previous op, and last an optional max pool whose windows do
 // not overlap. Every value here is read from the quantized graph as
 // numerics.md defines it.
@@ -38,12 +39,13 @@ struct ResidualStep {
   bool is_unsigned = false;  ///< u8, else i8.
   int acc_shift = 0, res_shift = 0, out_shift = 0;
   int64_t lo = 0, hi = 0;
+  int64_t channels = 0;  ///< Of `tensor`; the output's later channels add 0.
 };
 
-/// A stage after the output stage, in order: a compare stage (a clamp or
-/// prelu), or the residual add.
+/// A stage after the output stage, in order: a compare stage (a clamp,
+/// prelu or lookup table), or the residual add.
 struct PostStep {
-  enum Kind : uint8_t { kClamp, kPRelu, kResidual } kind = kClamp;
+  enum Kind : uint8_t { kClamp, kPRelu, kTable, kResidual } kind = kClamp;
   ClampStep clamp;    ///< kClamp; kPRelu: the shift of q >= 0, lo, hi.
   int neg_shift = 0;  ///< kPRelu: the shift of q · alpha for q < 0.
 };
@@ -93,6 +95,10 @@ struct InnerProductGroup {
   std::vector<PostStep> post;
   std::optional<ResidualStep> residual;
   std::vector<int8_t> alpha;  ///< A prelu's slope per output channel, else empty.
+  /// A lookup table's entries (numerics.md §6: 256, or 257 knots for an i16
+  /// input), in its output's format, and the format of the values it reads.
+  std::vector<int16_t> table;
+  DType table_input = DType::kI8;
   std::optional<PoolStep> pool;
 
   /// The range of `output`: the last post step's, else the output stage's.

@@ -1,5 +1,6 @@
 //===- src/opu/codegen/post_steps.cc - The stages after the inner product -===//
 #include <algorithm>
+#include <cstring>
 
 #include "group_reader.h"
 #include "opuc/ir/conv_geometry.h"
@@ -12,6 +13,9 @@ std::pair<int64_t, int64_t> InnerProductGroup::OutputRange() const {
   if (post.empty()) return {lo, hi};
   const PostStep& last = post.back();
   if (last.kind == PostStep::kResidual) return {residual->lo, residual->hi};
+  if (last.kind == PostStep::kTable)  // the entries' range
+    return {*std::min_element(table.begin(), table.end()),
+            *std::max_element(table.begin(), table.end())};
   return {last.clamp.lo, last.clamp.hi};
 }
 
@@ -35,28 +39,53 @@ Status ReadClamp(const Graph& graph, const HwPartition& p, NodeId id, InnerProdu
   return OkStatus();
 }
 
+namespace {
+
+// The group's collected channel pad that makes `t`, or -1: the partitioner
+// collects only a zero pad appending channels to one add's operand.
+NodeId ChannelPadMaking(const Graph& graph, const HwPartition& p, const HwGroup& group,
+                        TensorId t) {
+  for (NodeId id : group.ops)
+    if (p.nodes[static_cast<size_t>(id)].placement == Placement::kCollected &&
+        graph.node(id).op == OpKind::kPad && graph.node(id).outputs[0] == t)
+      return id;
+  return -1;
+}
+
+}  // namespace
+
 // numerics.md §5, add: F = max(f_a, f_b, f_out), both operands shifted up
 // to F, one rounding down to f_out. The residual comes from DRAM as one
-// byte per lane: i8 or u8, of the output's shape (no broadcast).
+// byte per lane: i8 or u8, of the output's shape (no broadcast), or of
+// fewer channels that a collected zero pad appends (they add 0).
 Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& group, NodeId id,
                     InnerProductGroup& g) {
   const Node& n = graph.node(id);
   if (g.residual) return NotYet(graph, p, id, "a second residual add in one group");
   if (n.inputs.size() != 2 || (n.inputs[0] != g.output && n.inputs[1] != g.output))
     return NotYet(graph, p, id, "it does not read the group's last value");
-  const TensorId r = n.inputs[0] == g.output ? n.inputs[1] : n.inputs[0];
+  TensorId r = n.inputs[0] == g.output ? n.inputs[1] : n.inputs[0];
+  if (const NodeId pad = ChannelPadMaking(graph, p, group, r); pad >= 0) {
+    const Tensor &before = graph.tensor(graph.node(pad).inputs[0]), &after = graph.tensor(r);
+    if (before.dtype != after.dtype || !(before.fixed_point == after.fixed_point))
+      return NotYet(graph, p, pad, "a pad that changes the format or fraction length");
+    r = graph.node(pad).inputs[0];
+  }
   const Tensor& res = graph.tensor(r);
   if (std::find(group.inputs.begin(), group.inputs.end(), r) == group.inputs.end())
     return NotYet(graph, p, id, "a residual that is not read from DRAM");
   if (res.dtype != DType::kI8 && res.dtype != DType::kU8)
     return NotYet(graph, p, id, Cat("a ", DTypeName(res.dtype), " residual (i8 and u8 compile)"));
-  if (res.shape != graph.tensor(g.output).shape)
+  Shape padded = res.shape;
+  if (!padded.empty() && padded.back() <= g.out_c) padded.back() = g.out_c;
+  if (padded != graph.tensor(g.output).shape)
     return NotYet(graph, p, id, "a residual of another shape (broadcast)");
   OPUC_ASSIGN_OR_RETURN(int f_a, Fraction(graph, g.output));
   OPUC_ASSIGN_OR_RETURN(int f_b, Fraction(graph, r));
   OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
   const int top = std::max({f_a, f_b, f_out});
   ResidualStep step{r, res.dtype == DType::kU8, top - f_a, top - f_b, top - f_out, 0, 0};
+  step.channels = res.shape.back();
   if (step.acc_shift > 31 || step.res_shift > 31 || step.out_shift > 63)
     return NotYet(graph, p, id, "fraction lengths further apart than ResAdd's shifts reach");
   const DType format = graph.tensor(n.outputs[0]).dtype;
@@ -100,6 +129,38 @@ Status ReadPRelu(const Graph& graph, const HwPartition& p, NodeId id, InnerProdu
   g.post.push_back({PostStep::kPRelu, {pos, range.first, range.second}, neg});
   g.output = n.outputs[0];
   g.out_format = format;
+  return OkStatus();
+}
+
+// numerics.md §6: the quantizer's table, read as stored.
+Status ReadTable(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g) {
+  const Node& n = graph.node(id);
+  if (!g.table.empty()) return NotYet(graph, p, id, "a second lookup table in one group");
+  if (n.inputs[0] != g.output)
+    return NotYet(graph, p, id, "it does not read the group's last value");
+  const DType in = graph.tensor(n.inputs[0]).dtype, out = graph.tensor(n.outputs[0]).dtype;
+  const Tensor& table = graph.tensor(n.inputs[1]);
+  const int64_t entries = in == DType::kI16 ? 257 : 256;
+  if (!table.is_constant() || table.sparsity || table.dtype != out ||
+      NumElements(table.shape).value_or(0) != entries)
+    return NotYet(graph, p, id,
+                  Cat("a table that is not a constant of ", entries, " ", DTypeName(out)));
+  const auto* data = table.constant->data();
+  for (size_t k = 0; k < static_cast<size_t>(entries); ++k) {
+    if (out == DType::kI16) {
+      int16_t v = 0;
+      std::memcpy(&v, data + 2 * k, 2);
+      g.table.push_back(v);
+    } else if (out == DType::kU8)
+      g.table.push_back(data[k]);
+    else
+      g.table.push_back(reinterpret_cast<const int8_t*>(data)[k]);
+  }
+  g.table_input = in;
+  const IntegerBounds b = QuantizedBounds(out);
+  g.post.push_back({PostStep::kTable, {0, b.lo, b.hi}});
+  g.output = n.outputs[0];
+  g.out_format = out;
   return OkStatus();
 }
 

@@ -24,7 +24,9 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
     return Unsupported(Cat(g.what, ": array.input_channels (", u.lanes,
                            ") is not a multiple of array.output_channels (", u.out_lanes, ")"));
   Tiling t;
-  t.fm_half = u.fm_rows / 2;
+  t.table_rows = g.table.empty() ? 0 : CeilDiv(2 * static_cast<int64_t>(g.table.size()), u.lanes);
+  t.fm_half = (u.fm_rows - t.table_rows) / 2;
+  t.table_row = 2 * t.fm_half;
   t.weight_half = u.weight_rows / 2;
   t.param_half = u.param_rows / 2;
   t.acc_half = u.acc_entries / 2;

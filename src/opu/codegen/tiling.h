@@ -3,7 +3,8 @@
 // An inner-product group runs as units: one output tile x one block of Co
 // output channels x one chunk of its weight rows. Each buffer is split in
 // two halves (ping-pong): while one unit computes from one half, the next
-// unit's loads fill the other. ChooseTiling picks the output tile with the
+// unit's loads fill the other (a lookup table takes rows of its own at the
+// feature-map buffer's end). ChooseTiling picks the output tile with the
 // fewest tiles that fits a half of the feature-map buffer (its input window,
 // every input block and plane) and of the accumulator, and the weight chunk
 // that fits a half of the weight buffer.
@@ -33,6 +34,9 @@ struct Tiling {
   /// With a residual add: the feature-map row, within a half, after the
   /// largest window, where a unit's residual tile (one row per pixel) goes.
   int64_t residual_row = 0;
+  /// With a lookup table: its feature-map rows, after both halves, loaded
+  /// once for the whole group.
+  int64_t table_row = 0, table_rows = 0;
 
   /// Input rows/columns an output extent of `n` pixels reads.
   int64_t InRows(const InnerProductGroup& g, int64_t n) const {

@@ -61,6 +61,7 @@ Status ExecClamp(Machine& m, const isa::ClampInsn& insn);
 Status ExecResAdd(Machine& m, const isa::ResAddInsn& insn);
 Status ExecPRelu(Machine& m, const isa::PReluInsn& insn);
 Status ExecMaxPool(Machine& m, const isa::MaxPoolInsn& insn);
+Status ExecTable(Machine& m, const isa::TableInsn& insn);
 Status ExecStore(Machine& m, const isa::StoreInsn& insn);
 
 }  // namespace opuc::fsim

@@ -5,7 +5,9 @@
 // output's length and clamped to its format. The accumulated operand is
 // the value the earlier stages left in the accumulator; the residual is a
 // byte per lane of a feature-map row (one pixel of L lanes) that the load
-// engine brought in, entry e reading row res_addr + e from lane res_lane.
+// engine brought in, entry e reading row res_addr + e from lane res_lane;
+// lanes from res_lanes on add 0: the channels a zero pad appends to a
+// shorter residual (BlazeFace's channel padding), never read from memory.
 //
 //===----------------------------------------------------------------------===//
 #include "machine.h"
@@ -15,17 +17,22 @@ namespace opuc::fsim {
 
 Status ExecResAdd(Machine& m, const isa::ResAddInsn& insn) {
   const int64_t L = m.units.lanes, Co = m.units.out_lanes;
-  if (insn.res_lane + Co > L)
+  const int64_t lanes = insn.res_lanes;
+  if (lanes > Co) return m.Fail(Cat("res_lanes is ", lanes, "; it is 0 to ", Co));
+  if (lanes > 0 && insn.res_lane + lanes > L)
     return m.Fail(Cat("res_lane is ", insn.res_lane, "; lanes ", insn.res_lane, " to ",
-                      insn.res_lane + Co - 1, " pass the row's ", L));
+                      insn.res_lane + lanes - 1, " pass the row's ", L));
   OPUC_RETURN_IF_ERROR(m.CheckPost(insn.acc_addr, insn.count, insn.lo, insn.hi));
-  OPUC_RETURN_IF_ERROR(
-      m.InRange("res_addr", insn.res_addr, insn.count, m.units.fm_rows, "feature-map row"));
+  if (lanes > 0)
+    OPUC_RETURN_IF_ERROR(
+        m.InRange("res_addr", insn.res_addr, insn.count, m.units.fm_rows, "feature-map row"));
   for (int64_t e = 0; e < insn.count; ++e) {
-    const int8_t* row = &m.fm[static_cast<size_t>((insn.res_addr + e) * L + insn.res_lane)];
+    const int8_t* row =
+        lanes > 0 ? &m.fm[static_cast<size_t>((insn.res_addr + e) * L + insn.res_lane)] : nullptr;
     int64_t* acc = &m.acc[static_cast<size_t>((insn.acc_addr + e) * Co)];
     for (int64_t j = 0; j < Co; ++j) {
-      const int64_t res = insn.res_unsigned ? static_cast<uint8_t>(row[j]) : row[j];
+      int64_t res = 0;
+      if (j < lanes) res = insn.res_unsigned ? static_cast<uint8_t>(row[j]) : row[j];
       const int64_t sum = ShrRhu(acc[j], -static_cast<int>(insn.acc_shift)) +
                           ShrRhu(res, -static_cast<int>(insn.res_shift));
       acc[j] = RequantTo(sum, static_cast<int>(insn.out_shift), insn.lo, insn.hi);
