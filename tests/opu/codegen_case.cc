@@ -41,45 +41,14 @@ std::vector<int64_t> Values(const HostTensor& t) {
   return v;
 }
 
-}  // namespace
-
-std::string Describe(const Case& c) {
-  std::string s = std::string(OpName(c.op)) + " " + std::to_string(c.h) + "x" +
-                  std::to_string(c.w) + "x" + std::to_string(c.ci) + " -> " + std::to_string(c.co) +
-                  " k" + std::to_string(c.k) + " s" + std::to_string(c.stride) +
-                  (c.same ? " same" : " valid") + " " + std::string(DTypeName(c.in)) + "->" +
-                  std::string(DTypeName(c.out)) + " " + c.fused;
-  if (c.residual)
-    s += " + residual " + std::string(DTypeName(c.res_format)) + " f" + std::to_string(c.f_res) +
-         (c.res_channels > 0 ? " of " + std::to_string(c.res_channels) + " channels, padded" : "") +
-         " -> " + std::string(DTypeName(c.sum_format)) + " f" + std::to_string(c.f_sum);
-  if (c.after) s += std::string(" then ") + c.after + " " + std::string(DTypeName(c.after_format));
-  if (c.pool)
-    s += " then max pool k" + std::to_string(c.pool_k) + " s" + std::to_string(c.pool_s) +
-         (c.pool_same ? " same " : " valid ") + std::string(DTypeName(c.pool_format)) + " f" +
-         std::to_string(c.f_pool) + (c.keep_tap ? " keeping its input" : "");
-  return s;
-}
-
-Shape ConvOutShape(const Case& c, int64_t out_c) {
-  auto side = [&](int64_t n) {
-    return c.same ? (n + c.stride - 1) / c.stride : (n - c.k) / c.stride + 1;
-  };
-  return {1, side(c.h), side(c.w), out_c};
-}
-
-void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
-  CAPTURE(Describe(c));
-  CAPTURE(hw.name);
-  GraphBuilder b("case");
+// The case's inner product of x, with random weights and biases.
+TensorId InnerProduct(GraphBuilder& b, const Case& c, TensorId x, int64_t out_c,
+                      std::mt19937& rng) {
   const bool fc = c.op == OpKind::kFullyConnected;
-  const Shape in_shape = fc ? Shape{c.h, c.ci} : Shape{1, c.h, c.w, c.ci};
-  const TensorId x = b.Input("x", c.in, in_shape);
   Shape w_shape;
   if (c.op == OpKind::kConv2D) w_shape = {c.co, c.k, c.k, c.ci};
   if (c.op == OpKind::kDepthwiseConv2D) w_shape = {1, c.k, c.k, c.ci * c.multiplier};
   if (fc) w_shape = {c.co, c.ci};
-  const int64_t out_c = c.op == OpKind::kDepthwiseConv2D ? c.ci * c.multiplier : c.co;
   int64_t w_elems = 1;
   for (int64_t d : w_shape) w_elems *= d;
   std::vector<int8_t> weights(static_cast<size_t>(w_elems));
@@ -99,7 +68,60 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
     attrs.Set("strides", AttrValue(std::vector<int64_t>{c.stride, c.stride}));
   }
   if (c.op == OpKind::kDepthwiseConv2D) attrs.Set("depth_multiplier", AttrValue(c.multiplier));
-  const TensorId y = b.Op(c.op, "ip", {x, w, bt}, attrs);
+  return b.Op(c.op, "ip", {x, w, bt}, attrs);
+}
+
+// Without an inner product: x, or x with c.pad zero rows and columns around.
+TensorId Padded(GraphBuilder& b, const Case& c, TensorId x) {
+  if (c.pad == 0) return x;
+  Attributes pad;
+  pad.Set("pads", AttrValue(std::vector<int64_t>{0, 0, c.pad, c.pad, c.pad, c.pad, 0, 0}));
+  return b.Op(OpKind::kPad, "pad", {x}, pad);
+}
+
+}  // namespace
+
+std::string Describe(const Case& c) {
+  std::string s = c.identity ? "no inner product: " + std::string(DTypeName(c.in)) + " " +
+                                   std::to_string(c.h) + "x" + std::to_string(c.w) + "x" +
+                                   std::to_string(c.ci) + " padded by " + std::to_string(c.pad)
+                             : std::string(OpName(c.op)) + " " + std::to_string(c.h) + "x" +
+                                   std::to_string(c.w) + "x" + std::to_string(c.ci) + " -> " +
+                                   std::to_string(c.co) + " k" + std::to_string(c.k) + " s" +
+                                   std::to_string(c.stride) + (c.same ? " same" : " valid") + " " +
+                                   std::string(DTypeName(c.in)) + "->" +
+                                   std::string(DTypeName(c.out)) + " " + c.fused;
+  if (c.residual)
+    s += " + residual " + std::string(DTypeName(c.res_format)) + " f" + std::to_string(c.f_res) +
+         (c.res_channels > 0 ? " of " + std::to_string(c.res_channels) + " channels, padded" : "") +
+         " -> " + std::string(DTypeName(c.sum_format)) + " f" + std::to_string(c.f_sum);
+  if (c.after) s += std::string(" then ") + c.after + " " + std::string(DTypeName(c.after_format));
+  if (c.pool)
+    s += " then max pool k" + std::to_string(c.pool_k) + " s" + std::to_string(c.pool_s) +
+         (c.pool_same ? " same " : " valid ") + std::string(DTypeName(c.pool_format)) + " f" +
+         std::to_string(c.f_pool) + (c.keep_tap ? " keeping its input" : "");
+  return s;
+}
+
+Shape ConvOutShape(const Case& c, int64_t out_c) {
+  if (c.identity) return {1, c.h + 2 * c.pad, c.w + 2 * c.pad, out_c};
+  auto side = [&](int64_t n) {
+    return c.same ? (n + c.stride - 1) / c.stride : (n - c.k) / c.stride + 1;
+  };
+  return {1, side(c.h), side(c.w), out_c};
+}
+
+void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
+  CAPTURE(Describe(c));
+  CAPTURE(hw.name);
+  GraphBuilder b("case");
+  const bool fc = c.op == OpKind::kFullyConnected && !c.identity;
+  const Shape in_shape = fc ? Shape{c.h, c.ci} : Shape{1, c.h, c.w, c.ci};
+  const TensorId x = b.Input("x", c.in, in_shape);
+  const int64_t out_c = c.identity                         ? c.ci
+                        : c.op == OpKind::kDepthwiseConv2D ? c.ci * c.multiplier
+                                                           : c.co;
+  const TensorId y = c.identity ? Padded(b, c, x) : InnerProduct(b, c, x, out_c, rng);
   TensorId last = y;
   TensorId res = kNoTensor, padded = kNoTensor, sum = kNoTensor;
   if (c.residual) {
@@ -119,6 +141,7 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
     // One slope per channel (or one for all), i8 at its own fraction length.
     const int64_t n = std::uniform_int_distribution<int>(0, 1)(rng) ? out_c : 1;
     std::vector<int8_t> slopes(static_cast<size_t>(n));
+    std::uniform_int_distribution<int> wd(-127, 127);
     for (int8_t& v : slopes) v = static_cast<int8_t>(wd(rng));
     alpha = b.Constant("alpha", DType::kI8, n == 1 || fc ? Shape{n} : Shape{1, 1, n},
                        ConstantData::Copy(slopes.data(), slopes.size()));
@@ -153,12 +176,18 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   REQUIRE_MESSAGE(built.ok(), built.status().ToString());
   Graph& graph = *built;
   graph.tensor(x).fixed_point = {{c.f_in}, -1};
-  std::vector<int32_t> f_w;
   std::uniform_int_distribution<int32_t> fd(3, 9);
-  for (int64_t o = 0; o < out_c; ++o) f_w.push_back(fd(rng));
-  graph.tensor(w).fixed_point = {f_w, c.op == OpKind::kDepthwiseConv2D ? 3 : 0};
-  graph.tensor(y).fixed_point = {{c.f_out}, -1};
-  graph.tensor(y).dtype = c.out;
+  if (!c.identity) {
+    std::vector<int32_t> f_w;
+    for (int64_t o = 0; o < out_c; ++o) f_w.push_back(fd(rng));
+    for (const Node& n : graph.nodes)
+      if (n.outputs[0] == y)
+        graph.tensor(n.inputs[1]).fixed_point = {f_w, c.op == OpKind::kDepthwiseConv2D ? 3 : 0};
+    graph.tensor(y).fixed_point = {{c.f_out}, -1};
+    graph.tensor(y).dtype = c.out;
+  } else if (y != x) {  // a pad keeps the format
+    graph.tensor(y).fixed_point = {{c.f_in}, -1};
+  }
   if (c.residual) {
     graph.tensor(res).fixed_point = {{c.f_res}, -1};
     if (padded != kNoTensor) {

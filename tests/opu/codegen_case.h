@@ -15,6 +15,10 @@ namespace opuc::codegen_test {
 
 struct Case {
   OpKind op = OpKind::kConv2D;
+  // No inner product (the group starts with the stages below; `op` unused),
+  // after `pad` zero rows and columns on each side of the input.
+  bool identity = false;
+  int64_t pad = 0;
   int64_t h = 4, w = 4, ci = 3, co = 2, k = 1, stride = 1, multiplier = 1;
   bool same = true;
   DType in = DType::kI8, out = DType::kI8, after_format = DType::kI8;

@@ -40,6 +40,10 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
   c.multiplier = pick(1, 2);
   c.in = Format(rng);
   c.out = Format(rng);
+  if (pick(0, 5) == 0) {  // a group without an inner product
+    c.identity = true;
+    c.op = OpKind::kConv2D;  // (unused; not fully connected, so pools may follow)
+  }
   const char* acts[] = {"none", "relu", "relu6", "relu_n1_to_1", "prelu", "table"};
   // The partitioner takes inner products without a fused activation
   // (CanonicalizeActivation makes it a node): one compare stage may follow.
@@ -51,7 +55,9 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
     c.sum_format = Format(rng);
     c.f_res = static_cast<int>(pick(-2, 7));
     c.f_sum = static_cast<int>(pick(-2, c.sum_format == DType::kI16 ? 14 : 7));
-    const int64_t out_c = c.op == OpKind::kDepthwiseConv2D ? c.ci * c.multiplier : c.co;
+    const int64_t out_c = c.identity                         ? c.ci
+                          : c.op == OpKind::kDepthwiseConv2D ? c.ci * c.multiplier
+                                                             : c.co;
     if (c.op != OpKind::kFullyConnected && out_c > 1 && pick(0, 1) == 1)
       c.res_channels = pick(1, out_c - 1);  // BlazeFace's channel-padded residual
   }
@@ -73,6 +79,10 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
     c.pool_format = Format(rng);
     c.f_pool = static_cast<int>(pick(-2, c.pool_format == DType::kI16 ? 14 : 7));
   }
+  // A pad stage feeds only an inner product or a pool: without the one, a
+  // pad comes before a pool (as hand_landmark_lite's max pool group).
+  if (c.identity && !c.residual && !c.after && c.pool) c.pad = pick(0, 3);
+  if (c.identity && !c.residual && !c.after && !c.pool) c.after = "relu";
   return c;
 }
 
@@ -107,6 +117,17 @@ TEST_CASE(
   c.pool = true;  // 2x2 SAME windows over an odd 23x23: the last row and column alone
   c.pool_format = DType::kU8;
   RunCase(c, tiny, rng);
+  // No inner product: an i16 map, padded by 1, then the pool (an identity
+  // pass through the array brings it into the accumulator).
+  Case pool_only;
+  pool_only.identity = true;
+  pool_only.h = pool_only.w = 23;
+  pool_only.ci = 13;
+  pool_only.in = pool_only.pool_format = DType::kI16;
+  pool_only.f_in = pool_only.f_pool = 9;
+  pool_only.pad = 1;
+  pool_only.pool = true;
+  RunCase(pool_only, tiny, rng);
   const HwConfig opu = *HwConfigPreset("opu1024");
   c.ci = 130;
   c.co = 70;

@@ -23,8 +23,39 @@ Status FoldPad(const Graph& graph, const HwPartition& p, NodeId id, InnerProduct
       !(graph.tensor(in).fixed_point == graph.tensor(out).fixed_point))
     return NotYet(graph, p, id, "a pad that changes the format or fraction length");
   g.input = in;
+  g.output = out;
   g.pad_top = a.pads[2];
   g.pad_left = a.pads[4];
+  return OkStatus();
+}
+
+// A group without an inner product runs its stages behind an identity pass
+// through the array: a 1x1 depthwise product with weight 1, bias 0 and
+// shift 0 brings the input (padded, after a folded pad) into the
+// accumulator unchanged, one array cycle a pixel and output block.
+Status ReadIdentity(const Graph& graph, const HwPartition& p, NodeId first, InnerProductGroup& g) {
+  if (g.input == kNoTensor) g.input = g.output = graph.node(first).inputs[0];
+  const Tensor& in = graph.tensor(g.input);
+  const Shape& out = graph.tensor(g.output).shape;
+  if (in.shape.size() != 4 || in.shape[0] != 1)
+    return NotYet(graph, p, first,
+                  "a group without an inner product on a value that is not 1xHxWxC");
+  OPUC_RETURN_IF_ERROR(Fraction(graph, g.input).status());
+  g.identity = g.depthwise = true;
+  g.op = OpKind::kDepthwiseConv2D;
+  g.node = first;
+  g.what = Cat("the identity pass before ", What(graph, first));
+  g.in_h = in.shape[1];
+  g.in_w = in.shape[2];
+  g.in_c = g.out_c = in.shape[3];
+  g.out_h = out[1];
+  g.out_w = out[2];
+  g.in_format = g.out_format = in.dtype;
+  g.bias.assign(static_cast<size_t>(g.out_c), 0);
+  g.shift.assign(static_cast<size_t>(g.out_c), 0);
+  const IntegerBounds b = QuantizedBounds(in.dtype);
+  g.lo = b.lo;
+  g.hi = b.hi;
   return OkStatus();
 }
 
@@ -105,6 +136,7 @@ bool IsInnerProduct(OpKind op) {
 }  // namespace
 
 int8_t InnerProductGroup::Weight(int64_t o, int64_t ky, int64_t kx, int64_t i) const {
+  if (identity) return 1;
   switch (op) {
     case OpKind::kConv2D: return weights[((o * kh + ky) * kw + kx) * in_c + i];
     case OpKind::kDepthwiseConv2D: return weights[(ky * kw + kx) * out_c + o];
@@ -130,10 +162,10 @@ Expected<InnerProductGroup> DescribeGroup(const Graph& graph, const HwPartition&
   size_t k = 0;
   if (k < ops.size() && graph.node(ops[k]).op == OpKind::kPad)
     OPUC_RETURN_IF_ERROR(FoldPad(graph, partition, ops[k++], g));
-  if (k >= ops.size() || !IsInnerProduct(graph.node(ops[k]).op))
-    return NotYet(graph, partition, ops[k < ops.size() ? k : 0],
-                  "codegen compiles groups that start with an inner product so far");
-  OPUC_RETURN_IF_ERROR(ReadInnerProduct(graph, partition, ops[k++], g));
+  if (k < ops.size() && IsInnerProduct(graph.node(ops[k]).op))
+    OPUC_RETURN_IF_ERROR(ReadInnerProduct(graph, partition, ops[k++], g));
+  else
+    OPUC_RETURN_IF_ERROR(ReadIdentity(graph, partition, ops[k < ops.size() ? k : 0], g));
   for (; k < ops.size(); ++k) {
     const OpKind op = graph.node(ops[k]).op;
     if (g.pool) return NotYet(graph, partition, ops[k], "an op after the pool");

@@ -2,7 +2,8 @@
 //
 // The one kind of OPU group codegen compiles so far: an optional zero pad
 // (folded into the loads), one inner product (conv2d, depthwise_conv2d,
-// fully_connected) with its output stage and fused clamp, then compare
+// fully_connected; or, in a group without one, an identity pass) with its
+// output stage and fused clamp, then compare
 // stages (relu, relu6, relu_n1_to_1, one prelu with a constant per-channel
 // alpha, one lookup table), at most one residual add of an i8/u8 value from DRAM (with
 // channels a collected zero pad appends), each
@@ -78,6 +79,8 @@ struct InnerProductGroup {
   int64_t kh = 1, kw = 1, sy = 1, sx = 1, dy = 1, dx = 1;
   int64_t pad_top = 0, pad_left = 0;  ///< Zero rows/columns before the input.
   bool depthwise = false;
+  /// No inner product: a depthwise pass with weight 1 (`node` is the first op).
+  bool identity = false;
   int64_t multiplier = 1;  ///< Depthwise: output channel o reads input o / multiplier.
 
   DType in_format = DType::kI8;
