@@ -96,10 +96,17 @@ std::string Describe(const Case& c) {
          (c.res_channels > 0 ? " of " + std::to_string(c.res_channels) + " channels, padded" : "") +
          " -> " + std::string(DTypeName(c.sum_format)) + " f" + std::to_string(c.f_sum);
   if (c.after) s += std::string(" then ") + c.after + " " + std::string(DTypeName(c.after_format));
+  if (c.residual2)
+    s += " + residual " + std::string(DTypeName(c.res2_format)) + " f" + std::to_string(c.f_res2) +
+         " -> " + std::string(DTypeName(c.sum2_format)) + " f" + std::to_string(c.f_sum2);
   if (c.pool)
-    s += " then max pool k" + std::to_string(c.pool_k) + " s" + std::to_string(c.pool_s) +
-         (c.pool_same ? " same " : " valid ") + std::string(DTypeName(c.pool_format)) + " f" +
-         std::to_string(c.f_pool) + (c.keep_tap ? " keeping its input" : "");
+    s += " then " + std::string(OpName(c.pool_op)) +
+         (c.pool_global || c.pool_op == OpKind::kMean
+              ? std::string(" global ")
+              : " k" + std::to_string(c.pool_k) + " s" + std::to_string(c.pool_s) +
+                    (c.pool_same ? " same " : " valid ")) +
+         std::string(DTypeName(c.pool_format)) + " f" + std::to_string(c.f_pool) +
+         (c.keep_tap ? " keeping its input" : "");
   return s;
 }
 
@@ -162,13 +169,29 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
     if (std::string(c.after) == "relu_n1_to_1") op = OpKind::kReluN1To1;
     last = b.Op(op, "act", {last});
   }
+  const TensorId act = last;
+  TensorId res2 = kNoTensor, sum2 = kNoTensor;
+  if (c.residual2) {
+    res2 = b.Input("res2", c.res2_format, fc ? Shape{c.h, c.co} : ConvOutShape(c, out_c));
+    sum2 = last = b.Op(OpKind::kAdd, "add2", {last, res2});
+  }
   TensorId pooled = kNoTensor;
   if (c.pool) {
     Attributes pool;
-    pool.Set("filter", AttrValue(std::vector<int64_t>{c.pool_k, c.pool_k}));
-    pool.Set("strides", AttrValue(std::vector<int64_t>{c.pool_s, c.pool_s}));
-    pool.Set("padding", AttrValue(std::string(c.pool_same ? "same" : "valid")));
-    pooled = b.Op(OpKind::kMaxPool2D, "pool", {last}, pool);
+    const Shape& map = b.graph().tensor(last).shape;
+    if (c.pool_op == OpKind::kMean) {
+      pool.Set("axes", AttrValue(std::vector<int64_t>{1, 2}));
+      pool.Set("keep_dims", AttrValue(c.keep_dims));
+    } else {
+      const std::vector<int64_t> window = c.pool_global ? std::vector<int64_t>{map[1], map[2]}
+                                                        : std::vector<int64_t>{c.pool_k, c.pool_k};
+      const std::vector<int64_t> strides =
+          c.pool_global ? window : std::vector<int64_t>{c.pool_s, c.pool_s};
+      pool.Set("filter", AttrValue(window));
+      pool.Set("strides", AttrValue(strides));
+      pool.Set("padding", AttrValue(std::string(c.pool_same && !c.pool_global ? "same" : "valid")));
+    }
+    pooled = b.Op(c.pool_op, "pool", {last}, pool);
     b.Output(pooled);
   }
   if (!c.pool || c.keep_tap) b.Output(last);
@@ -199,8 +222,8 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   }
   if (alpha != kNoTensor) graph.tensor(alpha).fixed_point = {{fd(rng) - 3}, -1};
   if (c.after) {
-    graph.tensor(last).fixed_point = {{c.f_after}, -1};
-    graph.tensor(last).dtype = c.after_format;
+    graph.tensor(act).fixed_point = {{c.f_after}, -1};
+    graph.tensor(act).dtype = c.after_format;
   }
 
   if (table != kNoTensor) {
@@ -221,6 +244,11 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
     graph.tensor(table).shape = {n};
     graph.tensor(table).constant = ConstantData::Copy(entries.raw(), entries.bytes());
   }
+  if (c.residual2) {
+    graph.tensor(res2).fixed_point = {{c.f_res2}, -1};
+    graph.tensor(sum2).fixed_point = {{c.f_sum2}, -1};
+    graph.tensor(sum2).dtype = c.sum2_format;
+  }
   if (c.pool) {
     graph.tensor(pooled).fixed_point = {{c.f_pool}, -1};
     graph.tensor(pooled).dtype = c.pool_format;
@@ -229,6 +257,7 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   std::vector<HostTensor> inputs;
   inputs.push_back(RandomInput(c.in, in_shape, rng));
   if (c.residual) inputs.push_back(RandomInput(c.res_format, graph.tensor(res).shape, rng));
+  if (c.residual2) inputs.push_back(RandomInput(c.res2_format, graph.tensor(res2).shape, rng));
   const HostTensor& input = inputs[0];
   Expected<std::vector<HostTensor>> expected = RunReference(graph, inputs);
   REQUIRE_MESSAGE(expected.ok(), expected.status().ToString());
@@ -250,6 +279,7 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   std::vector<uint8_t> dram = code->DramImage();
   REQUIRE(WriteActivation(*code->Find(x), input, dram).ok());
   if (c.residual) REQUIRE(WriteActivation(*code->Find(res), inputs[1], dram).ok());
+  if (c.residual2) REQUIRE(WriteActivation(*code->Find(res2), inputs.back(), dram).ok());
   OpuCounters counters;
   const Status run = RunFunctionalSim(hw, code->groups[0].words, dram, &counters);
   REQUIRE_MESSAGE(run.ok(), run.ToString());

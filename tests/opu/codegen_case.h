@@ -1,5 +1,5 @@
 // One random differential case of codegen_diff_test.cc: a quantized
-// inner-product group (with an optional residual add, compare stage and max
+// inner-product group (with an optional residual add, compare stage and
 // pool) built as a graph, run on the integer reference and, compiled, on
 // the functional simulator; every output must agree bit for bit.
 #ifndef OPUC_TESTS_OPU_CODEGEN_CASE_H
@@ -30,9 +30,16 @@ struct Case {
   DType res_format = DType::kI8, sum_format = DType::kI8;
   int f_res = 3, f_sum = 3;
   int64_t res_channels = 0;  // > 0: fewer than the output's, a zero pad appends the rest
-  // A max pool last (kernel <= stride), with the value before it stored too
-  // when `keep_tap`.
+  // A second residual add after `after` (BlazePose's add, relu6, add).
+  bool residual2 = false;
+  DType res2_format = DType::kI8, sum2_format = DType::kI8;
+  int f_res2 = 3, f_sum2 = 3;
+  // A pool last (max_pool2d or avg_pool2d of kernel <= stride; with
+  // `pool_global` one window over the whole map, or a mean over H and W),
+  // with the value before it stored too when `keep_tap`.
   bool pool = false, pool_same = true, keep_tap = false;
+  OpKind pool_op = OpKind::kMaxPool2D;
+  bool pool_global = false, keep_dims = true;
   int64_t pool_k = 2, pool_s = 2;
   DType pool_format = DType::kI8;
   int f_pool = 3;

@@ -1,7 +1,8 @@
 // Differential tests: random quantized inner-product groups (shapes,
 // kernels, strides, channel counts on and off the array's width, i8, u8
 // and i16 inputs and outputs, with and without a residual add, a compare
-// stage (clamps, prelu, lookup tables) and a max pool), compiled for
+// stage (clamps, prelu, lookup tables) and a pool: max or average, windowed
+// or global, or a mean), compiled for
 // `tiny` and `opu1024` and run on the functional simulator, must equal the
 // integer reference executor bit for bit.
 #include <doctest/doctest.h>
@@ -63,6 +64,13 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
   }
   if (pick(0, 2) == 0) {
     c.after = acts[pick(1, 5)];
+    if (c.residual && pick(0, 1) == 1) {  // add, compare, add
+      c.residual2 = true;
+      c.res2_format = pick(0, 1) == 1 ? DType::kU8 : DType::kI8;
+      c.sum2_format = Format(rng);
+      c.f_res2 = static_cast<int>(pick(-2, 7));
+      c.f_sum2 = static_cast<int>(pick(-2, c.sum2_format == DType::kI16 ? 14 : 7));
+    }
     c.after_format = Format(rng);
     c.f_after = static_cast<int>(pick(-2, c.after_format == DType::kI16 ? 14 : 7));
   }
@@ -75,13 +83,20 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
     const bool fits = out[1] >= c.pool_k && out[2] >= c.pool_k;
     c.pool_same = c.pool_k <= 2 && (pick(0, 1) == 1 || !fits);
     c.pool = c.pool_same || fits;
+    c.pool_op = pick(0, 1) == 1 ? OpKind::kAvgPool2D : OpKind::kMaxPool2D;
+    if (pick(0, 3) == 0) {  // one window over the whole map: a global pool, or a mean
+      c.pool = c.pool_global = true;
+      if (c.pool_op == OpKind::kAvgPool2D && pick(0, 1) == 1) c.pool_op = OpKind::kMean;
+      c.keep_dims = pick(0, 1) == 1;
+    }
     c.keep_tap = taps && (c.after || c.residual) && pick(0, 1) == 1;
     c.pool_format = Format(rng);
     c.f_pool = static_cast<int>(pick(-2, c.pool_format == DType::kI16 ? 14 : 7));
   }
   // A pad stage feeds only an inner product or a pool: without the one, a
   // pad comes before a pool (as hand_landmark_lite's max pool group).
-  if (c.identity && !c.residual && !c.after && c.pool) c.pad = pick(0, 3);
+  if (c.identity && !c.residual && !c.after && c.pool && c.pool_op != OpKind::kMean)
+    c.pad = pick(0, 3);
   if (c.identity && !c.residual && !c.after && !c.pool) c.after = "relu";
   return c;
 }
@@ -99,7 +114,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
 }
 
 TEST_CASE(
-    "wide channels: several input and output blocks, weight chunks, many tiles, a pool, a padded "
+    "wide channels: several input and output blocks, weight chunks, many tiles, pools, a padded "
     "residual") {
   const HwConfig tiny = *HwConfigPreset("tiny");
   std::mt19937 rng(3);
@@ -128,6 +143,21 @@ TEST_CASE(
   pool_only.pad = 1;
   pool_only.pool = true;
   RunCase(pool_only, tiny, rng);
+  // One window over the whole map, gathered tile by tile in an entry per
+  // output block: the conv's global average, and a mean at a finer
+  // fraction length without an inner product.
+  c.pool_op = OpKind::kAvgPool2D;
+  c.pool_global = true;
+  RunCase(c, tiny, rng);
+  Case mean = pool_only;
+  mean.pad = 0;
+  mean.in = DType::kI8;
+  mean.f_in = 4;
+  mean.pool_op = OpKind::kMean;
+  mean.pool_global = true;
+  mean.f_pool = 11;
+  RunCase(mean, tiny, rng);
+  c.pool_global = false;
   const HwConfig opu = *HwConfigPreset("opu1024");
   c.ci = 130;
   c.co = 70;

@@ -1,5 +1,5 @@
 // The functional simulator's stages after the array (output stage, compare,
-// prelu, residual add, max pool) on hand-built streams for `tiny`, each
+// prelu, residual add, tables) on hand-built streams for `tiny`, each
 // result worked out by hand or taken from a numerics.md example.
 #include "fsim_bench.h"
 
@@ -107,70 +107,6 @@ TEST_CASE(
 
 // A 3x3 tile of known entries: feature-map pixel p (lanes 0 to 2 below)
 // through an identity weight matrix and zero biases, so entry p = pixel p.
-Bench PoolSource() {
-  Bench b;
-  const int lane0[] = {5, -3, 9, 7, 12, -1, -8, 4, 2};
-  const int lane2[] = {-7, -3, 0, -12, -9, 0, 0, 0, 0};
-  for (int p = 0; p < 9; ++p) b.Bytes(p * 8, {lane0[p], -lane0[p], lane2[p]});
-  for (int j = 0; j < 4; ++j) {
-    b.dram[static_cast<size_t>(128 + j * 8 + j)] = 1;
-    b.Param(192, j, 0, 1, 0);
-  }
-  b.Add(Load(0, 0, 0, 1, 9, 72));
-  b.Add(Load(1, 0, 128, 1, 1, 32));
-  b.Add(With(Load(2, 0, 192, 1, 1, 32), kPushNext));
-  b.Add(With(Gemm(0, 3, 3, 3, 1), kPopPrev));
-  b.Add(Output(9, -128, 127));
-  return b;
-}
-
-MaxPoolInsn Pool2x2(int64_t out_rows, int64_t out_cols, int64_t dst) {
-  MaxPoolInsn pool;
-  pool.src_rows = pool.src_cols = 3;
-  pool.dst_addr = dst;
-  pool.out_rows = out_rows;
-  pool.out_cols = out_cols;
-  pool.size_y = pool.size_x = pool.stride_y = pool.stride_x = 2;
-  return pool;
-}
-
-TEST_CASE("the pool stage: 2x2 windows, stride 2, cut at a 3x3 tile's edge, then requant") {
-  // Windows: pixels {0, 1, 3, 4}, {2, 5}, {6, 7}, {8}. Lane 0: maxes 12, 9,
-  // 4, 2; lane 1 (negated): 3, 1, 8, -2; lane 2: numerics.md E18's window
-  // [-7, -3, -12] (and -9): -3, then 0s. The Clamp halves (f_out = f_in - 1,
-  // ties up): 12 -> 6, 9 -> 5 (4.5), 3 -> 2 (1.5), 1 -> 1, -2 -> -1, -3 -> -1.
-  Bench b = PoolSource();
-  b.Add(Pool2x2(2, 2, 9));
-  ClampInsn requant;
-  requant.acc_addr = 9;
-  requant.count = 4;
-  requant.shift = 1;
-  requant.lo = -128;
-  requant.hi = 127;
-  b.Add(With(requant, kPushNext));
-  StoreInsn store = Store(2, 2, 2, 256, 16);
-  store.acc_addr = 9;
-  b.Add(With(store, kPopPrev));
-  OpuCounters counters;
-  REQUIRE(b.Run(&counters).ok());
-  CHECK(b.Signed(256, 4) == std::vector<int>{6, 2, -1, 0});
-  CHECK(b.Signed(264, 4) == std::vector<int>{5, 1, 0, 0});
-  CHECK(b.Signed(272, 4) == std::vector<int>{2, 4, 0, 0});
-  CHECK(b.Signed(280, 4) == std::vector<int>{1, -1, 0, 0});
-  CHECK(counters.post_entries == 9 + 9 + 4);  // Output, the pool's taps, Clamp
-}
-
-TEST_CASE("the pool stage refuses windows outside the tile and results over the source") {
-  Bench outside = PoolSource();
-  outside.Add(Pool2x2(3, 2, 9));
-  CHECK(outside.Run().message() ==
-        "instruction 5 (MaxPool): pooled pixel (2, 1)'s window starts outside the 3x3 source");
-  Bench overlap = PoolSource();
-  overlap.Add(Pool2x2(2, 2, 8));
-  CHECK(overlap.Run().message() ==
-        "instruction 5 (MaxPool): dst_addr entries 8 to 11 overlap the source's 0 to 8");
-}
-
 // Biases through the output stage into one entry, then the Table stage with
 // `table` (i16 entries from DRAM 400, in feature-map rows 100 on).
 Bench TableThrough(std::initializer_list<int32_t> biases, int64_t lo, int64_t hi,

@@ -96,7 +96,7 @@ struct Deps {
 #undef OPUC_ISA_FIELD_R
 
 using Instruction = std::variant<LoadInsn, GemmInsn, OutputInsn, ClampInsn, PReluInsn, TableInsn,
-                                 ResAddInsn, MaxPoolInsn, StoreInsn>;
+                                 ResAddInsn, PoolInsn, AverageInsn, StoreInsn>;
 
 /// The engine that runs `insn`.
 Engine EngineOf(const Instruction& insn);

@@ -102,7 +102,7 @@ Expected<OpuCode> CompileOpuGroups(const Graph& graph, const HwPartition& partit
     const codegen::InnerProductGroup& g = r.group;
     std::vector<TensorId> placed = {g.input};
     if (g.store_output) placed.push_back(g.output);
-    if (g.residual) placed.push_back(g.residual->tensor);
+    for (const codegen::ResidualStep& res : g.residuals) placed.push_back(res.tensor);
     if (g.pool) placed.push_back(g.pool->tensor);
     for (TensorId t : placed) OPUC_RETURN_IF_ERROR(place(t).WithContext(Cat("group ", g.group)));
   }
@@ -112,7 +112,8 @@ Expected<OpuCode> CompileOpuGroups(const Graph& graph, const HwPartition& partit
     codegen::GroupLayouts layouts;
     layouts.input = code.Find(g.input);
     if (g.store_output) layouts.output = code.Find(g.output);
-    if (g.residual) layouts.residual = code.Find(g.residual->tensor);
+    for (const codegen::ResidualStep& res : g.residuals)
+      layouts.residuals.push_back(code.Find(res.tensor));
     if (g.pool) layouts.pool = code.Find(g.pool->tensor);
     OPUC_ASSIGN_OR_RETURN(OpuGroupCode group,
                           codegen::EmitInnerProduct(g, r.tiling, hw, r.constants, layouts));

@@ -87,6 +87,24 @@ int64_t PooledExtent(int64_t first, int64_t extent, int64_t stride, int64_t pool
   return std::min(pooled, (first + extent + stride - 1) / stride) - first / stride;
 }
 
+// Where the pool of `unit`'s tile puts its entries (PostTile's pool_*).
+void PlacePool(const InnerProductGroup& g, const Tiling& t, const Unit& unit, int64_t acc_base,
+               PostTile& tile) {
+  const PoolStep& pool = *g.pool;
+  if (pool.global) {
+    tile.pool_base = t.pool_sums + unit.ob;
+    tile.pool_rows = tile.pool_cols = 1;
+    tile.pool_accumulate = unit.y0 > 0 || unit.x0 > 0;
+    tile.pool_last = unit.y0 + unit.th >= g.out_h && unit.x0 + unit.tw >= g.out_w;
+    return;
+  }
+  tile.pool_base = acc_base + t.tile_h * t.tile_w;
+  tile.pool_rows = PooledExtent(unit.y0, unit.th, pool.sy, pool.out_h);
+  tile.pool_cols = PooledExtent(unit.x0, unit.tw, pool.sx, pool.out_w);
+  tile.pool_y0 = unit.y0 / pool.sy;
+  tile.pool_x0 = unit.x0 / pool.sx;
+}
+
 // Pixels in the accumulator, row by row from `acc_addr`.
 struct TileRect {
   int64_t acc_addr, rows, cols;
@@ -189,17 +207,16 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       estimate.Load(Co * 8);
       load.Add(prm);
     }
-    // The residual tile of the (tile, output block) pair, in the rows
+    // The residual tiles of the (tile, output block) pair, in the rows
     // after the window of feature-map half u % 2 (freed like the weights').
     // Lanes past a channel-padded residual's channels add 0, unloaded.
     const int64_t residual_base = (ui % 2) * t.fm_half + t.residual_row;
-    const int64_t residual_lanes =
-        g.residual ? std::clamp<int64_t>(g.residual->channels - unit.ob * Co, 0, Co) : 0;
-    if (unit.last_chunk && residual_lanes > 0) {
+    for (size_t k = 0; k < g.residuals.size() && unit.last_chunk; ++k) {
+      if (g.residuals[k].channels <= unit.ob * Co) continue;
       isa::LoadInsn r;
       r.buffer = 0;
-      r.sram_addr = residual_base;
-      r.dram_addr = layouts.residual->PixelAddress(0, unit.ob * Co / L, unit.y0, unit.x0);
+      r.sram_addr = residual_base + static_cast<int64_t>(k) * t.tile_h * t.tile_w;
+      r.dram_addr = layouts.residuals[k]->PixelAddress(0, unit.ob * Co / L, unit.y0, unit.x0);
       r.rows = unit.th;
       r.cols = unit.tw;
       r.dram_stride = g.out_w * L;
@@ -236,16 +253,14 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       tile.acc_base = acc_base;
       tile.param_row = param_row;
       tile.residual_row = residual_base;
+      tile.residual_pitch = t.tile_h * t.tile_w;
       tile.residual_lane = (unit.ob * Co) % L;
-      tile.residual_lanes = residual_lanes;
+      tile.c0 = unit.ob * Co;
+      tile.co = Co;
       tile.table_row = t.table_row;
       tile.th = unit.th;
       tile.tw = unit.tw;
-      if (g.pool) {
-        tile.pool_base = acc_base + t.tile_h * t.tile_w;
-        tile.pool_rows = PooledExtent(unit.y0, unit.th, g.pool->sy, g.pool->out_h);
-        tile.pool_cols = PooledExtent(unit.x0, unit.tw, g.pool->sx, g.pool->out_w);
-      }
+      if (g.pool) PlacePool(g, t, unit, acc_base, tile);
       EmitPostStages(g, tile, estimate, compute.insns);
     }
     compute.First().pop_prev = true;
@@ -259,13 +274,15 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       if (g.store_output)
         StoreTile(*layouts.output, {acc_base, unit.th, unit.tw}, c0, lanes, unit.y0, unit.x0,
                   estimate, store);
-      if (g.pool) {
-        const PoolStep& pool = *g.pool;
-        const TileRect pooled{acc_base + t.tile_h * t.tile_w,
-                              PooledExtent(unit.y0, unit.th, pool.sy, pool.out_h),
-                              PooledExtent(unit.x0, unit.tw, pool.sx, pool.out_w)};
-        StoreTile(*layouts.pool, pooled, c0, lanes, unit.y0 / pool.sy, unit.x0 / pool.sx, estimate,
-                  store);
+      PostTile tile;
+      if (g.pool) PlacePool(g, t, unit, acc_base, tile);
+      if (g.pool && tile.pool_last)
+        StoreTile(*layouts.pool, {tile.pool_base, tile.pool_rows, tile.pool_cols}, c0, lanes,
+                  tile.pool_y0, tile.pool_x0, estimate, store);
+      if (store.insns.empty()) {  // a global pool's tile before the last: a Store of no
+        isa::StoreInsn none;      // pixels carries the pair's tokens
+        none.lanes = 1;
+        store.Add(none);
       }
       store.First().pop_prev = true;
       store.Last().push_prev = unit.pair < P - 2;

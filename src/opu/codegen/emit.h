@@ -16,8 +16,8 @@ namespace opuc::codegen {
 /// Where a group's values live in DRAM; null for what the group lacks.
 struct GroupLayouts {
   const ActivationLayout* input = nullptr;
-  const ActivationLayout* output = nullptr;  ///< Null when only the pool's result is stored.
-  const ActivationLayout* residual = nullptr;
+  const ActivationLayout* output = nullptr;        ///< Null when only the pool's result is stored.
+  std::vector<const ActivationLayout*> residuals;  ///< As InnerProductGroup::residuals.
   const ActivationLayout* pool = nullptr;
 };
 
@@ -28,11 +28,17 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
 /// Where one unit's tile sits on chip for the stages after the inner product.
 struct PostTile {
   int64_t acc_base = 0, param_row = 0;
-  /// With a residual add: where its tile is, and how many lanes read it.
-  int64_t residual_row = 0, residual_lane = 0, residual_lanes = 0;
-  int64_t table_row = 0;                                ///< With a lookup table.
-  int64_t th = 1, tw = 1;                               ///< The tile's pixels.
-  int64_t pool_base = 0, pool_rows = 0, pool_cols = 0;  ///< With a pool.
+  /// With residual adds: where the first's tile is, the rows from one to
+  /// the next, the lane of the pair's first channel, and the pair's
+  /// channels: [c0, c0 + Co).
+  int64_t residual_row = 0, residual_pitch = 0, residual_lane = 0, c0 = 0, co = 0;
+  int64_t table_row = 0;   ///< With a lookup table.
+  int64_t th = 1, tw = 1;  ///< The tile's pixels.
+  /// With a pool: where its entries go, and the first of them in the
+  /// pooled map. A global pool's one window gathers every tile of an output
+  /// block into one entry: `accumulate` after the first, `last` at the end.
+  int64_t pool_base = 0, pool_rows = 0, pool_cols = 0, pool_y0 = 0, pool_x0 = 0;
+  bool pool_accumulate = false, pool_last = true;
 };
 
 /// The output stage and every later stage of `g` over one tile, in order

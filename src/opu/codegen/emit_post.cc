@@ -2,7 +2,8 @@
 //
 // Over one tile in the accumulator, in the group's order: the output stage,
 // each compare stage (clamp, prelu, table) or residual add, then a pool into its own entries
-// (with the Clamp that requantizes them when it changes anything).
+// (with the Average that divides its sums, or the Clamp that requantizes a
+// max when it changes anything).
 //
 //===----------------------------------------------------------------------===//
 #include "emit.h"
@@ -28,6 +29,75 @@ int64_t WindowTaps(int64_t windows, int64_t size, int64_t stride, int64_t extent
   int64_t taps = 0;
   for (int64_t w = 0; w < windows; ++w) taps += std::min(extent, w * stride + size) - w * stride;
   return taps;
+}
+
+// The taps of pooled row (or column) `i` along one axis: a window cut by
+// the map's end counts fewer.
+int64_t Taps(int64_t i, int64_t size, int64_t stride, int64_t extent) {
+  return std::min(extent, i * stride + size) - i * stride;
+}
+
+// Average over the pooled entries, one instruction per rectangle of
+// windows with the same taps (at most four: the interior, the last row,
+// the last column, the corner).
+void EmitAverages(const InnerProductGroup& g, const PostTile& tile, CycleEstimate& estimate,
+                  std::vector<isa::Instruction>& out) {
+  const PoolStep& pool = *g.pool;
+  for (int64_t r = 0; r < tile.pool_rows;) {
+    const int64_t ry = Taps(tile.pool_y0 + r, pool.kh, pool.sy, g.out_h);
+    int64_t r1 = r + 1;
+    while (r1 < tile.pool_rows && Taps(tile.pool_y0 + r1, pool.kh, pool.sy, g.out_h) == ry) ++r1;
+    for (int64_t c = 0; c < tile.pool_cols;) {
+      const int64_t rx = Taps(tile.pool_x0 + c, pool.kw, pool.sx, g.out_w);
+      int64_t c1 = c + 1;
+      while (c1 < tile.pool_cols && Taps(tile.pool_x0 + c1, pool.kw, pool.sx, g.out_w) == rx) ++c1;
+      isa::AverageInsn avg;
+      avg.acc_addr = tile.pool_base + r * tile.pool_cols + c;
+      avg.rows = r1 - r;
+      avg.cols = c1 - c;
+      avg.pitch = tile.pool_cols;
+      avg.count = ry * rx;
+      avg.shift = pool.clamp.shift;
+      avg.lo = pool.clamp.lo;
+      avg.hi = pool.clamp.hi;
+      estimate.Compute(avg.rows * avg.cols);
+      out.push_back(avg);
+      c = c1;
+    }
+    r = r1;
+  }
+}
+
+// The pool into its own entries, then (once every tap is in) the division
+// of an average or the Clamp that requantizes a max when it changes anything.
+void EmitPool(const InnerProductGroup& g, const PostTile& tile, CycleEstimate& estimate,
+              std::vector<isa::Instruction>& out) {
+  const PoolStep& pool = *g.pool;
+  isa::PoolInsn mp;
+  mp.src_addr = tile.acc_base;
+  mp.src_rows = tile.th;
+  mp.src_cols = tile.tw;
+  mp.dst_addr = tile.pool_base;
+  mp.out_rows = tile.pool_rows;
+  mp.out_cols = tile.pool_cols;
+  // A global pool's one window is the whole tile.
+  mp.size_y = pool.global ? tile.th : pool.kh;
+  mp.size_x = pool.global ? tile.tw : pool.kw;
+  mp.stride_y = pool.global ? tile.th : pool.sy;
+  mp.stride_x = pool.global ? tile.tw : pool.sx;
+  mp.sum = pool.average;
+  mp.accumulate = tile.pool_accumulate;
+  out.push_back(mp);
+  estimate.Compute(WindowTaps(tile.pool_rows, mp.size_y, mp.stride_y, tile.th) *
+                   WindowTaps(tile.pool_cols, mp.size_x, mp.stride_x, tile.tw));
+  if (!tile.pool_last) return;
+  if (pool.average) {
+    EmitAverages(g, tile, estimate, out);
+  } else if (pool.requant) {
+    const int64_t pooled = tile.pool_rows * tile.pool_cols;
+    out.push_back(Clamp(tile.pool_base, pooled, pool.clamp));
+    estimate.Compute(pooled);
+  }
 }
 
 }  // namespace
@@ -63,13 +133,13 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
       table.in_format = g.table_input == DType::kI8 ? 0 : g.table_input == DType::kU8 ? 1 : 2;
       out.push_back(table);
     } else if (step.kind == PostStep::kResidual) {
-      const ResidualStep& r = *g.residual;
+      const ResidualStep& r = g.residuals[step.residual];
       isa::ResAddInsn ra;
       ra.acc_addr = tile.acc_base;
       ra.count = entries;
-      ra.res_addr = tile.residual_row;
+      ra.res_addr = tile.residual_row + static_cast<int64_t>(step.residual) * tile.residual_pitch;
       ra.res_lane = tile.residual_lane;
-      ra.res_lanes = tile.residual_lanes;
+      ra.res_lanes = std::clamp<int64_t>(r.channels - tile.c0, 0, tile.co);
       ra.res_unsigned = r.is_unsigned;
       ra.acc_shift = r.acc_shift;
       ra.res_shift = r.res_shift;
@@ -81,27 +151,7 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
       out.push_back(Clamp(tile.acc_base, entries, step.clamp));
     }
   }
-  if (!g.pool) return;
-  const PoolStep& pool = *g.pool;
-  isa::MaxPoolInsn mp;
-  mp.src_addr = tile.acc_base;
-  mp.src_rows = tile.th;
-  mp.src_cols = tile.tw;
-  mp.dst_addr = tile.pool_base;
-  mp.out_rows = tile.pool_rows;
-  mp.out_cols = tile.pool_cols;
-  mp.size_y = pool.kh;
-  mp.size_x = pool.kw;
-  mp.stride_y = pool.sy;
-  mp.stride_x = pool.sx;
-  out.push_back(mp);
-  const int64_t pooled = tile.pool_rows * tile.pool_cols;
-  estimate.Compute(WindowTaps(tile.pool_rows, pool.kh, pool.sy, tile.th) *
-                   WindowTaps(tile.pool_cols, pool.kw, pool.sx, tile.tw));
-  if (pool.requant) {
-    out.push_back(Clamp(tile.pool_base, pooled, pool.clamp));
-    estimate.Compute(pooled);
-  }
+  if (g.pool) EmitPool(g, tile, estimate, out);
 }
 
 }  // namespace opuc::codegen

@@ -2,7 +2,7 @@
 //
 // What DescribeGroup (inner_product_group.cc) reads a group with: the
 // messages, fraction lengths and clamp ranges every op needs, and one
-// reader per stage after the inner product (post_steps.cc). Each reader
+// reader per stage after the inner product (post_steps.cc, pool_step.cc). Each reader
 // takes the op that follows what `g` holds so far, or says why not.
 //
 //===----------------------------------------------------------------------===//
@@ -33,7 +33,8 @@ Status ReadPRelu(const Graph& graph, const HwPartition& p, NodeId id, InnerProdu
 Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& group, NodeId id,
                     InnerProductGroup& g);
 Status ReadTable(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g);
-Status ReadMaxPool(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g);
+/// A max pool, average pool or mean (pool_step.cc).
+Status ReadPool(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g);
 
 }  // namespace opuc::codegen
 

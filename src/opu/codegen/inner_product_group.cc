@@ -169,8 +169,8 @@ Expected<InnerProductGroup> DescribeGroup(const Graph& graph, const HwPartition&
   for (; k < ops.size(); ++k) {
     const OpKind op = graph.node(ops[k]).op;
     if (g.pool) return NotYet(graph, partition, ops[k], "an op after the pool");
-    if (op == OpKind::kMaxPool2D)
-      OPUC_RETURN_IF_ERROR(ReadMaxPool(graph, partition, ops[k], g));
+    if (op == OpKind::kMaxPool2D || op == OpKind::kAvgPool2D || op == OpKind::kMean)
+      OPUC_RETURN_IF_ERROR(ReadPool(graph, partition, ops[k], g));
     else if (op == OpKind::kAdd)
       OPUC_RETURN_IF_ERROR(ReadResidual(graph, partition, group, ops[k], g));
     else if (op == OpKind::kPRelu)
@@ -180,9 +180,11 @@ Expected<InnerProductGroup> DescribeGroup(const Graph& graph, const HwPartition&
     else
       OPUC_RETURN_IF_ERROR(ReadClamp(graph, partition, ops[k], g));
   }
-  for (NodeId pad : pads)
-    if (!g.residual || graph.node(pad).inputs[0] != g.residual->tensor)
-      return NotYet(graph, partition, pad, "a channel pad that is not the residual's");
+  for (NodeId pad : pads) {
+    const auto its = [&](const ResidualStep& r) { return graph.node(pad).inputs[0] == r.tensor; };
+    if (std::none_of(g.residuals.begin(), g.residuals.end(), its))
+      return NotYet(graph, partition, pad, "a channel pad that is not a residual's");
+  }
   // What leaves the group: its last value, and with a pool, the pooled
   // value's input too when other groups read it (both come from one tile).
   const TensorId last = g.pool ? g.pool->tensor : g.output;

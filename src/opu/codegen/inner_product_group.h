@@ -5,7 +5,7 @@
 // fully_connected; or, in a group without one, an identity pass) with its
 // output stage and fused clamp, then compare
 // stages (relu, relu6, relu_n1_to_1, one prelu with a constant per-channel
-// alpha, one lookup table), at most one residual add of an i8/u8 value from DRAM (with
+// alpha, one lookup table), residual adds of i8/u8 values from DRAM (with
 // channels a collected zero pad appends), each
 // reading the previous op, and last an optional max pool whose windows do
 // not overlap. Every value here is read from the quantized graph as
@@ -44,19 +44,25 @@ struct ResidualStep {
 };
 
 /// A stage after the output stage, in order: a compare stage (a clamp,
-/// prelu or lookup table), or the residual add.
+/// prelu or lookup table), or a residual add.
 struct PostStep {
   enum Kind : uint8_t { kClamp, kPRelu, kTable, kResidual } kind = kClamp;
-  ClampStep clamp;    ///< kClamp; kPRelu: the shift of q >= 0, lo, hi.
-  int neg_shift = 0;  ///< kPRelu: the shift of q · alpha for q < 0.
+  ClampStep clamp;      ///< kClamp; kPRelu: the shift of q >= 0, lo, hi.
+  int neg_shift = 0;    ///< kPRelu: the shift of q · alpha for q < 0.
+  size_t residual = 0;  ///< kResidual: which of the group's residuals.
 };
 
-/// A max pool of the value the other stages leave (numerics.md §5): windows
-/// of kh x kw every sy x sx pixels, none overlapping another and none
-/// starting in padding, then clamp(requant(m, clamp.shift), lo, hi) when
-/// `requant` (the shift is not 0, or the range narrows).
+/// A pool of the value the other stages leave (numerics.md §5). Max: windows
+/// of kh x kw every sy x sx pixels, then clamp(requant(m, clamp.shift), lo,
+/// hi) when `requant` (the shift is not 0, or the range narrows). Average
+/// (avg_pool2d, mean): the windows' sums, then rhu_div by their taps with
+/// clamp's shift and range. Unless `global`, no window overlaps another or
+/// starts in padding, so tiles split between windows; a global pool has one
+/// window over the whole map, gathered tile by tile.
 struct PoolStep {
   TensorId tensor = kNoTensor;  ///< The pooled value, stored to DRAM.
+  bool average = false;
+  bool global = false;
   int64_t kh = 1, kw = 1, sy = 1, sx = 1;
   int64_t out_h = 1, out_w = 1;
   bool requant = false;
@@ -96,8 +102,8 @@ struct InnerProductGroup {
   std::vector<int32_t> shift;   ///< S[o] = f_in + f_w[o] - f_out.
   int64_t lo = -128, hi = 127;  ///< The output stage's range: format and fused clamp.
   std::vector<PostStep> post;
-  std::optional<ResidualStep> residual;
-  std::vector<int8_t> alpha;  ///< A prelu's slope per output channel, else empty.
+  std::vector<ResidualStep> residuals;  ///< In the order of their adds.
+  std::vector<int8_t> alpha;            ///< A prelu's slope per output channel, else empty.
   /// A lookup table's entries (numerics.md §6: 256, or 257 knots for an i16
   /// input), in its output's format, and the format of the values it reads.
   std::vector<int16_t> table;

@@ -12,7 +12,8 @@ namespace opuc::codegen {
 std::pair<int64_t, int64_t> InnerProductGroup::OutputRange() const {
   if (post.empty()) return {lo, hi};
   const PostStep& last = post.back();
-  if (last.kind == PostStep::kResidual) return {residual->lo, residual->hi};
+  if (last.kind == PostStep::kResidual)
+    return {residuals[last.residual].lo, residuals[last.residual].hi};
   if (last.kind == PostStep::kTable)  // the entries' range
     return {*std::min_element(table.begin(), table.end()),
             *std::max_element(table.begin(), table.end())};
@@ -61,7 +62,6 @@ NodeId ChannelPadMaking(const Graph& graph, const HwPartition& p, const HwGroup&
 Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& group, NodeId id,
                     InnerProductGroup& g) {
   const Node& n = graph.node(id);
-  if (g.residual) return NotYet(graph, p, id, "a second residual add in one group");
   if (n.inputs.size() != 2 || (n.inputs[0] != g.output && n.inputs[1] != g.output))
     return NotYet(graph, p, id, "it does not read the group's last value");
   TensorId r = n.inputs[0] == g.output ? n.inputs[1] : n.inputs[0];
@@ -93,8 +93,8 @@ Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& gro
                         Range(FusedActivation(n.attrs), f_out, format, What(graph, id)));
   step.lo = range.first;
   step.hi = range.second;
-  g.residual = step;
-  g.post.push_back({PostStep::kResidual, {}});
+  g.post.push_back({PostStep::kResidual, {}, 0, g.residuals.size()});
+  g.residuals.push_back(step);
   g.output = n.outputs[0];
   g.out_format = format;
   return OkStatus();
@@ -161,46 +161,6 @@ Status ReadTable(const Graph& graph, const HwPartition& p, NodeId id, InnerProdu
   g.post.push_back({PostStep::kTable, {0, b.lo, b.hi}});
   g.output = n.outputs[0];
   g.out_format = out;
-  return OkStatus();
-}
-
-// numerics.md §5, max_pool2d, over the tile the earlier stages leave in the
-// accumulator: windows that neither overlap (so tiles split between them)
-// nor start in padding (a SAME pool pads only after, for even windows).
-Status ReadMaxPool(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g) {
-  const Node& n = graph.node(id);
-  if (n.inputs[0] != g.output)
-    return NotYet(graph, p, id, "it does not read the group's last value");
-  const Shape& xs = graph.tensor(n.inputs[0]).shape;
-  const Shape& ys = graph.tensor(n.outputs[0]).shape;
-  if (xs.size() != 4 || ys.size() != 4 || g.op == OpKind::kFullyConnected)
-    return NotYet(graph, p, id, "a pool of a fully connected layer");
-  const auto a = MaxPool2DAttrs::Of(n.attrs);
-  const WindowGeometry win = WindowOf(a.strides, Pair{1, 1}, xs, ys, a.filter[0], a.filter[1]);
-  if (win.h.pad_before != 0 || win.w.pad_before != 0)
-    return NotYet(graph, p, id, "a pool window that starts in padding");
-  if (a.filter[0] > a.strides[0] || a.filter[1] > a.strides[1])
-    return NotYet(graph, p, id, "overlapping pool windows (filter larger than stride)");
-  if (a.filter[0] > 15 || a.filter[1] > 15 || a.strides[0] > 15 || a.strides[1] > 15)
-    return NotYet(graph, p, id, "a pool window or stride above MaxPool's 15");
-  OPUC_ASSIGN_OR_RETURN(int f_in, Fraction(graph, n.inputs[0]));
-  OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
-  if (f_in - f_out < -32 || f_in - f_out > 31)
-    return NotYet(graph, p, id, "fraction lengths further apart than Clamp's shift reaches");
-  PoolStep pool;
-  pool.tensor = n.outputs[0];
-  pool.kh = a.filter[0];
-  pool.kw = a.filter[1];
-  pool.sy = a.strides[0];
-  pool.sx = a.strides[1];
-  pool.out_h = ys[1];
-  pool.out_w = ys[2];
-  pool.format = graph.tensor(pool.tensor).dtype;
-  OPUC_ASSIGN_OR_RETURN(auto range, Range(a.activation, f_out, pool.format, What(graph, id)));
-  pool.clamp = {f_in - f_out, range.first, range.second};
-  const auto before = g.OutputRange();
-  pool.requant = f_in != f_out || range.first > before.first || range.second < before.second;
-  g.pool = pool;
   return OkStatus();
 }
 

@@ -29,7 +29,11 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
   t.table_row = 2 * t.fm_half;
   t.weight_half = u.weight_rows / 2;
   t.param_half = u.param_rows / 2;
-  t.acc_half = u.acc_entries / 2;
+  // A global pool's sums stay for the whole group: one entry per output
+  // block, after both accumulator halves.
+  const bool global = g.pool && g.pool->global;
+  t.pool_sums = u.acc_entries - (global ? CeilDiv(g.out_c, u.out_lanes) : 0);
+  t.acc_half = t.pool_sums / 2;
   if (t.param_half < 1 || t.weight_half < 1 || t.acc_half < 1)
     return Unsupported(Cat(g.what, ": the param, weight and accumulator buffers need two halves"));
   t.planes = g.in_format == DType::kI16 ? 2 : 1;
@@ -40,19 +44,22 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
   t.chunk_rows = std::min(t.rows_per_out_block, t.weight_half);
 
   const int64_t per_pixel = t.blocks * t.planes;  // fm rows per input pixel of the window
-  const int64_t residual = g.residual ? 1 : 0;    // fm rows per output pixel of the tile
+  const auto residual = static_cast<int64_t>(g.residuals.size());  // fm rows per tile pixel
   const int64_t smallest = t.InRows(g, 1) * t.InCols(g, 1) * per_pixel + residual;
   if (smallest > t.fm_half)
     return Unsupported(Cat(g.what, ": one output pixel reads ", smallest, " feature-map rows (",
                            g.kh, "x", g.kw, " window, ", t.blocks, " input block(s), ", t.planes,
-                           " plane(s)", residual ? ", a residual" : "", "); half the buffer holds ",
-                           t.fm_half, ": ", smallest - t.fm_half, " too many"));
+                           " plane(s)", residual ? Cat(", ", residual, " residual tile(s)") : "",
+                           "); half the buffer holds ", t.fm_half, ": ", smallest - t.fm_half,
+                           " too many"));
   int64_t best_tiles = -1, best_area = 0;
   // With a pool, a tile holds whole windows (a multiple of the pool's
-  // stride, unless it is the whole extent) and its pooled entries after it.
-  const int64_t psy = g.pool ? g.pool->sy : 1, psx = g.pool ? g.pool->sx : 1;
+  // stride, unless it is the whole extent) and its pooled entries after it;
+  // a global pool's window spans the tiles.
+  const bool windowed = g.pool && !global;
+  const int64_t psy = windowed ? g.pool->sy : 1, psx = windowed ? g.pool->sx : 1;
   const auto acc_entries = [&](int64_t th, int64_t tw) {
-    return th * tw + (g.pool ? CeilDiv(th, psy) * CeilDiv(tw, psx) : 0);
+    return th * tw + (windowed ? CeilDiv(th, psy) * CeilDiv(tw, psx) : 0);
   };
   for (int64_t tw = std::min(g.out_w, kMaxTileSide); tw >= 1; --tw) {
     if (t.InCols(g, tw) > kMaxPitch || (tw != g.out_w && tw % psx != 0)) continue;
@@ -78,7 +85,7 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
       t.tile_w = tw;
     }
   }
-  if (best_tiles < 0 && g.pool)
+  if (best_tiles < 0 && windowed)
     return Unsupported(Cat(g.what, ": no tile of whole pool windows (", psy, "x", psx,
                            " output pixels) fits half the feature-map buffer (", t.fm_half,
                            " rows) and of the accumulator (", t.acc_half, " entries)"));

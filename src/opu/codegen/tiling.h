@@ -31,12 +31,16 @@ struct Tiling {
   int64_t chunk_rows = 1;          ///< Weight rows per unit.
   // Half of each buffer, in its units.
   int64_t fm_half = 0, weight_half = 0, param_half = 0, acc_half = 0;
-  /// With a residual add: the feature-map row, within a half, after the
-  /// largest window, where a unit's residual tile (one row per pixel) goes.
+  /// With residual adds: the feature-map row, within a half, after the
+  /// largest window, where a unit's residual tiles (one row per pixel, one
+  /// full tile of rows after another) go.
   int64_t residual_row = 0;
   /// With a lookup table: its feature-map rows, after both halves, loaded
   /// once for the whole group.
   int64_t table_row = 0, table_rows = 0;
+  /// With a global pool: the accumulator entry of output block 0's sums,
+  /// after both halves (block b's is pool_sums + b).
+  int64_t pool_sums = 0;
 
   /// Input rows/columns an output extent of `n` pixels reads.
   int64_t InRows(const InnerProductGroup& g, int64_t n) const {

@@ -50,7 +50,8 @@ Status Execute(fsim::Machine& m, const isa::Instruction& insn) {
         if constexpr (std::is_same_v<T, isa::ClampInsn>) return fsim::ExecClamp(m, i);
         if constexpr (std::is_same_v<T, isa::ResAddInsn>) return fsim::ExecResAdd(m, i);
         if constexpr (std::is_same_v<T, isa::PReluInsn>) return fsim::ExecPRelu(m, i);
-        if constexpr (std::is_same_v<T, isa::MaxPoolInsn>) return fsim::ExecMaxPool(m, i);
+        if constexpr (std::is_same_v<T, isa::PoolInsn>) return fsim::ExecPool(m, i);
+        if constexpr (std::is_same_v<T, isa::AverageInsn>) return fsim::ExecAverage(m, i);
         if constexpr (std::is_same_v<T, isa::TableInsn>) return fsim::ExecTable(m, i);
         if constexpr (std::is_same_v<T, isa::StoreInsn>) return fsim::ExecStore(m, i);
       },

@@ -60,7 +60,8 @@ Status ExecOutput(Machine& m, const isa::OutputInsn& insn);
 Status ExecClamp(Machine& m, const isa::ClampInsn& insn);
 Status ExecResAdd(Machine& m, const isa::ResAddInsn& insn);
 Status ExecPRelu(Machine& m, const isa::PReluInsn& insn);
-Status ExecMaxPool(Machine& m, const isa::MaxPoolInsn& insn);
+Status ExecPool(Machine& m, const isa::PoolInsn& insn);
+Status ExecAverage(Machine& m, const isa::AverageInsn& insn);
 Status ExecTable(Machine& m, const isa::TableInsn& insn);
 Status ExecStore(Machine& m, const isa::StoreInsn& insn);
 

@@ -1,23 +1,27 @@
-//===- src/opu/sim/pool.cc - The pool stage: max over windows -------------===//
+//===- src/opu/sim/pool.cc - The pool stage: max or sum over windows ------===//
 //
-// numerics.md §5, max_pool2d: the max of the window's taps inside the
-// input; padding is never a value. Here the input is a source tile of
-// accumulator entries (src_rows x src_cols, row by row) and a window's rows
-// or columns past the tile are left out, which is how a SAME pool's bottom
-// and right padding reach the hardware. The requantization that follows
-// (requant is monotone, so max then requant is the rule) is a Clamp on the
-// pooled entries. The pooled entries go to their own place: writing over
-// the source while later windows still read it would make the result
-// depend on the order the hardware walks the windows.
+// numerics.md §5: max_pool2d takes the max of the window's taps inside the
+// input, avg_pool2d and mean their sum divided by their count; padding is
+// never a value. Here the input is a source tile of accumulator entries
+// (src_rows x src_cols, row by row) and a window's rows or columns past the
+// tile are left out, which is how a SAME pool's bottom and right padding
+// reach the hardware. With `accumulate` a window spread over several tiles
+// (a global average) gathers its taps tile by tile into one entry. A max's
+// requantization (requant is monotone, so max then requant is the rule) is
+// a Clamp on the pooled entries; a sum's division is Average.
+// The pooled entries go to their own place: writing over the source while
+// later windows still read it would make the result depend on the order the
+// hardware walks the windows.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 
 #include "machine.h"
+#include "opuc/numerics/fixed_point.h"
 
 namespace opuc::fsim {
 
-Status ExecMaxPool(Machine& m, const isa::MaxPoolInsn& insn) {
+Status ExecPool(Machine& m, const isa::PoolInsn& insn) {
   const int64_t Co = m.units.out_lanes;
   if (insn.size_y < 1 || insn.size_x < 1 || insn.stride_y < 1 || insn.stride_x < 1)
     return m.Fail(Cat("the window is ", insn.size_y, "x", insn.size_x, " with strides ",
@@ -44,18 +48,55 @@ Status ExecMaxPool(Machine& m, const isa::MaxPoolInsn& insn) {
     const int64_t y0 = oy * insn.stride_y, y1 = std::min(insn.src_rows, y0 + insn.size_y);
     for (int64_t ox = 0; ox < insn.out_cols; ++ox) {
       const int64_t x0 = ox * insn.stride_x, x1 = std::min(insn.src_cols, x0 + insn.size_x);
-      int64_t* out = entry(insn.dst_addr + oy * insn.out_cols + ox);
-      const int64_t* first = entry(insn.src_addr + y0 * insn.src_cols + x0);
-      std::copy(first, first + Co, out);
+      const int64_t dst = insn.dst_addr + oy * insn.out_cols + ox;
+      int64_t* out = entry(dst);
+      if (!insn.accumulate) {
+        const int64_t* first = entry(insn.src_addr + y0 * insn.src_cols + x0);
+        std::copy(first, first + Co, out);
+        if (insn.sum) std::fill(out, out + Co, 0);
+      }
       for (int64_t y = y0; y < y1; ++y)
         for (int64_t x = x0; x < x1; ++x) {
           const int64_t* v = entry(insn.src_addr + y * insn.src_cols + x);
-          for (int64_t j = 0; j < Co; ++j) out[j] = std::max(out[j], v[j]);
+          for (int64_t j = 0; j < Co; ++j) {
+            out[j] = insn.sum ? out[j] + v[j] : std::max(out[j], v[j]);
+            if (out[j] < kAccMin || out[j] > kAccMax)
+              return m.Fail(Cat("accumulator entry ", dst, " lane ", j, " reaches ", out[j],
+                                ", outside 48 bits"));
+          }
           ++taps;
         }
     }
   }
   m.counters.post_entries += taps;  // the stage reads one entry a cycle
+  return OkStatus();
+}
+
+// numerics.md §5: y = clamp(rhu_div(sum · 2^max(d,0), count · 2^max(−d,0)),
+// lo, hi) with d = f_out − f_in = −shift. The scaled sum must stay inside
+// the accumulator's 48 bits (codegen proves it); a 20-bit count shifted by
+// at most 15 keeps 2n + m inside 64 bits.
+Status ExecAverage(Machine& m, const isa::AverageInsn& insn) {
+  const int64_t Co = m.units.out_lanes;
+  if (insn.count < 1) return m.Fail("count is 0: an average of no taps");
+  if (insn.rows == 0 || insn.cols == 0) return OkStatus();
+  if (insn.rows > 1 && insn.pitch < insn.cols)
+    return m.Fail(Cat("pitch ", insn.pitch, " is less than the ", insn.cols, " sums of a row"));
+  const int64_t last = insn.acc_addr + (insn.rows - 1) * insn.pitch + insn.cols - 1;
+  OPUC_RETURN_IF_ERROR(m.CheckPost(insn.acc_addr, last - insn.acc_addr + 1, insn.lo, insn.hi));
+  const int64_t up = insn.shift < 0 ? -insn.shift : 0, down = insn.shift > 0 ? insn.shift : 0;
+  for (int64_t r = 0; r < insn.rows; ++r)
+    for (int64_t c = 0; c < insn.cols; ++c) {
+      int64_t* v = &m.acc[static_cast<size_t>((insn.acc_addr + r * insn.pitch + c) * Co)];
+      for (int64_t j = 0; j < Co; ++j) {
+        const int64_t n = v[j] * (int64_t{1} << up);
+        if (n < kAccMin || n > kAccMax)
+          return m.Fail(Cat("sum ", v[j], " of entry ", insn.acc_addr + r * insn.pitch + c,
+                            " lane ", j, " times 2^", up, " is outside 48 bits"));
+        v[j] = std::clamp(RhuDiv(n, insn.count << down), insn.lo, insn.hi);
+      }
+    }
+  m.counters.post_entries += insn.rows * insn.cols;
   return OkStatus();
 }
 
