@@ -42,14 +42,41 @@ class FsimDevice final : public Device {
   }
 };
 
+struct Registered {
+  std::string name;
+  DeviceFactory make;
+};
+
+std::vector<Registered>& Registry() {
+  static std::vector<Registered> devices = {
+      {"ref", [] { return std::unique_ptr<Device>(std::make_unique<ReferenceDevice>()); }},
+      {"fsim", [] { return std::unique_ptr<Device>(std::make_unique<FsimDevice>()); }}};
+  return devices;
+}
+
 }  // namespace
 
-std::vector<std::string> DeviceNames() { return {"ref", "fsim"}; }
+void RegisterDevice(std::string name, DeviceFactory factory) {
+  for (Registered& r : Registry()) {
+    if (r.name != name) continue;
+    r.make = std::move(factory);
+    return;
+  }
+  Registry().push_back({std::move(name), std::move(factory)});
+}
+
+std::vector<std::string> DeviceNames() {
+  std::vector<std::string> names;
+  for (const Registered& r : Registry()) names.push_back(r.name);
+  return names;
+}
 
 Expected<std::unique_ptr<Device>> MakeDevice(std::string_view name) {
-  if (name == "ref") return std::unique_ptr<Device>(std::make_unique<ReferenceDevice>());
-  if (name == "fsim") return std::unique_ptr<Device>(std::make_unique<FsimDevice>());
-  return InvalidArgument(Cat("device '", name, "' is unknown (devices: ref, fsim)"));
+  for (const Registered& r : Registry())
+    if (r.name == name) return r.make();
+  std::string known;
+  for (const Registered& r : Registry()) known += Cat(known.empty() ? "" : ", ", r.name);
+  return InvalidArgument(Cat("device '", name, "' is unknown (devices: ", known, ")"));
 }
 
 }  // namespace opuc

@@ -1,5 +1,8 @@
 // Building, running and comparing one case of codegen_diff_test.cc.
 #include "codegen_case.h"
+#ifdef OPUC_ALSO_RTL
+#include "rtl_check.h"
+#endif
 
 #include <doctest/doctest.h>
 
@@ -281,8 +284,12 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   if (c.residual) REQUIRE(WriteActivation(*code->Find(res), inputs[1], dram).ok());
   if (c.residual2) REQUIRE(WriteActivation(*code->Find(res2), inputs.back(), dram).ok());
   OpuCounters counters;
+  [[maybe_unused]] const std::vector<uint8_t> before = dram;
   const Status run = RunFunctionalSim(hw, code->groups[0].words, dram, &counters);
   REQUIRE_MESSAGE(run.ok(), run.ToString());
+#ifdef OPUC_ALSO_RTL
+  rtl_test::RequireRtlMatches(hw, code->groups[0].words, before, dram, counters);
+#endif
   for (size_t o = 0; o < graph.outputs.size(); ++o) {
     const TensorId t = graph.outputs[o];
     CAPTURE(graph.tensor(t).name);

@@ -10,6 +10,9 @@
 #include <vector>
 
 #include "opuc/opu/fsim.h"
+#ifdef OPUC_ALSO_RTL
+#include "rtl_check.h"
+#endif
 
 namespace opuc::fsim_test {
 
@@ -43,8 +46,19 @@ struct Bench {
       out.push_back(static_cast<int8_t>(dram[static_cast<size_t>(at + i)]));
     return out;
   }
+  // A program whose result depends on the engines' timing (a missing
+  // token) has no single right answer for the RTL to match.
+  bool racy = false;
+
   Status Run(OpuCounters* counters = nullptr) {
-    return RunFunctionalSim(Tiny(), program, dram, counters);
+    [[maybe_unused]] const std::vector<uint8_t> before = dram;
+    OpuCounters counts;
+    const Status status = RunFunctionalSim(Tiny(), program, dram, &counts);
+    if (counters) *counters = counts;
+#ifdef OPUC_ALSO_RTL
+    if (status.ok() && !racy) rtl_test::RequireRtlMatches(Tiny(), program, before, dram, counts);
+#endif
+    return status;
   }
 };
 

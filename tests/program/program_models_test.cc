@@ -2,9 +2,11 @@
 // and verified: the functional simulator must reproduce, step by step, bit
 // for bit, what the integer reference computes, on seeded random inputs
 // and on a third photograph; each OPU step's estimated cycles lie between
-// bounds from fsim's counters (program/estimate_bounds.h). The default run takes the main job's
-// model on opu1024; the `slow` build of this file (OPUC_ALL_MODELS) all thirteen on opu1024 and on
-// tiny where they fit (a few minutes).
+// bounds from fsim's counters (program/estimate_bounds.h). Where the build
+// has the RTL device (OPUC_ALSO_RTL), the photograph runs on it too, on
+// opu1024: ref = fsim = rtl. The default run takes the main job's model on
+// opu1024; the `slow` build of this file (OPUC_ALL_MODELS) all thirteen on
+// opu1024 and on tiny where they fit.
 #include <doctest/doctest.h>
 
 #include "frontend/model_cache.h"
@@ -16,24 +18,35 @@
 #include "opuc/runtime/run_program.h"
 #include "opuc/tensor_io/random_input.h"
 #include "program/estimate_bounds.h"
+#ifdef OPUC_ALSO_RTL
+#include "rtl.h"
+#endif
 
 namespace opuc {
 namespace {
 
-std::vector<std::unique_ptr<Device>> RefAndFsim() {
+std::vector<std::unique_ptr<Device>> Devices(bool rtl) {
   std::vector<std::unique_ptr<Device>> devices;
   devices.push_back(MakeDevice("ref").value());
   devices.push_back(MakeDevice("fsim").value());
+#ifdef OPUC_ALSO_RTL
+  if (rtl) {
+    rtl::RegisterRtlDevice();
+    devices.push_back(MakeDevice("rtl").value());
+  }
+#else
+  (void)rtl;
+#endif
   return devices;
 }
 
-void CheckAgree(const Program& program, const std::vector<HostTensor>& inputs) {
-  Expected<VerifyResult> verify = VerifyProgram(program, RefAndFsim(), inputs);
+void CheckAgree(const Program& program, const std::vector<HostTensor>& inputs, bool rtl = false) {
+  Expected<VerifyResult> verify = VerifyProgram(program, Devices(rtl), inputs);
   REQUIRE_MESSAGE(verify.ok(), verify.status().ToString());
   if (const auto& d = verify->divergence)
-    FAIL_CHECK("fsim diverges at step " << d->step << " (group " << d->group << ") element "
-                                        << d->element << ": ref " << d->values[0] << ", fsim "
-                                        << d->values[1]);
+    FAIL_CHECK(d->devices[1] << " diverges from " << d->devices[0] << " at step " << d->step
+                             << " (group " << d->group << ") element " << d->element << ": "
+                             << d->values[0] << " against " << d->values[1]);
   CHECK(verify->steps_run == static_cast<int64_t>(program.steps().size()));
 }
 
@@ -74,7 +87,8 @@ TEST_CASE("programs: every real model compiles and verifies on fsim") {
       Expected<Program> program = ReadProgram(nullptr, bytes.data(), bytes.size(), name);
       REQUIRE_MESSAGE(program.ok(), program.status().ToString());
       CheckAgree(*program, {RandomTensor(input.dtype, input.shape, 1).value()});
-      CheckAgree(*program, test::ImageSample("astronaut.png", input, *preprocess));
+      CheckAgree(*program, test::ImageSample("astronaut.png", input, *preprocess),
+                 preset == "opu1024");
       std::unique_ptr<Device> fsim = MakeDevice("fsim").value();
       Expected<ProgramRun> run =
           RunProgram(*program, *fsim, test::ImageSample("coffee.png", input, *preprocess));

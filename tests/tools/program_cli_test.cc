@@ -57,6 +57,26 @@ TEST_CASE("opuc compile, verify, run and disasm on the example") {
     REQUIRE(Opuc("run " + program + " --device fsim --output-dir " + b).exit_code == 0);
     CHECK(ReadFile(a + "/head.npy") == ReadFile(b + "/head.npy"));
     CHECK(ReadFile(a + "/head.npy").size() > 128);
+#ifdef OPUC_HAVE_RTL
+    // The RTL writes them too, and counts its cycles: at least one a Gemm
+    // issue, and a run of the estimator's order (within a factor of 2).
+    const std::string r = TempPath("out_rtl");
+    Run rtl = Opuc("run " + program + " --device rtl --json --output-dir " + r);
+    REQUIRE(rtl.exit_code == 0);
+    CHECK(ReadFile(a + "/head.npy") == ReadFile(r + "/head.npy"));
+    const auto counted = nlohmann::json::parse(rtl.out)["cycles"];
+    CHECK(counted["opu_steps"] == json["opu_steps"]);
+    CHECK(counted["estimated"] == json["estimated_cycles"]);
+    const int64_t measured = counted["measured"].get<int64_t>();
+    CHECK(measured > cycles / 2);
+    CHECK(measured < cycles * 2);
+    Run text = Opuc("run " + program + " --device rtl --output-dir " + r);
+    CHECK(text.out.find("rtl: " + std::to_string(measured) + " cycles over ") != std::string::npos);
+    Run three = Opuc("verify " + program + " --devices ref,fsim,rtl");
+    CHECK(three.exit_code == 0);
+    CHECK(three.out.find(": ref,fsim,rtl agree bit for bit on all") != std::string::npos);
+    std::filesystem::remove_all(r);
+#endif
 
     Run disasm = Opuc("disasm " + program);
     CHECK(disasm.exit_code == 0);
@@ -98,7 +118,13 @@ TEST_CASE("opuc verify and run refuse a broken program with exit 2 and its cause
 
   Run device = Opuc("verify " + program + " --devices ref,gpu");
   CHECK(device.exit_code == 2);
-  CHECK(device.err == "opuc: error: --devices: device 'gpu' is unknown (devices: ref, fsim)\n");
+#ifdef OPUC_HAVE_RTL
+  const char* known = "ref, fsim, rtl";  // the command line registers the RTL device
+#else
+  const char* known = "ref, fsim";
+#endif
+  CHECK(device.err ==
+        std::string("opuc: error: --devices: device 'gpu' is unknown (devices: ") + known + ")\n");
   Run missing = Opuc("verify " + TempPath("nowhere.opup"));
   CHECK(missing.exit_code == 2);
   CHECK(missing.err.find("nowhere.opup: cannot open: No such file or directory") !=

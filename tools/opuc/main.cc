@@ -7,5 +7,13 @@
 #include <iostream>
 
 #include "opuc/opuc_app.h"
+#ifdef OPUC_HAVE_RTL
+#include "rtl.h"
+#endif
 
-int main(int argc, char** argv) { return opuc::cli::RunOpuc(argc, argv, std::cout, std::cerr); }
+int main(int argc, char** argv) {
+#ifdef OPUC_HAVE_RTL
+  opuc::rtl::RegisterRtlDevice();  // the "rtl" device, built where Verilator is
+#endif
+  return opuc::cli::RunOpuc(argc, argv, std::cout, std::cerr);
+}

@@ -1,11 +1,12 @@
 //===- tools/opuc/run.cc - `opuc run` -------------------------------------===//
 //
-// opuc run MODEL|PROG.opup --device ref|fsim [--input NAME=FILE.npy]...
+// opuc run MODEL|PROG.opup --device ref|fsim|rtl [--input NAME=FILE.npy]...
 //          [--output-dir DIR] [--seed N] [--json]
 //
 // A model runs on the float reference (ref); a program runs its steps with
 // its OPU steps on the chosen device (ref: the integer reference, fsim: the
-// functional simulator). Inputs: opuc/graph_inputs.h.
+// functional simulator, rtl: the Verilated RTL where the build has it).
+// Inputs: opuc/graph_inputs.h.
 //
 //===----------------------------------------------------------------------===//
 #include "opuc/run.h"
@@ -85,8 +86,27 @@ struct Ran {
   std::optional<Program> program;
   std::optional<LoadedModel> model;
   std::vector<HostTensor> outputs;
+  std::vector<OpuCounters> counters;  ///< A program's, per step.
   const Graph& graph() const { return program ? program->graph() : model->graph; }
 };
+
+/// The clock cycles a device with a clock (rtl) counted over the OPU steps,
+/// beside the estimator's; nothing for devices without one.
+struct Cycles {
+  int64_t measured = 0, estimated = 0, steps = 0;
+};
+Cycles CountCycles(const Ran& ran) {
+  Cycles c;
+  if (!ran.program) return c;
+  for (size_t s = 0; s < ran.counters.size(); ++s) {
+    const ProgramStep& step = ran.program->steps()[s];
+    if (step.kind != StepKind::kOpu) continue;
+    c.measured += ran.counters[s].cycles;
+    c.estimated += step.estimated_cycles;
+    ++c.steps;
+  }
+  return c;
+}
 
 Expected<Ran> RunModelOrProgram(const RunOptions& options) {
   Ran ran;
@@ -98,6 +118,7 @@ Expected<Ran> RunModelOrProgram(const RunOptions& options) {
     Expected<ProgramRun> run = RunProgram(*ran.program, *device, std::move(inputs));
     if (!run.ok()) return run.status().WithContext(options.model);
     ran.outputs = std::move(run->outputs);
+    ran.counters = std::move(run->counters);
     return ran;
   }
   if (options.device != "ref")
@@ -148,7 +169,20 @@ int RunRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
         << " min " << TextNumber(stats.min) << "  max " << TextNumber(stats.max) << "  mean "
         << TextNumber(stats.mean) << "  -> " << path << '\n';
   }
-  if (options.json) out << Json{{"outputs", list}}.dump(2) << '\n';
+  const Cycles cycles = CountCycles(*ran);
+  const double mhz = ran->program ? ran->program->hw().array.clock_mhz : 0.0;
+  if (options.json) {
+    Json json{{"outputs", list}};
+    if (cycles.measured > 0)
+      json["cycles"] = {{"measured", cycles.measured},
+                        {"estimated", cycles.estimated},
+                        {"opu_steps", cycles.steps}};
+    out << json.dump(2) << '\n';
+  } else if (cycles.measured > 0) {
+    out << options.device << ": " << cycles.measured << " cycles over " << cycles.steps
+        << " OPU steps (" << TextNumber(static_cast<double>(cycles.measured) / mhz / 1000.0)
+        << " ms at " << TextNumber(mhz) << " MHz; the estimator says " << cycles.estimated << ")\n";
+  }
   return kExitOk;
 }
 
@@ -159,7 +193,8 @@ Command AddRunCommand(CLI::App& app) {
         AddModelArgument(cli, o.model);
         cli.add_option("--device", o.device,
                        "Where to run: ref (a model: the float reference; a program: the integer "
-                       "reference), fsim (a program's OPU steps on the functional simulator)")
+                       "reference), fsim (a program's OPU steps on the functional simulator), rtl "
+                       "(on the Verilated RTL, presets tiny and opu1024, where built)")
             ->required();
         cli.add_option("--output-dir", o.output_dir, "Where to write <output>.npy files")
             ->capture_default_str();

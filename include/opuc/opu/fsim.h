@@ -29,6 +29,7 @@ struct OpuCounters {
   int64_t bytes_stored = 0;                              ///< To DRAM.
   int64_t gemm_issues = 0;   ///< Array issues: one output pixel, one tap, one input block.
   int64_t post_entries = 0;  ///< Accumulator entries through output and compare stages.
+  int64_t cycles = 0;        ///< Clock cycles from start to done: the RTL's; 0 elsewhere.
 };
 
 /// The on-chip buffers of `hw` in their units (docs/isa.md): feature-map

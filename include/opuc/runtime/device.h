@@ -4,13 +4,16 @@
 // step's inputs from their regions and writes its outputs to theirs, as the
 // OPU would. The devices: "ref", the integer reference executor running the
 // step's graph nodes (the definition of the results), and "fsim", the
-// functional simulator running the step's instruction words. Issue 17 adds
-// "rtl". CPU steps run on the host, the same for every device.
+// functional simulator running the step's instruction words, and, where the
+// build has Verilator, "rtl": the Verilated datapath of hw/rtl, which lives
+// outside the library (sim/) and registers itself (RegisterDevice). CPU
+// steps run on the host, the same for every device.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_RUNTIME_DEVICE_H
 #define OPUC_RUNTIME_DEVICE_H
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -33,7 +36,13 @@ class Device {
                             std::vector<uint8_t>& dram, OpuCounters* counters) = 0;
 };
 
-/// "ref" or "fsim"; InvalidArgument listing the names otherwise.
+/// Makes a device that MakeDevice then knows by `name`; a second
+/// registration of a name replaces the first.
+using DeviceFactory = std::function<std::unique_ptr<Device>()>;
+void RegisterDevice(std::string name, DeviceFactory factory);
+
+/// "ref", "fsim" or a registered name; InvalidArgument listing the names
+/// otherwise.
 Expected<std::unique_ptr<Device>> MakeDevice(std::string_view name);
 
 /// The names MakeDevice knows, in the order the docs list them.

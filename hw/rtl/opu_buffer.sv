@@ -1,0 +1,29 @@
+// An on-chip buffer of ROWS rows, each BEATS beats of BEAT_BITS: the load
+// engine writes a beat at a time (or a whole row of zeros, for padding);
+// the compute engine reads a whole row, one cycle after the address.
+module opu_buffer #(
+  parameter int unsigned ROWS = 16,
+  parameter int unsigned BEATS = 1,
+  parameter int unsigned BEAT_BITS = 64,
+  localparam int unsigned AW = ROWS > 1 ? $clog2(ROWS) : 1,
+  localparam int unsigned BW = BEATS > 1 ? $clog2(BEATS) : 1
+) (
+  input  logic                       clk_i,
+  input  logic                       we_i,
+  input  logic [AW-1:0]              waddr_i,
+  input  logic [BW-1:0]              wbeat_i,
+  input  logic                       wzero_row_i,  // write zeros to every beat of the row
+  input  logic [BEAT_BITS-1:0]       wdata_i,
+  input  logic [AW-1:0]              raddr_i,
+  output logic [BEATS*BEAT_BITS-1:0] rdata_o
+);
+  logic [BEATS*BEAT_BITS-1:0] mem [ROWS];
+
+  always_ff @(posedge clk_i) begin
+    if (we_i) begin
+      if (wzero_row_i) mem[waddr_i] <= '0;
+      else mem[waddr_i][wbeat_i*BEAT_BITS +: BEAT_BITS] <= wdata_i;
+    end
+    rdata_o <= mem[raddr_i];
+  end
+endmodule

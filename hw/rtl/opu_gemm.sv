@@ -1,0 +1,96 @@
+// Gemm: one kernel tap over a tile. Pixel by pixel, one a cycle: read the
+// pixel's feature-map row and accumulator entry, and a cycle later write
+// back start + sum (x 256 for the high byte of an i16), where start is the
+// entry (accumulate), the param row's biases, or zero. The weight and param
+// rows are read once, from the instruction's fields.
+`include "opu_field.svh"
+module opu_gemm
+  import opu_pkg::*;
+(
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  logic                  start_i,
+  input  word_t                 insn_i,       // held for the whole instruction
+  output logic                  done_o,
+  output logic [31:0]           fm_raddr_o,
+  input  logic [BEAT_BITS-1:0]  fm_rdata_i,
+  output logic [31:0]           wgt_raddr_o,
+  input  logic [WGT_BITS-1:0]   wgt_rdata_i,
+  output logic [31:0]           param_raddr_o,
+  input  logic [PARAM_BITS-1:0] param_rdata_i,
+  output logic [31:0]           acc_raddr_o,
+  input  logic [ENTRY_BITS-1:0] acc_rdata_i,
+  output logic                  acc_we_o,
+  output logic [31:0]           acc_waddr_o,
+  output logic [ENTRY_BITS-1:0] acc_wdata_o,
+  output logic [63:0]           issues_o
+);
+  logic        running_q, s1_valid_q;
+  logic [31:0] oy_q, ox_q, row_fm_q, fm_q, entry_q, s1_entry_q;
+  logic [31:0] rows, cols, row_step, stride_x;
+  logic [1:0]  init;
+  logic signed [31:0] sums [CO];
+
+  assign rows = 32'(`OPU_FIELD(insn_i, GEMM_OUT_ROWS));
+  assign cols = 32'(`OPU_FIELD(insn_i, GEMM_OUT_COLS));
+  assign row_step = 32'(`OPU_FIELD(insn_i, GEMM_STRIDE_Y)) * 32'(`OPU_FIELD(insn_i, GEMM_FM_PITCH));
+  assign stride_x = 32'(`OPU_FIELD(insn_i, GEMM_STRIDE_X));
+  assign init = `OPU_FIELD(insn_i, GEMM_INIT);
+  assign wgt_raddr_o = 32'(`OPU_FIELD(insn_i, GEMM_WGT_ADDR));
+  assign param_raddr_o = 32'(`OPU_FIELD(insn_i, GEMM_PARAM_ADDR));
+  assign fm_raddr_o = fm_q;
+  assign acc_raddr_o = entry_q;
+
+  opu_ipa u_ipa (
+    .fm_i(fm_rdata_i), .weights_i(wgt_rdata_i),
+    .fm_unsigned_i(`OPU_FIELD(insn_i, GEMM_FM_UNSIGNED)), .sums_o(sums)
+  );
+
+  always_comb begin
+    acc_we_o = s1_valid_q;
+    acc_waddr_o = s1_entry_q;
+    for (int unsigned j = 0; j < CO; j++) begin
+      logic signed [47:0] start, product;
+      start = init == 2'd0 ? acc_rdata_i[ACC_BITS*j +: ACC_BITS] :
+              init == 2'd1 ? {{16{param_rdata_i[64*j+31]}}, param_rdata_i[64*j +: 32]} : '0;
+      product = {{16{sums[j][31]}}, sums[j]};
+      if (`OPU_FIELD(insn_i, GEMM_HIGH_BYTE)) product = product <<< 8;
+      acc_wdata_o[ACC_BITS*j +: ACC_BITS] = start + product;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      {running_q, s1_valid_q, done_o} <= '0;
+      {oy_q, ox_q, row_fm_q, fm_q, entry_q, s1_entry_q} <= '0;
+      issues_o <= '0;
+    end else begin
+      done_o <= 1'b0;
+      s1_valid_q <= running_q;
+      s1_entry_q <= entry_q;
+      if (start_i) begin
+        running_q <= rows != 0 && cols != 0;
+        done_o <= rows == 0 || cols == 0;
+        {oy_q, ox_q} <= '0;
+        row_fm_q <= 32'(`OPU_FIELD(insn_i, GEMM_FM_ADDR));
+        fm_q <= 32'(`OPU_FIELD(insn_i, GEMM_FM_ADDR));
+        entry_q <= 32'(`OPU_FIELD(insn_i, GEMM_ACC_ADDR));
+      end else if (running_q) begin
+        issues_o <= issues_o + 1;
+        entry_q <= entry_q + 1;
+        if (ox_q + 1 < cols) begin
+          ox_q <= ox_q + 1;
+          fm_q <= fm_q + stride_x;
+        end else begin
+          ox_q <= '0;
+          oy_q <= oy_q + 1;
+          row_fm_q <= row_fm_q + row_step;
+          fm_q <= row_fm_q + row_step;
+          if (oy_q + 1 == rows) running_q <= 1'b0;
+        end
+      end
+      // The last pixel is written the cycle after it is read.
+      if (s1_valid_q && !running_q) done_o <= 1'b1;
+    end
+  end
+endmodule

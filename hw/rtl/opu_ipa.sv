@@ -1,0 +1,26 @@
+// The inner-product array: CO dot products of one feature-map pixel's L
+// bytes (signed, or unsigned: a u8 or the low byte of an i16) with the CO
+// rows of the weight matrix (signed). CO x L multipliers, one pixel a cycle.
+module opu_ipa
+  import opu_pkg::*;
+(
+  input  logic [BEAT_BITS-1:0]       fm_i,
+  input  logic [WGT_BITS-1:0]        weights_i,  // W[j][l] at byte j * L + l
+  input  logic                       fm_unsigned_i,
+  output logic signed [31:0]         sums_o [CO]
+);
+  always_comb begin
+    for (int unsigned j = 0; j < CO; j++) begin
+      logic signed [31:0] sum;
+      sum = '0;
+      for (int unsigned l = 0; l < L; l++) begin
+        logic signed [8:0] x;
+        logic signed [7:0] w;
+        x = {fm_unsigned_i ? 1'b0 : fm_i[8*l+7], fm_i[8*l +: 8]};
+        w = weights_i[8*(j*L+l) +: 8];
+        sum = sum + 32'(x * w);
+      end
+      sums_o[j] = sum;
+    end
+  end
+endmodule

@@ -1,0 +1,163 @@
+// The load engine: rows x cols units from DRAM (rows dram_stride bytes
+// apart, each row contiguous) into one buffer, inside a frame of zero
+// units (the padding never crosses the bus). A unit is one beat of L bytes
+// for the feature map, CO beats for weights, CO x 8 / L beats for params.
+// Three walkers run at once: one issues read requests as fast as DRAM takes
+// them, one writes the responses (in request order) to their units, and one
+// writes zeros to the frame's units, yielding the write port to responses.
+`include "opu_field.svh"
+module opu_load
+  import opu_pkg::*;
+(
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  input  logic                 start_i,
+  input  word_t                insn_i,
+  output logic                 done_o,
+  output logic                 dram_wait_o,
+  output logic                 rd_req_valid_o,
+  output logic [31:0]          rd_req_addr_o,
+  input  logic                 rd_req_ready_i,
+  input  logic                 rd_rsp_valid_i,
+  input  logic [BEAT_BITS-1:0] rd_rsp_data_i,
+  output logic [2:0]           we_o,        // one-hot: feature map, weights, params
+  output logic [31:0]          waddr_o,
+  output logic [7:0]           wbeat_o,
+  output logic                 wzero_o,
+  output logic [BEAT_BITS-1:0] wdata_o,
+  output logic [63:0]          bytes_o
+);
+  logic        active_q;
+  logic [1:0]  buffer_q;
+  logic [31:0] rows_q, cols_q, stride_q, pitch_q, height_q, beats_q;
+  logic [31:0] pad_top_q, pad_left_q;
+  // Requests.
+  logic [31:0] rq_r_q, rq_c_q, rq_b_q, rq_row_q, rq_off_q;
+  // Responses.
+  logic [31:0] rs_r_q, rs_c_q, rs_b_q, rs_row_unit_q, rs_unit_q;
+  // The zero frame.
+  logic [31:0] zy_q, zx_q, zrow_unit_q;
+  logic        data_rows, req_more, rsp_more, zero_more, middle, zero_write;
+  logic [31:0] next_zx;
+
+  assign data_rows = rows_q != 0 && cols_q != 0;
+  assign req_more = active_q && data_rows && rq_r_q < rows_q;
+  assign rsp_more = active_q && data_rows && rs_r_q < rows_q;
+  assign zero_more = active_q && zy_q < height_q;
+  assign middle = zy_q >= pad_top_q && zy_q < pad_top_q + rows_q;
+  assign zero_write = zero_more && zx_q < pitch_q && !rd_rsp_valid_i;
+  assign next_zx = (middle && zx_q + 1 == pad_left_q) ? pad_left_q + cols_q : zx_q + 1;
+
+  assign rd_req_valid_o = req_more;
+  assign rd_req_addr_o = rq_row_q + rq_off_q;
+  assign dram_wait_o = active_q && rsp_more && !rd_rsp_valid_i;
+
+  always_comb begin
+    we_o = '0;
+    waddr_o = '0;
+    wbeat_o = '0;
+    wzero_o = 1'b0;
+    wdata_o = rd_rsp_data_i;
+    if (rd_rsp_valid_i && rsp_more) begin
+      we_o[buffer_q] = 1'b1;
+      waddr_o = rs_unit_q;
+      wbeat_o = rs_b_q[7:0];
+    end else if (zero_write) begin
+      we_o[buffer_q] = 1'b1;
+      waddr_o = zrow_unit_q + zx_q;
+      wzero_o = 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      active_q <= 1'b0;
+      done_o <= 1'b0;
+      bytes_o <= '0;
+      {buffer_q, rows_q, cols_q, stride_q, pitch_q, height_q, beats_q, pad_top_q, pad_left_q} <= '0;
+      {rq_r_q, rq_c_q, rq_b_q, rq_row_q, rq_off_q} <= '0;
+      {rs_r_q, rs_c_q, rs_b_q, rs_row_unit_q, rs_unit_q} <= '0;
+      {zy_q, zx_q, zrow_unit_q} <= '0;
+    end else begin
+      done_o <= 1'b0;
+      if (start_i) begin
+        logic [31:0] pitch, first_unit, pl, pt;
+        pl = 32'(`OPU_FIELD(insn_i, LOAD_PAD_LEFT));
+        pt = 32'(`OPU_FIELD(insn_i, LOAD_PAD_TOP));
+        pitch = pl + 32'(`OPU_FIELD(insn_i, LOAD_COLS)) + 32'(`OPU_FIELD(insn_i, LOAD_PAD_RIGHT));
+        first_unit = 32'(`OPU_FIELD(insn_i, LOAD_SRAM_ADDR)) + pt * pitch + pl;
+        active_q <= 1'b1;
+        buffer_q <= `OPU_FIELD(insn_i, LOAD_BUFFER);
+        rows_q <= 32'(`OPU_FIELD(insn_i, LOAD_ROWS));
+        cols_q <= 32'(`OPU_FIELD(insn_i, LOAD_COLS));
+        stride_q <= 32'(`OPU_FIELD(insn_i, LOAD_DRAM_STRIDE));
+        pitch_q <= pitch;
+        height_q <= pt + 32'(`OPU_FIELD(insn_i, LOAD_ROWS)) +
+                    32'(`OPU_FIELD(insn_i, LOAD_PAD_BOTTOM));
+        beats_q <= `OPU_FIELD(insn_i, LOAD_BUFFER) == 2'd1 ? WGT_BEATS :
+                   `OPU_FIELD(insn_i, LOAD_BUFFER) == 2'd2 ? PARAM_BEATS : FM_BEATS;
+        pad_top_q <= pt;
+        pad_left_q <= pl;
+        {rq_r_q, rq_c_q, rq_b_q, rq_off_q} <= '0;
+        rq_row_q <= `OPU_FIELD(insn_i, LOAD_DRAM_ADDR);
+        {rs_r_q, rs_c_q, rs_b_q} <= '0;
+        rs_row_unit_q <= first_unit;
+        rs_unit_q <= first_unit;
+        zy_q <= '0;
+        // The first row of the frame is a middle row only without top padding.
+        zx_q <= (pt == 0 && `OPU_FIELD(insn_i, LOAD_ROWS) != 0 && pl == 0) ?
+                32'(`OPU_FIELD(insn_i, LOAD_COLS)) : 32'd0;
+        zrow_unit_q <= 32'(`OPU_FIELD(insn_i, LOAD_SRAM_ADDR));
+      end else if (active_q) begin
+        if (req_more && rd_req_ready_i) begin
+          rq_off_q <= rq_off_q + BEAT_BYTES;
+          if (rq_b_q + 1 < beats_q) begin
+            rq_b_q <= rq_b_q + 1;
+          end else begin
+            rq_b_q <= '0;
+            if (rq_c_q + 1 < cols_q) begin
+              rq_c_q <= rq_c_q + 1;
+            end else begin
+              rq_c_q <= '0;
+              rq_r_q <= rq_r_q + 1;
+              rq_row_q <= rq_row_q + stride_q;
+              rq_off_q <= '0;
+            end
+          end
+        end
+        if (rd_rsp_valid_i && rsp_more) begin
+          bytes_o <= bytes_o + 64'(BEAT_BYTES);
+          if (rs_b_q + 1 < beats_q) begin
+            rs_b_q <= rs_b_q + 1;
+          end else begin
+            rs_b_q <= '0;
+            if (rs_c_q + 1 < cols_q) begin
+              rs_c_q <= rs_c_q + 1;
+              rs_unit_q <= rs_unit_q + 1;
+            end else begin
+              rs_c_q <= '0;
+              rs_r_q <= rs_r_q + 1;
+              rs_row_unit_q <= rs_row_unit_q + pitch_q;
+              rs_unit_q <= rs_row_unit_q + pitch_q;
+            end
+          end
+        end
+        if (zero_more && !rd_rsp_valid_i) begin
+          if (zx_q < pitch_q) begin
+            zx_q <= next_zx;
+          end else begin
+            logic [31:0] y;
+            y = zy_q + 1;
+            zy_q <= y;
+            zrow_unit_q <= zrow_unit_q + pitch_q;
+            zx_q <= (y >= pad_top_q && y < pad_top_q + rows_q && pad_left_q == 0) ? cols_q : 32'd0;
+          end
+        end
+        if (!req_more && !rsp_more && !zero_more) begin
+          active_q <= 1'b0;
+          done_o <= 1'b1;
+        end
+      end
+    end
+  end
+endmodule

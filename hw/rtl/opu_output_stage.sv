@@ -1,0 +1,25 @@
+// The output stage, lane by lane: clamp(rhu(acc * M[j] / 2^S[j]), lo, hi),
+// M[j] and S[j] from bytes 4-5 and 6 of lane j's param slot.
+module opu_output_stage
+  import opu_pkg::*;
+  import opu_arith_pkg::*;
+(
+  input  logic [ENTRY_BITS-1:0] entry_i,
+  input  logic [PARAM_BITS-1:0] param_i,
+  input  logic signed [15:0]    lo_i,
+  input  logic signed [15:0]    hi_i,
+  output logic [ENTRY_BITS-1:0] entry_o
+);
+  always_comb begin
+    for (int unsigned j = 0; j < CO; j++) begin
+      logic signed [47:0] acc;
+      logic signed [15:0] m;
+      logic signed [63:0] product;
+      acc = entry_i[ACC_BITS*j +: ACC_BITS];
+      m = param_i[64*j+32 +: 16];
+      product = 64'(acc) * 64'(m);
+      entry_o[ACC_BITS*j +: ACC_BITS] =
+          requant({{32{product[63]}}, product}, param_i[64*j+48 +: 8], lo_i, hi_i);
+    end
+  end
+endmodule

@@ -1,0 +1,115 @@
+// The pool stage: for each pooled pixel, the max or the sum of the taps of
+// its window that lie inside the source tile, one tap read a cycle; with
+// `accumulate`, the pooled entry's old value is read first and combined too
+// (a window spread over tiles). The pooled entry is written the cycle after
+// its last tap is read.
+`include "opu_field.svh"
+module opu_pool
+  import opu_pkg::*;
+(
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  logic                  start_i,
+  input  word_t                 insn_i,       // held for the whole instruction
+  output logic                  done_o,
+  output logic [31:0]           acc_raddr_o,
+  input  logic [ENTRY_BITS-1:0] acc_rdata_i,
+  output logic                  acc_we_o,
+  output logic [31:0]           acc_waddr_o,
+  output logic [ENTRY_BITS-1:0] acc_wdata_o,
+  output logic [63:0]           taps_o
+);
+  logic        running_q, reading_dst_q;
+  logic [31:0] oy_q, ox_q, y0_q, x0_q, y_q, x_q, dst_q;
+  logic        s1_valid_q, s1_first_q, s1_last_q;
+  logic [31:0] s1_dst_q;
+  logic [ENTRY_BITS-1:0] run_q, combined;
+  logic [31:0] src_rows, src_cols, y1, x1;
+  logic        is_sum, accumulate, last_tap;
+
+  assign src_rows = 32'(`OPU_FIELD(insn_i, POOL_SRC_ROWS));
+  assign src_cols = 32'(`OPU_FIELD(insn_i, POOL_SRC_COLS));
+  assign is_sum = `OPU_FIELD(insn_i, POOL_SUM);
+  assign accumulate = `OPU_FIELD(insn_i, POOL_ACCUMULATE);
+  assign y1 = y0_q + 32'(`OPU_FIELD(insn_i, POOL_SIZE_Y)) < src_rows ?
+              y0_q + 32'(`OPU_FIELD(insn_i, POOL_SIZE_Y)) : src_rows;
+  assign x1 = x0_q + 32'(`OPU_FIELD(insn_i, POOL_SIZE_X)) < src_cols ?
+              x0_q + 32'(`OPU_FIELD(insn_i, POOL_SIZE_X)) : src_cols;
+  assign last_tap = !reading_dst_q && y_q + 1 == y1 && x_q + 1 == x1;
+  assign acc_raddr_o = reading_dst_q ? dst_q
+                                     : 32'(`OPU_FIELD(insn_i, POOL_SRC_ADDR)) + y_q * src_cols + x_q;
+
+  always_comb begin
+    for (int unsigned j = 0; j < CO; j++) begin
+      logic signed [47:0] run, v;
+      run = run_q[ACC_BITS*j +: ACC_BITS];
+      v = acc_rdata_i[ACC_BITS*j +: ACC_BITS];
+      if (s1_first_q) combined[ACC_BITS*j +: ACC_BITS] = v;
+      else if (is_sum) combined[ACC_BITS*j +: ACC_BITS] = run + v;
+      else combined[ACC_BITS*j +: ACC_BITS] = v > run ? v : run;
+    end
+  end
+  assign acc_we_o = s1_valid_q && s1_last_q;
+  assign acc_waddr_o = s1_dst_q;
+  assign acc_wdata_o = combined;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      {running_q, reading_dst_q, s1_valid_q, s1_first_q, s1_last_q, done_o} <= '0;
+      {oy_q, ox_q, y0_q, x0_q, y_q, x_q, dst_q, s1_dst_q} <= '0;
+      run_q <= '0;
+      taps_o <= '0;
+    end else begin
+      done_o <= 1'b0;
+      s1_valid_q <= running_q;
+      s1_first_q <= reading_dst_q || (!accumulate && y_q == y0_q && x_q == x0_q);
+      s1_last_q <= last_tap;
+      s1_dst_q <= dst_q;
+      if (s1_valid_q) run_q <= combined;
+      if (start_i) begin
+        logic empty;
+        empty = `OPU_FIELD(insn_i, POOL_OUT_ROWS) == 0 || `OPU_FIELD(insn_i, POOL_OUT_COLS) == 0;
+        running_q <= !empty;
+        done_o <= empty;
+        reading_dst_q <= `OPU_FIELD(insn_i, POOL_ACCUMULATE);
+        {oy_q, ox_q, y0_q, x0_q, y_q, x_q} <= '0;
+        dst_q <= 32'(`OPU_FIELD(insn_i, POOL_DST_ADDR));
+      end else if (running_q) begin
+        if (reading_dst_q) begin
+          reading_dst_q <= 1'b0;
+        end else begin
+          taps_o <= taps_o + 1;
+          if (x_q + 1 < x1) begin
+            x_q <= x_q + 1;
+          end else if (y_q + 1 < y1) begin
+            x_q <= x0_q;
+            y_q <= y_q + 1;
+          end else begin
+            // The next pooled pixel.
+            logic [31:0] nox, noy, ny0, nx0;
+            nox = ox_q + 1;
+            noy = oy_q;
+            ny0 = y0_q;
+            nx0 = x0_q + 32'(`OPU_FIELD(insn_i, POOL_STRIDE_X));
+            if (nox == 32'(`OPU_FIELD(insn_i, POOL_OUT_COLS))) begin
+              nox = '0;
+              nx0 = '0;
+              noy = oy_q + 1;
+              ny0 = y0_q + 32'(`OPU_FIELD(insn_i, POOL_STRIDE_Y));
+            end
+            ox_q <= nox;
+            oy_q <= noy;
+            x0_q <= nx0;
+            y0_q <= ny0;
+            x_q <= nx0;
+            y_q <= ny0;
+            dst_q <= dst_q + 1;
+            reading_dst_q <= accumulate;
+            if (noy == 32'(`OPU_FIELD(insn_i, POOL_OUT_ROWS))) running_q <= 1'b0;
+          end
+        end
+      end
+      if (s1_valid_q && !running_q) done_o <= 1'b1;
+    end
+  end
+endmodule

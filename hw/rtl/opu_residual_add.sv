@@ -1,0 +1,36 @@
+// The residual add, lane by lane: both operands aligned up by exact left
+// shifts (a for the accumulated value, b for the residual byte), added,
+// rounded once by out_shift and clamped. Lane j's residual is byte
+// res_lane + j of the feature-map row; lanes from res_lanes on add 0.
+module opu_residual_add
+  import opu_pkg::*;
+  import opu_arith_pkg::*;
+(
+  input  logic [ENTRY_BITS-1:0] entry_i,
+  input  logic [BEAT_BITS-1:0]  row_i,
+  input  logic [7:0]            res_lane_i,
+  input  logic [7:0]            res_lanes_i,
+  input  logic                  res_unsigned_i,
+  input  logic [4:0]            acc_shift_i,
+  input  logic [4:0]            res_shift_i,
+  input  logic [5:0]            out_shift_i,
+  input  logic signed [15:0]    lo_i,
+  input  logic signed [15:0]    hi_i,
+  output logic [ENTRY_BITS-1:0] entry_o
+);
+  logic [BEAT_BITS-1:0] lanes;
+  assign lanes = row_i >> (32'(res_lane_i) * 8);
+
+  always_comb begin
+    for (int unsigned j = 0; j < CO; j++) begin
+      logic signed [95:0] acc, res, sum;
+      logic [7:0] byte_j;
+      byte_j = lanes[8*j +: 8];
+      acc = 96'(signed'(entry_i[ACC_BITS*j +: ACC_BITS]));
+      res = '0;
+      if (32'(j) < 32'(res_lanes_i)) res = {{88{byte_j[7] && !res_unsigned_i}}, byte_j};
+      sum = (acc <<< acc_shift_i) + (res <<< res_shift_i);
+      entry_o[ACC_BITS*j +: ACC_BITS] = requant(sum, {2'b00, out_shift_i}, lo_i, hi_i);
+    end
+  end
+endmodule

@@ -1,0 +1,48 @@
+// The compare stage's lookup tables: a register file of the table's bytes
+// (filled from feature-map rows before the entries pass), read by every
+// lane at once. An 8-bit value indexes a 256-entry table (T[q + 128] for
+// i8, T[q] for u8); an i16 q = 256 high + low interpolates between knots
+// T[high + 128] and T[high + 129] of a 257-entry table, rounded once.
+module opu_table
+  import opu_pkg::*;
+(
+  input  logic                  clk_i,
+  input  logic                  fill_i,       // write row_i at fill_row_i
+  input  logic [31:0]           fill_row_i,
+  input  logic [BEAT_BITS-1:0]  row_i,
+  input  logic [1:0]            format_i,     // 0 i8, 1 u8, 2 i16
+  input  logic [ENTRY_BITS-1:0] entry_i,
+  output logic [ENTRY_BITS-1:0] entry_o
+);
+  localparam int unsigned ROWS = (2 * 257 + L - 1) / L;
+  logic [7:0] bytes_q [ROWS * L];
+
+  function automatic logic signed [16:0] knot(input logic [8:0] k);
+    return 17'(signed'({bytes_q[2*k+1], bytes_q[2*k]}));
+  endfunction
+
+  always_ff @(posedge clk_i) begin
+    if (fill_i && fill_row_i < ROWS)
+      for (int unsigned b = 0; b < L; b++) bytes_q[fill_row_i*L+b] <= row_i[8*b +: 8];
+  end
+
+  always_comb begin
+    for (int unsigned j = 0; j < CO; j++) begin
+      logic [15:0] q;
+      logic signed [16:0] a, b;
+      logic signed [25:0] step;
+      q = entry_i[ACC_BITS*j +: 16];
+      b = '0;
+      step = '0;
+      if (format_i == 2'd2) begin
+        a = knot(9'({~q[15], q[14:8]}));
+        b = knot(9'({~q[15], q[14:8]}) + 9'd1);
+        step = ($signed(26'(b) - 26'(a)) * $signed({18'd0, q[7:0]}) + 26'sd128) >>> 8;
+        entry_o[ACC_BITS*j +: ACC_BITS] = 48'(a) + 48'(step);
+      end else begin
+        a = knot(format_i == 2'd0 ? {1'b0, ~q[7], q[6:0]} : {1'b0, q[7:0]});
+        entry_o[ACC_BITS*j +: ACC_BITS] = 48'(a);
+      end
+    end
+  end
+endmodule

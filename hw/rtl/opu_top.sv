@@ -1,0 +1,162 @@
+// The OPU: program memory, a fetch unit and a queue per engine, the
+// dependency tokens, the load, compute and store engines, and the on-chip
+// buffers between them. DRAM is outside: a read port (requests of one beat,
+// responses in order) and a write port (one pixel's lanes, byte-masked).
+// The harness writes the program, pulses start_i and waits for done_o;
+// counter_o shows the counter counter_sel_i picks (see opu_counter_e).
+`include "opu_field.svh"
+module opu_top
+  import opu_pkg::*;
+(
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  input  logic                 imem_we_i,
+  input  logic [IMEM_AW-1:0]   imem_waddr_i,
+  input  word_t                imem_wdata_i,
+  input  logic [IMEM_AW:0]     length_i,
+  input  logic                 start_i,
+  output logic                 done_o,
+  output logic                 illegal_o,
+  output logic                 leftover_tokens_o,
+  output logic                 progress_o,  // something retired or was written this cycle
+  output logic                 rd_req_valid_o,
+  output logic [31:0]          rd_req_addr_o,
+  input  logic                 rd_req_ready_i,
+  input  logic                 rd_rsp_valid_i,
+  input  logic [BEAT_BITS-1:0] rd_rsp_data_i,
+  output logic                 wr_valid_o,
+  output logic [31:0]          wr_addr_o,
+  output logic [8*CO-1:0]      wr_data_o,
+  output logic [CO-1:0]        wr_mask_o,
+  input  logic                 wr_ready_i,
+  input  logic [4:0]           counter_sel_i,
+  output logic [63:0]          counter_o
+);
+  localparam int unsigned E_LOAD = 0, E_COMPUTE = 1, E_STORE = 2;
+
+  // Fetch and queues.
+  logic [IMEM_AW-1:0] imem_raddr [NUM_ENGINES];
+  word_t  imem_rdata [NUM_ENGINES];
+  word_t  head [NUM_ENGINES];
+  index_t head_index [NUM_ENGINES];
+  logic [NUM_ENGINES-1:0] head_valid, pop, fetch_done, illegal;
+  // Engines.
+  logic [NUM_ENGINES-1:0] take_prev, take_next, give_prev, give_next, has_prev, has_next;
+  logic [NUM_ENGINES-1:0] start, done, busy, dram_wait;
+  word_t  insn [NUM_ENGINES];
+  logic [63:0] busy_cycles [NUM_ENGINES], token_cycles [NUM_ENGINES], dram_cycles [NUM_ENGINES];
+  logic [63:0] retired [NUM_ENGINES];
+  index_t last_retired [NUM_ENGINES];
+  logic [63:0] bytes_loaded, bytes_stored, gemm_issues, post_entries, cycles_q;
+  logic running_q;
+
+  opu_imem u_imem (
+    .clk_i, .we_i(imem_we_i), .waddr_i(imem_waddr_i), .wdata_i(imem_wdata_i),
+    .raddr_i(imem_raddr), .rdata_o(imem_rdata)
+  );
+
+  for (genvar e = 0; e < NUM_ENGINES; e++) begin : g_engine
+    opu_fetch #(.ENGINE(2'(e))) u_fetch (
+      .clk_i, .rst_ni, .start_i, .length_i, .raddr_o(imem_raddr[e]), .rdata_i(imem_rdata[e]),
+      .pop_i(pop[e]), .head_o(head[e]), .head_index_o(head_index[e]),
+      .head_valid_o(head_valid[e]), .done_o(fetch_done[e]), .illegal_o(illegal[e])
+    );
+    opu_engine u_engine (
+      .clk_i, .rst_ni, .head_valid_i(head_valid[e]), .head_i(head[e]),
+      .head_index_i(head_index[e]), .pop_o(pop[e]), .has_prev_i(has_prev[e]),
+      .has_next_i(has_next[e]), .take_prev_o(take_prev[e]), .take_next_o(take_next[e]),
+      .give_prev_o(give_prev[e]), .give_next_o(give_next[e]), .start_o(start[e]),
+      .insn_o(insn[e]), .done_i(done[e]), .dram_wait_i(dram_wait[e]), .busy_o(busy[e]),
+      .busy_cycles_o(busy_cycles[e]), .token_cycles_o(token_cycles[e]),
+      .dram_cycles_o(dram_cycles[e]), .retired_o(retired[e]), .last_retired_o(last_retired[e])
+    );
+  end
+
+  opu_tokens u_tokens (
+    .clk_i, .rst_ni, .take_prev_i(take_prev), .take_next_i(take_next),
+    .give_prev_i(give_prev), .give_next_i(give_next), .has_prev_o(has_prev),
+    .has_next_o(has_next), .leftover_o(leftover_tokens_o)
+  );
+
+  // Buffers.
+  logic [2:0]  load_we;
+  logic [31:0] load_waddr, fm_raddr, wgt_raddr, param_raddr, acc_raddr, acc_waddr, store_raddr;
+  logic [7:0]  load_wbeat;
+  logic        load_wzero, acc_we;
+  logic [BEAT_BITS-1:0]  load_wdata, fm_rdata;
+  logic [WGT_BITS-1:0]   wgt_rdata;
+  logic [PARAM_BITS-1:0] param_rdata;
+  logic [ENTRY_BITS-1:0] acc_rdata, acc_wdata, store_rdata;
+
+  opu_buffer #(.ROWS(FM_ROWS), .BEATS(FM_BEATS), .BEAT_BITS(BEAT_BITS)) u_fm (
+    .clk_i, .we_i(load_we[0]), .waddr_i(FM_AW'(load_waddr)), .wbeat_i(1'b0),
+    .wzero_row_i(load_wzero), .wdata_i(load_wdata), .raddr_i(FM_AW'(fm_raddr)),
+    .rdata_o(fm_rdata)
+  );
+  opu_buffer #(.ROWS(WGT_ROWS), .BEATS(WGT_BEATS), .BEAT_BITS(BEAT_BITS)) u_weight (
+    .clk_i, .we_i(load_we[1]), .waddr_i(WGT_AW'(load_waddr)), .wbeat_i(WGT_BW'(load_wbeat)),
+    .wzero_row_i(load_wzero), .wdata_i(load_wdata), .raddr_i(WGT_AW'(wgt_raddr)),
+    .rdata_o(wgt_rdata)
+  );
+  opu_buffer #(.ROWS(PARAM_ROWS), .BEATS(PARAM_BEATS), .BEAT_BITS(BEAT_BITS)) u_param (
+    .clk_i, .we_i(load_we[2]), .waddr_i(PARAM_AW'(load_waddr)),
+    .wbeat_i(PARAM_BW'(load_wbeat)), .wzero_row_i(load_wzero), .wdata_i(load_wdata),
+    .raddr_i(PARAM_AW'(param_raddr)), .rdata_o(param_rdata)
+  );
+  opu_acc_buffer u_acc (
+    .clk_i, .we_i(acc_we), .waddr_i(ACC_AW'(acc_waddr)), .wdata_i(acc_wdata),
+    .raddr_i(ACC_AW'(acc_raddr)), .rdata_o(acc_rdata),
+    .store_raddr_i(ACC_AW'(store_raddr)), .store_rdata_o(store_rdata)
+  );
+
+  opu_load u_load (
+    .clk_i, .rst_ni, .start_i(start[E_LOAD]), .insn_i(insn[E_LOAD]), .done_o(done[E_LOAD]),
+    .dram_wait_o(dram_wait[E_LOAD]), .rd_req_valid_o, .rd_req_addr_o, .rd_req_ready_i,
+    .rd_rsp_valid_i, .rd_rsp_data_i, .we_o(load_we), .waddr_o(load_waddr),
+    .wbeat_o(load_wbeat), .wzero_o(load_wzero), .wdata_o(load_wdata), .bytes_o(bytes_loaded)
+  );
+  opu_compute u_compute (
+    .clk_i, .rst_ni, .start_i(start[E_COMPUTE]), .insn_i(insn[E_COMPUTE]),
+    .done_o(done[E_COMPUTE]), .fm_raddr_o(fm_raddr), .fm_rdata_i(fm_rdata),
+    .wgt_raddr_o(wgt_raddr), .wgt_rdata_i(wgt_rdata), .param_raddr_o(param_raddr),
+    .param_rdata_i(param_rdata), .acc_raddr_o(acc_raddr), .acc_rdata_i(acc_rdata),
+    .acc_we_o(acc_we), .acc_waddr_o(acc_waddr), .acc_wdata_o(acc_wdata),
+    .gemm_issues_o(gemm_issues), .post_entries_o(post_entries)
+  );
+  assign dram_wait[E_COMPUTE] = 1'b0;
+  opu_store u_store (
+    .clk_i, .rst_ni, .start_i(start[E_STORE]), .insn_i(insn[E_STORE]), .done_o(done[E_STORE]),
+    .dram_wait_o(dram_wait[E_STORE]), .acc_raddr_o(store_raddr), .acc_rdata_i(store_rdata),
+    .wr_valid_o, .wr_addr_o, .wr_data_o, .wr_mask_o, .wr_ready_i, .bytes_o(bytes_stored)
+  );
+
+  assign illegal_o = |illegal;
+  assign progress_o = |done || acc_we || |load_we;
+  assign done_o = running_q && &fetch_done && !(|busy) && !(|start) && !illegal_o;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      running_q <= 1'b0;
+      cycles_q <= '0;
+    end else begin
+      if (start_i) running_q <= 1'b1;
+      if (running_q && !done_o) cycles_q <= cycles_q + 1;
+    end
+  end
+
+  always_comb begin
+    unique case (counter_sel_i)
+      5'd0, 5'd1, 5'd2: counter_o = busy_cycles[2'(counter_sel_i)];
+      5'd3, 5'd4, 5'd5: counter_o = token_cycles[2'(counter_sel_i - 5'd3)];
+      5'd6, 5'd7, 5'd8: counter_o = dram_cycles[2'(counter_sel_i - 5'd6)];
+      5'd9, 5'd10, 5'd11: counter_o = retired[2'(counter_sel_i - 5'd9)];
+      5'd12, 5'd13, 5'd14: counter_o = 64'(last_retired[2'(counter_sel_i - 5'd12)]);
+      5'd15: counter_o = bytes_loaded;
+      5'd16: counter_o = bytes_stored;
+      5'd17: counter_o = gemm_issues;
+      5'd18: counter_o = post_entries;
+      5'd19: counter_o = cycles_q;
+      default: counter_o = '0;
+    endcase
+  end
+endmodule

@@ -1,0 +1,57 @@
+//===- sim/rtl.h - Running a program on the Verilated OPU ---------*- C++ -*-===//
+//
+// RunRtl runs an instruction stream on the RTL of hw/rtl, built by
+// Verilator for the HwConfig's preset (tiny or opu1024), with the harness's
+// clock, reset, DRAM model (sim/dram_model.h) and watchdog: a design that
+// stops making progress is an error naming each engine's state and the last
+// instruction it retired. RegisterRtlDevice makes it the runtime's "rtl"
+// device (opuc run --device rtl, opuc verify --devices ref,fsim,rtl).
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SIM_RTL_H
+#define OPUC_SIM_RTL_H
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "dram_model.h"
+#include "opuc/opu/fsim.h"
+#include "opuc/opu/isa.h"
+
+namespace opuc::rtl {
+
+struct RtlEngineStats {
+  int64_t busy_cycles = 0;   ///< Running an instruction.
+  int64_t token_cycles = 0;  ///< An instruction waiting for a token.
+  int64_t dram_cycles = 0;   ///< Running, and waiting for DRAM.
+  int64_t retired = 0;
+  int64_t last_retired = -1;  ///< Index in the program; -1 before the first.
+};
+
+struct RtlStats {
+  int64_t cycles = 0;  ///< From start to done.
+  std::array<RtlEngineStats, isa::kNumEngines> engines{};
+  OpuCounters counters;  ///< What the functional simulator counts too.
+  DramStats dram;
+};
+
+/// Cycles without progress (no instruction retired, no buffer or
+/// accumulator written, no DRAM transfer) after which the run is a hang.
+/// The longest quiet stretch a correct design has is one pool window's
+/// taps (at most 1023 x 1023).
+inline constexpr int64_t kStallLimit = int64_t{1} << 21;
+
+/// Runs `program` on the RTL for `hw` over `dram`. `stats` may be null.
+Status RunRtl(const HwConfig& hw, const std::vector<isa::Word>& program, std::vector<uint8_t>& dram,
+              RtlStats* stats = nullptr);
+
+/// The presets the RTL is built for.
+std::vector<std::string> RtlPresets();
+
+/// Adds the "rtl" device to MakeDevice and DeviceNames.
+void RegisterRtlDevice();
+
+}  // namespace opuc::rtl
+
+#endif  // OPUC_SIM_RTL_H

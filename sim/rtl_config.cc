@@ -1,0 +1,36 @@
+//===- sim/rtl_config.cc - The RTL's parameters from a HwConfig -----------===//
+#include "rtl_config.h"
+
+#include "opuc/opu/fsim.h"
+#include "support/format.h"
+
+namespace opuc::rtl {
+
+Status CheckRtlConfig(const HwConfig& hw) {
+  const OpuBufferUnits u = BufferUnits(hw);
+  if ((u.out_lanes * 8) % u.lanes != 0)
+    return InvalidArgument(Cat("hw '", hw.name, "': array.output_channels x 8 = ", u.out_lanes * 8,
+                               " is not a multiple of array.input_channels = ", u.lanes,
+                               "; the RTL loads params in units of L bytes"));
+  if (u.lanes > 256)
+    return InvalidArgument(Cat("hw '", hw.name, "': array.input_channels is ", u.lanes,
+                               "; the RTL's ResAdd res_lane field reaches 256"));
+  if (u.fm_rows < 2 || u.acc_entries < 2)
+    return InvalidArgument(Cat("hw '", hw.name, "': the feature-map buffer has ", u.fm_rows,
+                               " rows and the accumulator ", u.acc_entries,
+                               " entries; the RTL needs at least 2 of each"));
+  return OkStatus();
+}
+
+std::string RtlConfigPackage(const HwConfig& hw) {
+  const OpuBufferUnits u = BufferUnits(hw);
+  return Cat("// Generated for HwConfig '", hw.name, "' by opuc_rtl_packages: do not edit.\n",
+             "package opuc_cfg_pkg;\n", "  localparam int unsigned L = ", u.lanes,
+             ";  // array.input_channels\n", "  localparam int unsigned CO = ", u.out_lanes,
+             ";  // array.output_channels\n", "  localparam int unsigned FM_ROWS = ", u.fm_rows,
+             ";\n", "  localparam int unsigned WGT_ROWS = ", u.weight_rows, ";\n",
+             "  localparam int unsigned PARAM_ROWS = ", u.param_rows, ";\n",
+             "  localparam int unsigned ACC_ENTRIES = ", u.acc_entries, ";\n", "endpackage\n");
+}
+
+}  // namespace opuc::rtl

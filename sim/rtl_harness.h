@@ -1,0 +1,185 @@
+//===- sim/rtl_harness.h - The clock loop around a Verilated OPU --*- C++ -*-===//
+//
+// One template for every preset's model (Vopu_tiny, Vopu_opu1024): reset,
+// write the program into the instruction memory, pulse start, then clock
+// until done_o, serving the DRAM ports from a DramModel each cycle. The
+// inputs change while the clock is low; the handshakes (valid and ready
+// both high) are taken before the rising edge, as the RTL takes them.
+// Included by the generated rtl_model_<preset>.cc only.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SIM_RTL_HARNESS_H
+#define OPUC_SIM_RTL_HARNESS_H
+
+#include <memory>
+#include <string>
+
+#include "dram_model.h"
+#include "opuc/opu/fsim.h"
+#include "rtl.h"
+#include "support/format.h"
+#include "verilated.h"
+
+namespace opuc::rtl {
+
+// Ports up to 64 bits are integers; wider ones are VlWide arrays of 32-bit words.
+template <typename T>
+void PutBytes(T& port, const uint8_t* bytes, size_t n) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < n && i < sizeof(T); ++i) v |= static_cast<uint64_t>(bytes[i]) << (8 * i);
+  port = static_cast<T>(v);
+}
+template <std::size_t N>
+void PutBytes(VlWide<N>& port, const uint8_t* bytes, size_t n) {
+  for (size_t w = 0; w < N; ++w) {
+    uint32_t v = 0;
+    for (size_t k = 0; k < 4 && 4 * w + k < n; ++k)
+      v |= static_cast<uint32_t>(bytes[4 * w + k]) << (8 * k);
+    port[w] = v;
+  }
+}
+template <typename T>
+void GetBytes(const T& port, uint8_t* bytes, size_t n) {
+  const auto v = static_cast<uint64_t>(port);
+  for (size_t i = 0; i < n; ++i) bytes[i] = static_cast<uint8_t>(i < 8 ? v >> (8 * i) : 0);
+}
+template <std::size_t N>
+void GetBytes(const VlWide<N>& port, uint8_t* bytes, size_t n) {
+  for (size_t i = 0; i < n; ++i) bytes[i] = static_cast<uint8_t>(port[i / 4] >> (8 * (i % 4)));
+}
+
+inline const char* kEngineNames[] = {"load", "compute", "store"};
+
+template <class Model>
+class Harness {
+ public:
+  explicit Harness(const OpuBufferUnits& units) : units_(units) {
+    context_ = std::make_unique<VerilatedContext>();
+    model_ = std::make_unique<Model>(context_.get());
+  }
+  ~Harness() { model_->final(); }
+
+  Status Run(const HwConfig& hw, const std::vector<isa::Word>& program, std::vector<uint8_t>& dram,
+             RtlStats* stats) {
+    constexpr size_t kImemWords = size_t{1} << 21;  // opu_pkg::IMEM_AW
+    if (program.size() > kImemWords)
+      return InvalidArgument(Cat("the step has ", program.size(),
+                                 " instructions; the RTL's program memory holds ", kImemWords));
+    Model& m = *model_;
+    m.clk_i = 0;
+    m.rst_ni = 0;
+    m.start_i = 0;
+    m.imem_we_i = 0;
+    m.rd_req_ready_i = 0;
+    m.rd_rsp_valid_i = 0;
+    m.wr_ready_i = 0;
+    m.eval();
+    Tick();
+    m.rst_ni = 1;
+    Tick();
+    for (size_t i = 0; i < program.size(); ++i) {
+      m.imem_we_i = 1;
+      m.imem_waddr_i = static_cast<uint32_t>(i);
+      const uint64_t halves[2] = {program[i].lo, program[i].hi};
+      PutBytes(m.imem_wdata_i, reinterpret_cast<const uint8_t*>(halves), 16);
+      Tick();
+    }
+    m.imem_we_i = 0;
+    m.length_i = static_cast<uint32_t>(program.size());
+    m.start_i = 1;
+    Tick();
+    m.start_i = 0;
+
+    DramModel ram(hw, dram, units_.lanes);
+    std::vector<uint8_t> wr_bytes(static_cast<size_t>(units_.out_lanes));
+    std::vector<bool> wr_mask(static_cast<size_t>(units_.out_lanes));
+    int64_t now = 0, quiet = 0;
+    for (;;) {
+      ram.Tick(now);
+      m.rd_req_ready_i = ram.CanTransfer();
+      m.wr_ready_i = ram.CanTransfer();
+      const uint8_t* response = ram.Response(now);
+      m.rd_rsp_valid_i = response != nullptr;
+      if (response) PutBytes(m.rd_rsp_data_i, response, static_cast<size_t>(units_.lanes));
+      m.eval();
+      if (m.illegal_o) return InvalidArgument("the RTL met an opcode no instruction has");
+      if (m.done_o) break;
+      bool moved = response != nullptr || m.progress_o;
+      if (m.rd_req_valid_o && m.rd_req_ready_i) {
+        OPUC_RETURN_IF_ERROR(ram.Read(m.rd_req_addr_o, now));
+        moved = true;
+      }
+      if (m.wr_valid_o && m.wr_ready_i) {
+        GetBytes(m.wr_data_o, wr_bytes.data(), wr_bytes.size());
+        for (size_t j = 0; j < wr_mask.size(); ++j) wr_mask[j] = (m.wr_mask_o >> j) & 1U;
+        OPUC_RETURN_IF_ERROR(ram.Write(m.wr_addr_o, wr_bytes.data(), wr_mask));
+        moved = true;
+      }
+      if (response) ram.PopResponse();
+      Tick();
+      ++now;
+      if (moved || !ram.Idle()) {
+        quiet = 0;
+      } else if (++quiet > kStallLimit) {
+        return Hang(now);
+      }
+    }
+    if (m.leftover_tokens_o)
+      return InvalidArgument("the program ends with dependency tokens given and never taken");
+    if (stats) Collect(*stats, ram);
+    return OkStatus();
+  }
+
+ private:
+  void Tick() {
+    model_->clk_i = 1;
+    model_->eval();
+    model_->clk_i = 0;
+    model_->eval();
+  }
+
+  int64_t Counter(int sel) {
+    model_->counter_sel_i = static_cast<uint8_t>(sel);
+    model_->eval();
+    return static_cast<int64_t>(model_->counter_o);
+  }
+
+  Status Hang(int64_t now) {
+    std::string engines;
+    for (int e = 0; e < isa::kNumEngines; ++e) {
+      const int64_t last = static_cast<int64_t>(static_cast<uint32_t>(Counter(12 + e)));
+      engines += Cat(
+          e ? "; " : "", kEngineNames[e], " retired ", Counter(9 + e),
+          last == 0xffffffff ? std::string(" (none yet)") : Cat(", the last instruction ", last));
+    }
+    return InvalidArgument(
+        Cat("the RTL made no progress for ", kStallLimit, " cycles (cycle ", now, "): ", engines));
+  }
+
+  void Collect(RtlStats& s, const DramModel& ram) {
+    s.cycles = s.counters.cycles = Counter(19);
+    for (int e = 0; e < isa::kNumEngines; ++e) {
+      RtlEngineStats& es = s.engines[static_cast<size_t>(e)];
+      es.busy_cycles = Counter(e);
+      es.token_cycles = Counter(3 + e);
+      es.dram_cycles = Counter(6 + e);
+      es.retired = Counter(9 + e);
+      const auto last = static_cast<uint32_t>(Counter(12 + e));
+      es.last_retired = last == 0xffffffffU ? -1 : static_cast<int64_t>(last);
+      s.counters.instructions[static_cast<size_t>(e)] = es.retired;
+    }
+    s.counters.bytes_loaded = Counter(15);
+    s.counters.bytes_stored = Counter(16);
+    s.counters.gemm_issues = Counter(17);
+    s.counters.post_entries = Counter(18);
+    s.dram = ram.stats();
+  }
+
+  OpuBufferUnits units_;
+  std::unique_ptr<VerilatedContext> context_;
+  std::unique_ptr<Model> model_;
+};
+
+}  // namespace opuc::rtl
+
+#endif  // OPUC_SIM_RTL_HARNESS_H

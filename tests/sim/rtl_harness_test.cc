@@ -1,0 +1,113 @@
+// The harness around the RTL: the DRAM model's latency and bandwidth by hand,
+// a load's cycles against them, and the errors a broken program gets (a
+// hang naming each engine, tokens never taken, an opcode no instruction
+// has, a config the RTL is not built for).
+#include <doctest/doctest.h>
+
+#include "dram_model.h"
+#include "opuc/opu/isa.h"
+#include "rtl.h"
+
+namespace opuc::rtl {
+namespace {
+
+using namespace isa;
+
+HwConfig Tiny() { return *HwConfigPreset("tiny"); }
+
+TEST_CASE("the DRAM model: tiny moves one aligned 8-byte word a cycle, 16 cycles late") {
+  // tiny: 0.8 GB/s at 100 MHz = 8 bytes a cycle, 64-bit words, latency 16.
+  std::vector<uint8_t> image(1024);
+  for (size_t i = 0; i < image.size(); ++i) image[i] = static_cast<uint8_t>(i);
+  DramModel ram(Tiny(), image, 8);
+  int64_t aligned = 0;
+  for (int64_t now = 0; now < 100; ++now) {
+    ram.Tick(now);
+    if (ram.CanTransfer() && ram.Read(static_cast<uint64_t>(8 * (aligned % 100)), now).ok())
+      ++aligned;
+  }
+  CHECK(aligned == 100);
+  CHECK(ram.Response(15) == nullptr);  // the first read went out at cycle 0
+  REQUIRE(ram.Response(16) != nullptr);
+  CHECK(ram.Response(16)[3] == 3);
+
+  // A beat across a word boundary touches two words: half the rate.
+  DramModel unaligned(Tiny(), image, 8);
+  int64_t reads = 0;
+  for (int64_t now = 0; now < 100; ++now) {
+    unaligned.Tick(now);
+    if (unaligned.CanTransfer() && unaligned.Read(4, now).ok()) ++reads;
+  }
+  CHECK(reads == 50);
+  CHECK(unaligned.stats().words == 100);
+
+  const Status past = ram.Read(1020, 100);
+  CHECK(past.message() == "the load engine reads DRAM bytes 1020 to 1027; the image has 1024");
+  const uint8_t bytes[4] = {9, 8, 7, 6};
+  REQUIRE(ram.Write(40, bytes, {true, false, true, false}).ok());
+  CHECK(image[40] == 9);
+  CHECK(image[41] == 41);
+  CHECK(image[42] == 7);
+  CHECK(ram.Write(1022, bytes, {true, true, true, false}).message() ==
+        "the store engine writes DRAM byte 1024; the image has 1024");
+}
+
+template <typename Insn>
+Word W(Insn insn) {
+  return Encode(insn).value();
+}
+
+TEST_CASE("a load of 64 feature-map units takes the latency plus a beat a cycle") {
+  LoadInsn load;
+  load.buffer = 0;
+  load.rows = 2;
+  load.cols = 32;
+  load.dram_stride = 512;
+  std::vector<uint8_t> dram(1024, 1);
+  RtlStats stats;
+  const Status run = RunRtl(Tiny(), {W(load)}, dram, &stats);
+  REQUIRE_MESSAGE(run.ok(), run.ToString());
+  // 64 beats at one a cycle, the last answered 16 cycles after it left; a
+  // few cycles more to fetch the instruction, start and finish.
+  CHECK(stats.cycles >= 64 + 16);
+  CHECK(stats.cycles <= 64 + 16 + 8);
+  CHECK(stats.engines[0].retired == 1);
+  CHECK(stats.engines[0].last_retired == 0);
+  CHECK(stats.counters.bytes_loaded == 512);
+  CHECK(stats.engines[0].dram_cycles >= 16);
+  CHECK(stats.dram.reads == 64);
+}
+
+TEST_CASE("a token that never comes is a hang that names each engine's last instruction") {
+  LoadInsn load;
+  load.rows = load.cols = 1;
+  GemmInsn gemm;
+  gemm.out_rows = gemm.out_cols = 1;
+  gemm.deps.pop_prev = true;  // no load pushes it
+  std::vector<uint8_t> dram(64);
+  const Status run = RunRtl(Tiny(), {W(load), W(gemm)}, dram);
+  const std::string& message = run.message();
+  CHECK(message.rfind("the RTL made no progress for 2097152 cycles (cycle ", 0) == 0);
+  CHECK(message.find("): load retired 1, the last instruction 0; compute retired 0 (none yet); "
+                     "store retired 0 (none yet)") != std::string::npos);
+}
+
+TEST_CASE("tokens given and never taken, opcodes no instruction has, configs not built") {
+  LoadInsn load;
+  load.rows = load.cols = 1;
+  load.deps.push_next = true;
+  std::vector<uint8_t> dram(64);
+  CHECK(RunRtl(Tiny(), {W(load)}, dram).message() ==
+        "the program ends with dependency tokens given and never taken");
+  Word bad = W(load);
+  bad.lo = (bad.lo & ~uint64_t{15}) | 15;  // opcode 15
+  CHECK(RunRtl(Tiny(), {bad}, dram).message() == "the RTL met an opcode no instruction has");
+  HwConfig other = Tiny();
+  other.dram.latency_cycles = 20;
+  CHECK(RunRtl(other, {W(load)}, dram).message() ==
+        "the RTL is built for the presets tiny and opu1024; hw 'tiny' is not one of them field for "
+        "field");
+}
+
+}  // namespace
+}  // namespace opuc::rtl
