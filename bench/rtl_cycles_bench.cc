@@ -54,7 +54,7 @@ int Bench(const std::string& name, const HwConfig& hw) {
   }
   const TensorType input = model->graph.tensor(model->graph.inputs[0]).type();
   std::vector<std::vector<HostTensor>> samples;
-  for (uint64_t seed : {1, 2})
+  for (uint64_t seed : {1u, 2u})
     samples.push_back({RandomTensor(input.dtype, input.shape, seed).value()});
   Expected<CompiledModel> compiled = CompileModel(model->graph, samples, hw, {});
   if (!compiled.ok()) {
