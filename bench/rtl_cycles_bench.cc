@@ -10,7 +10,11 @@
 // L x CO)), the group the estimator misses most, and how long the
 // simulation took (simulated cycles per second).
 //
-//   build/bench/rtl_cycles_bench [--all | MODEL...]
+//   build/bench/rtl_cycles_bench [--all | MODEL...] [--steps]
+//
+// --steps adds a line per OPU step: its group, RTL cycles, the estimate, and
+// the counts that explain them (array issues, post-stage entries, bytes
+// loaded and stored, instructions).
 //
 //===----------------------------------------------------------------------===//
 #include <chrono>
@@ -45,6 +49,8 @@ const char* kAll[] = {"face_detection_short_range",
                       "pose_landmark_heavy",
                       "selfie_segmentation",
                       "selfie_segmentation_landscape"};
+
+bool g_steps = false;
 
 int Bench(const std::string& name, const HwConfig& hw) {
   Expected<LoadedModel> model = LoadModel(FetchedModelsDir() + "/" + name + ".tflite");
@@ -87,6 +93,26 @@ int Bench(const std::string& name, const HwConfig& hw) {
     total_macs += macs[step.group];
     ++steps;
     const double ratio = static_cast<double>(step.estimated_cycles) / static_cast<double>(c);
+    if (g_steps) {
+      // The cycles do not depend on the values: the step again on a zero
+      // image, for each engine's busy, token-wait and DRAM-wait cycles.
+      std::vector<uint8_t> zeros(static_cast<size_t>(program->dram_bytes()));
+      rtl::RtlStats e;
+      if (!rtl::RunRtl(hw, step.Words(), zeros, &e).ok()) return 1;
+      const OpuCounters& k = run->counters[s];
+      std::printf(
+          "  group %4d  rtl %9lld  est %9lld  %6.3f  issues %8lld  post %8lld  "
+          "load %9lld  store %8lld",
+          step.group, static_cast<long long>(c), static_cast<long long>(step.estimated_cycles),
+          ratio, static_cast<long long>(k.gemm_issues), static_cast<long long>(k.post_entries),
+          static_cast<long long>(k.bytes_loaded), static_cast<long long>(k.bytes_stored));
+      for (const rtl::RtlEngineStats& en : e.engines)
+        std::printf("  | %lld insns busy %lld token %lld dram %lld",
+                    static_cast<long long>(en.retired), static_cast<long long>(en.busy_cycles),
+                    static_cast<long long>(en.token_cycles),
+                    static_cast<long long>(en.dram_cycles));
+      std::printf("\n");
+    }
     if (std::fabs(std::log(ratio)) > std::fabs(std::log(worst))) {
       worst = ratio;
       worst_group = step.group;
@@ -111,6 +137,8 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--all") == 0)
       names.assign(std::begin(kAll), std::end(kAll));
+    else if (std::strcmp(argv[i], "--steps") == 0)
+      g_steps = true;
     else
       names.emplace_back(argv[i]);
   }

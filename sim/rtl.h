@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "dram_model.h"
@@ -42,9 +43,17 @@ struct RtlStats {
 /// taps (at most 1023 x 1023).
 inline constexpr int64_t kStallLimit = int64_t{1} << 21;
 
+struct RtlOptions {
+  std::string trace_path;  ///< Where to write an FST waveform of the run; none when empty.
+};
+
 /// Runs `program` on the RTL for `hw` over `dram`. `stats` may be null.
 Status RunRtl(const HwConfig& hw, const std::vector<isa::Word>& program, std::vector<uint8_t>& dram,
-              RtlStats* stats = nullptr);
+              RtlStats* stats = nullptr, const RtlOptions& options = {});
+
+/// Where the trace of step `step` goes for `--trace path`: the step's index
+/// before the extension ("run.fst" -> "run.step3.fst").
+std::string StepTracePath(const std::string& path, size_t step);
 
 /// The presets the RTL is built for.
 std::vector<std::string> RtlPresets();

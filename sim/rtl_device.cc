@@ -11,41 +11,63 @@
 
 namespace opuc::rtl {
 
-Status RunRtl_tiny(const HwConfig&, const std::vector<isa::Word>&, std::vector<uint8_t>&,
-                   RtlStats*);
+Status RunRtl_tiny(const HwConfig&, const std::vector<isa::Word>&, std::vector<uint8_t>&, RtlStats*,
+                   const RtlOptions&);
 Status RunRtl_opu1024(const HwConfig&, const std::vector<isa::Word>&, std::vector<uint8_t>&,
-                      RtlStats*);
+                      RtlStats*, const RtlOptions&);
 
 namespace {
 
 class RtlDevice final : public Device {
  public:
+  explicit RtlDevice(DeviceOptions options) : options_(std::move(options)) {}
   std::string_view name() const override { return "rtl"; }
   Status RunOpuStep(const Program& program, const ProgramStep& step, std::vector<uint8_t>& dram,
                     OpuCounters* counters) override {
     RtlStats stats;
-    OPUC_RETURN_IF_ERROR(RunRtl(program.hw(), step.Words(), dram, &stats));
+    RtlOptions run;
+    if (!options_.trace_path.empty())
+      run.trace_path = StepTracePath(options_.trace_path, StepIndex(program, step));
+    OPUC_RETURN_IF_ERROR(RunRtl(program.hw(), step.Words(), dram, &stats, run));
     if (counters) *counters = stats.counters;
     return OkStatus();
   }
+
+ private:
+  static size_t StepIndex(const Program& program, const ProgramStep& step) {
+    return static_cast<size_t>(&step - program.steps().data());
+  }
+  DeviceOptions options_;
 };
 
 }  // namespace
 
+std::string StepTracePath(const std::string& path, size_t step) {
+  const size_t slash = path.find_last_of('/');
+  const size_t dot = path.find_last_of('.');
+  const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  const std::string stem = has_ext ? path.substr(0, dot) : path;
+  return Cat(stem, ".step", step, has_ext ? path.substr(dot) : std::string(".fst"));
+}
+
+namespace {}  // namespace
+
 std::vector<std::string> RtlPresets() { return {"tiny", "opu1024"}; }
 
 Status RunRtl(const HwConfig& hw, const std::vector<isa::Word>& program, std::vector<uint8_t>& dram,
-              RtlStats* stats) {
+              RtlStats* stats, const RtlOptions& options) {
   Expected<HwConfig> preset = HwConfigPreset(hw.name);
   if (!preset.ok() || HwConfigToJson(*preset) != HwConfigToJson(hw))
     return InvalidArgument(Cat("the RTL is built for the presets tiny and opu1024; hw '", hw.name,
                                "' is not one of them field for field"));
-  if (hw.name == "tiny") return RunRtl_tiny(hw, program, dram, stats);
-  return RunRtl_opu1024(hw, program, dram, stats);
+  if (hw.name == "tiny") return RunRtl_tiny(hw, program, dram, stats, options);
+  return RunRtl_opu1024(hw, program, dram, stats, options);
 }
 
 void RegisterRtlDevice() {
-  RegisterDevice("rtl", [] { return std::unique_ptr<Device>(std::make_unique<RtlDevice>()); });
+  RegisterDevice("rtl", [](const DeviceOptions& options) -> Expected<std::unique_ptr<Device>> {
+    return std::unique_ptr<Device>(std::make_unique<RtlDevice>(options));
+  });
 }
 
 }  // namespace opuc::rtl

@@ -19,6 +19,7 @@
 #include "rtl.h"
 #include "support/format.h"
 #include "verilated.h"
+#include "verilated_fst_c.h"
 
 namespace opuc::rtl {
 
@@ -53,14 +54,26 @@ inline const char* kEngineNames[] = {"load", "compute", "store"};
 template <class Model>
 class Harness {
  public:
-  explicit Harness(const OpuBufferUnits& units) : units_(units) {
+  /// With a `trace_path`, every signal of the design goes to an FST file
+  /// there, one time step per clock edge.
+  Harness(const OpuBufferUnits& units, const std::string& trace_path)
+      : units_(units), trace_path_(trace_path) {
     context_ = std::make_unique<VerilatedContext>();
+    if (!trace_path_.empty()) context_->traceEverOn(true);
     model_ = std::make_unique<Model>(context_.get());
+    if (trace_path_.empty()) return;
+    trace_ = std::make_unique<VerilatedFstC>();
+    model_->trace(trace_.get(), 99);
+    trace_->open(trace_path_.c_str());
   }
-  ~Harness() { model_->final(); }
+  ~Harness() {
+    model_->final();
+    if (trace_) trace_->close();
+  }
 
   Status Run(const HwConfig& hw, const std::vector<isa::Word>& program, std::vector<uint8_t>& dram,
              RtlStats* stats) {
+    if (trace_ && !trace_->isOpen()) return IoError(Cat(trace_path_, ": cannot write the trace"));
     constexpr size_t kImemWords = size_t{1} << 21;  // opu_pkg::IMEM_AW
     if (program.size() > kImemWords)
       return InvalidArgument(Cat("the step has ", program.size(),
@@ -134,8 +147,10 @@ class Harness {
   void Tick() {
     model_->clk_i = 1;
     model_->eval();
+    if (trace_) trace_->dump(time_++);
     model_->clk_i = 0;
     model_->eval();
+    if (trace_) trace_->dump(time_++);
   }
 
   int64_t Counter(int sel) {
@@ -176,8 +191,11 @@ class Harness {
   }
 
   OpuBufferUnits units_;
+  std::string trace_path_;
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Model> model_;
+  std::unique_ptr<VerilatedFstC> trace_;
+  uint64_t time_ = 0;
 };
 
 }  // namespace opuc::rtl

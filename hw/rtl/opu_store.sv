@@ -33,7 +33,9 @@ module opu_store
 
   assign rows = 32'(`OPU_FIELD(insn_i, STORE_ROWS));
   assign cols = 32'(`OPU_FIELD(insn_i, STORE_COLS));
-  assign issue = running_q && 32'(count) + 32'(inflight_q) < 2;
+  // Room in the queue next cycle for the pixel read now: counting the one
+  // leaving this cycle keeps a pixel a cycle flowing.
+  assign issue = running_q && 32'(count) + 32'(inflight_q) < 2 + 32'(accept);
   assign accept = !empty && wr_ready_i;
   assign acc_raddr_o = entry_q;
 

@@ -47,10 +47,18 @@ struct Registered {
   DeviceFactory make;
 };
 
+template <class D>
+Expected<std::unique_ptr<Device>> MakeUntraced(const DeviceOptions& options) {
+  std::unique_ptr<Device> device = std::make_unique<D>();
+  if (!options.trace_path.empty())
+    return InvalidArgument(
+        Cat("--trace: device '", device->name(), "' has no signals to trace (rtl has)"));
+  return device;
+}
+
 std::vector<Registered>& Registry() {
-  static std::vector<Registered> devices = {
-      {"ref", [] { return std::unique_ptr<Device>(std::make_unique<ReferenceDevice>()); }},
-      {"fsim", [] { return std::unique_ptr<Device>(std::make_unique<FsimDevice>()); }}};
+  static std::vector<Registered> devices = {{"ref", &MakeUntraced<ReferenceDevice>},
+                                            {"fsim", &MakeUntraced<FsimDevice>}};
   return devices;
 }
 
@@ -71,9 +79,9 @@ std::vector<std::string> DeviceNames() {
   return names;
 }
 
-Expected<std::unique_ptr<Device>> MakeDevice(std::string_view name) {
+Expected<std::unique_ptr<Device>> MakeDevice(std::string_view name, const DeviceOptions& options) {
   for (const Registered& r : Registry())
-    if (r.name == name) return r.make();
+    if (r.name == name) return r.make(options);
   std::string known;
   for (const Registered& r : Registry()) known += Cat(known.empty() ? "" : ", ", r.name);
   return InvalidArgument(Cat("device '", name, "' is unknown (devices: ", known, ")"));

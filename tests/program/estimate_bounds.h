@@ -2,9 +2,10 @@
 // simulator counted running it: the estimate must lie between a roofline
 // lower bound (the array busy every cycle, or DRAM moving bytes every
 // cycle, whichever is longer) and a serial upper bound (nothing overlaps:
-// every array issue, every post-processed entry, every byte and every
-// transfer's latency one after another). Both bounds come from fsim's
-// counters and the HwConfig, not from the estimator.
+// every array issue, every post-processed entry, every byte, every stored
+// byte as a pixel of its own, every transfer's latency and 3 cycles per
+// instruction of start and hand-over (docs/rtl.md) one after another). Both
+// bounds come from fsim's counters and the HwConfig, not from the estimator.
 #ifndef OPUC_TESTS_PROGRAM_ESTIMATE_BOUNDS_H
 #define OPUC_TESTS_PROGRAM_ESTIMATE_BOUNDS_H
 
@@ -30,9 +31,11 @@ inline void CheckEstimateBounds(const Program& program, const ProgramRun& run) {
                               c.instructions[static_cast<size_t>(isa::Engine::kStore)];
     const double lower =
         std::max(static_cast<double>(c.gemm_issues), std::floor(moved / bytes_per_cycle));
-    const double upper = static_cast<double>(c.gemm_issues + c.post_entries) +
+    const int64_t instructions = c.instructions[0] + c.instructions[1] + c.instructions[2];
+    const double upper = static_cast<double>(c.gemm_issues + c.post_entries + c.bytes_stored) +
                          std::ceil(moved / bytes_per_cycle) +
-                         static_cast<double>(transfers * (hw.dram.latency_cycles + 1));
+                         static_cast<double>(transfers * (hw.dram.latency_cycles + 1)) +
+                         static_cast<double>(3 * instructions);
     CAPTURE(c.gemm_issues);
     CAPTURE(c.post_entries);
     CAPTURE(c.bytes_loaded);

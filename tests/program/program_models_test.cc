@@ -4,7 +4,8 @@
 // and on a third photograph; each OPU step's estimated cycles lie between
 // bounds from fsim's counters (program/estimate_bounds.h). Where the build
 // has the RTL device (OPUC_ALSO_RTL), the photograph runs on it too, on
-// opu1024: ref = fsim = rtl. The default run takes the main job's model on
+// opu1024: ref = fsim = rtl, and each OPU step's estimate lies within 5%
+// of the RTL's cycles. The default run takes the main job's model on
 // opu1024; the `slow` build of this file (OPUC_ALL_MODELS) all thirteen on
 // opu1024 and on tiny where they fit.
 #include <doctest/doctest.h>
@@ -38,6 +39,30 @@ std::vector<std::unique_ptr<Device>> Devices(bool rtl) {
   (void)rtl;
 #endif
   return devices;
+}
+
+bool RtlBuilt() {
+#ifdef OPUC_ALSO_RTL
+  rtl::RegisterRtlDevice();
+  return true;
+#else
+  return false;
+#endif
+}
+
+// The estimator is calibrated against the RTL (docs/codegen.md): each OPU
+// step's estimate within 5% of the cycles the RTL took.
+void CheckEstimateAgainstRtl(const Program& program, const ProgramRun& run) {
+  for (size_t i = 0; i < program.steps().size(); ++i) {
+    const ProgramStep& step = program.steps()[i];
+    if (step.kind != StepKind::kOpu) continue;
+    CAPTURE(i);
+    CAPTURE(step.tiling);
+    const auto measured = static_cast<double>(run.counters[i].cycles);
+    CHECK(measured > 0);
+    CHECK(static_cast<double>(step.estimated_cycles) >= 0.95 * measured);
+    CHECK(static_cast<double>(step.estimated_cycles) <= 1.05 * measured);
+  }
 }
 
 void CheckAgree(const Program& program, const std::vector<HostTensor>& inputs, bool rtl = false) {
@@ -89,11 +114,14 @@ TEST_CASE("programs: every real model compiles and verifies on fsim") {
       CheckAgree(*program, {RandomTensor(input.dtype, input.shape, 1).value()});
       CheckAgree(*program, test::ImageSample("astronaut.png", input, *preprocess),
                  preset == "opu1024");
-      std::unique_ptr<Device> fsim = MakeDevice("fsim").value();
+      // The counts (and, on the RTL, the cycles) the estimate answers to.
+      const bool on_rtl = RtlBuilt() && preset == "opu1024";
+      std::unique_ptr<Device> device = MakeDevice(on_rtl ? "rtl" : "fsim").value();
       Expected<ProgramRun> run =
-          RunProgram(*program, *fsim, test::ImageSample("coffee.png", input, *preprocess));
+          RunProgram(*program, *device, test::ImageSample("coffee.png", input, *preprocess));
       REQUIRE_MESSAGE(run.ok(), run.status().ToString());
       test::CheckEstimateBounds(*program, *run);
+      if (on_rtl) CheckEstimateAgainstRtl(*program, *run);
       ++verified;
       MESSAGE(name << " on " << preset << ": " << compiled->report.opu_steps << " OPU steps, "
                    << compiled->report.cpu_steps << " CPU steps, verified");

@@ -4,8 +4,11 @@
 // has, a config the RTL is not built for).
 #include <doctest/doctest.h>
 
+#include <cstdio>
+
 #include "dram_model.h"
 #include "opuc/opu/isa.h"
+#include "opuc/runtime/device.h"
 #include "rtl.h"
 
 namespace opuc::rtl {
@@ -107,6 +110,35 @@ TEST_CASE("tokens given and never taken, opcodes no instruction has, configs not
   CHECK(RunRtl(other, {W(load)}, dram).message() ==
         "the RTL is built for the presets tiny and opu1024; hw 'tiny' is not one of them field for "
         "field");
+}
+
+TEST_CASE("a trace: an FST file per run, named per step, refused where it cannot be written") {
+  CHECK(StepTracePath("run.fst", 3) == "run.step3.fst");
+  CHECK(StepTracePath("out.d/run", 2) == "out.d/run.step2.fst");
+  LoadInsn load;
+  load.rows = load.cols = 4;
+  load.dram_stride = 32;
+  std::vector<uint8_t> dram(256, 7);
+  const std::string path = "rtl_harness_test_trace.fst";
+  RtlOptions options;
+  options.trace_path = path;
+  REQUIRE(RunRtl(Tiny(), {W(load)}, dram, nullptr, options).ok());
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  REQUIRE(f != nullptr);
+  const int first = std::fgetc(f);  // FST's header block has type 0
+  std::fseek(f, 0, SEEK_END);
+  const long size = std::ftell(f);
+  std::fclose(f);
+  std::remove(path.c_str());
+  CHECK(first == 0);
+  CHECK(size > 1000);
+  options.trace_path = "no/such/dir/run.fst";
+  CHECK(RunRtl(Tiny(), {W(load)}, dram, nullptr, options).message() ==
+        "no/such/dir/run.fst: cannot write the trace");
+  DeviceOptions device;
+  device.trace_path = "run.fst";
+  CHECK(MakeDevice("fsim", device).status().message() ==
+        "--trace: device 'fsim' has no signals to trace (rtl has)");
 }
 
 }  // namespace

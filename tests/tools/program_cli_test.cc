@@ -72,6 +72,21 @@ TEST_CASE("opuc compile, verify, run and disasm on the example") {
     CHECK(measured < cycles * 2);
     Run text = Opuc("run " + program + " --device rtl --output-dir " + r);
     CHECK(text.out.find("rtl: " + std::to_string(measured) + " cycles over ") != std::string::npos);
+    // A waveform per OPU step; only the RTL has signals to trace.
+    const std::string trace_dir = TempPath("traces");
+    std::filesystem::create_directories(trace_dir);
+    REQUIRE(
+        Opuc("run " + program + " --device rtl --trace " + trace_dir + "/run.fst --output-dir " + r)
+            .exit_code == 0);
+    int traces = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(trace_dir))
+      traces += entry.path().extension() == ".fst";
+    CHECK(traces == json["opu_steps"].get<int>());
+    std::filesystem::remove_all(trace_dir);
+    Run untraced = Opuc("run " + program + " --device fsim --trace x.fst --output-dir " + r);
+    CHECK(untraced.exit_code == 2);
+    CHECK(untraced.err ==
+          "opuc: error: --trace: device 'fsim' has no signals to trace (rtl has)\n");
     Run three = Opuc("verify " + program + " --devices ref,fsim,rtl");
     CHECK(three.exit_code == 0);
     CHECK(three.out.find(": ref,fsim,rtl agree bit for bit on all") != std::string::npos);

@@ -1,7 +1,7 @@
 //===- tools/opuc/run.cc - `opuc run` -------------------------------------===//
 //
 // opuc run MODEL|PROG.opup --device ref|fsim|rtl [--input NAME=FILE.npy]...
-//          [--output-dir DIR] [--seed N] [--json]
+//          [--output-dir DIR] [--seed N] [--json] [--trace FILE]
 //
 // A model runs on the float reference (ref); a program runs its steps with
 // its OPU steps on the chosen device (ref: the integer reference, fsim: the
@@ -112,7 +112,10 @@ Expected<Ran> RunModelOrProgram(const RunOptions& options) {
   Ran ran;
   if (IsProgramPath(options.model)) {
     OPUC_ASSIGN_OR_RETURN(ran.program, LoadProgramFile(options.model));
-    OPUC_ASSIGN_OR_RETURN(std::unique_ptr<Device> device, MakeDevice(options.device));
+    DeviceOptions device_options;
+    device_options.trace_path = options.trace;
+    OPUC_ASSIGN_OR_RETURN(std::unique_ptr<Device> device,
+                          MakeDevice(options.device, device_options));
     OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> inputs,
                           GatherInputs(options.inputs, options.seed, ran.program->graph()));
     Expected<ProgramRun> run = RunProgram(*ran.program, *device, std::move(inputs));
@@ -121,6 +124,10 @@ Expected<Ran> RunModelOrProgram(const RunOptions& options) {
     ran.counters = std::move(run->counters);
     return ran;
   }
+  if (!options.trace.empty())
+    return InvalidArgument(
+        "--trace: a model runs on ref, which has no signals to trace; compile it (opuc compile) "
+        "and run the program with --device rtl");
   if (options.device != "ref")
     return InvalidArgument("--device " + options.device +
                            ": a model runs on ref (the float "
@@ -198,6 +205,9 @@ Command AddRunCommand(CLI::App& app) {
             ->required();
         cli.add_option("--output-dir", o.output_dir, "Where to write <output>.npy files")
             ->capture_default_str();
+        cli.add_option("--trace", o.trace,
+                       "With --device rtl: write an FST waveform of each OPU step to FILE, the "
+                       "step's index before the extension (run.fst -> run.step3.fst)");
         AddInputOptions(cli, o.inputs, o.seed);
         cli.add_flag("--json", o.json, "Print one JSON object instead of text");
       },

@@ -18,6 +18,7 @@ struct RunOptions {
   std::string output_dir = ".";
   uint64_t seed = 0;
   bool json = false;
+  std::string trace;  ///< --trace: an FST waveform per OPU step (rtl).
 };
 
 /// Runs the model on a device (today: `ref`, the float reference executor)

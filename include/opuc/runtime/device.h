@@ -36,14 +36,23 @@ class Device {
                             std::vector<uint8_t>& dram, OpuCounters* counters) = 0;
 };
 
+/// What a device may be asked for besides running steps.
+struct DeviceOptions {
+  /// An FST waveform of each OPU step (rtl only): `PATH` with the step's
+  /// index before the extension ("run.fst" -> "run.step3.fst").
+  std::string trace_path;
+};
+
 /// Makes a device that MakeDevice then knows by `name`; a second
-/// registration of a name replaces the first.
-using DeviceFactory = std::function<std::unique_ptr<Device>()>;
+/// registration of a name replaces the first. A device refuses options it
+/// cannot honour, naming them.
+using DeviceFactory = std::function<Expected<std::unique_ptr<Device>>(const DeviceOptions&)>;
 void RegisterDevice(std::string name, DeviceFactory factory);
 
 /// "ref", "fsim" or a registered name; InvalidArgument listing the names
 /// otherwise.
-Expected<std::unique_ptr<Device>> MakeDevice(std::string_view name);
+Expected<std::unique_ptr<Device>> MakeDevice(std::string_view name,
+                                             const DeviceOptions& options = {});
 
 /// The names MakeDevice knows, in the order the docs list them.
 std::vector<std::string> DeviceNames();

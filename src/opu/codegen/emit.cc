@@ -125,7 +125,7 @@ void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0,
     s.dram_addr = layout.PixelAddress(p, c0 / L, y0, x0) + c0 % L;
     s.dram_stride = layout.width * L;
     s.high_byte = layout.planes() == 2 && p == 0;
-    estimate.Store(tile.rows * tile.cols * lanes);
+    estimate.Store(tile.rows * tile.cols, tile.rows * tile.cols * lanes);
     store.Add(s);
   }
 }

@@ -1,14 +1,18 @@
 //===- src/opu/codegen/estimate.h - Cycles a group should take ----*- C++ -*-===//
 //
-// A first analytical model, to be calibrated against the RTL: a load or
-// store costs the DRAM latency plus its bytes at the HwConfig's bandwidth
-// (converted to bytes per clock); a Gemm costs one cycle per output pixel
-// (the array takes one pixel's L x Co products per cycle); the output and
-// compare stages one cycle per entry. With double buffering the engines
-// form a three-stage pipeline over the units: while unit u computes, unit
-// u+1 loads and unit u-1 stores. So the time is the first unit's loads,
-// then for each unit the slowest of those three, then the last unit's
-// stores; never more than running everything one after another.
+// An analytical model of the RTL's engines (docs/rtl.md, "Timing of each
+// engine"), calibrated against it with bench/rtl_cycles_bench: a load costs
+// the DRAM latency plus its bytes at the HwConfig's bandwidth (converted to
+// bytes per clock); a store one pixel a cycle, or its bytes at the
+// bandwidth when that is slower (writes are posted: no latency); a Gemm one
+// cycle per output pixel (the array takes one pixel's L x Co products per
+// cycle); the output, compare and pool stages one cycle per entry or tap.
+// Every instruction adds kInstructionCycles (its start, its last write, the
+// hand-over to the next). With double buffering the engines form a
+// three-stage pipeline over the units: while unit u computes, unit u+1
+// loads and unit u-1 stores. So the time is the first unit's loads, then for
+// each unit the slowest of those three, then the last unit's stores; never
+// more than running everything one after another.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_OPU_CODEGEN_ESTIMATE_H
@@ -29,10 +33,17 @@ class CycleEstimate {
       : bytes_per_cycle_(std::max(1e-9, hw.dram.bandwidth_gb_per_s * 1e3 / hw.array.clock_mhz)),
         latency_(hw.dram.latency_cycles) {}
 
+  /// What every instruction costs besides its work, as the RTL measures it.
+  static constexpr int64_t kInstructionCycles = 3;
+
   void BeginUnit() { units_.emplace_back(); }
-  void Load(int64_t bytes) { units_.back().load += Transfer(bytes); }
-  void Store(int64_t bytes) { units_.back().store += Transfer(bytes); }
-  void Compute(int64_t cycles) { units_.back().compute += cycles; }
+  void Load(int64_t bytes) {
+    units_.back().load += latency_ + Bandwidth(bytes) + kInstructionCycles;
+  }
+  void Store(int64_t pixels, int64_t bytes) {
+    units_.back().store += std::max(pixels, Bandwidth(bytes)) + kInstructionCycles;
+  }
+  void Compute(int64_t cycles) { units_.back().compute += cycles + kInstructionCycles; }
   int64_t Total() const {
     if (units_.empty()) return 0;
     int64_t total = units_.front().load + units_.back().store;
@@ -45,9 +56,8 @@ class CycleEstimate {
   }
 
  private:
-  int64_t Transfer(int64_t bytes) const {
-    return latency_ +
-           static_cast<int64_t>(std::ceil(static_cast<double>(bytes) / bytes_per_cycle_));
+  int64_t Bandwidth(int64_t bytes) const {
+    return static_cast<int64_t>(std::ceil(static_cast<double>(bytes) / bytes_per_cycle_));
   }
   struct Unit {
     int64_t load = 0, compute = 0, store = 0;
