@@ -10,11 +10,30 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <variant>
 #include <vector>
 
 #include "rtl.h"
 
 namespace opuc::rtl_test {
+
+// The last Store of `program` that writes DRAM byte `at` (lanes of L-byte
+// pixels, rows `dram_stride` apart), or -1.
+inline int64_t LastStoreOf(const std::vector<isa::Word>& program, int64_t lanes_per_pixel,
+                           int64_t at) {
+  int64_t last = -1;
+  for (size_t i = 0; i < program.size(); ++i) {
+    Expected<isa::Instruction> insn = isa::Decode(program[i]);
+    if (!insn.ok() || !std::holds_alternative<isa::StoreInsn>(*insn)) continue;
+    const auto& s = std::get<isa::StoreInsn>(*insn);
+    const int64_t offset = at - s.dram_addr;
+    if (offset < 0 || s.dram_stride <= 0) continue;
+    const int64_t r = offset / s.dram_stride, in_row = offset % s.dram_stride;
+    const int64_t c = in_row / lanes_per_pixel, lane = in_row % lanes_per_pixel;
+    if (r < s.rows && c < s.cols && lane < s.lanes) last = static_cast<int64_t>(i);
+  }
+  return last;
+}
 
 inline void RequireRtlMatches(const HwConfig& hw, const std::vector<isa::Word>& program,
                               std::vector<uint8_t> before, const std::vector<uint8_t>& fsim,
@@ -38,9 +57,10 @@ inline void RequireRtlMatches(const HwConfig& hw, const std::vector<isa::Word>& 
   }
   if (first < 0) return;
   const auto at = static_cast<size_t>(first);
-  FAIL("the RTL diverges from fsim at DRAM byte " << first << ": fsim " << int{fsim[at]} << ", rtl "
-                                                  << int{before[at]} << " (" << differing
-                                                  << " bytes differ)");
+  FAIL("the RTL diverges from fsim at DRAM byte "
+       << first << ": fsim " << int{fsim[at]} << ", rtl " << int{before[at]} << " (" << differing
+       << " bytes differ; the byte's last writer is instruction "
+       << LastStoreOf(program, hw.array.input_channels, first) << ")");
 }
 
 }  // namespace opuc::rtl_test
