@@ -1,0 +1,63 @@
+// The post-processing stages, the token counters and the queue side by side
+// with their ports brought out, for tests/sim/rtl_stages_test.cc to drive
+// with hand-computed values (the tiny preset's shapes: CO = 4, L = 8).
+module opu_stages_tb
+  import opu_pkg::*;
+(
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  logic [ENTRY_BITS-1:0] entry_i,
+  input  logic [PARAM_BITS-1:0] param_i,
+  input  logic [BEAT_BITS-1:0]  row_i,
+  input  logic signed [15:0]    lo_i,
+  input  logic signed [15:0]    hi_i,
+  input  logic                  prelu_i,
+  input  logic signed [7:0]     shift_i,
+  input  logic signed [7:0]     neg_shift_i,
+  input  logic [7:0]            res_lane_i,
+  input  logic [7:0]            res_lanes_i,
+  input  logic                  res_unsigned_i,
+  input  logic [4:0]            acc_shift_i,
+  input  logic [4:0]            res_shift_i,
+  input  logic [5:0]            out_shift_i,
+  input  logic [19:0]           count_i,
+  input  logic signed [4:0]     avg_shift_i,
+  output logic [ENTRY_BITS-1:0] output_stage_o,
+  output logic [ENTRY_BITS-1:0] compare_o,
+  output logic [ENTRY_BITS-1:0] residual_add_o,
+  output logic [ENTRY_BITS-1:0] average_o,
+  input  logic [NUM_ENGINES-1:0] take_prev_i,
+  input  logic [NUM_ENGINES-1:0] take_next_i,
+  input  logic [NUM_ENGINES-1:0] give_prev_i,
+  input  logic [NUM_ENGINES-1:0] give_next_i,
+  output logic [NUM_ENGINES-1:0] has_prev_o,
+  output logic [NUM_ENGINES-1:0] has_next_o,
+  output logic                   leftover_o,
+  input  logic                   push_i,
+  input  logic [7:0]             push_data_i,
+  input  logic                   pop_i,
+  output logic [7:0]             head_o,
+  output logic                   empty_o,
+  output logic [2:0]             count_o
+);
+  opu_output_stage u_output (
+    .entry_i, .param_i, .lo_i, .hi_i, .entry_o(output_stage_o)
+  );
+  opu_compare u_compare (
+    .entry_i, .prelu_i, .shift_i, .neg_shift_i, .param_i, .lo_i, .hi_i, .entry_o(compare_o)
+  );
+  opu_residual_add u_residual (
+    .entry_i, .row_i, .res_lane_i, .res_lanes_i, .res_unsigned_i, .acc_shift_i, .res_shift_i,
+    .out_shift_i, .lo_i, .hi_i, .entry_o(residual_add_o)
+  );
+  opu_average u_average (
+    .entry_i, .count_i, .shift_i(avg_shift_i), .lo_i, .hi_i, .entry_o(average_o)
+  );
+  opu_tokens u_tokens (
+    .clk_i, .rst_ni, .take_prev_i, .take_next_i, .give_prev_i, .give_next_i, .has_prev_o,
+    .has_next_o, .leftover_o
+  );
+  opu_fifo #(.WIDTH(8), .DEPTH(4)) u_fifo (
+    .clk_i, .rst_ni, .push_i, .data_i(push_data_i), .pop_i, .head_o, .empty_o, .count_o
+  );
+endmodule
