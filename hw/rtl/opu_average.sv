@@ -5,6 +5,7 @@ module opu_average
   import opu_pkg::*;
   import opu_arith_pkg::*;
 (
+  input  logic                  enable_i,  // operand isolation: idle, it computes nothing
   input  logic [ENTRY_BITS-1:0] entry_i,
   input  logic [19:0]           count_i,
   input  logic signed [4:0]     shift_i,
@@ -17,10 +18,11 @@ module opu_average
   assign down = shift_i > 0 ? 5'(shift_i) : 5'd0;
 
   always_comb begin
+    entry_o = '0;
     for (int unsigned j = 0; j < CO; j++) begin
       logic signed [63:0] n;
       n = 64'(signed'(entry_i[ACC_BITS*j +: ACC_BITS])) <<< up;
-      entry_o[ACC_BITS*j +: ACC_BITS] = rhu_div(n, 35'(count_i) << down, lo_i, hi_i);
+      if (enable_i) entry_o[ACC_BITS*j +: ACC_BITS] = rhu_div(n, 35'(count_i) << down, lo_i, hi_i);
     end
   end
 endmodule

@@ -6,6 +6,7 @@ module opu_compare
   import opu_pkg::*;
   import opu_arith_pkg::*;
 (
+  input  logic                  enable_i,  // operand isolation: idle, it computes nothing
   input  logic [ENTRY_BITS-1:0] entry_i,
   input  logic                  prelu_i,
   input  logic signed [7:0]     shift_i,      // Clamp's shift, PRelu's pos_shift
@@ -16,17 +17,18 @@ module opu_compare
   output logic [ENTRY_BITS-1:0] entry_o
 );
   always_comb begin
+    entry_o = '0;
     for (int unsigned j = 0; j < CO; j++) begin
       logic signed [47:0] q;
-      logic signed [7:0] alpha;
       logic signed [55:0] scaled;
       q = entry_i[ACC_BITS*j +: ACC_BITS];
-      alpha = param_i[64*j+56 +: 8];
-      scaled = 56'(q) * 56'(alpha);
-      if (prelu_i && q < 0)
-        entry_o[ACC_BITS*j +: ACC_BITS] = requant(96'(scaled), neg_shift_i, lo_i, hi_i);
-      else
-        entry_o[ACC_BITS*j +: ACC_BITS] = requant(96'(q), shift_i, lo_i, hi_i);
+      scaled = 56'(q) * 56'($signed(param_i[64*j+56 +: 8]));  // alpha, byte 7
+      if (enable_i) begin
+        if (prelu_i && q < 0)
+          entry_o[ACC_BITS*j +: ACC_BITS] = requant(96'(scaled), neg_shift_i, lo_i, hi_i);
+        else
+          entry_o[ACC_BITS*j +: ACC_BITS] = requant(96'(q), shift_i, lo_i, hi_i);
+      end
     end
   end
 endmodule

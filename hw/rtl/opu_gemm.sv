@@ -42,7 +42,7 @@ module opu_gemm
   assign acc_raddr_o = entry_q;
 
   opu_ipa u_ipa (
-    .fm_i(fm_rdata_i), .weights_i(wgt_rdata_i),
+    .enable_i(s1_valid_q), .fm_i(fm_rdata_i), .weights_i(wgt_rdata_i),
     .fm_unsigned_i(`OPU_FIELD(insn_i, GEMM_FM_UNSIGNED)), .sums_o(sums)
   );
 

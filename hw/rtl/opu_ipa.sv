@@ -4,6 +4,7 @@
 module opu_ipa
   import opu_pkg::*;
 (
+  input  logic                  enable_i,  // operand isolation: idle, it computes nothing
   input  logic [BEAT_BITS-1:0]       fm_i,
   input  logic [WGT_BITS-1:0]        weights_i,  // W[j][l] at byte j * L + l
   input  logic                       fm_unsigned_i,
@@ -13,12 +14,10 @@ module opu_ipa
     for (int unsigned j = 0; j < CO; j++) begin
       logic signed [31:0] sum;
       sum = '0;
-      for (int unsigned l = 0; l < L; l++) begin
-        logic signed [8:0] x;
-        logic signed [7:0] w;
-        x = {fm_unsigned_i ? 1'b0 : fm_i[8*l+7], fm_i[8*l +: 8]};
-        w = weights_i[8*(j*L+l) +: 8];
-        sum = sum + 32'(x * w);
+      if (enable_i) begin
+        for (int unsigned l = 0; l < L; l++)
+          sum = sum + 32'($signed({fm_unsigned_i ? 1'b0 : fm_i[8*l+7], fm_i[8*l +: 8]}) *
+                         $signed(weights_i[8*(j*L+l) +: 8]));
       end
       sums_o[j] = sum;
     end

@@ -4,6 +4,7 @@ module opu_output_stage
   import opu_pkg::*;
   import opu_arith_pkg::*;
 (
+  input  logic                  enable_i,  // operand isolation: idle, it computes nothing
   input  logic [ENTRY_BITS-1:0] entry_i,
   input  logic [PARAM_BITS-1:0] param_i,
   input  logic signed [15:0]    lo_i,
@@ -11,15 +12,14 @@ module opu_output_stage
   output logic [ENTRY_BITS-1:0] entry_o
 );
   always_comb begin
+    entry_o = '0;
     for (int unsigned j = 0; j < CO; j++) begin
-      logic signed [47:0] acc;
-      logic signed [15:0] m;
       logic signed [63:0] product;
-      acc = entry_i[ACC_BITS*j +: ACC_BITS];
-      m = param_i[64*j+32 +: 16];
-      product = 64'(acc) * 64'(m);
-      entry_o[ACC_BITS*j +: ACC_BITS] =
-          requant({{32{product[63]}}, product}, param_i[64*j+48 +: 8], lo_i, hi_i);
+      product = 64'($signed(entry_i[ACC_BITS*j +: ACC_BITS])) *
+                64'($signed(param_i[64*j+32 +: 16]));
+      if (enable_i)
+        entry_o[ACC_BITS*j +: ACC_BITS] =
+            requant({{32{product[63]}}, product}, param_i[64*j+48 +: 8], lo_i, hi_i);
     end
   end
 endmodule

@@ -76,13 +76,14 @@ module opu_post
   assign fm_raddr_o = filling_q ? 32'(`OPU_FIELD(insn_i, TABLE_TABLE_ADDR)) + fill_q : res_q;
   assign acc_raddr_o = entry_q;
 
+  // Only the stage whose result is written this cycle computes.
   opu_output_stage u_output (
-    .entry_i(acc_rdata_i), .param_i(param_rdata_i),
+    .enable_i(s1_valid_q && op == OP_OUTPUT), .entry_i(acc_rdata_i), .param_i(param_rdata_i),
     .lo_i(`OPU_FIELD(insn_i, OUTPUT_LO)), .hi_i(`OPU_FIELD(insn_i, OUTPUT_HI)),
     .entry_o(out_stage)
   );
   opu_compare u_compare (
-    .entry_i(acc_rdata_i), .prelu_i(op == OP_PRELU),
+    .enable_i(s1_valid_q && (op == OP_CLAMP || op == OP_PRELU)), .entry_i(acc_rdata_i), .prelu_i(op == OP_PRELU),
     .shift_i(op == OP_PRELU ? 8'(signed'(`OPU_FIELD(insn_i, PRELU_POS_SHIFT)))
                             : 8'(signed'(`OPU_FIELD(insn_i, CLAMP_SHIFT)))),
     .neg_shift_i(8'(signed'(`OPU_FIELD(insn_i, PRELU_NEG_SHIFT)))),
@@ -93,10 +94,11 @@ module opu_post
   );
   opu_table u_table (
     .clk_i, .fill_i(fill_s1_q), .fill_row_i(fill_s1_row_q), .row_i(fm_rdata_i),
-    .format_i(`OPU_FIELD(insn_i, TABLE_IN_FORMAT)), .entry_i(acc_rdata_i), .entry_o(looked_up)
+    .format_i(`OPU_FIELD(insn_i, TABLE_IN_FORMAT)), .enable_i(s1_valid_q && op == OP_TABLE),
+    .entry_i(acc_rdata_i), .entry_o(looked_up)
   );
   opu_residual_add u_residual (
-    .entry_i(acc_rdata_i), .row_i(fm_rdata_i),
+    .enable_i(s1_valid_q && op == OP_RESADD), .entry_i(acc_rdata_i), .row_i(fm_rdata_i),
     .res_lane_i(`OPU_FIELD(insn_i, RESADD_RES_LANE)),
     .res_lanes_i(`OPU_FIELD(insn_i, RESADD_RES_LANES)),
     .res_unsigned_i(`OPU_FIELD(insn_i, RESADD_RES_UNSIGNED)),
@@ -107,7 +109,7 @@ module opu_post
     .entry_o(added)
   );
   opu_average u_average (
-    .entry_i(acc_rdata_i), .count_i(`OPU_FIELD(insn_i, AVERAGE_COUNT)),
+    .enable_i(s1_valid_q && op == OP_AVERAGE), .entry_i(acc_rdata_i), .count_i(`OPU_FIELD(insn_i, AVERAGE_COUNT)),
     .shift_i(`OPU_FIELD(insn_i, AVERAGE_SHIFT)),
     .lo_i(`OPU_FIELD(insn_i, AVERAGE_LO)), .hi_i(`OPU_FIELD(insn_i, AVERAGE_HI)),
     .entry_o(averaged)

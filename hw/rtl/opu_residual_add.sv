@@ -6,6 +6,7 @@ module opu_residual_add
   import opu_pkg::*;
   import opu_arith_pkg::*;
 (
+  input  logic                  enable_i,  // operand isolation: idle, it computes nothing
   input  logic [ENTRY_BITS-1:0] entry_i,
   input  logic [BEAT_BITS-1:0]  row_i,
   input  logic [7:0]            res_lane_i,
@@ -22,15 +23,17 @@ module opu_residual_add
   assign lanes = row_i >> (32'(res_lane_i) * 8);
 
   always_comb begin
+    entry_o = '0;
     for (int unsigned j = 0; j < CO; j++) begin
-      logic signed [95:0] acc, res, sum;
+      logic signed [95:0] acc, res;
       logic [7:0] byte_j;
       byte_j = lanes[8*j +: 8];
       acc = 96'(signed'(entry_i[ACC_BITS*j +: ACC_BITS]));
       res = '0;
       if (32'(j) < 32'(res_lanes_i)) res = {{88{byte_j[7] && !res_unsigned_i}}, byte_j};
-      sum = (acc <<< acc_shift_i) + (res <<< res_shift_i);
-      entry_o[ACC_BITS*j +: ACC_BITS] = requant(sum, {2'b00, out_shift_i}, lo_i, hi_i);
+      if (enable_i)
+        entry_o[ACC_BITS*j +: ACC_BITS] = requant((acc <<< acc_shift_i) + (res <<< res_shift_i),
+                                                  {2'b00, out_shift_i}, lo_i, hi_i);
     end
   end
 endmodule

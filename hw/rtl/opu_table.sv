@@ -6,6 +6,7 @@
 module opu_table
   import opu_pkg::*;
 (
+  input  logic                  enable_i,  // operand isolation: idle, it computes nothing
   input  logic                  clk_i,
   input  logic                  fill_i,       // write row_i at fill_row_i
   input  logic [31:0]           fill_row_i,
@@ -27,21 +28,24 @@ module opu_table
   end
 
   always_comb begin
+    entry_o = '0;
     for (int unsigned j = 0; j < CO; j++) begin
       logic [15:0] q;
       logic signed [16:0] a, b;
       logic signed [25:0] step;
       q = entry_i[ACC_BITS*j +: 16];
+      a = '0;
       b = '0;
       step = '0;
-      if (format_i == 2'd2) begin
-        a = knot(9'({~q[15], q[14:8]}));
-        b = knot(9'({~q[15], q[14:8]}) + 9'd1);
-        step = ($signed(26'(b) - 26'(a)) * $signed({18'd0, q[7:0]}) + 26'sd128) >>> 8;
+      if (enable_i) begin
+        if (format_i == 2'd2) begin
+          a = knot(9'({~q[15], q[14:8]}));
+          b = knot(9'({~q[15], q[14:8]}) + 9'd1);
+          step = ($signed(26'(b) - 26'(a)) * $signed({18'd0, q[7:0]}) + 26'sd128) >>> 8;
+        end else begin
+          a = knot(format_i == 2'd0 ? {1'b0, ~q[7], q[6:0]} : {1'b0, q[7:0]});
+        end
         entry_o[ACC_BITS*j +: ACC_BITS] = 48'(a) + 48'(step);
-      end else begin
-        a = knot(format_i == 2'd0 ? {1'b0, ~q[7], q[6:0]} : {1'b0, q[7:0]});
-        entry_o[ACC_BITS*j +: ACC_BITS] = 48'(a);
       end
     end
   end

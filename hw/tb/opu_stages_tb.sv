@@ -41,17 +41,17 @@ module opu_stages_tb
   output logic [2:0]             count_o
 );
   opu_output_stage u_output (
-    .entry_i, .param_i, .lo_i, .hi_i, .entry_o(output_stage_o)
+    .enable_i(1'b1), .entry_i, .param_i, .lo_i, .hi_i, .entry_o(output_stage_o)
   );
   opu_compare u_compare (
-    .entry_i, .prelu_i, .shift_i, .neg_shift_i, .param_i, .lo_i, .hi_i, .entry_o(compare_o)
+    .enable_i(1'b1), .entry_i, .prelu_i, .shift_i, .neg_shift_i, .param_i, .lo_i, .hi_i, .entry_o(compare_o)
   );
   opu_residual_add u_residual (
-    .entry_i, .row_i, .res_lane_i, .res_lanes_i, .res_unsigned_i, .acc_shift_i, .res_shift_i,
+    .enable_i(1'b1), .entry_i, .row_i, .res_lane_i, .res_lanes_i, .res_unsigned_i, .acc_shift_i, .res_shift_i,
     .out_shift_i, .lo_i, .hi_i, .entry_o(residual_add_o)
   );
   opu_average u_average (
-    .entry_i, .count_i, .shift_i(avg_shift_i), .lo_i, .hi_i, .entry_o(average_o)
+    .enable_i(1'b1), .entry_i, .count_i, .shift_i(avg_shift_i), .lo_i, .hi_i, .entry_o(average_o)
   );
   opu_tokens u_tokens (
     .clk_i, .rst_ni, .take_prev_i, .take_next_i, .give_prev_i, .give_next_i, .has_prev_o,
