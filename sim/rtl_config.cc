@@ -22,6 +22,8 @@ Status CheckRtlConfig(const HwConfig& hw) {
   return OkStatus();
 }
 
+int RtlImemAddressBits(const HwConfig& hw) { return hw.name == "tiny" ? 21 : 18; }
+
 std::string RtlConfigPackage(const HwConfig& hw) {
   const OpuBufferUnits u = BufferUnits(hw);
   return Cat("// Generated for HwConfig '", hw.name, "' by opuc_rtl_packages: do not edit.\n",
@@ -30,7 +32,9 @@ std::string RtlConfigPackage(const HwConfig& hw) {
              ";  // array.output_channels\n", "  localparam int unsigned FM_ROWS = ", u.fm_rows,
              ";\n", "  localparam int unsigned WGT_ROWS = ", u.weight_rows, ";\n",
              "  localparam int unsigned PARAM_ROWS = ", u.param_rows, ";\n",
-             "  localparam int unsigned ACC_ENTRIES = ", u.acc_entries, ";\n", "endpackage\n");
+             "  localparam int unsigned ACC_ENTRIES = ", u.acc_entries, ";\n",
+             "  localparam int unsigned IMEM_AW = ", RtlImemAddressBits(hw),
+             ";  // program memory: 2^IMEM_AW words\n", "endpackage\n");
 }
 
 }  // namespace opuc::rtl

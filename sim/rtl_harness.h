@@ -17,6 +17,7 @@
 #include "dram_model.h"
 #include "opuc/opu/fsim.h"
 #include "rtl.h"
+#include "rtl_config.h"
 #include "support/format.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
@@ -74,7 +75,7 @@ class Harness {
   Status Run(const HwConfig& hw, const std::vector<isa::Word>& program, std::vector<uint8_t>& dram,
              RtlStats* stats) {
     if (trace_ && !trace_->isOpen()) return IoError(Cat(trace_path_, ": cannot write the trace"));
-    constexpr size_t kImemWords = size_t{1} << 21;  // opu_pkg::IMEM_AW
+    const size_t kImemWords = size_t{1} << RtlImemAddressBits(hw);
     if (program.size() > kImemWords)
       return InvalidArgument(Cat("the step has ", program.size(),
                                  " instructions; the RTL's program memory holds ", kImemWords));

@@ -23,7 +23,6 @@ package opu_pkg;
   localparam int unsigned ACC_AW = $clog2(ACC_ENTRIES);
   localparam int unsigned WGT_BW = WGT_BEATS > 1 ? $clog2(WGT_BEATS) : 1;
   localparam int unsigned PARAM_BW = PARAM_BEATS > 1 ? $clog2(PARAM_BEATS) : 1;
-  localparam int unsigned IMEM_AW = 21;      // a step of up to 2^21 instructions
   localparam int unsigned NUM_ENGINES = 3;
 
   typedef logic [WORD_BITS-1:0] word_t;
