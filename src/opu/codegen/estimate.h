@@ -8,11 +8,11 @@
 // cycle per output pixel (the array takes one pixel's L x Co products per
 // cycle); the output, compare and pool stages one cycle per entry or tap.
 // Every instruction adds kInstructionCycles (its start, its last write, the
-// hand-over to the next). With double buffering the engines form a
-// three-stage pipeline over the units: while unit u computes, unit u+1
-// loads and unit u-1 stores. So the time is the first unit's loads, then for
-// each unit the slowest of those three, then the last unit's stores; never
-// more than running everything one after another.
+// hand-over to the next), every unit's computation kUnitCycles (its tokens
+// passing from engine to engine), every group kStartCycles. With double buffering the engines form
+// a three-stage pipeline over the units: while unit u computes, unit u+1 loads and unit u-1 stores.
+// So the time is the first unit's loads, then for each unit the slowest of those three, then the
+// last unit's stores; never more than running everything one after another.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_OPU_CODEGEN_ESTIMATE_H
@@ -35,6 +35,11 @@ class CycleEstimate {
 
   /// What every instruction costs besides its work, as the RTL measures it.
   static constexpr int64_t kInstructionCycles = 3;
+  /// What passing a unit from engine to engine costs (a token given, seen,
+  /// taken, the next instruction started), and starting the group (the
+  /// fetch units' first words), as the RTL measures them.
+  static constexpr int64_t kUnitCycles = 14;
+  static constexpr int64_t kStartCycles = 7;
 
   void BeginUnit() { units_.emplace_back(); }
   void Load(int64_t bytes) {
@@ -46,11 +51,13 @@ class CycleEstimate {
   void Compute(int64_t cycles) { units_.back().compute += cycles + kInstructionCycles; }
   int64_t Total() const {
     if (units_.empty()) return 0;
-    int64_t total = units_.front().load + units_.back().store;
+    int64_t total = kStartCycles + units_.front().load + units_.back().store;
     for (size_t u = 0; u < units_.size(); ++u) {
       const int64_t next_load = u + 1 < units_.size() ? units_[u + 1].load : 0;
       const int64_t previous_store = u > 0 ? units_[u - 1].store : 0;
-      total += std::max({units_[u].compute, next_load, previous_store});
+      // The hand-over delays the unit's computation; a load or a store
+      // running longer hides it.
+      total += std::max({units_[u].compute + kUnitCycles, next_load, previous_store});
     }
     return total;
   }
