@@ -34,9 +34,16 @@ class RtlDevice final : public Device {
   }
 
  private:
-  static size_t StepIndex(const Program& program, const ProgramStep& step) {
-    return static_cast<size_t>(&step - program.steps().data());
+  // The step's place in the program, when it is one of the program's own
+  // steps (the runtime passes those); else the count of steps run so far.
+  size_t StepIndex(const Program& program, const ProgramStep& step) {
+    const std::vector<ProgramStep>& steps = program.steps();
+    const size_t ran = runs_++;
+    for (size_t i = 0; i < steps.size(); ++i)
+      if (&steps[i] == &step) return i;
+    return ran;
   }
+  size_t runs_ = 0;
   DeviceOptions options_;
 };
 
