@@ -15,7 +15,7 @@ DramModel::DramModel(const HwConfig& hw, std::vector<uint8_t>& image, int64_t be
       latency_(std::max<int64_t>(1, hw.dram.latency_cycles)),
       bytes_per_cycle_(hw.dram.bandwidth_gb_per_s * 1000.0 / hw.array.clock_mhz) {}
 
-void DramModel::Tick(int64_t /*now*/) {
+void DramModel::Tick() {
   // The budget never banks more than two words: bandwidth unused in an
   // idle stretch is lost, as on a real bus.
   budget_ = std::min(budget_ + bytes_per_cycle_, static_cast<double>(word_bytes_ * 2));

@@ -31,7 +31,7 @@ class DramModel {
   DramModel(const HwConfig& hw, std::vector<uint8_t>& image, int64_t beat_bytes);
 
   /// Called once a cycle, before the RTL's outputs are looked at.
-  void Tick(int64_t now);
+  void Tick();
   /// A transfer may start while the budget is positive; its cost may take
   /// the budget below zero, which later cycles repay.
   bool CanTransfer() const { return budget_ > 0; }

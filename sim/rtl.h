@@ -55,9 +55,6 @@ Status RunRtl(const HwConfig& hw, const std::vector<isa::Word>& program, std::ve
 /// before the extension ("run.fst" -> "run.step3.fst").
 std::string StepTracePath(const std::string& path, size_t step);
 
-/// The presets the RTL is built for.
-std::vector<std::string> RtlPresets();
-
 /// Adds the "rtl" device to MakeDevice and DeviceNames.
 void RegisterRtlDevice();
 

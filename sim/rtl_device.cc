@@ -59,8 +59,6 @@ std::string StepTracePath(const std::string& path, size_t step) {
 
 namespace {}  // namespace
 
-std::vector<std::string> RtlPresets() { return {"tiny", "opu1024"}; }
-
 Status RunRtl(const HwConfig& hw, const std::vector<isa::Word>& program, std::vector<uint8_t>& dram,
               RtlStats* stats, const RtlOptions& options) {
   Expected<HwConfig> preset = HwConfigPreset(hw.name);

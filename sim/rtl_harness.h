@@ -50,7 +50,20 @@ void GetBytes(const VlWide<N>& port, uint8_t* bytes, size_t n) {
   for (size_t i = 0; i < n; ++i) bytes[i] = static_cast<uint8_t>(port[i / 4] >> (8 * (i % 4)));
 }
 
-inline const char* kEngineNames[] = {"load", "compute", "store"};
+// What counter_sel_i picks (opu_top.sv); the per-engine ones take the
+// engine's index added.
+enum CounterSel : int {
+  kBusy = 0,
+  kTokenWait = 3,
+  kDramWait = 6,
+  kRetired = 9,
+  kLastRetired = 12,
+  kBytesLoaded = 15,
+  kBytesStored = 16,
+  kGemmIssues = 17,
+  kPostEntries = 18,
+  kCycles = 19,
+};
 
 template <class Model>
 class Harness {
@@ -109,7 +122,7 @@ class Harness {
     std::vector<bool> wr_mask(static_cast<size_t>(units_.out_lanes));
     int64_t now = 0, quiet = 0;
     for (;;) {
-      ram.Tick(now);
+      ram.Tick();
       m.rd_req_ready_i = ram.CanTransfer();
       m.wr_ready_i = ram.CanTransfer();
       const uint8_t* response = ram.Response(now);
@@ -163,9 +176,10 @@ class Harness {
   Status Hang(int64_t now) {
     std::string engines;
     for (int e = 0; e < isa::kNumEngines; ++e) {
-      const int64_t last = static_cast<int64_t>(static_cast<uint32_t>(Counter(12 + e)));
+      const int64_t last = static_cast<int64_t>(static_cast<uint32_t>(Counter(kLastRetired + e)));
       engines += Cat(
-          e ? "; " : "", kEngineNames[e], " retired ", Counter(9 + e),
+          e ? "; " : "", isa::EngineName(static_cast<isa::Engine>(e)), " retired ",
+          Counter(kRetired + e),
           last == 0xffffffff ? std::string(" (none yet)") : Cat(", the last instruction ", last));
     }
     return InvalidArgument(
@@ -173,21 +187,21 @@ class Harness {
   }
 
   void Collect(RtlStats& s, const DramModel& ram) {
-    s.cycles = s.counters.cycles = Counter(19);
+    s.cycles = s.counters.cycles = Counter(kCycles);
     for (int e = 0; e < isa::kNumEngines; ++e) {
       RtlEngineStats& es = s.engines[static_cast<size_t>(e)];
-      es.busy_cycles = Counter(e);
-      es.token_cycles = Counter(3 + e);
-      es.dram_cycles = Counter(6 + e);
-      es.retired = Counter(9 + e);
-      const auto last = static_cast<uint32_t>(Counter(12 + e));
+      es.busy_cycles = Counter(kBusy + e);
+      es.token_cycles = Counter(kTokenWait + e);
+      es.dram_cycles = Counter(kDramWait + e);
+      es.retired = Counter(kRetired + e);
+      const auto last = static_cast<uint32_t>(Counter(kLastRetired + e));
       es.last_retired = last == 0xffffffffU ? -1 : static_cast<int64_t>(last);
       s.counters.instructions[static_cast<size_t>(e)] = es.retired;
     }
-    s.counters.bytes_loaded = Counter(15);
-    s.counters.bytes_stored = Counter(16);
-    s.counters.gemm_issues = Counter(17);
-    s.counters.post_entries = Counter(18);
+    s.counters.bytes_loaded = Counter(kBytesLoaded);
+    s.counters.bytes_stored = Counter(kBytesStored);
+    s.counters.gemm_issues = Counter(kGemmIssues);
+    s.counters.post_entries = Counter(kPostEntries);
     s.dram = ram.stats();
   }
 

@@ -3,7 +3,11 @@
 // buffers between them. DRAM is outside: a read port (requests of one beat,
 // responses in order) and a write port (one pixel's lanes, byte-masked).
 // The harness writes the program, pulses start_i and waits for done_o;
-// counter_o shows the counter counter_sel_i picks (see opu_counter_e).
+// counter_o shows the counter counter_sel_i picks: 0-2 each engine's busy
+// cycles, 3-5 token-wait cycles, 6-8 DRAM-wait cycles, 9-11 retired
+// instructions, 12-14 the last retired instruction's index, 15 bytes
+// loaded, 16 bytes stored, 17 array issues, 18 post-stage entries, 19
+// cycles from start to done (sim/rtl_harness.h names them).
 `include "opu_field.svh"
 module opu_top
   import opu_pkg::*;

@@ -26,21 +26,7 @@
 namespace opuc {
 namespace {
 
-std::vector<std::unique_ptr<Device>> Devices(bool rtl) {
-  std::vector<std::unique_ptr<Device>> devices;
-  devices.push_back(MakeDevice("ref").value());
-  devices.push_back(MakeDevice("fsim").value());
-#ifdef OPUC_ALSO_RTL
-  if (rtl) {
-    rtl::RegisterRtlDevice();
-    devices.push_back(MakeDevice("rtl").value());
-  }
-#else
-  (void)rtl;
-#endif
-  return devices;
-}
-
+// Whether the build has the RTL device (then registered).
 bool RtlBuilt() {
 #ifdef OPUC_ALSO_RTL
   rtl::RegisterRtlDevice();
@@ -48,6 +34,14 @@ bool RtlBuilt() {
 #else
   return false;
 #endif
+}
+
+std::vector<std::unique_ptr<Device>> Devices(bool rtl) {
+  std::vector<std::unique_ptr<Device>> devices;
+  devices.push_back(MakeDevice("ref").value());
+  devices.push_back(MakeDevice("fsim").value());
+  if (rtl && RtlBuilt()) devices.push_back(MakeDevice("rtl").value());
+  return devices;
 }
 
 // The estimator is calibrated against the RTL (docs/codegen.md): each OPU

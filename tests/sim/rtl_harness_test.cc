@@ -25,7 +25,7 @@ TEST_CASE("the DRAM model: tiny moves one aligned 8-byte word a cycle, 16 cycles
   DramModel ram(Tiny(), image, 8);
   int64_t aligned = 0;
   for (int64_t now = 0; now < 100; ++now) {
-    ram.Tick(now);
+    ram.Tick();
     if (ram.CanTransfer() && ram.Read(static_cast<uint64_t>(8 * (aligned % 100)), now).ok())
       ++aligned;
   }
@@ -38,7 +38,7 @@ TEST_CASE("the DRAM model: tiny moves one aligned 8-byte word a cycle, 16 cycles
   DramModel unaligned(Tiny(), image, 8);
   int64_t reads = 0;
   for (int64_t now = 0; now < 100; ++now) {
-    unaligned.Tick(now);
+    unaligned.Tick();
     if (unaligned.CanTransfer() && unaligned.Read(4, now).ok()) ++reads;
   }
   CHECK(reads == 50);
