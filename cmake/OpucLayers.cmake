@@ -9,9 +9,10 @@ set(OPUC_LAYERS
   "opuc_ir"                                          # 1: the graph and its op registry
   "opuc_tensor_io opuc_frontend opuc_fusion opuc_opu opuc_isa" # 2: tensors and files, readers, FuseOps, HwConfig, ISA
   "opuc_cpu_reference opuc_partition opuc_image opuc_fsim" # 3: executors (reference, fsim); partitioning; images
-  "opuc_pass opuc_quant opuc_codegen"                # 4: passes, the quantizer (they run executors), codegen
-  "opuc_program"                                     # 5: the .opup program (write, read in place)
-  "opuc_runtime opuc_compiler"                       # 6: running programs on devices; the whole compile flow
+  "opuc_cpu"                                         # 4: the CPU executor (the reference's contract, Eigen kernels)
+  "opuc_pass opuc_quant opuc_codegen"                # 5: passes, the quantizer (they run executors), codegen
+  "opuc_program"                                     # 6: the .opup program (write, read in place)
+  "opuc_runtime opuc_compiler"                       # 7: running programs on devices; the whole compile flow
 )
 set(_opuc_build_pieces opuc_build_flags opuc_flatbuffers opuc_schema_opug opuc_schema_tflite
                         opuc_schema_opup)

@@ -1,4 +1,5 @@
-//===- src/runtime/devices.cc - The reference and fsim devices ------------===//
+//===- src/runtime/devices.cc - The ref, cpu and fsim devices -------------===//
+#include "opuc/cpu/executor.h"
 #include "opuc/opu/fsim.h"
 #include "opuc/runtime/device.h"
 #include "run_nodes.h"
@@ -7,10 +8,13 @@
 namespace opuc {
 namespace {
 
-/// The step's graph nodes on the integer reference: what the OPU must compute.
-class ReferenceDevice final : public Device {
+/// The step's graph nodes on a CPU executor: on the integer reference
+/// ("ref": what the OPU must compute) or on the CPU executor ("cpu", which
+/// computes the same bits faster).
+template <NodeEvaluator kEvaluate>
+class NodesDevice final : public Device {
  public:
-  std::string_view name() const override { return "ref"; }
+  std::string_view name() const override { return kEvaluate == &EvaluateNode ? "ref" : "cpu"; }
   Status RunOpuStep(const Program& program, const ProgramStep& step, std::vector<uint8_t>& dram,
                     OpuCounters* counters) override {
     if (counters) *counters = OpuCounters();
@@ -21,7 +25,7 @@ class ReferenceDevice final : public Device {
                             ReadActivation(*program.Find(t), graph.tensor(t).shape, dram));
       values.emplace(t, std::move(v));
     }
-    OPUC_RETURN_IF_ERROR(RunNodes(graph, step.nodes, values));
+    OPUC_RETURN_IF_ERROR(RunNodes(graph, step.nodes, values, kEvaluate));
     for (TensorId t : step.outputs) {
       const auto it = values.find(t);
       if (it == values.end())
@@ -57,8 +61,10 @@ Expected<std::unique_ptr<Device>> MakeUntraced(const DeviceOptions& options) {
 }
 
 std::vector<Registered>& Registry() {
-  static std::vector<Registered> devices = {{"ref", &MakeUntraced<ReferenceDevice>},
-                                            {"fsim", &MakeUntraced<FsimDevice>}};
+  static std::vector<Registered> devices = {
+      {"ref", &MakeUntraced<NodesDevice<&EvaluateNode>>},
+      {"fsim", &MakeUntraced<FsimDevice>},
+      {"cpu", &MakeUntraced<NodesDevice<&EvaluateNodeOnCpu>>}};
   return devices;
 }
 

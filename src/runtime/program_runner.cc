@@ -1,6 +1,7 @@
 //===- src/runtime/program_runner.cc - A program's steps on one device ----===//
 #include <limits>
 
+#include "opuc/cpu/executor.h"
 #include "opuc/runtime/run_program.h"
 #include "run_nodes.h"
 #include "support/format.h"
@@ -71,8 +72,9 @@ Status ProgramRunner::RunOpu(const ProgramStep& step) {
 Status ProgramRunner::Step() {
   if (done()) return InternalError("the program has run to its end");
   const ProgramStep& step = program_->steps()[next_];
-  const Status run =
-      step.kind == StepKind::kOpu ? RunOpu(step) : RunNodes(program_->graph(), step.nodes, values_);
+  const Status run = step.kind == StepKind::kOpu
+                         ? RunOpu(step)
+                         : RunNodes(program_->graph(), step.nodes, values_, &EvaluateNodeOnCpu);
   if (!run.ok()) return run.WithContext(Cat(StepName(next_, step), " on ", device_->name()));
   // Values last read before this step go; this step's outputs stay one step
   // longer, so that VerifyProgram can compare them.

@@ -1,4 +1,4 @@
-//===- src/runtime/run_nodes.cc - Some nodes on the reference -------------===//
+//===- src/runtime/run_nodes.cc - Some nodes on a CPU executor ------------===//
 #include "run_nodes.h"
 
 #include "opuc/cpu/reference.h"
@@ -7,7 +7,7 @@
 namespace opuc {
 
 Status RunNodes(const Graph& graph, const std::vector<NodeId>& nodes,
-                std::map<TensorId, HostTensor>& values) {
+                std::map<TensorId, HostTensor>& values, NodeEvaluator evaluate) {
   std::map<TensorId, HostTensor> constants;  // views, for this call only
   for (NodeId id : nodes) {
     const Node& node = graph.node(id);
@@ -33,7 +33,7 @@ Status RunNodes(const Graph& graph, const std::vector<NodeId>& nodes,
       args.push_back(&it->second);
     }
     std::vector<HostTensor> results;
-    OPUC_RETURN_IF_ERROR(EvaluateNode(graph, id, args, &results));
+    OPUC_RETURN_IF_ERROR(evaluate(graph, id, args, &results));
     for (size_t j = 0; j < results.size(); ++j)
       values.insert_or_assign(node.outputs[j], std::move(results[j]));
   }

@@ -40,6 +40,7 @@ std::vector<std::unique_ptr<Device>> Devices(bool rtl) {
   std::vector<std::unique_ptr<Device>> devices;
   devices.push_back(MakeDevice("ref").value());
   devices.push_back(MakeDevice("fsim").value());
+  devices.push_back(MakeDevice("cpu").value());
   if (rtl && RtlBuilt()) devices.push_back(MakeDevice("rtl").value());
   return devices;
 }

@@ -1,4 +1,4 @@
-// Running programs: on either device a program computes what the integer
+// Running programs: on every device (ref, fsim, cpu) a program computes what the integer
 // reference computes for the whole quantized graph, bit for bit (and each
 // OPU step's estimated cycles lie between bounds from fsim's counters); verify
 // agrees on a sound program and, on one whose instruction was changed,
@@ -32,7 +32,7 @@ bool SameBytes(const HostTensor& a, const HostTensor& b) {
   return a.type() == b.type() && std::memcmp(a.raw(), b.raw(), a.bytes()) == 0;
 }
 
-TEST_CASE("runtime: both devices compute the whole graph's reference results") {
+TEST_CASE("runtime: every device computes the whole graph's reference results") {
   for (const char* hw : {"tiny", "opu1024"}) {
     CAPTURE(hw);
     const test::SmallModel m = test::MakeSmallModel(hw);
@@ -110,7 +110,8 @@ TEST_CASE("runtime: errors name what is wrong") {
   const test::SmallModel m = test::MakeSmallModel("tiny");
   const Program program = Load(m.Write());
   std::unique_ptr<Device> fsim = MakeDevice("fsim").value();
-  CHECK(MakeDevice("gpu").status().message() == "device 'gpu' is unknown (devices: ref, fsim)");
+  CHECK(MakeDevice("gpu").status().message() ==
+        "device 'gpu' is unknown (devices: ref, fsim, cpu)");
   Expected<ProgramRun> none = RunProgram(program, *fsim, {});
   CHECK(none.status().message() == "the program's graph 'small' has 1 inputs; given 0");
   std::vector<HostTensor> wrong;

@@ -4,6 +4,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -142,6 +144,27 @@ TEST_CASE("opuc run --device ref writes head.npy that the .npy reader reads back
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("opuc run --device cpu gives the float reference's outputs within tolerance") {
+  const std::string dir = TempPath("run_cpu");
+  const std::string run = std::string("run ") + OPUC_EXAMPLE_MODEL + " --seed 3 --output-dir ";
+  REQUIRE(Opuc(run + dir + "/ref --device ref").exit_code == 0);
+  REQUIRE(Opuc(run + dir + "/cpu --device cpu").exit_code == 0);
+  opuc::Expected<opuc::HostTensor> ref = opuc::ReadNpy(dir + "/ref/head.npy");
+  opuc::Expected<opuc::HostTensor> cpu = opuc::ReadNpy(dir + "/cpu/head.npy");
+  REQUIRE(ref.ok());
+  REQUIRE(cpu.ok());
+  REQUIRE(cpu->type() == ref->type());
+  double lo = 0, hi = 0, worst = 0;
+  for (int64_t i = 0; i < ref->elements(); ++i) {
+    lo = std::min(lo, ref->ValueAt(i));
+    hi = std::max(hi, ref->ValueAt(i));
+    worst = std::max(worst, std::abs(cpu->ValueAt(i) - ref->ValueAt(i)));
+  }
+  CHECK(hi > lo);
+  CHECK(worst <= 1e-5 * (hi - lo));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("opuc run reads inputs from .npy files") {
   const std::string dir = TempPath("run_in");
   std::filesystem::create_directories(dir);
@@ -169,8 +192,8 @@ TEST_CASE("opuc run usage errors exit 2 with one line") {
   Run device = Opuc("run " + model + " --device fsim");
   CHECK(device.exit_code == 2);
   CHECK(device.err ==
-        "opuc: error: --device fsim: a model runs on ref (the float reference); compile it "
-        "(opuc compile) to run it on fsim\n");
+        "opuc: error: --device fsim: a model runs on ref (the reference executor) or cpu (the "
+        "CPU executor); compile it (opuc compile) to run it on fsim\n");
   Run required = Opuc("run " + model);
   CHECK(required.exit_code == 2);
   CHECK(required.err == "opuc: error: --device is required (see opuc --help)\n");

@@ -134,9 +134,9 @@ TEST_CASE("opuc verify and run refuse a broken program with exit 2 and its cause
   Run device = Opuc("verify " + program + " --devices ref,gpu");
   CHECK(device.exit_code == 2);
 #ifdef OPUC_HAVE_RTL
-  const char* known = "ref, fsim, rtl";  // the command line registers the RTL device
+  const char* known = "ref, fsim, cpu, rtl";  // the command line registers the RTL device
 #else
-  const char* known = "ref, fsim";
+  const char* known = "ref, fsim, cpu";
 #endif
   CHECK(device.err ==
         std::string("opuc: error: --devices: device 'gpu' is unknown (devices: ") + known + ")\n");

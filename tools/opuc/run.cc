@@ -1,11 +1,12 @@
 //===- tools/opuc/run.cc - `opuc run` -------------------------------------===//
 //
-// opuc run MODEL|PROG.opup --device ref|fsim|rtl [--input NAME=FILE.npy]...
+// opuc run MODEL|PROG.opup --device ref|cpu|fsim|rtl [--input NAME=FILE.npy]...
 //          [--output-dir DIR] [--seed N] [--json] [--trace FILE]
 //
-// A model runs on the float reference (ref); a program runs its steps with
-// its OPU steps on the chosen device (ref: the integer reference, fsim: the
-// functional simulator, rtl: the Verilated RTL where the build has it).
+// A model runs on the reference executor (ref) or the CPU executor (cpu); a
+// program runs its CPU steps on the CPU executor and its OPU steps on the
+// chosen device (ref: the integer reference, cpu: the CPU executor, fsim:
+// the functional simulator, rtl: the Verilated RTL where the build has it).
 // Inputs: opuc/graph_inputs.h.
 //
 //===----------------------------------------------------------------------===//
@@ -21,7 +22,7 @@
 #include <set>
 #include <sstream>
 
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu/executor.h"
 #include "opuc/exit_codes.h"
 #include "opuc/frontend/load_model.h"
 #include "opuc/graph_inputs.h"
@@ -128,14 +129,17 @@ Expected<Ran> RunModelOrProgram(const RunOptions& options) {
     return InvalidArgument(
         "--trace: a model runs on ref, which has no signals to trace; compile it (opuc compile) "
         "and run the program with --device rtl");
-  if (options.device != "ref")
+  if (options.device != "ref" && options.device != "cpu")
     return InvalidArgument("--device " + options.device +
-                           ": a model runs on ref (the float "
-                           "reference); compile it (opuc compile) to run it on fsim");
+                           ": a model runs on ref (the reference executor) or cpu (the CPU "
+                           "executor); compile it (opuc compile) to run it on " +
+                           options.device);
   OPUC_ASSIGN_OR_RETURN(ran.model, LoadModel(options.model));
   OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> inputs,
                         GatherInputs(options.inputs, options.seed, ran.model->graph));
-  Expected<std::vector<HostTensor>> outputs = RunReference(ran.model->graph, inputs);
+  Expected<std::vector<HostTensor>> outputs = options.device == "cpu"
+                                                  ? RunCpu(ran.model->graph, inputs)
+                                                  : RunReference(ran.model->graph, inputs);
   if (!outputs.ok()) return outputs.status().WithContext(options.model);
   ran.outputs = std::move(outputs).value();
   return ran;
@@ -199,9 +203,11 @@ Command AddRunCommand(CLI::App& app) {
       [](CLI::App& cli, RunOptions& o) {
         AddModelArgument(cli, o.model);
         cli.add_option("--device", o.device,
-                       "Where to run: ref (a model: the float reference; a program: the integer "
-                       "reference), fsim (a program's OPU steps on the functional simulator), rtl "
-                       "(on the Verilated RTL, presets tiny and opu1024, where built)")
+                       "Where to run: ref (the reference executor: a model's float or integer "
+                       "ops, a program's OPU steps), cpu (the CPU executor: the same, faster; "
+                       "integers bit for bit), fsim (a program's OPU steps on the functional "
+                       "simulator), rtl (on the Verilated RTL, presets tiny and opu1024, where "
+                       "built)")
             ->required();
         cli.add_option("--output-dir", o.output_dir, "Where to write <output>.npy files")
             ->capture_default_str();

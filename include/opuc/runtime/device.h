@@ -3,11 +3,13 @@
 // A Device runs one OPU step of a program on a DRAM image: it reads the
 // step's inputs from their regions and writes its outputs to theirs, as the
 // OPU would. The devices: "ref", the integer reference executor running the
-// step's graph nodes (the definition of the results), and "fsim", the
-// functional simulator running the step's instruction words, and, where the
-// build has Verilator, "rtl": the Verilated datapath of hw/rtl, which lives
-// outside the library (sim/) and registers itself (RegisterDevice). CPU
-// steps run on the host, the same for every device.
+// step's graph nodes (the definition of the results); "fsim", the
+// functional simulator running the step's instruction words; "cpu", the CPU
+// executor running the step's graph nodes (the same bits as ref, faster);
+// and, where the build has Verilator, "rtl": the Verilated datapath of
+// hw/rtl, which lives outside the library (sim/) and registers itself
+// (RegisterDevice). CPU steps run on the CPU executor, the same for every
+// device.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_RUNTIME_DEVICE_H
@@ -49,8 +51,8 @@ struct DeviceOptions {
 using DeviceFactory = std::function<Expected<std::unique_ptr<Device>>(const DeviceOptions&)>;
 void RegisterDevice(std::string name, DeviceFactory factory);
 
-/// "ref", "fsim" or a registered name; InvalidArgument listing the names
-/// otherwise.
+/// "ref", "fsim", "cpu" or a registered name; InvalidArgument listing the
+/// names otherwise.
 Expected<std::unique_ptr<Device>> MakeDevice(std::string_view name,
                                              const DeviceOptions& options = {});
 

@@ -1,25 +1,20 @@
 //===- src/cpu/reference/evaluate.cc - One node, checked ------------------===//
 //
 // The dispatch table has one entry per line of ops.def, so an op added there
-// without an Eval<Op> kernel does not link.
+// without an Eval<Op> kernel does not link. Other CPU executors bring their
+// own table (evaluate.h) and get the same checks around their kernels.
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <iterator>
 
-#include "kernel.h"
+#include "evaluate.h"
 #include "opuc/cpu/reference.h"
 #include "opuc/ir/op_registry.h"
 #include "support/format.h"
 
 namespace opuc {
 namespace {
-
-constexpr reference::KernelFn kKernels[] = {
-#define OPUC_OP(Enum, name, pattern) &reference::Eval##Enum,
-#include "opuc/ir/ops.def"
-};
-static_assert(std::size(kKernels) == static_cast<size_t>(kNumOpKinds),
-              "one reference kernel per op in ops.def");
 
 bool InRange(TensorId id, const Graph& graph) {
   return id >= 0 && static_cast<size_t>(id) < graph.tensors.size();
@@ -75,16 +70,16 @@ Expected<std::vector<TensorType>> CheckOutputs(const Graph& graph, const Node& n
   return types;
 }
 
-Status Evaluate(const Graph& graph, NodeId id, const std::vector<const HostTensor*>& inputs,
-                std::vector<HostTensor>* outputs) {
+Status Evaluate(const reference::KernelTable& kernels, const Graph& graph, NodeId id,
+                const std::vector<const HostTensor*>& inputs, std::vector<HostTensor>* outputs) {
   const Node& node = graph.node(id);
   const auto op = static_cast<size_t>(node.op);
-  if (op >= std::size(kKernels)) return InvalidArgument("has an unknown op");
+  if (op >= kernels.size()) return InvalidArgument("has an unknown op");
   OPUC_RETURN_IF_ERROR(CheckInputs(graph, node, inputs));
   OPUC_ASSIGN_OR_RETURN(std::vector<TensorType> types, CheckOutputs(graph, node));
   outputs->assign(types.size(), HostTensor());
   reference::KernelContext ctx(graph, id, inputs, types, outputs);
-  OPUC_RETURN_IF_ERROR(kKernels[op](ctx));
+  OPUC_RETURN_IF_ERROR(kernels[op](ctx));
   for (size_t i = 0; i < types.size(); ++i)
     if (!((*outputs)[i].type() == types[i]))
       return InternalError(Cat("the kernel left output ", i, " as ", DescribeType((*outputs)[i])));
@@ -93,12 +88,38 @@ Status Evaluate(const Graph& graph, NodeId id, const std::vector<const HostTenso
 
 }  // namespace
 
-Status EvaluateNode(const Graph& graph, NodeId node, const std::vector<const HostTensor*>& inputs,
-                    std::vector<HostTensor>* outputs) {
+namespace reference {
+
+constexpr KernelFn kKernels[] = {
+#define OPUC_OP(Enum, name, pattern) &Eval##Enum,
+#include "opuc/ir/ops.def"
+};
+static_assert(std::size(kKernels) == static_cast<size_t>(kNumOpKinds),
+              "one reference kernel per op in ops.def");
+
+const KernelTable& ReferenceKernels() {
+  static const KernelTable table = [] {
+    KernelTable t{};
+    std::copy(std::begin(kKernels), std::end(kKernels), t.begin());
+    return t;
+  }();
+  return table;
+}
+
+Status EvaluateNodeWith(const KernelTable& kernels, const Graph& graph, NodeId node,
+                        const std::vector<const HostTensor*>& inputs,
+                        std::vector<HostTensor>* outputs) {
   if (node < 0 || static_cast<size_t>(node) >= graph.nodes.size())
     return InvalidArgument(
         Cat("node ", node, " does not exist (the graph has ", graph.nodes.size(), " nodes)"));
-  return Evaluate(graph, node, inputs, outputs).WithContext(DescribeNode(graph, node));
+  return Evaluate(kernels, graph, node, inputs, outputs).WithContext(DescribeNode(graph, node));
+}
+
+}  // namespace reference
+
+Status EvaluateNode(const Graph& graph, NodeId node, const std::vector<const HostTensor*>& inputs,
+                    std::vector<HostTensor>* outputs) {
+  return reference::EvaluateNodeWith(reference::ReferenceKernels(), graph, node, inputs, outputs);
 }
 
 }  // namespace opuc

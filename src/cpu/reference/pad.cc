@@ -69,15 +69,18 @@ Status EvalPad(KernelContext& ctx) {
     if (d + 1 < rank) stride[d] = stride[d + 1] * os[d + 1];
     origin += pads[2 * d] * stride[d];
   }
-  const size_t size = DTypeSize(input.dtype());
+  if (input.elements() == 0) return OkStatus();
+  // Rows of the innermost axis are contiguous in both: one copy each.
+  const size_t outer = rank ? rank - 1 : 0;  // the axes that step from row to row
+  const int64_t row = rank ? is[rank - 1] : 1;
+  const auto size = static_cast<int64_t>(DTypeSize(input.dtype()));
   const uint8_t* in = input.raw();
   uint8_t* out = output->mutable_bytes();
   std::vector<int64_t> index(rank, 0);
   int64_t offset = origin;
-  for (int64_t i = 0; i < input.elements(); ++i) {
-    std::memcpy(out + offset * static_cast<int64_t>(size), in + i * static_cast<int64_t>(size),
-                size);
-    for (size_t d = rank; d-- > 0;) {
+  for (int64_t i = 0; i < input.elements(); i += row) {
+    std::memcpy(out + offset * size, in + i * size, static_cast<size_t>(row * size));
+    for (size_t d = outer; d-- > 0;) {
       offset += stride[d];
       if (++index[d] < is[d]) break;
       offset -= stride[d] * is[d];

@@ -1,9 +1,11 @@
 //===- src/cpu/reference/run_reference.cc - A whole graph -----------------===//
 //
-// Walks the nodes in their (topological) order. Graph inputs are used where
-// the caller holds them, constants as views of their bytes, and every other
-// value lives in one slot per tensor until the node that reads it last has
-// run: the last uses are computed once, before the walk.
+// The walk every CPU executor shares (RunGraph; the reference evaluates each
+// node with EvaluateNode). It takes the nodes in their (topological) order.
+// Graph inputs are used where the caller holds them, constants as views of
+// their bytes, and every other value lives in one slot per tensor until the
+// node that reads it last has run: the last uses are computed once, before
+// the walk.
 //
 //===----------------------------------------------------------------------===//
 #include <limits>
@@ -59,9 +61,11 @@ Status CheckGraphInputs(const Graph& graph, const std::vector<HostTensor>& input
 
 class Walk {
  public:
-  Walk(const Graph& graph, const std::vector<HostTensor>& inputs, const TensorObserver& observe)
+  Walk(const Graph& graph, const std::vector<HostTensor>& inputs, const TensorObserver& observe,
+       NodeEvaluator evaluate)
       : graph_(graph),
         observe_(observe),
+        evaluate_(evaluate),
         value_(graph.tensors.size()),
         slot_(graph.tensors.size()) {
     for (size_t i = 0; i < inputs.size(); ++i) value_[graph.inputs[i]] = &inputs[i];
@@ -79,7 +83,7 @@ class Walk {
         args.push_back(arg);
       }
       std::vector<HostTensor> results;
-      OPUC_RETURN_IF_ERROR(EvaluateNode(graph_, id, args, &results));
+      OPUC_RETURN_IF_ERROR(evaluate_(graph_, id, args, &results));
       for (size_t j = 0; j < results.size(); ++j) {
         Store(node.outputs[j], std::move(results[j]));
         if (observe_) OPUC_RETURN_IF_ERROR(observe_(node.outputs[j], slot_[node.outputs[j]]));
@@ -134,6 +138,7 @@ class Walk {
 
   const Graph& graph_;
   const TensorObserver& observe_;
+  NodeEvaluator evaluate_;
   IdVector<TensorId, const HostTensor*> value_;  ///< Where each tensor's value is, if anywhere.
   IdVector<TensorId, HostTensor> slot_;          ///< Values this run made or viewed.
 };
@@ -148,8 +153,14 @@ Expected<std::vector<HostTensor>> RunReference(const Graph& graph,
 Expected<std::vector<HostTensor>> RunReference(const Graph& graph,
                                                const std::vector<HostTensor>& inputs,
                                                const TensorObserver& observe) {
+  return RunGraph(graph, inputs, observe, &EvaluateNode);
+}
+
+Expected<std::vector<HostTensor>> RunGraph(const Graph& graph,
+                                           const std::vector<HostTensor>& inputs,
+                                           const TensorObserver& observe, NodeEvaluator evaluate) {
   OPUC_RETURN_IF_ERROR(CheckGraphInputs(graph, inputs));
-  Walk walk(graph, inputs, observe);
+  Walk walk(graph, inputs, observe, evaluate);
   OPUC_RETURN_IF_ERROR(walk.Run());
   std::vector<HostTensor> outputs;
   for (TensorId t : graph.outputs) {

@@ -1,0 +1,147 @@
+//===- bench/cpu_executor_bench.cc - The CPU executor against the reference -===//
+//
+// Claim (issue 18): the CPU executor (opuc/cpu/executor.h) runs real models
+// much faster than the reference executor, with the reference's results. For
+// each real model (or those named), after the default pass pipeline: the
+// float graph and its int8 quantization (calibrated on two reproducible
+// random inputs: the bench measures speed, not accuracy), each run on both
+// executors; the best of several runs, the ratio, and where the CPU
+// executor's time goes by op (timed between the walk's observer calls).
+//
+//   build/bench/cpu_executor_bench [--ops] [MODEL...]
+//
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "opuc/cpu/executor.h"
+#include "opuc/frontend/load_model.h"
+#include "opuc/pass/pass_context.h"
+#include "opuc/pass/registry.h"
+#include "opuc/quant/quantize.h"
+#include "opuc/tensor_io/random_input.h"
+#include "support/fetched_data.h"
+
+namespace {
+
+using namespace opuc;
+using Clock = std::chrono::steady_clock;
+
+const char* kModels[] = {"face_detection_short_range",
+                         "face_detection_full_range",
+                         "face_detection_full_range_sparse",
+                         "hand_landmark_lite",
+                         "hand_landmark_full",
+                         "palm_detection_lite",
+                         "palm_detection_full",
+                         "pose_detection",
+                         "pose_landmark_lite",
+                         "pose_landmark_full",
+                         "pose_landmark_heavy",
+                         "selfie_segmentation",
+                         "selfie_segmentation_landscape"};
+
+[[noreturn]] void Fail(const std::string& what, const Status& s) {
+  std::fprintf(stderr, "%s: %s\n", what.c_str(), s.ToString().c_str());
+  std::exit(1);
+}
+
+std::vector<HostTensor> Inputs(const Graph& graph, uint64_t seed) {
+  std::vector<HostTensor> inputs;
+  for (TensorId t : graph.inputs) {
+    const Tensor& tensor = graph.tensor(t);
+    Expected<HostTensor> v = RandomTensor(tensor.dtype, tensor.shape, seed++);
+    if (!v.ok()) Fail(tensor.name, v.status());
+    inputs.push_back(std::move(v).value());
+  }
+  return inputs;
+}
+
+/// Seconds per run (best of `reps`) and, for the CPU executor, per op.
+struct Timing {
+  double seconds = 0;
+  std::map<std::string, double> per_op;
+};
+
+Timing Time(const Graph& graph, const std::vector<HostTensor>& inputs, bool cpu, int reps) {
+  std::vector<std::string> producer(graph.tensors.size());
+  for (const Node& node : graph.nodes)
+    for (TensorId t : node.outputs) producer[static_cast<size_t>(t)] = std::string(OpName(node.op));
+  Timing best;
+  for (int rep = 0; rep < reps; ++rep) {
+    Timing t;
+    auto last = Clock::now();
+    const TensorObserver observe = [&](TensorId id, const HostTensor&) {
+      const auto now = Clock::now();
+      const std::string& op = producer[static_cast<size_t>(id)];
+      if (!op.empty()) t.per_op[op] += std::chrono::duration<double>(now - last).count();
+      last = now;
+      return OkStatus();
+    };
+    const auto t0 = Clock::now();
+    Expected<std::vector<HostTensor>> out =
+        cpu ? RunCpu(graph, inputs, observe) : RunReference(graph, inputs, observe);
+    t.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (!out.ok()) Fail(graph.name, out.status());
+    if (rep == 0 || t.seconds < best.seconds) best = t;
+  }
+  return best;
+}
+
+void Report(const std::string& label, const Graph& graph, bool ops) {
+  const std::vector<HostTensor> inputs = Inputs(graph, 7);
+  const Timing ref = Time(graph, inputs, false, 2);
+  const Timing cpu = Time(graph, inputs, true, 5);
+  std::printf("%-40s %10.2f %10.2f %8.1fx\n", label.c_str(), ref.seconds * 1e3, cpu.seconds * 1e3,
+              ref.seconds / cpu.seconds);
+  if (!ops) return;
+  std::vector<std::pair<double, std::string>> order;
+  for (const auto& [op, s] : cpu.per_op) order.push_back({s, op});
+  std::sort(order.rbegin(), order.rend());
+  for (const auto& [s, op] : order) {
+    const double r = ref.per_op.count(op) ? ref.per_op.at(op) : 0.0;
+    std::printf("    %-36s %10.2f %10.2f %8.1fx\n", op.c_str(), r * 1e3, s * 1e3,
+                s > 0 ? r / s : 0.0);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool ops = false;
+  std::vector<std::string> names;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--ops") == 0) {
+      ops = true;
+    } else if (argv[i][0] == '-') {
+      std::fprintf(stderr, "usage: cpu_executor_bench [--ops] [MODEL...]\n");
+      return 2;
+    } else {
+      names.push_back(argv[i]);
+    }
+  }
+  if (names.empty()) names.assign(std::begin(kModels), std::end(kModels));
+  std::printf("one thread; ms per run (reference: best of 2, cpu: best of 5)\n");
+  std::printf("%-40s %10s %10s %9s\n", "model", "reference", "cpu", "speedup");
+  for (const std::string& name : names) {
+    Expected<LoadedModel> model = LoadModel(FetchedModelsDir() + "/" + name + ".tflite");
+    if (!model.ok()) Fail(name + " (run scripts/fetch-models)", model.status());
+    Graph graph = std::move(model->graph);
+    PassContext ctx;
+    PassCounters counters;
+    Expected<std::unique_ptr<Sequential>> pipeline = CreatePipeline(DefaultPipelineNames());
+    if (!pipeline.ok()) Fail("pipeline", pipeline.status());
+    if (Status s = (*pipeline)->Run(graph, ctx, counters).status(); !s.ok()) Fail(name, s);
+    Report(name + " f32", graph, ops);
+    const std::vector<std::vector<HostTensor>> calibration = {Inputs(graph, 1), Inputs(graph, 2)};
+    Expected<QuantizedGraph> q = Quantize(graph, calibration);
+    if (!q.ok()) Fail(name, q.status());
+    Report(name + " int8", q->graph, ops);
+  }
+  return 0;
+}

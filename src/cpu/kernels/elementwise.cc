@@ -1,0 +1,113 @@
+//===- src/cpu/kernels/elementwise.cc - relu, relu6, relu_n1_to_1, add ----===//
+//
+// The reference's rules (relu*.cc, add.cc, numerics.md §3 and §5) in typed
+// loops the compiler vectorizes: no per-element dispatch on the format, no
+// widened copies, no broadcast offsets when both operands have the output's
+// shape (a broadcasting add runs on the reference's kernel).
+//
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+
+#include "epilogue.h"
+#include "kernels.h"
+
+namespace opuc::cpu {
+namespace {
+
+/// y[i] = fn(x[i]) over two element types.
+template <typename In, typename Out, typename Fn>
+void Map(const HostTensor& x, HostTensor* y, Fn fn) {
+  const In* __restrict in = x.data<In>();
+  Out* __restrict out = y->data<Out>();
+  const int64_t n = x.elements();
+  for (int64_t i = 0; i < n; ++i) out[i] = fn(in[i]);
+}
+
+/// Calls fn(In{}, Out{}) with the element types of two quantized formats.
+template <typename Fn>
+Status VisitFormats(DType in, DType out, Fn fn) {
+  return reference::VisitFormat(
+      in, [&](auto a) { return reference::VisitFormat(out, [&](auto b) { return fn(a, b); }); });
+}
+
+/// A float clamp as the reference writes it, or the integer one of §3.
+template <typename FloatFn>
+Status Activation(reference::KernelContext& ctx, Activation activation, FloatFn float_fn) {
+  const HostTensor& x = *ctx.input(0);
+  if (!reference::IsQuantizedInput(ctx)) {
+    OPUC_RETURN_IF_ERROR(reference::RequireF32(ctx, 0, "input"));
+    OPUC_ASSIGN_OR_RETURN(HostTensor * y, ctx.AllocateOutput());
+    Map<float, float>(x, y, float_fn);
+    return OkStatus();
+  }
+  OPUC_ASSIGN_OR_RETURN(int f_in, reference::InputFraction(ctx, 0, "input"));
+  OPUC_ASSIGN_OR_RETURN(int f_out, reference::OutputFraction(ctx));
+  OPUC_ASSIGN_OR_RETURN(reference::IntRange range,
+                        reference::ActivationRange(activation, f_out, ctx.output_tensor().dtype));
+  OPUC_ASSIGN_OR_RETURN(HostTensor * y, ctx.AllocateOutput());
+  const int shift = f_in - f_out;
+  return VisitFormats(x.dtype(), y->dtype(), [&](auto in, auto out) {
+    using Out = decltype(out);
+    Map<decltype(in), Out>(
+        x, y, [&](auto q) { return static_cast<Out>(RequantTo(q, shift, range.lo, range.hi)); });
+    return OkStatus();
+  });
+}
+
+}  // namespace
+
+Status Relu(reference::KernelContext& ctx) {
+  return Activation(ctx, Activation::kRelu, [](float x) { return x < 0.0f ? 0.0f : x; });
+}
+
+Status Relu6(reference::KernelContext& ctx) {
+  return Activation(ctx, Activation::kRelu6,
+                    [](float x) { return x > 6.0f ? 6.0f : (x < 0.0f ? 0.0f : x); });
+}
+
+Status ReluN1To1(reference::KernelContext& ctx) {
+  return Activation(ctx, Activation::kReluN1To1,
+                    [](float x) { return x > 1.0f ? 1.0f : (x < -1.0f ? -1.0f : x); });
+}
+
+Status Add(reference::KernelContext& ctx) {
+  const HostTensor& a = *ctx.input(0);
+  const HostTensor& b = *ctx.input(1);
+  if (!(a.shape() == b.shape()) || !(a.shape() == ctx.output_tensor().shape))
+    return reference::EvalAdd(ctx);
+  if (!reference::IsQuantizedInput(ctx)) {
+    OPUC_RETURN_IF_ERROR(reference::RequireF32(ctx, 0, "lhs"));
+    OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());
+    const float* __restrict x = a.data<float>();
+    const float* __restrict y = b.data<float>();
+    float* __restrict z = out->data<float>();
+    for (int64_t i = 0; i < out->elements(); ++i) z[i] = x[i] + y[i];
+    FloatEpilogue(ctx).Apply(z, 1, out->elements());
+    return OkStatus();
+  }
+  // §5: both operands shifted up exactly to F = max(f_lhs, f_rhs, f_out),
+  // added, rounded once to f_out, clamped to the output (and its activation).
+  OPUC_ASSIGN_OR_RETURN(int f_a, reference::InputFraction(ctx, 0, "lhs"));
+  OPUC_ASSIGN_OR_RETURN(int f_b, reference::InputFraction(ctx, 1, "rhs"));
+  OPUC_ASSIGN_OR_RETURN(int f_out, reference::OutputFraction(ctx));
+  OPUC_ASSIGN_OR_RETURN(const reference::IntRange range, reference::OutputRange(ctx, f_out));
+  if (b.dtype() != a.dtype()) return reference::EvalAdd(ctx);
+  OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());
+  const int top = std::max({f_a, f_b, f_out});
+  const int64_t scale_a = int64_t{1} << (top - f_a), scale_b = int64_t{1} << (top - f_b);
+  const int down = top - f_out;
+  return VisitFormats(a.dtype(), out->dtype(), [&](auto in, auto result) {
+    using In = decltype(in);
+    using Out = decltype(result);
+    const In* __restrict x = a.data<In>();
+    const In* __restrict y = b.data<In>();
+    Out* __restrict z = out->data<Out>();
+    for (int64_t i = 0; i < out->elements(); ++i) {
+      const int64_t s = x[i] * scale_a + y[i] * scale_b;  // |s| <= 2^47 (§5)
+      z[i] = static_cast<Out>(range.Clamp(ShrRhu(s, down)));
+    }
+    return OkStatus();
+  });
+}
+
+}  // namespace opuc::cpu

@@ -1,0 +1,58 @@
+//===- src/cpu/kernels/executor.cc - The CPU executor ---------------------===//
+//
+// The reference's kernel table with the CPU executor's kernels in place of
+// their ops' entries, run by the reference's checks and graph walk.
+//
+//===----------------------------------------------------------------------===//
+#include "opuc/cpu/executor.h"
+
+#include "evaluate.h"
+#include "kernels.h"
+
+namespace opuc {
+namespace {
+
+const reference::KernelTable& CpuKernels() {
+  static const reference::KernelTable table = [] {
+    reference::KernelTable t = reference::ReferenceKernels();
+    t[static_cast<size_t>(OpKind::kConv2D)] = &cpu::Conv2D;
+    t[static_cast<size_t>(OpKind::kDepthwiseConv2D)] = &cpu::DepthwiseConv2D;
+    t[static_cast<size_t>(OpKind::kFullyConnected)] = &cpu::FullyConnected;
+    t[static_cast<size_t>(OpKind::kRelu)] = &cpu::Relu;
+    t[static_cast<size_t>(OpKind::kRelu6)] = &cpu::Relu6;
+    t[static_cast<size_t>(OpKind::kReluN1To1)] = &cpu::ReluN1To1;
+    t[static_cast<size_t>(OpKind::kAdd)] = &cpu::Add;
+    t[static_cast<size_t>(OpKind::kFused)] = &cpu::Fused;
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
+Status cpu::Fused(reference::KernelContext& ctx) {
+  const Graph* body = ctx.node().body.get();
+  if (!body) return InvalidArgument("has no body (a fused node carries its function)");
+  std::vector<HostTensor> args;
+  args.reserve(ctx.num_inputs());
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) {
+    if (!ctx.input(i)) return InvalidArgument("an argument of a fused node is absent");
+    args.push_back(*ctx.input(i));  // views stay views; owned values are copied
+  }
+  OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> results, RunCpu(*body, args));
+  if (results.size() != 1) return InternalError("a fused body gave other than one result");
+  return ctx.SetOutput(0, std::move(results[0]));
+}
+
+Status EvaluateNodeOnCpu(const Graph& graph, NodeId node,
+                         const std::vector<const HostTensor*>& inputs,
+                         std::vector<HostTensor>* outputs) {
+  return reference::EvaluateNodeWith(CpuKernels(), graph, node, inputs, outputs);
+}
+
+Expected<std::vector<HostTensor>> RunCpu(const Graph& graph, const std::vector<HostTensor>& inputs,
+                                         const TensorObserver& observe) {
+  return RunGraph(graph, inputs, observe, &EvaluateNodeOnCpu);
+}
+
+}  // namespace opuc

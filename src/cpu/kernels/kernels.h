@@ -1,0 +1,29 @@
+//===- src/cpu/kernels/kernels.h - The CPU executor's own kernels -*- C++ -*-===//
+//
+// Each replaces the reference kernel of its op in the CPU executor's table
+// (executor.cc) and has its contract: same inputs, same outputs, integers
+// bit for bit, floats within docs/cpu-executor.md's tolerance. Every other
+// op runs on its reference kernel.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_CPU_KERNELS_KERNELS_H
+#define OPUC_SRC_CPU_KERNELS_KERNELS_H
+
+#include "kernel.h"
+
+namespace opuc::cpu {
+
+Status Conv2D(reference::KernelContext& ctx);
+Status DepthwiseConv2D(reference::KernelContext& ctx);
+Status FullyConnected(reference::KernelContext& ctx);
+Status Relu(reference::KernelContext& ctx);
+Status Relu6(reference::KernelContext& ctx);
+Status ReluN1To1(reference::KernelContext& ctx);
+/// Same-shape operands; a broadcasting add runs on the reference's kernel.
+Status Add(reference::KernelContext& ctx);
+/// A fused node's body on the CPU executor.
+Status Fused(reference::KernelContext& ctx);
+
+}  // namespace opuc::cpu
+
+#endif  // OPUC_SRC_CPU_KERNELS_KERNELS_H

@@ -1,0 +1,32 @@
+//===- src/cpu/reference/evaluate.h - Kernel tables -------------*- C++ -*-===//
+//
+// EvaluateNode checks a node's inputs and recomputes its output types around
+// a kernel from a table with one entry per op of ops.def. The reference's
+// table defines the results; the CPU executor (src/cpu/kernels/) brings its
+// own, made from this one with faster entries, and gets the same checks.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_CPU_REFERENCE_EVALUATE_H
+#define OPUC_SRC_CPU_REFERENCE_EVALUATE_H
+
+#include <array>
+#include <vector>
+
+#include "kernel.h"
+#include "opuc/ir/op_kind.h"
+
+namespace opuc::reference {
+
+using KernelTable = std::array<KernelFn, static_cast<size_t>(kNumOpKinds)>;
+
+/// The reference kernels, indexed by OpKind.
+const KernelTable& ReferenceKernels();
+
+/// EvaluateNode (opuc/cpu/reference.h) with the kernels of `kernels`.
+Status EvaluateNodeWith(const KernelTable& kernels, const Graph& graph, NodeId node,
+                        const std::vector<const HostTensor*>& inputs,
+                        std::vector<HostTensor>* outputs);
+
+}  // namespace opuc::reference
+
+#endif  // OPUC_SRC_CPU_REFERENCE_EVALUATE_H
