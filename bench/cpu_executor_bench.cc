@@ -7,6 +7,9 @@
 // random inputs: the bench measures speed, not accuracy), each run on both
 // executors; the best of several runs, the ratio, and where the CPU
 // executor's time goes by op (timed between the walk's observer calls).
+// Where the build found Arm NN (the oracle tests' runner), the float model
+// also runs on Arm NN 20.08's CpuRef backend: the original .tflite with its
+// float16 weights folded, on the same inputs.
 //
 //   build/bench/cpu_executor_bench [--ops] [MODEL...]
 //
@@ -26,6 +29,13 @@
 #include "opuc/quant/quantize.h"
 #include "opuc/tensor_io/random_input.h"
 #include "support/fetched_data.h"
+#ifdef OPUC_BENCH_ARMNN
+#include <fstream>
+#include <iterator>
+
+#include "oracle/armnn_runner.h"
+#include "oracle/fold_dequantize.h"
+#endif
 
 namespace {
 
@@ -93,12 +103,41 @@ Timing Time(const Graph& graph, const std::vector<HostTensor>& inputs, bool cpu,
   return best;
 }
 
-void Report(const std::string& label, const Graph& graph, bool ops) {
+/// Seconds per run of the model on Arm NN's CpuRef (best of 2), or 0 when
+/// the build has no Arm NN.
+double TimeArmnn([[maybe_unused]] const std::string& name,
+                 [[maybe_unused]] const std::vector<HostTensor>& inputs) {
+#ifdef OPUC_BENCH_ARMNN
+  const std::string file = FetchedModelsDir() + "/" + name + ".tflite";
+  std::ifstream in(file, std::ios::binary);
+  const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
+  Expected<test::FoldedModel> folded = test::FoldDequantize(bytes, file);
+  if (!folded.ok()) Fail(name, folded.status());
+  Expected<std::unique_ptr<test::ArmnnModel>> armnn = test::ArmnnModel::Load(folded->bytes, file);
+  if (!armnn.ok()) Fail(name, armnn.status());
+  double best = 0;
+  for (int rep = 0; rep < 2; ++rep) {
+    const auto t0 = Clock::now();
+    Expected<std::vector<test::ArmnnOutput>> out = (*armnn)->Run(inputs);
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (!out.ok()) Fail(name, out.status());
+    if (rep == 0 || s < best) best = s;
+  }
+  return best;
+#else
+  return 0;
+#endif
+}
+
+void Report(const std::string& label, const Graph& graph, bool ops, const std::string& armnn = "") {
   const std::vector<HostTensor> inputs = Inputs(graph, 7);
   const Timing ref = Time(graph, inputs, false, 2);
   const Timing cpu = Time(graph, inputs, true, 5);
-  std::printf("%-40s %10.2f %10.2f %8.1fx\n", label.c_str(), ref.seconds * 1e3, cpu.seconds * 1e3,
+  std::printf("%-40s %10.2f %10.2f %8.1fx", label.c_str(), ref.seconds * 1e3, cpu.seconds * 1e3,
               ref.seconds / cpu.seconds);
+  if (const double other = armnn.empty() ? 0 : TimeArmnn(armnn, inputs); other > 0)
+    std::printf(" %10.2f %8.1fx", other * 1e3, other / cpu.seconds);
+  std::printf("\n");
   if (!ops) return;
   std::vector<std::pair<double, std::string>> order;
   for (const auto& [op, s] : cpu.per_op) order.push_back({s, op});
@@ -126,8 +165,12 @@ int main(int argc, char** argv) {
     }
   }
   if (names.empty()) names.assign(std::begin(kModels), std::end(kModels));
-  std::printf("one thread; ms per run (reference: best of 2, cpu: best of 5)\n");
-  std::printf("%-40s %10s %10s %9s\n", "model", "reference", "cpu", "speedup");
+  std::printf("one thread; ms per run (reference, Arm NN: best of 2; cpu: best of 5)\n");
+  std::printf("%-40s %10s %10s %9s", "model", "reference", "cpu", "ref/cpu");
+#ifdef OPUC_BENCH_ARMNN
+  std::printf(" %10s %9s", "armnn", "armnn/cpu");
+#endif
+  std::printf("\n");
   for (const std::string& name : names) {
     Expected<LoadedModel> model = LoadModel(FetchedModelsDir() + "/" + name + ".tflite");
     if (!model.ok()) Fail(name + " (run scripts/fetch-models)", model.status());
@@ -137,7 +180,7 @@ int main(int argc, char** argv) {
     Expected<std::unique_ptr<Sequential>> pipeline = CreatePipeline(DefaultPipelineNames());
     if (!pipeline.ok()) Fail("pipeline", pipeline.status());
     if (Status s = (*pipeline)->Run(graph, ctx, counters).status(); !s.ok()) Fail(name, s);
-    Report(name + " f32", graph, ops);
+    Report(name + " f32", graph, ops, name);
     const std::vector<std::vector<HostTensor>> calibration = {Inputs(graph, 1), Inputs(graph, 2)};
     Expected<QuantizedGraph> q = Quantize(graph, calibration);
     if (!q.ok()) Fail(name, q.status());

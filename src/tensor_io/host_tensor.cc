@@ -54,6 +54,21 @@ Expected<HostTensor> HostTensor::Copy(DType dtype, Shape shape, const void* data
   return tensor;
 }
 
+Expected<HostTensor> HostTensor::Within(HostTensor& arena, size_t offset, DType dtype,
+                                        Shape shape) {
+  const std::optional<int64_t> elements = NumElements(shape);
+  const uint64_t size = elements ? static_cast<uint64_t>(*elements) * DTypeSize(dtype) : 0;
+  if (!arena.writable_ || !arena.owner_ || offset % kConstantAlignment != 0 || !elements ||
+      offset > arena.bytes() || size > arena.bytes() - offset)
+    return InternalError(Cat(DTypeName(dtype), ShapeToString(shape), " at byte ", offset,
+                             " does not fit an owned arena of ", arena.bytes(), " bytes"));
+  HostTensor tensor(dtype, std::move(shape), *elements);
+  tensor.owner_ = arena.owner_;
+  tensor.data_ = arena.data_ + offset;
+  if (size) std::memset(const_cast<uint8_t*>(tensor.data_), 0, static_cast<size_t>(size));
+  return tensor;
+}
+
 Expected<HostTensor> HostTensor::FromConstant(const Tensor& tensor) {
   if (!tensor.constant) return InvalidArgument(Cat("tensor '", tensor.name, "' is not a constant"));
   if (tensor.sparsity)

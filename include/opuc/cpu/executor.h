@@ -24,9 +24,21 @@ Status EvaluateNodeOnCpu(const Graph& graph, NodeId node,
                          std::vector<HostTensor>* outputs);
 
 /// RunReference's contract, on the CPU executor's kernels; `observe` (may be
-/// empty) sees every value as RunReference's observer does.
+/// empty) sees every value as RunReference's observer does, and must copy
+/// what it keeps: every value but the graph's outputs lives in one arena
+/// (PlanCpuMemory), its bytes reused once the value is dead.
 Expected<std::vector<HostTensor>> RunCpu(const Graph& graph, const std::vector<HostTensor>& inputs,
                                          const TensorObserver& observe = {});
+
+/// How RunCpu lays out the values a run makes.
+struct CpuMemoryPlan {
+  int64_t arena_bytes = 0;  ///< The one allocation.
+  /// The most bytes of those values alive at one node (each rounded up to
+  /// 64): no layout of them needs less.
+  int64_t live_bound = 0;
+  int64_t values = 0;  ///< How many values the arena holds.
+};
+CpuMemoryPlan PlanCpuMemory(const Graph& graph);
 
 }  // namespace opuc
 

@@ -2,8 +2,9 @@
 //
 // A HostTensor is a dtype, a shape and the bytes of its elements in C order,
 // in storage aligned to kConstantAlignment (16 bytes). The storage is either
-// owned (Zeros, Copy) or a read-only view of a graph constant (FromConstant),
-// so constants reach the executors without a copy. Copying a HostTensor
+// owned (Zeros, Copy; or a slice of an owned tensor, Within) or a read-only
+// view of a graph constant (FromConstant), so constants reach the executors
+// without a copy. Copying a HostTensor
 // copies owned bytes, like std::vector; moving it never does. Writing to a
 // view first gives it its own copy, so a constant is never modified.
 //
@@ -67,6 +68,13 @@ class HostTensor {
   /// to kConstantAlignment, an aligned copy otherwise. Errors name the tensor
   /// when it is not a constant, is sparse, or holds the wrong number of bytes.
   static Expected<HostTensor> FromConstant(const Tensor& tensor);
+
+  /// A zero-filled tensor in the bytes of `arena` (an owned tensor) from
+  /// `offset`, a multiple of kConstantAlignment: one allocation serving many
+  /// tensors (the CPU executor's arena). It writes into the arena's bytes
+  /// and keeps them alive; copying it copies its bytes, as for any owned
+  /// tensor. An error when the tensor does not fit or `arena` is a view.
+  static Expected<HostTensor> Within(HostTensor& arena, size_t offset, DType dtype, Shape shape);
 
   DType dtype() const { return dtype_; }
   const Shape& shape() const { return shape_; }

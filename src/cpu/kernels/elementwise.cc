@@ -10,25 +10,10 @@
 
 #include "epilogue.h"
 #include "kernels.h"
+#include "typed_map.h"
 
 namespace opuc::cpu {
 namespace {
-
-/// y[i] = fn(x[i]) over two element types.
-template <typename In, typename Out, typename Fn>
-void Map(const HostTensor& x, HostTensor* y, Fn fn) {
-  const In* __restrict in = x.data<In>();
-  Out* __restrict out = y->data<Out>();
-  const int64_t n = x.elements();
-  for (int64_t i = 0; i < n; ++i) out[i] = fn(in[i]);
-}
-
-/// Calls fn(In{}, Out{}) with the element types of two quantized formats.
-template <typename Fn>
-Status VisitFormats(DType in, DType out, Fn fn) {
-  return reference::VisitFormat(
-      in, [&](auto a) { return reference::VisitFormat(out, [&](auto b) { return fn(a, b); }); });
-}
 
 /// A float clamp as the reference writes it, or the integer one of §3.
 template <typename FloatFn>

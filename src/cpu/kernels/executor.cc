@@ -1,13 +1,15 @@
 //===- src/cpu/kernels/executor.cc - The CPU executor ---------------------===//
 //
 // The reference's kernel table with the CPU executor's kernels in place of
-// their ops' entries, run by the reference's checks and graph walk.
+// their ops' entries, run by the reference's checks and graph walk, every
+// value a run makes (but the graph's outputs) in one arena (memory_plan.h).
 //
 //===----------------------------------------------------------------------===//
 #include "opuc/cpu/executor.h"
 
 #include "evaluate.h"
 #include "kernels.h"
+#include "memory_plan.h"
 
 namespace opuc {
 namespace {
@@ -22,6 +24,8 @@ const reference::KernelTable& CpuKernels() {
     t[static_cast<size_t>(OpKind::kRelu6)] = &cpu::Relu6;
     t[static_cast<size_t>(OpKind::kReluN1To1)] = &cpu::ReluN1To1;
     t[static_cast<size_t>(OpKind::kAdd)] = &cpu::Add;
+    t[static_cast<size_t>(OpKind::kPad)] = &cpu::Pad;
+    t[static_cast<size_t>(OpKind::kPad)] = &cpu::Pad;
     t[static_cast<size_t>(OpKind::kFused)] = &cpu::Fused;
     return t;
   }();
@@ -52,7 +56,26 @@ Status EvaluateNodeOnCpu(const Graph& graph, NodeId node,
 
 Expected<std::vector<HostTensor>> RunCpu(const Graph& graph, const std::vector<HostTensor>& inputs,
                                          const TensorObserver& observe) {
-  return RunGraph(graph, inputs, observe, &EvaluateNodeOnCpu);
+  const cpu::TensorLayout layout = cpu::LayOutTensors(graph);
+  OPUC_ASSIGN_OR_RETURN(HostTensor arena,
+                        HostTensor::Zeros(DType::kI8, {layout.arena.arena_bytes}));
+  const auto evaluate = [&](const Graph& g, NodeId id, const std::vector<const HostTensor*>& args,
+                            std::vector<HostTensor>* results) {
+    const reference::OutputAllocator in_arena = [&](size_t i, const TensorType& type) {
+      const TensorId t = g.node(id).outputs[i];
+      const int64_t offset = layout.offset[static_cast<size_t>(t)];
+      return offset < 0
+                 ? HostTensor::Zeros(type.dtype, type.shape)
+                 : HostTensor::Within(arena, static_cast<size_t>(offset), type.dtype, type.shape);
+    };
+    return reference::EvaluateNodeWith(CpuKernels(), g, id, args, results, &in_arena);
+  };
+  return reference::RunGraphWith(graph, inputs, observe, evaluate);
+}
+
+CpuMemoryPlan PlanCpuMemory(const Graph& graph) {
+  const cpu::TensorLayout layout = cpu::LayOutTensors(graph);
+  return {layout.arena.arena_bytes, layout.arena.lower_bound, layout.values};
 }
 
 }  // namespace opuc

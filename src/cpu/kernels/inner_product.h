@@ -93,10 +93,20 @@ Status GemmInnerProduct(reference::KernelContext& ctx, int64_t rows, Gather gath
   std::vector<int64_t> acc;
   std::vector<float> scratch;
   return reference::VisitFormat(ctx.input(0)->dtype(), [&](auto in) -> Status {
+    const std::vector<Pass> passes = PassesOf<decltype(in)>();
+    // One pass whose whole reduction is exact in float: the epilogue reads
+    // the GEMM's floats, with no int64 sums in between.
+    const bool direct = passes.size() == 1 && k <= ExactChunk(passes[0].max_abs, max_w);
     for (int64_t r = 0; r < rows; r += block) {
       const int64_t count = std::min(block, rows - r);
+      if (direct) {
+        scratch.resize(static_cast<size_t>(count * n));
+        GemmABt(gather(in, r, count, Plane::kWhole, buffer), {wf.data(), n, k, k}, scratch.data());
+        OPUC_RETURN_IF_ERROR(epilogue.Apply(scratch.data(), count, output, r * n));
+        continue;
+      }
       acc.assign(static_cast<size_t>(count * n), 0);
-      for (const Pass& pass : PassesOf<decltype(in)>())
+      for (const Pass& pass : passes)
         AccumulateExact(gather(in, r, count, pass.plane, buffer), {wf.data(), n, k, k},
                         pass.max_abs, max_w, pass.scale, acc.data(), scratch);
       OPUC_RETURN_IF_ERROR(epilogue.Apply(acc.data(), count, output, r * n));

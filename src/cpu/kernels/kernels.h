@@ -21,6 +21,8 @@ Status Relu6(reference::KernelContext& ctx);
 Status ReluN1To1(reference::KernelContext& ctx);
 /// Same-shape operands; a broadcasting add runs on the reference's kernel.
 Status Add(reference::KernelContext& ctx);
+Status Pad(reference::KernelContext& ctx);
+Status Pad(reference::KernelContext& ctx);
 /// A fused node's body on the CPU executor.
 Status Fused(reference::KernelContext& ctx);
 

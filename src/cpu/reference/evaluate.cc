@@ -71,14 +71,15 @@ Expected<std::vector<TensorType>> CheckOutputs(const Graph& graph, const Node& n
 }
 
 Status Evaluate(const reference::KernelTable& kernels, const Graph& graph, NodeId id,
-                const std::vector<const HostTensor*>& inputs, std::vector<HostTensor>* outputs) {
+                const std::vector<const HostTensor*>& inputs, std::vector<HostTensor>* outputs,
+                const reference::OutputAllocator* allocator) {
   const Node& node = graph.node(id);
   const auto op = static_cast<size_t>(node.op);
   if (op >= kernels.size()) return InvalidArgument("has an unknown op");
   OPUC_RETURN_IF_ERROR(CheckInputs(graph, node, inputs));
   OPUC_ASSIGN_OR_RETURN(std::vector<TensorType> types, CheckOutputs(graph, node));
   outputs->assign(types.size(), HostTensor());
-  reference::KernelContext ctx(graph, id, inputs, types, outputs);
+  reference::KernelContext ctx(graph, id, inputs, types, outputs, allocator);
   OPUC_RETURN_IF_ERROR(kernels[op](ctx));
   for (size_t i = 0; i < types.size(); ++i)
     if (!((*outputs)[i].type() == types[i]))
@@ -108,11 +109,12 @@ const KernelTable& ReferenceKernels() {
 
 Status EvaluateNodeWith(const KernelTable& kernels, const Graph& graph, NodeId node,
                         const std::vector<const HostTensor*>& inputs,
-                        std::vector<HostTensor>* outputs) {
+                        std::vector<HostTensor>* outputs, const OutputAllocator* allocator) {
   if (node < 0 || static_cast<size_t>(node) >= graph.nodes.size())
     return InvalidArgument(
         Cat("node ", node, " does not exist (the graph has ", graph.nodes.size(), " nodes)"));
-  return Evaluate(kernels, graph, node, inputs, outputs).WithContext(DescribeNode(graph, node));
+  return Evaluate(kernels, graph, node, inputs, outputs, allocator)
+      .WithContext(DescribeNode(graph, node));
 }
 
 }  // namespace reference

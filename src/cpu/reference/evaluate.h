@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernel.h"
+#include "opuc/cpu/reference.h"
 #include "opuc/ir/op_kind.h"
 
 namespace opuc::reference {
@@ -22,10 +23,20 @@ using KernelTable = std::array<KernelFn, static_cast<size_t>(kNumOpKinds)>;
 /// The reference kernels, indexed by OpKind.
 const KernelTable& ReferenceKernels();
 
-/// EvaluateNode (opuc/cpu/reference.h) with the kernels of `kernels`.
+/// EvaluateNode (opuc/cpu/reference.h) with the kernels of `kernels`, the
+/// outputs taken from `allocator` when given.
 Status EvaluateNodeWith(const KernelTable& kernels, const Graph& graph, NodeId node,
                         const std::vector<const HostTensor*>& inputs,
-                        std::vector<HostTensor>* outputs);
+                        std::vector<HostTensor>* outputs,
+                        const OutputAllocator* allocator = nullptr);
+
+/// RunGraph (opuc/cpu/reference.h) with any callable as the evaluator.
+using NodeEvaluatorFn = std::function<Status(
+    const Graph&, NodeId, const std::vector<const HostTensor*>&, std::vector<HostTensor>*)>;
+Expected<std::vector<HostTensor>> RunGraphWith(const Graph& graph,
+                                               const std::vector<HostTensor>& inputs,
+                                               const TensorObserver& observe,
+                                               const NodeEvaluatorFn& evaluate);
 
 }  // namespace opuc::reference
 

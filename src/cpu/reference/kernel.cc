@@ -8,8 +8,9 @@ namespace opuc::reference {
 Expected<HostTensor*> KernelContext::AllocateOutput(size_t i) {
   if (i >= output_types_.size())
     return InternalError(Cat("kernel allocates output ", i, " of ", output_types_.size()));
-  OPUC_ASSIGN_OR_RETURN(HostTensor tensor,
-                        HostTensor::Zeros(output_types_[i].dtype, output_types_[i].shape));
+  OPUC_ASSIGN_OR_RETURN(HostTensor tensor, allocator_ ? (*allocator_)(i, output_types_[i])
+                                                      : HostTensor::Zeros(output_types_[i].dtype,
+                                                                          output_types_[i].shape));
   (*outputs_)[i] = std::move(tensor);
   return &(*outputs_)[i];
 }

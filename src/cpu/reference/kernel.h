@@ -13,6 +13,7 @@
 #ifndef OPUC_SRC_CPU_REFERENCE_KERNEL_H
 #define OPUC_SRC_CPU_REFERENCE_KERNEL_H
 
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -22,15 +23,21 @@
 
 namespace opuc::reference {
 
+/// Where AllocateOutput takes output `i` of a node (a zero-filled tensor of
+/// `type`) from, when not from the heap: the CPU executor's arena.
+using OutputAllocator = std::function<Expected<HostTensor>(size_t i, const TensorType& type)>;
+
 class KernelContext {
  public:
   KernelContext(const Graph& graph, NodeId id, const std::vector<const HostTensor*>& inputs,
-                std::vector<TensorType> output_types, std::vector<HostTensor>* outputs)
+                std::vector<TensorType> output_types, std::vector<HostTensor>* outputs,
+                const OutputAllocator* allocator = nullptr)
       : graph_(graph),
         id_(id),
         inputs_(inputs),
         output_types_(std::move(output_types)),
-        outputs_(outputs) {}
+        outputs_(outputs),
+        allocator_(allocator) {}
 
   const Graph& graph() const { return graph_; }
   const Node& node() const { return graph_.node(id_); }
@@ -61,6 +68,7 @@ class KernelContext {
   const std::vector<const HostTensor*>& inputs_;
   std::vector<TensorType> output_types_;
   std::vector<HostTensor>* outputs_;
+  const OutputAllocator* allocator_;
 };
 
 using KernelFn = Status (*)(KernelContext&);

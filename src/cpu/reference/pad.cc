@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "integer_util.h"
+#include "pad.h"
 #include "support/format.h"
 
 namespace opuc::reference {
@@ -54,7 +55,10 @@ Status Fill(const KernelContext& ctx, double value, HostTensor& out) {
 Status EvalPad(KernelContext& ctx) {
   HostTensor storage;
   OPUC_ASSIGN_OR_RETURN(const HostTensor* moved, MovedInput(ctx, &storage));
-  const HostTensor& input = *moved;
+  return PadMoved(ctx, *moved);
+}
+
+Status PadMoved(KernelContext& ctx, const HostTensor& input) {
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   const auto a = PadAttrs::Of(ctx.attrs());
   OPUC_RETURN_IF_ERROR(Fill(ctx, a.value, *output));

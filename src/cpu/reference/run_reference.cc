@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include <limits>
 
+#include "evaluate.h"
 #include "opuc/cpu/reference.h"
 #include "opuc/ir/id_vector.h"
 #include "support/format.h"
@@ -62,7 +63,7 @@ Status CheckGraphInputs(const Graph& graph, const std::vector<HostTensor>& input
 class Walk {
  public:
   Walk(const Graph& graph, const std::vector<HostTensor>& inputs, const TensorObserver& observe,
-       NodeEvaluator evaluate)
+       const reference::NodeEvaluatorFn& evaluate)
       : graph_(graph),
         observe_(observe),
         evaluate_(evaluate),
@@ -138,7 +139,7 @@ class Walk {
 
   const Graph& graph_;
   const TensorObserver& observe_;
-  NodeEvaluator evaluate_;
+  const reference::NodeEvaluatorFn& evaluate_;
   IdVector<TensorId, const HostTensor*> value_;  ///< Where each tensor's value is, if anywhere.
   IdVector<TensorId, HostTensor> slot_;          ///< Values this run made or viewed.
 };
@@ -159,6 +160,13 @@ Expected<std::vector<HostTensor>> RunReference(const Graph& graph,
 Expected<std::vector<HostTensor>> RunGraph(const Graph& graph,
                                            const std::vector<HostTensor>& inputs,
                                            const TensorObserver& observe, NodeEvaluator evaluate) {
+  return reference::RunGraphWith(graph, inputs, observe, evaluate);
+}
+
+Expected<std::vector<HostTensor>> reference::RunGraphWith(const Graph& graph,
+                                                          const std::vector<HostTensor>& inputs,
+                                                          const TensorObserver& observe,
+                                                          const NodeEvaluatorFn& evaluate) {
   OPUC_RETURN_IF_ERROR(CheckGraphInputs(graph, inputs));
   Walk walk(graph, inputs, observe, evaluate);
   OPUC_RETURN_IF_ERROR(walk.Run());

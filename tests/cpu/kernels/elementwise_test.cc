@@ -1,6 +1,6 @@
 //===- tests/cpu/kernels/elementwise_test.cc - relu*, add against the reference -===//
 //
-// The CPU executor's activations and same-shape add compute the reference's
+// The CPU executor's activations, same-shape add and pad compute the reference's
 // rules in other loops, so both agree exactly, floats included: random
 // values (with ties and both saturations in reach), every input and output
 // format, fraction lengths that shift both ways, fused activations on add;
@@ -103,6 +103,36 @@ TEST_CASE("add equals the reference's, broadcasting or not") {
       CAPTURE(DTypeName(in));
       CAPTURE(broadcast);
       CheckSame(g, {draw.Values(in, shape), draw.Values(in, rhs_shape)});
+    }
+}
+
+TEST_CASE("pad equals the reference's, moving between formats or not") {
+  Draw draw(5);
+  for (DType in : {DType::kF32, DType::kI8, DType::kU8, DType::kI16})
+    for (int i = 0; i < 12; ++i) {
+      const Shape shape{1, draw.Int(1, 6), draw.Int(1, 6), draw.Int(1, 9)};
+      std::vector<int64_t> pads;
+      for (int d = 0; d < 8; ++d) pads.push_back(d < 2 ? 0 : draw.Int(0, 3));
+      Attributes attrs;
+      attrs.Set("pads", AttrValue(pads));
+      GraphBuilder b("pad");
+      const TensorId x = b.Input("x", in, shape);
+      const TensorId y = b.Op(OpKind::kPad, "pad", {x}, attrs);
+      b.Output(y);
+      Graph g = std::move(b).Finish().value();
+      if (in != DType::kF32) {
+        // every other case keeps format and f: the copy without a move
+        const bool same = i % 2 == 0;
+        const auto f = static_cast<int32_t>(draw.Int(0, 9));
+        g.tensor(x).fixed_point = FixedPoint{{f}, -1};
+        g.tensor(y).dtype = same ? in : kFormats[draw.Int(0, 2)];
+        g.tensor(y).fixed_point = FixedPoint{{same ? f : static_cast<int32_t>(draw.Int(0, 9))}, -1};
+      }
+      const int64_t lowest = g.tensor(y).dtype == DType::kU8 ? 0 : -5;  // inside the format
+      g.nodes[0].attrs.Set("value", AttrValue(static_cast<double>(draw.Int(lowest, 5))));
+      CAPTURE(DTypeName(in));
+      CAPTURE(DTypeName(g.tensor(y).dtype));
+      CheckSame(g, {draw.Values(in, shape)});
     }
 }
 
