@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu/executor.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -55,9 +55,9 @@ Expected<std::vector<OutputAccuracy>> CompareWithFloat(
   std::vector<AccuracyMeter> meters(float_graph.outputs.size());
   for (size_t s = 0; s < samples.size(); ++s) {
     const std::string where = Cat("sample ", s);
-    Expected<std::vector<HostTensor>> ref = RunReference(float_graph, samples[s]);
+    Expected<std::vector<HostTensor>> ref = RunCpu(float_graph, samples[s]);
     if (!ref.ok()) return ref.status().WithContext(where + ", float graph");
-    Expected<std::vector<HostTensor>> got = RunReference(quantized_graph, samples[s]);
+    Expected<std::vector<HostTensor>> got = RunCpu(quantized_graph, samples[s]);
     if (!got.ok()) return got.status().WithContext(where + ", quantized graph");
     for (size_t o = 0; o < meters.size(); ++o) {
       Status added = meters[o].Add((*ref)[o], (*got)[o]);

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu/executor.h"
 #include "support/format.h"
 
 namespace opuc::quant {
@@ -62,7 +62,7 @@ Expected<std::vector<TensorStats>> Calibrate(const Graph& graph,
     return also ? also(id, value) : OkStatus();
   };
   for (size_t s = 0; s < samples.size(); ++s) {
-    Expected<std::vector<HostTensor>> run = RunReference(graph, samples[s], observe);
+    Expected<std::vector<HostTensor>> run = RunCpu(graph, samples[s], observe);
     if (!run.ok()) return run.status().WithContext(Cat("calibration sample ", s));
   }
   return stats;

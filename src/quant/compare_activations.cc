@@ -2,7 +2,7 @@
 #include <cmath>
 #include <map>
 
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu/executor.h"
 #include "opuc/quant/accuracy.h"
 #include "support/format.h"
 
@@ -47,7 +47,7 @@ Expected<std::vector<OutputAccuracy>> CompareActivations(
       if (value.dtype() == DType::kF32) reference[float_graph.tensor(t).name] = value;
       return OkStatus();
     };
-    Expected<std::vector<HostTensor>> ref = RunReference(float_graph, samples[s], keep);
+    Expected<std::vector<HostTensor>> ref = RunCpu(float_graph, samples[s], keep);
     if (!ref.ok()) return ref.status().WithContext(Cat("sample ", s, ", float graph"));
     const TensorObserver compare = [&](TensorId t, const HostTensor& value) {
       const Tensor& tensor = quantized_graph.tensor(t);
@@ -59,7 +59,7 @@ Expected<std::vector<OutputAccuracy>> CompareActivations(
                             Dequantized(value, tensor.fixed_point.fraction_bits[0]));
       return meter->second.Add(it->second, real);
     };
-    Expected<std::vector<HostTensor>> got = RunReference(quantized_graph, samples[s], compare);
+    Expected<std::vector<HostTensor>> got = RunCpu(quantized_graph, samples[s], compare);
     if (!got.ok()) return got.status().WithContext(Cat("sample ", s, ", quantized graph"));
   }
   std::vector<OutputAccuracy> result;

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <map>
 
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu/executor.h"
 #include "opuc/ir/graph_edit.h"
 #include "opuc/ir/op_attrs.h"
 
@@ -141,8 +141,7 @@ Expected<int> EqualizeChannels(Graph& graph, const std::vector<std::vector<HostT
     }
     return OkStatus();
   };
-  for (const auto& sample : samples)
-    OPUC_RETURN_IF_ERROR(RunReference(graph, sample, observe).status());
+  for (const auto& sample : samples) OPUC_RETURN_IF_ERROR(RunCpu(graph, sample, observe).status());
 
   int changed = 0;
   for (const Pair& p : pairs) {

@@ -23,7 +23,7 @@
 #include "input_gram.h"
 #include "lower.h"
 #include "mixed_precision.h"
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu/executor.h"
 #include "opuc/ir/graph_edit.h"
 #include "opuc/ir/verifier.h"
 #include "opuc/quant/accuracy.h"
@@ -108,7 +108,7 @@ class FloatOutputs {
                              const std::vector<std::vector<HostTensor>>& samples) const {
     std::vector<AccuracyMeter> meters(outputs_.size());
     for (size_t s = 0; s < samples.size() && s < samples_.size(); ++s) {
-      Expected<std::vector<HostTensor>> got = RunReference(quantized, samples[s]);
+      Expected<std::vector<HostTensor>> got = RunCpu(quantized, samples[s]);
       if (!got.ok()) return got.status().WithContext(Cat("calibration sample ", s));
       for (size_t j = 0; j < samples_[s].size(); ++j) {
         const size_t o = order_[s * outputs_.size() + j];

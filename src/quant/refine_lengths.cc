@@ -7,7 +7,7 @@
 
 #include "activation_bits.h"
 #include "calibrate.h"
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu/executor.h"
 #include "opuc/numerics/fixed_point.h"
 #include "support/format.h"
 
@@ -38,8 +38,7 @@ class RoundedRuns {
     }
     reference_.clear();
     for (const auto& sample : samples_) {
-      OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> outputs,
-                            RunReference(reference_graph_, sample));
+      OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> outputs, RunCpu(reference_graph_, sample));
       reference_.push_back(std::move(outputs));
     }
     current_.assign(samples_.size(), std::vector<std::optional<HostTensor>>(graph_.tensors.size()));
@@ -70,7 +69,7 @@ class RoundedRuns {
         std::vector<const HostTensor*> inputs;
         for (TensorId t : node.inputs) inputs.push_back(t == kNoTensor ? nullptr : Value(s, t));
         std::vector<HostTensor> outputs;
-        Status status = EvaluateNode(graph_, static_cast<NodeId>(k), inputs, &outputs);
+        Status status = EvaluateNodeOnCpu(graph_, static_cast<NodeId>(k), inputs, &outputs);
         if (!status.ok()) return status.WithContext(Cat("calibration sample ", s));
         for (size_t o = 0; o < outputs.size(); ++o) {
           Round(outputs[o], bits, node.outputs[o]);

@@ -44,6 +44,35 @@ TEST_CASE("Zeros reports shapes it cannot hold") {
   CHECK(huge.status().code() == StatusCode::kInvalidArgument);
 }
 
+TEST_CASE("Within places a zero-filled tensor in an arena's bytes") {
+  HostTensor arena = HostTensor::Zeros(DType::kI8, {128}).value();
+  std::memset(arena.mutable_bytes(), 0x5a, 128);
+  HostTensor t = HostTensor::Within(arena, 64, DType::kF32, {2, 4}).value();
+  CHECK(t.raw() == arena.raw() + 64);
+  CHECK_FALSE(t.is_view());
+  for (int i = 0; i < 8; ++i) CHECK(t.data<float>()[i] == 0.0f);  // zero-filled
+  CHECK(arena.raw()[63] == 0x5a);                                 // and nothing before
+  t.data<float>()[0] = 1.0f;                                      // writes land in the arena
+  float first = 0;
+  std::memcpy(&first, arena.raw() + 64, sizeof first);
+  CHECK(first == 1.0f);
+  HostTensor copy = t;  // a copy is its own
+  CHECK(copy.raw() != t.raw());
+  CHECK(copy.data<float>()[0] == 1.0f);
+  // It keeps the arena's bytes alive.
+  const uint8_t* where = t.raw();
+  arena = HostTensor();
+  CHECK(t.raw() == where);
+  CHECK(t.data<float>()[0] == 1.0f);
+
+  HostTensor small = HostTensor::Zeros(DType::kI8, {64}).value();
+  CHECK(HostTensor::Within(small, 32, DType::kF32, {8}).ok());        // to the last byte
+  CHECK_FALSE(HostTensor::Within(small, 32, DType::kF32, {9}).ok());  // past it
+  CHECK_FALSE(HostTensor::Within(small, 8, DType::kI8, {4}).ok());    // misaligned
+  CHECK_FALSE(HostTensor::Within(small, 64, DType::kF32, {1}).ok());
+  CHECK(HostTensor::Within(small, 64, DType::kF32, {0}).ok());  // empty, at the end
+}
+
 TEST_CASE("FromConstant views aligned constant bytes without copying") {
   const float values[4] = {1, 2, 3, 4};
   Tensor c = Constant("w", DType::kF32, {2, 2}, ConstantData::Copy(values, sizeof values));

@@ -37,8 +37,17 @@ struct ConvPatches {
       const int64_t pixel = first + r;
       const int64_t x = pixel % os[2], y = pixel / os[2] % os[1], n = pixel / (os[2] * os[1]);
       float* __restrict row = buffer.data() + r * k;
+      // With no dilation along x, a window row inside the input is one run
+      // of kw · ci elements.
+      const bool run = g.w.dilation == 1 && g.w.At(x, 0) >= 0 && g.w.At(x, kw - 1) < is[2];
       for (int64_t ky = 0; ky < kh; ++ky) {
         const int64_t iy = g.h.At(y, ky);
+        if (run && iy >= 0 && iy < is[1]) {
+          const T* __restrict src = in + Nhwc(is, n, iy, g.w.At(x, 0), 0);
+          for (int64_t i = 0; i < kw * ci; ++i) row[i] = PlaneValue(src[i], plane);
+          row += kw * ci;
+          continue;
+        }
         for (int64_t kx = 0; kx < kw; ++kx, row += ci) {
           const int64_t ix = g.w.At(x, kx);
           if (iy < 0 || iy >= is[1] || ix < 0 || ix >= is[2]) {
@@ -56,7 +65,7 @@ struct ConvPatches {
 
 }  // namespace
 
-Status Conv2D(reference::KernelContext& ctx) {
+Status Conv2D(reference::KernelContext& ctx, const FloatChain* chain) {
   const HostTensor& input = *ctx.input(0);
   const Shape& ws = ctx.input(1)->shape();
   const Shape os = ctx.output_tensor().shape;
@@ -64,7 +73,7 @@ Status Conv2D(reference::KernelContext& ctx) {
   const ConvPatches patches{
       input, input.shape(), os, WindowOf(a.strides, a.dilations, input.shape(), os, ws[1], ws[2]),
       ws[1], ws[2]};
-  return GemmInnerProduct(ctx, os[0] * os[1] * os[2], patches);
+  return GemmInnerProduct(ctx, os[0] * os[1] * os[2], patches, chain);
 }
 
 }  // namespace opuc::cpu

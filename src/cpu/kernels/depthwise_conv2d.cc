@@ -12,6 +12,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <vector>
+
+#include <Eigen/Core>
 
 #include "epilogue.h"
 #include "kernels.h"
@@ -25,32 +28,66 @@ struct Window {
   int64_t multiplier;
 };
 
+/// A pixel's taps inside the input: where each reads, and its weights.
+template <typename T, typename W>
+struct Tap {
+  const T* input;
+  const W* weights;
+};
+
+/// acc[c] = Σ over taps of input[c] · weights[c], channels [begin, end), in
+/// the taps' order, for depth multiplier 1. Blocks of kBlock channels are
+/// summed in registers across all taps and stored once.
+template <typename T, typename W, typename Acc>
+void SumChannels(const Tap<T, W>* taps, size_t count, int64_t channels, Acc* __restrict acc) {
+  constexpr int kBlock = 8;
+  using Block = Eigen::Array<Acc, kBlock, 1>;
+  int64_t c = 0;
+  for (; c + kBlock <= channels; c += kBlock) {
+    Block block = Block::Zero();
+    for (size_t t = 0; t < count; ++t)
+      block +=
+          Eigen::Map<const Eigen::Array<T, kBlock, 1>>(taps[t].input + c).template cast<Acc>() *
+          Eigen::Map<const Eigen::Array<W, kBlock, 1>>(taps[t].weights + c).template cast<Acc>();
+    Eigen::Map<Block>(acc + c) = block;
+  }
+  for (; c < channels; ++c) {
+    Acc sum = 0;
+    for (size_t t = 0; t < count; ++t)
+      sum += static_cast<Acc>(taps[t].input[c]) * static_cast<Acc>(taps[t].weights[c]);
+    acc[c] = sum;
+  }
+}
+
 /// sums (one output row of os[2] · co) for output row y of batch n; T: input
 /// elements, W: weights, Acc: the sums.
 template <typename T, typename W, typename Acc>
 void DepthwiseRow(const Window& d, const T* in, const W* w, int64_t n, int64_t y, Acc* sums) {
   const int64_t ci = d.is[3], co = d.os[3], m = d.multiplier;
-  std::fill(sums, sums + d.os[2] * co, Acc{0});
+  std::vector<Tap<T, W>> taps;
+  taps.reserve(static_cast<size_t>(d.ws[1] * d.ws[2]));
   for (int64_t x = 0; x < d.os[2]; ++x) {
-    Acc* __restrict acc = sums + x * co;
+    taps.clear();
     for (int64_t ky = 0; ky < d.ws[1]; ++ky) {
       const int64_t iy = d.g.h.At(y, ky);
       if (iy < 0 || iy >= d.is[1]) continue;
       for (int64_t kx = 0; kx < d.ws[2]; ++kx) {
         const int64_t ix = d.g.w.At(x, kx);
         if (ix < 0 || ix >= d.is[2]) continue;
-        const T* __restrict src = in + Nhwc(d.is, n, iy, ix, 0);
-        const W* __restrict tap = w + (ky * d.ws[2] + kx) * co;
-        if (m == 1) {
-          for (int64_t c = 0; c < ci; ++c)
-            acc[c] += static_cast<Acc>(src[c]) * static_cast<Acc>(tap[c]);
-          continue;
-        }
-        for (int64_t c = 0; c < ci; ++c)
-          for (int64_t j = 0; j < m; ++j)
-            acc[c * m + j] += static_cast<Acc>(src[c]) * static_cast<Acc>(tap[c * m + j]);
+        taps.push_back({in + Nhwc(d.is, n, iy, ix, 0), w + (ky * d.ws[2] + kx) * co});
       }
     }
+    Acc* __restrict acc = sums + x * co;
+    if (m == 1) {
+      SumChannels(taps.data(), taps.size(), ci, acc);
+      continue;
+    }
+    std::fill(acc, acc + co, Acc{0});
+    for (const Tap<T, W>& tap : taps)
+      for (int64_t c = 0; c < ci; ++c)
+        for (int64_t j = 0; j < m; ++j)
+          acc[c * m + j] +=
+              static_cast<Acc>(tap.input[c]) * static_cast<Acc>(tap.weights[c * m + j]);
   }
 }
 
@@ -67,7 +104,7 @@ bool FitsInt32(const Window& d, const int8_t* w, int64_t max_in) {
 
 }  // namespace
 
-Status DepthwiseConv2D(reference::KernelContext& ctx) {
+Status DepthwiseConv2D(reference::KernelContext& ctx, const FloatChain* chain) {
   const HostTensor& input = *ctx.input(0);
   const HostTensor& weights = *ctx.input(1);
   const Shape os = ctx.output_tensor().shape;
@@ -89,6 +126,7 @@ Status DepthwiseConv2D(reference::KernelContext& ctx) {
         float* sums = out + (n * os[1] + y) * row;
         DepthwiseRow(d, input.data<float>(), weights.data<float>(), n, y, sums);
         epilogue.Apply(sums, os[2], os[3]);
+        if (chain) chain->Apply(sums, (n * os[1] + y) * row, os[2], os[3]);
       }
     return OkStatus();
   }

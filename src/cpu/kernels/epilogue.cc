@@ -31,6 +31,40 @@ void FloatEpilogue::Apply(float* data, int64_t rows, int64_t n) const {
   }
 }
 
+void FloatChain::Apply(float* data, int64_t offset, int64_t rows, int64_t n) const {
+  const int64_t count = rows * n;
+  for (const ChainStep& step : steps_) {
+    float* __restrict x = data;
+    switch (step.op) {
+      case OpKind::kRelu:
+        for (int64_t i = 0; i < count; ++i) x[i] = x[i] < 0.0f ? 0.0f : x[i];
+        continue;
+      case OpKind::kRelu6:
+        for (int64_t i = 0; i < count; ++i) x[i] = x[i] > 6.0f ? 6.0f : (x[i] < 0.0f ? 0.0f : x[i]);
+        continue;
+      case OpKind::kReluN1To1:
+        for (int64_t i = 0; i < count; ++i)
+          x[i] = x[i] > 1.0f ? 1.0f : (x[i] < -1.0f ? -1.0f : x[i]);
+        continue;
+      default: break;
+    }
+    // A binary op: the other operand's element for output element i.
+    const auto other = [&](int64_t i) {
+      switch (step.operand) {
+        case ChainStep::Operand::kWhole: return step.other[offset + i];
+        case ChainStep::Operand::kChannel: return step.other[i % n];
+        default: return step.other[0];
+      }
+    };
+    for (int64_t i = 0; i < count; ++i) {
+      const float a = step.value_first ? x[i] : other(i);
+      const float b = step.value_first ? other(i) : x[i];
+      const float y = step.op == OpKind::kAdd ? a + b : step.op == OpKind::kSub ? a - b : a * b;
+      x[i] = reference::Activate(step.activation, y);
+    }
+  }
+}
+
 Expected<IntegerEpilogue> IntegerEpilogue::Make(const reference::KernelContext& ctx,
                                                 int weight_axis, int64_t n) {
   OPUC_ASSIGN_OR_RETURN(reference::InnerProductStage stage,

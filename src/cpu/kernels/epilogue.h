@@ -11,7 +11,9 @@
 #define OPUC_SRC_CPU_KERNELS_EPILOGUE_H
 
 #include <cstdint>
+#include <vector>
 
+#include "chain_step.h"
 #include "integer_util.h"
 
 namespace opuc::cpu {
@@ -25,6 +27,19 @@ class FloatEpilogue {
  private:
   const float* bias_ = nullptr;
   Activation activation_ = Activation::kNone;
+};
+
+/// Elementwise ops that follow a float inner product in a fused function
+/// (fused.cc), applied to each block of its output in place, each as its
+/// reference kernel computes it.
+class FloatChain {
+ public:
+  explicit FloatChain(std::vector<ChainStep> steps) : steps_(std::move(steps)) {}
+  /// rows × n output elements at `data`, the first at flat index `offset`.
+  void Apply(float* data, int64_t offset, int64_t rows, int64_t n) const;
+
+ private:
+  std::vector<ChainStep> steps_;
 };
 
 class IntegerEpilogue {

@@ -17,9 +17,15 @@ namespace {
 const reference::KernelTable& CpuKernels() {
   static const reference::KernelTable table = [] {
     reference::KernelTable t = reference::ReferenceKernels();
-    t[static_cast<size_t>(OpKind::kConv2D)] = &cpu::Conv2D;
-    t[static_cast<size_t>(OpKind::kDepthwiseConv2D)] = &cpu::DepthwiseConv2D;
-    t[static_cast<size_t>(OpKind::kFullyConnected)] = &cpu::FullyConnected;
+    t[static_cast<size_t>(OpKind::kConv2D)] = [](reference::KernelContext& c) {
+      return cpu::Conv2D(c);
+    };
+    t[static_cast<size_t>(OpKind::kDepthwiseConv2D)] = [](reference::KernelContext& c) {
+      return cpu::DepthwiseConv2D(c);
+    };
+    t[static_cast<size_t>(OpKind::kFullyConnected)] = [](reference::KernelContext& c) {
+      return cpu::FullyConnected(c);
+    };
     t[static_cast<size_t>(OpKind::kRelu)] = &cpu::Relu;
     t[static_cast<size_t>(OpKind::kRelu6)] = &cpu::Relu6;
     t[static_cast<size_t>(OpKind::kReluN1To1)] = &cpu::ReluN1To1;
@@ -33,20 +39,6 @@ const reference::KernelTable& CpuKernels() {
 }
 
 }  // namespace
-
-Status cpu::Fused(reference::KernelContext& ctx) {
-  const Graph* body = ctx.node().body.get();
-  if (!body) return InvalidArgument("has no body (a fused node carries its function)");
-  std::vector<HostTensor> args;
-  args.reserve(ctx.num_inputs());
-  for (size_t i = 0; i < ctx.num_inputs(); ++i) {
-    if (!ctx.input(i)) return InvalidArgument("an argument of a fused node is absent");
-    args.push_back(*ctx.input(i));  // views stay views; owned values are copied
-  }
-  OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> results, RunCpu(*body, args));
-  if (results.size() != 1) return InternalError("a fused body gave other than one result");
-  return ctx.SetOutput(0, std::move(results[0]));
-}
 
 Status EvaluateNodeOnCpu(const Graph& graph, NodeId node,
                          const std::vector<const HostTensor*>& inputs,

@@ -59,8 +59,10 @@ inline int64_t BlockRows(int64_t k) {
 
 /// `rows` output rows of `n` channels (n = weights.shape[0]), reduction
 /// length k = weights.elements() / n.
+/// `chain`, when given, follows the float epilogue on each block.
 template <typename Gather>
-Status GemmInnerProduct(reference::KernelContext& ctx, int64_t rows, Gather gather) {
+Status GemmInnerProduct(reference::KernelContext& ctx, int64_t rows, Gather gather,
+                        const FloatChain* chain) {
   const HostTensor& weights = *ctx.input(1);
   const int64_t n = weights.shape()[0];
   const int64_t k = n ? weights.elements() / n : 0;
@@ -78,6 +80,7 @@ Status GemmInnerProduct(reference::KernelContext& ctx, int64_t rows, Gather gath
       GemmABt(gather(float{}, r, count, Plane::kWhole, buffer), {weights.data<float>(), n, k, k},
               out + r * n);
       epilogue.Apply(out + r * n, count, n);
+      if (chain) chain->Apply(out + r * n, r * n, count, n);
     }
     return OkStatus();
   }

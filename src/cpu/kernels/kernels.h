@@ -13,9 +13,13 @@
 
 namespace opuc::cpu {
 
-Status Conv2D(reference::KernelContext& ctx);
-Status DepthwiseConv2D(reference::KernelContext& ctx);
-Status FullyConnected(reference::KernelContext& ctx);
+class FloatChain;
+
+/// The inner products; `chain` (float inputs only) follows each block of
+/// output, for a fused function's elementwise tail (fused.cc).
+Status Conv2D(reference::KernelContext& ctx, const FloatChain* chain = nullptr);
+Status DepthwiseConv2D(reference::KernelContext& ctx, const FloatChain* chain = nullptr);
+Status FullyConnected(reference::KernelContext& ctx, const FloatChain* chain = nullptr);
 Status Relu(reference::KernelContext& ctx);
 Status Relu6(reference::KernelContext& ctx);
 Status ReluN1To1(reference::KernelContext& ctx);

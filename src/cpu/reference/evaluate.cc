@@ -76,8 +76,8 @@ Status Evaluate(const reference::KernelTable& kernels, const Graph& graph, NodeI
   const Node& node = graph.node(id);
   const auto op = static_cast<size_t>(node.op);
   if (op >= kernels.size()) return InvalidArgument("has an unknown op");
-  OPUC_RETURN_IF_ERROR(CheckInputs(graph, node, inputs));
-  OPUC_ASSIGN_OR_RETURN(std::vector<TensorType> types, CheckOutputs(graph, node));
+  OPUC_ASSIGN_OR_RETURN(std::vector<TensorType> types,
+                        reference::CheckedOutputTypes(graph, id, inputs));
   outputs->assign(types.size(), HostTensor());
   reference::KernelContext ctx(graph, id, inputs, types, outputs, allocator);
   OPUC_RETURN_IF_ERROR(kernels[op](ctx));
@@ -90,6 +90,13 @@ Status Evaluate(const reference::KernelTable& kernels, const Graph& graph, NodeI
 }  // namespace
 
 namespace reference {
+
+Expected<std::vector<TensorType>> CheckedOutputTypes(const Graph& graph, NodeId id,
+                                                     const std::vector<const HostTensor*>& inputs) {
+  const Node& node = graph.node(id);
+  OPUC_RETURN_IF_ERROR(CheckInputs(graph, node, inputs));
+  return CheckOutputs(graph, node);
+}
 
 constexpr KernelFn kKernels[] = {
 #define OPUC_OP(Enum, name, pattern) &Eval##Enum,

@@ -23,6 +23,12 @@ using KernelTable = std::array<KernelFn, static_cast<size_t>(kNumOpKinds)>;
 /// The reference kernels, indexed by OpKind.
 const KernelTable& ReferenceKernels();
 
+/// The checks EvaluateNode makes before a kernel runs: each present input
+/// has its graph tensor's type, and inference gives the declared output
+/// types, which it returns. Errors do not name the node (the caller does).
+Expected<std::vector<TensorType>> CheckedOutputTypes(const Graph& graph, NodeId node,
+                                                     const std::vector<const HostTensor*>& inputs);
+
 /// EvaluateNode (opuc/cpu/reference.h) with the kernels of `kernels`, the
 /// outputs taken from `allocator` when given.
 Status EvaluateNodeWith(const KernelTable& kernels, const Graph& graph, NodeId node,

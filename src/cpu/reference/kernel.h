@@ -42,6 +42,8 @@ class KernelContext {
   const Graph& graph() const { return graph_; }
   const Node& node() const { return graph_.node(id_); }
   const Attributes& attrs() const { return node().attrs; }
+  /// Where AllocateOutput takes outputs from (nullptr: the heap).
+  const OutputAllocator* allocator() const { return allocator_; }
 
   size_t num_inputs() const { return inputs_.size(); }
   /// Input `i`, or nullptr when the optional input is absent.

@@ -3,7 +3,9 @@
 // 150 seeded random IR graphs (every pattern kind, diamonds, extra outputs)
 // fused by FuseOps: the CPU executor runs each fused graph, functions and
 // all, to the float reference's results on the unfused graph, within the
-// tolerance of docs/cpu-executor.md (1e-5 of each output's range).
+// tolerance of docs/cpu-executor.md (1e-5 of each output's range), those
+// of an inner product and an elementwise tail as one kernel. Then a hand-made
+// function of each kind, and bodies that must run op by op.
 //
 //===----------------------------------------------------------------------===//
 #include <doctest/doctest.h>
@@ -11,16 +13,18 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fused_match.h"
 #include "fusion/random_ir_graph.h"
 #include "opuc/cpu/executor.h"
 #include "opuc/fusion/fuse_mutator.h"
+#include "opuc/ir/graph_builder.h"
 #include "opuc/tensor_io/random_input.h"
 
 namespace opuc {
 namespace {
 
 TEST_CASE("random fused graphs: the CPU executor gives the reference's results") {
-  int64_t fused = 0;
+  int64_t fused = 0, one_kernel = 0;
   for (uint64_t seed = 0; seed < 150; ++seed) {
     CAPTURE(seed);
     Graph g = testing::RandomIrGraph(5 + static_cast<int>(seed % 30), seed);
@@ -31,6 +35,8 @@ TEST_CASE("random fused graphs: the CPU executor gives the reference's results")
     Expected<FuseCounts> counts = FuseOps(g, FuseOptions());
     REQUIRE_MESSAGE(counts.ok(), counts.status().ToString());
     fused += counts->fused_nodes;
+    for (const Node& node : g.nodes)
+      if (node.op == OpKind::kFused && cpu::MatchFusedTail(*node.body)) ++one_kernel;
     Expected<std::vector<HostTensor>> got = RunCpu(g, *inputs);
     REQUIRE_MESSAGE(got.ok(), got.status().ToString());
     REQUIRE(got->size() == want->size());
@@ -47,7 +53,55 @@ TEST_CASE("random fused graphs: the CPU executor gives the reference's results")
       CHECK(worst <= 1e-5 * std::max(hi - lo, 1.0));
     }
   }
-  CHECK(fused > 150);  // the graphs do fuse
+  CHECK(fused > 150);      // the graphs do fuse
+  CHECK(one_kernel > 20);  // and some functions run as one kernel
+  MESSAGE(one_kernel, " of ", fused, " functions ran as one kernel");
+}
+
+/// x -> conv2d(3x3, 8 channels) -> relu -> add(r) -> mul(per-channel) -> relu6.
+Graph ConvTail(bool read_twice) {
+  GraphBuilder b("tail");
+  const TensorId x = b.Input("x", DType::kF32, {1, 6, 6, 4});
+  const TensorId r = b.Input("r", DType::kF32, {1, 6, 6, 8});
+  std::vector<float> w(8 * 3 * 3 * 4), s(8);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i % 7) - 3) / 8;
+  for (size_t i = 0; i < s.size(); ++i) s[i] = 0.5f + static_cast<float>(i) / 4;
+  Attributes same;
+  same.Set("padding", AttrValue(std::string("same")));
+  const TensorId c = b.Op(OpKind::kConv2D, "conv", {x, b.ConstantF32("w", {8, 3, 3, 4}, w)}, same);
+  const TensorId a = b.Op(OpKind::kRelu, "relu", {c});
+  const TensorId sum = b.Op(OpKind::kAdd, "add", {read_twice ? a : r, a});
+  const TensorId m = b.Op(OpKind::kMul, "scale", {b.ConstantF32("s", {8}, s), sum});
+  b.Output(b.Op(OpKind::kRelu6, "relu6", {m}));
+  return std::move(b).Finish().value();
+}
+
+TEST_CASE("a conv with an elementwise tail runs as one kernel, with the reference's results") {
+  for (bool read_twice : {false, true}) {
+    CAPTURE(read_twice);
+    Graph g = ConvTail(read_twice);
+    Expected<std::vector<HostTensor>> inputs = RandomInputs(g, 3);
+    REQUIRE(inputs.ok());
+    Expected<std::vector<HostTensor>> want = RunReference(g, *inputs);
+    REQUIRE(want.ok());
+    REQUIRE(FuseOps(g, FuseOptions()).ok());
+    REQUIRE(g.nodes.size() == 1);
+    REQUIRE(g.nodes[0].op == OpKind::kFused);
+    const std::optional<cpu::FusedTail> tail = cpu::MatchFusedTail(*g.nodes[0].body);
+    // relu's result read twice by add is a diamond, not a chain: op by op
+    CHECK(tail.has_value() == !read_twice);
+    if (tail) {
+      REQUIRE(tail->steps.size() == 4);
+      CHECK(tail->steps[1].operand == cpu::ChainStep::Operand::kWhole);
+      CHECK(tail->steps[2].operand == cpu::ChainStep::Operand::kChannel);
+      CHECK_FALSE(tail->steps[2].value_first);  // scale · value
+    }
+    Expected<std::vector<HostTensor>> got = RunCpu(g, *inputs);
+    REQUIRE_MESSAGE(got.ok(), got.status().ToString());
+    const HostTensor& w = want->front();
+    for (int64_t i = 0; i < w.elements(); ++i)
+      CHECK(std::abs(got->front().ValueAt(i) - w.ValueAt(i)) <= 1e-5 * 6);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,22 @@
+//===- src/cpu/kernels/chain_step.h - One op of a fused tail ----*- C++ -*-===//
+#ifndef OPUC_SRC_CPU_KERNELS_CHAIN_STEP_H
+#define OPUC_SRC_CPU_KERNELS_CHAIN_STEP_H
+
+#include "opuc/ir/op_attrs.h"
+#include "opuc/ir/op_kind.h"
+
+namespace opuc::cpu {
+
+/// An elementwise op after an inner product, on the running value.
+struct ChainStep {
+  enum class Operand { kNone, kWhole, kChannel, kScalar };
+  OpKind op = OpKind::kRelu;                  ///< relu, relu6, relu_n1_to_1, add, sub or mul.
+  Activation activation = Activation::kNone;  ///< A binary op's fused activation.
+  const float* other = nullptr;               ///< A binary op's other operand.
+  Operand operand = Operand::kNone;  ///< Its shape: the output's, [channels] or one element.
+  bool value_first = true;           ///< Whether the running value is the lhs.
+};
+
+}  // namespace opuc::cpu
+
+#endif  // OPUC_SRC_CPU_KERNELS_CHAIN_STEP_H
