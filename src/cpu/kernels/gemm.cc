@@ -10,8 +10,12 @@ namespace {
 using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Strided = Eigen::Map<const Matrix, 0, Eigen::OuterStride<>>;
 
+/// Our extents as Eigen's index (int on 32-bit targets; the extents of a
+/// tensor that was allocated fit in it).
+Eigen::Index Idx(int64_t v) { return static_cast<Eigen::Index>(v); }
+
 Strided View(MatrixView m) {
-  return Strided(m.data, m.rows, m.cols, Eigen::OuterStride<>(m.stride));
+  return Strided(m.data, Idx(m.rows), Idx(m.cols), Eigen::OuterStride<>(Idx(m.stride)));
 }
 
 /// Columns [begin, begin + count) of m.
@@ -22,7 +26,7 @@ MatrixView Columns(MatrixView m, int64_t begin, int64_t count) {
 }  // namespace
 
 void GemmABt(MatrixView a, MatrixView b, float* out) {
-  Eigen::Map<Matrix> result(out, a.rows, b.rows);
+  Eigen::Map<Matrix> result(out, Idx(a.rows), Idx(b.rows));
   if (a.cols == 0) {
     result.setZero();
     return;

@@ -19,6 +19,7 @@
 #include "opuc/fusion/fuse_mutator.h"
 #include "opuc/ir/graph_builder.h"
 #include "opuc/tensor_io/random_input.h"
+#include "within_range.h"
 
 namespace opuc {
 namespace {
@@ -41,16 +42,7 @@ TEST_CASE("random fused graphs: the CPU executor gives the reference's results")
     REQUIRE_MESSAGE(got.ok(), got.status().ToString());
     REQUIRE(got->size() == want->size());
     for (size_t o = 0; o < want->size(); ++o) {
-      const HostTensor& w = (*want)[o];
-      const HostTensor& c = (*got)[o];
-      REQUIRE(c.type() == w.type());
-      double lo = 0, hi = 0, worst = 0;
-      for (int64_t k = 0; k < w.elements(); ++k) {
-        lo = std::min(lo, w.ValueAt(k));
-        hi = std::max(hi, w.ValueAt(k));
-        worst = std::max(worst, std::abs(c.ValueAt(k) - w.ValueAt(k)));
-      }
-      CHECK(worst <= 1e-5 * std::max(hi - lo, 1.0));
+      testing::CheckWithinRange((*got)[o], (*want)[o], 1e-5);
     }
   }
   CHECK(fused > 150);      // the graphs do fuse

@@ -15,6 +15,7 @@
 
 #include "opuc/cpu/executor.h"
 #include "random_inner_product.h"
+#include "within_range.h"
 
 namespace opuc::testing {
 namespace {
@@ -58,16 +59,7 @@ TEST_CASE("random float inner products are within 1e-5 of the output's range of 
       Expected<std::vector<HostTensor>> got = RunCpu(c.graph, c.inputs);
       REQUIRE(want.ok());
       REQUIRE(got.ok());
-      const HostTensor& w = want->front();
-      const HostTensor& g = got->front();
-      REQUIRE(g.type() == w.type());
-      double lo = 0, hi = 0, worst = 0;
-      for (int64_t k = 0; k < w.elements(); ++k) {
-        lo = std::min(lo, w.ValueAt(k));
-        hi = std::max(hi, w.ValueAt(k));
-        worst = std::max(worst, std::abs(g.ValueAt(k) - w.ValueAt(k)));
-      }
-      CHECK(worst <= 1e-5 * std::max(hi - lo, 1.0));
+      CheckWithinRange(got->front(), want->front(), 1e-5);
     }
 }
 

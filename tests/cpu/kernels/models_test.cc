@@ -21,6 +21,7 @@
 #include "opuc/pass/registry.h"
 #include "opuc/quant/quantize.h"
 #include "opuc/tensor_io/random_input.h"
+#include "within_range.h"
 
 namespace opuc {
 namespace {
@@ -61,14 +62,7 @@ TEST_CASE("real models: the CPU executor gives the reference's results") {
     REQUIRE_MESSAGE(got.ok(), got.status().ToString());
     for (size_t i = 0; i < want.size(); ++i) {
       CAPTURE(graph.tensor(graph.outputs[i]).name);
-      double lo = 0, hi = 0, worst = 0;
-      for (int64_t k = 0; k < want[i].elements(); ++k) {
-        lo = std::min(lo, want[i].ValueAt(k));
-        hi = std::max(hi, want[i].ValueAt(k));
-        worst = std::max(worst, std::abs((*got)[i].ValueAt(k) - want[i].ValueAt(k)));
-      }
-      CAPTURE(worst);
-      CHECK(worst <= 1e-4 * std::max(hi - lo, 1e-3));
+      testing::CheckWithinRange((*got)[i], want[i], 1e-4, 1e-3);
     }
 
     Expected<QuantizedGraph> q = Quantize(graph, {Inputs(graph, 1), Inputs(graph, 2)});
