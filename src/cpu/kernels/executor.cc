@@ -31,7 +31,6 @@ const reference::KernelTable& CpuKernels() {
     t[static_cast<size_t>(OpKind::kReluN1To1)] = &cpu::ReluN1To1;
     t[static_cast<size_t>(OpKind::kAdd)] = &cpu::Add;
     t[static_cast<size_t>(OpKind::kPad)] = &cpu::Pad;
-    t[static_cast<size_t>(OpKind::kPad)] = &cpu::Pad;
     t[static_cast<size_t>(OpKind::kFused)] = &cpu::Fused;
     return t;
   }();

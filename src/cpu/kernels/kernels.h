@@ -26,8 +26,8 @@ Status ReluN1To1(reference::KernelContext& ctx);
 /// Same-shape operands; a broadcasting add runs on the reference's kernel.
 Status Add(reference::KernelContext& ctx);
 Status Pad(reference::KernelContext& ctx);
-Status Pad(reference::KernelContext& ctx);
-/// A fused node's body on the CPU executor.
+/// A fused node: one kernel for an inner product with an elementwise tail,
+/// its body op by op otherwise.
 Status Fused(reference::KernelContext& ctx);
 
 }  // namespace opuc::cpu
