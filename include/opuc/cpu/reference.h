@@ -51,16 +51,11 @@ Expected<std::vector<HostTensor>> RunReference(const Graph& graph,
                                                const std::vector<HostTensor>& inputs,
                                                const TensorObserver& observe);
 
-/// What evaluates one node for a graph walk: EvaluateNode, or another
-/// executor's function with its contract (opuc/cpu/executor.h).
+/// What evaluates one node: EvaluateNode, or another executor's function
+/// with its contract (EvaluateNodeOnCpu, opuc/cpu/executor.h).
 using NodeEvaluator = Status (*)(const Graph& graph, NodeId node,
                                  const std::vector<const HostTensor*>& inputs,
                                  std::vector<HostTensor>* outputs);
-
-/// The walk of RunReference with `evaluate` in place of EvaluateNode.
-Expected<std::vector<HostTensor>> RunGraph(const Graph& graph,
-                                           const std::vector<HostTensor>& inputs,
-                                           const TensorObserver& observe, NodeEvaluator evaluate);
 
 }  // namespace opuc
 

@@ -4,9 +4,9 @@
 // in storage aligned to kConstantAlignment (16 bytes). The storage is either
 // owned (Zeros, Copy; or a slice of an owned tensor, Within) or a read-only
 // view of a graph constant (FromConstant), so constants reach the executors
-// without a copy. Copying a HostTensor
-// copies owned bytes, like std::vector; moving it never does. Writing to a
-// view first gives it its own copy, so a constant is never modified.
+// without a copy. Copying a HostTensor copies owned bytes, like std::vector;
+// moving it never does. Writing to a view first gives it its own copy, so a
+// constant is never modified.
 //
 // Zeros and Copy report a shape that cannot be held as an error: shapes come
 // from files, and a huge one must not end the process. Copying an existing

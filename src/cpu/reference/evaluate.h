@@ -36,7 +36,8 @@ Status EvaluateNodeWith(const KernelTable& kernels, const Graph& graph, NodeId n
                         std::vector<HostTensor>* outputs,
                         const OutputAllocator* allocator = nullptr);
 
-/// RunGraph (opuc/cpu/reference.h) with any callable as the evaluator.
+/// RunReference's walk (opuc/cpu/reference.h) with `evaluate` in place of
+/// EvaluateNode.
 using NodeEvaluatorFn = std::function<Status(
     const Graph&, NodeId, const std::vector<const HostTensor*>&, std::vector<HostTensor>*)>;
 Expected<std::vector<HostTensor>> RunGraphWith(const Graph& graph,

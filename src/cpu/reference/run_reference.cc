@@ -1,7 +1,7 @@
 //===- src/cpu/reference/run_reference.cc - A whole graph -----------------===//
 //
-// The walk every CPU executor shares (RunGraph; the reference evaluates each
-// node with EvaluateNode). It takes the nodes in their (topological) order.
+// The walk every CPU executor shares (RunGraphWith; the reference evaluates
+// each node with EvaluateNode). It takes the nodes in their (topological) order.
 // Graph inputs are used where the caller holds them, constants as views of
 // their bytes, and every other value lives in one slot per tensor until the
 // node that reads it last has run: the last uses are computed once, before
@@ -154,13 +154,7 @@ Expected<std::vector<HostTensor>> RunReference(const Graph& graph,
 Expected<std::vector<HostTensor>> RunReference(const Graph& graph,
                                                const std::vector<HostTensor>& inputs,
                                                const TensorObserver& observe) {
-  return RunGraph(graph, inputs, observe, &EvaluateNode);
-}
-
-Expected<std::vector<HostTensor>> RunGraph(const Graph& graph,
-                                           const std::vector<HostTensor>& inputs,
-                                           const TensorObserver& observe, NodeEvaluator evaluate) {
-  return reference::RunGraphWith(graph, inputs, observe, evaluate);
+  return reference::RunGraphWith(graph, inputs, observe, &EvaluateNode);
 }
 
 Expected<std::vector<HostTensor>> reference::RunGraphWith(const Graph& graph,
