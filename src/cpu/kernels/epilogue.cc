@@ -2,6 +2,7 @@
 #include "epilogue.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace opuc::cpu {
 
@@ -10,25 +11,34 @@ FloatEpilogue::FloatEpilogue(const reference::KernelContext& ctx)
   if (const HostTensor* bias = ctx.input(2)) bias_ = bias->data<float>();
 }
 
-void FloatEpilogue::Apply(float* data, int64_t rows, int64_t n) const {
-  float lo = 0, hi = 0;
-  switch (activation_) {
-    case Activation::kRelu: lo = 0, hi = std::numeric_limits<float>::infinity(); break;
-    case Activation::kRelu6: lo = 0, hi = 6; break;
+namespace {
+
+/// x = activation(x) over `count` elements: the clamps as TFLite's
+/// min(max(x, lo), hi), which is also what the standalone relu ops give for
+/// every input (NaN and -0 included).
+void Activate(Activation activation, float* __restrict x, int64_t count) {
+  float lo = 0, hi = std::numeric_limits<float>::infinity();
+  switch (activation) {
+    case Activation::kNone: return;
+    case Activation::kTanh:
+      for (int64_t i = 0; i < count; ++i) x[i] = reference::Activate(activation, x[i]);
+      return;
+    case Activation::kRelu: break;
+    case Activation::kRelu6: hi = 6; break;
     case Activation::kReluN1To1: lo = -1, hi = 1; break;
-    case Activation::kNone:
-    case Activation::kTanh: break;
   }
-  const bool clamp = activation_ != Activation::kNone && activation_ != Activation::kTanh;
-  for (int64_t r = 0; r < rows; ++r) {
-    float* __restrict row = data + r * n;
-    if (bias_)
+  for (int64_t i = 0; i < count; ++i) x[i] = std::min(std::max(x[i], lo), hi);
+}
+
+}  // namespace
+
+void FloatEpilogue::Apply(float* data, int64_t rows, int64_t n) const {
+  if (bias_)
+    for (int64_t r = 0; r < rows; ++r) {
+      float* __restrict row = data + r * n;
       for (int64_t c = 0; c < n; ++c) row[c] += bias_[c];
-    if (clamp)
-      for (int64_t c = 0; c < n; ++c) row[c] = std::min(std::max(row[c], lo), hi);  // as TFLite
-    else if (activation_ == Activation::kTanh)
-      for (int64_t c = 0; c < n; ++c) row[c] = reference::Activate(activation_, row[c]);
-  }
+    }
+  Activate(activation_, data, rows * n);
 }
 
 void FloatChain::Apply(float* data, int64_t offset, int64_t rows, int64_t n) const {
@@ -36,16 +46,9 @@ void FloatChain::Apply(float* data, int64_t offset, int64_t rows, int64_t n) con
   for (const ChainStep& step : steps_) {
     float* __restrict x = data;
     switch (step.op) {
-      case OpKind::kRelu:
-        for (int64_t i = 0; i < count; ++i) x[i] = x[i] < 0.0f ? 0.0f : x[i];
-        continue;
-      case OpKind::kRelu6:
-        for (int64_t i = 0; i < count; ++i) x[i] = x[i] > 6.0f ? 6.0f : (x[i] < 0.0f ? 0.0f : x[i]);
-        continue;
-      case OpKind::kReluN1To1:
-        for (int64_t i = 0; i < count; ++i)
-          x[i] = x[i] > 1.0f ? 1.0f : (x[i] < -1.0f ? -1.0f : x[i]);
-        continue;
+      case OpKind::kRelu: Activate(Activation::kRelu, x, count); continue;
+      case OpKind::kRelu6: Activate(Activation::kRelu6, x, count); continue;
+      case OpKind::kReluN1To1: Activate(Activation::kReluN1To1, x, count); continue;
       default: break;
     }
     // A binary op: the other operand's element for output element i.
@@ -60,8 +63,9 @@ void FloatChain::Apply(float* data, int64_t offset, int64_t rows, int64_t n) con
       const float a = step.value_first ? x[i] : other(i);
       const float b = step.value_first ? other(i) : x[i];
       const float y = step.op == OpKind::kAdd ? a + b : step.op == OpKind::kSub ? a - b : a * b;
-      x[i] = reference::Activate(step.activation, y);
+      x[i] = y;
     }
+    Activate(step.activation, x, count);
   }
 }
 
