@@ -19,6 +19,7 @@
 #include "opuc/runtime/run_program.h"
 #include "opuc/tensor_io/random_input.h"
 #include "program/estimate_bounds.h"
+#include "program/usage_check.h"
 #ifdef OPUC_ALSO_RTL
 #include "rtl.h"
 #endif
@@ -123,6 +124,7 @@ TEST_CASE("programs: every real model compiles and verifies on fsim") {
           RunProgram(*program, *device, test::ImageSample("coffee.png", input, *preprocess));
       REQUIRE_MESSAGE(run.ok(), run.status().ToString());
       test::CheckEstimateBounds(*program, *run);
+      test::CheckUsageAgainstCounters(*program, *run);
       if (on_rtl) CheckEstimateAgainstRtl(*program, *run);
       ++verified;
       MESSAGE(name << " on " << preset << ": " << compiled->report.opu_steps << " OPU steps, "

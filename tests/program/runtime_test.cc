@@ -11,6 +11,7 @@
 #include "opuc/cpu/reference.h"
 #include "opuc/runtime/run_program.h"
 #include "small_model.h"
+#include "usage_check.h"
 
 namespace opuc {
 namespace {
@@ -53,7 +54,10 @@ TEST_CASE("runtime: every device computes the whole graph's reference results") 
         int64_t issues = 0;
         for (const OpuCounters& c : run->counters) issues += c.gemm_issues;
         CHECK((name == "fsim") == (issues > 0));  // only fsim has engines to count
-        if (name == "fsim") test::CheckEstimateBounds(program, *run);
+        if (name == "fsim") {
+          test::CheckEstimateBounds(program, *run);
+          test::CheckUsageAgainstCounters(program, *run);
+        }
       }
       Expected<VerifyResult> verify = VerifyProgram(program, Devices(), inputs);
       REQUIRE(verify.ok());

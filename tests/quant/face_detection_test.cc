@@ -12,10 +12,10 @@
 #include "opuc/cpu/reference.h"
 #include "opuc/frontend/load_model.h"
 #include "opuc/image/calibration_set.h"
+#include "opuc/image/face_detections.h"
 #include "opuc/image/model_defaults.h"
 #include "opuc/quant/quantize.h"
 #include "pass/pass_test_util.h"
-#include "quant/face_detector.h"
 
 namespace opuc {
 namespace {
@@ -27,6 +27,13 @@ struct Detector {
   TensorType input;
   PreprocessOptions preprocess;
 };
+
+/// The faces in face_detection_short_range's outputs (128 × 128 input).
+std::vector<FaceDetection> Faces(const std::vector<HostTensor>& outputs) {
+  Expected<std::vector<FaceDetection>> faces = DecodeFaceDetections(outputs[0], outputs[1], 128);
+  REQUIRE_MESSAGE(faces.ok(), faces.status().ToString());
+  return *faces;
+}
 
 Detector LoadDetector() {
   test::RequireImagesCache();
@@ -63,10 +70,10 @@ TEST_CASE("face detection: the quantized model finds the float model's face on a
   REQUIRE(real.ok());
   REQUIRE(fixed.ok());
   // Outputs: regressors [1,896,16], classificators [1,896,1].
-  const std::vector<test::Box> float_faces = test::DecodeFaces((*real)[0], (*real)[1]);
-  const std::vector<test::Box> int_faces = test::DecodeFaces((*fixed)[0], (*fixed)[1]);
+  const std::vector<FaceDetection> float_faces = Faces(*real);
+  const std::vector<FaceDetection> int_faces = Faces(*fixed);
   REQUIRE(float_faces.size() == 1);  // one face in the photograph
-  const test::Box& face = float_faces[0];
+  const FaceDetection& face = float_faces[0];
   MESSAGE("float face [" << face.xmin << ", " << face.ymin << ", " << face.xmax << ", " << face.ymax
                          << "] score " << face.score);
   // Where the face is, read off the 512×512 photograph by eye: centred near
@@ -75,9 +82,8 @@ TEST_CASE("face detection: the quantized model finds the float model's face on a
   CHECK(std::abs((face.ymin + face.ymax) / 2 - 0.25f) < 0.05f);
   CHECK(int_faces.size() == float_faces.size());
   REQUIRE_FALSE(int_faces.empty());
-  MESSAGE("quantized face IoU " << test::IoU(int_faces[0], face) << " score "
-                                << int_faces[0].score);
-  CHECK(test::IoU(int_faces[0], face) >= 0.9f);
+  MESSAGE("quantized face IoU " << IoU(int_faces[0], face) << " score " << int_faces[0].score);
+  CHECK(IoU(int_faces[0], face) >= 0.9f);
 }
 
 TEST_CASE("face detection, calibrated on calibration/: the same faces on both portraits") {
@@ -109,14 +115,14 @@ TEST_CASE("face detection, calibrated on calibration/: the same faces on both po
     Expected<std::vector<HostTensor>> fixed = RunReference(quantized->graph, inputs);
     REQUIRE(real.ok());
     REQUIRE(fixed.ok());
-    const std::vector<test::Box> float_faces = test::DecodeFaces((*real)[0], (*real)[1]);
-    const std::vector<test::Box> int_faces = test::DecodeFaces((*fixed)[0], (*fixed)[1]);
+    const std::vector<FaceDetection> float_faces = Faces(*real);
+    const std::vector<FaceDetection> int_faces = Faces(*fixed);
     REQUIRE(float_faces.size() == 1);  // each portrait shows one face
     CHECK(int_faces.size() == float_faces.size());
     REQUIRE_FALSE(int_faces.empty());
-    MESSAGE(file << ": quantized face IoU " << test::IoU(int_faces[0], float_faces[0]) << ", score "
+    MESSAGE(file << ": quantized face IoU " << IoU(int_faces[0], float_faces[0]) << ", score "
                  << int_faces[0].score << " (float " << float_faces[0].score << ")");
-    CHECK(test::IoU(int_faces[0], float_faces[0]) >= 0.9f);
+    CHECK(IoU(int_faces[0], float_faces[0]) >= 0.9f);
   }
 }
 

@@ -1,7 +1,8 @@
 //===- opuc/image/image.h - 8-bit RGB images from PNG and JPEG ---*- C++ -*-===//
 //
 // The pixels that calibration starts from: 8-bit RGB, row-major, decoded
-// from PNG with libspng or from JPEG with libjpeg-turbo. Every PNG colour
+// from PNG with libspng or from JPEG with libjpeg-turbo (and encoded back to
+// PNG with libspng, for pictures with detections drawn on them). Every PNG colour
 // type and bit depth is converted: gray is copied to R, G and B; palette
 // indices are looked up; alpha (an alpha channel or a tRNS chunk) is
 // dropped, not composited; 16-bit samples keep their high byte; 1-, 2- and
@@ -62,6 +63,13 @@ Expected<Image> DecodePng(const uint8_t* data, size_t size, std::string_view nam
 
 /// Decodes JPEG bytes held in memory; `name` names them in errors.
 Expected<Image> DecodeJpeg(const uint8_t* data, size_t size, std::string_view name);
+
+/// The PNG file of `image` (8-bit RGB, not interlaced); `name` names it in
+/// errors (an empty image, pixels that do not match the size).
+Expected<std::vector<uint8_t>> EncodePng(const Image& image, std::string_view name);
+
+/// Encodes `image` as PNG and writes it to `path` (replacing a file there).
+Status SavePng(const Image& image, const std::string& path);
 
 }  // namespace opuc
 

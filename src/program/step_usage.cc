@@ -1,0 +1,50 @@
+//===- src/program/step_usage.cc - What an OPU step uses ------------------===//
+//
+// The same extents the functional simulator's engines write (src/opu/sim/):
+// a load fills (pad_top + rows + pad_bottom) × (pad_left + cols + pad_right)
+// units from sram_addr and reads rows × cols units of DRAM; a store writes
+// rows × cols pixels of `lanes` bytes; a Gemm writes out_rows × out_cols
+// accumulator entries from acc_addr, a Pool as many from dst_addr (the
+// other compute instructions rewrite entries these made).
+//
+//===----------------------------------------------------------------------===//
+#include "opuc/program/step_usage.h"
+
+#include <algorithm>
+#include <variant>
+
+#include "opuc/opu/fsim.h"
+#include "support/format.h"
+
+namespace opuc {
+
+Expected<StepUsage> UsageOfStep(const Program& program, const ProgramStep& step) {
+  StepUsage use;
+  if (step.kind != StepKind::kOpu) return use;
+  const OpuBufferUnits units = BufferUnits(program.hw());
+  for (size_t i = 0; i < step.word_count; ++i) {
+    Expected<isa::Instruction> insn = isa::Decode(step.word(i));
+    if (!insn.ok()) return insn.status().WithContext(Cat("word ", i));
+    if (const auto* load = std::get_if<isa::LoadInsn>(&*insn)) {
+      const int64_t unit = load->buffer == 0   ? units.lanes
+                           : load->buffer == 1 ? units.lanes * units.out_lanes
+                                               : units.out_lanes * 8;
+      use.bytes_loaded += load->rows * load->cols * unit;
+      const int64_t end = load->sram_addr + (load->pad_top + load->rows + load->pad_bottom) *
+                                                (load->pad_left + load->cols + load->pad_right);
+      int64_t& high = load->buffer == 0   ? use.fm_rows
+                      : load->buffer == 1 ? use.weight_rows
+                                          : use.param_rows;
+      high = std::max(high, end);
+    } else if (const auto* store = std::get_if<isa::StoreInsn>(&*insn)) {
+      use.bytes_stored += store->rows * store->cols * store->lanes;
+    } else if (const auto* gemm = std::get_if<isa::GemmInsn>(&*insn)) {
+      use.acc_entries = std::max(use.acc_entries, gemm->acc_addr + gemm->out_rows * gemm->out_cols);
+    } else if (const auto* pool = std::get_if<isa::PoolInsn>(&*insn)) {
+      use.acc_entries = std::max(use.acc_entries, pool->dst_addr + pool->out_rows * pool->out_cols);
+    }
+  }
+  return use;
+}
+
+}  // namespace opuc
