@@ -8,6 +8,7 @@
 #include <string>
 
 #include "opuc/compile.h"
+#include "opuc/detect.h"
 #include "opuc/disasm.h"
 #include "opuc/exit_codes.h"
 #include "opuc/inspect.h"
@@ -80,7 +81,8 @@ int ParseAndRun(int argc, const char* const* argv, std::ostream& out, std::ostre
 std::vector<Command> AddCommands(CLI::App& app) {
   return {AddInspectCommand(app),  AddRunCommand(app),       AddOptCommand(app),
           AddQuantizeCommand(app), AddPartitionCommand(app), AddCompileCommand(app),
-          AddVerifyCommand(app),   AddDisasmCommand(app),    AddIsaCommand(app)};
+          AddVerifyCommand(app),   AddDetectCommand(app),    AddDisasmCommand(app),
+          AddIsaCommand(app)};
 }
 
 int RunOpuc(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {

@@ -1,7 +1,7 @@
 //===- tools/opuc/run.cc - `opuc run` -------------------------------------===//
 //
 // opuc run MODEL|PROG.opup --device ref|cpu|fsim|rtl [--input NAME=FILE.npy]...
-//          [--output-dir DIR] [--seed N] [--json] [--trace FILE]
+//          [--output-dir DIR] [--seed N] [--json] [--trace FILE] [--profile FILE]
 //
 // A model runs on the reference executor (ref) or the CPU executor (cpu); a
 // program runs its CPU steps on the CPU executor and its OPU steps on the
@@ -22,12 +22,11 @@
 #include <set>
 #include <sstream>
 
-#include "opuc/cpu/executor.h"
 #include "opuc/exit_codes.h"
-#include "opuc/frontend/load_model.h"
 #include "opuc/graph_inputs.h"
+#include "opuc/profile.h"
 #include "opuc/program/program.h"
-#include "opuc/runtime/run_program.h"
+#include "opuc/run_target.h"
 #include "opuc/tensor_io/npy.h"
 
 namespace opuc::cli {
@@ -81,15 +80,24 @@ std::string TextNumber(const std::optional<double>& v) {
   return text.str();
 }
 
-/// The graph `path` holds and its outputs on `device`: a program's steps, or
-/// a model on the float reference.
+/// The model or program and what it computed.
 struct Ran {
-  std::optional<Program> program;
-  std::optional<LoadedModel> model;
-  std::vector<HostTensor> outputs;
-  std::vector<OpuCounters> counters;  ///< A program's, per step.
-  const Graph& graph() const { return program ? program->graph() : model->graph; }
+  RunTarget target;
+  TargetRun run;
 };
+
+Expected<Ran> RunModelOrProgram(const RunOptions& options) {
+  OPUC_ASSIGN_OR_RETURN(RunTarget target, LoadRunTarget(options.model));
+  if (!options.profile.empty() && !target.program)
+    return InvalidArgument(
+        "--profile: a model runs without OPU steps to profile; compile it (opuc compile) and run "
+        "the program");
+  OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> inputs,
+                        GatherInputs(options.inputs, options.seed, target.graph()));
+  OPUC_ASSIGN_OR_RETURN(TargetRun run,
+                        RunOn(target, options.device, std::move(inputs), options.trace));
+  return Ran{std::move(target), std::move(run)};
+}
 
 /// The clock cycles a device with a clock (rtl) counted over the OPU steps,
 /// beside the estimator's; nothing for devices without one.
@@ -98,51 +106,15 @@ struct Cycles {
 };
 Cycles CountCycles(const Ran& ran) {
   Cycles c;
-  if (!ran.program) return c;
-  for (size_t s = 0; s < ran.counters.size(); ++s) {
-    const ProgramStep& step = ran.program->steps()[s];
+  if (!ran.target.program) return c;
+  for (size_t s = 0; s < ran.run.counters.size(); ++s) {
+    const ProgramStep& step = ran.target.program->steps()[s];
     if (step.kind != StepKind::kOpu) continue;
-    c.measured += ran.counters[s].cycles;
+    c.measured += ran.run.counters[s].cycles;
     c.estimated += step.estimated_cycles;
     ++c.steps;
   }
   return c;
-}
-
-Expected<Ran> RunModelOrProgram(const RunOptions& options) {
-  Ran ran;
-  if (IsProgramPath(options.model)) {
-    OPUC_ASSIGN_OR_RETURN(ran.program, LoadProgramFile(options.model));
-    DeviceOptions device_options;
-    device_options.trace_path = options.trace;
-    OPUC_ASSIGN_OR_RETURN(std::unique_ptr<Device> device,
-                          MakeDevice(options.device, device_options));
-    OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> inputs,
-                          GatherInputs(options.inputs, options.seed, ran.program->graph()));
-    Expected<ProgramRun> run = RunProgram(*ran.program, *device, std::move(inputs));
-    if (!run.ok()) return run.status().WithContext(options.model);
-    ran.outputs = std::move(run->outputs);
-    ran.counters = std::move(run->counters);
-    return ran;
-  }
-  if (!options.trace.empty())
-    return InvalidArgument(
-        "--trace: a model runs on ref, which has no signals to trace; compile it (opuc compile) "
-        "and run the program with --device rtl");
-  if (options.device != "ref" && options.device != "cpu")
-    return InvalidArgument("--device " + options.device +
-                           ": a model runs on ref (the reference executor) or cpu (the CPU "
-                           "executor); compile it (opuc compile) to run it on " +
-                           options.device);
-  OPUC_ASSIGN_OR_RETURN(ran.model, LoadModel(options.model));
-  OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> inputs,
-                        GatherInputs(options.inputs, options.seed, ran.model->graph));
-  Expected<std::vector<HostTensor>> outputs = options.device == "cpu"
-                                                  ? RunCpu(ran.model->graph, inputs)
-                                                  : RunReference(ran.model->graph, inputs);
-  if (!outputs.ok()) return outputs.status().WithContext(options.model);
-  ran.outputs = std::move(outputs).value();
-  return ran;
 }
 
 }  // namespace
@@ -150,8 +122,8 @@ Expected<Ran> RunModelOrProgram(const RunOptions& options) {
 int RunRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
   Expected<Ran> ran = RunModelOrProgram(options);
   if (!ran.ok()) return ReportError(ran.status(), err);
-  const Graph& graph = ran->graph();
-  const std::vector<HostTensor>* outputs = &ran->outputs;
+  const Graph& graph = ran->target.graph();
+  const std::vector<HostTensor>* outputs = &ran->run.outputs;
 
   std::error_code ec;
   std::filesystem::create_directories(options.output_dir, ec);
@@ -180,8 +152,13 @@ int RunRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
         << " min " << TextNumber(stats.min) << "  max " << TextNumber(stats.max) << "  mean "
         << TextNumber(stats.mean) << "  -> " << path << '\n';
   }
+  if (!options.profile.empty())
+    if (Status s = WriteProfile(options.profile, *ran->target.program, options.device,
+                                ran->run.counters);
+        !s.ok())
+      return ReportError(s, err);
   const Cycles cycles = CountCycles(*ran);
-  const double mhz = ran->program ? ran->program->hw().array.clock_mhz : 0.0;
+  const double mhz = ran->target.program ? ran->target.program->hw().array.clock_mhz : 0.0;
   if (options.json) {
     Json json{{"outputs", list}};
     if (cycles.measured > 0)
@@ -214,6 +191,9 @@ Command AddRunCommand(CLI::App& app) {
         cli.add_option("--trace", o.trace,
                        "With --device rtl: write an FST waveform of each OPU step to FILE, the "
                        "step's index before the extension (run.fst -> run.step3.fst)");
+        cli.add_option("--profile", o.profile,
+                       "With a program: write what the device counted on each OPU step (cycles on "
+                       "rtl, DRAM bytes, array issues) to FILE, for opuc report --profile");
         AddInputOptions(cli, o.inputs, o.seed);
         cli.add_flag("--json", o.json, "Print one JSON object instead of text");
       },

@@ -19,12 +19,13 @@ struct RunOptions {
   uint64_t seed = 0;
   bool json = false;
   std::string trace;  ///< --trace: an FST waveform per OPU step (rtl).
+  std::string profile;  ///< --profile: what the device counted per OPU step (opuc/profile.h).
 };
 
-/// Runs the model on a device (today: `ref`, the float reference executor)
-/// with inputs from .npy files or drawn from the seed, writes one
-/// <output>.npy per graph output into the output directory and prints a
-/// summary of each. Returns the exit code.
+/// Runs the model or program on a device with inputs from .npy files or
+/// drawn from the seed, writes one <output>.npy per graph output into the
+/// output directory and prints a summary of each (and, for a program, the
+/// cycles a clocked device counted). Returns the exit code.
 int RunRun(const RunOptions& options, std::ostream& out, std::ostream& err);
 
 /// `opuc run`: its options and how it runs (opuc_app.cc lists the commands).

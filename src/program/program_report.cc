@@ -1,0 +1,76 @@
+//===- src/program/program_report.cc - What each step of a program does ---===//
+#include "opuc/program/program_report.h"
+
+#include "opuc/ir/op_kind.h"
+#include "opuc/partition/macs.h"
+#include "support/format.h"
+
+namespace opuc {
+
+double ProgramReport::Efficiency(int64_t macs, int64_t cycles) const {
+  if (cycles <= 0 || array_macs_per_cycle <= 0) return 0.0;
+  return static_cast<double>(macs) /
+         (static_cast<double>(cycles) * static_cast<double>(array_macs_per_cycle));
+}
+
+int64_t ProgramReport::Cycles(const StepReport& step) const {
+  return step.measured_cycles.value_or(step.estimated_cycles);
+}
+
+double ProgramReport::Milliseconds(int64_t cycles) const {
+  return clock_mhz > 0 ? static_cast<double>(cycles) / (clock_mhz * 1000.0) : 0.0;
+}
+
+Expected<ProgramReport> ReportProgram(const Program& program,
+                                      const std::vector<OpuCounters>* measured) {
+  const std::vector<ProgramStep>& steps = program.steps();
+  if (measured != nullptr && measured->size() != steps.size())
+    return InvalidArgument(Cat("the measured counters cover ", measured->size(),
+                               " steps; the program has ", steps.size()));
+  const Graph& graph = program.graph();
+  ProgramReport report;
+  report.array_macs_per_cycle = program.hw().array.input_channels * program.hw().array.output_channels;
+  report.clock_mhz = program.hw().array.clock_mhz;
+  report.buffers = BufferUnits(program.hw());
+  int64_t measured_cycles = 0, measured_steps = 0;
+  for (size_t s = 0; s < steps.size(); ++s) {
+    const ProgramStep& step = steps[s];
+    StepReport r;
+    r.step = s;
+    r.kind = step.kind;
+    r.group = step.group;
+    for (NodeId n : step.nodes) {
+      r.ops.emplace_back(OpName(graph.node(n).op));
+      r.macs += NodeMacs(graph, n);
+    }
+    if (!step.outputs.empty()) r.output = graph.tensor(step.outputs.front()).name;
+    if (step.kind == StepKind::kCpu) {
+      r.reason = step.reason;
+      ++report.cpu_steps;
+      report.cpu_macs += r.macs;
+      report.steps.push_back(std::move(r));
+      continue;
+    }
+    r.estimated_cycles = step.estimated_cycles;
+    r.tiling = step.tiling;
+    Expected<StepUsage> usage = UsageOfStep(program, step);
+    if (!usage.ok()) return usage.status().WithContext(Cat("step ", s));
+    r.usage = *usage;
+    if (measured != nullptr && (*measured)[s].cycles > 0) {
+      r.measured_cycles = (*measured)[s].cycles;
+      measured_cycles += *r.measured_cycles;
+      ++measured_steps;
+    }
+    ++report.opu_steps;
+    report.opu_macs += r.macs;
+    report.estimated_cycles += r.estimated_cycles;
+    report.bytes_loaded += r.usage.bytes_loaded;
+    report.bytes_stored += r.usage.bytes_stored;
+    report.steps.push_back(std::move(r));
+  }
+  if (measured_steps > 0 && measured_steps == report.opu_steps)
+    report.measured_cycles = measured_cycles;
+  return report;
+}
+
+}  // namespace opuc

@@ -1,0 +1,148 @@
+//===- tools/opuc/profile.cc - What a run counted, kept for the report ----===//
+#include "opuc/profile.h"
+
+#include <nlohmann/json.hpp>
+
+#include "opuc/frontend/file_io.h"
+#include "support/format.h"
+
+namespace opuc::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr int kProfileVersion = 1;
+constexpr size_t kMaxProfileBytes = size_t{64} << 20;  // a step is ~300 bytes
+constexpr int kMaxDepth = 16;                          // a profile nests 4 deep
+
+constexpr const char* kEngineKeys[] = {"load", "compute", "store"};
+static_assert(std::size(kEngineKeys) == isa::kNumEngines);
+
+Json StepJson(size_t index, const ProgramStep& step, const OpuCounters& c) {
+  Json instructions = Json::object();
+  for (size_t e = 0; e < isa::kNumEngines; ++e) instructions[kEngineKeys[e]] = c.instructions[e];
+  return {{"step", index},
+          {"group", step.group},
+          {"cycles", c.cycles},
+          {"bytes_loaded", c.bytes_loaded},
+          {"bytes_stored", c.bytes_stored},
+          {"gemm_issues", c.gemm_issues},
+          {"post_entries", c.post_entries},
+          {"instructions", instructions}};
+}
+
+/// The non-negative integer at `key` of `object`; errors name `where.key`.
+Expected<int64_t> Count(const Json& object, const char* key, const std::string& where) {
+  auto it = object.find(key);
+  if (it == object.end()) return InvalidArgument(Cat(where, ".", key, " is missing"));
+  if (!it->is_number_integer() || it->get<int64_t>() < 0)
+    return InvalidArgument(Cat(where, ".", key, " is not a count (a non-negative integer)"));
+  return it->get<int64_t>();
+}
+
+Expected<std::string> Text(const Json& object, const char* key, const std::string& where) {
+  auto it = object.find(key);
+  if (it == object.end() || !it->is_string())
+    return InvalidArgument(Cat(where, ".", key, " is missing or not a string"));
+  return it->get<std::string>();
+}
+
+Expected<Json> Parse(const AlignedBytes& bytes) {
+  bool too_deep = false;
+  const Json::parser_callback_t guard = [&](int depth, Json::parse_event_t, Json&) {
+    too_deep = too_deep || depth > kMaxDepth;
+    return !too_deep;
+  };
+  const char* text = reinterpret_cast<const char*>(bytes.data());
+  Json doc = Json::parse(text, text + bytes.size, guard, /*allow_exceptions=*/false);
+  if (too_deep) return InvalidArgument(Cat("JSON nests deeper than ", kMaxDepth, " levels"));
+  if (doc.is_discarded()) return InvalidArgument("not valid JSON");
+  if (!doc.is_object()) return InvalidArgument("not a JSON object");
+  return doc;
+}
+
+Expected<Profile> ReadDocument(const Json& doc, const Program& program) {
+  auto format = doc.find("format");
+  if (format == doc.end() || *format != "opuc-profile")
+    return InvalidArgument("not an opuc profile (no \"format\": \"opuc-profile\")");
+  OPUC_ASSIGN_OR_RETURN(int64_t version, Count(doc, "version", "profile"));
+  if (version != kProfileVersion)
+    return InvalidArgument(Cat("profile version ", version, "; this opuc reads version ",
+                               kProfileVersion));
+  Profile profile;
+  OPUC_ASSIGN_OR_RETURN(profile.device, Text(doc, "device", "profile"));
+  auto of = doc.find("program");
+  if (of == doc.end() || !of->is_object())
+    return InvalidArgument("profile.program is missing or not an object");
+  OPUC_ASSIGN_OR_RETURN(std::string sha, Text(*of, "source_sha256", "program"));
+  OPUC_ASSIGN_OR_RETURN(int64_t step_count, Count(*of, "steps", "program"));
+  const std::vector<ProgramStep>& steps = program.steps();
+  if (sha != program.build().source_sha256 || step_count != static_cast<int64_t>(steps.size()))
+    return InvalidArgument(Cat("recorded for another program (", step_count,
+                               " steps, model SHA-256 ", sha.substr(0, 12), "...; this one has ",
+                               steps.size(), " steps, ",
+                               program.build().source_sha256.substr(0, 12), "...)"));
+  auto list = doc.find("steps");
+  if (list == doc.end() || !list->is_array())
+    return InvalidArgument("profile.steps is missing or not an array");
+  profile.counters.assign(steps.size(), OpuCounters{});
+  for (size_t i = 0; i < list->size(); ++i) {
+    const Json& entry = (*list)[i];
+    const std::string where = Cat("steps[", i, "]");
+    if (!entry.is_object()) return InvalidArgument(Cat(where, " is not an object"));
+    OPUC_ASSIGN_OR_RETURN(int64_t index, Count(entry, "step", where));
+    if (index >= step_count || steps[static_cast<size_t>(index)].kind != StepKind::kOpu)
+      return InvalidArgument(Cat(where, ".step is ", index, ", not an OPU step of the program"));
+    OpuCounters& c = profile.counters[static_cast<size_t>(index)];
+    OPUC_ASSIGN_OR_RETURN(c.cycles, Count(entry, "cycles", where));
+    OPUC_ASSIGN_OR_RETURN(c.bytes_loaded, Count(entry, "bytes_loaded", where));
+    OPUC_ASSIGN_OR_RETURN(c.bytes_stored, Count(entry, "bytes_stored", where));
+    OPUC_ASSIGN_OR_RETURN(c.gemm_issues, Count(entry, "gemm_issues", where));
+    OPUC_ASSIGN_OR_RETURN(c.post_entries, Count(entry, "post_entries", where));
+    auto instructions = entry.find("instructions");
+    if (instructions == entry.end() || !instructions->is_object())
+      return InvalidArgument(Cat(where, ".instructions is missing or not an object"));
+    for (size_t e = 0; e < isa::kNumEngines; ++e) {
+      OPUC_ASSIGN_OR_RETURN(c.instructions[e],
+                            Count(*instructions, kEngineKeys[e], where + ".instructions"));
+    }
+  }
+  return profile;
+}
+
+}  // namespace
+
+Status WriteProfile(const std::string& path, const Program& program, const std::string& device,
+                    const std::vector<OpuCounters>& counters) {
+  const std::vector<ProgramStep>& steps = program.steps();
+  if (counters.size() != steps.size())
+    return InternalError(Cat(path, ": ", counters.size(), " counters for ", steps.size(), " steps"));
+  Json list = Json::array();
+  for (size_t s = 0; s < steps.size(); ++s)
+    if (steps[s].kind == StepKind::kOpu) list.push_back(StepJson(s, steps[s], counters[s]));
+  const Json doc{{"format", "opuc-profile"},
+                 {"version", kProfileVersion},
+                 {"device", device},
+                 {"program",
+                  {{"source_name", program.build().source_name},
+                   {"source_sha256", program.build().source_sha256},
+                   {"hw", program.hw().name},
+                   {"steps", steps.size()}}},
+                 {"steps", list}};
+  const std::string text = doc.dump(1) + "\n";
+  return WriteFileBytes(path, text.data(), text.size());
+}
+
+Expected<Profile> ReadProfile(const std::string& path, const Program& program) {
+  OPUC_ASSIGN_OR_RETURN(AlignedBytes bytes, ReadFileAligned(path));
+  if (bytes.size > kMaxProfileBytes)
+    return InvalidArgument(Cat(path, ": ", bytes.size, " bytes; a profile is at most ",
+                               kMaxProfileBytes));
+  Expected<Json> doc = Parse(bytes);
+  if (!doc.ok()) return doc.status().WithContext(path);
+  Expected<Profile> profile = ReadDocument(*doc, program);
+  if (!profile.ok()) return profile.status().WithContext(path);
+  return profile;
+}
+
+}  // namespace opuc::cli
