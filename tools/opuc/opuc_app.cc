@@ -16,6 +16,7 @@
 #include "opuc/opt.h"
 #include "opuc/partition.h"
 #include "opuc/quantize.h"
+#include "opuc/report.h"
 #include "opuc/run.h"
 #include "opuc/verify.h"
 #include "opuc/version.h"
@@ -81,8 +82,8 @@ int ParseAndRun(int argc, const char* const* argv, std::ostream& out, std::ostre
 std::vector<Command> AddCommands(CLI::App& app) {
   return {AddInspectCommand(app),  AddRunCommand(app),       AddOptCommand(app),
           AddQuantizeCommand(app), AddPartitionCommand(app), AddCompileCommand(app),
-          AddVerifyCommand(app),   AddDetectCommand(app),    AddDisasmCommand(app),
-          AddIsaCommand(app)};
+          AddVerifyCommand(app),   AddDetectCommand(app),    AddReportCommand(app),
+          AddDisasmCommand(app),   AddIsaCommand(app)};
 }
 
 int RunOpuc(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {

@@ -1,0 +1,162 @@
+// `opuc report` and `opuc run --profile` on the example as a user runs them:
+// the report's figures against what other parts counted (the compile
+// report's MACs and estimates, the devices' own counts in the profile, the
+// cycles `opuc run` printed), its CSV and HTML forms, and the named errors
+// for a profile that does not belong to the program.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tools/cli_util.h"
+
+namespace {
+
+using namespace opuc::cli_test;
+using Json = nlohmann::json;
+
+int Count(const std::string& text, const std::string& part) {
+  int n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+struct Compiled {
+  std::string program;
+  Json groups;  ///< The compile report's groups, one per step.
+};
+
+Compiled CompileExample(const std::string& samples) {
+  const std::string program = TempPath("report.opup"), report = TempPath("compile.json");
+  Run run = Opuc(std::string("compile ") + OPUC_EXAMPLE_MODEL + " -o " + program +
+                 " --hw opu1024 --calibration " + samples + " --report " + report);
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  return {program, Json::parse(ReadFile(report))["groups"]};
+}
+
+/// Runs the program on `device` with --profile; the profile's JSON.
+Json Profile(const std::string& program, const std::string& device, const std::string& path) {
+  Run run = Opuc("run " + program + " --device " + device + " --profile " + path +
+                 " --output-dir " + TempPath("report_out"));
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  return Json::parse(ReadFile(path));
+}
+
+TEST_CASE("opuc report: per step and in total, against the compile report and a run's counts") {
+  const Compiled c = CompileExample(SampleDir("report_samples", 2));
+  const std::string profile = TempPath("fsim.profile.json");
+  const Json counted = Profile(c.program, "fsim", profile);
+  CHECK(counted["device"] == "fsim");
+
+  Run run = Opuc("report " + c.program + " --profile " + profile + " --json");
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const Json report = Json::parse(run.out);
+  CHECK(report["cycles_from"].is_null());  // fsim has no clock: estimates only
+  const Json& steps = report["steps"];
+  REQUIRE(steps.size() == c.groups.size());
+  int64_t macs = 0, estimated = 0, read = 0, written = 0;
+  size_t opu = 0;
+  for (size_t s = 0; s < steps.size(); ++s) {
+    CAPTURE(s);
+    const Json& step = steps[s];
+    CHECK(step["macs"] == c.groups[s]["macs"]);
+    CHECK(step["kind"] == c.groups[s]["step"]);
+    if (step["kind"] != "opu") continue;
+    // What fsim's engines counted for this step, in the order they ran.
+    const Json& engines = counted["steps"][opu++];
+    CHECK(engines["step"] == s);
+    CHECK(step["estimated_cycles"] == c.groups[s]["estimated_cycles"]);
+    CHECK(step["dram_bytes_read"] == engines["bytes_loaded"]);
+    CHECK(step["dram_bytes_written"] == engines["bytes_stored"]);
+    macs += step["macs"].get<int64_t>();
+    estimated += step["estimated_cycles"].get<int64_t>();
+    read += engines["bytes_loaded"].get<int64_t>();
+    written += engines["bytes_stored"].get<int64_t>();
+  }
+  CHECK(opu == counted["steps"].size());
+  const Json& totals = report["totals"];
+  CHECK(totals["opu_macs"] == macs);
+  CHECK(totals["estimated_cycles"] == estimated);
+  CHECK(totals["dram_bytes_read"] == read);
+  CHECK(totals["dram_bytes_written"] == written);
+  // opu1024: a 64 x 16 array.
+  CHECK(report["array_macs_per_cycle"] == 1024);
+  CHECK(totals["mac_efficiency"].get<double>() ==
+        doctest::Approx(static_cast<double>(macs) / (static_cast<double>(estimated) * 1024)));
+  CHECK(totals["milliseconds"].get<double>() ==
+        doctest::Approx(static_cast<double>(estimated) / 200e3));  // 200 MHz
+
+  Run summary = Opuc("report " + c.program + " --summary");
+  CHECK(summary.exit_code == 0);
+  CHECK(CountLines(summary.out) == 4);
+  CHECK(summary.out.find("cycles: " + std::to_string(estimated) + " (estimated)") == 0);
+
+  const std::string csv = TempPath("report.csv"), html = TempPath("report.html");
+  Run files = Opuc("report " + c.program + " --csv " + csv + " --html " + html);
+  REQUIRE(files.exit_code == 0);
+  CHECK(files.out.find("MAC efficiency: ") != std::string::npos);
+  const std::string table = ReadFile(csv);
+  CHECK(CountLines(table) == steps.size() + 1);
+  CHECK(table.find("step,kind,group,ops,") == 0);
+  const std::string page = ReadFile(html);
+  CHECK(page.find("<!DOCTYPE html>") == 0);
+  CHECK(Count(page, "<svg") == 2);  // the partition, the cycles
+  CHECK(Count(page, "<tr") == static_cast<int>(steps.size()) + 1);
+  CHECK(page.find("<script") == std::string::npos);
+  CHECK(page.find("src=") == std::string::npos);  // nothing outside the page
+
+#ifdef OPUC_HAVE_RTL
+  // The RTL's cycles, as `opuc run` printed them, become the measured ones.
+  const std::string rtl_profile = TempPath("rtl.profile.json");
+  Run rtl = Opuc("run " + c.program + " --device rtl --json --profile " + rtl_profile +
+                 " --output-dir " + TempPath("report_out"));
+  REQUIRE(rtl.exit_code == 0);
+  const int64_t measured = Json::parse(rtl.out)["cycles"]["measured"].get<int64_t>();
+  const Json timed = Json::parse(Opuc("report " + c.program + " --json --profile " + rtl_profile).out);
+  CHECK(timed["cycles_from"] == "rtl");
+  CHECK(timed["totals"]["measured_cycles"] == measured);
+  CHECK(timed["totals"]["mac_efficiency"].get<double>() ==
+        doctest::Approx(static_cast<double>(macs) / (static_cast<double>(measured) * 1024)));
+  const Json rtl_counts = Json::parse(ReadFile(rtl_profile));
+  for (const Json& step : rtl_counts["steps"])
+    CHECK(timed["steps"][step["step"].get<size_t>()]["measured_cycles"] == step["cycles"]);
+#endif
+}
+
+TEST_CASE("opuc report refuses a profile that is not this program's, naming the file and field") {
+  const Compiled c = CompileExample(SampleDir("report_bad_samples", 2));
+  const std::string profile = TempPath("bad.profile.json");
+  Json json = Profile(c.program, "fsim", profile);
+  const auto report = [&](const Json& doc) {
+    WriteFile(profile, doc.dump());
+    return Opuc("report " + c.program + " --profile " + profile);
+  };
+  Json other = json;
+  other["program"]["source_sha256"] = std::string(64, 'a');
+  Run wrong = report(other);
+  CHECK(wrong.exit_code == 2);
+  CHECK(wrong.err.find("opuc: error: " + profile + ": recorded for another program (") == 0);
+
+  Json cpu_step = json;
+  cpu_step["steps"][0]["step"] = 0;  // the example's step 0 quantizes its input on the CPU
+  REQUIRE(c.groups[0]["step"] == "cpu");
+  Run cpu = report(cpu_step);
+  CHECK(cpu.err ==
+        "opuc: error: " + profile + ": steps[0].step is 0, not an OPU step of the program\n");
+
+  Json negative = json;
+  negative["steps"][0]["cycles"] = -5;
+  CHECK(report(negative).err == "opuc: error: " + profile +
+                                    ": steps[0].cycles is not a count (a non-negative integer)\n");
+
+  WriteFile(profile, "{\"format\": \"opuc-profile\",");
+  Run cut = Opuc("report " + c.program + " --profile " + profile);
+  CHECK(cut.exit_code == 2);
+  CHECK(cut.err == "opuc: error: " + profile + ": not valid JSON\n");
+
+  Run model = Opuc(std::string("run ") + OPUC_EXAMPLE_MODEL + " --device ref --profile " + profile);
+  CHECK(model.exit_code == 2);
+  CHECK(model.err.find("--profile: a model runs without OPU steps to profile") !=
+        std::string::npos);
+}
+
+}  // namespace
