@@ -29,7 +29,8 @@ Expected<ProgramReport> ReportProgram(const Program& program,
                                " steps; the program has ", steps.size()));
   const Graph& graph = program.graph();
   ProgramReport report;
-  report.array_macs_per_cycle = program.hw().array.input_channels * program.hw().array.output_channels;
+  report.array_macs_per_cycle =
+      program.hw().array.input_channels * program.hw().array.output_channels;
   report.clock_mhz = program.hw().array.clock_mhz;
   report.buffers = BufferUnits(program.hw());
   int64_t measured_cycles = 0, measured_steps = 0;
@@ -56,6 +57,10 @@ Expected<ProgramReport> ReportProgram(const Program& program,
     Expected<StepUsage> usage = UsageOfStep(program, step);
     if (!usage.ok()) return usage.status().WithContext(Cat("step ", s));
     r.usage = *usage;
+    Expected<StepBound> bound = BoundOfStep(program, step);
+    if (!bound.ok()) return bound.status().WithContext(Cat("step ", s));
+    r.bound = *bound;
+    report.bound_cycles += bound->cycles();
     if (measured != nullptr && (*measured)[s].cycles > 0) {
       r.measured_cycles = (*measured)[s].cycles;
       measured_cycles += *r.measured_cycles;

@@ -55,8 +55,8 @@ TEST_CASE("opuc detect: the face on grace_hopper.jpg, float and compiled, drawn"
   Run compile = Opuc("compile " + model + " -o " + program);
   REQUIRE_MESSAGE(compile.exit_code == 0, compile.err);
   const std::string drawn = TempPath("face.png");
-  const Json fsim = Detect(program + " " + photo + " --device fsim --float " + model +
-                           " --draw " + drawn);
+  const Json fsim =
+      Detect(program + " " + photo + " --device fsim --float " + model + " --draw " + drawn);
   REQUIRE(fsim["faces"].size() == 1);
   REQUIRE(fsim["float_faces"].size() == 1);
   CHECK(fsim["float_faces"] == float_run["faces"]);

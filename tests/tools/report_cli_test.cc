@@ -87,7 +87,7 @@ TEST_CASE("opuc report: per step and in total, against the compile report and a 
 
   Run summary = Opuc("report " + c.program + " --summary");
   CHECK(summary.exit_code == 0);
-  CHECK(CountLines(summary.out) == 4);
+  CHECK(CountLines(summary.out) == 5);
   CHECK(summary.out.find("cycles: " + std::to_string(estimated) + " (estimated)") == 0);
 
   const std::string csv = TempPath("report.csv"), html = TempPath("report.html");
@@ -111,7 +111,8 @@ TEST_CASE("opuc report: per step and in total, against the compile report and a 
                  " --output-dir " + TempPath("report_out"));
   REQUIRE(rtl.exit_code == 0);
   const int64_t measured = Json::parse(rtl.out)["cycles"]["measured"].get<int64_t>();
-  const Json timed = Json::parse(Opuc("report " + c.program + " --json --profile " + rtl_profile).out);
+  const Json timed =
+      Json::parse(Opuc("report " + c.program + " --json --profile " + rtl_profile).out);
   CHECK(timed["cycles_from"] == "rtl");
   CHECK(timed["totals"]["measured_cycles"] == measured);
   CHECK(timed["totals"]["mac_efficiency"].get<double>() ==
@@ -145,8 +146,8 @@ TEST_CASE("opuc report refuses a profile that is not this program's, naming the 
 
   Json negative = json;
   negative["steps"][0]["cycles"] = -5;
-  CHECK(report(negative).err == "opuc: error: " + profile +
-                                    ": steps[0].cycles is not a count (a non-negative integer)\n");
+  CHECK(report(negative).err ==
+        "opuc: error: " + profile + ": steps[0].cycles is not a count (a non-negative integer)\n");
 
   WriteFile(profile, "{\"format\": \"opuc-profile\",");
   Run cut = Opuc("report " + c.program + " --profile " + profile);

@@ -32,8 +32,8 @@ using Json = nlohmann::ordered_json;
 
 constexpr const char* kKeypointNames[kFaceKeypoints] = {"right eye", "left eye",  "nose tip",
                                                         "mouth",     "right ear", "left ear"};
-constexpr Rgb kRunColor{0, 230, 64};       // green: this run's faces
-constexpr Rgb kFloatColor{255, 176, 0};    // amber: the float model's
+constexpr Rgb kRunColor{0, 230, 64};     // green: this run's faces
+constexpr Rgb kFloatColor{255, 176, 0};  // amber: the float model's
 constexpr Rgb kKeypointColor{255, 32, 32};
 
 /// The detector's input side and which output is which: the regressors
@@ -53,8 +53,9 @@ Expected<DetectorShape> InspectDetector(const Graph& graph) {
   const TensorType input = graph.tensor(graph.inputs[0]).type();
   OPUC_RETURN_IF_ERROR(CheckImageInput(input));
   if (input.shape[1] != input.shape[2])
-    return InvalidArgument("the model input is not square; BlazeFace detectors take 128x128 or "
-                           "192x192 photographs");
+    return InvalidArgument(
+        "the model input is not square; BlazeFace detectors take 128x128 or "
+        "192x192 photographs");
   DetectorShape d;
   d.side = static_cast<int32_t>(input.shape[1]);
   const Shape& first = graph.tensor(graph.outputs[0]).shape;
@@ -67,8 +68,8 @@ Expected<std::vector<FaceDetection>> Detect(const RunTarget& target, const std::
                                             std::vector<OpuCounters>* counters) {
   OPUC_ASSIGN_OR_RETURN(DetectorShape d, InspectDetector(target.graph()));
   std::vector<HostTensor> inputs;
-  OPUC_ASSIGN_OR_RETURN(HostTensor copy, HostTensor::Copy(input.dtype(), input.shape(), input.raw(),
-                                                          input.bytes()));
+  OPUC_ASSIGN_OR_RETURN(HostTensor copy,
+                        HostTensor::Copy(input.dtype(), input.shape(), input.raw(), input.bytes()));
   inputs.push_back(std::move(copy));
   OPUC_ASSIGN_OR_RETURN(TargetRun run, RunOn(target, device, std::move(inputs)));
   if (counters != nullptr) *counters = std::move(run.counters);
@@ -146,8 +147,7 @@ void PrintFaces(const DetectOptions& o, const Image& image, const std::vector<Fa
   }
   if (float_faces)
     out << "  float model: " << float_faces->size()
-        << (float_faces->size() == 1 ? " face" : " faces") << " (" << o.float_model
-        << " on cpu)\n";
+        << (float_faces->size() == 1 ? " face" : " faces") << " (" << o.float_model << " on cpu)\n";
 }
 
 Expected<std::vector<FaceDetection>> FloatFaces(const DetectOptions& o, const HostTensor& input) {
@@ -199,8 +199,8 @@ int Run(const DetectOptions& o, std::ostream& out, std::ostream& err) {
   }
 
   if (o.json) {
-    Json json{{"image", o.image},  {"width", image->width}, {"height", image->height},
-              {"model", o.model},  {"device", o.device},   {"min_score", o.min_score},
+    Json json{{"image", o.image},      {"width", image->width}, {"height", image->height},
+              {"model", o.model},      {"device", o.device},    {"min_score", o.min_score},
               {"faces", Json::array()}};
     for (const FaceDetection& f : *faces) json["faces"].push_back(FaceJson(f, *image));
     if (float_faces) {

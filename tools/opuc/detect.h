@@ -13,8 +13,8 @@ struct DetectOptions {
   std::string model;  ///< A face detector model or a program compiled from one.
   std::string image;
   std::string device = "cpu";
-  std::string draw;        ///< --draw: the photograph with the faces, as PNG.
-  std::string float_model; ///< --float: the float model to compare with.
+  std::string draw;         ///< --draw: the photograph with the faces, as PNG.
+  std::string float_model;  ///< --float: the float model to compare with.
   std::string preprocess;
   std::string profile;
   double min_score = 0.5;

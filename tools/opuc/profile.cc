@@ -67,8 +67,8 @@ Expected<Profile> ReadDocument(const Json& doc, const Program& program) {
     return InvalidArgument("not an opuc profile (no \"format\": \"opuc-profile\")");
   OPUC_ASSIGN_OR_RETURN(int64_t version, Count(doc, "version", "profile"));
   if (version != kProfileVersion)
-    return InvalidArgument(Cat("profile version ", version, "; this opuc reads version ",
-                               kProfileVersion));
+    return InvalidArgument(
+        Cat("profile version ", version, "; this opuc reads version ", kProfileVersion));
   Profile profile;
   OPUC_ASSIGN_OR_RETURN(profile.device, Text(doc, "device", "profile"));
   auto of = doc.find("program");
@@ -116,7 +116,8 @@ Status WriteProfile(const std::string& path, const Program& program, const std::
                     const std::vector<OpuCounters>& counters) {
   const std::vector<ProgramStep>& steps = program.steps();
   if (counters.size() != steps.size())
-    return InternalError(Cat(path, ": ", counters.size(), " counters for ", steps.size(), " steps"));
+    return InternalError(
+        Cat(path, ": ", counters.size(), " counters for ", steps.size(), " steps"));
   Json list = Json::array();
   for (size_t s = 0; s < steps.size(); ++s)
     if (steps[s].kind == StepKind::kOpu) list.push_back(StepJson(s, steps[s], counters[s]));
@@ -136,8 +137,8 @@ Status WriteProfile(const std::string& path, const Program& program, const std::
 Expected<Profile> ReadProfile(const std::string& path, const Program& program) {
   OPUC_ASSIGN_OR_RETURN(AlignedBytes bytes, ReadFileAligned(path));
   if (bytes.size > kMaxProfileBytes)
-    return InvalidArgument(Cat(path, ": ", bytes.size, " bytes; a profile is at most ",
-                               kMaxProfileBytes));
+    return InvalidArgument(
+        Cat(path, ": ", bytes.size, " bytes; a profile is at most ", kMaxProfileBytes));
   Expected<Json> doc = Parse(bytes);
   if (!doc.ok()) return doc.status().WithContext(path);
   Expected<Profile> profile = ReadDocument(*doc, program);

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "opuc/report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -62,15 +63,19 @@ std::string SummaryText(const ReportView& v) {
        << Fixed(r.Milliseconds(cycles), 3) << " ms at " << Fixed(r.clock_mhz, 0) << " MHz";
   if (r.measured_cycles)
     text << "; estimate " << r.estimated_cycles << " ("
-         << Fixed(static_cast<double>(r.estimated_cycles) / static_cast<double>(cycles), 3)
-         << "x)";
+         << Fixed(static_cast<double>(r.estimated_cycles) / static_cast<double>(cycles), 3) << "x)";
+  text << "\nhardware limit: " << r.bound_cycles << " cycles ("
+       << Fixed(static_cast<double>(cycles) /
+                    static_cast<double>(std::max<int64_t>(1, r.bound_cycles)),
+                2)
+       << "x it: the array's cycles with its channel rounding, or the DRAM bytes each step must "
+          "move, whichever is more)";
   text << "\nMAC efficiency: " << Percent(r.Efficiency(r.opu_macs, cycles)) << " of "
        << r.array_macs_per_cycle << " MACs a cycle over the OPU steps\n"
        << "DRAM traffic: " << Bytes(r.bytes_loaded) << " read, " << Bytes(r.bytes_stored)
        << " written\n"
-       << "OPU: " << r.opu_steps << " steps, " << Percent(Share(r.opu_macs, macs)) << " of "
-       << macs << " MACs; CPU: " << r.cpu_steps << " steps, " << Percent(Share(r.cpu_macs, macs))
-       << "\n";
+       << "OPU: " << r.opu_steps << " steps, " << Percent(Share(r.opu_macs, macs)) << " of " << macs
+       << " MACs; CPU: " << r.cpu_steps << " steps, " << Percent(Share(r.cpu_macs, macs)) << "\n";
   return text.str();
 }
 
@@ -80,11 +85,15 @@ void PrintTable(const ReportView& v, std::ostream& out) {
   out << v.program << ": " << v.source << " for " << v.hw << " (" << r.array_macs_per_cycle
       << " MACs a cycle at " << Fixed(r.clock_mhz, 0) << " MHz)"
       << (measured ? "; measured cycles from " + v.cycles_from : std::string()) << "\n\n";
-  out << std::right << std::setw(5) << "step" << "  " << std::left << std::setw(4) << "kind"
-      << std::right << std::setw(10) << "MACs" << std::setw(10) << "est cyc";
-  if (measured) out << std::setw(10) << (v.cycles_from + " cyc") << std::setw(8) << "est/" + v.cycles_from;
-  out << std::setw(7) << "eff" << std::setw(11) << "DRAM read" << std::setw(10) << "written"
-      << std::setw(6) << "fm" << std::setw(5) << "wgt" << std::setw(5) << "acc" << "  ops\n";
+  out << std::right << std::setw(5) << "step"
+      << "  " << std::left << std::setw(4) << "kind" << std::right << std::setw(10) << "MACs"
+      << std::setw(10) << "est cyc";
+  if (measured)
+    out << std::setw(10) << (v.cycles_from + " cyc") << std::setw(8) << "est/" + v.cycles_from;
+  out << std::setw(10) << "bound" << std::setw(7) << "x" << std::setw(7) << "eff" << std::setw(11)
+      << "DRAM read" << std::setw(10) << "written" << std::setw(6) << "fm" << std::setw(5) << "wgt"
+      << std::setw(5) << "acc"
+      << "  ops\n";
   for (const StepReport& s : r.steps) {
     out << std::right << std::setw(5) << s.step << "  " << std::left << std::setw(4)
         << (s.kind == StepKind::kOpu ? "OPU" : "CPU") << std::right << std::setw(10) << s.macs;
@@ -103,26 +112,36 @@ void PrintTable(const ReportView& v, std::ostream& out) {
         out << std::setw(10) << "-" << std::setw(8) << "-";
     }
     const StepUsage& u = s.usage;
-    out << std::setw(7) << Percent(r.Efficiency(s.macs, r.Cycles(s))) << std::setw(11)
+    out << std::setw(10) << s.bound.cycles() << std::setw(7)
+        << Fixed(static_cast<double>(r.Cycles(s)) /
+                     static_cast<double>(std::max<int64_t>(1, s.bound.cycles())),
+                 2)
+        << std::setw(7) << Percent(r.Efficiency(s.macs, r.Cycles(s))) << std::setw(11)
         << u.bytes_loaded << std::setw(10) << u.bytes_stored << std::setw(6)
         << Fixed(100.0 * Share(u.fm_rows, r.buffers.fm_rows), 0) + "%" << std::setw(5)
         << Fixed(100.0 * Share(u.weight_rows, r.buffers.weight_rows), 0) + "%" << std::setw(5)
-        << Fixed(100.0 * Share(u.acc_entries, r.buffers.acc_entries), 0) + "%" << "  "
-        << Ops(s) << " -> " << s.output << '\n';
+        << Fixed(100.0 * Share(u.acc_entries, r.buffers.acc_entries), 0) + "%"
+        << "  " << Ops(s) << " -> " << s.output << '\n';
   }
   out << '\n' << SummaryText(v);
+}
+
+const char* BoundKind(InnerProductKind kind) {
+  switch (kind) {
+    case InnerProductKind::kDense: return "dense";
+    case InnerProductKind::kDepthwise: return "depthwise";
+    case InnerProductKind::kNone: break;
+  }
+  return "none";
 }
 
 Json ToJson(const ReportView& v) {
   const ProgramReport& r = v.report;
   Json steps = Json::array();
   for (const StepReport& s : r.steps) {
-    Json j{{"step", s.step},
-           {"kind", s.kind == StepKind::kOpu ? "opu" : "cpu"},
-           {"group", s.group},
-           {"ops", s.ops},
-           {"output", s.output},
-           {"macs", s.macs}};
+    Json j{{"step", s.step},     {"kind", s.kind == StepKind::kOpu ? "opu" : "cpu"},
+           {"group", s.group},   {"ops", s.ops},
+           {"output", s.output}, {"macs", s.macs}};
     if (s.kind == StepKind::kCpu) {
       j["reason"] = s.reason;
     } else {
@@ -136,6 +155,11 @@ Json ToJson(const ReportView& v) {
                            {"param_rows", s.usage.param_rows},
                            {"acc_entries", s.usage.acc_entries}};
       j["tiling"] = s.tiling;
+      j["bound"] = {{"inner_product", BoundKind(s.bound.kind)},
+                    {"array_cycles", s.bound.array_cycles},
+                    {"dram_bytes", s.bound.dram_bytes},
+                    {"dram_cycles", s.bound.dram_cycles},
+                    {"cycles", s.bound.cycles()}};
     }
     steps.push_back(std::move(j));
   }
@@ -159,6 +183,7 @@ Json ToJson(const ReportView& v) {
             {"cpu_macs", r.cpu_macs},
             {"estimated_cycles", r.estimated_cycles},
             {"measured_cycles", r.measured_cycles ? Json(*r.measured_cycles) : Json(nullptr)},
+            {"bound_cycles", r.bound_cycles},
             {"milliseconds", r.Milliseconds(cycles)},
             {"mac_efficiency", r.Efficiency(r.opu_macs, cycles)},
             {"dram_bytes_read", r.bytes_loaded},
@@ -176,7 +201,8 @@ std::string CsvField(const std::string& text) {
 std::string ToCsv(const ReportView& v) {
   const ProgramReport& r = v.report;
   std::ostringstream csv;
-  csv << "step,kind,group,ops,output,macs,estimated_cycles,measured_cycles,mac_efficiency,"
+  csv << "step,kind,group,ops,output,macs,estimated_cycles,measured_cycles,bound_cycles,"
+         "mac_efficiency,"
          "dram_bytes_read,dram_bytes_written,fm_rows,weight_rows,param_rows,acc_entries,"
          "tiling_or_reason\n";
   for (const StepReport& s : r.steps) {
@@ -186,11 +212,12 @@ std::string ToCsv(const ReportView& v) {
     if (opu)
       csv << s.estimated_cycles << ','
           << (s.measured_cycles ? std::to_string(*s.measured_cycles) : std::string()) << ','
-          << Fixed(r.Efficiency(s.macs, r.Cycles(s)), 6) << ',' << s.usage.bytes_loaded << ','
-          << s.usage.bytes_stored << ',' << s.usage.fm_rows << ',' << s.usage.weight_rows << ','
-          << s.usage.param_rows << ',' << s.usage.acc_entries << ',' << CsvField(s.tiling);
+          << s.bound.cycles() << ',' << Fixed(r.Efficiency(s.macs, r.Cycles(s)), 6) << ','
+          << s.usage.bytes_loaded << ',' << s.usage.bytes_stored << ',' << s.usage.fm_rows << ','
+          << s.usage.weight_rows << ',' << s.usage.param_rows << ',' << s.usage.acc_entries << ','
+          << CsvField(s.tiling);
     else
-      csv << ",,,,,,,,," << CsvField(s.reason);
+      csv << ",,,,,,,,,," << CsvField(s.reason);
     csv << '\n';
   }
   return csv.str();
@@ -216,8 +243,7 @@ int RunReport(const ReportOptions& options, std::ostream& out, std::ostream& err
     profile = std::move(read).value();
     view.cycles_from = profile->device;
   }
-  Expected<ProgramReport> report =
-      ReportProgram(*program, profile ? &profile->counters : nullptr);
+  Expected<ProgramReport> report = ReportProgram(*program, profile ? &profile->counters : nullptr);
   if (!report.ok()) return ReportError(report.status().WithContext(options.program), err);
   view.report = std::move(report).value();
   if (!view.report.measured_cycles) view.cycles_from.clear();  // a device without a clock

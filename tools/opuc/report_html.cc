@@ -25,8 +25,10 @@ std::string Escape(const std::string& text) {
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) out += ' ';
-        else out += c;
+        if (static_cast<unsigned char>(c) < 0x20)
+          out += ' ';
+        else
+          out += c;
     }
   }
   return out;
@@ -133,8 +135,7 @@ void CycleBars(std::ostringstream& h, const ReportView& v) {
   h << "</svg>\n<div class=\"legend sub\"><i style=\"background:" << kOpuLight
     << "\"></i>estimated cycles";
   if (measured)
-    h << "<i style=\"background:" << kOpuColor << "\"></i>" << Escape(v.cycles_from)
-      << " cycles";
+    h << "<i style=\"background:" << kOpuColor << "\"></i>" << Escape(v.cycles_from) << " cycles";
   h << " &nbsp; (right: cycles and MAC efficiency)</div>\n";
 }
 
@@ -195,12 +196,12 @@ std::string ReportHtml(const ReportView& v) {
   Card(h, Fixed(static_cast<double>(r.bytes_loaded + r.bytes_stored) / 1e6, 2) + " MB",
        "DRAM traffic: " + Fixed(static_cast<double>(r.bytes_loaded) / 1e6, 2) + " read, " +
            Fixed(static_cast<double>(r.bytes_stored) / 1e6, 2) + " written");
-  Card(h,
-       Fixed(macs > 0 ? 100.0 * static_cast<double>(r.opu_macs) / static_cast<double>(macs) : 0,
-             1) +
-           "% on the OPU",
-       std::to_string(r.opu_steps) + " OPU steps, " + std::to_string(r.cpu_steps) +
-           " CPU steps, " + std::to_string(macs) + " MACs");
+  Card(
+      h,
+      Fixed(macs > 0 ? 100.0 * static_cast<double>(r.opu_macs) / static_cast<double>(macs) : 0, 1) +
+          "% on the OPU",
+      std::to_string(r.opu_steps) + " OPU steps, " + std::to_string(r.cpu_steps) + " CPU steps, " +
+          std::to_string(macs) + " MACs");
   h << "</div>\n<h2>The partition</h2>\n";
   PartitionStrip(h, r);
   h << "<h2>Cycles per step</h2>\n";

@@ -153,8 +153,8 @@ int RunRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
         << TextNumber(stats.mean) << "  -> " << path << '\n';
   }
   if (!options.profile.empty())
-    if (Status s = WriteProfile(options.profile, *ran->target.program, options.device,
-                                ran->run.counters);
+    if (Status s =
+            WriteProfile(options.profile, *ran->target.program, options.device, ran->run.counters);
         !s.ok())
       return ReportError(s, err);
   const Cycles cycles = CountCycles(*ran);

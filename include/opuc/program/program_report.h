@@ -5,7 +5,8 @@
 // estimator's cycles, the cycles a device with a clock measured (the RTL,
 // when a run recorded them), MAC efficiency (MACs over cycles × the array's
 // MACs per cycle: L × Co), the DRAM bytes read and written and the on-chip
-// buffers' occupancy (opuc/program/step_usage.h).
+// buffers' occupancy (opuc/program/step_usage.h), and the fewest cycles the
+// hardware could take (opuc/program/step_bound.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_PROGRAM_PROGRAM_REPORT_H
@@ -18,6 +19,7 @@
 
 #include "opuc/opu/fsim.h"
 #include "opuc/program/program.h"
+#include "opuc/program/step_bound.h"
 #include "opuc/program/step_usage.h"
 
 namespace opuc {
@@ -29,11 +31,12 @@ struct StepReport {
   std::vector<std::string> ops;  ///< The nodes' op names, in order.
   std::string output;            ///< The step's first output tensor: the layer it ends.
   int64_t macs = 0;
-  int64_t estimated_cycles = 0;                ///< OPU steps.
-  std::optional<int64_t> measured_cycles;      ///< OPU steps a clocked device ran.
-  StepUsage usage;                             ///< OPU steps.
-  std::string tiling;                          ///< OPU steps.
-  std::string reason;                          ///< CPU steps: why not on the OPU.
+  int64_t estimated_cycles = 0;            ///< OPU steps.
+  std::optional<int64_t> measured_cycles;  ///< OPU steps a clocked device ran.
+  StepUsage usage;                         ///< OPU steps.
+  StepBound bound;                         ///< OPU steps: the hardware's limit.
+  std::string tiling;                      ///< OPU steps.
+  std::string reason;                      ///< CPU steps: why not on the OPU.
 };
 
 struct ProgramReport {
@@ -46,6 +49,7 @@ struct ProgramReport {
   int64_t estimated_cycles = 0;
   std::optional<int64_t> measured_cycles;  ///< When every OPU step was measured.
   int64_t bytes_loaded = 0, bytes_stored = 0;
+  int64_t bound_cycles = 0;  ///< The OPU steps' bounds added up.
   /// Buffer sizes in their units (the denominators of occupancy).
   OpuBufferUnits buffers;
 

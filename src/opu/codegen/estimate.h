@@ -1,7 +1,7 @@
 //===- src/opu/codegen/estimate.h - Cycles a group should take ----*- C++ -*-===//
 //
 // An analytical model of the RTL's engines (docs/rtl.md, "Timing of each
-// engine"), calibrated against it with bench/rtl_cycles_bench: a load costs
+// engine"), calibrated against it with bench/opu_efficiency_bench: a load costs
 // the DRAM latency plus its bytes at the HwConfig's bandwidth (converted to
 // bytes per clock); a store one pixel a cycle, or its bytes at the
 // bandwidth when that is slower (writes are posted: no latency); a Gemm one

@@ -20,6 +20,34 @@ std::pair<int64_t, int64_t> InnerProductGroup::OutputRange() const {
   return {last.clamp.lo, last.clamp.hi};
 }
 
+namespace {
+
+/// A clamp without a shift, after a stage that ends in a clamp of its own
+/// (the output stage, a compare stage, a residual add), is that stage's
+/// clamp narrowed: clamp(clamp(x, a, b), c, d) = clamp(x, max(a, c),
+/// min(b, d)) whenever the two ranges meet. So the relu after an add costs
+/// no pass over the accumulator. False (nothing changed) where it does not
+/// apply: after a table, or for ranges that do not meet.
+bool NarrowLastStage(InnerProductGroup& g, int64_t lo, int64_t hi) {
+  int64_t* last_lo = &g.lo;
+  int64_t* last_hi = &g.hi;
+  if (!g.post.empty()) {
+    PostStep& last = g.post.back();
+    if (last.kind == PostStep::kTable) return false;
+    ResidualStep* residual =
+        last.kind == PostStep::kResidual ? &g.residuals[last.residual] : nullptr;
+    last_lo = residual ? &residual->lo : &last.clamp.lo;
+    last_hi = residual ? &residual->hi : &last.clamp.hi;
+  }
+  const int64_t new_lo = std::max(*last_lo, lo), new_hi = std::min(*last_hi, hi);
+  if (new_lo > new_hi) return false;
+  *last_lo = new_lo;
+  *last_hi = new_hi;
+  return true;
+}
+
+}  // namespace
+
 Status ReadClamp(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g) {
   const Node& n = graph.node(id);
   Activation a = Activation::kNone;
@@ -34,7 +62,8 @@ Status ReadClamp(const Graph& graph, const HwPartition& p, NodeId id, InnerProdu
   OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
   const DType format = graph.tensor(n.outputs[0]).dtype;
   OPUC_ASSIGN_OR_RETURN(auto range, Range(a, f_out, format, What(graph, id)));
-  g.post.push_back({PostStep::kClamp, {f_in - f_out, range.first, range.second}});
+  if (f_in != f_out || !NarrowLastStage(g, range.first, range.second))
+    g.post.push_back({PostStep::kClamp, {f_in - f_out, range.first, range.second}});
   g.output = n.outputs[0];
   g.out_format = format;
   return OkStatus();

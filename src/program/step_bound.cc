@@ -1,0 +1,101 @@
+//===- src/program/step_bound.cc - The fewest cycles an OPU step can take -===//
+#include "opuc/program/step_bound.h"
+
+#include <cmath>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "opuc/opu/fsim.h"
+#include "opuc/program/step_usage.h"
+#include "support/format.h"
+
+namespace opuc {
+namespace {
+
+int64_t CeilDiv(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
+
+/// The array cycles of one node, and which kind of inner product it is.
+std::pair<InnerProductKind, int64_t> ArrayCycles(const Graph& graph, const Node& node,
+                                                 const HwConfig& hw) {
+  if (node.inputs.size() < 2 || node.outputs.empty()) return {InnerProductKind::kNone, 0};
+  const Tensor& in = graph.tensor(node.inputs[0]);
+  const Shape& w = graph.tensor(node.inputs[1]).shape;
+  const Shape& out = graph.tensor(node.outputs[0]).shape;
+  const int64_t L = hw.array.input_channels, Co = hw.array.output_channels;
+  const int64_t planes = in.dtype == DType::kI16 ? 2 : 1;
+  switch (node.op) {
+    case OpKind::kConv2D:  // out [N,Ho,Wo,Co], w [Co,Kh,Kw,Ci]
+      if (out.size() != 4 || w.size() != 4) break;
+      return {InnerProductKind::kDense, out[0] * out[1] * out[2] * w[1] * w[2] * CeilDiv(w[3], L) *
+                                            CeilDiv(out[3], Co) * planes};
+    case OpKind::kDepthwiseConv2D:  // out [N,Ho,Wo,C*M], w [1,Kh,Kw,C*M]
+      if (out.size() != 4 || w.size() != 4) break;
+      return {InnerProductKind::kDepthwise,
+              out[0] * out[1] * out[2] * w[1] * w[2] * CeilDiv(out[3], Co) * planes};
+    case OpKind::kFullyConnected: {  // w [Co,Ci]; rows = elements / Ci
+      if (w.size() != 2 || w[1] <= 0) break;
+      int64_t elements = 1;
+      for (int64_t d : in.shape) elements *= d;
+      return {InnerProductKind::kDense,
+              elements / w[1] * CeilDiv(w[1], L) * CeilDiv(w[0], Co) * planes};
+    }
+    default: break;
+  }
+  return {InnerProductKind::kNone, 0};
+}
+
+/// The bytes of the constant blob the step's loads read, each byte once.
+Expected<int64_t> ConstantBytesRead(const Program& program, const ProgramStep& step) {
+  const OpuBufferUnits units = BufferUnits(program.hw());
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  for (size_t i = 0; i < step.word_count; ++i) {
+    Expected<isa::Instruction> insn = isa::Decode(step.word(i));
+    if (!insn.ok()) return insn.status().WithContext(Cat("word ", i));
+    const auto* load = std::get_if<isa::LoadInsn>(&*insn);
+    if (!load || load->rows == 0 || load->cols == 0 || load->dram_addr >= program.constant_bytes())
+      continue;
+    const int64_t unit = load->buffer == 0   ? units.lanes
+                         : load->buffer == 1 ? units.lanes * units.out_lanes
+                                             : units.out_lanes * 8;
+    for (int64_t r = 0; r < load->rows; ++r) {
+      const int64_t begin = load->dram_addr + r * load->dram_stride;
+      ranges.emplace_back(begin, begin + load->cols * unit);
+    }
+  }
+  std::sort(ranges.begin(), ranges.end());
+  int64_t bytes = 0, covered = 0;  // covered: the end of what is counted so far
+  for (const auto& [begin, end] : ranges) {
+    if (end <= covered) continue;
+    bytes += end - std::max(begin, covered);
+    covered = end;
+  }
+  return bytes;
+}
+
+}  // namespace
+
+Expected<StepBound> BoundOfStep(const Program& program, const ProgramStep& step) {
+  StepBound bound;
+  if (step.kind != StepKind::kOpu) return bound;
+  const Graph& graph = program.graph();
+  for (NodeId n : step.nodes) {
+    const auto [kind, cycles] = ArrayCycles(graph, graph.node(n), program.hw());
+    bound.array_cycles += cycles;
+    if (kind != InnerProductKind::kNone) bound.kind = kind;
+  }
+  for (TensorId t : step.inputs)
+    if (const ActivationLayout* layout = program.Find(t)) bound.dram_bytes += layout->bytes();
+  OPUC_ASSIGN_OR_RETURN(int64_t constants, ConstantBytesRead(program, step));
+  OPUC_ASSIGN_OR_RETURN(StepUsage usage, UsageOfStep(program, step));
+  bound.dram_bytes += constants + usage.bytes_stored;
+  const HwConfig& hw = program.hw();
+  const double bytes_per_cycle = hw.dram.bandwidth_gb_per_s * 1e3 / hw.array.clock_mhz;
+  bound.dram_cycles =
+      bytes_per_cycle > 0
+          ? static_cast<int64_t>(std::ceil(static_cast<double>(bound.dram_bytes) / bytes_per_cycle))
+          : 0;
+  return bound;
+}
+
+}  // namespace opuc
