@@ -1,29 +1,49 @@
 //===- src/quant/calibrate.cc - Activation statistics ---------------------===//
 #include "calibrate.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "opuc/cpu/executor.h"
 #include "support/format.h"
 
 namespace opuc::quant {
 
+namespace {
+
+/// floor(y) for the y the error loop needs: y is first limited to
+/// [-256, 512], which changes no result (it is clamped to [-128, 255]
+/// after), and then a truncation and a correction stand in for floor(),
+/// which the portable x86-64 baseline leaves to a libm call per element.
+inline double FloorOfLimited(double y) {
+  y = std::min(512.0, std::max(-256.0, y));
+  const double t = static_cast<double>(static_cast<int32_t>(y));
+  return t - static_cast<double>(t > y);
+}
+
+}  // namespace
+
 void AccumulateErrors(const float* values, int64_t count, TensorStats& stats) {
   stats.seen = true;
   stats.count += count;
-  std::array<double, kNumActivationBits> sums{}, sums_u8{}, scales{};
-  for (size_t k = 0; k < scales.size(); ++k)
+  std::array<double, kNumActivationBits> sums{}, sums_u8{}, scales{}, steps{};
+  for (size_t k = 0; k < scales.size(); ++k) {
     scales[k] = std::ldexp(1.0, kMinActivationBits + static_cast<int>(k));
+    steps[k] = 1.0 / scales[k];  // a power of two: multiplying by it is exact
+  }
   double max_abs = stats.max_abs, squares = 0.0;
   for (int64_t i = 0; i < count; ++i) {
     const double x = values[i];
     if (!std::isfinite(x)) continue;
     max_abs = std::max(max_abs, std::fabs(x));
     squares += x * x;
-    for (size_t k = 0; k < scales.size(); ++k) {
-      const double r = std::floor(x * scales[k] + 0.5);
-      const double e = x - std::min(127.0, std::max(-128.0, r)) / scales[k];
-      const double e_u8 = x - std::min(255.0, std::max(0.0, r)) / scales[k];
+    // Independent per k: GCC vectorizes these loops across k.
+    std::array<double, kNumActivationBits> r;
+    for (size_t k = 0; k < r.size(); ++k) r[k] = FloorOfLimited(x * scales[k] + 0.5);
+    for (size_t k = 0; k < r.size(); ++k) {
+      const double e = x - std::min(127.0, std::max(-128.0, r[k])) * steps[k];
+      const double e_u8 = x - std::min(255.0, std::max(0.0, r[k])) * steps[k];
       sums[k] += e * e;
       sums_u8[k] += e_u8 * e_u8;
     }

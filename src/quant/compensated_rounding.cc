@@ -1,49 +1,41 @@
 //===- src/quant/compensated_rounding.cc - Weights rounded as a whole -----===//
+//
+// The factorization runs on Eigen's blocked Cholesky and triangular solve:
+// a layer's dim is up to Kh·Kw·Ci (thousands), and the O(dim³) work is most
+// of what quantizing a large model costs (bench/compile_speed_bench).
+//
+//===----------------------------------------------------------------------===//
 #include "compensated_rounding.h"
 
-#include <cmath>
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <algorithm>
 
 namespace opuc::quant {
+
 namespace {
 
-size_t At(int64_t dim, int64_t i, int64_t j) { return static_cast<size_t>(i * dim + j); }
+using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-/// Lower triangular L with L Lᵀ = a (dim × dim, row-major); false when a
-/// pivot is not positive.
-bool Cholesky(const std::vector<double>& a, int64_t dim, std::vector<double>& l) {
-  l.assign(static_cast<size_t>(dim * dim), 0.0);
-  for (int64_t i = 0; i < dim; ++i) {
-    for (int64_t j = 0; j <= i; ++j) {
-      double sum = a[At(dim, i, j)];
-      for (int64_t k = 0; k < j; ++k) sum -= l[At(dim, i, k)] * l[At(dim, j, k)];
-      if (i != j) {
-        l[At(dim, i, j)] = sum / l[At(dim, j, j)];
-      } else if (sum > 0.0) {
-        l[At(dim, i, i)] = std::sqrt(sum);
-      } else {
-        return false;
-      }
-    }
+/// Replaces the lower triangular `l` by its inverse, by halves:
+/// inv([A 0; B C]) = [A⁻¹ 0; −C⁻¹ B A⁻¹ C⁻¹], the two products triangular
+/// times dense: n³/3 multiply-adds, where a solve against the identity
+/// would spend n³ on its zeros.
+void InvertLowerInPlace(Eigen::Ref<Matrix> l) {
+  const Eigen::Index n = l.rows();
+  if (n <= 32) {
+    Matrix inverse = Matrix::Identity(n, n);
+    l.triangularView<Eigen::Lower>().solveInPlace(inverse);
+    l = inverse;
+    return;
   }
-  return true;
-}
-
-/// The inverse of the lower triangular `l`, row by row (each row a sum of
-/// earlier rows, so the inner loop runs along contiguous memory).
-std::vector<double> InvertLower(const std::vector<double>& l, int64_t dim) {
-  std::vector<double> inv(static_cast<size_t>(dim * dim), 0.0);
-  for (int64_t i = 0; i < dim; ++i) {
-    double* row = inv.data() + i * dim;
-    for (int64_t k = 0; k < i; ++k) {
-      const double lik = l[At(dim, i, k)];
-      const double* earlier = inv.data() + k * dim;
-      for (int64_t j = 0; j <= k; ++j) row[j] -= lik * earlier[j];
-    }
-    row[i] = 1.0;
-    const double pivot = l[At(dim, i, i)];
-    for (int64_t j = 0; j <= i; ++j) row[j] /= pivot;
-  }
-  return inv;
+  const Eigen::Index h = n / 2;
+  InvertLowerInPlace(l.topLeftCorner(h, h));
+  InvertLowerInPlace(l.bottomRightCorner(n - h, n - h));
+  Matrix b = l.bottomRightCorner(n - h, n - h).triangularView<Eigen::Lower>() *
+             l.bottomLeftCorner(n - h, h);
+  l.bottomLeftCorner(n - h, h).noalias() =
+      -(b * l.topLeftCorner(h, h).triangularView<Eigen::Lower>());
 }
 
 }  // namespace
@@ -52,28 +44,49 @@ std::vector<double> CompensationFactor(const double* gram, int64_t dim) {
   // With P the reversal permutation, P(G + λI)P = L Lᵀ gives G + λI = R Rᵀ
   // for the upper triangular R = P L P; so (G + λI)⁻¹ = R⁻ᵀ R⁻¹ and
   // U = R⁻¹ = P L⁻¹ P: one Cholesky factorization and one triangular inverse.
-  double mean = 0.0;
-  for (int64_t i = 0; i < dim; ++i) mean += gram[At(dim, i, i)];
-  mean /= static_cast<double>(dim);
-  std::vector<double> reversed(static_cast<size_t>(dim * dim));
-  for (int64_t i = 0; i < dim; ++i)
-    for (int64_t j = 0; j < dim; ++j)
-      reversed[At(dim, i, j)] = gram[At(dim, dim - 1 - i, dim - 1 - j)];
-  for (int64_t i = 0; i < dim; ++i) {
-    double& diagonal = reversed[At(dim, i, i)];
+  const auto n = static_cast<Eigen::Index>(dim);
+  const Eigen::Map<const Matrix> g(gram, n, n);
+  double mean = g.diagonal().mean();
+  Matrix reversed = g.reverse();
+  for (Eigen::Index i = 0; i < n; ++i) {
+    double& diagonal = reversed(i, i);
     if (diagonal == 0.0) diagonal = 1.0;
     diagonal += kGramDamping * mean;
   }
-  std::vector<double> l;
-  if (!Cholesky(reversed, dim, l)) return {};
-  const std::vector<double> l_inv = InvertLower(l, dim);
+  const Eigen::LLT<Matrix, Eigen::Lower> llt(reversed);
+  if (llt.info() != Eigen::Success) return {};
+  Matrix l_inv = llt.matrixL();
+  InvertLowerInPlace(l_inv);
   std::vector<double> u(static_cast<size_t>(dim * dim), 0.0);
-  for (int64_t i = 0; i < dim; ++i)
-    for (int64_t j = i; j < dim; ++j) {
-      u[At(dim, i, j)] = l_inv[At(dim, dim - 1 - i, dim - 1 - j)];
-      if (!std::isfinite(u[At(dim, i, j)])) return {};  // a non-finite input sum
-    }
+  Eigen::Map<Matrix> result(u.data(), n, n);
+  result.triangularView<Eigen::Upper>() = l_inv.reverse().triangularView<Eigen::Upper>();
+  if (!result.allFinite()) return {};  // a non-finite input sum
   return u;
+}
+
+void RoundCompensatedRows(std::vector<double>& rows, int64_t count,
+                          const std::vector<double>& factor,
+                          const std::function<double(int64_t, double)>& round) {
+  if (count <= 0) return;
+  const auto dim = static_cast<Eigen::Index>(static_cast<int64_t>(rows.size()) / count);
+  Eigen::Map<Matrix> w(rows.data(), static_cast<Eigen::Index>(count), dim);
+  const Eigen::Map<const Matrix> u(factor.data(), dim, dim);
+  Matrix errors(w.rows(), kRoundingBlock);
+  for (Eigen::Index b0 = 0; b0 < dim; b0 += kRoundingBlock) {
+    const Eigen::Index b1 = std::min<Eigen::Index>(b0 + kRoundingBlock, dim);
+    for (Eigen::Index j = b0; j < b1; ++j) {
+      for (Eigen::Index r = 0; r < w.rows(); ++r) {
+        const double q = round(static_cast<int64_t>(r), w(r, j));
+        const double scaled_error = (w(r, j) - q) / u(j, j);
+        errors(r, j - b0) = scaled_error;
+        w.row(r).segment(j + 1, b1 - j - 1) -= scaled_error * u.row(j).segment(j + 1, b1 - j - 1);
+        w(r, j) = q;
+      }
+    }
+    if (b1 < dim)
+      w.rightCols(dim - b1).noalias() -=
+          errors.leftCols(b1 - b0) * u.block(b0, b1, b1 - b0, dim - b1);
+  }
 }
 
 }  // namespace opuc::quant

@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace opuc::quant {
@@ -33,20 +34,25 @@ inline constexpr double kGramDamping = 0.01;
 /// definite or not finite (the caller then rounds to nearest).
 std::vector<double> CompensationFactor(const double* gram, int64_t dim);
 
-/// Rounds `weights` (dim values in G's order) in place with `round(x)`, which
-/// returns the grid value x rounds to (saturation included), compensating
-/// each error on the weights not yet rounded.
+/// Rounds `count` rows of `dim` weights each (row-major in `rows`, every
+/// row in G's order, all reading the same inputs) in place with
+/// `round(row, x)`, which returns the grid value x rounds to in that row
+/// (saturation included), compensating each error on the row's weights not
+/// yet rounded. The columns go in blocks of kRoundingBlock: inside a block
+/// one column at a time, then the block's errors reach every later column in
+/// one matrix product (OPTQ's lazy batch updates: the same arithmetic,
+/// summed in another order).
+void RoundCompensatedRows(std::vector<double>& rows, int64_t count,
+                          const std::vector<double>& factor,
+                          const std::function<double(int64_t, double)>& round);
+
+inline constexpr int64_t kRoundingBlock = 64;
+
+/// One row: RoundCompensatedRows with `round(x)`.
 template <typename Round>
 void RoundCompensated(std::vector<double>& weights, const std::vector<double>& factor,
                       Round round) {
-  const auto dim = static_cast<int64_t>(weights.size());
-  for (int64_t j = 0; j < dim; ++j) {
-    const double q = round(weights[static_cast<size_t>(j)]);
-    const double* u = factor.data() + j * dim;
-    const double scaled_error = (weights[static_cast<size_t>(j)] - q) / u[j];
-    for (int64_t k = j + 1; k < dim; ++k) weights[static_cast<size_t>(k)] -= scaled_error * u[k];
-    weights[static_cast<size_t>(j)] = q;
-  }
+  RoundCompensatedRows(weights, 1, factor, [&](int64_t, double x) { return round(x); });
 }
 
 }  // namespace opuc::quant

@@ -1,6 +1,7 @@
 //===- src/quant/input_gram.cc - What each inner product sees -------------===//
 #include "input_gram.h"
 
+#include <Eigen/Core>
 #include <algorithm>
 
 #include "opuc/ir/conv_geometry.h"
@@ -24,18 +25,16 @@ struct Patches {
   double* column(int64_t j) { return columns.data() + j * rows; }
 };
 
-/// G += XᵀX for the patches X (both triangles written).
+/// G += XᵀX for the patches X (both triangles written), as one Eigen
+/// rank update: X is `rows` × `dim`, column-major as Patches holds it.
 void AddOuterProducts(Patches& x, double* gram) {
-  for (int64_t a = 0; a < x.dim; ++a) {
-    const double* xa = x.column(a);
-    for (int64_t b = a; b < x.dim; ++b) {
-      const double* xb = x.column(b);
-      double sum = 0.0;
-      for (int64_t r = 0; r < x.rows; ++r) sum += xa[r] * xb[r];
-      gram[a * x.dim + b] += sum;
-      if (a != b) gram[b * x.dim + a] += sum;
-    }
-  }
+  const auto dim = static_cast<Eigen::Index>(x.dim);
+  const Eigen::Map<const Eigen::MatrixXd> patches(x.columns.data(),
+                                                  static_cast<Eigen::Index>(x.rows), dim);
+  Eigen::Map<Eigen::MatrixXd> g(gram, dim, dim);  // symmetric: either storage order
+  Eigen::MatrixXd update = Eigen::MatrixXd::Zero(dim, dim);
+  update.selfadjointView<Eigen::Lower>().rankUpdate(patches.transpose());
+  g += update.selfadjointView<Eigen::Lower>();
 }
 
 /// Every stride-th of `count` positions, at most kMaxGramPositions of them.

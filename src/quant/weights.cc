@@ -77,28 +77,49 @@ int BestChannelBits(const float* w, const ChannelLayout& layout, int64_t c) {
   return best;
 }
 
-/// Channel c's weights at `bits`: nearest rounding, or compensated rounding
-/// (compensated_rounding.h) when `factor` is given and the result still keeps
-/// the accumulation bound with |bias| = `bias_magnitude`.
-bool RoundChannel(const float* w, const ChannelLayout& layout, int64_t c, int bits,
-                  const std::vector<double>* factor, int64_t bias_magnitude, int input_magnitude,
-                  std::vector<int8_t>& out) {
-  std::vector<double> row;
-  layout.ForEach(c, [&](int64_t k) { row.push_back(w[k]); });
-  if (factor && !factor->empty()) {
-    RoundCompensated(row, *factor,
-                     [bits](double x) { return std::ldexp(QuantizeToInt8(x, bits), -bits); });
-    int64_t bound = bias_magnitude;
-    for (double v : row) bound += input_magnitude * std::abs(int{QuantizeToInt8(v, bits)});
-    if (bound <= kInt32Max) {
-      size_t j = 0;
-      layout.ForEach(
-          c, [&](int64_t k) { out[static_cast<size_t>(k)] = QuantizeToInt8(row[j++], bits); });
-      return true;
-    }
+/// The weights of `channels` (each at its own fraction length `bits[c]`):
+/// nearest rounding, or compensated rounding (compensated_rounding.h) when
+/// `factor` is given, for the channels whose result still keeps the
+/// accumulation bound with their bias. Returns how many were compensated.
+int64_t RoundChannels(const float* w, const ChannelLayout& layout,
+                      const std::vector<int64_t>& channels, const std::vector<int>& bits,
+                      const std::vector<int32_t>& bias, const std::vector<double>* factor,
+                      int input_magnitude, std::vector<int8_t>& out) {
+  const auto nearest = [&](int64_t c) {
+    layout.ForEach(c, [&](int64_t k) {
+      out[static_cast<size_t>(k)] = QuantizeToInt8(w[k], bits[static_cast<size_t>(c)]);
+    });
+  };
+  if (!factor || factor->empty()) {
+    for (int64_t c : channels) nearest(c);
+    return 0;
   }
-  layout.ForEach(c, [&](int64_t k) { out[static_cast<size_t>(k)] = QuantizeToInt8(w[k], bits); });
-  return false;
+  std::vector<double> rows;
+  for (int64_t c : channels) layout.ForEach(c, [&](int64_t k) { rows.push_back(w[k]); });
+  const auto count = static_cast<int64_t>(channels.size());
+  RoundCompensatedRows(rows, count, *factor, [&](int64_t r, double x) {
+    const int b = bits[static_cast<size_t>(channels[static_cast<size_t>(r)])];
+    return std::ldexp(QuantizeToInt8(x, b), -b);
+  });
+  const size_t dim = rows.size() / channels.size();
+  int64_t compensated = 0;
+  for (size_t r = 0; r < channels.size(); ++r) {
+    const int64_t c = channels[r];
+    const int b = bits[static_cast<size_t>(c)];
+    const double* row = rows.data() + r * dim;
+    int64_t bound = std::llabs(int64_t{bias[static_cast<size_t>(c)]});
+    for (size_t i = 0; i < dim; ++i)
+      bound += input_magnitude * std::abs(int{QuantizeToInt8(row[i], b)});
+    if (bound > kInt32Max) {
+      nearest(c);
+      continue;
+    }
+    size_t i = 0;
+    layout.ForEach(c,
+                   [&](int64_t k) { out[static_cast<size_t>(k)] = QuantizeToInt8(row[i++], b); });
+    ++compensated;
+  }
+  return compensated;
 }
 
 }  // namespace
@@ -135,9 +156,8 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
   if (gram && (gram->groups <= 0 || layout.extent % gram->groups != 0 ||
                gram->dim != weights.elements() / layout.extent))
     gram = nullptr;  // not this node's patches: round to nearest
-  std::vector<std::optional<std::vector<double>>> factors(gram ? static_cast<size_t>(gram->groups)
-                                                               : 0);
-  const int64_t channels_per_group = gram ? layout.extent / gram->groups : 1;
+  const int64_t groups = gram ? gram->groups : 1;
+  const int64_t channels_per_group = layout.extent / groups;
   for (int64_t c = 0; c < layout.extent; ++c) {
     const double b = bias ? bias->data<float>()[c] : 0.0;
     int bits = BestChannelBits(w, layout, c);
@@ -160,18 +180,19 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
     }
     if (bits != chosen) ++result.lowered;
     result.bits.push_back(bits);
-    const std::vector<double>* factor = nullptr;
-    if (gram) {
-      auto& f = factors[static_cast<size_t>(c / channels_per_group)];
-      if (!f) f = CompensationFactor(gram->group(c / channels_per_group), gram->dim);
-      factor = &*f;
-    }
-    if (RoundChannel(w, layout, c, bits, factor, std::llabs(int64_t{result.bias.back()}),
-                     input_magnitude, result.weights))
-      ++result.compensated;
     layout.ForEach(c, [&](int64_t k) {
       if (Clips(w[k], bits)) ++result.saturated;
     });
+  }
+  // The channels of one Gram group read the same inputs: rounded together.
+  for (int64_t group = 0; group < groups; ++group) {
+    std::vector<int64_t> channels;
+    for (int64_t c = group * channels_per_group; c < (group + 1) * channels_per_group; ++c)
+      channels.push_back(c);
+    const std::vector<double> factor =
+        gram ? CompensationFactor(gram->group(group), gram->dim) : std::vector<double>();
+    result.compensated += RoundChannels(w, layout, channels, result.bits, result.bias,
+                                        gram ? &factor : nullptr, input_magnitude, result.weights);
   }
   if (!bias) result.bias.clear();
   return result;

@@ -2,7 +2,9 @@
 // checked by multiplying it back; the roundings are worked out by hand.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -105,6 +107,80 @@ TEST_CASE("compensated rounding: inputs of opposite sign push the next weight th
   CHECK(w == std::vector<double>{0.0, 0.0});
   CHECK(OutputError({0.4, 0.6}, w, g) == doctest::Approx(0.04));
   CHECK(OutputError({0.4, 0.6}, {0.0, 1.0}, g) == doctest::Approx(0.64));
+}
+
+/// A Gram matrix of `samples` random patches of `dim` inputs, some of them
+/// correlated (input i leans on input i − 1), and the weights to round.
+std::vector<double> RandomGram(int64_t dim, int64_t samples, uint64_t seed) {
+  std::vector<double> x(static_cast<size_t>(dim * samples));
+  uint64_t state = seed;
+  const auto next = [&state] {  // xorshift64: deterministic, uniform in [-1, 1)
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return static_cast<double>(state >> 11) / static_cast<double>(uint64_t{1} << 52) - 1.0;
+  };
+  for (int64_t r = 0; r < samples; ++r)
+    for (int64_t i = 0; i < dim; ++i)
+      x[static_cast<size_t>(r * dim + i)] =
+          next() + (i > 0 ? 0.8 * x[static_cast<size_t>(r * dim + i - 1)] : 0.0);
+  std::vector<double> g(static_cast<size_t>(dim * dim), 0.0);
+  for (int64_t r = 0; r < samples; ++r)
+    for (int64_t a = 0; a < dim; ++a)
+      for (int64_t b = 0; b < dim; ++b)
+        g[static_cast<size_t>(a * dim + b)] +=
+            x[static_cast<size_t>(r * dim + a)] * x[static_cast<size_t>(r * dim + b)];
+  return g;
+}
+
+TEST_CASE("compensated rounding: a large factor (blocked inverse) still inverts the Gram matrix") {
+  const int64_t n = 150;  // past the 32-row base case and two levels of halving
+  const std::vector<double> g = RandomGram(n, 400, 7);
+  const std::vector<double> u = CompensationFactor(g.data(), n);
+  REQUIRE(u.size() == static_cast<size_t>(n * n));
+  double mean = 0.0;
+  for (int64_t i = 0; i < n; ++i)
+    mean += g[static_cast<size_t>(i * n + i)] / static_cast<double>(n);
+  // (G + λI) · Uᵀ · U = I, checked row by row: v = U·e_j, then Uᵀ·v.
+  double worst = 0.0;
+  for (int64_t j = 0; j < n; j += 7) {
+    std::vector<double> v(static_cast<size_t>(n), 0.0), utu(static_cast<size_t>(n), 0.0);
+    for (int64_t m = 0; m < n; ++m) v[static_cast<size_t>(m)] = u[static_cast<size_t>(m * n + j)];
+    for (int64_t k = 0; k < n; ++k)
+      for (int64_t m = 0; m < n; ++m)
+        utu[static_cast<size_t>(k)] +=
+            u[static_cast<size_t>(m * n + k)] * v[static_cast<size_t>(m)];
+    for (int64_t i = 0; i < n; ++i) {
+      double sum = kGramDamping * mean * utu[static_cast<size_t>(i)];
+      for (int64_t k = 0; k < n; ++k)
+        sum += g[static_cast<size_t>(i * n + k)] * utu[static_cast<size_t>(k)];
+      worst = std::max(worst, std::fabs(sum - (i == j ? 1.0 : 0.0)));
+    }
+  }
+  CHECK(worst < 1e-9);
+}
+
+TEST_CASE("compensated rounding: rows in blocks round as one row at a time does") {
+  // The blocked form (kRoundingBlock columns, then one product for the rest)
+  // against the update written out weight by weight, on 5 rows of 150.
+  const int64_t n = 150, count = 5;
+  const std::vector<double> g = RandomGram(n, 400, 11);
+  const std::vector<double> u = CompensationFactor(g.data(), n);
+  REQUIRE(!u.empty());
+  std::vector<double> rows(static_cast<size_t>(n * count));
+  for (size_t i = 0; i < rows.size(); ++i) rows[i] = 3.0 * std::sin(0.37 * static_cast<double>(i));
+  std::vector<double> expected = rows;
+  for (int64_t r = 0; r < count; ++r) {
+    double* w = expected.data() + r * n;
+    for (int64_t j = 0; j < n; ++j) {
+      const double q = Nearest(w[j] * 4) / 4;  // a grid of 0.25
+      const double scaled = (w[j] - q) / u[static_cast<size_t>(j * n + j)];
+      for (int64_t k = j + 1; k < n; ++k) w[k] -= scaled * u[static_cast<size_t>(j * n + k)];
+      w[j] = q;
+    }
+  }
+  RoundCompensatedRows(rows, count, u, [](int64_t, double x) { return Nearest(x * 4) / 4; });
+  CHECK(rows == expected);
 }
 
 }  // namespace
