@@ -12,10 +12,9 @@
 //===----------------------------------------------------------------------===//
 #include "opuc/detect.h"
 
+#include <algorithm>
 #include <cmath>
-#include <iomanip>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "opuc/calibration_inputs.h"
 #include "opuc/exit_codes.h"
@@ -24,6 +23,7 @@
 #include "opuc/image/model_defaults.h"
 #include "opuc/profile.h"
 #include "opuc/run_target.h"
+#include "opuc/text_format.h"
 
 namespace opuc::cli {
 namespace {
@@ -79,9 +79,12 @@ Expected<std::vector<FaceDetection>> Detect(const RunTarget& target, const std::
   return faces;
 }
 
+/// The pixel at `fraction` of `size`, kept within a million pixels of the
+/// image (a regressor far out of range, or NaN, must not overflow the cast).
 int32_t Pixel(float fraction, int32_t size) {
   const float p = std::round(fraction * static_cast<float>(size));
-  return static_cast<int32_t>(std::clamp(p, -1e6f, 1e6f));  // NaN-free: decoded from finite values
+  if (!std::isfinite(p)) return 0;
+  return static_cast<int32_t>(std::clamp(p, -1e6f, 1e6f));
 }
 
 void Draw(Image& image, const std::vector<FaceDetection>& faces, Rgb color, int32_t thickness,
@@ -114,12 +117,6 @@ Json FaceJson(const FaceDetection& f, const Image& image) {
            {Pixel(f.xmin, image.width), Pixel(f.ymin, image.height), Pixel(f.xmax, image.width),
             Pixel(f.ymax, image.height)}},
           {"keypoints", points}};
-}
-
-std::string Fixed(double v, int digits) {
-  std::ostringstream text;
-  text << std::fixed << std::setprecision(digits) << v;
-  return text.str();
 }
 
 void PrintFaces(const DetectOptions& o, const Image& image, const std::vector<FaceDetection>& faces,

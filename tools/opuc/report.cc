@@ -22,25 +22,14 @@
 #include "opuc/exit_codes.h"
 #include "opuc/frontend/file_io.h"
 #include "opuc/profile.h"
+#include "opuc/text_format.h"
 
 namespace opuc::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string Fixed(double v, int digits) {
-  std::ostringstream text;
-  text << std::fixed << std::setprecision(digits) << v;
-  return text.str();
-}
-
 std::string Percent(double fraction) { return Fixed(100.0 * fraction, 1) + "%"; }
-
-std::string Ops(const StepReport& s) {
-  std::string ops;
-  for (const std::string& op : s.ops) ops += (ops.empty() ? "" : "+") + op;
-  return ops;
-}
 
 double Share(int64_t part, int64_t whole) {
   return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
@@ -121,7 +110,7 @@ void PrintTable(const ReportView& v, std::ostream& out) {
         << Fixed(100.0 * Share(u.fm_rows, r.buffers.fm_rows), 0) + "%" << std::setw(5)
         << Fixed(100.0 * Share(u.weight_rows, r.buffers.weight_rows), 0) + "%" << std::setw(5)
         << Fixed(100.0 * Share(u.acc_entries, r.buffers.acc_entries), 0) + "%"
-        << "  " << Ops(s) << " -> " << s.output << '\n';
+        << "  " << OpsText(s) << " -> " << s.output << '\n';
   }
   out << '\n' << SummaryText(v);
 }
@@ -207,7 +196,7 @@ std::string ToCsv(const ReportView& v) {
          "tiling_or_reason\n";
   for (const StepReport& s : r.steps) {
     const bool opu = s.kind == StepKind::kOpu;
-    csv << s.step << ',' << (opu ? "opu" : "cpu") << ',' << s.group << ',' << CsvField(Ops(s))
+    csv << s.step << ',' << (opu ? "opu" : "cpu") << ',' << s.group << ',' << CsvField(OpsText(s))
         << ',' << CsvField(s.output) << ',' << s.macs << ',';
     if (opu)
       csv << s.estimated_cycles << ','
@@ -228,6 +217,12 @@ Status WriteText(const std::string& path, const std::string& text) {
 }
 
 }  // namespace
+
+std::string OpsText(const StepReport& step) {
+  std::string ops;
+  for (const std::string& op : step.ops) ops += (ops.empty() ? "" : "+") + op;
+  return ops;
+}
 
 int RunReport(const ReportOptions& options, std::ostream& out, std::ostream& err) {
   Expected<Program> program = LoadProgramFile(options.program);

@@ -29,6 +29,9 @@ struct ReportView {
   ProgramReport report;
 };
 
+/// The step's ops joined by '+' ("conv2d+add+relu").
+std::string OpsText(const StepReport& step);
+
 /// The whole page (report_html.cc).
 std::string ReportHtml(const ReportView& view);
 

@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
-#include <iomanip>
 #include <sstream>
 
 #include "opuc/report.h"
+#include "opuc/text_format.h"
 
 namespace opuc::cli {
 namespace {
@@ -32,18 +32,6 @@ std::string Escape(const std::string& text) {
     }
   }
   return out;
-}
-
-std::string Fixed(double v, int digits) {
-  std::ostringstream text;
-  text << std::fixed << std::setprecision(digits) << v;
-  return text.str();
-}
-
-std::string Ops(const StepReport& s) {
-  std::string ops;
-  for (const std::string& op : s.ops) ops += (ops.empty() ? "" : "+") + op;
-  return ops;
 }
 
 constexpr const char* kStyle = R"(
@@ -85,7 +73,7 @@ void PartitionStrip(std::ostringstream& h, const ProgramReport& r) {
     const bool opu = s.kind == StepKind::kOpu;
     h << "<rect x=\"" << Fixed(x, 1) << "\" y=\"4\" width=\"" << Fixed(std::max(w - 1, 1.0), 1)
       << "\" height=\"26\" fill=\"" << (opu ? kOpuColor : kCpuColor) << "\"><title>step " << s.step
-      << " (" << (opu ? "OPU" : "CPU") << "): " << Escape(Ops(s)) << ", " << s.macs
+      << " (" << (opu ? "OPU" : "CPU") << "): " << Escape(OpsText(s)) << ", " << s.macs
       << " MACs</title></rect>\n";
     x += w;
   }
@@ -106,7 +94,7 @@ void CycleBars(std::ostringstream& h, const ReportView& v) {
     << "\" role=\"img\" aria-label=\"cycles per step\">\n";
   double y = 4;
   for (const StepReport& s : r.steps) {
-    const std::string name = "step " + std::to_string(s.step) + "  " + Ops(s);
+    const std::string name = "step " + std::to_string(s.step) + "  " + OpsText(s);
     h << "<text x=\"0\" y=\"" << y + 13 << "\">" << Escape(name.substr(0, 48)) << "</text>\n";
     if (s.kind == StepKind::kCpu) {
       h << "<rect x=\"" << label << "\" y=\"" << y + 5 << "\" width=\"8\" height=\"8\" fill=\""
@@ -154,7 +142,7 @@ void Table(std::ostringstream& h, const ReportView& v) {
   for (const StepReport& s : r.steps) {
     const bool opu = s.kind == StepKind::kOpu;
     h << "<tr" << (opu ? "" : " class=cpu") << "><td>" << s.step << "</td><td class=l>"
-      << (opu ? "OPU" : "CPU") << "</td><td class=l>" << Escape(Ops(s)) << "</td><td class=l>"
+      << (opu ? "OPU" : "CPU") << "</td><td class=l>" << Escape(OpsText(s)) << "</td><td class=l>"
       << Escape(s.output) << "</td><td>" << s.macs << "</td>";
     if (!opu) {
       h << "<td colspan=\"" << (measured ? 8 : 7) << "\"></td><td class=l>" << Escape(s.reason)

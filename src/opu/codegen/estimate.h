@@ -63,8 +63,7 @@ class CycleEstimate {
       // request bursts, about half of them (0.45 to 0.65 fits every group
       // of the measured models within 5%).
       const int64_t previous_words = u > 0 ? units_[u - 1].store_words : 0;
-      const int64_t next_load =
-          u + 1 < units_.size() ? units_[u + 1].load + previous_words / 2 : 0;
+      const int64_t next_load = u + 1 < units_.size() ? units_[u + 1].load + previous_words / 2 : 0;
       const int64_t previous_store = u > 0 ? units_[u - 1].store : 0;
       // The hand-over delays the unit's computation; a load or a store
       // running longer hides it.
