@@ -13,7 +13,8 @@
 // a three-stage pipeline over the units: while unit u computes, unit u+1 loads and unit u-1 stores.
 // So the time is the first unit's loads, then for each unit the slowest of those three, then the
 // last unit's stores; never more than running everything one after another. Loads and stores
-// share the DRAM: the loads that run beside a unit's stores wait for about half of its writes.
+// share the DRAM: a unit's stores delay the next unit's loads by the writes that fall in the
+// loads' request bursts.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_OPU_CODEGEN_ESTIMATE_H
@@ -46,6 +47,7 @@ class CycleEstimate {
   void BeginUnit() { units_.emplace_back(); }
   void Load(int64_t bytes) {
     units_.back().load += latency_ + Bandwidth(bytes) + kInstructionCycles;
+    units_.back().load_beats.push_back(Bandwidth(bytes));
   }
   void Store(int64_t pixels, int64_t bytes) {
     units_.back().store += std::max(pixels, Bandwidth(bytes)) + kInstructionCycles;
@@ -58,12 +60,8 @@ class CycleEstimate {
     if (units_.empty()) return 0;
     int64_t total = kStartCycles + units_.front().load + units_.back().store;
     for (size_t u = 0; u < units_.size(); ++u) {
-      // Unit u-1's stores and unit u+1's loads start on the same token and
-      // share the DRAM: the loads wait out the writes that fall in their
-      // request bursts, about half of them (0.45 to 0.65 fits every group
-      // of the measured models within 5%).
-      const int64_t previous_words = u > 0 ? units_[u - 1].store_words : 0;
-      const int64_t next_load = u + 1 < units_.size() ? units_[u + 1].load + previous_words / 2 : 0;
+      const int64_t next_load =
+          u + 1 < units_.size() ? units_[u + 1].load + Collisions(units_[u], units_[u + 1]) : 0;
       const int64_t previous_store = u > 0 ? units_[u - 1].store : 0;
       // The hand-over delays the unit's computation; a load or a store
       // running longer hides it.
@@ -73,13 +71,34 @@ class CycleEstimate {
   }
 
  private:
+  struct Unit {
+    int64_t load = 0, compute = 0, store = 0;
+    std::vector<int64_t> load_beats;  ///< Each load's DRAM cycles, in order.
+    int64_t store_words = 0;          ///< The DRAM cycles its stores' writes take.
+  };
+
+  /// The cycles `next`'s loads lose to `unit`'s stores. The loads run ahead
+  /// of the computation, so `unit`'s stores begin its computation and one
+  /// hand-over after `next`'s loads; the DRAM takes a read or a write a
+  /// cycle, so each write that falls in a load's request burst delays it a
+  /// cycle (writes in the bursts' latency gaps cost the loads nothing).
+  int64_t Collisions(const Unit& unit, const Unit& next) const {
+    const int64_t begin = unit.compute + kUnitCycles, end = begin + unit.store_words;
+    int64_t t = 0, lost = 0;
+    // Stores that outlast `next`'s loads meet the unit after it, taken to
+    // load as `next` does.
+    for (int pass = 0; pass < 2; ++pass)
+      for (int64_t beats : next.load_beats) {
+        const int64_t overlap = std::min(end, t + beats) - std::max(begin, t);
+        lost += std::max<int64_t>(0, overlap);
+        t += beats + latency_ + kInstructionCycles;
+      }
+    return lost;
+  }
+
   int64_t Bandwidth(int64_t bytes) const {
     return static_cast<int64_t>(std::ceil(static_cast<double>(bytes) / bytes_per_cycle_));
   }
-  struct Unit {
-    int64_t load = 0, compute = 0, store = 0;
-    int64_t store_words = 0;  ///< The DRAM cycles its stores' writes take.
-  };
   double bytes_per_cycle_;
   int64_t latency_;
   int64_t word_bytes_;
