@@ -87,7 +87,7 @@ TEST_CASE("opuc report: per step and in total, against the compile report and a 
 
   Run summary = Opuc("report " + c.program + " --summary");
   CHECK(summary.exit_code == 0);
-  CHECK(CountLines(summary.out) == 5);
+  CHECK(CountLines(summary.out) == 5);  // cycles, limit, efficiency, traffic, share
   CHECK(summary.out.find("cycles: " + std::to_string(estimated) + " (estimated)") == 0);
 
   const std::string csv = TempPath("report.csv"), html = TempPath("report.html");

@@ -53,12 +53,11 @@ std::string SummaryText(const ReportView& v) {
   if (r.measured_cycles)
     text << "; estimate " << r.estimated_cycles << " ("
          << Fixed(static_cast<double>(r.estimated_cycles) / static_cast<double>(cycles), 3) << "x)";
-  text << "\nhardware limit: " << r.bound_cycles << " cycles ("
+  text << "\nhardware limit: " << r.bound_cycles << " cycles; the run takes "
        << Fixed(static_cast<double>(cycles) /
                     static_cast<double>(std::max<int64_t>(1, r.bound_cycles)),
                 2)
-       << "x it: the array's cycles with its channel rounding, or the DRAM bytes each step must "
-          "move, whichever is more)";
+       << "x it";
   text << "\nMAC efficiency: " << Percent(r.Efficiency(r.opu_macs, cycles)) << " of "
        << r.array_macs_per_cycle << " MACs a cycle over the OPU steps\n"
        << "DRAM traffic: " << Bytes(r.bytes_loaded) << " read, " << Bytes(r.bytes_stored)

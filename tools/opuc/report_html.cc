@@ -1,9 +1,10 @@
 //===- tools/opuc/report_html.cc - `opuc report --html` -------------------===//
 //
 // One self-contained page (no scripts, no external files): the totals as
-// four figures, the partition as a strip of steps in program order (width
+// five figures, the partition as a strip of steps in program order (width
 // by MACs, OPU blue, CPU orange), a bar per OPU step (estimated cycles
-// light, measured dark, on one scale), then the table. Every name from the
+// light, measured dark, the hardware's limit a tick, on one scale), then
+// the table. Every name from the
 // model is escaped.
 //
 //===----------------------------------------------------------------------===//
@@ -39,7 +40,7 @@ body { font: 14px/1.45 system-ui, sans-serif; color: #1d2530; margin: 24px auto;
 h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 28px 0 8px; }
 .sub { color: #5b6675; }
 .cards { display: flex; gap: 12px; flex-wrap: wrap; margin-top: 16px; }
-.card { border: 1px solid #d8dee6; border-radius: 6px; padding: 10px 14px; min-width: 200px; }
+.card { border: 1px solid #d8dee6; border-radius: 6px; padding: 10px 14px; min-width: 170px; }
 .card b { display: block; font-size: 22px; } .card span { color: #5b6675; font-size: 12px; }
 .wide { overflow-x: auto; }
 table { border-collapse: collapse; font-size: 12px; width: 100%; }
@@ -114,7 +115,10 @@ void CycleBars(std::ostringstream& h, const ReportView& v) {
       h << "<rect x=\"" << label << "\" y=\"" << y + 9 << "\" width=\""
         << Fixed(length(*s.measured_cycles), 1) << "\" height=\"7\" fill=\"" << kOpuColor
         << "\"><title>" << Escape(v.cycles_from) << " " << *s.measured_cycles
-        << " cycles</title></rect>\n";
+        << " cycles</title></rect>\n";  // The hardware's limit: a dark tick across the bars.
+    h << "<rect x=\"" << Fixed(label + length(s.bound.cycles()) - 1, 1) << "\" y=\"" << y
+      << "\" width=\"2\" height=\"18\" fill=\"#1d2530\"><title>the hardware's limit: "
+      << s.bound.cycles() << " cycles</title></rect>\n";
     h << "<text x=\"" << label + bar + 6 << "\" y=\"" << y + 13 << "\">"
       << s.measured_cycles.value_or(s.estimated_cycles) << " cyc, "
       << Fixed(100 * r.Efficiency(s.macs, r.Cycles(s)), 1) << "%</text>\n";
@@ -124,7 +128,8 @@ void CycleBars(std::ostringstream& h, const ReportView& v) {
     << "\"></i>estimated cycles";
   if (measured)
     h << "<i style=\"background:" << kOpuColor << "\"></i>" << Escape(v.cycles_from) << " cycles";
-  h << " &nbsp; (right: cycles and MAC efficiency)</div>\n";
+  h << "<i style=\"background:#1d2530;width:3px\"></i>the hardware's limit"
+       " &nbsp; (right: cycles and MAC efficiency)</div>\n";
 }
 
 void Table(std::ostringstream& h, const ReportView& v) {
@@ -179,6 +184,12 @@ std::string ReportHtml(const ReportView& v) {
   Card(h, Fixed(r.Milliseconds(cycles), 3) + " ms",
        std::to_string(cycles) + " cycles" +
            (r.measured_cycles ? " (estimate " + std::to_string(r.estimated_cycles) + ")" : ""));
+  Card(
+      h,
+      Fixed(static_cast<double>(cycles) / static_cast<double>(std::max<int64_t>(1, r.bound_cycles)),
+            2) +
+          "x the limit",
+      "the hardware's limit: " + std::to_string(r.bound_cycles) + " cycles");
   Card(h, Fixed(100 * r.Efficiency(r.opu_macs, cycles), 1) + "%",
        "MAC efficiency of the OPU steps");
   Card(h, Fixed(static_cast<double>(r.bytes_loaded + r.bytes_stored) / 1e6, 2) + " MB",
