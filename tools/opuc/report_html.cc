@@ -40,8 +40,8 @@ body { font: 14px/1.45 system-ui, sans-serif; color: #1d2530; margin: 24px auto;
 h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 28px 0 8px; }
 .sub { color: #5b6675; }
 .cards { display: flex; gap: 12px; flex-wrap: wrap; margin-top: 16px; }
-.card { border: 1px solid #d8dee6; border-radius: 6px; padding: 10px 14px; min-width: 170px; }
-.card b { display: block; font-size: 22px; } .card span { color: #5b6675; font-size: 12px; }
+.card { border: 1px solid #d8dee6; border-radius: 6px; padding: 10px 12px; flex: 1 1 0; min-width: 150px; }
+.card b { display: block; font-size: 20px; } .card span { color: #5b6675; font-size: 12px; }
 .wide { overflow-x: auto; }
 table { border-collapse: collapse; font-size: 12px; width: 100%; }
 th, td { padding: 3px 6px; border-bottom: 1px solid #e6eaef; text-align: right; white-space: nowrap; }
@@ -198,9 +198,9 @@ std::string ReportHtml(const ReportView& v) {
   Card(
       h,
       Fixed(macs > 0 ? 100.0 * static_cast<double>(r.opu_macs) / static_cast<double>(macs) : 0, 1) +
-          "% on the OPU",
-      std::to_string(r.opu_steps) + " OPU steps, " + std::to_string(r.cpu_steps) + " CPU steps, " +
-          std::to_string(macs) + " MACs");
+          "%",
+      "of the " + std::to_string(macs) + " MACs on the OPU: " + std::to_string(r.opu_steps) +
+          " OPU steps, " + std::to_string(r.cpu_steps) + " CPU steps");
   h << "</div>\n<h2>The partition</h2>\n";
   PartitionStrip(h, r);
   h << "<h2>Cycles per step</h2>\n";
