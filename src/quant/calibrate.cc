@@ -38,7 +38,7 @@ void AccumulateErrors(const float* values, int64_t count, TensorStats& stats) {
     if (!std::isfinite(x)) continue;
     max_abs = std::max(max_abs, std::fabs(x));
     squares += x * x;
-    // Independent per k: GCC vectorizes these loops across k.
+    // Independent per k, so that GCC can vectorize across k.
     std::array<double, kNumActivationBits> r;
     for (size_t k = 0; k < r.size(); ++k) r[k] = FloorOfLimited(x * scales[k] + 0.5);
     for (size_t k = 0; k < r.size(); ++k) {

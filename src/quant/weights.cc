@@ -90,7 +90,7 @@ int64_t RoundChannels(const float* w, const ChannelLayout& layout,
       out[static_cast<size_t>(k)] = QuantizeToInt8(w[k], bits[static_cast<size_t>(c)]);
     });
   };
-  if (!factor || factor->empty()) {
+  if (!factor || factor->empty() || channels.empty()) {
     for (int64_t c : channels) nearest(c);
     return 0;
   }
