@@ -85,6 +85,13 @@ TEST_CASE("opuc report: per step and in total, against the compile report and a 
   CHECK(totals["milliseconds"].get<double>() ==
         doctest::Approx(static_cast<double>(estimated) / 200e3));  // 200 MHz
 
+  // A program named with bytes that are not UTF-8 still gets its JSON.
+  const std::string latin1 = TempPath("report_\xe9.opup");
+  WriteFile(latin1, ReadFile(c.program));
+  Run odd = Opuc("report '" + latin1 + "' --json");
+  REQUIRE(odd.exit_code == 0);
+  CHECK(Json::parse(odd.out)["steps"].size() == steps.size());
+
   Run summary = Opuc("report " + c.program + " --summary");
   CHECK(summary.exit_code == 0);
   CHECK(CountLines(summary.out) == 5);  // cycles, limit, efficiency, traffic, share

@@ -206,7 +206,8 @@ int Run(const DetectOptions& o, std::ostream& out, std::ostream& err) {
         json["float_faces"].push_back(FaceJson(f, *image));
     }
     if (!o.draw.empty()) json["drawn"] = o.draw;
-    out << json.dump(2) << '\n';
+    // Names from the file system may be any bytes: shown, not thrown on.
+    out << json.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
     return kExitOk;
   }
   PrintFaces(o, *image, *faces, float_faces ? &*float_faces : nullptr, out);

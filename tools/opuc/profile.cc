@@ -130,7 +130,8 @@ Status WriteProfile(const std::string& path, const Program& program, const std::
                    {"hw", program.hw().name},
                    {"steps", steps.size()}}},
                  {"steps", list}};
-  const std::string text = doc.dump(1) + "\n";
+  // A model's file name may be any bytes: written with U+FFFD, not thrown on.
+  const std::string text = doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
   return WriteFileBytes(path, text.data(), text.size());
 }
 

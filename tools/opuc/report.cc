@@ -247,7 +247,7 @@ int RunReport(const ReportOptions& options, std::ostream& out, std::ostream& err
   if (!options.html.empty())
     if (Status s = WriteText(options.html, ReportHtml(view)); !s.ok()) return ReportError(s, err);
   if (options.json)
-    out << ToJson(view).dump(2) << '\n';
+    out << ToJson(view).dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
   else if (options.summary)
     out << SummaryText(view);
   else
