@@ -19,3 +19,14 @@ if(OPUC_SANITIZE)
   target_compile_options(opuc_build_flags INTERFACE "$<BUILD_INTERFACE:${_opuc_san}>")
   target_link_options(opuc_build_flags INTERFACE ${_opuc_san})
 endif()
+if(OPUC_FUZZ)
+  # libFuzzer (tests/fuzz/): every target instrumented for coverage and the
+  # sanitizers; the harnesses add -fsanitize=fuzzer (libFuzzer's main).
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "OPUC_FUZZ needs clang (CXX=clang++): libFuzzer is clang's")
+  endif()
+  set(_opuc_fuzz -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+                 -fno-omit-frame-pointer)
+  target_compile_options(opuc_build_flags INTERFACE "$<BUILD_INTERFACE:${_opuc_fuzz}>")
+  target_link_options(opuc_build_flags INTERFACE -fsanitize=address,undefined)
+endif()

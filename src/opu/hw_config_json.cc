@@ -204,11 +204,17 @@ Status ReadDocument(const Json& doc, bool every_field, HwConfig& c) {
 }
 
 // nlohmann's "[json.exception.parse_error.101] parse error at line 1, column
-// 20: syntax error ..." as "JSON line 1 column 20: syntax error ...".
+// 20: syntax error ..." as "JSON line 1 column 20: syntax error ...", and
+// "[json.exception.out_of_range.406] number overflow ..." as "JSON: number
+// overflow ...".
 std::string SyntaxError(const std::string& what) {
   const std::string at = "parse error at line ";
   const size_t begin = what.find(at);
-  if (begin == std::string::npos) return "JSON: " + what;
+  if (begin == std::string::npos) {  // no position: drop the "[json.exception.x.N] " tag
+    const size_t tag = what.find("] ");
+    const bool tagged = what.rfind("[json.exception.", 0) == 0 && tag != std::string::npos;
+    return "JSON: " + (tagged ? what.substr(tag + 2) : what);
+  }
   std::string rest = what.substr(begin + at.size());
   const size_t comma = rest.find(", column ");
   if (comma != std::string::npos) rest.replace(comma, 2, " ");
@@ -226,6 +232,8 @@ Expected<Json> ParseJson(std::string_view text) {
     if (too_deep) return InvalidArgument(Cat("JSON nests deeper than ", kMaxDepth, " levels"));
     return doc;
   } catch (const Json::parse_error& e) {
+    return InvalidArgument(SyntaxError(e.what()));
+  } catch (const Json::out_of_range& e) {  // a number past double's range (found by fuzz_hw_config)
     return InvalidArgument(SyntaxError(e.what()));
   }
 }

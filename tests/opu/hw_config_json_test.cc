@@ -113,6 +113,12 @@ TEST_CASE("hostile documents: deep nesting, wrong types, absurd numbers") {
         "array.input_channels is 1e+300; expected an integer");
   CHECK(ErrorOf(R"({"base": "tiny", "array": {"input_channels": 18446744073709551615}})") ==
         "array.input_channels is 18446744073709551616.0; expected an integer");
+  // A number past double's range is an error, not an uncaught exception
+  // (found by fuzz_hw_config: its input, 21 bytes).
+  CHECK(ErrorOf("[6e66666666666666666666") ==
+        "JSON: number overflow parsing '6e66666666666666666666'");
+  CHECK(ErrorOf(R"({"base": "tiny", "array": {"clock_mhz": -1e999}})") ==
+        "JSON: number overflow parsing '-1e999'");
   Expected<HwConfig> integral =
       ParseHwConfigJson(R"({"base": "tiny", "array": {"input_channels": 4.0}})");
   REQUIRE_MESSAGE(integral.ok(), integral.status().ToString());

@@ -166,6 +166,13 @@ TEST_CASE("decoding refuses opcode 0, unknown opcodes and reserved bits") {
         "Gemm.reserved (bits 127:112) is not 0");
   CHECK(Decode(Word{1, uint64_t{1} << 58}).status().message() ==
         "Load.reserved (bits 127:122) is not 0");
+  // Reserved fields wider than 64 bits: Table's runs over bits 58..127, and
+  // only its last bit is set (checked bit by bit: found by fuzz_program as
+  // a shift past 64 under UBSan).
+  CHECK(Decode(Word{9, uint64_t{1} << 63}).status().message() ==
+        "Table.reserved (bits 127:58) is not 0");
+  CHECK(Decode(Word{9 | (uint64_t{1} << 58), 0}).status().message() ==
+        "Table.reserved (bits 127:58) is not 0");
   CHECK(DisassembleProgram({Word{3, 0}, Word{}}) ==
         "0: output acc_addr=0 count=0 param_addr=0 lo=0 hi=0\n"
         "1: <error: opcode 0 is not an instruction>\n");

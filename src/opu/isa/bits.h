@@ -20,6 +20,14 @@ inline uint64_t GetBits(const Word& word, int lsb, int width) {
   return value;
 }
 
+/// Whether any of bits [lsb, lsb + width) is set; any width (a reserved
+/// field may be wider than 64 bits, which GetBits cannot return).
+inline bool AnyBits(const Word& word, int lsb, int width) {
+  for (int bit = lsb; bit < lsb + width; ++bit)
+    if ((((bit < 64 ? word.lo : word.hi) >> (bit % 64)) & 1u) != 0) return true;
+  return false;
+}
+
 /// Writes the low `width` bits of `value` into bits [lsb, lsb + width).
 inline void SetBits(Word& word, int lsb, int width, uint64_t value) {
   for (int b = 0; b < width; ++b) {

@@ -84,7 +84,7 @@ std::string Lower(std::string_view name) {
 #define OPUC_ISA_GET_U(N, F, L, W) insn.F = static_cast<int64_t>(GetBits(word, L, W));
 #define OPUC_ISA_GET_S(N, F, L, W) insn.F = SignExtend(GetBits(word, L, W), W);
 #define OPUC_ISA_GET_R(N, F, L, W) \
-  if (GetBits(word, L, W) != 0)    \
+  if (AnyBits(word, L, W))         \
     return InvalidArgument(Cat(#N ".", #F, " (bits ", (L) + (W)-1, ":", L, ") is not 0"));
 #define OPUC_ISA_FIELD(N, F, L, W, K, D) OPUC_ISA_GET_##K(N, F, L, W)
 #define OPUC_ISA_END(N)     \

@@ -1,0 +1,14 @@
+// libFuzzer harness: the .npy reader, on whatever bytes the fuzzer makes
+// (docs/robustness.md; scripts/fuzz builds and runs it). Any status is a
+// fine answer: a crash, a leak, a hang or a sanitizer report is the bug.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "opuc/tensor_io/npy.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  (void)opuc::DecodeNpy(data, size, "fuzz.npy");
+  return 0;
+}
