@@ -30,14 +30,6 @@ bool InsideOneOf(const Program& program, const std::vector<TensorId>& tensors, c
   return false;
 }
 
-int64_t LoadUnit(const OpuBufferUnits& units, int64_t buffer) {
-  switch (buffer) {
-    case 0: return units.lanes;
-    case 1: return units.lanes * units.out_lanes;
-    default: return units.out_lanes * 8;
-  }
-}
-
 }  // namespace
 
 Status CheckDramAccesses(const Program& program, const ProgramStep& step) {
@@ -48,7 +40,7 @@ Status CheckDramAccesses(const Program& program, const ProgramStep& step) {
     if (const auto* load = std::get_if<isa::LoadInsn>(&*insn)) {
       if (load->rows == 0 || load->cols == 0) continue;
       const Range r{load->dram_addr, load->dram_addr + (load->rows - 1) * load->dram_stride +
-                                         load->cols * LoadUnit(units, load->buffer)};
+                                         load->cols * units.LoadUnitBytes(load->buffer)};
       if (!Inside(r, 0, program.constant_bytes()) && !InsideOneOf(program, step.inputs, r))
         return InvalidArgument(Cat("word ", i, " (Load): DRAM bytes [", r.begin, ", ", r.end,
                                    ") are outside the constants and the step's inputs"));

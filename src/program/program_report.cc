@@ -57,7 +57,7 @@ Expected<ProgramReport> ReportProgram(const Program& program,
     Expected<StepUsage> usage = UsageOfStep(program, step);
     if (!usage.ok()) return usage.status().WithContext(Cat("step ", s));
     r.usage = *usage;
-    Expected<StepBound> bound = BoundOfStep(program, step);
+    Expected<StepBound> bound = BoundOfStep(program, step, r.usage);
     if (!bound.ok()) return bound.status().WithContext(Cat("step ", s));
     r.bound = *bound;
     report.bound_cycles += bound->cycles();

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "opuc/opu/fsim.h"
-#include "opuc/program/step_usage.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -55,9 +54,7 @@ Expected<int64_t> ConstantBytesRead(const Program& program, const ProgramStep& s
     const auto* load = std::get_if<isa::LoadInsn>(&*insn);
     if (!load || load->rows == 0 || load->cols == 0 || load->dram_addr >= program.constant_bytes())
       continue;
-    const int64_t unit = load->buffer == 0   ? units.lanes
-                         : load->buffer == 1 ? units.lanes * units.out_lanes
-                                             : units.out_lanes * 8;
+    const int64_t unit = units.LoadUnitBytes(load->buffer);
     for (int64_t r = 0; r < load->rows; ++r) {
       const int64_t begin = load->dram_addr + r * load->dram_stride;
       ranges.emplace_back(begin, begin + load->cols * unit);
@@ -75,7 +72,8 @@ Expected<int64_t> ConstantBytesRead(const Program& program, const ProgramStep& s
 
 }  // namespace
 
-Expected<StepBound> BoundOfStep(const Program& program, const ProgramStep& step) {
+Expected<StepBound> BoundOfStep(const Program& program, const ProgramStep& step,
+                                const StepUsage& usage) {
   StepBound bound;
   if (step.kind != StepKind::kOpu) return bound;
   const Graph& graph = program.graph();
@@ -87,7 +85,6 @@ Expected<StepBound> BoundOfStep(const Program& program, const ProgramStep& step)
   for (TensorId t : step.inputs)
     if (const ActivationLayout* layout = program.Find(t)) bound.dram_bytes += layout->bytes();
   OPUC_ASSIGN_OR_RETURN(int64_t constants, ConstantBytesRead(program, step));
-  OPUC_ASSIGN_OR_RETURN(StepUsage usage, UsageOfStep(program, step));
   bound.dram_bytes += constants + usage.bytes_stored;
   const HwConfig& hw = program.hw();
   const double bytes_per_cycle = hw.dram.bandwidth_gb_per_s * 1e3 / hw.array.clock_mhz;

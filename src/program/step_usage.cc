@@ -26,10 +26,7 @@ Expected<StepUsage> UsageOfStep(const Program& program, const ProgramStep& step)
     Expected<isa::Instruction> insn = isa::Decode(step.word(i));
     if (!insn.ok()) return insn.status().WithContext(Cat("word ", i));
     if (const auto* load = std::get_if<isa::LoadInsn>(&*insn)) {
-      const int64_t unit = load->buffer == 0   ? units.lanes
-                           : load->buffer == 1 ? units.lanes * units.out_lanes
-                                               : units.out_lanes * 8;
-      use.bytes_loaded += load->rows * load->cols * unit;
+      use.bytes_loaded += load->rows * load->cols * units.LoadUnitBytes(load->buffer);
       const int64_t end = load->sram_addr + (load->pad_top + load->rows + load->pad_bottom) *
                                                 (load->pad_left + load->cols + load->pad_right);
       int64_t& high = load->buffer == 0   ? use.fm_rows

@@ -34,6 +34,9 @@ inline constexpr double kGramDamping = 0.01;
 /// definite or not finite (the caller then rounds to nearest).
 std::vector<double> CompensationFactor(const double* gram, int64_t dim);
 
+/// Columns rounded one at a time before their errors reach the rest at once.
+inline constexpr int64_t kRoundingBlock = 64;
+
 /// Rounds `count` rows of `dim` weights each (row-major in `rows`, every
 /// row in G's order, all reading the same inputs) in place with
 /// `round(row, x)`, which returns the grid value x rounds to in that row
@@ -45,15 +48,6 @@ std::vector<double> CompensationFactor(const double* gram, int64_t dim);
 void RoundCompensatedRows(std::vector<double>& rows, int64_t count,
                           const std::vector<double>& factor,
                           const std::function<double(int64_t, double)>& round);
-
-inline constexpr int64_t kRoundingBlock = 64;
-
-/// One row: RoundCompensatedRows with `round(x)`.
-template <typename Round>
-void RoundCompensated(std::vector<double>& weights, const std::vector<double>& factor,
-                      Round round) {
-  RoundCompensatedRows(weights, 1, factor, [&](int64_t, double x) { return round(x); });
-}
 
 }  // namespace opuc::quant
 

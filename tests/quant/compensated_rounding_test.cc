@@ -14,6 +14,7 @@ namespace opuc::quant {
 namespace {
 
 double Nearest(double x) { return std::floor(x + 0.5); }
+double NearestInRow(int64_t, double x) { return Nearest(x); }
 
 /// (w − q)ᵀ G (w − q) for a 2×2 G.
 double OutputError(const std::vector<double>& w, const std::vector<double>& q,
@@ -78,7 +79,7 @@ TEST_CASE("compensated rounding: two inputs that always agree share one rounding
   const std::vector<double> g = {1, 1, 1, 1};
   const std::vector<double> u = CompensationFactor(g.data(), 2);
   std::vector<double> w = {0.4, 0.4};
-  RoundCompensated(w, u, [](double x) {
+  RoundCompensatedRows(w, 1, u, [](int64_t, double x) {
     if (x != 0.4) CHECK(x == doctest::Approx(0.4 + 0.4 / 1.01));
     return Nearest(x);
   });
@@ -91,7 +92,7 @@ TEST_CASE("compensated rounding: independent inputs round each weight to nearest
   const std::vector<double> g = {2, 0, 0, 3};
   const std::vector<double> u = CompensationFactor(g.data(), 2);
   std::vector<double> w = {0.4, -1.6};
-  RoundCompensated(w, u, Nearest);
+  RoundCompensatedRows(w, 1, u, NearestInRow);
   CHECK(w == std::vector<double>{0.0, -2.0});
 }
 
@@ -103,7 +104,7 @@ TEST_CASE("compensated rounding: inputs of opposite sign push the next weight th
   const std::vector<double> g = {1, -1, -1, 1};
   const std::vector<double> u = CompensationFactor(g.data(), 2);
   std::vector<double> w = {0.4, 0.6};
-  RoundCompensated(w, u, Nearest);
+  RoundCompensatedRows(w, 1, u, NearestInRow);
   CHECK(w == std::vector<double>{0.0, 0.0});
   CHECK(OutputError({0.4, 0.6}, w, g) == doctest::Approx(0.04));
   CHECK(OutputError({0.4, 0.6}, {0.0, 1.0}, g) == doctest::Approx(0.64));

@@ -42,6 +42,12 @@ struct OpuBufferUnits {
   int64_t weight_rows = 0;
   int64_t param_rows = 0;
   int64_t acc_entries = 0;
+
+  /// Bytes of one unit a Load moves into `buffer` (0 feature map, 1
+  /// weights, 2 params): L, Co x L, Co x 8.
+  int64_t LoadUnitBytes(int64_t buffer) const {
+    return buffer == 0 ? lanes : buffer == 1 ? lanes * out_lanes : out_lanes * 8;
+  }
 };
 OpuBufferUnits BufferUnits(const HwConfig& hw);
 

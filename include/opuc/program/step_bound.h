@@ -24,6 +24,7 @@
 #include <cstdint>
 
 #include "opuc/program/program.h"
+#include "opuc/program/step_usage.h"
 
 namespace opuc {
 
@@ -39,9 +40,11 @@ struct StepBound {
   int64_t cycles() const { return std::max(array_cycles, dram_cycles); }
 };
 
-/// The bound of `step` (all zero for a CPU step). Errors name the word
-/// that does not decode.
-Expected<StepBound> BoundOfStep(const Program& program, const ProgramStep& step);
+/// The bound of `step` (all zero for a CPU step), given what its words use
+/// (UsageOfStep: the bytes it stores). Errors name the word that does not
+/// decode.
+Expected<StepBound> BoundOfStep(const Program& program, const ProgramStep& step,
+                                const StepUsage& usage);
 
 }  // namespace opuc
 

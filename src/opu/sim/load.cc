@@ -14,29 +14,27 @@ namespace opuc::fsim {
 
 Status ExecLoad(Machine& m, const isa::LoadInsn& insn) {
   uint8_t* base = nullptr;
-  int64_t unit = 0, units = 0;
+  int64_t units = 0;
   std::string_view what;
   switch (insn.buffer) {
     case 0:
       base = reinterpret_cast<uint8_t*>(m.fm.data());
-      unit = m.units.lanes;
       units = m.units.fm_rows;
       what = "feature-map row";
       break;
     case 1:
       base = reinterpret_cast<uint8_t*>(m.weight.data());
-      unit = m.units.lanes * m.units.out_lanes;
       units = m.units.weight_rows;
       what = "weight row";
       break;
     case 2:
       base = m.param.data();
-      unit = m.units.out_lanes * 8;
       units = m.units.param_rows;
       what = "param row";
       break;
     default: return m.Fail(Cat("buffer is ", insn.buffer, "; buffers are 0, 1 and 2"));
   }
+  const int64_t unit = m.units.LoadUnitBytes(insn.buffer);
   const int64_t pitch = insn.pad_left + insn.cols + insn.pad_right;
   const int64_t height = insn.pad_top + insn.rows + insn.pad_bottom;
   OPUC_RETURN_IF_ERROR(m.InRange("sram_addr", insn.sram_addr, height * pitch, units, what));
