@@ -15,6 +15,7 @@
 #include "opuc/ir/verifier.h"
 #include "opug_attrs.h"
 #include "opug_generated.h"
+#include "support/fb_damage.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -34,6 +35,21 @@ std::string Where(std::string_view table, size_t index, const flatbuffers::Strin
   return Cat(table, " ", index, " '", Str(name), "'");
 }
 
+/// The part of a graph that fails verification, as precisely as it can be named.
+std::optional<std::string> FindDamage(const uint8_t* data, size_t size) {
+  const DamageFinder find(data, size);
+  const fb::Graph* graph = find.Root<fb::Graph>();
+  if (graph == nullptr) return "the root offset or the Graph table's header";
+  const auto in_node = [&](const fb::Node* node) {
+    return find.Tables<fb::Attr>(node, fb::Node::VT_ATTRS, "attrs");
+  };
+  std::optional<std::string> at = find.Tables<fb::Tensor>(graph, fb::Graph::VT_TENSORS, "tensors");
+  if (!at) at = find.Tables<fb::Buffer>(graph, fb::Graph::VT_BUFFERS, "buffers");
+  if (!at) at = find.Tables<fb::Node>(graph, fb::Graph::VT_NODES, "nodes", in_node);
+  if (!at) at = find.Tables<fb::KeyValue>(graph, fb::Graph::VT_METADATA, "metadata");
+  return at;
+}
+
 Status CheckHeader(const uint8_t* data, size_t size) {
   // The identifier sits after the 4-byte root offset.
   if (size < 8)
@@ -47,7 +63,7 @@ Status CheckHeader(const uint8_t* data, size_t size) {
         Cat(size, " bytes exceeds the FlatBuffers limit of ", FLATBUFFERS_MAX_BUFFER_SIZE));
   flatbuffers::Verifier verifier(data, size);
   if (!fb::VerifyGraphBuffer(verifier))
-    return InvalidArgument("FlatBuffers verification failed: the file is truncated or corrupt");
+    return InvalidArgument(VerificationFailure(FindDamage(data, size), "Graph"));
   return OkStatus();
 }
 

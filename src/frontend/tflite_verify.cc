@@ -5,10 +5,34 @@
 // inside it, so later stages can follow them safely.
 //
 //===----------------------------------------------------------------------===//
+#include "support/fb_damage.h"
 #include "support/format.h"
 #include "tflite_import.h"
 
 namespace opuc {
+namespace {
+
+/// The part of a model that fails verification, as precisely as it can be named.
+std::optional<std::string> FindDamage(const uint8_t* data, size_t size) {
+  const DamageFinder find(data, size);
+  const tfl::Model* model = find.Root<tfl::Model>();
+  if (model == nullptr) return "the root offset or the Model table's header";
+  const auto in_subgraph = [&](const tfl::SubGraph* subgraph) {
+    std::optional<std::string> at =
+        find.Tables<tfl::Tensor>(subgraph, tfl::SubGraph::VT_TENSORS, "tensors");
+    if (!at) at = find.Tables<tfl::Operator>(subgraph, tfl::SubGraph::VT_OPERATORS, "operators");
+    return at;
+  };
+  std::optional<std::string> at =
+      find.Tables<tfl::OperatorCode>(model, tfl::Model::VT_OPERATOR_CODES, "operator_codes");
+  if (!at)
+    at = find.Tables<tfl::SubGraph>(model, tfl::Model::VT_SUBGRAPHS, "subgraphs", in_subgraph);
+  if (!at) at = find.Tables<tfl::Buffer>(model, tfl::Model::VT_BUFFERS, "buffers");
+  if (!at) at = find.Tables<tfl::Metadata>(model, tfl::Model::VT_METADATA, "metadata");
+  return at;
+}
+
+}  // namespace
 
 Status VerifyTfliteBuffer(const uint8_t* data, size_t size) {
   // The identifier sits after the 4-byte root offset.
@@ -25,9 +49,7 @@ Status VerifyTfliteBuffer(const uint8_t* data, size_t size) {
   // hostile file can cause; real models stay far below them.
   flatbuffers::Verifier verifier(data, size);
   if (!tfl::VerifyModelBuffer(verifier))
-    return InvalidArgument(
-        "FlatBuffers verification failed: the file is truncated or corrupt"
-        " (an offset, table, vector or string lies outside the buffer)");
+    return InvalidArgument(VerificationFailure(FindDamage(data, size), "Model"));
   return OkStatus();
 }
 

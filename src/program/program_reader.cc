@@ -14,6 +14,7 @@
 #include "opuc/frontend/opug.h"
 #include "opuc/program/program.h"
 #include "opup_generated.h"
+#include "support/fb_damage.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -37,6 +38,17 @@ size_t Count(const flatbuffers::Vector<T>* v) {
   return v ? v->size() : 0;
 }
 
+/// The part of a program that fails verification, as precisely as it can be named.
+std::optional<std::string> FindDamage(const uint8_t* data, size_t size) {
+  const DamageFinder find(data, size);
+  const fb::Program* program = find.Root<fb::Program>();
+  if (program == nullptr) return "the root offset or the Program table's header";
+  std::optional<std::string> at = find.OneTable<fb::Build>(program, fb::Program::VT_BUILD, "build");
+  if (!at) at = find.Tables<fb::Activation>(program, fb::Program::VT_ACTIVATIONS, "activations");
+  if (!at) at = find.Tables<fb::Step>(program, fb::Program::VT_STEPS, "steps");
+  return at;
+}
+
 Status CheckBuffer(const uint8_t* data, size_t size) {
   if (size < 8)
     return InvalidArgument(Cat(size, " bytes is too short for a .opup file (at least 8)"));
@@ -49,7 +61,7 @@ Status CheckBuffer(const uint8_t* data, size_t size) {
         Cat(size, " bytes exceeds the FlatBuffers limit of ", FLATBUFFERS_MAX_BUFFER_SIZE));
   flatbuffers::Verifier verifier(data, size);
   if (!fb::VerifyProgramBuffer(verifier))
-    return InvalidArgument("FlatBuffers verification failed: the file is truncated or corrupt");
+    return InvalidArgument(VerificationFailure(FindDamage(data, size), "Program"));
   return OkStatus();
 }
 

@@ -3,6 +3,7 @@
 
 #include "opuc/cpu/executor.h"
 #include "opuc/runtime/run_program.h"
+#include "opuc/tensor_io/allocation_limit.h"
 #include "run_nodes.h"
 #include "support/format.h"
 
@@ -46,6 +47,8 @@ Expected<ProgramRunner> ProgramRunner::Start(const Program& program, Device& dev
         if (t != kNoTensor) runner.last_read_[static_cast<size_t>(t)] = s;
   }
   for (TensorId t : graph.outputs) runner.last_read_[static_cast<size_t>(t)] = kKeep;
+  OPUC_RETURN_IF_ERROR(
+      CheckAllocation(static_cast<uint64_t>(program.dram_bytes()), "the program's DRAM image"));
   runner.dram_ = program.DramImage();
   runner.counters_.resize(steps.size());
   return runner;

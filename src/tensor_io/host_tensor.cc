@@ -7,6 +7,7 @@
 #include <new>
 #include <utility>
 
+#include "opuc/tensor_io/allocation_limit.h"
 #include "opuc/tensor_io/half.h"
 #include "support/format.h"
 
@@ -35,6 +36,7 @@ Expected<HostTensor> HostTensor::Zeros(DType dtype, Shape shape) {
   if (size / DTypeSize(dtype) != static_cast<uint64_t>(*elements) || size > SIZE_MAX / 2)
     return InvalidArgument(
         Cat("shape ", ShapeToString(shape), " of ", DTypeName(dtype), " does not fit in memory"));
+  OPUC_RETURN_IF_ERROR(CheckAllocation(size, Cat(DTypeName(dtype), ShapeToString(shape))));
   std::shared_ptr<uint8_t> storage = AllocateZeroed(static_cast<size_t>(size));
   if (!storage)
     return InvalidArgument(

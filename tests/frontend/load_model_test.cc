@@ -86,8 +86,9 @@ TEST_CASE("LoadModel imports TFLite by content and reports its operators by TFLi
   const std::string broken = dir.File("broken.dat", std::string("\x1c\0\0\0TFL3\0\0\0\0", 12));
   CHECK(LoadModel(broken).status().message() ==
         broken +
-            ": FlatBuffers verification failed: the file is truncated or corrupt (an"
-            " offset, table, vector or string lies outside the buffer)");
+            ": FlatBuffers verification failed in the root offset or the Model table's header: the"
+            " file is truncated or corrupt (an offset, table, vector or string there lies outside"
+            " the file)");
   // No identifier, but the extension says TFLite, so the importer says why.
   const std::string old = dir.File("old.tflite", "0123456789");
   CHECK(LoadModel(old).status().message() ==

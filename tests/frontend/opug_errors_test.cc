@@ -179,6 +179,23 @@ TEST_CASE("byte counts past 32 bits are not truncated") {
   CHECK(ReadOpug(GraphWithConstant({2, 2}, 16), "g.opug").ok());
 }
 
+TEST_CASE("binary framing: a verification failure names the damaged table") {
+  namespace fb = ::opuc::opug;
+  std::vector<uint8_t> bytes = WriteOpug(ReadOpugJson(test::kTwoNodeJson, "x").value()).value();
+  const fb::Graph* root = fb::GetGraph(bytes.data());
+  REQUIRE(root->nodes()->Get(0)->attrs() != nullptr);
+  // Node 0's first attribute's name now points far past the end of the file.
+  const auto* attr = root->nodes()->Get(0)->attrs()->Get(0);
+  const uint8_t* field =
+      reinterpret_cast<const flatbuffers::Table*>(attr)->GetAddressOf(fb::Attr::VT_NAME);
+  REQUIRE(field != nullptr);
+  const uint32_t far = 0x7ffffff0;
+  std::memcpy(bytes.data() + (field - bytes.data()), &far, sizeof(far));
+  CHECK(ReadOpug(bytes, "x.opug").status().message() ==
+        "x.opug: FlatBuffers verification failed in nodes[0].attrs[0]: the file is truncated or"
+        " corrupt (an offset, table, vector or string there lies outside the file)");
+}
+
 TEST_CASE("binary framing: length, identifier, verifier") {
   CHECK(ReadOpug(std::vector<uint8_t>{1, 2, 3}, "x.opug").status().message() ==
         "x.opug: 3 bytes is too short for a .opug file (at least 8)");
@@ -189,7 +206,9 @@ TEST_CASE("binary framing: length, identifier, verifier") {
   CHECK(ReadOpug(std::vector<uint8_t>{0xF0, 0, 0, 0, 'O', 'P', 'U', 'G', 0, 0, 0, 0}, "x.opug")
             .status()
             .message() ==
-        "x.opug: FlatBuffers verification failed: the file is truncated or corrupt");
+        "x.opug: FlatBuffers verification failed in the root offset or the Graph table's header"
+        ": the file is truncated or corrupt (an offset, table, vector or string there lies"
+        " outside the file)");
 }
 
 }  // namespace

@@ -137,6 +137,22 @@ TEST_CASE("program: every truncation and corrupted bytes are refused, never a cr
   CHECK(Contains(ReadError(renamed), "file identifier is \"OPUG\"; expected \"OPUP\""));
 }
 
+TEST_CASE("program: a verification failure names the damaged table") {
+  const test::SmallModel m = test::MakeSmallModel("tiny");
+  std::vector<uint8_t> bytes = m.Write();
+  const opup::Program* root = opup::GetProgram(bytes.data());
+  REQUIRE(root->steps()->size() >= 2);
+  // Step 1's node list now points far past the end of the file.
+  const uint8_t* field = reinterpret_cast<const flatbuffers::Table*>(root->steps()->Get(1))
+                             ->GetAddressOf(opup::Step::VT_NODES);
+  REQUIRE(field != nullptr);
+  const uint32_t far = 0x7ffffff0;
+  std::memcpy(bytes.data() + (field - bytes.data()), &far, sizeof(far));
+  CHECK(ReadError(bytes) ==
+        "small.opup: FlatBuffers verification failed in steps[1]: the file is truncated or"
+        " corrupt (an offset, table, vector or string there lies outside the file)");
+}
+
 TEST_CASE("program: a newer format version is refused") {
   const test::SmallModel m = test::MakeSmallModel("tiny");
   Expected<Program> good = Read(m.Write());

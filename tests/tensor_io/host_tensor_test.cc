@@ -2,6 +2,8 @@
 // semantics, and handing storage to a constant without a copy.
 #include "opuc/tensor_io/host_tensor.h"
 
+#include "opuc/tensor_io/allocation_limit.h"
+
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -42,6 +44,29 @@ TEST_CASE("Zeros reports shapes it cannot hold") {
   Expected<HostTensor> huge = HostTensor::Zeros(DType::kF32, {kMaxExtent, kMaxExtent, 4});
   REQUIRE_FALSE(huge.ok());
   CHECK(huge.status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("Zeros refuses a tensor over the allocation limit before allocating it") {
+  const uint64_t before = AllocationLimit();
+  CHECK(before == uint64_t{1} << 30);
+  // 16 GiB of f32, as a hostile file declares: refused at once, not attempted.
+  Expected<HostTensor> big = HostTensor::Zeros(DType::kF32, {1, 65536, 65536});
+  REQUIRE_FALSE(big.ok());
+  CHECK(big.status().message() ==
+        "f32[1,65536,65536] needs 17179869184 bytes (16 GiB), more than the 1 GiB opuc allocates"
+        " for one buffer (opuc --max-buffer-bytes lifts it)");
+  SetAllocationLimit(2048);
+  CHECK(HostTensor::Zeros(DType::kF32, {512}).ok());  // 2048 bytes: at the limit
+  Expected<HostTensor> over = HostTensor::Zeros(DType::kI16, {1025});
+  REQUIRE_FALSE(over.ok());
+  CHECK(over.status().message() ==
+        "i16[1025] needs 2050 bytes (2.0 KiB), more than the 2 KiB opuc allocates for one"
+        " buffer (opuc --max-buffer-bytes lifts it)");
+  SetAllocationLimit(100);
+  CHECK(HostTensor::Zeros(DType::kU8, {101}).status().message() ==
+        "u8[101] needs 101 bytes, more than the 100 bytes opuc allocates for one buffer (opuc"
+        " --max-buffer-bytes lifts it)");
+  SetAllocationLimit(before);
 }
 
 TEST_CASE("Within places a zero-filled tensor in an arena's bytes") {

@@ -63,6 +63,18 @@ TEST_CASE("docs/cli.md documents every command and option of opuc") {
     }
   }
   CHECK(doc.find("opuc --version") != std::string::npos);
+  const size_t begin = doc.find("\n## Global options");
+  REQUIRE_MESSAGE(begin != std::string::npos, "docs/cli.md has no section '## Global options'");
+  const std::string section = doc.substr(begin, doc.find("\n## ", begin + 1) - begin);
+  GlobalOptions global;
+  CLI::App top("opuc", "opuc");
+  AddGlobalOptions(top, &global);
+  for (const CLI::Option* option : top.get_options()) {
+    if (option == top.get_help_ptr()) continue;
+    for (const std::string& spelling : Spellings(*option))
+      CHECK_MESSAGE(section.find(spelling) != std::string::npos,
+                    "docs/cli.md's section on global options does not mention " << spelling);
+  }
 }
 
 TEST_CASE("docs/cli.md stays a page, not a runaway edit") {

@@ -119,9 +119,9 @@ TEST_CASE("opuc verify and run refuse a broken program with exit 2 and its cause
   WriteFile(broken, bytes.substr(0, bytes.size() / 2));
   Run truncated = Opuc("verify " + broken);
   CHECK(truncated.exit_code == 2);
-  CHECK(truncated.err ==
-        "opuc: error: " + broken +
-            ": FlatBuffers verification failed: the file is truncated or corrupt\n");
+  CHECK(truncated.err.rfind("opuc: error: " + broken + ": FlatBuffers verification failed in ",
+                            0) == 0);
+  CHECK(CountLines(truncated.err) == 1);
   Run run = Opuc("run " + broken + " --device fsim");
   CHECK(run.exit_code == 2);
   CHECK(CountLines(run.err) == 1);

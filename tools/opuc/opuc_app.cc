@@ -4,7 +4,11 @@
 #include <flatbuffers/base.h>
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "opuc/compile.h"
@@ -18,6 +22,7 @@
 #include "opuc/quantize.h"
 #include "opuc/report.h"
 #include "opuc/run.h"
+#include "opuc/tensor_io/allocation_limit.h"
 #include "opuc/verify.h"
 #include "opuc/version.h"
 
@@ -48,10 +53,29 @@ std::string CommandNames(const std::vector<Command>& commands) {
   return names;
 }
 
+/// "4294967296", "4G", "512M", "64K" (powers of 1024); nullopt otherwise.
+std::optional<uint64_t> ParseByteCount(const std::string& text) {
+  uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [rest, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc() || rest == text.data()) return std::nullopt;
+  if (rest == end) return value;
+  if (rest + 1 != end) return std::nullopt;
+  const std::string units = "KMGT";
+  const size_t unit =
+      units.find(static_cast<char>(std::toupper(static_cast<unsigned char>(*rest))));
+  if (unit == std::string::npos) return std::nullopt;
+  const int shift = 10 * static_cast<int>(unit + 1);
+  if (value > (UINT64_MAX >> shift)) return std::nullopt;
+  return value << shift;
+}
+
 int ParseAndRun(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app(kDescription, "opuc");
   app.set_version_flag("--version", VersionText());
   app.require_subcommand(1);
+  GlobalOptions global;
+  AddGlobalOptions(app, &global);
   const std::vector<Command> commands = AddCommands(app);
 
   // CLI11 would call an unknown command "A subcommand is required"; name it.
@@ -72,6 +96,15 @@ int ParseAndRun(int argc, const char* const* argv, std::ostream& out, std::ostre
     err << "opuc: error: " << what << " (see opuc --help)\n";
     return kExitBadInput;
   }
+  if (!global.max_buffer_bytes.empty()) {
+    const std::optional<uint64_t> limit = ParseByteCount(global.max_buffer_bytes);
+    if (!limit || *limit == 0) {
+      err << "opuc: error: --max-buffer-bytes '" << global.max_buffer_bytes
+          << "': expected a number of bytes such as 4294967296 or 4G (see opuc --help)\n";
+      return kExitBadInput;
+    }
+    SetAllocationLimit(*limit);
+  }
   for (const Command& command : commands)
     if (command.cli->parsed()) return command.run(out, err);
   return kExitBadInput;
@@ -84,6 +117,14 @@ std::vector<Command> AddCommands(CLI::App& app) {
           AddQuantizeCommand(app), AddPartitionCommand(app), AddCompileCommand(app),
           AddVerifyCommand(app),   AddDetectCommand(app),    AddReportCommand(app),
           AddDisasmCommand(app),   AddIsaCommand(app)};
+}
+
+void AddGlobalOptions(CLI::App& app, GlobalOptions* options) {
+  app.add_option("--max-buffer-bytes", options->max_buffer_bytes,
+                 "The largest tensor, CPU arena or simulated DRAM opuc allocates (default 1G;"
+                 " a file that declares more is refused before allocating): bytes, or with K,"
+                 " M, G or T");
+  app.fallthrough();  // so that the global options may follow the command too
 }
 
 int RunOpuc(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {

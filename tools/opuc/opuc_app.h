@@ -19,6 +19,12 @@ namespace opuc::cli {
 /// Adds every subcommand of opuc to `app`, in the order --help lists them.
 std::vector<Command> AddCommands(CLI::App& app);
 
+/// The options of opuc itself, before or after the command.
+struct GlobalOptions {
+  std::string max_buffer_bytes;  ///< --max-buffer-bytes, as written
+};
+void AddGlobalOptions(CLI::App& app, GlobalOptions* options);
+
 /// Parses the arguments, runs the chosen command and returns the exit code
 /// (docs/cli.md): usage errors exit 2, and anything a command throws, which
 /// would be a bug in opuc, exits 3 (RunGuarded).

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "opuc/cpu/executor.h"
+#include "opuc/tensor_io/allocation_limit.h"
 
 #include "evaluate.h"
 #include "kernels.h"
@@ -48,6 +49,8 @@ Status EvaluateNodeOnCpu(const Graph& graph, NodeId node,
 Expected<std::vector<HostTensor>> RunCpu(const Graph& graph, const std::vector<HostTensor>& inputs,
                                          const TensorObserver& observe) {
   const cpu::TensorLayout layout = cpu::LayOutTensors(graph);
+  OPUC_RETURN_IF_ERROR(
+      CheckAllocation(static_cast<uint64_t>(layout.arena.arena_bytes), "the CPU executor's arena"));
   OPUC_ASSIGN_OR_RETURN(HostTensor arena,
                         HostTensor::Zeros(DType::kI8, {layout.arena.arena_bytes}));
   const auto evaluate = [&](const Graph& g, NodeId id, const std::vector<const HostTensor*>& args,
