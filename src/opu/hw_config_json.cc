@@ -17,6 +17,7 @@
 #include "hw_config_fields.h"
 #include "opuc/opu/hw_config.h"
 #include "support/format.h"
+#include "support/json_parse.h"
 
 namespace opuc {
 namespace {
@@ -29,10 +30,13 @@ constexpr int kMaxDepth = 32;
 // The members that are not in the field table, by path.
 constexpr const char* kOtherMembers[] = {"base", "name", "store.taps", "hdfg"};
 
+/// The value's kind with its article: "a number", "an array", "null".
 std::string TypeName(const Json& v) {
-  if (v.is_boolean()) return "bool";
-  if (v.is_number()) return "number";
-  return v.type_name();  // null, string, array, object
+  if (v.is_boolean()) return "a bool";
+  if (v.is_number()) return "a number";
+  if (v.is_null()) return "null";
+  return v.is_array() || v.is_object() ? std::string("an ") + v.type_name()
+                                       : std::string("a ") + v.type_name();
 }
 
 std::string Join(const std::string& path, const std::string& key) {
@@ -61,7 +65,7 @@ Status CheckMembers(const Json& obj, const std::string& path) {
     if (IsKnown(member)) continue;
     if (!IsSection(member)) return InvalidArgument(Cat(member, " is not a known field"));
     if (!value.is_object())
-      return InvalidArgument(Cat(member, " is a ", TypeName(value), "; expected an object"));
+      return InvalidArgument(Cat(member, " is ", TypeName(value), "; expected an object"));
     OPUC_RETURN_IF_ERROR(CheckMembers(value, member));
   }
   return OkStatus();
@@ -96,9 +100,10 @@ Expected<int64_t> Integer(const Json& v, const char* path) {
 
 Status ReadField(const HwField& field, const Json& v, HwConfig& c) {
   const HwFieldRef ref = field.ref(c);
-  const char* expected = std::holds_alternative<bool*>(ref) ? "bool" : "number";
-  if (TypeName(v) != expected)
-    return InvalidArgument(Cat(field.path, " is a ", TypeName(v), "; expected a ", expected));
+  const bool want_bool = std::holds_alternative<bool*>(ref);
+  if (want_bool ? !v.is_boolean() : !v.is_number())
+    return InvalidArgument(
+        Cat(field.path, " is ", TypeName(v), "; expected ", want_bool ? "a bool" : "a number"));
   if (auto* b = std::get_if<bool*>(&ref)) **b = v.get<bool>();
   if (auto* d = std::get_if<double*>(&ref)) **d = v.get<double>();
   if (auto* i = std::get_if<int64_t*>(&ref)) {
@@ -109,7 +114,7 @@ Status ReadField(const HwField& field, const Json& v, HwConfig& c) {
 
 Expected<HwModule> ModuleNamed(const Json& v, const std::string& field) {
   if (!v.is_string())
-    return InvalidArgument(Cat(field, " is a ", TypeName(v), "; expected a module name"));
+    return InvalidArgument(Cat(field, " is ", TypeName(v), "; expected a module name"));
   if (auto m = HwModuleFromName(v.get<std::string>())) return *m;
   return InvalidArgument(
       Cat(field, " is '", v.get<std::string>(), "'; expected one of mem_rd,",
@@ -118,7 +123,7 @@ Expected<HwModule> ModuleNamed(const Json& v, const std::string& field) {
 
 Status ReadTaps(const Json& taps, HwModuleMask& out) {
   if (!taps.is_array())
-    return InvalidArgument(Cat("store.taps is a ", TypeName(taps), "; expected an array"));
+    return InvalidArgument(Cat("store.taps is ", TypeName(taps), "; expected an array"));
   out = 0;
   for (size_t i = 0; i < taps.size(); ++i) {
     OPUC_ASSIGN_OR_RETURN(HwModule m, ModuleNamed(taps[i], Cat("store.taps[", i, "]")));
@@ -133,20 +138,18 @@ Expected<const Json*> Typed(const Json& obj, const std::string& path, const char
   if (it == obj.end()) return InvalidArgument(Cat(Join(path, key), " is missing"));
   const Json* v = &*it;
   if (v->type() != type)
-    return InvalidArgument(
-        Cat(Join(path, key), " is a ", TypeName(*v), "; expected a ", type_name));
+    return InvalidArgument(Cat(Join(path, key), " is ", TypeName(*v), "; expected ", type_name));
   return v;
 }
 
 Expected<Hdfg> ReadHdfg(const Json& h) {
-  if (!h.is_object())
-    return InvalidArgument(Cat("hdfg is a ", TypeName(h), "; expected an object"));
+  if (!h.is_object()) return InvalidArgument(Cat("hdfg is ", TypeName(h), "; expected an object"));
   for (const auto& [key, value] : h.items())
     if (key != "root" && key != "stages" && key != "edges")
       return InvalidArgument(Cat("hdfg.", key, " is not a known field"));
   Hdfg g;
   OPUC_ASSIGN_OR_RETURN(const Json* stages,
-                        Typed(h, "hdfg", "stages", Json::value_t::array, "array"));
+                        Typed(h, "hdfg", "stages", Json::value_t::array, "an array"));
   for (size_t i = 0; i < stages->size(); ++i) {
     const Json& s = (*stages)[i];
     const std::string path = Cat("hdfg.stages[", i, "]");
@@ -155,7 +158,7 @@ Expected<Hdfg> ReadHdfg(const Json& h) {
       if (key != "name" && key != "module")
         return InvalidArgument(Cat(path, ".", key, " is not a known field"));
     OPUC_ASSIGN_OR_RETURN(const Json* name,
-                          Typed(s, path, "name", Json::value_t::string, "string"));
+                          Typed(s, path, "name", Json::value_t::string, "a string"));
     auto module = s.find("module");
     if (module == s.end()) return InvalidArgument(path + ".module is missing");
     HdfgStage stage;
@@ -164,12 +167,12 @@ Expected<Hdfg> ReadHdfg(const Json& h) {
     g.stages.push_back(stage);
   }
   OPUC_ASSIGN_OR_RETURN(const Json* root,
-                        Typed(h, "hdfg", "root", Json::value_t::string, "string"));
+                        Typed(h, "hdfg", "root", Json::value_t::string, "a string"));
   const std::string root_name = root->get<std::string>();
   g.root = g.Find(root_name);
   if (g.root < 0) return InvalidArgument(Cat("hdfg.root '", root_name, "' names no stage"));
   OPUC_ASSIGN_OR_RETURN(const Json* edges,
-                        Typed(h, "hdfg", "edges", Json::value_t::array, "array"));
+                        Typed(h, "hdfg", "edges", Json::value_t::array, "an array"));
   for (size_t i = 0; i < edges->size(); ++i) {
     const Json& e = (*edges)[i];
     const std::string path = Cat("hdfg.edges[", i, "]");
@@ -187,7 +190,7 @@ Status ReadDocument(const Json& doc, bool every_field, HwConfig& c) {
   OPUC_ASSIGN_OR_RETURN(const Json* name, Find(doc, "name", every_field));
   if (name) {
     if (!name->is_string())
-      return InvalidArgument(Cat("name is a ", TypeName(*name), "; expected a string"));
+      return InvalidArgument(Cat("name is ", TypeName(*name), "; expected a string"));
     c.name = name->get<std::string>();
   }
   for (const HwField& field : HwConfigFields()) {
@@ -203,45 +206,10 @@ Status ReadDocument(const Json& doc, bool every_field, HwConfig& c) {
   return OkStatus();
 }
 
-// nlohmann's "[json.exception.parse_error.101] parse error at line 1, column
-// 20: syntax error ..." as "JSON line 1 column 20: syntax error ...", and
-// "[json.exception.out_of_range.406] number overflow ..." as "JSON: number
-// overflow ...".
-std::string SyntaxError(const std::string& what) {
-  const std::string at = "parse error at line ";
-  const size_t begin = what.find(at);
-  if (begin == std::string::npos) {  // no position: drop the "[json.exception.x.N] " tag
-    const size_t tag = what.find("] ");
-    const bool tagged = what.rfind("[json.exception.", 0) == 0 && tag != std::string::npos;
-    return "JSON: " + (tagged ? what.substr(tag + 2) : what);
-  }
-  std::string rest = what.substr(begin + at.size());
-  const size_t comma = rest.find(", column ");
-  if (comma != std::string::npos) rest.replace(comma, 2, " ");
-  return "JSON line " + rest;
-}
-
-Expected<Json> ParseJson(std::string_view text) {
-  bool too_deep = false;
-  const Json::parser_callback_t depth_guard = [&](int depth, Json::parse_event_t, Json&) {
-    too_deep = too_deep || depth > kMaxDepth;
-    return !too_deep;  // discard everything once too deep: nothing more is built
-  };
-  try {
-    Json doc = Json::parse(text.begin(), text.end(), depth_guard);
-    if (too_deep) return InvalidArgument(Cat("JSON nests deeper than ", kMaxDepth, " levels"));
-    return doc;
-  } catch (const Json::parse_error& e) {
-    return InvalidArgument(SyntaxError(e.what()));
-  } catch (const Json::out_of_range& e) {  // a number past double's range (found by fuzz_hw_config)
-    return InvalidArgument(SyntaxError(e.what()));
-  }
-}
-
 Expected<HwConfig> ParseDocument(std::string_view text) {
-  OPUC_ASSIGN_OR_RETURN(const Json doc, ParseJson(text));
+  OPUC_ASSIGN_OR_RETURN(const Json doc, ParseJsonText(text, kMaxDepth));
   if (!doc.is_object())
-    return InvalidArgument(Cat("the config is a JSON ", TypeName(doc), "; expected an object"));
+    return InvalidArgument(Cat("the config is ", TypeName(doc), "; expected an object"));
   OPUC_RETURN_IF_ERROR(CheckMembers(doc, ""));
   HwConfig config;
   auto base = doc.find("base");

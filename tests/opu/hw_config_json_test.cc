@@ -101,7 +101,7 @@ TEST_CASE("hostile documents: deep nesting, wrong types, absurd numbers") {
   CHECK(ErrorOf(R"({"base": "tiny", "array": {"clock_mhz": "fast"}})") ==
         "array.clock_mhz is a string; expected a number");
   CHECK(ErrorOf(R"({"base": "tiny", "buffers": {"weight": {"banks": null}}})") ==
-        "buffers.weight.banks is a null; expected a number");
+        "buffers.weight.banks is null; expected a number");
   CHECK(ErrorOf(R"({"base": "tiny", "buffers": {"weight": {"ports": 2}}})") ==
         "buffers.weight.ports is not a known field");
   // A missing member of the graph is named by its whole path.

@@ -96,7 +96,7 @@ TEST_CASE("errors name the field") {
   CHECK(ErrorOf(R"({"base": "opu1024",)") ==
         "JSON line 1 column 20: syntax error while parsing object key - unexpected end of input;"
         " expected string literal");
-  CHECK(ErrorOf("[1]") == "the config is a JSON array; expected an object");
+  CHECK(ErrorOf("[1]") == "the config is an array; expected an object");
 }
 
 TEST_CASE("the HDFG is checked: names, edges, reachability, one ipa per group") {

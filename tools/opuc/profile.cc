@@ -5,6 +5,7 @@
 
 #include "opuc/frontend/file_io.h"
 #include "support/format.h"
+#include "support/json_parse.h"
 
 namespace opuc::cli {
 namespace {
@@ -48,15 +49,8 @@ Expected<std::string> Text(const Json& object, const char* key, const std::strin
 }
 
 Expected<Json> Parse(const AlignedBytes& bytes) {
-  bool too_deep = false;
-  const Json::parser_callback_t guard = [&](int depth, Json::parse_event_t, Json&) {
-    too_deep = too_deep || depth > kMaxDepth;
-    return !too_deep;
-  };
-  const char* text = reinterpret_cast<const char*>(bytes.data());
-  Json doc = Json::parse(text, text + bytes.size, guard, /*allow_exceptions=*/false);
-  if (too_deep) return InvalidArgument(Cat("JSON nests deeper than ", kMaxDepth, " levels"));
-  if (doc.is_discarded()) return InvalidArgument("not valid JSON");
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size);
+  OPUC_ASSIGN_OR_RETURN(Json doc, ParseJsonText(text, kMaxDepth));
   if (!doc.is_object()) return InvalidArgument("not a JSON object");
   return doc;
 }
