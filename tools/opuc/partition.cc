@@ -104,6 +104,13 @@ std::string DotQuote(const std::string& text) {
       q += "\\n";
       continue;
     }
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {  // shown, not sent: "\x07"
+      static const char kHex[] = "0123456789abcdef";
+      q += "\\\\x";
+      q += kHex[(c >> 4) & 0xf];
+      q += kHex[c & 0xf];
+      continue;
+    }
     if (c == '"' || c == '\\') q += '\\';
     q += c;
   }
