@@ -113,6 +113,16 @@ std::string PngDeclaring(uint32_t width, uint32_t height) {
          "IEND" + BigEndian(Crc32("IEND"));
 }
 
+/// The example compiled for tiny, as `<name>.opup`.
+std::string CompiledExample(const std::string& name) {
+  const std::string samples = SampleDir(name + "_samples", 1);
+  const std::string program = TempPath(name + ".opup");
+  REQUIRE(Opuc(std::string("compile ") + OPUC_EXAMPLE_MODEL + " --hw tiny --calibration " +
+               samples + " -o " + program)
+              .exit_code == 0);
+  return program;
+}
+
 TEST_CASE("models: empty, truncated, corrupt, oversized, wrong type, adversarial") {
   const std::string model = ReluModel({1, 4, 4, 3});
   const std::string empty = Write("empty.tflite", "");
@@ -135,7 +145,8 @@ TEST_CASE("models: empty, truncated, corrupt, oversized, wrong type, adversarial
        ": FlatBuffers verification failed in the root offset or the Model table's header"},
       {"run " + huge + " --device ref", "input 'x'",
        "f32[1,65536,65536,4] needs 68719476736 bytes (64 GiB), more than the 1 GiB"},
-      {"quantize " + photo, photo, ": file identifier is \"\\u000d\\n\\u001a\\n\"; expected \"TFL3\""},
+      {"quantize " + photo, photo,
+       ": file identifier is \"\\u000d\\n\\u001a\\n\"; expected \"TFL3\""},
       {"compile " + folder + " -o " + TempPath("o.opup"), folder, ": not a regular file"},
       {"inspect " + pipe, pipe, ": not a regular file"},
       // The escape sequence would turn the terminal red: shown, not sent.
@@ -157,11 +168,7 @@ TEST_CASE("a name's control bytes are shown in a --dot drawing, not written") {
 }
 
 TEST_CASE("programs: empty, truncated, corrupt, wrong type") {
-  const std::string samples = SampleDir("bad_program_samples", 1);
-  const std::string program = TempPath("good.opup");
-  REQUIRE(Opuc(std::string("compile ") + OPUC_EXAMPLE_MODEL + " --hw tiny --calibration " +
-               samples + " -o " + program)
-              .exit_code == 0);
+  const std::string program = CompiledExample("good");
   const std::string bytes = ReadFile(program);
   const std::string empty = Write("empty.opup", "");
   const std::string cut = Write("cut.opup", bytes.substr(0, bytes.size() / 2));
@@ -262,11 +269,7 @@ TEST_CASE("photographs: empty, truncated, corrupt, oversized, wrong type") {
 }
 
 TEST_CASE("profiles: empty, cut, deep, wrong type") {
-  const std::string samples = SampleDir("bad_profile_samples", 1);
-  const std::string program = TempPath("profiled.opup");
-  REQUIRE(Opuc(std::string("compile ") + OPUC_EXAMPLE_MODEL + " --hw tiny --calibration " +
-               samples + " -o " + program)
-              .exit_code == 0);
+  const std::string program = CompiledExample("profiled");
   const std::string report = "report " + program + " --profile ";
   const std::string empty = Write("empty.profile.json", "");
   const std::string cut = Write("cut.profile.json", "{\"format\": \"opuc-profile\",");

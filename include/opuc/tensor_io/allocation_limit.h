@@ -6,8 +6,8 @@
 // on a huge request, and a merely large one that succeeds can run for
 // minutes on a file that is a mistake). Every tensor, CPU arena and
 // simulated DRAM image is checked against one limit, 1 GiB by default: the
-// real models' largest buffer is 13 MiB (pose_landmark_heavy's CPU arena). `opuc --max-buffer-bytes`
-// (or SetAllocationLimit) lifts it for the models that need more.
+// real models' largest buffer is 13 MiB (pose_landmark_heavy's CPU arena). `opuc
+// --max-buffer-bytes` (or SetAllocationLimit) lifts it for the models that need more.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_TENSOR_IO_ALLOCATION_LIMIT_H

@@ -8,13 +8,16 @@
 // cycle per output pixel (the array takes one pixel's L x Co products per
 // cycle); the output, compare and pool stages one cycle per entry or tap.
 // Every instruction adds kInstructionCycles (its start, its last write, the
-// hand-over to the next), every unit's computation kUnitCycles (its tokens
-// passing from engine to engine), every group kStartCycles. With double buffering the engines form
-// a three-stage pipeline over the units: while unit u computes, unit u+1 loads and unit u-1 stores.
-// So the time is the first unit's loads, then for each unit the slowest of those three, then the
-// last unit's stores; never more than running everything one after another. Loads and stores
-// share the DRAM: a unit's stores delay the next unit's loads by the writes that fall in the
-// loads' request bursts.
+// hand-over to the next); a unit's computation waits kHandOverCycles for the
+// token of its loads (given, seen, taken) but only kUnitCycles after the
+// unit before when its loads are already there; a group starts after
+// kStartCycles. With double buffering the engines run as the tokens order
+// them, and Total() follows each engine's timeline unit by unit: a unit's
+// loads wait for the buffer slot the unit two before computed from, its
+// computation for its loads, for the unit before and for the accumulator
+// slot the store two before emptied, its store for its computation and the
+// store before. Loads and stores share the DRAM: a write that falls in a
+// load's request burst delays the load a cycle.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_OPU_CODEGEN_ESTIMATE_H
@@ -38,17 +41,16 @@ class CycleEstimate {
 
   /// What every instruction costs besides its work, as the RTL measures it.
   static constexpr int64_t kInstructionCycles = 3;
-  /// What passing a unit from engine to engine costs (a token given, seen,
-  /// taken, the next instruction started), and starting the group (the
-  /// fetch units' first words), as the RTL measures them.
-  static constexpr int64_t kUnitCycles = 14;
+  /// What a token costs to pass from one engine to another (given, seen,
+  /// taken, the next instruction started), what the compute engine spends
+  /// between two units whose loads are already there, and what starting the
+  /// group costs (the fetch units' first words), as the RTL measures them.
+  static constexpr int64_t kHandOverCycles = 14;
+  static constexpr int64_t kUnitCycles = 3;
   static constexpr int64_t kStartCycles = 7;
 
   void BeginUnit() { units_.emplace_back(); }
-  void Load(int64_t bytes) {
-    units_.back().load += latency_ + Bandwidth(bytes) + kInstructionCycles;
-    units_.back().load_beats.push_back(Bandwidth(bytes));
-  }
+  void Load(int64_t bytes) { units_.back().load_beats.push_back(Bandwidth(bytes)); }
   void Store(int64_t pixels, int64_t bytes) {
     units_.back().store += std::max(pixels, Bandwidth(bytes)) + kInstructionCycles;
     // Each pixel is one DRAM write, which costs the words it touches.
@@ -58,42 +60,50 @@ class CycleEstimate {
   void Compute(int64_t cycles) { units_.back().compute += cycles + kInstructionCycles; }
   int64_t Total() const {
     if (units_.empty()) return 0;
-    int64_t total = kStartCycles + units_.front().load + units_.back().store;
-    for (size_t u = 0; u < units_.size(); ++u) {
-      const int64_t next_load =
-          u + 1 < units_.size() ? units_[u + 1].load + Collisions(units_[u], units_[u + 1]) : 0;
-      const int64_t previous_store = u > 0 ? units_[u - 1].store : 0;
-      // The hand-over delays the unit's computation; a load or a store
-      // running longer hides it.
-      total += std::max({units_[u].compute + kUnitCycles, next_load, previous_store});
+    // The engines' timelines, unit by unit, as the tokens order them: a
+    // unit's loads wait for the buffer slot the unit two before computed
+    // from, its computation for its loads, the unit before and the
+    // accumulator slot the store two before emptied, its store for its
+    // computation and the store before.
+    const size_t n = units_.size();
+    std::vector<int64_t> load_end(n), compute_end(n), store_begin(n), store_end(n);
+    for (size_t u = 0; u < n; ++u) {
+      const Unit& unit = units_[u];
+      int64_t t =
+          std::max(u > 0 ? load_end[u - 1] : kStartCycles, u > 1 ? compute_end[u - 2] : int64_t{0});
+      for (int64_t beats : unit.load_beats) {
+        // A write in the DRAM during a load's request burst delays it a cycle.
+        t += beats + WritesDuring(t, t + beats, store_begin, u);
+        t += latency_ + kInstructionCycles;
+      }
+      load_end[u] = t;
+      const int64_t begin = std::max({load_end[u] + kHandOverCycles,
+                                      u > 0 ? compute_end[u - 1] + kUnitCycles : int64_t{0},
+                                      u > 1 ? store_end[u - 2] : int64_t{0}});
+      compute_end[u] = begin + unit.compute;
+      store_begin[u] = std::max(compute_end[u], u > 0 ? store_end[u - 1] : int64_t{0});
+      store_end[u] = store_begin[u] + unit.store;
     }
-    return total;
+    return store_end[n - 1];
   }
 
  private:
   struct Unit {
-    int64_t load = 0, compute = 0, store = 0;
+    int64_t compute = 0, store = 0;
     std::vector<int64_t> load_beats;  ///< Each load's DRAM cycles, in order.
     int64_t store_words = 0;          ///< The DRAM cycles its stores' writes take.
   };
 
-  /// The cycles `next`'s loads lose to `unit`'s stores. The loads run ahead
-  /// of the computation, so `unit`'s stores begin its computation and one
-  /// hand-over after `next`'s loads; the DRAM takes a read or a write a
-  /// cycle, so each write that falls in a load's request burst delays it a
-  /// cycle (writes in the bursts' latency gaps cost the loads nothing).
-  int64_t Collisions(const Unit& unit, const Unit& next) const {
-    const int64_t begin = unit.compute + kUnitCycles, end = begin + unit.store_words;
-    int64_t t = 0, lost = 0;
-    // Stores that outlast `next`'s loads meet the unit after it, taken to
-    // load as `next` does.
-    for (int pass = 0; pass < 2; ++pass)
-      for (int64_t beats : next.load_beats) {
-        const int64_t overlap = std::min(end, t + beats) - std::max(begin, t);
-        lost += std::max<int64_t>(0, overlap);
-        t += beats + latency_ + kInstructionCycles;
-      }
-    return lost;
+  /// The writes of the stores of the units before `u` that fall in
+  /// [begin, end): each store writes its words from its start, one a cycle.
+  int64_t WritesDuring(int64_t begin, int64_t end, const std::vector<int64_t>& store_begin,
+                       size_t u) const {
+    int64_t writes = 0;
+    for (size_t v = u > 3 ? u - 3 : 0; v < u; ++v) {
+      const int64_t from = store_begin[v], to = from + units_[v].store_words;
+      writes += std::max<int64_t>(0, std::min(end, to) - std::max(begin, from));
+    }
+    return writes;
   }
 
   int64_t Bandwidth(int64_t bytes) const {
