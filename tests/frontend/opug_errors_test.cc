@@ -181,18 +181,18 @@ TEST_CASE("byte counts past 32 bits are not truncated") {
 
 TEST_CASE("binary framing: a verification failure names the damaged table") {
   namespace fb = ::opuc::opug;
-  std::vector<uint8_t> bytes = WriteOpug(ReadOpugJson(test::kTwoNodeJson, "x").value()).value();
+  std::vector<uint8_t> bytes = WriteOpug(test::MakeSmallGraph()).value();
   const fb::Graph* root = fb::GetGraph(bytes.data());
-  REQUIRE(root->nodes()->Get(0)->attrs() != nullptr);
-  // Node 0's first attribute's name now points far past the end of the file.
-  const auto* attr = root->nodes()->Get(0)->attrs()->Get(0);
+  REQUIRE(root->nodes()->Get(1)->attrs() != nullptr);  // the max pool's
+  // Node 1's first attribute's name now points far past the end of the file.
+  const auto* attr = root->nodes()->Get(1)->attrs()->Get(0);
   const uint8_t* field =
       reinterpret_cast<const flatbuffers::Table*>(attr)->GetAddressOf(fb::Attr::VT_NAME);
   REQUIRE(field != nullptr);
   const uint32_t far = 0x7ffffff0;
   std::memcpy(bytes.data() + (field - bytes.data()), &far, sizeof(far));
   CHECK(ReadOpug(bytes, "x.opug").status().message() ==
-        "x.opug: FlatBuffers verification failed in nodes[0].attrs[0]: the file is truncated or"
+        "x.opug: FlatBuffers verification failed in nodes[1].attrs[0]: the file is truncated or"
         " corrupt (an offset, table, vector or string there lies outside the file)");
 }
 
