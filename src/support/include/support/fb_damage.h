@@ -4,8 +4,12 @@
 // says no, a reader asks again piece by piece to name the damaged part:
 // the root table, then each vector of tables field by field and element by
 // element, descending into the element that fails ("subgraphs[0].tensors[12]").
-// Each question uses a fresh verifier, so it is as safe as the first: nothing
-// is read before the verifier has proved it lies inside the buffer.
+// Nothing is read before a verifier has proved it lies inside the buffer,
+// and every question goes to one verifier, whose budget of tables is the
+// whole search's: a file whose parts each verify while the whole is too big
+// (a vector of many offsets to one huge shared table) cannot make the search
+// cost more than one verification. Its depth limit is four times the usual,
+// since a question that fails leaves the depth it reached counted.
 //
 //   DamageFinder find(data, size);
 //   const Model* model = find.Root<Model>();       // nullptr: the root is outside
@@ -28,12 +32,13 @@ namespace opuc {
 
 class DamageFinder {
  public:
-  DamageFinder(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  DamageFinder(const uint8_t* data, size_t size)
+      : data_(data), size_(size), verifier_(data, size, SearchOptions()) {}
 
   /// The root table when its offset and vtable lie inside the buffer.
   template <typename T>
   const T* Root() const {
-    flatbuffers::Verifier verifier = Fresh();
+    flatbuffers::Verifier& verifier = verifier_;
     if (size_ < 2 * sizeof(flatbuffers::uoffset_t) || verifier.VerifyOffset(0) == 0) return nullptr;
     const T* root = flatbuffers::GetRoot<T>(data_);
     return Starts(root) ? root : nullptr;
@@ -42,14 +47,14 @@ class DamageFinder {
   /// The table's own vtable lies inside the buffer (its fields may not).
   template <typename T>
   bool Starts(const T* table) const {
-    flatbuffers::Verifier verifier = Fresh();
+    flatbuffers::Verifier& verifier = verifier_;
     return AsTable(table)->VerifyTableStart(verifier);
   }
 
   /// The table and everything it refers to verify.
   template <typename T>
   bool Verifies(const T* table) const {
-    flatbuffers::Verifier verifier = Fresh();
+    flatbuffers::Verifier& verifier = verifier_;
     return table->Verify(verifier);
   }
 
@@ -59,7 +64,7 @@ class DamageFinder {
   std::optional<std::string> OneTable(const Parent* parent, flatbuffers::voffset_t field,
                                       std::string_view name) const {
     const flatbuffers::Table* table = AsTable(parent);
-    flatbuffers::Verifier verifier = Fresh();
+    flatbuffers::Verifier& verifier = verifier_;
     if (!table->VerifyOffset(verifier, field)) return std::string(name);
     const auto* element = table->template GetPointer<const Element*>(field);
     if (element == nullptr || Verifies(element)) return std::nullopt;
@@ -74,7 +79,7 @@ class DamageFinder {
   std::optional<std::string> Tables(const Parent* parent, flatbuffers::voffset_t field,
                                     std::string_view name, Inside inside) const {
     const flatbuffers::Table* table = AsTable(parent);
-    flatbuffers::Verifier verifier = Fresh();
+    flatbuffers::Verifier& verifier = verifier_;
     if (!table->VerifyOffset(verifier, field)) return std::string(name);
     using Vector = flatbuffers::Vector<flatbuffers::Offset<Element>>;
     const auto* vector = table->template GetPointer<const Vector*>(field);
@@ -100,7 +105,11 @@ class DamageFinder {
   }
 
  private:
-  flatbuffers::Verifier Fresh() const { return flatbuffers::Verifier(data_, size_); }
+  static flatbuffers::Verifier::Options SearchOptions() {
+    flatbuffers::Verifier::Options options;
+    options.max_depth *= 4;
+    return options;
+  }
 
   /// Generated tables derive privately from flatbuffers::Table, with no
   /// members of their own: the same address is the same table.
@@ -111,6 +120,7 @@ class DamageFinder {
 
   const uint8_t* data_;
   size_t size_;
+  mutable flatbuffers::Verifier verifier_;
 };
 
 /// The message for a buffer that failed verification, with the part `where`
