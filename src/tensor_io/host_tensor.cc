@@ -33,10 +33,13 @@ Expected<HostTensor> HostTensor::Zeros(DType dtype, Shape shape) {
   if (!elements)
     return InvalidArgument(Cat("shape ", ShapeToString(shape), " has no valid element count"));
   const auto size = static_cast<uint64_t>(*elements) * DTypeSize(dtype);
-  if (size / DTypeSize(dtype) != static_cast<uint64_t>(*elements) || size > SIZE_MAX / 2)
+  const bool wraps = size / DTypeSize(dtype) != static_cast<uint64_t>(*elements);
+  // The allocation limit first: its message says how to lift it.
+  if (!wraps)
+    OPUC_RETURN_IF_ERROR(CheckAllocation(size, Cat(DTypeName(dtype), ShapeToString(shape))));
+  if (wraps || size > SIZE_MAX / 2)
     return InvalidArgument(
         Cat("shape ", ShapeToString(shape), " of ", DTypeName(dtype), " does not fit in memory"));
-  OPUC_RETURN_IF_ERROR(CheckAllocation(size, Cat(DTypeName(dtype), ShapeToString(shape))));
   std::shared_ptr<uint8_t> storage = AllocateZeroed(static_cast<size_t>(size));
   if (!storage)
     return InvalidArgument(
