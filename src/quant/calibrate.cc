@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "opuc/cpu/executor.h"
 #include "support/format.h"
@@ -12,14 +13,52 @@ namespace opuc::quant {
 
 namespace {
 
-/// floor(y) for the y the error loop needs: y is first limited to
-/// [-256, 512], which changes no result (it is clamped to [-128, 255]
-/// after), and then a truncation and a correction stand in for floor(),
-/// which the portable x86-64 baseline leaves to a libm call per element.
-inline double FloorOfLimited(double y) {
-  y = std::min(512.0, std::max(-256.0, y));
-  const double t = static_cast<double>(static_cast<int32_t>(y));
-  return t - static_cast<double>(t > y);
+// A finite float is x = ±M·2^(E−150), M its 24-bit significand (implicit bit
+// included) and E its biased exponent (subnormals: E = 1 without the bit).
+// At fraction length f, x·2^f rounds to 0 for every f below 126 − E and
+// saturates both formats (|x·2^f| ≥ 256) from 135 − E on; only the nine
+// lengths between need a rounding, and there f = 126 − E + j rounds M at
+// bit 24 − j: in integers, exactly, whatever E is. The lengths outside
+// the band are closed forms of per-exponent sums (Σx², Σ|x|, counts), so
+// each element costs nine integer roundings and a few additions, not a
+// float rounding for each of the 24 candidates.
+constexpr int kBand = 9;
+
+/// The sums of the elements that share one exponent: M units throughout
+/// (scaled by 2^(E−150) or its square when assembled).
+struct ExponentSums {
+  double m2 = 0.0;     ///< Σ M²
+  double m = 0.0;      ///< Σ M
+  double m_neg = 0.0;  ///< Σ M over negative elements
+  int64_t count = 0;
+  int64_t negatives = 0;
+  std::array<double, kBand> band{}, band_u8{};  ///< Σ e² at f = 126 − E + j
+};
+
+void AddElement(uint32_t bits, std::vector<ExponentSums>& sums) {
+  const uint32_t magnitude = bits & 0x7fffffffu;
+  const uint32_t exponent = magnitude >> 23;
+  const int32_t m =
+      static_cast<int32_t>(exponent ? (magnitude & 0x7fffffu) | 0x800000u : magnitude);
+  const int32_t negative = static_cast<int32_t>(bits >> 31);
+  ExponentSums& s = sums[exponent ? exponent : 1];
+  const double md = m;
+  s.m2 += md * md;
+  s.m += md;
+  s.m_neg += negative ? md : 0.0;
+  ++s.count;
+  s.negatives += negative;
+  // Half up on the signed value: a magnitude rounds up from half for
+  // positives, from just above half for negatives.
+  const int32_t limit = 127 + negative, limit_u8 = negative ? 0 : 255;
+  for (size_t j = 0; j < kBand; ++j) {
+    const int shift = 24 - static_cast<int>(j);
+    const int32_t rounded = (m + (1 << (shift - 1)) - negative) >> shift;
+    const double e = m - (std::min(rounded, limit) << shift);
+    const double e_u8 = m - (std::min(rounded, limit_u8) << shift);
+    s.band[j] += e * e;
+    s.band_u8[j] += e_u8 * e_u8;
+  }
 }
 
 }  // namespace
@@ -27,32 +66,46 @@ inline double FloorOfLimited(double y) {
 void AccumulateErrors(const float* values, int64_t count, TensorStats& stats) {
   stats.seen = true;
   stats.count += count;
-  std::array<double, kNumActivationBits> sums{}, sums_u8{}, scales{}, steps{};
-  for (size_t k = 0; k < scales.size(); ++k) {
-    scales[k] = std::ldexp(1.0, kMinActivationBits + static_cast<int>(k));
-    steps[k] = 1.0 / scales[k];  // a power of two: multiplying by it is exact
-  }
-  double max_abs = stats.max_abs, squares = 0.0;
+  std::vector<ExponentSums> sums(255);
+  uint32_t max_magnitude = 0;
   for (int64_t i = 0; i < count; ++i) {
-    const double x = values[i];
-    if (!std::isfinite(x)) continue;
-    max_abs = std::max(max_abs, std::fabs(x));
-    squares += x * x;
-    // Independent per k, so that GCC can vectorize across k.
-    std::array<double, kNumActivationBits> r;
-    for (size_t k = 0; k < r.size(); ++k) r[k] = FloorOfLimited(x * scales[k] + 0.5);
-    for (size_t k = 0; k < r.size(); ++k) {
-      const double e = x - std::min(127.0, std::max(-128.0, r[k])) * steps[k];
-      const double e_u8 = x - std::min(255.0, std::max(0.0, r[k])) * steps[k];
-      sums[k] += e * e;
-      sums_u8[k] += e_u8 * e_u8;
-    }
+    uint32_t bits;
+    std::memcpy(&bits, &values[i], sizeof bits);
+    if ((bits & 0x7f800000u) == 0x7f800000u) continue;  // Inf or NaN
+    max_magnitude = std::max(max_magnitude, bits & 0x7fffffffu);
+    AddElement(bits, sums);
   }
-  stats.max_abs = max_abs;
-  stats.sum_squares += squares;
-  for (size_t k = 0; k < sums.size(); ++k) {
-    stats.squared_error[k] += sums[k];
-    stats.squared_error_u8[k] += sums_u8[k];
+  float largest;
+  std::memcpy(&largest, &max_magnitude, sizeof largest);
+  stats.max_abs = std::max(stats.max_abs, static_cast<double>(largest));
+  for (int exponent = 1; exponent < 255; ++exponent) {
+    const ExponentSums& s = sums[static_cast<size_t>(exponent)];
+    if (s.count == 0) continue;
+    const double unit = std::ldexp(1.0, exponent - 150), unit2 = unit * unit;
+    const double squares = s.m2 * unit2;
+    const double negative_sum = s.m_neg * unit, positive_sum = s.m * unit - negative_sum;
+    const auto negatives = static_cast<double>(s.negatives);
+    const auto positives = static_cast<double>(s.count - s.negatives);
+    stats.sum_squares += squares;
+    const int band_start = 126 - exponent - kMinActivationBits;  // index of f = 126 − E
+    for (int k = 0; k < kNumActivationBits; ++k) {
+      const int j = k - band_start;
+      double& error = stats.squared_error[static_cast<size_t>(k)];
+      double& error_u8 = stats.squared_error_u8[static_cast<size_t>(k)];
+      if (j < 0) {  // every element rounds to 0
+        error += squares;
+        error_u8 += squares;
+      } else if (j < kBand) {
+        error += s.band[static_cast<size_t>(j)] * unit2;
+        error_u8 += s.band_u8[static_cast<size_t>(j)] * unit2;
+      } else {  // Σ(|x| − L·2^−f)², L = 127 or 128 (i8), 255 or |x| itself (u8)
+        const double step = std::ldexp(1.0, -(k + kMinActivationBits));
+        error += squares - 2.0 * step * (127.0 * positive_sum + 128.0 * negative_sum) +
+                 step * step * (127.0 * 127.0 * positives + 128.0 * 128.0 * negatives);
+        error_u8 +=
+            squares - 2.0 * step * 255.0 * positive_sum + step * step * 255.0 * 255.0 * positives;
+      }
+    }
   }
 }
 

@@ -43,24 +43,26 @@ void InvertLowerInPlace(Eigen::Ref<Matrix> l) {
 std::vector<double> CompensationFactor(const double* gram, int64_t dim) {
   // With P the reversal permutation, P(G + λI)P = L Lᵀ gives G + λI = R Rᵀ
   // for the upper triangular R = P L P; so (G + λI)⁻¹ = R⁻ᵀ R⁻¹ and
-  // U = R⁻¹ = P L⁻¹ P: one Cholesky factorization and one triangular inverse.
+  // U = R⁻¹ = P L⁻¹ P: one Cholesky factorization and one triangular
+  // inverse, both in the one matrix returned (a large layer's is tens of
+  // megabytes: no copies).
   const auto n = static_cast<Eigen::Index>(dim);
+  std::vector<double> u(static_cast<size_t>(dim * dim));
+  Eigen::Map<Matrix> m(u.data(), n, n);
   const Eigen::Map<const Matrix> g(gram, n, n);
-  double mean = g.diagonal().mean();
-  Matrix reversed = g.reverse();
+  const double mean = g.diagonal().mean();
+  m = g.reverse();
   for (Eigen::Index i = 0; i < n; ++i) {
-    double& diagonal = reversed(i, i);
+    double& diagonal = m(i, i);
     if (diagonal == 0.0) diagonal = 1.0;
     diagonal += kGramDamping * mean;
   }
-  const Eigen::LLT<Matrix, Eigen::Lower> llt(reversed);
+  const Eigen::LLT<Eigen::Ref<Matrix>, Eigen::Lower> llt(m);  // in place: m's lower triangle is L
   if (llt.info() != Eigen::Success) return {};
-  Matrix l_inv = llt.matrixL();
-  InvertLowerInPlace(l_inv);
-  std::vector<double> u(static_cast<size_t>(dim * dim), 0.0);
-  Eigen::Map<Matrix> result(u.data(), n, n);
-  result.triangularView<Eigen::Upper>() = l_inv.reverse().triangularView<Eigen::Upper>();
-  if (!result.allFinite()) return {};  // a non-finite input sum
+  InvertLowerInPlace(m);
+  m.triangularView<Eigen::StrictlyUpper>().setZero();
+  m.reverseInPlace();             // P L⁻¹ P: upper triangular
+  if (!m.allFinite()) return {};  // a non-finite input sum
   return u;
 }
 

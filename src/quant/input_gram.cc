@@ -4,7 +4,9 @@
 #include <Eigen/Core>
 #include <algorithm>
 
+#include "compensated_rounding.h"
 #include "opuc/ir/conv_geometry.h"
+#include "support/parallel_for.h"
 
 namespace opuc::quant {
 namespace {
@@ -25,16 +27,17 @@ struct Patches {
   double* column(int64_t j) { return columns.data() + j * rows; }
 };
 
-/// G += XᵀX for the patches X (both triangles written), as one Eigen
-/// rank update: X is `rows` × `dim`, column-major as Patches holds it.
+/// G += XᵀX for the patches X, as one Eigen rank update into G's lower
+/// triangle, then mirrored (both triangles written): X is `rows` × `dim`,
+/// column-major as Patches holds it.
 void AddOuterProducts(Patches& x, double* gram) {
   const auto dim = static_cast<Eigen::Index>(x.dim);
   const Eigen::Map<const Eigen::MatrixXd> patches(x.columns.data(),
                                                   static_cast<Eigen::Index>(x.rows), dim);
   Eigen::Map<Eigen::MatrixXd> g(gram, dim, dim);  // symmetric: either storage order
-  Eigen::MatrixXd update = Eigen::MatrixXd::Zero(dim, dim);
-  update.selfadjointView<Eigen::Lower>().rankUpdate(patches.transpose());
-  g += update.selfadjointView<Eigen::Lower>();
+  g.selfadjointView<Eigen::Lower>().rankUpdate(patches.transpose());
+  for (Eigen::Index j = 0; j < dim; ++j)
+    for (Eigen::Index i = j + 1; i < dim; ++i) g(j, i) = g(i, j);
 }
 
 /// Every stride-th of `count` positions, at most kMaxGramPositions of them.
@@ -110,6 +113,32 @@ void AccumulateInputGram(const Graph& graph, const Node& node, const HostTensor&
     AccumulateFullyConnected(input, gram.dim, gram);
   else
     AccumulateConv(node, weights, graph.tensor(node.outputs[0]).shape, input, gram);
+}
+
+void FactorGrams(std::map<NodeId, InputGram>& grams, int threads) {
+  struct Item {
+    InputGram* gram;
+    int64_t group;
+  };
+  std::vector<Item> items;
+  for (auto& [node, gram] : grams) {
+    gram.factors.assign(static_cast<size_t>(gram.groups), {});
+    for (int64_t g = 0; g < gram.groups; ++g) items.push_back({&gram, g});
+  }
+  // The largest first (a factor costs dim³), so that no thread is left
+  // with a large one at the end.
+  std::stable_sort(items.begin(), items.end(),
+                   [](const Item& a, const Item& b) { return a.gram->dim > b.gram->dim; });
+  ParallelFor(static_cast<int64_t>(items.size()), threads, [&](int64_t i) {
+    const Item& item = items[static_cast<size_t>(i)];
+    InputGram& gram = *item.gram;
+    gram.factors[static_cast<size_t>(item.group)] =
+        CompensationFactor(gram.group(item.group), gram.dim);
+    // A one-group matrix is this item's alone: release it now rather than
+    // hold every matrix and every factor at once.
+    if (gram.groups == 1) std::vector<double>().swap(gram.values);
+  });
+  for (auto& entry : grams) std::vector<double>().swap(entry.second.values);
 }
 
 InputGramCollector::InputGramCollector(const Graph& graph) : graph_(graph) {

@@ -30,6 +30,9 @@ struct InputGram {
   int64_t dim = 0;             ///< Weights per output channel.
   int64_t groups = 1;          ///< 1, or one matrix per input channel (depthwise).
   std::vector<double> values;  ///< groups × dim × dim, row-major, symmetric.
+  /// Per group, CompensationFactor of its matrix once FactorGrams ran
+  /// (`values` is then released); empty where the factor failed.
+  std::vector<std::vector<double>> factors;
 
   const double* group(int64_t g) const { return values.data() + g * dim * dim; }
 };
@@ -42,6 +45,12 @@ inline constexpr int64_t kMaxGramPositions = 4096;
 /// Adds the patches of `input`, the value node `node` reads, into `gram`.
 void AccumulateInputGram(const Graph& graph, const Node& node, const HostTensor& input,
                          InputGram& gram);
+
+/// Replaces every group's matrix by its rounding factor
+/// (compensated_rounding.h), once for every rounding of the weights that
+/// follows, on up to `threads` threads (0: one per core; the factors are
+/// the same whichever thread makes them).
+void FactorGrams(std::map<NodeId, InputGram>& grams, int threads);
 
 /// The Gram matrix of every conv2d, depthwise conv and fully connected node
 /// with constant f32 weights (transpose conv2d is left out: its patches

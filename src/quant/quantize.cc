@@ -169,7 +169,8 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
         float_outputs.Observe(t, value);
         return collector.Observe(t, value);
       }));
-  const std::map<NodeId, quant::InputGram> grams = std::move(collector).Take();
+  std::map<NodeId, quant::InputGram> grams = std::move(collector).Take();
+  quant::FactorGrams(grams, options.threads);
   std::vector<int> bits = quant::ChooseActivationBits(equalized, stats);
   int64_t refined_groups = 0;
   if (options.refine_lengths) {

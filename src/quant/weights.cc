@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "compensated_rounding.h"
+#include "int8_rounder.h"
 #include "opuc/ir/graph_edit.h"
 #include "opuc/numerics/fixed_point.h"
 #include "opuc/tensor_io/host_tensor.h"
@@ -44,10 +45,10 @@ bool Clips(double v, int bits) {
 
 /// Squared error of channel c's weights at `bits` (saturation included).
 double ChannelError(const float* w, const ChannelLayout& layout, int64_t c, int bits) {
+  const Int8Rounder round(bits);
   double sum = 0;
   layout.ForEach(c, [&](int64_t k) {
-    const double q = QuantizeToInt8(w[k], bits);
-    const double e = w[k] - std::ldexp(q, -bits);
+    const double e = w[k] - round.Value(w[k]);
     sum += e * e;
   });
   return sum;
@@ -86,9 +87,8 @@ int64_t RoundChannels(const float* w, const ChannelLayout& layout,
                       const std::vector<int32_t>& bias, const std::vector<double>* factor,
                       int input_magnitude, std::vector<int8_t>& out) {
   const auto nearest = [&](int64_t c) {
-    layout.ForEach(c, [&](int64_t k) {
-      out[static_cast<size_t>(k)] = QuantizeToInt8(w[k], bits[static_cast<size_t>(c)]);
-    });
+    const Int8Rounder round(bits[static_cast<size_t>(c)]);
+    layout.ForEach(c, [&](int64_t k) { out[static_cast<size_t>(k)] = round(w[k]); });
   };
   if (!factor || factor->empty() || channels.empty()) {
     for (int64_t c : channels) nearest(c);
@@ -97,26 +97,25 @@ int64_t RoundChannels(const float* w, const ChannelLayout& layout,
   std::vector<double> rows;
   for (int64_t c : channels) layout.ForEach(c, [&](int64_t k) { rows.push_back(w[k]); });
   const auto count = static_cast<int64_t>(channels.size());
+  std::vector<Int8Rounder> rounders;
+  for (int64_t c : channels) rounders.emplace_back(bits[static_cast<size_t>(c)]);
   RoundCompensatedRows(rows, count, *factor, [&](int64_t r, double x) {
-    const int b = bits[static_cast<size_t>(channels[static_cast<size_t>(r)])];
-    return std::ldexp(QuantizeToInt8(x, b), -b);
+    return rounders[static_cast<size_t>(r)].Value(x);
   });
   const size_t dim = rows.size() / channels.size();
   int64_t compensated = 0;
   for (size_t r = 0; r < channels.size(); ++r) {
     const int64_t c = channels[r];
-    const int b = bits[static_cast<size_t>(c)];
+    const Int8Rounder& round = rounders[r];
     const double* row = rows.data() + r * dim;
     int64_t bound = std::llabs(int64_t{bias[static_cast<size_t>(c)]});
-    for (size_t i = 0; i < dim; ++i)
-      bound += input_magnitude * std::abs(int{QuantizeToInt8(row[i], b)});
+    for (size_t i = 0; i < dim; ++i) bound += input_magnitude * std::abs(int{round(row[i])});
     if (bound > kInt32Max) {
       nearest(c);
       continue;
     }
     size_t i = 0;
-    layout.ForEach(c,
-                   [&](int64_t k) { out[static_cast<size_t>(k)] = QuantizeToInt8(row[i++], b); });
+    layout.ForEach(c, [&](int64_t k) { out[static_cast<size_t>(k)] = round(row[i++]); });
     ++compensated;
   }
   return compensated;
@@ -165,9 +164,8 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
     for (;; --bits) {
       const int64_t q_bias = Rhu(std::ldexp(b, input_bits + bits));
       int64_t bound = std::llabs(q_bias);
-      layout.ForEach(c, [&](int64_t k) {
-        bound += input_magnitude * std::abs(int{QuantizeToInt8(w[k], bits)});
-      });
+      const Int8Rounder round(bits);
+      layout.ForEach(c, [&](int64_t k) { bound += input_magnitude * std::abs(int{round(w[k])}); });
       if (bound <= kInt32Max) {
         result.bias.push_back(static_cast<int32_t>(q_bias));
         break;
@@ -189,8 +187,10 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
     std::vector<int64_t> channels;
     for (int64_t c = group * channels_per_group; c < (group + 1) * channels_per_group; ++c)
       channels.push_back(c);
-    const std::vector<double> factor =
-        gram ? CompensationFactor(gram->group(group), gram->dim) : std::vector<double>();
+    std::vector<double> computed;
+    if (gram && gram->factors.empty()) computed = CompensationFactor(gram->group(group), gram->dim);
+    const std::vector<double>& factor =
+        gram && !gram->factors.empty() ? gram->factors[static_cast<size_t>(group)] : computed;
     result.compensated += RoundChannels(w, layout, channels, result.bits, result.bias,
                                         gram ? &factor : nullptr, input_magnitude, result.weights);
   }

@@ -2,6 +2,10 @@
 // (src/quant/calibrate.h); the errors are worked out in the comments.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
 #include <vector>
 
 #include "calibrate.h"
@@ -55,6 +59,76 @@ TEST_CASE("calibrate: ties go to the wider range; zero or unseen tensors to the 
   TensorStats zero_stats;
   AccumulateErrors(zeros, 2, zero_stats);
   CHECK(BestFractionBits(zero_stats) == kMaxActivationBits);
+}
+
+/// The squared errors by their definition, one rounding per element and
+/// length (the quantizer computes them by exponent bands instead).
+void DirectErrors(const std::vector<float>& values, std::vector<double>& i8,
+                  std::vector<double>& u8) {
+  i8.assign(kNumActivationBits, 0.0);
+  u8.assign(kNumActivationBits, 0.0);
+  for (float v : values) {
+    if (!std::isfinite(v)) continue;
+    for (int k = 0; k < kNumActivationBits; ++k) {
+      const double step = std::ldexp(1.0, -(k + kMinActivationBits));
+      const double q = std::floor(static_cast<double>(v) / step + 0.5);
+      const double e = v - std::clamp(q, -128.0, 127.0) * step;
+      const double e_u8 = v - std::clamp(q, 0.0, 255.0) * step;
+      i8[static_cast<size_t>(k)] += e * e;
+      u8[static_cast<size_t>(k)] += e_u8 * e_u8;
+    }
+  }
+}
+
+void CheckAgainstDirect(const std::vector<float>& values) {
+  TensorStats stats;
+  AccumulateErrors(values.data(), static_cast<int64_t>(values.size()), stats);
+  std::vector<double> i8, u8;
+  DirectErrors(values, i8, u8);
+  for (size_t k = 0; k < i8.size(); ++k) {
+    CAPTURE(k);
+    CHECK(stats.squared_error[k] == doctest::Approx(i8[k]).epsilon(1e-12));
+    CHECK(stats.squared_error_u8[k] == doctest::Approx(u8[k]).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("calibrate: the errors of every length, on values of every magnitude and sign") {
+  // Each set spans 2^base to 2^(base+4), so that no value's error drowns
+  // in another's; the bases put every length in the rounding band, below
+  // it (rounds to 0) and above it (saturates).
+  std::mt19937 random(7);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  for (int base = -24; base <= 16; base += 4) {
+    CAPTURE(base);
+    std::vector<float> values;
+    for (int i = 0; i < 2000; ++i) {
+      const float magnitude =
+          std::ldexp(1.0f + unit(random), base + static_cast<int>(unit(random) * 4));
+      values.push_back(unit(random) < 0.4f ? -magnitude : magnitude);
+    }
+    CheckAgainstDirect(values);
+  }
+  // Ties at half, the ends of both formats, zeros and subnormals.
+  CheckAgainstDirect({0.5f / 256.0f, -0.5f, -1.5f, -1.0f, -2.0f, 127.5f / 64.0f, -128.5f / 64.0f,
+                      255.5f / 128.0f, 0.0f, -0.0f, 1e-40f, -1e-42f});
+  // Inf and NaN are skipped; the largest finite magnitude is the maximum.
+  const float extremes[] = {std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::quiet_NaN(), -3e38f, 1.0f};
+  TensorStats stats;
+  AccumulateErrors(extremes, 4, stats);
+  CHECK(stats.max_abs == static_cast<double>(3e38f));
+  CHECK(stats.count == 4);
+}
+
+TEST_CASE("calibrate: u8 rounds a negative value to 0, i8 rounds ties up") {
+  // −1.5 at f = 0: i8 rounds −1.5 + 0.5 = −1 down to −1, error 0.25;
+  // −0.5 rounds to 0, error 0.25. In u8 both are 0: errors 2.25 and 0.25.
+  const float values[] = {-1.5f, -0.5f};
+  TensorStats stats;
+  AccumulateErrors(values, 2, stats);
+  const size_t at0 = static_cast<size_t>(0 - kMinActivationBits);
+  CHECK(stats.squared_error[at0] == 0.5);
+  CHECK(stats.squared_error_u8[at0] == 2.5);
 }
 
 }  // namespace

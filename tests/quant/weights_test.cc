@@ -2,6 +2,8 @@
 // lengths, integers and bounds below are worked out by hand in comments.
 #include <doctest/doctest.h>
 
+#include "compensated_rounding.h"
+#include "input_gram.h"
 #include "opuc/ir/graph_builder.h"
 #include "pass/pass_test_util.h"
 #include "weights.h"
@@ -83,7 +85,7 @@ TEST_CASE("weights: a bias that fits at no length is an error naming the channel
 }
 
 /// Two inputs that always agree: G = [[1, 1], [1, 1]] (compensated_rounding_test.cc).
-InputGram AgreeingPair() { return InputGram{2, 1, {1, 1, 1, 1}}; }
+InputGram AgreeingPair() { return InputGram{2, 1, {1, 1, 1, 1}, {}}; }
 
 /// fully_connected of x [1,2] with weights 76.4/256 twice (f_w = 8: 76.4
 /// each; 152.8 at 9 clips), and a bias of 0.5 when `with_bias`.
@@ -132,7 +134,7 @@ TEST_CASE("weights: WithRoundedWeights puts in the values the integers stand for
 
 TEST_CASE("weights: a Gram matrix of another size is ignored") {
   Graph g = TwoInputFc(false);
-  const InputGram three{3, 1, std::vector<double>(9, 1.0)};
+  const InputGram three{3, 1, std::vector<double>(9, 1.0), {}};
   Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, 4, &three);
   REQUIRE(q.ok());
   CHECK(q->weights == std::vector<int8_t>{76, 76});  // nearest, as without
@@ -148,12 +150,36 @@ TEST_CASE("weights: a depthwise channel is compensated with its own input channe
   TensorId w = b.ConstantF32("w", {1, 1, 2, 2}, std::vector<float>(4, 76.4f / 256));
   b.Output(b.Op(OpKind::kDepthwiseConv2D, "dw", {x, w}));
   Graph g = Build(std::move(b));
-  const InputGram gram{2, 2, {1, 1, 1, 1, /*channel 1*/ 1, 0, 0, 1}};
+  const InputGram gram{2, 2, {1, 1, 1, 1, /*channel 1*/ 1, 0, 0, 1}, {}};
   Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, 4, &gram);
   REQUIRE(q.ok());
   CHECK(q->bits == std::vector<int32_t>{8, 8});
   CHECK(q->weights == std::vector<int8_t>{76, 76, 77, 76});  // [tap][channel]
   CHECK(q->compensated == 2);
+}
+
+TEST_CASE("weights: Gram matrices factored ahead, on any number of threads, round the same") {
+  // The depthwise case above with its two matrices replaced by their
+  // factors once (as the quantizer does before lowering).
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, 1, 2, 2});
+  TensorId w = b.ConstantF32("w", {1, 1, 2, 2}, std::vector<float>(4, 76.4f / 256));
+  b.Output(b.Op(OpKind::kDepthwiseConv2D, "dw", {x, w}));
+  Graph g = Build(std::move(b));
+  for (int threads : {1, 3}) {
+    CAPTURE(threads);
+    std::map<NodeId, InputGram> grams = {{0, {2, 2, {1, 1, 1, 1, 1, 0, 0, 1}, {}}},
+                                         {1, AgreeingPair()}};
+    const std::vector<double> agreeing = CompensationFactor(grams.at(0).group(0), 2);
+    const std::vector<double> independent = CompensationFactor(grams.at(0).group(1), 2);
+    FactorGrams(grams, threads);
+    CHECK(grams.at(0).values.empty());  // released
+    CHECK(grams.at(0).factors == std::vector<std::vector<double>>{agreeing, independent});
+    CHECK(grams.at(1).factors == std::vector<std::vector<double>>{agreeing});
+    Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, 4, &grams.at(0));
+    REQUIRE(q.ok());
+    CHECK(q->weights == std::vector<int8_t>{76, 76, 77, 76});
+  }
 }
 
 TEST_CASE("weights: NoClipBits is the largest length that rounds every value into int8") {

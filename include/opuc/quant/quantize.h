@@ -78,6 +78,9 @@ struct QuantizeOptions {
   Precision precision = Precision::kInt8;
   /// kMixed: the least output SQNR, in dB, to reach on the calibration samples.
   double target_sqnr_db = 25.0;
+  /// Threads for the weights' rounding factors, the costliest part of a
+  /// large model (0: one per core). The result is the same for any count.
+  int threads = 0;
 };
 
 struct QuantizedGraph {

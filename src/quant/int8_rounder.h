@@ -1,0 +1,43 @@
+//===- src/quant/int8_rounder.h - quantize(v, f) at one length, fast -*- C++ -*-===//
+//
+// The weight quantizer rounds every weight at several candidate lengths;
+// QuantizeToInt8 spends a libm ldexp and floor on each (the portable x86-64
+// baseline has no floor instruction). At one length the scale is a power
+// of two, so v·2^f is the same exact product, and once it is limited to
+// [−256, 256] (which saturation to int8 would undo anyway) a truncation and
+// a correction give the floor.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_QUANT_INT8_ROUNDER_H
+#define OPUC_SRC_QUANT_INT8_ROUNDER_H
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace opuc::quant {
+
+/// QuantizeToInt8(v, f) and its value q·2^−f, for one f.
+class Int8Rounder {
+ public:
+  explicit Int8Rounder(int f) : scale_(std::ldexp(1.0, f)), step_(std::ldexp(1.0, -f)) {}
+
+  int8_t operator()(double v) const {
+    if (std::isnan(v)) return 0;
+    const double y = std::min(256.0, std::max(-256.0, v * scale_));
+    const double truncated = static_cast<double>(static_cast<int32_t>(y));
+    const double floor = truncated - (truncated > y ? 1.0 : 0.0);
+    const double rounded = floor + (y - floor >= 0.5 ? 1.0 : 0.0);  // half up
+    return static_cast<int8_t>(std::min(127.0, std::max(-128.0, rounded)));
+  }
+
+  /// The rounded value as a real: q·2^−f (exact).
+  double Value(double v) const { return (*this)(v)*step_; }
+
+ private:
+  double scale_, step_;
+};
+
+}  // namespace opuc::quant
+
+#endif  // OPUC_SRC_QUANT_INT8_ROUNDER_H
