@@ -82,6 +82,7 @@ int RunCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
                                : options.precision == "int16" ? Precision::kInt16
                                                               : Precision::kMixed;
   compile.quantize.target_sqnr_db = options.target_sqnr;
+  compile.quantize.threads = options.threads;
   compile.source_name = std::filesystem::path(options.model).filename().string();
   compile.source_sha256 = Sha256Hex(model->file.data(), model->file.size);
   const bool terminal = isatty(STDERR_FILENO) != 0;
@@ -132,6 +133,12 @@ Command AddCompileCommand(CLI::App& app) {
         cli.add_option("--target-sqnr", o.target_sqnr,
                        "With --precision mixed: the least output SQNR (dB) on the calibration "
                        "samples")
+            ->capture_default_str();
+        cli.add_option(
+               "--threads", o.threads,
+               "Threads for the weights' rounding factors (0: one per core; the result is the same "
+               "for any count)")
+            ->check(CLI::Range(0, 1024))
             ->capture_default_str();
         cli.add_option("--report", o.report,
                        "Write what each group became (JSON: steps, estimated cycles, tiling)");

@@ -20,6 +20,7 @@ struct CompileOptions {
   std::string preprocess;
   std::string precision = "int8";
   double target_sqnr = 25.0;
+  int threads = 0;     ///< opuc::QuantizeOptions::threads.
   std::string report;  ///< JSON report file.
 };
 

@@ -208,6 +208,7 @@ int RunQuantize(const QuantizeOptions& options, std::ostream& out, std::ostream&
                                : options.precision == "int16" ? Precision::kInt16
                                                               : Precision::kMixed;
   quantize_options.target_sqnr_db = options.target_sqnr;
+  quantize_options.threads = options.threads;
   Expected<QuantizedGraph> quantized = Quantize(*graph, split->calibration, quantize_options);
   if (!quantized.ok()) return ReportError(quantized.status().WithContext(options.model), err);
   if (progress) err << "comparing on " << split->evaluation.size() << " evaluation samples...\n";
@@ -280,6 +281,12 @@ Command AddQuantizeCommand(CLI::App& app) {
                        "calibration samples, with the fewest 16-bit activations")
             ->check(CLI::Range(0.0, 200.0))
             ->default_str("25");
+        cli.add_option(
+               "--threads", o.threads,
+               "Threads for the weights' rounding factors (0: one per core; the result is the same "
+               "for any count)")
+            ->check(CLI::Range(0, 1024))
+            ->default_str("0");
         cli.add_flag("--refine-lengths", o.refine_lengths,
                      "Refine activation lengths against the outputs on the calibration "
                      "samples (slower; best when they show what the model will see)");
