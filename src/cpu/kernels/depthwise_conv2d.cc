@@ -28,66 +28,116 @@ struct Window {
   int64_t multiplier;
 };
 
-/// A pixel's taps inside the input: where each reads, and its weights.
+/// The rows output row y reads, inside the input: where each starts (batch
+/// n, column 0) and its row of weights.
 template <typename T, typename W>
-struct Tap {
+struct TapRow {
   const T* input;
-  const W* weights;
+  const W* weights;  ///< Tap (ky, 0); tap (ky, kx) is kx · co further.
 };
 
-/// acc[c] = Σ over taps of input[c] · weights[c], channels [begin, end), in
-/// the taps' order, for depth multiplier 1. Blocks of kBlock channels are
-/// summed in registers across all taps and stored once.
-template <typename T, typename W, typename Acc>
-void SumChannels(const Tap<T, W>* taps, size_t count, int64_t channels, Acc* __restrict acc) {
-  constexpr int kBlock = 8;
-  using Block = Eigen::Array<Acc, kBlock, 1>;
+/// The taps of output pixel x along the width: [first, last) of kx.
+struct TapSpan {
+  int64_t first, last;
+};
+
+TapSpan SpanAt(const WindowAxis& axis, int64_t x, int64_t kernel, int64_t extent) {
+  TapSpan span{0, kernel};
+  while (span.first < kernel && axis.At(x, span.first) < 0) ++span.first;
+  while (span.last > span.first && axis.At(x, span.last - 1) >= extent) --span.last;
+  return span;
+}
+
+/// acc_p[c, c + B) = Σ taps of input_p[c] · weights[c] for P output pixels
+/// whose taps are the same span (their windows differ only by where they
+/// start, `starts`, in elements), summed in registers across all taps and
+/// stored once; a tap's weights are loaded once for the P pixels. Taps go
+/// in the reference's order (ky, then kx), so float sums are its bits.
+template <int B, size_t P, typename T, typename W, typename Acc>
+void SumBlock(const std::vector<TapRow<T, W>>& rows, TapSpan span, int64_t step, int64_t co,
+              const int64_t* starts, int64_t c, Acc* const* acc) {
+  using Block = Eigen::Array<Acc, B, 1>;
+  Block block[P];
+  for (size_t p = 0; p < P; ++p) block[p] = Block::Zero();
+  for (const TapRow<T, W>& row : rows)
+    for (int64_t kx = span.first; kx < span.last; ++kx) {
+      const Block w =
+          Eigen::Map<const Eigen::Array<W, B, 1>>(row.weights + kx * co + c).template cast<Acc>();
+      const T* column = row.input + kx * step + c;
+      for (size_t p = 0; p < P; ++p)
+        block[p] +=
+            Eigen::Map<const Eigen::Array<T, B, 1>>(column + starts[p]).template cast<Acc>() * w;
+    }
+  for (size_t p = 0; p < P; ++p) Eigen::Map<Block>(acc[p] + c) = block[p];
+}
+
+/// Channels per block: two AVX registers per pixel where the build has
+/// AVX (OPUC_NATIVE), else two SSE registers; four pixels' blocks and a
+/// tap's weights then fill half the register file.
+#ifdef __AVX__
+constexpr int kWideBlock = 16;
+#else
+constexpr int kWideBlock = 8;
+#endif
+
+/// SumBlock over channels [0, channels): wide blocks, then of 8, of 4, and
+/// one at a time (a 28-channel layer would spend half its time on the last 4
+/// one by one).
+template <size_t P, typename T, typename W, typename Acc>
+void SumPixels(const std::vector<TapRow<T, W>>& rows, TapSpan span, int64_t step, int64_t co,
+               const int64_t* starts, int64_t channels, Acc* const* acc) {
   int64_t c = 0;
-  for (; c + kBlock <= channels; c += kBlock) {
-    Block block = Block::Zero();
-    for (size_t t = 0; t < count; ++t)
-      block +=
-          Eigen::Map<const Eigen::Array<T, kBlock, 1>>(taps[t].input + c).template cast<Acc>() *
-          Eigen::Map<const Eigen::Array<W, kBlock, 1>>(taps[t].weights + c).template cast<Acc>();
-    Eigen::Map<Block>(acc + c) = block;
-  }
-  for (; c < channels; ++c) {
-    Acc sum = 0;
-    for (size_t t = 0; t < count; ++t)
-      sum += static_cast<Acc>(taps[t].input[c]) * static_cast<Acc>(taps[t].weights[c]);
-    acc[c] = sum;
-  }
+  for (; c + kWideBlock <= channels; c += kWideBlock)
+    SumBlock<kWideBlock, P>(rows, span, step, co, starts, c, acc);
+  for (; c + 8 <= channels; c += 8) SumBlock<8, P>(rows, span, step, co, starts, c, acc);
+  for (; c + 4 <= channels; c += 4) SumBlock<4, P>(rows, span, step, co, starts, c, acc);
+  for (; c < channels; ++c) SumBlock<1, P>(rows, span, step, co, starts, c, acc);
 }
 
 /// sums (one output row of os[2] · co) for output row y of batch n; T: input
-/// elements, W: weights, Acc: the sums.
+/// elements, W: weights, Acc: the sums. The rows a pixel reads are the
+/// same for the whole output row, and its columns the same for every
+/// pixel away from the edges: four such pixels go together.
 template <typename T, typename W, typename Acc>
-void DepthwiseRow(const Window& d, const T* in, const W* w, int64_t n, int64_t y, Acc* sums) {
-  const int64_t ci = d.is[3], co = d.os[3], m = d.multiplier;
-  std::vector<Tap<T, W>> taps;
-  taps.reserve(static_cast<size_t>(d.ws[1] * d.ws[2]));
-  for (int64_t x = 0; x < d.os[2]; ++x) {
-    taps.clear();
-    for (int64_t ky = 0; ky < d.ws[1]; ++ky) {
-      const int64_t iy = d.g.h.At(y, ky);
-      if (iy < 0 || iy >= d.is[1]) continue;
-      for (int64_t kx = 0; kx < d.ws[2]; ++kx) {
-        const int64_t ix = d.g.w.At(x, kx);
-        if (ix < 0 || ix >= d.is[2]) continue;
-        taps.push_back({in + Nhwc(d.is, n, iy, ix, 0), w + (ky * d.ws[2] + kx) * co});
-      }
-    }
-    Acc* __restrict acc = sums + x * co;
-    if (m == 1) {
-      SumChannels(taps.data(), taps.size(), ci, acc);
+void DepthwiseRow(const Window& d, const T* in, const W* w, int64_t n, int64_t y, Acc* sums,
+                  std::vector<TapRow<T, W>>& rows) {
+  const int64_t ci = d.is[3], co = d.os[3], m = d.multiplier, kw = d.ws[2];
+  rows.clear();
+  for (int64_t ky = 0; ky < d.ws[1]; ++ky) {
+    const int64_t iy = d.g.h.At(y, ky);
+    if (iy >= 0 && iy < d.is[1]) rows.push_back({in + Nhwc(d.is, n, iy, 0, 0), w + ky * kw * co});
+  }
+  const int64_t step = d.g.w.dilation * ci;  // from one tap to the next along the width
+  const auto start = [&](int64_t x) { return d.g.w.At(x, 0) * ci; };
+  for (int64_t x = 0; x < d.os[2];) {
+    const TapSpan span = SpanAt(d.g.w, x, kw, d.is[2]);
+    if (m != 1) {
+      Acc* __restrict acc = sums + x * co;
+      std::fill(acc, acc + co, Acc{0});
+      for (const TapRow<T, W>& row : rows)
+        for (int64_t kx = span.first; kx < span.last; ++kx) {
+          const T* input = row.input + start(x) + kx * step;
+          const W* weights = row.weights + kx * co;
+          for (int64_t c = 0; c < ci; ++c)
+            for (int64_t j = 0; j < m; ++j)
+              acc[c * m + j] += static_cast<Acc>(input[c]) * static_cast<Acc>(weights[c * m + j]);
+        }
+      ++x;
       continue;
     }
-    std::fill(acc, acc + co, Acc{0});
-    for (const Tap<T, W>& tap : taps)
-      for (int64_t c = 0; c < ci; ++c)
-        for (int64_t j = 0; j < m; ++j)
-          acc[c * m + j] +=
-              static_cast<Acc>(tap.input[c]) * static_cast<Acc>(tap.weights[c * m + j]);
+    if (x + 4 <= d.os[2] && span.first == 0 && span.last == kw &&
+        SpanAt(d.g.w, x + 3, kw, d.is[2]).last == kw) {
+      const int64_t starts[4] = {start(x), start(x + 1), start(x + 2), start(x + 3)};
+      Acc* const acc[4] = {sums + x * co, sums + (x + 1) * co, sums + (x + 2) * co,
+                           sums + (x + 3) * co};
+      SumPixels<4>(rows, span, step, co, starts, ci, acc);
+      x += 4;
+      continue;
+    }
+    const int64_t one[1] = {start(x)};
+    Acc* const acc[1] = {sums + x * co};
+    SumPixels<1>(rows, span, step, co, one, ci, acc);
+    ++x;
   }
 }
 
@@ -121,10 +171,11 @@ Status DepthwiseConv2D(reference::KernelContext& ctx, const FloatChain* chain) {
     OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
     const FloatEpilogue epilogue(ctx);
     float* out = output->data<float>();
+    std::vector<TapRow<float, float>> rows;
     for (int64_t n = 0; n < os[0]; ++n)
       for (int64_t y = 0; y < os[1]; ++y) {
         float* sums = out + (n * os[1] + y) * row;
-        DepthwiseRow(d, input.data<float>(), weights.data<float>(), n, y, sums);
+        DepthwiseRow(d, input.data<float>(), weights.data<float>(), n, y, sums, rows);
         epilogue.Apply(sums, os[2], os[3]);
         if (chain) chain->Apply(sums, (n * os[1] + y) * row, os[2], os[3]);
       }
@@ -141,9 +192,10 @@ Status DepthwiseConv2D(reference::KernelContext& ctx, const FloatChain* chain) {
   std::vector<int32_t> sums(static_cast<size_t>(row));
   return reference::VisitFormat(input.dtype(), [&](auto tag) -> Status {
     const auto* in = input.data<decltype(tag)>();
+    std::vector<TapRow<decltype(tag), int8_t>> rows;
     for (int64_t n = 0; n < os[0]; ++n)
       for (int64_t y = 0; y < os[1]; ++y) {
-        DepthwiseRow(d, in, w, n, y, sums.data());
+        DepthwiseRow(d, in, w, n, y, sums.data(), rows);
         OPUC_RETURN_IF_ERROR(epilogue.Apply(sums.data(), os[2], output, (n * os[1] + y) * row));
       }
     return OkStatus();
