@@ -60,45 +60,50 @@ void AccumulateFullyConnected(const HostTensor& input, int64_t dim, InputGram& g
 }
 
 /// conv2d (one group, taps over all input channels) and depthwise (a group
-/// per input channel, taps over the window only).
+/// per input channel, taps over the window only; the channels split into
+/// one run of groups per thread, each with its own patches).
 void AccumulateConv(const Node& node, const Shape& weights, const Shape& out,
-                    const HostTensor& input, InputGram& gram) {
+                    const HostTensor& input, InputGram& gram, int threads) {
   const Shape& in = input.shape();
   const int64_t kh = weights[1], kw = weights[2], channels = in[3];
   const WindowSteps steps = WindowStepsOf(node.op, node.attrs);
   const WindowGeometry g = WindowOf(steps.strides, steps.dilations, in, out, kh, kw);
   const bool depthwise = node.op == OpKind::kDepthwiseConv2D;
   const std::vector<int64_t> positions = SampledPositions(out[0] * out[1] * out[2]);
-  Patches patches{gram.dim, static_cast<int64_t>(positions.size()), {}};
-  patches.columns.resize(static_cast<size_t>(gram.dim * patches.rows));
   const float* x = input.data<float>();
-  for (int64_t group = 0; group < gram.groups; ++group) {
-    for (int64_t r = 0; r < patches.rows; ++r) {
-      const int64_t p = positions[static_cast<size_t>(r)];
-      const int64_t n = p / (out[1] * out[2]), y = p / out[2] % out[1], x0 = p % out[2];
-      for (int64_t ky = 0; ky < kh; ++ky) {
-        const int64_t iy = g.h.At(y, ky);
-        for (int64_t kx = 0; kx < kw; ++kx) {
-          const int64_t ix = g.w.At(x0, kx);
-          const bool inside = iy >= 0 && iy < in[1] && ix >= 0 && ix < in[2];
-          const int64_t tap = ky * kw + kx;
-          if (depthwise) {
-            patches.column(tap)[r] = inside ? x[Nhwc(in, n, iy, ix, group)] : 0.0;
-            continue;
+  const int64_t runs = std::min<int64_t>(gram.groups, ThreadCount(threads));
+  ParallelFor(runs, threads, [&](int64_t run) {
+    Patches patches{gram.dim, static_cast<int64_t>(positions.size()), {}};
+    patches.columns.resize(static_cast<size_t>(gram.dim * patches.rows));
+    for (int64_t group = run * gram.groups / runs; group < (run + 1) * gram.groups / runs;
+         ++group) {
+      for (int64_t r = 0; r < patches.rows; ++r) {
+        const int64_t p = positions[static_cast<size_t>(r)];
+        const int64_t n = p / (out[1] * out[2]), y = p / out[2] % out[1], x0 = p % out[2];
+        for (int64_t ky = 0; ky < kh; ++ky) {
+          const int64_t iy = g.h.At(y, ky);
+          for (int64_t kx = 0; kx < kw; ++kx) {
+            const int64_t ix = g.w.At(x0, kx);
+            const bool inside = iy >= 0 && iy < in[1] && ix >= 0 && ix < in[2];
+            const int64_t tap = ky * kw + kx;
+            if (depthwise) {
+              patches.column(tap)[r] = inside ? x[Nhwc(in, n, iy, ix, group)] : 0.0;
+              continue;
+            }
+            for (int64_t c = 0; c < channels; ++c)
+              patches.column(tap * channels + c)[r] = inside ? x[Nhwc(in, n, iy, ix, c)] : 0.0;
           }
-          for (int64_t c = 0; c < channels; ++c)
-            patches.column(tap * channels + c)[r] = inside ? x[Nhwc(in, n, iy, ix, c)] : 0.0;
         }
       }
+      AddOuterProducts(patches, gram.values.data() + group * gram.dim * gram.dim);
     }
-    AddOuterProducts(patches, gram.values.data() + group * gram.dim * gram.dim);
-  }
+  });
 }
 
 }  // namespace
 
 void AccumulateInputGram(const Graph& graph, const Node& node, const HostTensor& input,
-                         InputGram& gram) {
+                         InputGram& gram, int threads) {
   const Shape& weights = graph.tensor(node.inputs[1]).shape;
   if (gram.dim == 0) {
     const bool depthwise = node.op == OpKind::kDepthwiseConv2D;
@@ -112,7 +117,7 @@ void AccumulateInputGram(const Graph& graph, const Node& node, const HostTensor&
   if (node.op == OpKind::kFullyConnected)
     AccumulateFullyConnected(input, gram.dim, gram);
   else
-    AccumulateConv(node, weights, graph.tensor(node.outputs[0]).shape, input, gram);
+    AccumulateConv(node, weights, graph.tensor(node.outputs[0]).shape, input, gram, threads);
 }
 
 void FactorGrams(std::map<NodeId, InputGram>& grams, int threads) {
@@ -141,7 +146,8 @@ void FactorGrams(std::map<NodeId, InputGram>& grams, int threads) {
   for (auto& entry : grams) std::vector<double>().swap(entry.second.values);
 }
 
-InputGramCollector::InputGramCollector(const Graph& graph) : graph_(graph) {
+InputGramCollector::InputGramCollector(const Graph& graph, int threads)
+    : graph_(graph), threads_(threads) {
   for (size_t k = 0; k < graph.nodes.size(); ++k)
     if (HasGram(graph, graph.nodes[k]))
       readers_[graph.nodes[k].inputs[0]].push_back(static_cast<NodeId>(k));
@@ -150,7 +156,8 @@ InputGramCollector::InputGramCollector(const Graph& graph) : graph_(graph) {
 Status InputGramCollector::Observe(TensorId t, const HostTensor& value) {
   auto it = readers_.find(t);
   if (it == readers_.end() || value.dtype() != DType::kF32) return OkStatus();
-  for (NodeId k : it->second) AccumulateInputGram(graph_, graph_.node(k), value, grams_[k]);
+  for (NodeId k : it->second)
+    AccumulateInputGram(graph_, graph_.node(k), value, grams_[k], threads_);
   return OkStatus();
 }
 

@@ -42,9 +42,11 @@ struct InputGram {
 /// models need while bounding the cost at positions · dim².
 inline constexpr int64_t kMaxGramPositions = 4096;
 
-/// Adds the patches of `input`, the value node `node` reads, into `gram`.
+/// Adds the patches of `input`, the value node `node` reads, into `gram`
+/// (a depthwise node's channels on up to `threads` threads, 0: one per
+/// core; each channel's sums are the same whichever thread makes them).
 void AccumulateInputGram(const Graph& graph, const Node& node, const HostTensor& input,
-                         InputGram& gram);
+                         InputGram& gram, int threads = 1);
 
 /// Replaces every group's matrix by its rounding factor
 /// (compensated_rounding.h), once for every rounding of the weights that
@@ -58,12 +60,13 @@ void FactorGrams(std::map<NodeId, InputGram>& grams, int threads);
 /// as a TensorObserver, so that it shares the run calibration makes.
 class InputGramCollector {
  public:
-  explicit InputGramCollector(const Graph& graph);
+  explicit InputGramCollector(const Graph& graph, int threads = 1);
   Status Observe(TensorId t, const HostTensor& value);
   std::map<NodeId, InputGram> Take() && { return std::move(grams_); }
 
  private:
   const Graph& graph_;
+  int threads_;
   std::map<TensorId, std::vector<NodeId>> readers_;  ///< Inner products by the input they read.
   std::map<NodeId, InputGram> grams_;
 };

@@ -8,12 +8,15 @@
 //===----------------------------------------------------------------------===//
 #include "lower.h"
 
+#include <algorithm>
+
 #include "activation_bits.h"
 #include "opuc/ir/graph_edit.h"
 #include "opuc/ir/op_attrs.h"
 #include "opuc/numerics/fixed_point.h"
 #include "opuc/tensor_io/host_tensor.h"
 #include "support/format.h"
+#include "support/parallel_for.h"
 #include "tables.h"
 #include "weights.h"
 
@@ -48,20 +51,33 @@ TensorId AddTable(Graph& graph, const std::string& base, DType format,
 
 DType FormatOf(const LowerContext& ctx, TensorId t) { return ctx.formats[static_cast<size_t>(t)]; }
 
+bool IsInnerProduct(OpKind op) {
+  return op == OpKind::kConv2D || op == OpKind::kDepthwiseConv2D ||
+         op == OpKind::kTransposeConv2D || op == OpKind::kFullyConnected;
+}
+
+/// The integer weights of inner product `id` for its input's length and
+/// format.
+Expected<QuantizedWeights> WeightsOf(const LowerContext& ctx, NodeId id) {
+  const Node& node = ctx.source.node(id);
+  const int input_bits = ctx.bits[static_cast<size_t>(node.inputs[0])];
+  const auto gram = ctx.grams.find(id);
+  // One pass of the array sees |q| <= 128 (i8) or 255 (u8, each byte of i16).
+  const int magnitude = FormatOf(ctx, node.inputs[0]) == DType::kI8 ? 128 : 255;
+  return QuantizeInnerProduct(ctx.source, id, input_bits,
+                              gram == ctx.grams.end() ? nullptr : &gram->second, magnitude);
+}
+
 Status LowerInnerProduct(LowerContext& ctx, NodeId id) {
   Node& node = ctx.graph.nodes[static_cast<size_t>(id)];
   const Activation activation = FusedActivation(node.attrs);
   if (activation == Activation::kTanh)
     return Unsupported(Cat("fused activation '", ActivationName(activation),
                            "' has no integer form; run CanonicalizeActivation first"));
-  const int input_bits = ctx.bits[static_cast<size_t>(node.inputs[0])];
-  const auto gram = ctx.grams.find(id);
-  // One pass of the array sees |q| <= 128 (i8) or 255 (u8, each byte of i16).
-  const int magnitude = FormatOf(ctx, node.inputs[0]) == DType::kI8 ? 128 : 255;
-  OPUC_ASSIGN_OR_RETURN(
-      QuantizedWeights q,
-      QuantizeInnerProduct(ctx.source, id, input_bits,
-                           gram == ctx.grams.end() ? nullptr : &gram->second, magnitude));
+  const auto k = static_cast<size_t>(id);
+  OPUC_ASSIGN_OR_RETURN(QuantizedWeights q, k < ctx.weights.size() && ctx.weights[k]
+                                                ? std::move(*ctx.weights[k])
+                                                : WeightsOf(ctx, id));
   const Tensor& w = ctx.source.tensor(node.inputs[1]);
   node.inputs[1] = AddConstant(ctx.graph, w.name + "/int8", DType::kI8, w.shape, q.weights,
                                FixedPoint{q.bits, q.axis});
@@ -196,6 +212,23 @@ Status Dispatch(LowerContext& ctx, NodeId id) {
 }
 
 }  // namespace
+
+void RoundAllWeights(LowerContext& ctx, int threads) {
+  std::vector<NodeId> nodes;
+  for (size_t k = 0; k < ctx.source.nodes.size(); ++k)
+    if (IsInnerProduct(ctx.source.nodes[k].op)) nodes.push_back(static_cast<NodeId>(k));
+  // The largest first, so that no thread is left with a large one at the end.
+  const auto size = [&](NodeId id) {
+    return NumElements(ctx.source.tensor(ctx.source.node(id).inputs[1]).shape).value_or(0);
+  };
+  std::stable_sort(nodes.begin(), nodes.end(),
+                   [&](NodeId a, NodeId b) { return size(a) > size(b); });
+  ctx.weights.assign(ctx.source.nodes.size(), std::nullopt);
+  ParallelFor(static_cast<int64_t>(nodes.size()), threads, [&](int64_t i) {
+    const NodeId id = nodes[static_cast<size_t>(i)];
+    ctx.weights[static_cast<size_t>(id)] = WeightsOf(ctx, id);
+  });
+}
 
 Status LowerNode(LowerContext& ctx, NodeId id) {
   Status status = Dispatch(ctx, id);

@@ -11,9 +11,12 @@
 #include <map>
 #include <vector>
 
+#include <optional>
 #include "input_gram.h"
+
 #include "opuc/ir/graph.h"
 #include "opuc/quant/quantize.h"
+#include "weights.h"
 
 namespace opuc::quant {
 
@@ -24,7 +27,15 @@ struct LowerContext {
   const std::vector<DType>& formats;  ///< Activation formats: i8, u8, i16 (formats.h).
   QuantizeReport& report;
   const std::map<NodeId, InputGram>& grams;  ///< Inputs of inner products (input_gram.h).
+  /// Per node, its inner product's weights when RoundAllWeights made them
+  /// ahead (else LowerNode rounds them itself).
+  std::vector<std::optional<Expected<QuantizedWeights>>> weights = {};
 };
+
+/// Rounds the weights of every inner product of ctx.source into ctx.weights,
+/// on up to `threads` threads (0: one per core): they are independent of
+/// each other, and the same whichever thread makes them.
+void RoundAllWeights(LowerContext& ctx, int threads);
 
 /// Rewrites node `id` of ctx.graph for integers (its tensors already have
 /// their formats and fraction lengths). Errors name the node.

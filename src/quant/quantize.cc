@@ -128,7 +128,7 @@ class FloatOutputs {
 
 /// The integer graph for the activation formats and lengths of `plan`.
 Expected<QuantizedGraph> Lower(const Graph& equalized, const quant::ActivationFormats& plan,
-                               const std::map<NodeId, quant::InputGram>& grams) {
+                               const std::map<NodeId, quant::InputGram>& grams, int threads) {
   QuantizedGraph result{equalized, QuantizeReport(), equalized};
   Graph& q = result.graph;
   for (size_t t = 0; t < q.tensors.size(); ++t) {
@@ -141,6 +141,7 @@ Expected<QuantizedGraph> Lower(const Graph& equalized, const quant::ActivationFo
                                        : result.report.i8_tensors);
   }
   quant::LowerContext ctx{result.reference, q, plan.bits, plan.format, result.report, grams};
+  quant::RoundAllWeights(ctx, threads);
   for (size_t k = 0; k < q.nodes.size(); ++k)
     OPUC_RETURN_IF_ERROR(quant::LowerNode(ctx, static_cast<NodeId>(k)));
   WrapInputsAndOutputs(q);
@@ -161,7 +162,7 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
   Graph equalized = graph;
   OPUC_ASSIGN_OR_RETURN(const int pairs, quant::EqualizeChannels(equalized, calibration));
   // One run per sample gives the lengths' statistics and the Gram matrices.
-  quant::InputGramCollector collector(equalized);
+  quant::InputGramCollector collector(equalized, options.threads);
   FloatOutputs float_outputs(equalized);
   OPUC_ASSIGN_OR_RETURN(
       std::vector<quant::TensorStats> stats,
@@ -182,7 +183,7 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
 
   const quant::FormatPlanner planner(equalized, stats, bits, options.precision != Precision::kInt8);
   const auto build = [&](const std::vector<bool>& wide) {
-    return Lower(equalized, planner.Plan(wide), grams);
+    return Lower(equalized, planner.Plan(wide), grams, options.threads);
   };
   std::vector<bool> wide(planner.groups().size(), options.precision == Precision::kInt16);
   quant::MixedPrecision mixed{wide, 0.0, 0};

@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <limits>
+#include <random>
 
 #include "opuc/cpu/reference.h"
 #include "opuc/ir/graph_builder.h"
@@ -74,6 +75,66 @@ TEST_CASE("quantize: conv + relu becomes quantize, int8 conv, relu, dequantize")
   CHECK((*out)[0].dtype() == DType::kF32);
   CHECK((*out)[0].data<float>()[0] == 0.0f);
   CHECK((*out)[0].data<float>()[1] == 0.8984375f);
+}
+
+/// conv2d 3×3 (6 → 16 channels, same padding) → relu → depthwise 3×3 →
+/// conv2d 1×1 (16 → 4), random weights: enough layers and channels for
+/// the rounding factors, the Gram matrices and the weights to be shared
+/// among threads.
+Graph RandomConvStack(std::mt19937& random) {
+  std::normal_distribution<float> normal(0.0f, 0.5f);
+  const auto values = [&](size_t n) {
+    std::vector<float> v(n);
+    for (float& x : v) x = normal(random);
+    return v;
+  };
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, 8, 8, 6});
+  const Attributes same = Attrs({{"padding", AttrValue(std::string("same"))}});
+  TensorId c1 = b.Op(OpKind::kConv2D, "c1",
+                     {x, b.ConstantF32("c1/w", {16, 3, 3, 6}, values(16 * 9 * 6)),
+                      b.ConstantF32("c1/b", {16}, values(16))},
+                     same);
+  TensorId r = b.Op(OpKind::kRelu, "r", {c1});
+  TensorId dw = b.Op(OpKind::kDepthwiseConv2D, "dw",
+                     {r, b.ConstantF32("dw/w", {1, 3, 3, 16}, values(9 * 16))}, same);
+  b.Output(b.Op(OpKind::kConv2D, "c2", {dw, b.ConstantF32("c2/w", {4, 1, 1, 16}, values(64))}));
+  return Build(std::move(b));
+}
+
+TEST_CASE("quantize: the same graph on one thread or several") {
+  std::mt19937 random(11);
+  const Graph g = RandomConvStack(random);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<std::vector<HostTensor>> samples(2);
+  for (auto& sample : samples) {
+    std::vector<float> v(8 * 8 * 6);
+    for (float& x : v) x = uniform(random);
+    sample.push_back(F32Tensor({1, 8, 8, 6}, v));
+  }
+  for (Precision precision : {Precision::kInt8, Precision::kMixed}) {
+    QuantizeOptions one, four;
+    one.precision = four.precision = precision;
+    one.threads = 1;
+    four.threads = 4;
+    Expected<QuantizedGraph> a = Quantize(g, samples, one);
+    Expected<QuantizedGraph> b = Quantize(g, samples, four);
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    REQUIRE(a->graph.tensors.size() == b->graph.tensors.size());
+    CHECK(a->report.compensated_channels > 0);  // the factors were used
+    for (size_t t = 0; t < a->graph.tensors.size(); ++t) {
+      const Tensor& x = a->graph.tensors[t];
+      const Tensor& y = b->graph.tensors[t];
+      CAPTURE(x.name);
+      CHECK(x.dtype == y.dtype);
+      CHECK(x.fixed_point.fraction_bits == y.fixed_point.fraction_bits);
+      REQUIRE(x.is_constant() == y.is_constant());
+      if (!x.is_constant()) continue;
+      REQUIRE(x.constant->size() == y.constant->size());
+      CHECK(std::memcmp(x.constant->data(), y.constant->data(), x.constant->size()) == 0);
+    }
+  }
 }
 
 TEST_CASE("quantize: the accuracy report compares with the float graph") {
