@@ -5,6 +5,7 @@
 #include <atomic>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -33,6 +34,20 @@ TEST_CASE("parallel for: every index once, whatever the thread count") {
   CHECK(calls == 0);
   CHECK(ThreadCount(3) == 3);
   CHECK(ThreadCount(0) >= 1);
+}
+
+TEST_CASE("parallel for: an exception in any thread reaches the caller, and no more items start") {
+  for (int threads : {1, 3}) {
+    CAPTURE(threads);
+    std::atomic<int> started{0};
+    CHECK_THROWS_WITH_AS(ParallelFor(1000, threads,
+                                     [&](int64_t i) {
+                                       ++started;
+                                       if (i == 5) throw std::runtime_error("item 5");
+                                     }),
+                         "item 5", std::runtime_error);
+    if (threads == 1) CHECK(started.load() == 6);  // items 0 to 5, none after
+  }
 }
 
 }  // namespace
