@@ -141,15 +141,19 @@ TEST_CASE("weights: a Gram matrix of another size is ignored") {
   CHECK(q->compensated == 0);
 }
 
-TEST_CASE("weights: a depthwise channel is compensated with its own input channel's Gram matrix") {
-  // [1,1,2,2]: taps 0 and 1 of channels 0 and 1, all 76.4/256 (f = 8).
-  // Channel 0's input has agreeing taps (as above: 76, 77); channel 1's taps
-  // are independent, so both round to nearest (76, 76).
+/// depthwise [1,1,2,2]: taps 0 and 1 of channels 0 and 1, all 76.4/256.
+Graph TwoTapDepthwise() {
   GraphBuilder b("net");
   TensorId x = b.Input("x", DType::kF32, {1, 1, 2, 2});
   TensorId w = b.ConstantF32("w", {1, 1, 2, 2}, std::vector<float>(4, 76.4f / 256));
   b.Output(b.Op(OpKind::kDepthwiseConv2D, "dw", {x, w}));
-  Graph g = Build(std::move(b));
+  return Build(std::move(b));
+}
+
+TEST_CASE("weights: a depthwise channel is compensated with its own input channel's Gram matrix") {
+  // f = 8 for both channels. Channel 0's input has agreeing taps (as above:
+  // 76, 77); channel 1's taps are independent, so both round to nearest.
+  const Graph g = TwoTapDepthwise();
   const InputGram gram{2, 2, {1, 1, 1, 1, /*channel 1*/ 1, 0, 0, 1}, {}};
   Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, 4, &gram);
   REQUIRE(q.ok());
@@ -161,11 +165,7 @@ TEST_CASE("weights: a depthwise channel is compensated with its own input channe
 TEST_CASE("weights: Gram matrices factored ahead, on any number of threads, round the same") {
   // The depthwise case above with its two matrices replaced by their
   // factors once (as the quantizer does before lowering).
-  GraphBuilder b("net");
-  TensorId x = b.Input("x", DType::kF32, {1, 1, 2, 2});
-  TensorId w = b.ConstantF32("w", {1, 1, 2, 2}, std::vector<float>(4, 76.4f / 256));
-  b.Output(b.Op(OpKind::kDepthwiseConv2D, "dw", {x, w}));
-  Graph g = Build(std::move(b));
+  const Graph g = TwoTapDepthwise();
   for (int threads : {1, 3}) {
     CAPTURE(threads);
     std::map<NodeId, InputGram> grams = {{0, {2, 2, {1, 1, 1, 1, 1, 0, 0, 1}, {}}},
