@@ -59,43 +59,74 @@ void AccumulateFullyConnected(const HostTensor& input, int64_t dim, InputGram& g
   AddOuterProducts(patches, gram.values.data());
 }
 
-/// conv2d (one group, taps over all input channels) and depthwise (a group
-/// per input channel, taps over the window only; the channels split into
-/// one run of groups per thread, each with its own patches).
-void AccumulateConv(const Node& node, const Shape& weights, const Shape& out,
-                    const HostTensor& input, InputGram& gram, int threads) {
+/// Where output position p of a window op reads: batch n, output (y, x).
+struct Position {
+  int64_t n, y, x;
+};
+
+Position PositionOf(const Shape& out, int64_t p) {
+  return {p / (out[1] * out[2]), p / out[2] % out[1], p % out[2]};
+}
+
+/// conv2d: one group, taps over all input channels.
+void AccumulateConv(const WindowGeometry& g, const Shape& out, int64_t kh, int64_t kw,
+                    const HostTensor& input, InputGram& gram) {
   const Shape& in = input.shape();
-  const int64_t kh = weights[1], kw = weights[2], channels = in[3];
-  const WindowSteps steps = WindowStepsOf(node.op, node.attrs);
-  const WindowGeometry g = WindowOf(steps.strides, steps.dilations, in, out, kh, kw);
-  const bool depthwise = node.op == OpKind::kDepthwiseConv2D;
+  const int64_t channels = in[3];
   const std::vector<int64_t> positions = SampledPositions(out[0] * out[1] * out[2]);
+  Patches patches{gram.dim, static_cast<int64_t>(positions.size()), {}};
+  patches.columns.resize(static_cast<size_t>(gram.dim * patches.rows));
+  const float* x = input.data<float>();
+  for (int64_t r = 0; r < patches.rows; ++r) {
+    const Position at = PositionOf(out, positions[static_cast<size_t>(r)]);
+    for (int64_t ky = 0; ky < kh; ++ky) {
+      const int64_t iy = g.h.At(at.y, ky);
+      for (int64_t kx = 0; kx < kw; ++kx) {
+        const int64_t ix = g.w.At(at.x, kx);
+        const bool inside = iy >= 0 && iy < in[1] && ix >= 0 && ix < in[2];
+        const int64_t tap = ky * kw + kx;
+        for (int64_t c = 0; c < channels; ++c)
+          patches.column(tap * channels + c)[r] = inside ? x[Nhwc(in, at.n, iy, ix, c)] : 0.0;
+      }
+    }
+  }
+  AddOuterProducts(patches, gram.values.data());
+}
+
+/// depthwise: a group per input channel, taps over the window only. The
+/// channels split into one run per thread; within a run, eight channels'
+/// patches are gathered together (each read of the input takes eight
+/// neighbouring values, not one a cache line apart from the next).
+void AccumulateDepthwise(const WindowGeometry& g, const Shape& out, int64_t kh, int64_t kw,
+                         const HostTensor& input, InputGram& gram, int threads) {
+  constexpr int64_t kChunk = 8;
+  const Shape& in = input.shape();
+  const std::vector<int64_t> positions = SampledPositions(out[0] * out[1] * out[2]);
+  const auto rows = static_cast<int64_t>(positions.size());
   const float* x = input.data<float>();
   const int64_t runs = std::min<int64_t>(gram.groups, ThreadCount(threads));
   ParallelFor(runs, threads, [&](int64_t run) {
-    Patches patches{gram.dim, static_cast<int64_t>(positions.size()), {}};
-    patches.columns.resize(static_cast<size_t>(gram.dim * patches.rows));
-    for (int64_t group = run * gram.groups / runs; group < (run + 1) * gram.groups / runs;
-         ++group) {
-      for (int64_t r = 0; r < patches.rows; ++r) {
-        const int64_t p = positions[static_cast<size_t>(r)];
-        const int64_t n = p / (out[1] * out[2]), y = p / out[2] % out[1], x0 = p % out[2];
+    std::vector<Patches> chunk(kChunk, Patches{gram.dim, rows, {}});
+    for (Patches& patches : chunk) patches.columns.resize(static_cast<size_t>(gram.dim * rows));
+    const int64_t end = (run + 1) * gram.groups / runs;
+    for (int64_t c0 = run * gram.groups / runs; c0 < end; c0 += kChunk) {
+      const int64_t count = std::min(kChunk, end - c0);
+      for (int64_t r = 0; r < rows; ++r) {
+        const Position at = PositionOf(out, positions[static_cast<size_t>(r)]);
         for (int64_t ky = 0; ky < kh; ++ky) {
-          const int64_t iy = g.h.At(y, ky);
+          const int64_t iy = g.h.At(at.y, ky);
           for (int64_t kx = 0; kx < kw; ++kx) {
-            const int64_t ix = g.w.At(x0, kx);
+            const int64_t ix = g.w.At(at.x, kx);
             const bool inside = iy >= 0 && iy < in[1] && ix >= 0 && ix < in[2];
-            const int64_t tap = ky * kw + kx;
-            if (depthwise) {
-              patches.column(tap)[r] = inside ? x[Nhwc(in, n, iy, ix, group)] : 0.0;
-              continue;
-            }
-            for (int64_t c = 0; c < channels; ++c)
-              patches.column(tap * channels + c)[r] = inside ? x[Nhwc(in, n, iy, ix, c)] : 0.0;
+            const float* values = inside ? x + Nhwc(in, at.n, iy, ix, c0) : nullptr;
+            for (int64_t k = 0; k < count; ++k)
+              chunk[static_cast<size_t>(k)].column(ky * kw + kx)[r] = inside ? values[k] : 0.0;
           }
         }
       }
-      AddOuterProducts(patches, gram.values.data() + group * gram.dim * gram.dim);
+      for (int64_t k = 0; k < count; ++k)
+        AddOuterProducts(chunk[static_cast<size_t>(k)],
+                         gram.values.data() + (c0 + k) * gram.dim * gram.dim);
     }
   });
 }
@@ -114,10 +145,18 @@ void AccumulateInputGram(const Graph& graph, const Node& node, const HostTensor&
     gram.groups = depthwise ? input.shape()[3] : 1;
     gram.values.assign(static_cast<size_t>(gram.groups * gram.dim * gram.dim), 0.0);
   }
-  if (node.op == OpKind::kFullyConnected)
+  if (node.op == OpKind::kFullyConnected) {
     AccumulateFullyConnected(input, gram.dim, gram);
+    return;
+  }
+  const Shape& out = graph.tensor(node.outputs[0]).shape;
+  const WindowSteps steps = WindowStepsOf(node.op, node.attrs);
+  const WindowGeometry g =
+      WindowOf(steps.strides, steps.dilations, input.shape(), out, weights[1], weights[2]);
+  if (node.op == OpKind::kDepthwiseConv2D)
+    AccumulateDepthwise(g, out, weights[1], weights[2], input, gram, threads);
   else
-    AccumulateConv(node, weights, graph.tensor(node.outputs[0]).shape, input, gram, threads);
+    AccumulateConv(g, out, weights[1], weights[2], input, gram);
 }
 
 void FactorGrams(std::map<NodeId, InputGram>& grams, int threads) {
