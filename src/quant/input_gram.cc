@@ -68,28 +68,37 @@ Position PositionOf(const Shape& out, int64_t p) {
   return {p / (out[1] * out[2]), p / out[2] % out[1], p % out[2]};
 }
 
+/// Calls fn(tap, pixel) for every tap of output position p's window, in
+/// the weights' order: `pixel` points at channel 0 of the input pixel the
+/// tap reads, or is null where it reads padding.
+template <typename Fn>
+void ForEachTap(const WindowGeometry& g, const HostTensor& input, const Shape& out, int64_t kh,
+                int64_t kw, int64_t p, Fn fn) {
+  const Shape& in = input.shape();
+  const Position at = PositionOf(out, p);
+  for (int64_t ky = 0; ky < kh; ++ky) {
+    const int64_t iy = g.h.At(at.y, ky);
+    for (int64_t kx = 0; kx < kw; ++kx) {
+      const int64_t ix = g.w.At(at.x, kx);
+      const bool inside = iy >= 0 && iy < in[1] && ix >= 0 && ix < in[2];
+      fn(ky * kw + kx, inside ? input.data<float>() + Nhwc(in, at.n, iy, ix, 0) : nullptr);
+    }
+  }
+}
+
 /// conv2d: one group, taps over all input channels.
 void AccumulateConv(const WindowGeometry& g, const Shape& out, int64_t kh, int64_t kw,
                     const HostTensor& input, InputGram& gram) {
-  const Shape& in = input.shape();
-  const int64_t channels = in[3];
+  const int64_t channels = input.shape()[3];
   const std::vector<int64_t> positions = SampledPositions(out[0] * out[1] * out[2]);
   Patches patches{gram.dim, static_cast<int64_t>(positions.size()), {}};
   patches.columns.resize(static_cast<size_t>(gram.dim * patches.rows));
-  const float* x = input.data<float>();
-  for (int64_t r = 0; r < patches.rows; ++r) {
-    const Position at = PositionOf(out, positions[static_cast<size_t>(r)]);
-    for (int64_t ky = 0; ky < kh; ++ky) {
-      const int64_t iy = g.h.At(at.y, ky);
-      for (int64_t kx = 0; kx < kw; ++kx) {
-        const int64_t ix = g.w.At(at.x, kx);
-        const bool inside = iy >= 0 && iy < in[1] && ix >= 0 && ix < in[2];
-        const int64_t tap = ky * kw + kx;
-        for (int64_t c = 0; c < channels; ++c)
-          patches.column(tap * channels + c)[r] = inside ? x[Nhwc(in, at.n, iy, ix, c)] : 0.0;
-      }
-    }
-  }
+  for (int64_t r = 0; r < patches.rows; ++r)
+    ForEachTap(g, input, out, kh, kw, positions[static_cast<size_t>(r)],
+               [&](int64_t tap, const float* pixel) {
+                 for (int64_t c = 0; c < channels; ++c)
+                   patches.column(tap * channels + c)[r] = pixel ? pixel[c] : 0.0;
+               });
   AddOuterProducts(patches, gram.values.data());
 }
 
@@ -100,10 +109,8 @@ void AccumulateConv(const WindowGeometry& g, const Shape& out, int64_t kh, int64
 void AccumulateDepthwise(const WindowGeometry& g, const Shape& out, int64_t kh, int64_t kw,
                          const HostTensor& input, InputGram& gram, int threads) {
   constexpr int64_t kChunk = 8;
-  const Shape& in = input.shape();
   const std::vector<int64_t> positions = SampledPositions(out[0] * out[1] * out[2]);
   const auto rows = static_cast<int64_t>(positions.size());
-  const float* x = input.data<float>();
   const int64_t runs = std::min<int64_t>(gram.groups, ThreadCount(threads));
   ParallelFor(runs, threads, [&](int64_t run) {
     std::vector<Patches> chunk(kChunk, Patches{gram.dim, rows, {}});
@@ -111,19 +118,12 @@ void AccumulateDepthwise(const WindowGeometry& g, const Shape& out, int64_t kh, 
     const int64_t end = (run + 1) * gram.groups / runs;
     for (int64_t c0 = run * gram.groups / runs; c0 < end; c0 += kChunk) {
       const int64_t count = std::min(kChunk, end - c0);
-      for (int64_t r = 0; r < rows; ++r) {
-        const Position at = PositionOf(out, positions[static_cast<size_t>(r)]);
-        for (int64_t ky = 0; ky < kh; ++ky) {
-          const int64_t iy = g.h.At(at.y, ky);
-          for (int64_t kx = 0; kx < kw; ++kx) {
-            const int64_t ix = g.w.At(at.x, kx);
-            const bool inside = iy >= 0 && iy < in[1] && ix >= 0 && ix < in[2];
-            const float* values = inside ? x + Nhwc(in, at.n, iy, ix, c0) : nullptr;
-            for (int64_t k = 0; k < count; ++k)
-              chunk[static_cast<size_t>(k)].column(ky * kw + kx)[r] = inside ? values[k] : 0.0;
-          }
-        }
-      }
+      for (int64_t r = 0; r < rows; ++r)
+        ForEachTap(g, input, out, kh, kw, positions[static_cast<size_t>(r)],
+                   [&](int64_t tap, const float* pixel) {
+                     for (int64_t k = 0; k < count; ++k)
+                       chunk[static_cast<size_t>(k)].column(tap)[r] = pixel ? pixel[c0 + k] : 0.0;
+                   });
       for (int64_t k = 0; k < count; ++k)
         AddOuterProducts(chunk[static_cast<size_t>(k)],
                          gram.values.data() + (c0 + k) * gram.dim * gram.dim);

@@ -24,11 +24,17 @@ class Int8Rounder {
 
   int8_t operator()(double v) const {
     if (std::isnan(v)) return 0;
-    const double y = std::min(256.0, std::max(-256.0, v * scale_));
+    return static_cast<int8_t>(Saturated(v * scale_));
+  }
+
+  /// SatInt8(Rhu(y)) as a double, for any y but NaN (without branches on
+  /// the value: callers vectorize it).
+  static double Saturated(double y) {
+    y = std::min(256.0, std::max(-256.0, y));
     const double truncated = static_cast<double>(static_cast<int32_t>(y));
     const double floor = truncated - (truncated > y ? 1.0 : 0.0);
     const double rounded = floor + (y - floor >= 0.5 ? 1.0 : 0.0);  // half up
-    return static_cast<int8_t>(std::min(127.0, std::max(-128.0, rounded)));
+    return std::min(127.0, std::max(-128.0, rounded));
   }
 
   /// The rounded value as a real: q·2^−f (exact).

@@ -59,13 +59,7 @@ std::array<double, 4> ChannelErrors(const float* w, const ChannelLayout& layout,
   layout.ForEach(c, [&](int64_t k) {
     const double v = w[k];
     std::array<double, 4> e;
-    for (size_t j = 0; j < 4; ++j) {
-      const double y = std::min(256.0, std::max(-256.0, v * scales[j]));
-      const double truncated = static_cast<double>(static_cast<int32_t>(y));
-      const double floor = truncated - (truncated > y ? 1.0 : 0.0);
-      const double rounded = floor + (y - floor >= 0.5 ? 1.0 : 0.0);  // half up
-      e[j] = v - std::min(127.0, std::max(-128.0, rounded)) * steps[j];
-    }
+    for (size_t j = 0; j < 4; ++j) e[j] = v - Int8Rounder::Saturated(v * scales[j]) * steps[j];
     for (size_t j = 0; j < 4; ++j) sums[j] += e[j] * e[j];
   });
   return sums;
