@@ -2,7 +2,8 @@
 // byte per lane (bits 7:0, or 15:8 for an i16's high plane), the first
 // `lanes` lanes of each pixel; consecutive pixels are L bytes apart. One
 // pixel a cycle while DRAM takes them: a two-entry queue holds the pixels
-// read while a write waits.
+// read while a write waits. With `upsample` (the upsample stage) each pixel
+// is read four times and written as a 2x2 block of the doubled map.
 `include "opu_field.svh"
 module opu_store
   import opu_pkg::*;
@@ -25,7 +26,9 @@ module opu_store
   localparam int unsigned QW = 32 + 8 * CO;
   logic        busy_q, running_q, inflight_q;
   logic [31:0] r_q, c_q, row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q;
-  logic [31:0] rows, cols;
+  logic [31:0] rows, cols, stride, pixel_step, row_step, copy_addr;
+  logic        up;
+  logic [1:0]  copy_q;  // which of a pixel's 2x2 copies is read next
   logic [1:0]  count;
   logic        empty, issue, accept;
   logic [QW-1:0] head;
@@ -33,6 +36,11 @@ module opu_store
 
   assign rows = 32'(`OPU_FIELD(insn_i, STORE_ROWS));
   assign cols = 32'(`OPU_FIELD(insn_i, STORE_COLS));
+  assign stride = 32'(`OPU_FIELD(insn_i, STORE_DRAM_STRIDE));
+  assign up = `OPU_FIELD(insn_i, STORE_UPSAMPLE) != 0;
+  assign pixel_step = up ? 32'(2 * L) : 32'(L);
+  assign row_step = up ? stride << 1 : stride;
+  assign copy_addr = dram_q + (copy_q[1] ? stride : '0) + (copy_q[0] ? 32'(L) : '0);
   // Room in the queue next cycle for the pixel read now: counting the one
   // leaving this cycle keeps a pixel a cycle flowing.
   assign issue = running_q && 32'(count) + 32'(inflight_q) < 2 + 32'(accept);
@@ -61,11 +69,12 @@ module opu_store
     if (!rst_ni) begin
       {busy_q, running_q, inflight_q, done_o} <= '0;
       {r_q, c_q, row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q} <= '0;
+      copy_q <= '0;
       bytes_o <= '0;
     end else begin
       done_o <= 1'b0;
       inflight_q <= issue;
-      inflight_addr_q <= dram_q;
+      inflight_addr_q <= copy_addr;
       if (accept) bytes_o <= bytes_o + 64'(`OPU_FIELD(insn_i, STORE_LANES));
       // Done once every pixel is read and written: nothing in flight or queued.
       if (busy_q && !start_i && !running_q && !inflight_q && empty) begin
@@ -76,22 +85,27 @@ module opu_store
         busy_q <= 1'b1;
         running_q <= rows != 0 && cols != 0;
         {r_q, c_q} <= '0;
+        copy_q <= '0;
         row_entry_q <= 32'(`OPU_FIELD(insn_i, STORE_ACC_ADDR));
         entry_q <= 32'(`OPU_FIELD(insn_i, STORE_ACC_ADDR));
         row_dram_q <= `OPU_FIELD(insn_i, STORE_DRAM_ADDR);
         dram_q <= `OPU_FIELD(insn_i, STORE_DRAM_ADDR);
       end else if (issue) begin
-        if (c_q + 1 < cols) begin
+        if (up && copy_q != 2'd3) begin
+          copy_q <= copy_q + 2'd1;
+        end else if (c_q + 1 < cols) begin
+          copy_q <= '0;
           c_q <= c_q + 1;
           entry_q <= entry_q + 1;
-          dram_q <= dram_q + L;
+          dram_q <= dram_q + pixel_step;
         end else begin
+          copy_q <= '0;
           c_q <= '0;
           r_q <= r_q + 1;
           row_entry_q <= row_entry_q + 32'(`OPU_FIELD(insn_i, STORE_ACC_PITCH));
           entry_q <= row_entry_q + 32'(`OPU_FIELD(insn_i, STORE_ACC_PITCH));
-          row_dram_q <= row_dram_q + 32'(`OPU_FIELD(insn_i, STORE_DRAM_STRIDE));
-          dram_q <= row_dram_q + 32'(`OPU_FIELD(insn_i, STORE_DRAM_STRIDE));
+          row_dram_q <= row_dram_q + row_step;
+          dram_q <= row_dram_q + row_step;
           if (r_q + 1 == rows) running_q <= 1'b0;
         end
       end

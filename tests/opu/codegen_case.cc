@@ -109,7 +109,10 @@ std::string Describe(const Case& c) {
               : " k" + std::to_string(c.pool_k) + " s" + std::to_string(c.pool_s) +
                     (c.pool_same ? " same " : " valid ")) +
          std::string(DTypeName(c.pool_format)) + " f" + std::to_string(c.f_pool) +
-         (c.keep_tap ? " keeping its input" : "");
+         (c.keep_tap && !c.upsample ? " keeping its input" : "");
+  if (c.upsample)
+    s += " then upsample 2x " + std::string(DTypeName(c.up_format)) + " f" +
+         std::to_string(c.f_up) + (c.keep_tap ? " keeping its input" : "");
   return s;
 }
 
@@ -195,9 +198,20 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
       pool.Set("padding", AttrValue(std::string(c.pool_same && !c.pool_global ? "same" : "valid")));
     }
     pooled = b.Op(c.pool_op, "pool", {last}, pool);
-    b.Output(pooled);
   }
-  if (!c.pool || c.keep_tap) b.Output(last);
+  const TensorId before_up = c.pool ? pooled : last;
+  TensorId upsampled = kNoTensor;
+  if (c.upsample) {
+    const Shape& map = b.graph().tensor(before_up).shape;
+    Attributes size;
+    size.Set("size", AttrValue(std::vector<int64_t>{2 * map[1], 2 * map[2]}));
+    upsampled = b.Op(OpKind::kResizeNearest, "up", {before_up}, size);
+    b.Output(upsampled);
+    if (c.keep_tap) b.Output(before_up);
+  } else {
+    if (c.pool) b.Output(pooled);
+    if (!c.pool || c.keep_tap) b.Output(last);
+  }
   Expected<Graph> built = std::move(b).Finish();
   REQUIRE_MESSAGE(built.ok(), built.status().ToString());
   Graph& graph = *built;
@@ -255,6 +269,10 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   if (c.pool) {
     graph.tensor(pooled).fixed_point = {{c.f_pool}, -1};
     graph.tensor(pooled).dtype = c.pool_format;
+  }
+  if (c.upsample) {
+    graph.tensor(upsampled).fixed_point = {{c.f_up}, -1};
+    graph.tensor(upsampled).dtype = c.up_format;
   }
 
   std::vector<HostTensor> inputs;

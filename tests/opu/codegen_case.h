@@ -43,6 +43,12 @@ struct Case {
   int64_t pool_k = 2, pool_s = 2;
   DType pool_format = DType::kI8;
   int f_pool = 3;
+  // A nearest 2x upsample last (of the pooled value with a pool); with
+  // `keep_tap` the value before it leaves the group too (and the value
+  // before a pool does not).
+  bool upsample = false;
+  DType up_format = DType::kI8;
+  int f_up = 3;
 };
 
 std::string Describe(const Case& c);

@@ -1,8 +1,8 @@
 // Differential tests: random quantized inner-product groups (shapes,
 // kernels, strides, channel counts on and off the array's width, i8, u8
 // and i16 inputs and outputs, with and without a residual add, a compare
-// stage (clamps, prelu, lookup tables) and a pool: max or average, windowed
-// or global, or a mean), compiled for
+// stage (clamps, prelu, lookup tables), a pool: max or average, windowed
+// or global, or a mean, and a nearest 2x upsample), compiled for
 // `tiny` and `opu1024` and run on the functional simulator, must equal the
 // integer reference executor bit for bit.
 #include <doctest/doctest.h>
@@ -93,11 +93,36 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
     c.pool_format = Format(rng);
     c.f_pool = static_cast<int>(pick(-2, c.pool_format == DType::kI16 ? 14 : 7));
   }
+  // An upsample of an NHWC map, last. It mostly keeps its input's format
+  // (as the quantizer does); without a pool or a tap it may requantize.
+  // What the array or the output stage makes is not a tap (store.taps).
+  const bool nhwc =
+      c.op != OpKind::kFullyConnected && !(c.pool && c.pool_op == OpKind::kMean && !c.keep_dims);
+  if (nhwc && pick(0, 2) == 0) {
+    c.upsample = true;
+    c.keep_tap = taps && (c.after || c.residual || c.pool) && pick(0, 1) == 1;
+    c.up_format = c.pool        ? c.pool_format
+                  : c.residual2 ? c.sum2_format
+                  : c.after     ? c.after_format
+                  : c.residual  ? c.sum_format
+                  : c.identity  ? c.in
+                                : c.out;
+    c.f_up = c.pool        ? c.f_pool
+             : c.residual2 ? c.f_sum2
+             : c.after     ? c.f_after
+             : c.residual  ? c.f_sum
+             : c.identity  ? c.f_in
+                           : c.f_out;
+    if (!c.pool && !c.keep_tap && pick(0, 3) == 0) {
+      c.up_format = Format(rng);
+      c.f_up = static_cast<int>(pick(-2, c.up_format == DType::kI16 ? 14 : 7));
+    }
+  }
   // A pad stage feeds only an inner product or a pool: without the one, a
   // pad comes before a pool (as hand_landmark_lite's max pool group).
   if (c.identity && !c.residual && !c.after && c.pool && c.pool_op != OpKind::kMean)
     c.pad = pick(0, 3);
-  if (c.identity && !c.residual && !c.after && !c.pool) c.after = "relu";
+  if (c.identity && !c.residual && !c.after && !c.pool && !c.upsample) c.after = "relu";
   return c;
 }
 
@@ -105,9 +130,10 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
   const HwConfig hw = *HwConfigPreset("tiny");
   std::mt19937 rng(20261125);
   // The draw must reach every kind of group, or a passing run proves less.
-  int identity = 0, second_residual = 0, average = 0, global = 0, mean = 0;
+  int identity = 0, second_residual = 0, average = 0, global = 0, mean = 0, upsample = 0;
   for (int i = 0; i < 150; ++i) {
     const Case c = RandomCase(rng, false, hw.ipa.max_kernel, false);
+    upsample += c.upsample;
     identity += c.identity;
     second_residual += c.residual2;
     average += c.pool && c.pool_op == OpKind::kAvgPool2D && !c.pool_global;
@@ -120,6 +146,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
   CHECK(average > 0);
   CHECK(global > 0);
   CHECK(mean > 0);
+  CHECK(upsample > 0);
 }
 
 TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024") {

@@ -65,6 +65,37 @@ TEST_CASE("a 3x3 convolution over a zero border, stride 1 and 2") {
   CHECK(BoxSums(2, 2) == std::vector<int>{12, 16, 24, 28});
 }
 
+TEST_CASE("the upsample stage: a 2x2 tile stored as the 4x4 doubled map") {
+  Bench b;
+  // Pixel p = (y, x) of the tile holds 10 + p in lane 0 and -(10 + p) in lane 1.
+  for (int p = 0; p < 4; ++p) b.Bytes(p * 8, {10 + p, -(10 + p)});
+  b.Bytes(64, {1, 0, 0, 0, 0, 0, 0, 0, 0, 1});  // W[0] = [1, 0], W[1] = [0, 1]
+  for (int j = 0; j < 4; ++j) b.Param(128, j, 0, 1, 0);
+  // Lane 2 of every doubled pixel, which a 2-lane store leaves alone.
+  for (int q = 0; q < 16; ++q) b.Bytes(512 + q * 8 + 2, {0x55});
+  b.Add(Load(0, 0, 0, 1, 4, 32));
+  b.Add(Load(1, 0, 64, 1, 1, 32));
+  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
+  b.Add(With(Gemm(0, 2, 2, 2, 1), kPopPrev));
+  b.Add(With(Output(4, -128, 127), kPushNext));
+  StoreInsn up = Store(2, 2, 2, 512, 4 * 8);  // rows of the doubled map: 4 pixels
+  up.lanes = 2;
+  up.upsample = 1;
+  b.Add(With(up, kPopPrev));
+  OpuCounters counters;
+  REQUIRE(b.Run(&counters).ok());
+  for (int y = 0; y < 4; ++y) {
+    for (int x = 0; x < 4; ++x) {
+      CAPTURE(y);
+      CAPTURE(x);
+      const int source = 10 + (y / 2) * 2 + x / 2;
+      CHECK(b.Signed(512 + (y * 4 + x) * 8, 3) == std::vector<int>{source, -source, 0x55});
+    }
+  }
+  CHECK(b.dram[512 + 16 * 8] == 0);  // nothing past the map
+  CHECK(counters.bytes_stored == 16 * 2);
+}
+
 TEST_CASE("an i16 input in two passes into an i16 output (numerics.md E31, E32)") {
   Bench b;
   b.Bytes(0, {-49, 117});  // high bytes of -12345, 30000

@@ -103,7 +103,8 @@ Expected<OpuCode> CompileOpuGroups(const Graph& graph, const HwPartition& partit
     std::vector<TensorId> placed = {g.input};
     if (g.store_output) placed.push_back(g.output);
     for (const codegen::ResidualStep& res : g.residuals) placed.push_back(res.tensor);
-    if (g.pool) placed.push_back(g.pool->tensor);
+    if (g.store_pool) placed.push_back(g.pool->tensor);
+    if (g.upsampled != kNoTensor) placed.push_back(g.upsampled);
     for (TensorId t : placed) OPUC_RETURN_IF_ERROR(place(t).WithContext(Cat("group ", g.group)));
   }
   code.dram_bytes = next;
@@ -114,7 +115,8 @@ Expected<OpuCode> CompileOpuGroups(const Graph& graph, const HwPartition& partit
     if (g.store_output) layouts.output = code.Find(g.output);
     for (const codegen::ResidualStep& res : g.residuals)
       layouts.residuals.push_back(code.Find(res.tensor));
-    if (g.pool) layouts.pool = code.Find(g.pool->tensor);
+    if (g.store_pool) layouts.pool = code.Find(g.pool->tensor);
+    if (g.upsampled != kNoTensor) layouts.upsampled = code.Find(g.upsampled);
     OPUC_ASSIGN_OR_RETURN(OpuGroupCode group,
                           codegen::EmitInnerProduct(g, r.tiling, hw, r.constants, layouts));
     code.groups.push_back(std::move(group));

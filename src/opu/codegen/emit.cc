@@ -111,10 +111,12 @@ struct TileRect {
 };
 
 // Stores lanes [c0, c0 + lanes) of `tile` to `layout` at pixel (y0, x0),
-// one Store per byte plane.
+// one Store per byte plane; with `upsample`, each pixel as a 2x2 block of
+// `layout`, the doubled map, from pixel (2 y0, 2 x0).
 void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0, int64_t lanes,
-               int64_t y0, int64_t x0, CycleEstimate& estimate, Batch& store) {
-  const int64_t L = layout.lanes;
+               int64_t y0, int64_t x0, CycleEstimate& estimate, Batch& store,
+               bool upsample = false) {
+  const int64_t L = layout.lanes, copies = upsample ? 4 : 1;
   for (int64_t p = 0; p < layout.planes(); ++p) {
     isa::StoreInsn s;
     s.acc_addr = tile.acc_addr;
@@ -122,10 +124,12 @@ void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0,
     s.rows = tile.rows;
     s.cols = tile.cols;
     s.lanes = lanes;
-    s.dram_addr = layout.PixelAddress(p, c0 / L, y0, x0) + c0 % L;
+    s.dram_addr =
+        layout.PixelAddress(p, c0 / L, upsample ? 2 * y0 : y0, upsample ? 2 * x0 : x0) + c0 % L;
     s.dram_stride = layout.width * L;
     s.high_byte = layout.planes() == 2 && p == 0;
-    estimate.Store(tile.rows * tile.cols, tile.rows * tile.cols * lanes);
+    s.upsample = upsample;
+    estimate.Store(copies * tile.rows * tile.cols, copies * tile.rows * tile.cols * lanes);
     store.Add(s);
   }
 }
@@ -274,11 +278,17 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       if (g.store_output)
         StoreTile(*layouts.output, {acc_base, unit.th, unit.tw}, c0, lanes, unit.y0, unit.x0,
                   estimate, store);
+      if (g.upsampled != kNoTensor && !g.pool)
+        StoreTile(*layouts.upsampled, {acc_base, unit.th, unit.tw}, c0, lanes, unit.y0, unit.x0,
+                  estimate, store, /*upsample=*/true);
       PostTile tile;
       if (g.pool) PlacePool(g, t, unit, acc_base, tile);
-      if (g.pool && tile.pool_last)
-        StoreTile(*layouts.pool, {tile.pool_base, tile.pool_rows, tile.pool_cols}, c0, lanes,
-                  tile.pool_y0, tile.pool_x0, estimate, store);
+      const TileRect pooled{tile.pool_base, tile.pool_rows, tile.pool_cols};
+      if (g.store_pool && tile.pool_last)
+        StoreTile(*layouts.pool, pooled, c0, lanes, tile.pool_y0, tile.pool_x0, estimate, store);
+      if (g.upsampled != kNoTensor && g.pool && tile.pool_last)
+        StoreTile(*layouts.upsampled, pooled, c0, lanes, tile.pool_y0, tile.pool_x0, estimate,
+                  store, /*upsample=*/true);
       if (store.insns.empty()) {  // a global pool's tile before the last: a Store of no
         isa::StoreInsn none;      // pixels carries the pair's tokens
         none.lanes = 1;

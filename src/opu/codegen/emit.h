@@ -18,7 +18,8 @@ struct GroupLayouts {
   const ActivationLayout* input = nullptr;
   const ActivationLayout* output = nullptr;        ///< Null when only the pool's result is stored.
   std::vector<const ActivationLayout*> residuals;  ///< As InnerProductGroup::residuals.
-  const ActivationLayout* pool = nullptr;
+  const ActivationLayout* pool = nullptr;       ///< Null when only the upsample's result is stored.
+  const ActivationLayout* upsampled = nullptr;  ///< The doubled map of the last value.
 };
 
 Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling& t,

@@ -2,7 +2,8 @@
 //
 // What DescribeGroup (inner_product_group.cc) reads a group with: the
 // messages, fraction lengths and clamp ranges every op needs, and one
-// reader per stage after the inner product (post_steps.cc, pool_step.cc). Each reader
+// reader per stage after the inner product (post_steps.cc, pool_step.cc,
+// upsample_step.cc). Each reader
 // takes the op that follows what `g` holds so far, or says why not.
 //
 //===----------------------------------------------------------------------===//
@@ -35,6 +36,9 @@ Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& gro
 Status ReadTable(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g);
 /// A max pool, average pool or mean (pool_step.cc).
 Status ReadPool(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g);
+/// A nearest 2x upsample of the last value (upsample_step.cc).
+Status ReadUpsample(const Graph& graph, const HwPartition& p, const HwGroup& group, NodeId id,
+                    InnerProductGroup& g);
 
 }  // namespace opuc::codegen
 

@@ -168,8 +168,13 @@ Expected<InnerProductGroup> DescribeGroup(const Graph& graph, const HwPartition&
     OPUC_RETURN_IF_ERROR(ReadIdentity(graph, partition, ops[k < ops.size() ? k : 0], g));
   for (; k < ops.size(); ++k) {
     const OpKind op = graph.node(ops[k]).op;
-    if (g.pool) return NotYet(graph, partition, ops[k], "an op after the pool");
-    if (op == OpKind::kMaxPool2D || op == OpKind::kAvgPool2D || op == OpKind::kMean)
+    if (g.upsampled != kNoTensor)
+      return NotYet(graph, partition, ops[k], "an op after the upsample");
+    if (op == OpKind::kResizeNearest)
+      OPUC_RETURN_IF_ERROR(ReadUpsample(graph, partition, group, ops[k], g));
+    else if (g.pool)
+      return NotYet(graph, partition, ops[k], "an op after the pool");
+    else if (op == OpKind::kMaxPool2D || op == OpKind::kAvgPool2D || op == OpKind::kMean)
       OPUC_RETURN_IF_ERROR(ReadPool(graph, partition, ops[k], g));
     else if (op == OpKind::kAdd)
       OPUC_RETURN_IF_ERROR(ReadResidual(graph, partition, group, ops[k], g));
@@ -185,13 +190,17 @@ Expected<InnerProductGroup> DescribeGroup(const Graph& graph, const HwPartition&
     if (std::none_of(g.residuals.begin(), g.residuals.end(), its))
       return NotYet(graph, partition, pad, "a channel pad that is not a residual's");
   }
-  // What leaves the group: its last value, and with a pool, the pooled
-  // value's input too when other groups read it (both come from one tile).
-  const TensorId last = g.pool ? g.pool->tensor : g.output;
+  // What leaves the group: its last value, and the values before a pool or
+  // an upsample when other groups read them (all come from one tile).
+  const TensorId last = g.upsampled != kNoTensor ? g.upsampled : g.pool ? g.pool->tensor : g.output;
   const auto& outs = group.outputs;
-  g.store_output = !g.pool || std::find(outs.begin(), outs.end(), g.output) != outs.end();
+  const auto leaves = [&](TensorId t) {
+    return std::find(outs.begin(), outs.end(), t) != outs.end();
+  };
+  g.store_output = g.output == last || leaves(g.output);
+  g.store_pool = g.pool && (g.pool->tensor == last || leaves(g.pool->tensor));
   for (TensorId t : outs)
-    if (t != last && t != g.output)
+    if (t != last && t != g.output && !(g.pool && t == g.pool->tensor))
       return NotYet(graph, partition, group.ops.back(),
                     "a group that stores a value besides its last (a tap) does not compile yet");
   if (std::find(outs.begin(), outs.end(), last) == outs.end())

@@ -7,9 +7,9 @@
 // stages (relu, relu6, relu_n1_to_1, one prelu with a constant per-channel
 // alpha, one lookup table), residual adds of i8/u8 values from DRAM (with
 // channels a collected zero pad appends), each
-// reading the previous op, and last an optional max pool whose windows do
-// not overlap. Every value here is read from the quantized graph as
-// numerics.md defines it.
+// reading the previous op, then an optional pool, and last an optional
+// nearest 2x upsample (the store writes each pixel as a 2x2 block). Every
+// value here is read from the quantized graph as numerics.md defines it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_OPU_CODEGEN_INNER_PRODUCT_GROUP_H
@@ -77,7 +77,7 @@ struct InnerProductGroup {
   std::string what;             ///< "node 3 'conv' (conv2d)", for messages.
   TensorId input = kNoTensor;   ///< Read from DRAM (before a folded pad).
   TensorId output = kNoTensor;  ///< The last op's before a pool.
-  bool store_output = true;     ///< False when only the pool's result leaves.
+  bool store_output = true;     ///< False when only a later stage's result leaves.
 
   // The window, in the coordinates of `input` (a folded pad included).
   int64_t in_h = 1, in_w = 1, in_c = 1;
@@ -109,6 +109,9 @@ struct InnerProductGroup {
   std::vector<int16_t> table;
   DType table_input = DType::kI8;
   std::optional<PoolStep> pool;
+  bool store_pool = true;  ///< With a pool: its result leaves (else only the upsample's).
+  /// With an upsample: the doubled map of the last value, which leaves.
+  TensorId upsampled = kNoTensor;
 
   /// The range of `output`: the last post step's, else the output stage's.
   std::pair<int64_t, int64_t> OutputRange() const;

@@ -3,7 +3,8 @@
 // One byte per lane: bits 7:0 of each value (an i8 or u8 output, or the low
 // plane of an i16), or bits 15:8 (the high plane). A pixel's lanes are
 // consecutive bytes; consecutive pixels are L bytes apart (one DRAM pixel
-// holds a block of L channels).
+// holds a block of L channels). The upsample stage rides on the store: with
+// `upsample` each pixel is written as a 2x2 block of the doubled map.
 //
 //===----------------------------------------------------------------------===//
 #include "machine.h"
@@ -18,20 +19,26 @@ Status ExecStore(Machine& m, const isa::StoreInsn& insn) {
   const int64_t last_entry = insn.acc_addr + (insn.rows - 1) * insn.acc_pitch + insn.cols - 1;
   OPUC_RETURN_IF_ERROR(m.InRange("acc_addr", insn.acc_addr, last_entry - insn.acc_addr + 1,
                                  m.units.acc_entries, "accumulator entry"));
-  OPUC_RETURN_IF_ERROR(
-      m.InRange("dram_addr", insn.dram_addr,
-                (insn.rows - 1) * insn.dram_stride + (insn.cols - 1) * L + insn.lanes,
-                static_cast<int64_t>(m.dram->size()), "DRAM byte"));
+  const int64_t copies = insn.upsample ? 2 : 1;  // per axis
+  OPUC_RETURN_IF_ERROR(m.InRange(
+      "dram_addr", insn.dram_addr,
+      (copies * insn.rows - 1) * insn.dram_stride + (copies * insn.cols - 1) * L + insn.lanes,
+      static_cast<int64_t>(m.dram->size()), "DRAM byte"));
   const int shift = insn.high_byte ? 8 : 0;
   for (int64_t r = 0; r < insn.rows; ++r) {
     for (int64_t c = 0; c < insn.cols; ++c) {
       const int64_t* v = &m.acc[static_cast<size_t>((insn.acc_addr + r * insn.acc_pitch + c) * Co)];
-      uint8_t* to = m.dram->data() + insn.dram_addr + r * insn.dram_stride + c * L;
-      for (int64_t j = 0; j < insn.lanes; ++j)
-        to[j] = static_cast<uint8_t>(static_cast<uint64_t>(v[j]) >> shift);
+      for (int64_t i = 0; i < copies; ++i) {
+        for (int64_t k = 0; k < copies; ++k) {
+          uint8_t* to = m.dram->data() + insn.dram_addr + (copies * r + i) * insn.dram_stride +
+                        (copies * c + k) * L;
+          for (int64_t j = 0; j < insn.lanes; ++j)
+            to[j] = static_cast<uint8_t>(static_cast<uint64_t>(v[j]) >> shift);
+        }
+      }
     }
   }
-  m.counters.bytes_stored += insn.rows * insn.cols * insn.lanes;
+  m.counters.bytes_stored += insn.rows * insn.cols * copies * copies * insn.lanes;
   return OkStatus();
 }
 
