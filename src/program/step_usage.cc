@@ -3,7 +3,7 @@
 // The same extents the functional simulator's engines write (src/opu/sim/):
 // a load fills (pad_top + rows + pad_bottom) × (pad_left + cols + pad_right)
 // units from sram_addr and reads rows × cols units of DRAM; a store writes
-// rows × cols pixels of `lanes` bytes; a Gemm writes out_rows × out_cols
+// StoredBytes; a Gemm writes out_rows × out_cols
 // accumulator entries from acc_addr, a Pool as many from dst_addr (the
 // other compute instructions rewrite entries these made).
 //
@@ -34,7 +34,7 @@ Expected<StepUsage> UsageOfStep(const Program& program, const ProgramStep& step)
                                           : use.param_rows;
       high = std::max(high, end);
     } else if (const auto* store = std::get_if<isa::StoreInsn>(&*insn)) {
-      use.bytes_stored += store->rows * store->cols * store->lanes;
+      use.bytes_stored += StoredBytes(*store);
     } else if (const auto* gemm = std::get_if<isa::GemmInsn>(&*insn)) {
       use.acc_entries = std::max(use.acc_entries, gemm->acc_addr + gemm->out_rows * gemm->out_cols);
     } else if (const auto* pool = std::get_if<isa::PoolInsn>(&*insn)) {

@@ -94,6 +94,10 @@ std::string Describe(const Case& c) {
                                    std::to_string(c.stride) + (c.same ? " same" : " valid") + " " +
                                    std::string(DTypeName(c.in)) + "->" +
                                    std::string(DTypeName(c.out)) + " " + c.fused;
+  if (!c.pieces.empty()) {
+    s += " read as a concat of";
+    for (int64_t n : c.pieces) s += " " + std::to_string(n);
+  }
   if (c.residual)
     s += " + residual " + std::string(DTypeName(c.res_format)) + " f" + std::to_string(c.f_res) +
          (c.res_channels > 0 ? " of " + std::to_string(c.res_channels) + " channels, padded" : "") +
@@ -130,7 +134,13 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   GraphBuilder b("case");
   const bool fc = c.op == OpKind::kFullyConnected && !c.identity;
   const Shape in_shape = fc ? Shape{c.h, c.ci} : Shape{1, c.h, c.w, c.ci};
-  const TensorId x = b.Input("x", c.in, in_shape);
+  std::vector<TensorId> pieces;
+  for (size_t k = 0; k < c.pieces.size(); ++k)
+    pieces.push_back(b.Input("x" + std::to_string(k), c.in, {1, c.h, c.w, c.pieces[k]}));
+  Attributes channels;
+  channels.Set("axis", AttrValue(int64_t{3}));
+  const TensorId x = c.pieces.empty() ? b.Input("x", c.in, in_shape)
+                                      : b.Op(OpKind::kConcat, "cat", pieces, channels);
   const int64_t out_c = c.identity                         ? c.ci
                         : c.op == OpKind::kDepthwiseConv2D ? c.ci * c.multiplier
                                                            : c.co;
@@ -216,6 +226,7 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   REQUIRE_MESSAGE(built.ok(), built.status().ToString());
   Graph& graph = *built;
   graph.tensor(x).fixed_point = {{c.f_in}, -1};
+  for (TensorId piece : pieces) graph.tensor(piece).fixed_point = {{c.f_in}, -1};
   std::uniform_int_distribution<int32_t> fd(3, 9);
   if (!c.identity) {
     std::vector<int32_t> f_w;
@@ -276,10 +287,11 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   }
 
   std::vector<HostTensor> inputs;
-  inputs.push_back(RandomInput(c.in, in_shape, rng));
+  for (TensorId piece : pieces) inputs.push_back(RandomInput(c.in, graph.tensor(piece).shape, rng));
+  if (pieces.empty()) inputs.push_back(RandomInput(c.in, in_shape, rng));
+  const size_t first_residual = inputs.size();
   if (c.residual) inputs.push_back(RandomInput(c.res_format, graph.tensor(res).shape, rng));
   if (c.residual2) inputs.push_back(RandomInput(c.res2_format, graph.tensor(res2).shape, rng));
-  const HostTensor& input = inputs[0];
   Expected<std::vector<HostTensor>> expected = RunReference(graph, inputs);
   REQUIRE_MESSAGE(expected.ok(), expected.status().ToString());
 
@@ -298,8 +310,10 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   CAPTURE(code->groups[0].tiling);
 
   std::vector<uint8_t> dram = code->DramImage();
-  REQUIRE(WriteActivation(*code->Find(x), input, dram).ok());
-  if (c.residual) REQUIRE(WriteActivation(*code->Find(res), inputs[1], dram).ok());
+  for (size_t k = 0; k < pieces.size(); ++k)
+    REQUIRE(WriteActivation(*code->Find(pieces[k]), inputs[k], dram).ok());
+  if (pieces.empty()) REQUIRE(WriteActivation(*code->Find(x), inputs[0], dram).ok());
+  if (c.residual) REQUIRE(WriteActivation(*code->Find(res), inputs[first_residual], dram).ok());
   if (c.residual2) REQUIRE(WriteActivation(*code->Find(res2), inputs.back(), dram).ok());
   OpuCounters counters;
   [[maybe_unused]] const std::vector<uint8_t> before = dram;

@@ -7,6 +7,7 @@
 
 #include <random>
 #include <string>
+#include <vector>
 
 #include "opuc/ir/graph.h"
 #include "opuc/opu/hw_config.h"
@@ -20,6 +21,9 @@ struct Case {
   bool identity = false;
   int64_t pad = 0;
   int64_t h = 4, w = 4, ci = 3, co = 2, k = 1, stride = 1, multiplier = 1;
+  // Concat at memory read: the input is a concat of inputs of these
+  // channels (summing to ci) along the channels; empty: one input.
+  std::vector<int64_t> pieces;
   bool same = true;
   DType in = DType::kI8, out = DType::kI8, after_format = DType::kI8;
   const char* fused = "none";

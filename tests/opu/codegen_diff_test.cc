@@ -2,7 +2,8 @@
 // kernels, strides, channel counts on and off the array's width, i8, u8
 // and i16 inputs and outputs, with and without a residual add, a compare
 // stage (clamps, prelu, lookup tables), a pool: max or average, windowed
-// or global, or a mean, and a nearest 2x upsample), compiled for
+// or global, or a mean, and a nearest 2x upsample; the input read as a
+// concat of pieces at memory read or not), compiled for
 // `tiny` and `opu1024` and run on the functional simulator, must equal the
 // integer reference executor bit for bit.
 #include <doctest/doctest.h>
@@ -93,6 +94,17 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
     c.pool_format = Format(rng);
     c.f_pool = static_cast<int>(pick(-2, c.pool_format == DType::kI16 ? 14 : 7));
   }
+  // Concat at memory read: the input in two or three pieces along the
+  // channels, some of whole blocks of 8 (tiny's L), most not.
+  if (c.op != OpKind::kFullyConnected && c.ci >= 2 && pick(0, 3) == 0) {
+    int64_t left = c.ci;
+    while (left > 0 && c.pieces.size() < 2) {
+      const int64_t n = left >= 9 && pick(0, 2) == 0 ? 8 : pick(1, left);
+      c.pieces.push_back(n);
+      left -= n;
+    }
+    if (left > 0) c.pieces.push_back(left);
+  }
   // An upsample of an NHWC map, last. It mostly keeps its input's format
   // (as the quantizer does); without a pool or a tap it may requantize.
   // What the array or the output stage makes is not a tap (store.taps).
@@ -130,10 +142,12 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
   const HwConfig hw = *HwConfigPreset("tiny");
   std::mt19937 rng(20261125);
   // The draw must reach every kind of group, or a passing run proves less.
-  int identity = 0, second_residual = 0, average = 0, global = 0, mean = 0, upsample = 0;
+  int identity = 0, second_residual = 0, average = 0, global = 0, mean = 0, upsample = 0,
+      concat = 0;
   for (int i = 0; i < 150; ++i) {
     const Case c = RandomCase(rng, false, hw.ipa.max_kernel, false);
     upsample += c.upsample;
+    concat += !c.pieces.empty();
     identity += c.identity;
     second_residual += c.residual2;
     average += c.pool && c.pool_op == OpKind::kAvgPool2D && !c.pool_global;
@@ -147,6 +161,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
   CHECK(global > 0);
   CHECK(mean > 0);
   CHECK(upsample > 0);
+  CHECK(concat > 0);
 }
 
 TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024") {
@@ -216,6 +231,26 @@ TEST_CASE(
   c.res_channels = 40;
   c.sum_format = DType::kI8;
   RunCase(c, opu, rng);
+  // Concat at memory read before a depthwise conv: pieces of whole blocks
+  // (64 + 30: it stays depthwise), and not (30 + 64: dense, diagonal).
+  Case dw;
+  dw.op = OpKind::kDepthwiseConv2D;
+  dw.h = dw.w = 12;
+  dw.k = 3;
+  dw.ci = 94;
+  dw.pieces = {64, 30};
+  RunCase(dw, opu, rng);
+  dw.pieces = {30, 64};
+  RunCase(dw, opu, rng);
+  // A group that is only the concat (its value leaves): the identity pass
+  // over 20 + 20 + 5 channels, dense, as three input blocks.
+  Case cat;
+  cat.identity = true;
+  cat.h = cat.w = 9;
+  cat.ci = 45;
+  cat.pieces = {20, 20, 5};
+  cat.in = DType::kU8;
+  RunCase(cat, opu, rng);
 }
 
 }  // namespace

@@ -173,7 +173,7 @@ TEST_CASE("programs: empty, truncated, corrupt, wrong type") {
   const std::string empty = Write("empty.opup", "");
   const std::string cut = Write("cut.opup", bytes.substr(0, bytes.size() / 2));
   std::string flipped = bytes;
-  flipped[1] = '\x7f';
+  flipped[3] = '\x7f';  // the root offset's high byte: 2 GB on, past any program's end
   const std::string corrupt = Write("corrupt.opup", flipped);
   const std::string model = Write("model.opup", ReadFile(OPUC_EXAMPLE_MODEL));
   const std::string folder = Folder("folder.opup");

@@ -51,6 +51,12 @@ struct OpuBufferUnits {
 };
 OpuBufferUnits BufferUnits(const HwConfig& hw);
 
+/// DRAM bytes a Store writes: `lanes` per pixel, each pixel four times
+/// with `upsample`.
+inline int64_t StoredBytes(const isa::StoreInsn& s) {
+  return s.rows * s.cols * s.lanes * (s.upsample ? 4 : 1);
+}
+
 /// Runs `program` on `dram` (bytes; instructions address it from 0).
 /// `counters` may be null.
 Status RunFunctionalSim(const HwConfig& hw, const std::vector<isa::Word>& program,

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "emit.h"
+#include "input_blocks.h"
 #include "opuc/opu/codegen.h"
 #include "support/format.h"
 
@@ -80,6 +81,7 @@ Expected<OpuCode> CompileOpuGroups(const Graph& graph, const HwPartition& partit
       code.skipped.push_back({group.id, described.status().message()});
       continue;
     }
+    codegen::LineUpInputBlocks(*described, units.lanes);
     Expected<codegen::Tiling> tiling = codegen::ChooseTiling(*described, units);
     if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", group.id));
     Ready r{std::move(*described), *tiling, {}};
@@ -100,7 +102,9 @@ Expected<OpuCode> CompileOpuGroups(const Graph& graph, const HwPartition& partit
   };
   for (const Ready& r : ready) {
     const codegen::InnerProductGroup& g = r.group;
-    std::vector<TensorId> placed = {g.input};
+    std::vector<TensorId> placed;
+    for (const codegen::InputPiece& piece : g.pieces) placed.push_back(piece.tensor);
+    if (g.pieces.empty()) placed.push_back(g.input);
     if (g.store_output) placed.push_back(g.output);
     for (const codegen::ResidualStep& res : g.residuals) placed.push_back(res.tensor);
     if (g.store_pool) placed.push_back(g.pool->tensor);
@@ -111,7 +115,9 @@ Expected<OpuCode> CompileOpuGroups(const Graph& graph, const HwPartition& partit
   for (const Ready& r : ready) {
     const codegen::InnerProductGroup& g = r.group;
     codegen::GroupLayouts layouts;
-    layouts.input = code.Find(g.input);
+    for (const codegen::InputPiece& piece : g.pieces)
+      layouts.inputs.push_back(code.Find(piece.tensor));
+    if (g.pieces.empty()) layouts.inputs.push_back(code.Find(g.input));
     if (g.store_output) layouts.output = code.Find(g.output);
     for (const codegen::ResidualStep& res : g.residuals)
       layouts.residuals.push_back(code.Find(res.tensor));

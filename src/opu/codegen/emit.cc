@@ -19,6 +19,7 @@
 
 #include <algorithm>
 
+#include "input_blocks.h"
 #include "support/format.h"
 
 namespace opuc::codegen {
@@ -139,9 +140,9 @@ void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0,
 Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling& t,
                                         const HwConfig& hw, const ConstantPlacement& constants,
                                         const GroupLayouts& layouts) {
-  const ActivationLayout& in = *layouts.input;
   const OpuBufferUnits u = BufferUnits(hw);
   const int64_t L = u.lanes, Co = u.out_lanes;
+  const std::vector<InputBlockSource> sources = InputBlockSources(g, L);
   const std::vector<Unit> units = Units(g, t, u);
   const auto U = static_cast<int64_t>(units.size());
   const int64_t P = units.back().pair + 1;
@@ -179,7 +180,10 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
           isa::LoadInsn l;
           l.buffer = 0;
           l.sram_addr = fm_base + (p * t.blocks + bl) * ih * iw;
-          l.dram_addr = BlockBase(in, p, g.depthwise ? unit.in_block : bl) + (r0 * g.in_w + c0) * L;
+          const InputBlockSource& from =
+              sources[static_cast<size_t>(g.depthwise ? unit.in_block : bl)];
+          l.dram_addr =
+              BlockBase(*layouts.inputs[from.piece], p, from.block) + (r0 * g.in_w + c0) * L;
           l.rows = rows;
           l.cols = cols;
           l.dram_stride = g.in_w * L;

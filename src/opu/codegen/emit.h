@@ -15,7 +15,7 @@ namespace opuc::codegen {
 /// overlap safe (docs/codegen.md), and the estimated cycles.
 /// Where a group's values live in DRAM; null for what the group lacks.
 struct GroupLayouts {
-  const ActivationLayout* input = nullptr;
+  std::vector<const ActivationLayout*> inputs;     ///< One per piece (input_blocks.h).
   const ActivationLayout* output = nullptr;        ///< Null when only the pool's result is stored.
   std::vector<const ActivationLayout*> residuals;  ///< As InnerProductGroup::residuals.
   const ActivationLayout* pool = nullptr;       ///< Null when only the upsample's result is stored.

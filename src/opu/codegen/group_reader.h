@@ -36,6 +36,8 @@ Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& gro
 Status ReadTable(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g);
 /// A max pool, average pool or mean (pool_step.cc).
 Status ReadPool(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g);
+/// A concat at memory read, the group's first op (input_blocks.cc).
+Status ReadConcat(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g);
 /// A nearest 2x upsample of the last value (upsample_step.cc).
 Status ReadUpsample(const Graph& graph, const HwPartition& p, const HwGroup& group, NodeId id,
                     InnerProductGroup& g);

@@ -136,6 +136,7 @@ bool IsInnerProduct(OpKind op) {
 }  // namespace
 
 int8_t InnerProductGroup::Weight(int64_t o, int64_t ky, int64_t kx, int64_t i) const {
+  if (diagonal && i != o / multiplier) return 0;
   if (identity) return 1;
   switch (op) {
     case OpKind::kConv2D: return weights[((o * kh + ky) * kw + kx) * in_c + i];
@@ -160,6 +161,8 @@ Expected<InnerProductGroup> DescribeGroup(const Graph& graph, const HwPartition&
       return NotYet(graph, partition, id, "collected constants do not compile yet");
   }
   size_t k = 0;
+  if (k < ops.size() && graph.node(ops[k]).op == OpKind::kConcat)
+    OPUC_RETURN_IF_ERROR(ReadConcat(graph, partition, ops[k++], g));
   if (k < ops.size() && graph.node(ops[k]).op == OpKind::kPad)
     OPUC_RETURN_IF_ERROR(FoldPad(graph, partition, ops[k++], g));
   if (k < ops.size() && IsInnerProduct(graph.node(ops[k]).op))

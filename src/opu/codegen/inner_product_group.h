@@ -70,12 +70,22 @@ struct PoolStep {
   DType format = DType::kI8;
 };
 
+/// One input of a concat at memory read, and its channels.
+struct InputPiece {
+  TensorId tensor = kNoTensor;
+  int64_t channels = 0;
+};
+
 struct InnerProductGroup {
   int32_t group = -1;
   NodeId node = -1;  ///< The inner product.
   OpKind op = OpKind::kConv2D;
-  std::string what;             ///< "node 3 'conv' (conv2d)", for messages.
-  TensorId input = kNoTensor;   ///< Read from DRAM (before a folded pad).
+  std::string what;            ///< "node 3 'conv' (conv2d)", for messages.
+  TensorId input = kNoTensor;  ///< Read from DRAM (before a folded pad), unless `pieces`.
+  /// Concat at memory read: the concat's inputs, read side by side along
+  /// the channels (input_blocks.h); `input` is then the concat's value,
+  /// which is never in DRAM.
+  std::vector<InputPiece> pieces;
   TensorId output = kNoTensor;  ///< The last op's before a pool.
   bool store_output = true;     ///< False when only a later stage's result leaves.
 
@@ -87,6 +97,9 @@ struct InnerProductGroup {
   bool depthwise = false;
   /// No inner product: a depthwise pass with weight 1 (`node` is the first op).
   bool identity = false;
+  /// A depthwise product (or the identity pass) run as a dense one, its
+  /// weights zero off the diagonal: a concat's input blocks do not line up.
+  bool diagonal = false;
   int64_t multiplier = 1;  ///< Depthwise: output channel o reads input o / multiplier.
 
   DType in_format = DType::kI8;

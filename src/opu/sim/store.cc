@@ -38,7 +38,7 @@ Status ExecStore(Machine& m, const isa::StoreInsn& insn) {
       }
     }
   }
-  m.counters.bytes_stored += insn.rows * insn.cols * copies * copies * insn.lanes;
+  m.counters.bytes_stored += StoredBytes(insn);
   return OkStatus();
 }
 
