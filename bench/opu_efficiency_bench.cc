@@ -15,11 +15,12 @@
 //   - time at the clock, MAC efficiency (MACs / (cycles x L x Co)), and how
 //     long the simulation took.
 //
-//   build/bench/opu_efficiency_bench [--all | MODEL...] [--steps]
+//   build/bench/opu_efficiency_bench [--all | MODEL...] [--steps] [--precision mixed|int16]
 //
 // --steps adds a line per OPU step: its RTL cycles, bound, estimate, the
 // counts that explain them and each engine's busy, token-wait and DRAM-wait
-// cycles.
+// cycles. --precision compiles with u8/i16 activations (docs/quantization.md)
+// instead of int8: the i16 passes, residuals and stores.
 //
 //===----------------------------------------------------------------------===//
 #include <chrono>
@@ -42,6 +43,7 @@ namespace {
 using namespace opuc;
 
 bool g_steps = false;
+Precision g_precision = Precision::kInt8;
 
 double Ratio(int64_t a, int64_t b) {
   return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
@@ -99,7 +101,9 @@ int Bench(const std::string& name, const HwConfig& hw) {
   std::vector<std::vector<HostTensor>> samples;
   for (uint64_t seed : {1u, 2u})
     samples.push_back({RandomTensor(input.dtype, input.shape, seed).value()});
-  Expected<CompiledModel> compiled = CompileModel(model->graph, samples, hw, {});
+  CompileOptions options;
+  options.quantize.precision = g_precision;
+  Expected<CompiledModel> compiled = CompileModel(model->graph, samples, hw, options);
   if (!compiled.ok()) {
     std::fprintf(stderr, "%s: %s\n", name.c_str(), compiled.status().ToString().c_str());
     return 1;
@@ -159,6 +163,8 @@ int main(int argc, char** argv) {
       names = FetchedModelNames();
     else if (std::strcmp(argv[i], "--steps") == 0)
       g_steps = true;
+    else if (std::strcmp(argv[i], "--precision") == 0 && i + 1 < argc)
+      g_precision = std::strcmp(argv[++i], "int16") == 0 ? Precision::kInt16 : Precision::kMixed;
     else
       names.emplace_back(argv[i]);
   }

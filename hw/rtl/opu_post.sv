@@ -1,7 +1,9 @@
 // The post-processing stages that rewrite accumulator entries in place:
 // Output, Clamp, PRelu, Table, ResAdd and Average. Entry by entry, one a
 // cycle: read the entry (and, for ResAdd, its residual's feature-map row),
-// and a cycle later write what the instruction's stage makes of it. A Table
+// and a cycle later write what the instruction's stage makes of it. An i16
+// residual has two rows (high bytes, then low bytes `count` rows on): its
+// entries take two cycles, the first reading the high row. A Table
 // first copies its table from the feature map into the table's registers.
 // Average walks rows x cols entries `pitch` apart; the others `count`
 // consecutive entries.
@@ -28,6 +30,9 @@ module opu_post
   localparam int unsigned TABLE_ROWS = (2 * 257 + L - 1) / L;
   logic [3:0]  op;
   logic        filling_q, fill_s1_q, running_q, s1_valid_q;
+  logic        res_i16, low_q;          // an i16 residual; reading its low row
+  logic        advance;                 // this cycle's entry is read in full
+  logic [BEAT_BITS-1:0] high_row_q;     // an i16 residual's high row
   logic [31:0] fill_q, fill_s1_row_q;
   logic [31:0] r_q, c_q, row_entry_q, entry_q, res_q, s1_entry_q;
   logic [31:0] rows, cols, pitch, first_entry;
@@ -73,7 +78,11 @@ module opu_post
     endcase
   end
 
-  assign fm_raddr_o = filling_q ? 32'(`OPU_FIELD(insn_i, TABLE_TABLE_ADDR)) + fill_q : res_q;
+  assign res_i16 = op == OP_RESADD && `OPU_FIELD(insn_i, RESADD_RES_FORMAT) == 2'd2;
+  assign advance = running_q && (!res_i16 || low_q);
+  assign fm_raddr_o = filling_q ? 32'(`OPU_FIELD(insn_i, TABLE_TABLE_ADDR)) + fill_q
+                      : low_q   ? res_q + cols
+                                : res_q;
   assign acc_raddr_o = entry_q;
 
   // Only the stage whose result is written this cycle computes.
@@ -99,9 +108,10 @@ module opu_post
   );
   opu_residual_add u_residual (
     .enable_i(s1_valid_q && op == OP_RESADD), .entry_i(acc_rdata_i), .row_i(fm_rdata_i),
+    .high_row_i(high_row_q),
     .res_lane_i(`OPU_FIELD(insn_i, RESADD_RES_LANE)),
     .res_lanes_i(`OPU_FIELD(insn_i, RESADD_RES_LANES)),
-    .res_unsigned_i(`OPU_FIELD(insn_i, RESADD_RES_UNSIGNED)),
+    .res_format_i(`OPU_FIELD(insn_i, RESADD_RES_FORMAT)),
     .acc_shift_i(`OPU_FIELD(insn_i, RESADD_ACC_SHIFT)),
     .res_shift_i(`OPU_FIELD(insn_i, RESADD_RES_SHIFT)),
     .out_shift_i(`OPU_FIELD(insn_i, RESADD_OUT_SHIFT)),
@@ -129,12 +139,15 @@ module opu_post
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      {filling_q, fill_s1_q, running_q, s1_valid_q, done_o} <= '0;
+      {filling_q, fill_s1_q, running_q, s1_valid_q, done_o, low_q} <= '0;
+      high_row_q <= '0;
       {fill_q, fill_s1_row_q, r_q, c_q, row_entry_q, entry_q, res_q, s1_entry_q} <= '0;
       entries_o <= '0;
     end else begin
       done_o <= 1'b0;
-      s1_valid_q <= running_q;
+      s1_valid_q <= advance;
+      low_q <= running_q && res_i16 && !low_q;
+      if (low_q) high_row_q <= fm_rdata_i;  // the high row, read a cycle ago
       s1_entry_q <= entry_q;
       fill_s1_q <= filling_q;
       fill_s1_row_q <= fill_q;
@@ -154,7 +167,7 @@ module opu_post
           running_q <= cols != 0;
           done_o <= cols == 0;
         end
-      end else if (running_q) begin
+      end else if (advance) begin
         entries_o <= entries_o + 1;
         res_q <= res_q + 1;
         if (c_q + 1 < cols) begin

@@ -1,14 +1,16 @@
 // Differential tests: random quantized inner-product groups (shapes,
 // kernels, strides, channel counts on and off the array's width, i8, u8
-// and i16 inputs and outputs, with and without a residual add, a compare
-// stage (clamps, prelu, lookup tables), a pool: max or average, windowed
-// or global, or a mean, and a nearest 2x upsample; the input read as a
-// concat of pieces at memory read or not), compiled for
+// and i16 inputs and outputs, with and without a residual add of i8, u8
+// or i16, a compare stage (clamps, prelu, lookup tables), a pool: max or
+// average, windowed or global, or a mean, and a nearest 2x upsample; the
+// input read as a concat of pieces at memory read or not), compiled for
 // `tiny` and `opu1024` and run on the functional simulator, must equal the
 // integer reference executor bit for bit.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <tuple>
+#include <utility>
 
 #include "codegen_case.h"
 
@@ -18,6 +20,16 @@ namespace {
 DType Format(std::mt19937& rng) {
   const DType formats[] = {DType::kI8, DType::kU8, DType::kI16};
   return formats[std::uniform_int_distribution<int>(0, 2)(rng)];
+}
+
+// The format and fraction length of the value the stages so far leave.
+std::pair<DType, int> LastValue(const Case& c) {
+  if (c.pool) return {c.pool_format, c.f_pool};
+  if (c.residual2) return {c.sum2_format, c.f_sum2};
+  if (c.after) return {c.after_format, c.f_after};
+  if (c.residual) return {c.sum_format, c.f_sum};
+  if (c.identity) return {c.in, c.f_in};
+  return {c.out, c.f_out};
 }
 
 // `taps`: the HwConfig stores comparator and residual adder results
@@ -53,9 +65,9 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
   c.f_out = static_cast<int>(pick(-2, c.out == DType::kI16 ? 14 : 7));
   if (pick(0, 2) == 0) {
     c.residual = true;
-    c.res_format = pick(0, 1) ? DType::kU8 : DType::kI8;
+    c.res_format = Format(rng);
     c.sum_format = Format(rng);
-    c.f_res = static_cast<int>(pick(-2, 7));
+    c.f_res = static_cast<int>(pick(-2, c.res_format == DType::kI16 ? 14 : 7));
     c.f_sum = static_cast<int>(pick(-2, c.sum_format == DType::kI16 ? 14 : 7));
     const int64_t out_c = c.identity                         ? c.ci
                           : c.op == OpKind::kDepthwiseConv2D ? c.ci * c.multiplier
@@ -67,9 +79,9 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
     c.after = acts[pick(1, 5)];
     if (c.residual && pick(0, 1) == 1) {  // add, compare, add
       c.residual2 = true;
-      c.res2_format = pick(0, 1) == 1 ? DType::kU8 : DType::kI8;
+      c.res2_format = Format(rng);
       c.sum2_format = Format(rng);
-      c.f_res2 = static_cast<int>(pick(-2, 7));
+      c.f_res2 = static_cast<int>(pick(-2, c.res2_format == DType::kI16 ? 14 : 7));
       c.f_sum2 = static_cast<int>(pick(-2, c.sum2_format == DType::kI16 ? 14 : 7));
     }
     c.after_format = Format(rng);
@@ -113,18 +125,7 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
   if (nhwc && pick(0, 2) == 0) {
     c.upsample = true;
     c.keep_tap = taps && (c.after || c.residual || c.pool) && pick(0, 1) == 1;
-    c.up_format = c.pool        ? c.pool_format
-                  : c.residual2 ? c.sum2_format
-                  : c.after     ? c.after_format
-                  : c.residual  ? c.sum_format
-                  : c.identity  ? c.in
-                                : c.out;
-    c.f_up = c.pool        ? c.f_pool
-             : c.residual2 ? c.f_sum2
-             : c.after     ? c.f_after
-             : c.residual  ? c.f_sum
-             : c.identity  ? c.f_in
-                           : c.f_out;
+    std::tie(c.up_format, c.f_up) = LastValue(c);
     if (!c.pool && !c.keep_tap && pick(0, 3) == 0) {
       c.up_format = Format(rng);
       c.f_up = static_cast<int>(pick(-2, c.up_format == DType::kI16 ? 14 : 7));
@@ -143,11 +144,12 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
   std::mt19937 rng(20261125);
   // The draw must reach every kind of group, or a passing run proves less.
   int identity = 0, second_residual = 0, average = 0, global = 0, mean = 0, upsample = 0,
-      concat = 0;
+      concat = 0, i16_residual = 0;
   for (int i = 0; i < 150; ++i) {
     const Case c = RandomCase(rng, false, hw.ipa.max_kernel, false);
     upsample += c.upsample;
     concat += !c.pieces.empty();
+    i16_residual += c.residual && c.res_format == DType::kI16;
     identity += c.identity;
     second_residual += c.residual2;
     average += c.pool && c.pool_op == OpKind::kAvgPool2D && !c.pool_global;
@@ -162,6 +164,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
   CHECK(mean > 0);
   CHECK(upsample > 0);
   CHECK(concat > 0);
+  CHECK(i16_residual > 0);
 }
 
 TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024") {

@@ -54,7 +54,7 @@ TEST_CASE("the compare stage's prelu: per-lane alpha from byte 7 of the param ro
 // bytes 2..5 of feature-map row 1 (loaded from DRAM 300) at F = 6: the
 // accumulator at f = 6, the residual at f = 4, the output at f = 5.
 Bench ResidualOf(std::initializer_list<int32_t> biases, std::initializer_list<int> residual,
-                 bool is_unsigned, int64_t lo, int64_t hi, int64_t res_lanes = 4) {
+                 int64_t format, int64_t lo, int64_t hi, int64_t res_lanes = 4) {
   Bench b;
   int lane = 0;
   for (int32_t bias : biases) b.Param(128, lane++, bias, 1, 0);
@@ -69,7 +69,7 @@ Bench ResidualOf(std::initializer_list<int32_t> biases, std::initializer_list<in
   add.count = 1;
   add.res_addr = 1;
   add.res_lane = 2;
-  add.res_unsigned = is_unsigned;
+  add.res_format = format;
   add.res_lanes = res_lanes;
   add.acc_shift = 0;
   add.res_shift = 2;
@@ -85,24 +85,67 @@ TEST_CASE(
     "the residual add: numerics.md E14, saturation, signed and unsigned bytes, lanes padded") {
   // 100 + (-37 << 2) = -48 -> -24; 101 - 148 = -47 -> -23 (a tie, up);
   // 0 + 120·4 = 480 -> 240, saturated to 127; -50 + 5·4 = -30 -> -15.
-  Bench i8 = ResidualOf({100, 101, 0, -50}, {-37, -37, 120, 5}, false, -128, 127);
+  Bench i8 = ResidualOf({100, 101, 0, -50}, {-37, -37, 120, 5}, 0, -128, 127);
   REQUIRE(i8.Run().ok());
   CHECK(i8.Signed(256, 4) == std::vector<int>{-24, -23, 127, -15});
   // With res_lanes 2, lanes 2 and 3 add 0 (a channel-padded residual): 0 and
   // -50 / 2 = -25, whatever the bytes there.
-  Bench padded = ResidualOf({100, 101, 0, -50}, {-37, -37, 120, 5}, false, -128, 127, 2);
+  Bench padded = ResidualOf({100, 101, 0, -50}, {-37, -37, 120, 5}, 0, -128, 127, 2);
   REQUIRE(padded.Run().ok());
   CHECK(padded.Signed(256, 4) == std::vector<int>{-24, -23, 0, -25});
   // The byte 200 is -56 signed (-56·4 / 2 = -112) and 200 unsigned (400,
   // saturated to a u8's 255); 0 stays 0 either way.
-  Bench s = ResidualOf({0, 0, 0, 0}, {200, 0, 0, 0}, false, -128, 127);
+  Bench s = ResidualOf({0, 0, 0, 0}, {200, 0, 0, 0}, 0, -128, 127);
   REQUIRE(s.Run().ok());
   CHECK(s.Signed(256, 2) == std::vector<int>{-112, 0});
-  Bench u = ResidualOf({0, 0, 0, 0}, {200, 0, 0, 0}, true, 0, 255);
+  Bench u = ResidualOf({0, 0, 0, 0}, {200, 0, 0, 0}, 1, 0, 255);
   OpuCounters counters;
   REQUIRE(u.Run(&counters).ok());
   CHECK(u.dram[256] == 255);
   CHECK(counters.post_entries == 2);  // Output, then ResAdd, on one entry
+}
+
+TEST_CASE("an i16 residual: high bytes in the tile's rows, low bytes count rows on") {
+  Bench b;
+  b.Param(128, 0, 1000, 1, 0);  // lane 0's bias; the others 0
+  for (int j = 1; j < 4; ++j) b.Param(128, j, 0, 1, 0);
+  // Residual pixels (lanes 0, 1): (-12345, 30000) and (258, -1), as planes:
+  // high bytes of both pixels (DRAM 300, 308), then low bytes (316, 324).
+  b.Bytes(300, {-49, 117});
+  b.Bytes(308, {1, -1});
+  b.Bytes(316, {199, 48});
+  b.Bytes(324, {2, 255});
+  b.Add(Load(0, 0, 0, 1, 2, 16));     // two zero pixels
+  b.Add(Load(0, 10, 300, 1, 4, 32));  // rows 10, 11 high; 12, 13 low
+  b.Add(Load(1, 0, 64, 1, 1, 32));
+  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
+  b.Add(With(Gemm(0, 1, 1, 2, 1), kPopPrev));
+  b.Add(Output(2, -32768, 32767));
+  ResAddInsn add;
+  add.count = 2;
+  add.res_addr = 10;
+  add.res_format = 2;
+  add.res_lanes = 2;
+  add.out_shift = 2;
+  add.lo = -32768;
+  add.hi = 32767;
+  b.Add(With(add, kPushNext));
+  StoreInsn low = Store(1, 2, 2, 256, 16);
+  StoreInsn high = Store(1, 2, 2, 512, 16);
+  high.high_byte = 1;
+  b.Add(With(low, kPopPrev));
+  b.Add(high);
+  OpuCounters counters;
+  REQUIRE(b.Run(&counters).ok());
+  // (1000 - 12345) / 4 = -2836.25 -> -2836; 30000 / 4 = 7500;
+  // (1000 + 258) / 4 = 314.5 -> 315 (a tie, up); -1 / 4 -> 0; lanes 2, 3 add 0.
+  std::vector<int> got;
+  for (int pixel = 0; pixel < 2; ++pixel)
+    for (int j = 0; j < 4; ++j)
+      got.push_back(static_cast<int16_t>(b.dram[static_cast<size_t>(256 + pixel * 8 + j)] |
+                                         b.dram[static_cast<size_t>(512 + pixel * 8 + j)] << 8));
+  CHECK(got == std::vector<int>{-2836, 7500, 0, 0, 315, 0, 0, 0});
+  CHECK(counters.post_entries == 4);  // Output and ResAdd, two entries each
 }
 
 // A 3x3 tile of known entries: feature-map pixel p (lanes 0 to 2 below)

@@ -148,10 +148,22 @@ TEST_CASE("residual add: aligned up exactly, one rounding, lanes past res_lanes 
   CHECK(Lane(b.tb->residual_add_o, 1) == -2);
   CHECK(Lane(b.tb->residual_add_o, 2) == 72);
   CHECK(Lane(b.tb->residual_add_o, 3) == 5);
-  b.tb->res_unsigned_i = 1;  // 200 is 200 now; -10 is 246
+  b.tb->res_format_i = 1;  // u8: 200 is 200 now; -10 is 246
   b.tb->eval();
   CHECK(Lane(b.tb->residual_add_o, 1) == 126);  // (6 + 246) / 2
   CHECK(Lane(b.tb->residual_add_o, 2) == 127);  // (200 + 200) / 2 = 200 -> 127
+  // i16: the high row's bytes (signed) over the row's (unsigned): lane 0
+  // is 0xFF·256 + 10 = -246, lane 1 is 1·256 + 246 = 502, lane 2 0·256 + 200.
+  b.tb->res_format_i = 2;
+  b.tb->high_row_i = 0;
+  const uint8_t high[8] = {0, 0xFF, 1, 0, 0, 0, 0, 0};
+  for (int i = 0; i < 8; ++i) b.tb->high_row_i |= static_cast<uint64_t>(high[i]) << (8 * i);
+  b.Range(-32768, 32767);
+  b.tb->eval();
+  CHECK(Lane(b.tb->residual_add_o, 0) == -103);  // (40 - 246) / 2
+  CHECK(Lane(b.tb->residual_add_o, 1) == 254);   // (6 + 502) / 2
+  CHECK(Lane(b.tb->residual_add_o, 2) == 200);   // (200 + 200) / 2
+  CHECK(Lane(b.tb->residual_add_o, 3) == 5);     // past res_lanes
 }
 
 TEST_CASE("average: sum over taps rounded half up once, with the fraction change") {

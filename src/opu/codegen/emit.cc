@@ -219,17 +219,23 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
     // after the window of feature-map half u % 2 (freed like the weights').
     // Lanes past a channel-padded residual's channels add 0, unloaded.
     const int64_t residual_base = (ui % 2) * t.fm_half + t.residual_row;
+    // An i16 residual's low plane follows its high plane's rows (ResAdd reads
+    // it `count` rows on).
     for (size_t k = 0; k < g.residuals.size() && unit.last_chunk; ++k) {
       if (g.residuals[k].channels <= unit.ob * Co) continue;
-      isa::LoadInsn r;
-      r.buffer = 0;
-      r.sram_addr = residual_base + static_cast<int64_t>(k) * t.tile_h * t.tile_w;
-      r.dram_addr = layouts.residuals[k]->PixelAddress(0, unit.ob * Co / L, unit.y0, unit.x0);
-      r.rows = unit.th;
-      r.cols = unit.tw;
-      r.dram_stride = g.out_w * L;
-      estimate.Load(unit.th * unit.tw * L);
-      load.Add(r);
+      const ActivationLayout& res = *layouts.residuals[k];
+      for (int64_t p = 0; p < res.planes(); ++p) {
+        isa::LoadInsn r;
+        r.buffer = 0;
+        r.sram_addr =
+            residual_base + ResidualTilesBefore(g, k) * t.tile_h * t.tile_w + p * unit.th * unit.tw;
+        r.dram_addr = res.PixelAddress(p, unit.ob * Co / L, unit.y0, unit.x0);
+        r.rows = unit.th;
+        r.cols = unit.tw;
+        r.dram_stride = g.out_w * L;
+        estimate.Load(unit.th * unit.tw * L);
+        load.Add(r);
+      }
     }
     load.First().pop_next = ui >= 2;
     load.Last().push_next = true;

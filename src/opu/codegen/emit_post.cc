@@ -114,7 +114,10 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
   out.push_back(o);
   estimate.Compute(entries);
   for (const PostStep& step : g.post) {
-    estimate.Compute(entries);
+    // An i16 residual's entries take two cycles: its high and low rows.
+    const bool two_rows =
+        step.kind == PostStep::kResidual && g.residuals[step.residual].format == DType::kI16;
+    estimate.Compute(two_rows ? 2 * entries : entries);
     if (step.kind == PostStep::kPRelu) {
       isa::PReluInsn pr;
       pr.acc_addr = tile.acc_base;
@@ -137,10 +140,10 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
       isa::ResAddInsn ra;
       ra.acc_addr = tile.acc_base;
       ra.count = entries;
-      ra.res_addr = tile.residual_row + static_cast<int64_t>(step.residual) * tile.residual_pitch;
+      ra.res_addr = tile.residual_row + ResidualTilesBefore(g, step.residual) * tile.residual_pitch;
       ra.res_lane = tile.residual_lane;
       ra.res_lanes = std::clamp<int64_t>(r.channels - tile.c0, 0, tile.co);
-      ra.res_unsigned = r.is_unsigned;
+      ra.res_format = r.format == DType::kI16 ? 2 : r.format == DType::kU8 ? 1 : 0;
       ra.acc_shift = r.acc_shift;
       ra.res_shift = r.res_shift;
       ra.out_shift = r.out_shift;

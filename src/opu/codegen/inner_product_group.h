@@ -37,7 +37,7 @@ struct ClampStep {
 /// (res << res_shift), out_shift), lo, hi), res read from DRAM.
 struct ResidualStep {
   TensorId tensor = kNoTensor;
-  bool is_unsigned = false;  ///< u8, else i8.
+  DType format = DType::kI8;  ///< i8, u8 or i16 (two planes: two rows per pixel on chip).
   int acc_shift = 0, res_shift = 0, out_shift = 0;
   int64_t lo = 0, hi = 0;
   int64_t channels = 0;  ///< Of `tensor`; the output's later channels add 0.

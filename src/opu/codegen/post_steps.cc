@@ -85,9 +85,9 @@ NodeId ChannelPadMaking(const Graph& graph, const HwPartition& p, const HwGroup&
 }  // namespace
 
 // numerics.md §5, add: F = max(f_a, f_b, f_out), both operands shifted up
-// to F, one rounding down to f_out. The residual comes from DRAM as one
-// byte per lane: i8 or u8, of the output's shape (no broadcast), or of
-// fewer channels that a collected zero pad appends (they add 0).
+// to F, one rounding down to f_out. The residual comes from DRAM, i8, u8
+// or i16 (two planes), of the output's shape (no broadcast), or of fewer
+// channels that a collected zero pad appends (they add 0).
 Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& group, NodeId id,
                     InnerProductGroup& g) {
   const Node& n = graph.node(id);
@@ -103,8 +103,8 @@ Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& gro
   const Tensor& res = graph.tensor(r);
   if (std::find(group.inputs.begin(), group.inputs.end(), r) == group.inputs.end())
     return NotYet(graph, p, id, "a residual that is not read from DRAM");
-  if (res.dtype != DType::kI8 && res.dtype != DType::kU8)
-    return NotYet(graph, p, id, Cat("a ", DTypeName(res.dtype), " residual (i8 and u8 compile)"));
+  if (!IsQuantizedFormat(res.dtype))
+    return NotYet(graph, p, id, Cat("a ", DTypeName(res.dtype), " residual"));
   Shape padded = res.shape;
   if (!padded.empty() && padded.back() <= g.out_c) padded.back() = g.out_c;
   if (padded != graph.tensor(g.output).shape)
@@ -113,7 +113,7 @@ Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& gro
   OPUC_ASSIGN_OR_RETURN(int f_b, Fraction(graph, r));
   OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
   const int top = std::max({f_a, f_b, f_out});
-  ResidualStep step{r, res.dtype == DType::kU8, top - f_a, top - f_b, top - f_out, 0, 0};
+  ResidualStep step{r, res.dtype, top - f_a, top - f_b, top - f_out, 0, 0};
   step.channels = res.shape.back();
   if (step.acc_shift > 31 || step.res_shift > 31 || step.out_shift > 63)
     return NotYet(graph, p, id, "fraction lengths further apart than ResAdd's shifts reach");

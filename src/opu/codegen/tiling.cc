@@ -21,6 +21,12 @@ std::string Tiling::Text(const InnerProductGroup& g) const {
              chunk_rows, " row(s)");
 }
 
+int64_t ResidualTilesBefore(const InnerProductGroup& g, size_t k) {
+  int64_t tiles = 0;
+  for (size_t i = 0; i < k; ++i) tiles += g.residuals[i].format == DType::kI16 ? 2 : 1;
+  return tiles;
+}
+
 Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& u) {
   if (u.lanes % u.out_lanes != 0)
     return Unsupported(Cat(g.what, ": array.input_channels (", u.lanes,
@@ -46,7 +52,7 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
   t.chunk_rows = std::min(t.rows_per_out_block, t.weight_half);
 
   const int64_t per_pixel = t.blocks * t.planes;  // fm rows per input pixel of the window
-  const auto residual = static_cast<int64_t>(g.residuals.size());  // fm rows per tile pixel
+  const int64_t residual = ResidualTilesBefore(g, g.residuals.size());  // fm rows per tile pixel
   const int64_t smallest = t.InRows(g, 1) * t.InCols(g, 1) * per_pixel + residual;
   if (smallest > t.fm_half)
     return Unsupported(Cat(g.what, ": one output pixel reads ", smallest, " feature-map rows (",

@@ -21,6 +21,10 @@
 
 namespace opuc::codegen {
 
+/// Full tiles of feature-map rows the residuals before residual `k` take:
+/// one per plane (an i16 residual has two).
+int64_t ResidualTilesBefore(const InnerProductGroup& g, size_t k);
+
 struct Tiling {
   int64_t tile_h = 1, tile_w = 1;  ///< Output pixels of a full tile.
   int64_t blocks = 1;              ///< Input blocks a unit reads (depthwise: its one block).
@@ -32,8 +36,8 @@ struct Tiling {
   // Half of each buffer, in its units.
   int64_t fm_half = 0, weight_half = 0, param_half = 0, acc_half = 0;
   /// With residual adds: the feature-map row, within a half, after the
-  /// largest window, where a unit's residual tiles (one row per pixel, one
-  /// full tile of rows after another) go.
+  /// largest window, where a unit's residual tiles (one row per pixel and
+  /// plane, one full tile of rows after another) go.
   int64_t residual_row = 0;
   /// With a lookup table: its feature-map rows, after both halves, loaded
   /// once for the whole group.

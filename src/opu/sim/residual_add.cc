@@ -6,8 +6,11 @@
 // the value the earlier stages left in the accumulator; the residual is a
 // byte per lane of a feature-map row (one pixel of L lanes) that the load
 // engine brought in, entry e reading row res_addr + e from lane res_lane;
-// lanes from res_lanes on add 0: the channels a zero pad appends to a
-// shorter residual (BlazeFace's channel padding), never read from memory.
+// an i16 residual is two such bytes, the signed high one there and the
+// unsigned low one `count` rows further on (its second plane, loaded after
+// the first). Lanes from res_lanes on add 0: the channels a zero pad
+// appends to a shorter residual (BlazeFace's channel padding), never read
+// from memory.
 //
 //===----------------------------------------------------------------------===//
 #include "machine.h"
@@ -23,16 +26,22 @@ Status ExecResAdd(Machine& m, const isa::ResAddInsn& insn) {
     return m.Fail(Cat("res_lane is ", insn.res_lane, "; lanes ", insn.res_lane, " to ",
                       insn.res_lane + lanes - 1, " pass the row's ", L));
   OPUC_RETURN_IF_ERROR(m.CheckPost(insn.acc_addr, insn.count, insn.lo, insn.hi));
+  if (insn.res_format > 2) return m.Fail(Cat("res_format is ", insn.res_format, "; it is 0 to 2"));
+  const bool i16 = insn.res_format == 2;
   if (lanes > 0)
-    OPUC_RETURN_IF_ERROR(
-        m.InRange("res_addr", insn.res_addr, insn.count, m.units.fm_rows, "feature-map row"));
+    OPUC_RETURN_IF_ERROR(m.InRange("res_addr", insn.res_addr, insn.count * (i16 ? 2 : 1),
+                                   m.units.fm_rows, "feature-map row"));
   for (int64_t e = 0; e < insn.count; ++e) {
-    const int8_t* row =
-        lanes > 0 ? &m.fm[static_cast<size_t>((insn.res_addr + e) * L + insn.res_lane)] : nullptr;
+    const auto at = [&](int64_t row) {
+      return &m.fm[static_cast<size_t>((insn.res_addr + row) * L + insn.res_lane)];
+    };
+    const int8_t* row = lanes > 0 ? at(e) : nullptr;
+    const int8_t* low = lanes > 0 && i16 ? at(insn.count + e) : nullptr;
     int64_t* acc = &m.acc[static_cast<size_t>((insn.acc_addr + e) * Co)];
     for (int64_t j = 0; j < Co; ++j) {
       int64_t res = 0;
-      if (j < lanes) res = insn.res_unsigned ? static_cast<uint8_t>(row[j]) : row[j];
+      if (j < lanes && i16) res = row[j] * 256 + static_cast<uint8_t>(low[j]);
+      if (j < lanes && !i16) res = insn.res_format == 1 ? static_cast<uint8_t>(row[j]) : row[j];
       const int64_t sum = ShrRhu(acc[j], -static_cast<int>(insn.acc_shift)) +
                           ShrRhu(res, -static_cast<int>(insn.res_shift));
       acc[j] = RequantTo(sum, static_cast<int>(insn.out_shift), insn.lo, insn.hi);
