@@ -1,0 +1,98 @@
+// What codegen does not compile yet it lists in OpuCode::skipped, with the
+// node, its stage and why, and the group runs on the CPU; the messages
+// here are the ones docs/codegen.md promises.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "opuc/ir/graph_builder.h"
+#include "opuc/opu/codegen.h"
+#include "opuc/partition/hw_partition.h"
+
+namespace opuc {
+namespace {
+
+Attributes Window(int64_t k, int64_t s) {
+  Attributes a;
+  a.Set("filter", AttrValue(std::vector<int64_t>{k, k}));
+  a.Set("strides", AttrValue(std::vector<int64_t>{s, s}));
+  a.Set("padding", AttrValue(std::string("valid")));
+  return a;
+}
+
+// Every activation i8 at f = 4 unless `fractions` says otherwise (by name).
+std::vector<std::string> Skipped(GraphBuilder b,
+                                 const std::vector<std::pair<std::string, int>>& fractions = {}) {
+  Expected<Graph> built = std::move(b).Finish();
+  REQUIRE_MESSAGE(built.ok(), built.status().ToString());
+  Graph& graph = *built;
+  for (Tensor& t : graph.tensors) {
+    if (t.is_constant()) continue;
+    t.dtype = DType::kI8;
+    t.fixed_point = {{4}, -1};
+    for (const auto& [name, f] : fractions)
+      if (t.name == name) t.fixed_point = {{f}, -1};
+  }
+  const HwConfig hw = *HwConfigPreset("opu1024");
+  Expected<HwPartition> partition = PartitionForHardware(graph, hw);
+  REQUIRE_MESSAGE(partition.ok(), partition.status().ToString());
+  Expected<OpuCode> code = CompileOpuGroups(graph, *partition, hw);
+  REQUIRE_MESSAGE(code.ok(), code.status().ToString());
+  std::vector<std::string> reasons;
+  for (const SkippedGroup& s : code->skipped) reasons.push_back(s.reason);
+  return reasons;
+}
+
+TEST_CASE("overlapping pool windows are listed, not compiled") {
+  GraphBuilder b("pool");
+  const TensorId x = b.Input("x", DType::kI8, {1, 9, 9, 8});
+  const TensorId r = b.Op(OpKind::kRelu, "relu", {x});
+  b.Output(b.Op(OpKind::kMaxPool2D, "pool", {r}, Window(3, 2)));
+  const std::vector<std::string> reasons = Skipped(std::move(b));
+  REQUIRE(reasons.size() == 1);
+  CHECK(reasons[0] ==
+        "node 1 'pool' (max_pool2d) on stage pool: overlapping pool windows "
+        "(filter larger than stride)");
+}
+
+TEST_CASE("an upsample that requantizes after a pool is listed; without the pool it compiles") {
+  for (const bool pooled : {true, false}) {
+    CAPTURE(pooled);
+    GraphBuilder b("up");
+    const TensorId x = b.Input("x", DType::kI8, {1, 8, 8, 8});
+    TensorId last = b.Op(OpKind::kRelu, "relu", {x});
+    if (pooled) last = b.Op(OpKind::kMaxPool2D, "pool", {last}, Window(2, 2));
+    const int64_t side = pooled ? 8 : 16;
+    Attributes size;
+    size.Set("size", AttrValue(std::vector<int64_t>{side, side}));
+    b.Output(b.Op(OpKind::kResizeNearest, "up", {last}, size));
+    const std::vector<std::string> reasons = Skipped(std::move(b), {{"up", 3}});
+    if (!pooled) {
+      CHECK(reasons.empty());
+      continue;
+    }
+    REQUIRE(reasons.size() == 1);
+    CHECK(reasons[0] ==
+          "node 2 'up' (resize_nearest) on stage upsample: an upsample that requantizes (f 4 i8 "
+          "to f 3 i8) after a pool or of a value that also leaves the group");
+  }
+}
+
+TEST_CASE("a concat whose inputs are at another fraction length is listed") {
+  GraphBuilder b("cat");
+  const TensorId a = b.Input("a", DType::kI8, {1, 4, 4, 8});
+  const TensorId c = b.Input("c", DType::kI8, {1, 4, 4, 8});
+  Attributes channels;
+  channels.Set("axis", AttrValue(int64_t{3}));
+  const TensorId cat = b.Op(OpKind::kConcat, "cat", {a, c}, channels);
+  b.Output(b.Op(OpKind::kRelu, "relu", {cat}));
+  const std::vector<std::string> reasons = Skipped(std::move(b), {{"c", 5}});
+  REQUIRE(reasons.size() == 1);
+  CHECK(reasons[0] ==
+        "node 0 'cat' (concat) on stage mem_rd: input 'c' is i8 at f 5, the concat i8 at f 4: "
+        "the memory read does not requantize");
+}
+
+}  // namespace
+}  // namespace opuc
