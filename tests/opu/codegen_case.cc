@@ -84,42 +84,6 @@ TensorId Padded(GraphBuilder& b, const Case& c, TensorId x) {
 
 }  // namespace
 
-std::string Describe(const Case& c) {
-  std::string s = c.identity ? "no inner product: " + std::string(DTypeName(c.in)) + " " +
-                                   std::to_string(c.h) + "x" + std::to_string(c.w) + "x" +
-                                   std::to_string(c.ci) + " padded by " + std::to_string(c.pad)
-                             : std::string(OpName(c.op)) + " " + std::to_string(c.h) + "x" +
-                                   std::to_string(c.w) + "x" + std::to_string(c.ci) + " -> " +
-                                   std::to_string(c.co) + " k" + std::to_string(c.k) + " s" +
-                                   std::to_string(c.stride) + (c.same ? " same" : " valid") + " " +
-                                   std::string(DTypeName(c.in)) + "->" +
-                                   std::string(DTypeName(c.out)) + " " + c.fused;
-  if (!c.pieces.empty()) {
-    s += " read as a concat of";
-    for (int64_t n : c.pieces) s += " " + std::to_string(n);
-  }
-  if (c.residual)
-    s += " + residual " + std::string(DTypeName(c.res_format)) + " f" + std::to_string(c.f_res) +
-         (c.res_channels > 0 ? " of " + std::to_string(c.res_channels) + " channels, padded" : "") +
-         " -> " + std::string(DTypeName(c.sum_format)) + " f" + std::to_string(c.f_sum);
-  if (c.after) s += std::string(" then ") + c.after + " " + std::string(DTypeName(c.after_format));
-  if (c.residual2)
-    s += " + residual " + std::string(DTypeName(c.res2_format)) + " f" + std::to_string(c.f_res2) +
-         " -> " + std::string(DTypeName(c.sum2_format)) + " f" + std::to_string(c.f_sum2);
-  if (c.pool)
-    s += " then " + std::string(OpName(c.pool_op)) +
-         (c.pool_global || c.pool_op == OpKind::kMean
-              ? std::string(" global ")
-              : " k" + std::to_string(c.pool_k) + " s" + std::to_string(c.pool_s) +
-                    (c.pool_same ? " same " : " valid ")) +
-         std::string(DTypeName(c.pool_format)) + " f" + std::to_string(c.f_pool) +
-         (c.keep_tap && !c.upsample ? " keeping its input" : "");
-  if (c.upsample)
-    s += " then upsample 2x " + std::string(DTypeName(c.up_format)) + " f" +
-         std::to_string(c.f_up) + (c.keep_tap ? " keeping its input" : "");
-  return s;
-}
-
 Shape ConvOutShape(const Case& c, int64_t out_c) {
   if (c.identity) return {1, c.h + 2 * c.pad, c.w + 2 * c.pad, out_c};
   auto side = [&](int64_t n) {

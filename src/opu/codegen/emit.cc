@@ -21,52 +21,10 @@
 
 #include "input_blocks.h"
 #include "support/format.h"
+#include "units.h"
 
 namespace opuc::codegen {
 namespace {
-
-struct Unit {
-  int64_t y0, x0, th, tw;   // output tile
-  int64_t ob;               // output block
-  int64_t first_row, rows;  // weight chunk, within the output block
-  int64_t pair;             // (tile, output block) index
-  int64_t window;           // input window index (feature-map half)
-  bool new_window, first_chunk, last_chunk;
-  int64_t in_block;  // depthwise: the input block
-};
-
-std::vector<Unit> Units(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u) {
-  std::vector<Unit> units;
-  int64_t pair = 0, window = -1, last_block = -1;
-  for (int64_t y0 = 0; y0 < g.out_h; y0 += t.tile_h) {
-    for (int64_t x0 = 0; x0 < g.out_w; x0 += t.tile_w) {
-      last_block = -1;
-      for (int64_t ob = 0; ob < t.out_blocks; ++ob, ++pair) {
-        const int64_t block = InputBlock(g, u, ob, 0);
-        const bool new_window = last_block < 0 || (g.depthwise && block != last_block);
-        if (new_window) ++window;
-        last_block = block;
-        for (int64_t r = 0; r < t.rows_per_out_block; r += t.chunk_rows) {
-          Unit unit{y0,
-                    x0,
-                    std::min(t.tile_h, g.out_h - y0),
-                    std::min(t.tile_w, g.out_w - x0),
-                    ob,
-                    r,
-                    std::min(t.chunk_rows, t.rows_per_out_block - r),
-                    pair,
-                    window,
-                    new_window && r == 0,
-                    r == 0,
-                    r + t.chunk_rows >= t.rows_per_out_block,
-                    block};
-          units.push_back(unit);
-        }
-      }
-    }
-  }
-  return units;
-}
 
 // Collects one engine's instructions of a unit, then sets the tokens of the
 // first and last.
