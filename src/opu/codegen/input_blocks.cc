@@ -39,6 +39,7 @@ Status ReadConcat(const Graph& graph, const HwPartition& p, NodeId id, InnerProd
     return NotYet(graph, p, id, "a concat whose value is not 1xHxWxC");
   for (TensorId t : n.inputs) {
     const Tensor& piece = graph.tensor(t);
+    if (piece.is_constant()) return NotYet(graph, p, id, "a constant input");
     OPUC_ASSIGN_OR_RETURN(int f, Fraction(graph, t));
     // The loads move bytes: a piece in another format or at another
     // fraction length would need a requantization the memory read lacks.
@@ -47,7 +48,6 @@ Status ReadConcat(const Graph& graph, const HwPartition& p, NodeId id, InnerProd
           graph, p, id,
           Cat("input '", piece.name, "' is ", DTypeName(piece.dtype), " at f ", f, ", the concat ",
               DTypeName(out.dtype), " at f ", f_out, ": the memory read does not requantize"));
-    if (piece.is_constant()) return NotYet(graph, p, id, "a constant input");
     g.pieces.push_back({t, piece.shape[3]});
   }
   g.input = g.output = n.outputs[0];
