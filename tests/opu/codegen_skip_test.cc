@@ -94,5 +94,20 @@ TEST_CASE("a concat whose inputs are at another fraction length is listed") {
         "the memory read does not requantize");
 }
 
+TEST_CASE("a concat of a constant is listed, not an error") {
+  GraphBuilder b("cat");
+  const TensorId a = b.Input("a", DType::kI8, {1, 4, 4, 8});
+  const std::vector<int8_t> zeros(4 * 4 * 8, 0);
+  const TensorId k =
+      b.Constant("k", DType::kI8, {1, 4, 4, 8}, ConstantData::Copy(zeros.data(), zeros.size()));
+  Attributes channels;
+  channels.Set("axis", AttrValue(int64_t{3}));
+  const TensorId cat = b.Op(OpKind::kConcat, "cat", {a, k}, channels);
+  b.Output(b.Op(OpKind::kRelu, "relu", {cat}));
+  const std::vector<std::string> reasons = Skipped(std::move(b));
+  REQUIRE(reasons.size() == 1);
+  CHECK(reasons[0] == "node 0 'cat' (concat) on stage mem_rd: a constant input");
+}
+
 }  // namespace
 }  // namespace opuc
