@@ -225,6 +225,21 @@ TEST_CASE("program: the semantic checks name what is wrong") {
         Contains(error, step_name + ": word " + std::to_string(at) + " (Store): DRAM bytes [0, "));
     CHECK(Contains(error, "are outside the step's outputs"));
   }
+  SUBCASE("an upsampled store reaches twice as far in both axes") {
+    test::SmallModel m = base;
+    std::vector<isa::Word>& words = m.code.groups[0].words;
+    const size_t at = FindWord<isa::StoreInsn>(words);
+    auto store = std::get<isa::StoreInsn>(isa::Decode(words[at]).value());
+    store.upsample = 1;
+    words[at] = isa::Encode(store).value();
+    // tiny's pixels are 8 bytes apart: rows 2r + 1 and columns 2c + 1 of the doubled map.
+    const int64_t end = store.dram_addr + (2 * store.rows - 1) * store.dram_stride +
+                        (2 * store.cols - 1) * 8 + store.lanes;
+    const std::string error = ReadError(m.Write());
+    CAPTURE(error);
+    CHECK(Contains(error, "(Store): DRAM bytes [" + std::to_string(store.dram_addr) + ", " +
+                              std::to_string(end) + ") are outside the step's outputs"));
+  }
   SUBCASE("a load past its input") {
     test::SmallModel m = base;
     std::vector<isa::Word>& words = m.code.groups[0].words;

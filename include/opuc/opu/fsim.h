@@ -56,6 +56,13 @@ OpuBufferUnits BufferUnits(const HwConfig& hw);
 inline int64_t StoredBytes(const isa::StoreInsn& s) {
   return s.rows * s.cols * s.lanes * (s.upsample ? 4 : 1);
 }
+/// The span of DRAM bytes a Store writes in, from `dram_addr` to past its
+/// last byte, with pixels `lanes` (L) bytes apart; 0 when it stores nothing.
+inline int64_t StoredSpan(const isa::StoreInsn& s, int64_t lanes) {
+  if (s.rows == 0 || s.cols == 0) return 0;
+  const int64_t copies = s.upsample ? 2 : 1;  // per axis
+  return (copies * s.rows - 1) * s.dram_stride + (copies * s.cols - 1) * lanes + s.lanes;
+}
 
 /// Runs `program` on `dram` (bytes; instructions address it from 0).
 /// `counters` may be null.
