@@ -1,8 +1,6 @@
 //===- src/opu/codegen/constants.cc - Packing weights and params ----------===//
 #include "constants.h"
 
-#include "input_blocks.h"
-
 namespace opuc::codegen {
 namespace {
 
@@ -28,7 +26,6 @@ ConstantPlacement PackConstants(const InnerProductGroup& g, const Tiling& t,
                                 std::vector<uint8_t>& blob) {
   const int64_t L = u.lanes, Co = u.out_lanes;
   ConstantPlacement at;
-  const std::vector<InputBlockSource> sources = InputBlockSources(g, L);
   Align(blob, align);
   at.weights = static_cast<int64_t>(blob.size());
   blob.resize(blob.size() + static_cast<size_t>(t.out_blocks * t.rows_per_out_block * Co * L), 0);
@@ -47,7 +44,7 @@ ConstantPlacement PackConstants(const InnerProductGroup& g, const Tiling& t,
             w[j * L + l] = static_cast<uint8_t>(g.Weight(o, ky, kx, 0));
             continue;
           }
-          const InputBlockSource& from = sources[static_cast<size_t>(block)];
+          const InputBlockSource& from = t.sources[static_cast<size_t>(block)];
           for (int64_t l = 0; l < from.lanes; ++l)
             w[j * L + l] = static_cast<uint8_t>(g.Weight(o, ky, kx, from.first_channel + l));
         }

@@ -19,7 +19,6 @@
 
 #include <algorithm>
 
-#include "input_blocks.h"
 #include "support/format.h"
 #include "units.h"
 
@@ -100,7 +99,6 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
                                         const GroupLayouts& layouts) {
   const OpuBufferUnits u = BufferUnits(hw);
   const int64_t L = u.lanes, Co = u.out_lanes;
-  const std::vector<InputBlockSource> sources = InputBlockSources(g, L);
   const std::vector<Unit> units = Units(g, t, u);
   const auto U = static_cast<int64_t>(units.size());
   const int64_t P = units.back().pair + 1;
@@ -139,7 +137,7 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
           l.buffer = 0;
           l.sram_addr = fm_base + (p * t.blocks + bl) * ih * iw;
           const InputBlockSource& from =
-              sources[static_cast<size_t>(g.depthwise ? unit.in_block : bl)];
+              t.sources[static_cast<size_t>(g.depthwise ? unit.in_block : bl)];
           l.dram_addr =
               BlockBase(*layouts.inputs[from.piece], p, from.block) + (r0 * g.in_w + c0) * L;
           l.rows = rows;

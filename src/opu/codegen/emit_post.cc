@@ -13,6 +13,12 @@
 namespace opuc::codegen {
 namespace {
 
+// The ISA's code for an operand's format (Table's in_format, ResAdd's
+// res_format): 0 i8, 1 u8, 2 i16.
+int64_t FormatCode(DType format) {
+  return format == DType::kI16 ? 2 : format == DType::kU8 ? 1 : 0;
+}
+
 isa::ClampInsn Clamp(int64_t acc_addr, int64_t count, const ClampStep& step) {
   isa::ClampInsn cl;
   cl.acc_addr = acc_addr;
@@ -133,7 +139,7 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
       table.acc_addr = tile.acc_base;
       table.count = entries;
       table.table_addr = tile.table_row;
-      table.in_format = g.table_input == DType::kI8 ? 0 : g.table_input == DType::kU8 ? 1 : 2;
+      table.in_format = FormatCode(g.table_input);
       out.push_back(table);
     } else if (step.kind == PostStep::kResidual) {
       const ResidualStep& r = g.residuals[step.residual];
@@ -143,7 +149,7 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
       ra.res_addr = tile.residual_row + ResidualTilesBefore(g, step.residual) * tile.residual_pitch;
       ra.res_lane = tile.residual_lane;
       ra.res_lanes = std::clamp<int64_t>(r.channels - tile.c0, 0, tile.co);
-      ra.res_format = r.format == DType::kI16 ? 2 : r.format == DType::kU8 ? 1 : 0;
+      ra.res_format = FormatCode(r.format);
       ra.acc_shift = r.acc_shift;
       ra.res_shift = r.res_shift;
       ra.out_shift = r.out_shift;

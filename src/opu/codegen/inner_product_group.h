@@ -1,12 +1,13 @@
 //===- src/opu/codegen/inner_product_group.h - What a group computes -*- C++ -*-===//
 //
-// The one kind of OPU group codegen compiles so far: an optional zero pad
-// (folded into the loads), one inner product (conv2d, depthwise_conv2d,
+// The one kind of OPU group codegen compiles so far: an optional concat
+// at memory read (input_blocks.h), an optional zero pad (folded into the
+// loads), one inner product (conv2d, depthwise_conv2d,
 // fully_connected; or, in a group without one, an identity pass) with its
 // output stage and fused clamp, then compare
 // stages (relu, relu6, relu_n1_to_1, one prelu with a constant per-channel
-// alpha, one lookup table), residual adds of i8/u8 values from DRAM (with
-// channels a collected zero pad appends), each
+// alpha, one lookup table), residual adds of i8, u8 or i16 values from DRAM
+// (with channels a collected zero pad appends), each
 // reading the previous op, then an optional pool, and last an optional
 // nearest 2x upsample (the store writes each pixel as a 2x2 block). Every
 // value here is read from the quantized graph as numerics.md defines it.

@@ -1,8 +1,6 @@
 //===- src/opu/codegen/tiling.cc - Choosing the tile ----------------------===//
 #include "tiling.h"
 
-#include "input_blocks.h"
-
 #include "support/format.h"
 
 namespace opuc::codegen {
@@ -45,7 +43,8 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
   if (t.param_half < 1 || t.weight_half < 1 || t.acc_half < 1)
     return Unsupported(Cat(g.what, ": the param, weight and accumulator buffers need two halves"));
   t.planes = g.in_format == DType::kI16 ? 2 : 1;
-  t.blocks = g.depthwise ? 1 : static_cast<int64_t>(InputBlockSources(g, u.lanes).size());
+  t.sources = InputBlockSources(g, u.lanes);
+  t.blocks = g.depthwise ? 1 : static_cast<int64_t>(t.sources.size());
   t.taps = g.kh * g.kw;
   t.out_blocks = CeilDiv(g.out_c, u.out_lanes);
   t.rows_per_out_block = t.taps * t.blocks;

@@ -15,8 +15,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
-#include "inner_product_group.h"
+#include "input_blocks.h"
 #include "opuc/opu/fsim.h"
 
 namespace opuc::codegen {
@@ -26,9 +27,10 @@ namespace opuc::codegen {
 int64_t ResidualTilesBefore(const InnerProductGroup& g, size_t k);
 
 struct Tiling {
-  int64_t tile_h = 1, tile_w = 1;  ///< Output pixels of a full tile.
-  int64_t blocks = 1;              ///< Input blocks a unit reads (depthwise: its one block).
-  int64_t planes = 1;              ///< 2 for an i16 input.
+  int64_t tile_h = 1, tile_w = 1;         ///< Output pixels of a full tile.
+  int64_t blocks = 1;                     ///< Input blocks a unit reads (depthwise: its one block).
+  std::vector<InputBlockSource> sources;  ///< Every input block: where it comes from.
+  int64_t planes = 1;                     ///< 2 for an i16 input.
   int64_t taps = 1;
   int64_t out_blocks = 1;          ///< ceil(out_c / Co).
   int64_t rows_per_out_block = 1;  ///< Weight rows: taps x blocks.
