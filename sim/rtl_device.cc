@@ -2,7 +2,9 @@
 //
 // The RTL is Verilated once per preset at build time (sim/CMakeLists.txt),
 // so a program runs on it only when its HwConfig is one of those presets,
-// field for field; any other config gets an error that says so.
+// field for field but for what only the partitioner reads (which values a
+// group may store: the program says what it stores); any other config gets
+// an error that says so.
 //
 //===----------------------------------------------------------------------===//
 #include "opuc/runtime/device.h"
@@ -57,12 +59,12 @@ std::string StepTracePath(const std::string& path, size_t step) {
   return Cat(stem, ".step", step, has_ext ? path.substr(dot) : std::string(".fst"));
 }
 
-namespace {}  // namespace
-
 Status RunRtl(const HwConfig& hw, const std::vector<isa::Word>& program, std::vector<uint8_t>& dram,
               RtlStats* stats, const RtlOptions& options) {
   Expected<HwConfig> preset = HwConfigPreset(hw.name);
-  if (!preset.ok() || HwConfigToJson(*preset) != HwConfigToJson(hw))
+  HwConfig datapath = hw;
+  if (preset.ok()) datapath.store = preset->store;
+  if (!preset.ok() || HwConfigToJson(*preset) != HwConfigToJson(datapath))
     return InvalidArgument(Cat("the RTL is built for the presets tiny and opu1024; hw '", hw.name,
                                "' is not one of them field for field"));
   if (hw.name == "tiny") return RunRtl_tiny(hw, program, dram, stats, options);

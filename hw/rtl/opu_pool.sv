@@ -1,5 +1,6 @@
 // The pool stage: for each pooled pixel, the max or the sum of the taps of
-// its window that lie inside the source tile, one tap read a cycle; with
+// its window that lie inside the source tile (window (oy, ox) starts at
+// (oy * stride_y - pad_y, ox * stride_x - pad_x)), one tap read a cycle; with
 // `accumulate`, the pooled entry's old value is read first and combined too
 // (a window spread over tiles). The pooled entry is written the cycle after
 // its last tap is read.
@@ -20,7 +21,9 @@ module opu_pool
   output logic [63:0]           taps_o
 );
   logic        running_q, reading_dst_q;
-  logic [31:0] oy_q, ox_q, y0_q, x0_q, y_q, x_q, dst_q;
+  logic [31:0] oy_q, ox_q, y_q, x_q, dst_q;
+  logic signed [31:0] wy_q, wx_q;  // the window's first row and column, maybe in padding
+  logic [31:0] y0, x0, wy_end, wx_end;  // ... its first inside the source, its end
   logic        s1_valid_q, s1_first_q, s1_last_q;
   logic [31:0] s1_dst_q;
   logic [ENTRY_BITS-1:0] run_q, combined;
@@ -31,10 +34,13 @@ module opu_pool
   assign src_cols = 32'(`OPU_FIELD(insn_i, POOL_SRC_COLS));
   assign is_sum = `OPU_FIELD(insn_i, POOL_SUM);
   assign accumulate = `OPU_FIELD(insn_i, POOL_ACCUMULATE);
-  assign y1 = y0_q + 32'(`OPU_FIELD(insn_i, POOL_SIZE_Y)) < src_rows ?
-              y0_q + 32'(`OPU_FIELD(insn_i, POOL_SIZE_Y)) : src_rows;
-  assign x1 = x0_q + 32'(`OPU_FIELD(insn_i, POOL_SIZE_X)) < src_cols ?
-              x0_q + 32'(`OPU_FIELD(insn_i, POOL_SIZE_X)) : src_cols;
+  assign y0 = wy_q < 0 ? '0 : $unsigned(wy_q);
+  assign x0 = wx_q < 0 ? '0 : $unsigned(wx_q);
+  // A window ends past row 0 (pad_y < size_y), so its end is a plain count.
+  assign wy_end = $unsigned(wy_q) + 32'(`OPU_FIELD(insn_i, POOL_SIZE_Y));
+  assign wx_end = $unsigned(wx_q) + 32'(`OPU_FIELD(insn_i, POOL_SIZE_X));
+  assign y1 = wy_end < src_rows ? wy_end : src_rows;
+  assign x1 = wx_end < src_cols ? wx_end : src_cols;
   assign last_tap = !reading_dst_q && y_q + 1 == y1 && x_q + 1 == x1;
   assign acc_raddr_o = reading_dst_q ? dst_q
                                      : 32'(`OPU_FIELD(insn_i, POOL_SRC_ADDR)) + y_q * src_cols + x_q;
@@ -56,13 +62,13 @@ module opu_pool
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {running_q, reading_dst_q, s1_valid_q, s1_first_q, s1_last_q, done_o} <= '0;
-      {oy_q, ox_q, y0_q, x0_q, y_q, x_q, dst_q, s1_dst_q} <= '0;
+      {oy_q, ox_q, wy_q, wx_q, y_q, x_q, dst_q, s1_dst_q} <= '0;
       run_q <= '0;
       taps_o <= '0;
     end else begin
       done_o <= 1'b0;
       s1_valid_q <= running_q;
-      s1_first_q <= reading_dst_q || (!accumulate && y_q == y0_q && x_q == x0_q);
+      s1_first_q <= reading_dst_q || (!accumulate && y_q == y0 && x_q == x0);
       s1_last_q <= last_tap;
       s1_dst_q <= dst_q;
       if (s1_valid_q) run_q <= combined;
@@ -72,7 +78,11 @@ module opu_pool
         running_q <= !empty;
         done_o <= empty;
         reading_dst_q <= `OPU_FIELD(insn_i, POOL_ACCUMULATE);
-        {oy_q, ox_q, y0_q, x0_q, y_q, x_q} <= '0;
+        {oy_q, ox_q} <= '0;
+        wy_q <= -$signed(32'(`OPU_FIELD(insn_i, POOL_PAD_Y)));
+        wx_q <= -$signed(32'(`OPU_FIELD(insn_i, POOL_PAD_X)));
+        y_q <= '0;
+        x_q <= '0;
         dst_q <= 32'(`OPU_FIELD(insn_i, POOL_DST_ADDR));
       end else if (running_q) begin
         if (reading_dst_q) begin
@@ -82,27 +92,28 @@ module opu_pool
           if (x_q + 1 < x1) begin
             x_q <= x_q + 1;
           end else if (y_q + 1 < y1) begin
-            x_q <= x0_q;
+            x_q <= x0;
             y_q <= y_q + 1;
           end else begin
             // The next pooled pixel.
-            logic [31:0] nox, noy, ny0, nx0;
+            logic [31:0] nox, noy;
+            logic signed [31:0] nwy, nwx;
             nox = ox_q + 1;
             noy = oy_q;
-            ny0 = y0_q;
-            nx0 = x0_q + 32'(`OPU_FIELD(insn_i, POOL_STRIDE_X));
+            nwy = wy_q;
+            nwx = wx_q + 32'(`OPU_FIELD(insn_i, POOL_STRIDE_X));
             if (nox == 32'(`OPU_FIELD(insn_i, POOL_OUT_COLS))) begin
               nox = '0;
-              nx0 = '0;
+              nwx = -$signed(32'(`OPU_FIELD(insn_i, POOL_PAD_X)));
               noy = oy_q + 1;
-              ny0 = y0_q + 32'(`OPU_FIELD(insn_i, POOL_STRIDE_Y));
+              nwy = wy_q + 32'(`OPU_FIELD(insn_i, POOL_STRIDE_Y));
             end
             ox_q <= nox;
             oy_q <= noy;
-            x0_q <= nx0;
-            y0_q <= ny0;
-            x_q <= nx0;
-            y_q <= ny0;
+            wx_q <= nwx;
+            wy_q <= nwy;
+            x_q <= nwx < 0 ? '0 : $unsigned(nwx);
+            y_q <= nwy < 0 ? '0 : $unsigned(nwy);
             dst_q <= dst_q + 1;
             reading_dst_q <= accumulate;
             if (noy == 32'(`OPU_FIELD(insn_i, POOL_OUT_ROWS))) running_q <= 1'b0;

@@ -88,14 +88,14 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
     c.f_after = static_cast<int>(pick(-2, c.after_format == DType::kI16 ? 14 : 7));
   }
   if (c.op != OpKind::kFullyConnected && pick(0, 2) == 0) {
-    // Windows that do not overlap; a SAME pool with k <= 2 pads only after.
+    // Windows that overlap (k > s) or leave pixels out (k < s); a SAME
+    // pool with k >= 3 starts in padding.
     const Shape out = ConvOutShape(c, 1);
-    c.pool = true;
-    c.pool_s = pick(2, 3);
-    c.pool_k = pick(1, c.pool_s);
+    c.pool_s = pick(1, 3);
+    c.pool_k = pick(1, c.k >= 5 ? 3 : 4);  // a 7x7 kernel's window of 4x4 pixels does not fit tiny
     const bool fits = out[1] >= c.pool_k && out[2] >= c.pool_k;
-    c.pool_same = c.pool_k <= 2 && (pick(0, 1) == 1 || !fits);
-    c.pool = c.pool_same || fits;
+    c.pool_same = pick(0, 1) == 1 || !fits;
+    c.pool = true;
     c.pool_op = pick(0, 1) == 1 ? OpKind::kAvgPool2D : OpKind::kMaxPool2D;
     if (pick(0, 3) == 0) {  // one window over the whole map: a global pool, or a mean
       c.pool = c.pool_global = true;
@@ -141,10 +141,10 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
 
 TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
   const HwConfig hw = *HwConfigPreset("tiny");
-  std::mt19937 rng(20261125);
+  std::mt19937 rng(20261126);
   // The draw must reach every kind of group, or a passing run proves less.
   int identity = 0, second_residual = 0, average = 0, global = 0, mean = 0, upsample = 0,
-      concat = 0, i16_residual = 0;
+      concat = 0, i16_residual = 0, overlapping = 0, padded = 0;
   for (int i = 0; i < 150; ++i) {
     const Case c = RandomCase(rng, false, hw.ipa.max_kernel, false);
     upsample += c.upsample;
@@ -155,6 +155,9 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
     average += c.pool && c.pool_op == OpKind::kAvgPool2D && !c.pool_global;
     global += c.pool && c.pool_global;
     mean += c.pool && c.pool_op == OpKind::kMean;
+    const bool windowed = c.pool && !c.pool_global && c.pool_op != OpKind::kMean;
+    overlapping += windowed && c.pool_k > c.pool_s;
+    padded += windowed && c.pool_same && c.pool_k >= 3;
     RunCase(c, hw, rng);
   }
   CHECK(identity > 0);
@@ -165,6 +168,8 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
   CHECK(upsample > 0);
   CHECK(concat > 0);
   CHECK(i16_residual > 0);
+  CHECK(overlapping > 0);
+  CHECK(padded > 0);
 }
 
 TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024") {
@@ -192,6 +197,20 @@ TEST_CASE(
   c.pool = true;  // 2x2 SAME windows over an odd 23x23: the last row and column alone
   c.pool_format = DType::kU8;
   RunCase(c, tiny, rng);
+  // 3x3 windows every 2 that start in padding: tiles share a row or column
+  // of windows, and the average's edges count 4 or 6 taps, not 9; with
+  // the pool's input stored too, each tile stores what the next does not.
+  c.pool_k = 3;
+  c.pool_op = OpKind::kAvgPool2D;
+  RunCase(c, tiny, rng);
+  c.pool_op = OpKind::kMaxPool2D;
+  c.keep_tap = true;
+  HwConfig tiny_taps = tiny;  // tiny stores no value mid-group; this one stores the relu6's
+  tiny_taps.store.max_outputs = 2;
+  tiny_taps.store.taps = ModuleBit(HwModule::kComparator);
+  RunCase(c, tiny_taps, rng);
+  c.pool_k = 2;
+  c.keep_tap = false;
   // No inner product: an i16 map, padded by 1, then the pool (an identity
   // pass through the array brings it into the accumulator).
   Case pool_only;

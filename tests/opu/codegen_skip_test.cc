@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "opuc/ir/graph_builder.h"
@@ -13,11 +14,11 @@
 namespace opuc {
 namespace {
 
-Attributes Window(int64_t k, int64_t s) {
+Attributes Window(int64_t k, int64_t s, const char* padding = "valid") {
   Attributes a;
   a.Set("filter", AttrValue(std::vector<int64_t>{k, k}));
   a.Set("strides", AttrValue(std::vector<int64_t>{s, s}));
-  a.Set("padding", AttrValue(std::string("valid")));
+  a.Set("padding", AttrValue(std::string(padding)));
   return a;
 }
 
@@ -44,16 +45,25 @@ std::vector<std::string> Skipped(GraphBuilder b,
   return reasons;
 }
 
-TEST_CASE("overlapping pool windows are listed, not compiled") {
-  GraphBuilder b("pool");
-  const TensorId x = b.Input("x", DType::kI8, {1, 9, 9, 8});
-  const TensorId r = b.Op(OpKind::kRelu, "relu", {x});
-  b.Output(b.Op(OpKind::kMaxPool2D, "pool", {r}, Window(3, 2)));
-  const std::vector<std::string> reasons = Skipped(std::move(b));
-  REQUIRE(reasons.size() == 1);
-  CHECK(reasons[0] ==
-        "node 1 'pool' (max_pool2d) on stage pool: overlapping pool windows "
-        "(filter larger than stride)");
+TEST_CASE("a pool window further in padding than Pool reaches is listed; 3x3/2 SAME compiles") {
+  // SAME over 20 pixels: a 17x17 window every pixel pads 16, 8 before;
+  // a 3x3 window every 2 pads 1, 0 before... and 1 before over 9 pixels.
+  for (const auto& [side, k, s] : {std::tuple{20, 17, 1}, std::tuple{9, 3, 2}}) {
+    CAPTURE(k);
+    GraphBuilder b("pool");
+    const TensorId x = b.Input("x", DType::kI8, {1, side, side, 8});
+    const TensorId r = b.Op(OpKind::kRelu, "relu", {x});
+    b.Output(b.Op(OpKind::kMaxPool2D, "pool", {r}, Window(k, s, "same")));
+    const std::vector<std::string> reasons = Skipped(std::move(b));
+    if (k == 3) {
+      CHECK(reasons.empty());
+      continue;
+    }
+    REQUIRE(reasons.size() == 1);
+    CHECK(reasons[0] ==
+          "node 1 'pool' (max_pool2d) on stage pool: a pool window that starts 8 pixels in "
+          "padding: Pool's pads reach 7");
+  }
 }
 
 TEST_CASE("an upsample that requantizes after a pool is listed; without the pool it compiles") {

@@ -52,6 +52,8 @@ TEST_CASE("a layer whose one output pixel does not fit says which buffer and by 
 InnerProductGroup Pooled(InnerProductGroup g) {
   g.pool = PoolStep{};
   g.pool->kh = g.pool->kw = g.pool->sy = g.pool->sx = 2;
+  g.pool->out_h = g.out_h / 2;
+  g.pool->out_w = g.out_w / 2;
   return g;
 }
 
@@ -68,8 +70,34 @@ TEST_CASE("with a 2x2 pool, tiles of whole windows and room for the pooled entri
   Expected<Tiling> none = ChooseTiling(Pooled(Conv(7, 37, 23, DType::kI16)), kTiny);
   REQUIRE_FALSE(none.ok());
   CHECK(none.status().message() ==
-        "node 3 'conv' (conv2d): no tile of whole pool windows (2x2 output pixels) fits half the "
-        "feature-map buffer (512 rows) and of the accumulator (170 entries)");
+        "node 3 'conv' (conv2d): no tile of a whole 2x2 pool window fits half the feature-map "
+        "buffer (512 rows) and of the accumulator (170 entries)");
+}
+
+TEST_CASE("tiles of pooled pixels: overlapping windows share rows, padded ones start at 0") {
+  // A SAME 3x3/2 pool over 9 rows: 5 windows from row -1 (pad 1), window p
+  // reading rows 2p - 1 .. 2p + 1 inside [0, 9). Tiles of 2 pooled rows
+  // compute rows [0, 4) (windows 0, 1; the first one 1 row before), [3, 8)
+  // and [7, 9): row 3 and row 7 twice.
+  const AxisWindows same{3, 2, 1, 5};
+  std::vector<Span> spans = AxisSpans(9, 2, &same, false);
+  REQUIRE(spans.size() == 3);
+  CHECK((spans[0].first == 0 && spans[0].size == 4 && spans[0].pool_pad == 1));
+  CHECK((spans[1].first == 3 && spans[1].size == 5 && spans[1].pool_pad == 0));
+  CHECK((spans[2].first == 7 && spans[2].size == 2 && spans[2].pooled == 1));
+  CHECK((spans[1].pooled_first == 2 && spans[1].pooled == 2));
+  // Storing the pool's input too: each tile keeps its rows up to the next
+  // tile's first, so rows 0-2, 3-6, 7-8 are stored once.
+  spans = AxisSpans(9, 2, &same, true);
+  CHECK((spans[0].kept == 3 && spans[1].kept == 4 && spans[2].kept == 2));
+  // A 1x1 window every 3 rows of 10 (VALID: 4 windows, rows 0, 3, 6, 9)
+  // reads no row between; a tap makes the tiles cover them.
+  const AxisWindows sparse{1, 3, 0, 4};
+  spans = AxisSpans(10, 2, &sparse, false);
+  CHECK((spans[0].first == 0 && spans[0].size == 4 && spans[1].first == 6 && spans[1].size == 4));
+  spans = AxisSpans(10, 2, &sparse, true);
+  CHECK((spans[0].size == 6 && spans[0].kept == 6 && spans[1].size == 4 && spans[1].kept == 4));
+  CHECK(LargestSpan(spans) == 6);
 }
 
 }  // namespace

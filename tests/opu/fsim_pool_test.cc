@@ -61,7 +61,61 @@ TEST_CASE("the pool stage: 2x2 windows, stride 2, cut at a 3x3 tile's edge, then
   CHECK(counters.post_entries == 9 + 9 + 4);  // Output, the pool's taps, Clamp
 }
 
-TEST_CASE("the pool stage refuses windows outside the tile and results over the source") {
+// 3x3 windows, stride 2, one row and column of padding before (a SAME 3x3/2
+// pool of the 3x3 tile): window (oy, ox) covers rows and columns
+// {2 oy - 1 .. 2 oy + 1} inside the tile, 2x2 taps each. The tile by rows:
+// lane 0 [5 -3 9 | 7 12 -1 | -8 4 2], lane 1 its negation, lane 2
+// [-7 -3 0 | -12 -9 0 | 0 0 0].
+PoolInsn Pool3x3Padded(bool sum) {
+  PoolInsn pool = Pool2x2(2, 2, 9);
+  pool.size_y = pool.size_x = 3;
+  pool.pad_y = pool.pad_x = 1;
+  pool.sum = sum;
+  return pool;
+}
+
+TEST_CASE("the pool stage: overlapping 3x3 windows, stride 2, that start in padding") {
+  // Maxes. Lane 0: {5 -3 7 12}, {-3 9 12 -1}, {7 12 -8 4}, {12 -1 4 2}: 12
+  // each; lane 1: 3, 3, 8, 1; lane 2: {-7 -3 -12 -9} -3, then 0s.
+  Bench b = PoolSource();
+  b.Add(With(Pool3x3Padded(false), kPushNext));
+  StoreInsn store = Store(2, 2, 2, 256, 16);
+  store.acc_addr = 9;
+  b.Add(With(store, kPopPrev));
+  OpuCounters counters;
+  REQUIRE(b.Run(&counters).ok());
+  CHECK(b.Signed(256, 4) == std::vector<int>{12, 3, -3, 0});
+  CHECK(b.Signed(264, 4) == std::vector<int>{12, 3, 0, 0});
+  CHECK(b.Signed(272, 4) == std::vector<int>{12, 8, 0, 0});
+  CHECK(b.Signed(280, 4) == std::vector<int>{12, 1, 0, 0});
+  CHECK(counters.post_entries == 9 + 4 * 4);  // Output, the pool's taps
+}
+
+TEST_CASE("the pool stage sums windows that start in padding; Average divides by their taps") {
+  // Sums of the windows above, 4 taps each. Lane 0: 21, 17, 15, 17 -> 5
+  // (5.25), 4 (4.25), 4 (3.75), 4; lane 1: -5, -4, -4 (-3.75), -4; lane 2:
+  // -31, -12, -21, -9 -> -8 (-7.75), -3, -5 (-5.25), -2 (-2.25).
+  Bench b = PoolSource();
+  b.Add(Pool3x3Padded(true));
+  AverageInsn avg;
+  avg.acc_addr = 9;
+  avg.rows = avg.cols = avg.pitch = 2;
+  avg.count = 4;
+  avg.lo = -128;
+  avg.hi = 127;
+  b.Add(With(avg, kPushNext));
+  StoreInsn store = Store(2, 2, 2, 256, 16);
+  store.acc_addr = 9;
+  b.Add(With(store, kPopPrev));
+  REQUIRE(b.Run().ok());
+  CHECK(b.Signed(256, 4) == std::vector<int>{5, -5, -8, 0});
+  CHECK(b.Signed(264, 4) == std::vector<int>{4, -4, -3, 0});
+  CHECK(b.Signed(272, 4) == std::vector<int>{4, -4, -5, 0});
+  CHECK(b.Signed(280, 4) == std::vector<int>{4, -4, -2, 0});
+}
+
+TEST_CASE(
+    "the pool stage refuses windows outside the tile or in padding, and results over the source") {
   Bench outside = PoolSource();
   outside.Add(Pool2x2(3, 2, 9));
   CHECK(outside.Run().message() ==
@@ -70,6 +124,12 @@ TEST_CASE("the pool stage refuses windows outside the tile and results over the 
   overlap.Add(Pool2x2(2, 2, 8));
   CHECK(overlap.Run().message() ==
         "instruction 5 (Pool): dst_addr entries 8 to 11 overlap the source's 0 to 8");
+  Bench padding = PoolSource();
+  PoolInsn wholly = Pool3x3Padded(false);
+  wholly.pad_x = 3;
+  padding.Add(wholly);
+  CHECK(padding.Run().message() ==
+        "instruction 5 (Pool): pad 1x3 puts window (0, 0) of 3x3 wholly in padding");
 }
 
 AverageInsn Average(int64_t acc_addr, int64_t count, int64_t shift) {

@@ -110,6 +110,11 @@ TEST_CASE("tokens given and never taken, opcodes no instruction has, configs not
   CHECK(RunRtl(other, {W(load)}, dram).message() ==
         "the RTL is built for the presets tiny and opu1024; hw 'tiny' is not one of them field for "
         "field");
+  HwConfig taps = Tiny();  // which values a group may store is the partitioner's business
+  taps.store.max_outputs = 2;
+  taps.store.taps = ModuleBit(HwModule::kComparator);
+  load.deps.push_next = false;
+  CHECK(RunRtl(taps, {W(load)}, dram).ok());
 }
 
 TEST_CASE("a trace: an FST file per run, named per step, refused where it cannot be written") {

@@ -38,13 +38,6 @@ int64_t BlockBase(const ActivationLayout& l, int64_t plane, int64_t block) {
   return l.PixelAddress(plane, block, 0, 0);
 }
 
-// The pooled rows (or columns) of a tile at `first` of `extent` pixels:
-// windows start every `stride` pixels; the last tile's windows run to the
-// pooled value's end.
-int64_t PooledExtent(int64_t first, int64_t extent, int64_t stride, int64_t pooled) {
-  return std::min(pooled, (first + extent + stride - 1) / stride) - first / stride;
-}
-
 // Where the pool of `unit`'s tile puts its entries (PostTile's pool_*).
 void PlacePool(const InnerProductGroup& g, const Tiling& t, const Unit& unit, int64_t acc_base,
                PostTile& tile) {
@@ -57,15 +50,18 @@ void PlacePool(const InnerProductGroup& g, const Tiling& t, const Unit& unit, in
     return;
   }
   tile.pool_base = acc_base + t.tile_h * t.tile_w;
-  tile.pool_rows = PooledExtent(unit.y0, unit.th, pool.sy, pool.out_h);
-  tile.pool_cols = PooledExtent(unit.x0, unit.tw, pool.sx, pool.out_w);
-  tile.pool_y0 = unit.y0 / pool.sy;
-  tile.pool_x0 = unit.x0 / pool.sx;
+  tile.pool_rows = unit.row.pooled;
+  tile.pool_cols = unit.col.pooled;
+  tile.pool_y0 = unit.row.pooled_first;
+  tile.pool_x0 = unit.col.pooled_first;
+  tile.pool_pad_y = unit.row.pool_pad;
+  tile.pool_pad_x = unit.col.pool_pad;
 }
 
-// Pixels in the accumulator, row by row from `acc_addr`.
+// Pixels in the accumulator, row by row from `acc_addr`, `pitch` entries
+// apart (`cols` when 0).
 struct TileRect {
-  int64_t acc_addr, rows, cols;
+  int64_t acc_addr, rows, cols, pitch = 0;
 };
 
 // Stores lanes [c0, c0 + lanes) of `tile` to `layout` at pixel (y0, x0),
@@ -78,7 +74,7 @@ void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0,
   for (int64_t p = 0; p < layout.planes(); ++p) {
     isa::StoreInsn s;
     s.acc_addr = tile.acc_addr;
-    s.acc_pitch = tile.cols;
+    s.acc_pitch = tile.pitch > 0 ? tile.pitch : tile.cols;
     s.rows = tile.rows;
     s.cols = tile.cols;
     s.lanes = lanes;
@@ -241,9 +237,9 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
     Batch store;
     if (unit.last_chunk) {
       const int64_t c0 = unit.ob * Co, lanes = std::min(Co, g.out_c - c0);
-      if (g.store_output)
-        StoreTile(*layouts.output, {acc_base, unit.th, unit.tw}, c0, lanes, unit.y0, unit.x0,
-                  estimate, store);
+      if (g.store_output)  // the pixels up to the next tile's (spans.h)
+        StoreTile(*layouts.output, {acc_base, unit.row.kept, unit.col.kept, unit.tw}, c0, lanes,
+                  unit.y0, unit.x0, estimate, store);
       if (g.upsampled != kNoTensor && !g.pool)
         StoreTile(*layouts.upsampled, {acc_base, unit.th, unit.tw}, c0, lanes, unit.y0, unit.x0,
                   estimate, store, /*upsample=*/true);

@@ -35,10 +35,12 @@ struct PostTile {
   int64_t residual_row = 0, residual_pitch = 0, residual_lane = 0, c0 = 0, co = 0;
   int64_t table_row = 0;   ///< With a lookup table.
   int64_t th = 1, tw = 1;  ///< The tile's pixels.
-  /// With a pool: where its entries go, and the first of them in the
-  /// pooled map. A global pool's one window gathers every tile of an output
-  /// block into one entry: `accumulate` after the first, `last` at the end.
+  /// With a pool: where its entries go, the first of them in the pooled
+  /// map, and how far before the tile its window starts. A global pool's
+  /// one window gathers every tile of an output block into one entry:
+  /// `accumulate` after the first, `last` at the end.
   int64_t pool_base = 0, pool_rows = 0, pool_cols = 0, pool_y0 = 0, pool_x0 = 0;
+  int64_t pool_pad_y = 0, pool_pad_x = 0;
   bool pool_accumulate = false, pool_last = true;
 };
 

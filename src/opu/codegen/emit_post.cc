@@ -29,34 +29,40 @@ isa::ClampInsn Clamp(int64_t acc_addr, int64_t count, const ClampStep& step) {
   return cl;
 }
 
-// The source entries a pool's windows read along one axis: each window's
-// taps, the last ones cut at the tile's end.
-int64_t WindowTaps(int64_t windows, int64_t size, int64_t stride, int64_t extent) {
+// The taps along one axis of window `i`, which starts `pad` pixels before
+// pixel 0 of `extent`: those inside.
+int64_t Taps(int64_t i, int64_t size, int64_t stride, int64_t pad, int64_t extent) {
+  const int64_t start = i * stride - pad;
+  return std::min(extent, start + size) - std::max<int64_t>(0, start);
+}
+
+// The source entries a pool's windows read along one axis of a tile.
+int64_t WindowTaps(int64_t windows, int64_t size, int64_t stride, int64_t pad, int64_t extent) {
   int64_t taps = 0;
-  for (int64_t w = 0; w < windows; ++w) taps += std::min(extent, w * stride + size) - w * stride;
+  for (int64_t w = 0; w < windows; ++w) taps += Taps(w, size, stride, pad, extent);
   return taps;
 }
 
-// The taps of pooled row (or column) `i` along one axis: a window cut by
-// the map's end counts fewer.
-int64_t Taps(int64_t i, int64_t size, int64_t stride, int64_t extent) {
-  return std::min(extent, i * stride + size) - i * stride;
-}
-
 // Average over the pooled entries, one instruction per rectangle of
-// windows with the same taps (at most four: the interior, the last row,
-// the last column, the corner).
+// windows with the same taps (the interior; the first and last rows and
+// columns when the map's edges cut them: nine at most).
 void EmitAverages(const InnerProductGroup& g, const PostTile& tile, CycleEstimate& estimate,
                   std::vector<isa::Instruction>& out) {
   const PoolStep& pool = *g.pool;
+  const auto taps_y = [&](int64_t i) {
+    return Taps(tile.pool_y0 + i, pool.kh, pool.sy, pool.pad_top, g.out_h);
+  };
+  const auto taps_x = [&](int64_t i) {
+    return Taps(tile.pool_x0 + i, pool.kw, pool.sx, pool.pad_left, g.out_w);
+  };
   for (int64_t r = 0; r < tile.pool_rows;) {
-    const int64_t ry = Taps(tile.pool_y0 + r, pool.kh, pool.sy, g.out_h);
+    const int64_t ry = taps_y(r);
     int64_t r1 = r + 1;
-    while (r1 < tile.pool_rows && Taps(tile.pool_y0 + r1, pool.kh, pool.sy, g.out_h) == ry) ++r1;
+    while (r1 < tile.pool_rows && taps_y(r1) == ry) ++r1;
     for (int64_t c = 0; c < tile.pool_cols;) {
-      const int64_t rx = Taps(tile.pool_x0 + c, pool.kw, pool.sx, g.out_w);
+      const int64_t rx = taps_x(c);
       int64_t c1 = c + 1;
-      while (c1 < tile.pool_cols && Taps(tile.pool_x0 + c1, pool.kw, pool.sx, g.out_w) == rx) ++c1;
+      while (c1 < tile.pool_cols && taps_x(c1) == rx) ++c1;
       isa::AverageInsn avg;
       avg.acc_addr = tile.pool_base + r * tile.pool_cols + c;
       avg.rows = r1 - r;
@@ -91,11 +97,13 @@ void EmitPool(const InnerProductGroup& g, const PostTile& tile, CycleEstimate& e
   mp.size_x = pool.global ? tile.tw : pool.kw;
   mp.stride_y = pool.global ? tile.th : pool.sy;
   mp.stride_x = pool.global ? tile.tw : pool.sx;
+  mp.pad_y = tile.pool_pad_y;
+  mp.pad_x = tile.pool_pad_x;
   mp.sum = pool.average;
   mp.accumulate = tile.pool_accumulate;
   out.push_back(mp);
-  estimate.Compute(WindowTaps(tile.pool_rows, mp.size_y, mp.stride_y, tile.th) *
-                   WindowTaps(tile.pool_cols, mp.size_x, mp.stride_x, tile.tw));
+  estimate.Compute(WindowTaps(tile.pool_rows, mp.size_y, mp.stride_y, mp.pad_y, tile.th) *
+                   WindowTaps(tile.pool_cols, mp.size_x, mp.stride_x, mp.pad_x, tile.tw));
   if (!tile.pool_last) return;
   if (pool.average) {
     EmitAverages(g, tile, estimate, out);

@@ -54,17 +54,18 @@ struct PostStep {
 };
 
 /// A pool of the value the other stages leave (numerics.md §5). Max: windows
-/// of kh x kw every sy x sx pixels, then clamp(requant(m, clamp.shift), lo,
-/// hi) when `requant` (the shift is not 0, or the range narrows). Average
-/// (avg_pool2d, mean): the windows' sums, then rhu_div by their taps with
-/// clamp's shift and range. Unless `global`, no window overlaps another or
-/// starts in padding, so tiles split between windows; a global pool has one
-/// window over the whole map, gathered tile by tile.
+/// of kh x kw every sy x sx pixels, the first pad_top x pad_left before
+/// pixel (0, 0), then clamp(requant(m, clamp.shift), lo, hi) when `requant`
+/// (the shift is not 0, or the range narrows). Average (avg_pool2d, mean):
+/// the windows' sums, then rhu_div by their taps inside the map with
+/// clamp's shift and range. Windows may overlap (spans.h says how tiles
+/// share them); a global pool has one window over the whole map, gathered
+/// tile by tile.
 struct PoolStep {
   TensorId tensor = kNoTensor;  ///< The pooled value, stored to DRAM.
   bool average = false;
   bool global = false;
-  int64_t kh = 1, kw = 1, sy = 1, sx = 1;
+  int64_t kh = 1, kw = 1, sy = 1, sx = 1, pad_top = 0, pad_left = 0;
   int64_t out_h = 1, out_w = 1;
   bool requant = false;
   ClampStep clamp;

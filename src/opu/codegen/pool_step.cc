@@ -1,10 +1,11 @@
 //===- src/opu/codegen/pool_step.cc - Reading a group's pool --------------===//
 //
 // numerics.md §5: max_pool2d, avg_pool2d and mean over the tile the earlier
-// stages leave in the accumulator. Two shapes compile: windows that neither
-// overlap (so tiles split between them) nor start in padding (a SAME pool
-// pads only after, for even windows); and one window over the whole map (a
-// global pool, a mean over H and W), which gathers its taps tile by tile.
+// stages leave in the accumulator: windows of any size and stride Pool's
+// fields hold, overlapping or not, starting in up to Pool.pad_y x pad_x
+// pixels of padding (spans.h: how tiles share them); and one window over
+// the whole map (a global pool, a mean over H and W), which gathers its
+// taps tile by tile.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -19,6 +20,7 @@ namespace opuc::codegen {
 namespace {
 
 constexpr int64_t kMaxWindow = 1023;             // Pool.size_y and friends: 10 bits
+constexpr int64_t kMaxPad = 7;                   // Pool.pad_y, pad_x: 3 bits
 constexpr int64_t kMaxCount = (1 << 20) - 1;     // Average.count: 20 bits
 constexpr int64_t kAccLimit = int64_t{1} << 47;  // the accumulator's 48 bits
 
@@ -27,6 +29,7 @@ struct Window {
   Pair filter{1, 1}, strides{1, 1};
   Activation activation = Activation::kNone;
   bool global = false;
+  Pair pad_before{0, 0};
 };
 
 Expected<Window> WindowOfNode(const Graph& graph, const HwPartition& p, NodeId id) {
@@ -56,12 +59,13 @@ Expected<Window> WindowOfNode(const Graph& graph, const HwPartition& p, NodeId i
   w.global = ys[1] == 1 && ys[2] == 1 && w.filter[0] >= xs[1] && w.filter[1] >= xs[2];
   if (w.global) return w;
   const WindowGeometry geo = WindowOf(w.strides, Pair{1, 1}, xs, ys, w.filter[0], w.filter[1]);
-  if (geo.h.pad_before != 0 || geo.w.pad_before != 0)
-    return NotYet(graph, p, id, "a pool window that starts in padding");
-  if (w.filter[0] > w.strides[0] || w.filter[1] > w.strides[1])
-    return NotYet(graph, p, id, "overlapping pool windows (filter larger than stride)");
-  if (w.strides[0] > kMaxWindow || w.strides[1] > kMaxWindow)
-    return NotYet(graph, p, id, Cat("a pool stride above Pool's ", kMaxWindow));
+  if (geo.h.pad_before > kMaxPad || geo.w.pad_before > kMaxPad)
+    return NotYet(graph, p, id,
+                  Cat("a pool window that starts ", std::max(geo.h.pad_before, geo.w.pad_before),
+                      " pixels in padding: Pool's pads reach ", kMaxPad));
+  if (std::max({w.filter[0], w.filter[1], w.strides[0], w.strides[1]}) > kMaxWindow)
+    return NotYet(graph, p, id, Cat("a pool window or stride above Pool's ", kMaxWindow));
+  w.pad_before = {geo.h.pad_before, geo.w.pad_before};
   return w;
 }
 
@@ -84,6 +88,8 @@ Status ReadPool(const Graph& graph, const HwPartition& p, NodeId id, InnerProduc
   pool.kw = w.global ? g.out_w : w.filter[1];
   pool.sy = w.global ? g.out_h : w.strides[0];
   pool.sx = w.global ? g.out_w : w.strides[1];
+  pool.pad_top = w.pad_before[0];
+  pool.pad_left = w.pad_before[1];
   pool.out_h = w.global ? 1 : graph.tensor(pool.tensor).shape[1];
   pool.out_w = w.global ? 1 : graph.tensor(pool.tensor).shape[2];
   pool.format = graph.tensor(pool.tensor).dtype;

@@ -59,45 +59,58 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
                            " plane(s)", residual ? Cat(", ", residual, " residual tile(s)") : "",
                            "); half the buffer holds ", t.fm_half, ": ", smallest - t.fm_half,
                            " too many"));
-  int64_t best_tiles = -1, best_area = 0;
-  // With a pool, a tile holds whole windows (a multiple of the pool's
-  // stride, unless it is the whole extent) and its pooled entries after it;
-  // a global pool's window spans the tiles.
+  // With a pool, a tile holds whole windows and its pooled entries after
+  // them: its size counts pooled pixels (spans.h); a global pool's window
+  // spans the tiles.
   const bool windowed = g.pool && !global;
-  const int64_t psy = windowed ? g.pool->sy : 1, psx = windowed ? g.pool->sx : 1;
-  const auto acc_entries = [&](int64_t th, int64_t tw) {
-    return th * tw + (windowed ? CeilDiv(th, psy) * CeilDiv(tw, psx) : 0);
+  AxisWindows wy, wx;
+  if (windowed) {
+    const PoolStep& pool = *g.pool;
+    wy = {pool.kh, pool.sy, pool.pad_top, pool.out_h};
+    wx = {pool.kw, pool.sx, pool.pad_left, pool.out_w};
+  }
+  const AxisWindows* pool_y = windowed ? &wy : nullptr;
+  const AxisWindows* pool_x = windowed ? &wx : nullptr;
+  const int64_t along_h = windowed ? wy.pooled : g.out_h, along_w = windowed ? wx.pooled : g.out_w;
+  // Output pixels of the largest tile of `n` along an axis.
+  const auto largest = [&](int64_t extent, int64_t n, const AxisWindows* w) {
+    return w ? LargestSpan(AxisSpans(extent, n, w, g.store_output)) : std::min(n, extent);
   };
-  for (int64_t tw = std::min(g.out_w, kMaxTileSide); tw >= 1; --tw) {
-    if (t.InCols(g, tw) > kMaxPitch || (tw != g.out_w && tw % psx != 0)) continue;
-    const int64_t cols = t.InCols(g, tw);
+  int64_t best_tiles = -1, best_area = 0;
+  for (int64_t tw = along_w; tw >= 1; --tw) {
+    const int64_t pixels_w = largest(g.out_w, tw, pool_x);
+    if (pixels_w > kMaxTileSide || t.InCols(g, pixels_w) > kMaxPitch) continue;
+    const int64_t cols = t.InCols(g, pixels_w);
     // The tallest tile of this width that fits the feature map and accumulator.
-    int64_t lo = 0, hi = std::min(g.out_h, kMaxTileSide);
+    int64_t lo = 0, hi = along_h;
     while (lo < hi) {
       const int64_t th = (lo + hi + 1) / 2;
-      const bool fits = t.InRows(g, th) * cols * per_pixel + residual * th * tw <= t.fm_half &&
-                        acc_entries(th, tw) <= t.acc_half;
+      const int64_t pixels_h = largest(g.out_h, th, pool_y), pixels = pixels_h * pixels_w;
+      const bool fits = pixels_h <= kMaxTileSide &&
+                        t.InRows(g, pixels_h) * cols * per_pixel + residual * pixels <= t.fm_half &&
+                        pixels + (windowed ? th * tw : 0) <= t.acc_half;
       if (fits)
         lo = th;
       else
         hi = th - 1;
     }
-    if (lo != g.out_h) lo -= lo % psy;
     if (lo == 0) continue;
-    const int64_t tiles = CeilDiv(g.out_h, lo) * CeilDiv(g.out_w, tw);
+    const int64_t tiles = CeilDiv(along_h, lo) * CeilDiv(along_w, tw);
     if (best_tiles < 0 || tiles < best_tiles || (tiles == best_tiles && lo * tw > best_area)) {
       best_tiles = tiles;
       best_area = lo * tw;
-      t.tile_h = lo;
-      t.tile_w = tw;
+      t.rows = AxisSpans(g.out_h, lo, pool_y, g.store_output);
+      t.cols = AxisSpans(g.out_w, tw, pool_x, g.store_output);
     }
   }
   if (best_tiles < 0 && windowed)
-    return Unsupported(Cat(g.what, ": no tile of whole pool windows (", psy, "x", psx,
-                           " output pixels) fits half the feature-map buffer (", t.fm_half,
+    return Unsupported(Cat(g.what, ": no tile of a whole ", wy.size, "x", wx.size,
+                           " pool window fits half the feature-map buffer (", t.fm_half,
                            " rows) and of the accumulator (", t.acc_half, " entries)"));
   if (best_tiles < 0)
     return Unsupported(Cat(g.what, ": no tile fits (accumulator half: ", t.acc_half, " entries)"));
+  t.tile_h = LargestSpan(t.rows);
+  t.tile_w = LargestSpan(t.cols);
   t.residual_row = t.InRows(g, t.tile_h) * t.InCols(g, t.tile_w) * per_pixel;
   return t;
 }

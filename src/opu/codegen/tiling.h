@@ -4,10 +4,10 @@
 // output channels x one chunk of its weight rows. Each buffer is split in
 // two halves (ping-pong): while one unit computes from one half, the next
 // unit's loads fill the other (a lookup table takes rows of its own at the
-// feature-map buffer's end). ChooseTiling picks the output tile with the
-// fewest tiles that fits a half of the feature-map buffer (its input window,
-// every input block and plane) and of the accumulator, and the weight chunk
-// that fits a half of the weight buffer.
+// feature-map buffer's end). ChooseTiling picks the output tile (spans.h)
+// with the fewest tiles that fits a half of the feature-map buffer (its
+// input window, every input block and plane) and of the accumulator, and
+// the weight chunk that fits a half of the weight buffer.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_OPU_CODEGEN_TILING_H
@@ -19,6 +19,7 @@
 
 #include "input_blocks.h"
 #include "opuc/opu/fsim.h"
+#include "spans.h"
 
 namespace opuc::codegen {
 
@@ -27,7 +28,8 @@ namespace opuc::codegen {
 int64_t ResidualTilesBefore(const InnerProductGroup& g, size_t k);
 
 struct Tiling {
-  int64_t tile_h = 1, tile_w = 1;         ///< Output pixels of a full tile.
+  std::vector<Span> rows, cols;           ///< The tiles along each axis.
+  int64_t tile_h = 1, tile_w = 1;         ///< Output pixels of the largest tile.
   int64_t blocks = 1;                     ///< Input blocks a unit reads (depthwise: its one block).
   std::vector<InputBlockSource> sources;  ///< Every input block: where it comes from.
   int64_t planes = 1;                     ///< 2 for an i16 input.

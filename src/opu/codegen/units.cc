@@ -8,8 +8,8 @@ namespace opuc::codegen {
 std::vector<Unit> Units(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u) {
   std::vector<Unit> units;
   int64_t pair = 0, window = -1, last_block = -1;
-  for (int64_t y0 = 0; y0 < g.out_h; y0 += t.tile_h) {
-    for (int64_t x0 = 0; x0 < g.out_w; x0 += t.tile_w) {
+  for (const Span& row : t.rows) {
+    for (const Span& col : t.cols) {
       last_block = -1;
       for (int64_t ob = 0; ob < t.out_blocks; ++ob, ++pair) {
         const int64_t block = InputBlock(g, u, ob, 0);
@@ -17,10 +17,12 @@ std::vector<Unit> Units(const InnerProductGroup& g, const Tiling& t, const OpuBu
         if (new_window) ++window;
         last_block = block;
         for (int64_t r = 0; r < t.rows_per_out_block; r += t.chunk_rows) {
-          Unit unit{y0,
-                    x0,
-                    std::min(t.tile_h, g.out_h - y0),
-                    std::min(t.tile_w, g.out_w - x0),
+          Unit unit{row,
+                    col,
+                    row.first,
+                    col.first,
+                    row.size,
+                    col.size,
                     ob,
                     r,
                     std::min(t.chunk_rows, t.rows_per_out_block - r),

@@ -3,10 +3,11 @@
 // numerics.md §5: max_pool2d takes the max of the window's taps inside the
 // input, avg_pool2d and mean their sum divided by their count; padding is
 // never a value. Here the input is a source tile of accumulator entries
-// (src_rows x src_cols, row by row) and a window's rows or columns past the
-// tile are left out, which is how a SAME pool's bottom and right padding
-// reach the hardware. With `accumulate` a window spread over several tiles
-// (a global average) gathers its taps tile by tile into one entry. A max's
+// (src_rows x src_cols, row by row); window oy starts at source row
+// oy * stride_y - pad_y, and its rows or columns outside the tile are left
+// out, which is how a SAME pool's padding reaches the hardware. With
+// `accumulate` a window spread over several tiles (a global average)
+// gathers its taps tile by tile into one entry. A max's
 // requantization (requant is monotone, so max then requant is the rule) is
 // a Clamp on the pooled entries; a sum's division is Average.
 // The pooled entries go to their own place: writing over the source while
@@ -27,8 +28,11 @@ Status ExecPool(Machine& m, const isa::PoolInsn& insn) {
     return m.Fail(Cat("the window is ", insn.size_y, "x", insn.size_x, " with strides ",
                       insn.stride_y, "x", insn.stride_x, "; each is at least 1"));
   if (insn.out_rows == 0 || insn.out_cols == 0) return OkStatus();
-  if ((insn.out_rows - 1) * insn.stride_y >= insn.src_rows ||
-      (insn.out_cols - 1) * insn.stride_x >= insn.src_cols)
+  if (insn.pad_y >= insn.size_y || insn.pad_x >= insn.size_x)
+    return m.Fail(Cat("pad ", insn.pad_y, "x", insn.pad_x, " puts window (0, 0) of ", insn.size_y,
+                      "x", insn.size_x, " wholly in padding"));
+  if ((insn.out_rows - 1) * insn.stride_y - insn.pad_y >= insn.src_rows ||
+      (insn.out_cols - 1) * insn.stride_x - insn.pad_x >= insn.src_cols)
     return m.Fail(Cat("pooled pixel (", insn.out_rows - 1, ", ", insn.out_cols - 1,
                       ")'s window starts outside the ", insn.src_rows, "x", insn.src_cols,
                       " source"));
@@ -45,9 +49,13 @@ Status ExecPool(Machine& m, const isa::PoolInsn& insn) {
   const auto entry = [&](int64_t addr) { return &m.acc[static_cast<size_t>(addr * Co)]; };
   int64_t taps = 0;
   for (int64_t oy = 0; oy < insn.out_rows; ++oy) {
-    const int64_t y0 = oy * insn.stride_y, y1 = std::min(insn.src_rows, y0 + insn.size_y);
+    const int64_t start_y = oy * insn.stride_y - insn.pad_y;
+    const int64_t y0 = std::max<int64_t>(0, start_y),
+                  y1 = std::min(insn.src_rows, start_y + insn.size_y);
     for (int64_t ox = 0; ox < insn.out_cols; ++ox) {
-      const int64_t x0 = ox * insn.stride_x, x1 = std::min(insn.src_cols, x0 + insn.size_x);
+      const int64_t start_x = ox * insn.stride_x - insn.pad_x;
+      const int64_t x0 = std::max<int64_t>(0, start_x),
+                    x1 = std::min(insn.src_cols, start_x + insn.size_x);
       const int64_t dst = insn.dst_addr + oy * insn.out_cols + ox;
       int64_t* out = entry(dst);
       if (!insn.accumulate) {
