@@ -2,6 +2,9 @@
 // apart, each row contiguous) into one buffer, inside a frame of zero
 // units (the padding never crosses the bus). A unit is one beat of L bytes
 // for the feature map, CO beats for weights, CO x 8 / L beats for params.
+// With zeros_y / zeros_x the units read land step_y = zeros_y + 1 rows and
+// step_x = zeros_x + 1 units apart, zeros between (a transposed
+// convolution's zero-inserted input).
 // Three walkers run at once: one issues read requests as fast as DRAM takes
 // them, one writes the responses (in request order) to their units, and one
 // writes zeros to the frame's units, yielding the write port to responses.
@@ -30,13 +33,15 @@ module opu_load
   logic        active_q;
   logic [1:0]  buffer_q;
   logic [31:0] rows_q, cols_q, stride_q, pitch_q, height_q, beats_q;
-  logic [31:0] pad_top_q, pad_left_q;
+  logic [31:0] pad_left_q, step_x_q, step_y_q, row_step_q;
   // Requests.
   logic [31:0] rq_r_q, rq_c_q, rq_b_q, rq_row_q, rq_off_q;
   // Responses.
   logic [31:0] rs_r_q, rs_c_q, rs_b_q, rs_row_unit_q, rs_unit_q;
-  // The zero frame.
-  logic [31:0] zy_q, zx_q, zrow_unit_q;
+  // The zero frame; on it, the next row that holds units read (and how
+  // many such rows are left), and on such a row the next unit read.
+  logic [31:0] zy_q, zx_q, zrow_unit_q, zrow_q, zrows_left_q, zcol_q, zcols_left_q;
+  logic        skip_unit;
   logic        data_rows, req_more, rsp_more, zero_more, middle, zero_write;
   logic [31:0] next_zx;
 
@@ -44,9 +49,12 @@ module opu_load
   assign req_more = active_q && data_rows && rq_r_q < rows_q;
   assign rsp_more = active_q && data_rows && rs_r_q < rows_q;
   assign zero_more = active_q && zy_q < height_q;
-  assign middle = zy_q >= pad_top_q && zy_q < pad_top_q + rows_q;
+  assign middle = zrows_left_q != 0 && zy_q == zrow_q;
   assign zero_write = zero_more && zx_q < pitch_q && !rd_rsp_valid_i;
-  assign next_zx = (middle && zx_q + 1 == pad_left_q) ? pad_left_q + cols_q : zx_q + 1;
+  // Past a unit read: one unit (zeros between) or the row's whole run of them.
+  assign skip_unit = middle && step_x_q != 1 && zcols_left_q != 0 && zx_q + 1 == zcol_q;
+  assign next_zx = (middle && step_x_q == 1 && zx_q + 1 == pad_left_q) ? pad_left_q + cols_q :
+                   skip_unit ? zx_q + 2 : zx_q + 1;
 
   assign rd_req_valid_o = req_more;
   assign rd_req_addr_o = rq_row_q + rq_off_q;
@@ -74,29 +82,40 @@ module opu_load
       active_q <= 1'b0;
       done_o <= 1'b0;
       bytes_o <= '0;
-      {buffer_q, rows_q, cols_q, stride_q, pitch_q, height_q, beats_q, pad_top_q, pad_left_q} <= '0;
+      {buffer_q, rows_q, cols_q, stride_q, pitch_q, height_q, beats_q, pad_left_q} <= '0;
+      {step_x_q, step_y_q, row_step_q} <= '0;
+      {zrow_q, zrows_left_q, zcol_q, zcols_left_q} <= '0;
       {rq_r_q, rq_c_q, rq_b_q, rq_row_q, rq_off_q} <= '0;
       {rs_r_q, rs_c_q, rs_b_q, rs_row_unit_q, rs_unit_q} <= '0;
       {zy_q, zx_q, zrow_unit_q} <= '0;
     end else begin
       done_o <= 1'b0;
       if (start_i) begin
-        logic [31:0] pitch, first_unit, pl, pt;
+        logic [31:0] pitch, first_unit, pl, pt, rows, cols, sx, sy, spread_x, spread_y;
+        logic        first_middle;
         pl = 32'(`OPU_FIELD(insn_i, LOAD_PAD_LEFT));
         pt = 32'(`OPU_FIELD(insn_i, LOAD_PAD_TOP));
-        pitch = pl + 32'(`OPU_FIELD(insn_i, LOAD_COLS)) + 32'(`OPU_FIELD(insn_i, LOAD_PAD_RIGHT));
+        rows = 32'(`OPU_FIELD(insn_i, LOAD_ROWS));
+        cols = 32'(`OPU_FIELD(insn_i, LOAD_COLS));
+        sx = 32'(`OPU_FIELD(insn_i, LOAD_ZEROS_X)) + 1;
+        sy = 32'(`OPU_FIELD(insn_i, LOAD_ZEROS_Y)) + 1;
+        spread_x = cols == 0 ? '0 : (cols - 1) * sx + 1;
+        spread_y = rows == 0 ? '0 : (rows - 1) * sy + 1;
+        pitch = pl + spread_x + 32'(`OPU_FIELD(insn_i, LOAD_PAD_RIGHT));
         first_unit = 32'(`OPU_FIELD(insn_i, LOAD_SRAM_ADDR)) + pt * pitch + pl;
+        first_middle = pt == 0 && rows != 0 && cols != 0;
         active_q <= 1'b1;
         buffer_q <= `OPU_FIELD(insn_i, LOAD_BUFFER);
         rows_q <= 32'(`OPU_FIELD(insn_i, LOAD_ROWS));
         cols_q <= 32'(`OPU_FIELD(insn_i, LOAD_COLS));
         stride_q <= 32'(`OPU_FIELD(insn_i, LOAD_DRAM_STRIDE));
         pitch_q <= pitch;
-        height_q <= pt + 32'(`OPU_FIELD(insn_i, LOAD_ROWS)) +
-                    32'(`OPU_FIELD(insn_i, LOAD_PAD_BOTTOM));
+        height_q <= pt + spread_y + 32'(`OPU_FIELD(insn_i, LOAD_PAD_BOTTOM));
+        step_x_q <= sx;
+        step_y_q <= sy;
+        row_step_q <= pitch * sy;
         beats_q <= `OPU_FIELD(insn_i, LOAD_BUFFER) == 2'd1 ? WGT_BEATS :
                    `OPU_FIELD(insn_i, LOAD_BUFFER) == 2'd2 ? PARAM_BEATS : FM_BEATS;
-        pad_top_q <= pt;
         pad_left_q <= pl;
         {rq_r_q, rq_c_q, rq_b_q, rq_off_q} <= '0;
         rq_row_q <= `OPU_FIELD(insn_i, LOAD_DRAM_ADDR);
@@ -104,9 +123,13 @@ module opu_load
         rs_row_unit_q <= first_unit;
         rs_unit_q <= first_unit;
         zy_q <= '0;
-        // The first row of the frame is a middle row only without top padding.
-        zx_q <= (pt == 0 && `OPU_FIELD(insn_i, LOAD_ROWS) != 0 && pl == 0) ?
-                32'(`OPU_FIELD(insn_i, LOAD_COLS)) : 32'd0;
+        zrow_q <= pt;
+        zrows_left_q <= cols == 0 ? '0 : rows;
+        // The first row of the frame holds units read only without top
+        // padding; then its first unit may be one.
+        zx_q <= (first_middle && pl == 0) ? (sx == 1 ? cols : 32'd1) : 32'd0;
+        zcol_q <= (first_middle && pl == 0) ? sx : pl;
+        zcols_left_q <= (first_middle && pl == 0) ? cols - 1 : cols;
         zrow_unit_q <= 32'(`OPU_FIELD(insn_i, LOAD_SRAM_ADDR));
       end else if (active_q) begin
         if (req_more && rd_req_ready_i) begin
@@ -133,24 +156,36 @@ module opu_load
             rs_b_q <= '0;
             if (rs_c_q + 1 < cols_q) begin
               rs_c_q <= rs_c_q + 1;
-              rs_unit_q <= rs_unit_q + 1;
+              rs_unit_q <= rs_unit_q + step_x_q;
             end else begin
               rs_c_q <= '0;
               rs_r_q <= rs_r_q + 1;
-              rs_row_unit_q <= rs_row_unit_q + pitch_q;
-              rs_unit_q <= rs_row_unit_q + pitch_q;
+              rs_row_unit_q <= rs_row_unit_q + row_step_q;
+              rs_unit_q <= rs_row_unit_q + row_step_q;
             end
           end
         end
         if (zero_more && !rd_rsp_valid_i) begin
           if (zx_q < pitch_q) begin
             zx_q <= next_zx;
+            if (skip_unit) begin
+              zcol_q <= zcol_q + step_x_q;
+              zcols_left_q <= zcols_left_q - 1;
+            end
           end else begin
-            logic [31:0] y;
+            logic [31:0] y, row, left;
+            logic        next_middle;
             y = zy_q + 1;
+            row = middle ? zrow_q + step_y_q : zrow_q;
+            left = middle ? zrows_left_q - 1 : zrows_left_q;
+            next_middle = left != 0 && y == row;
             zy_q <= y;
+            zrow_q <= row;
+            zrows_left_q <= left;
             zrow_unit_q <= zrow_unit_q + pitch_q;
-            zx_q <= (y >= pad_top_q && y < pad_top_q + rows_q && pad_left_q == 0) ? cols_q : 32'd0;
+            zx_q <= (next_middle && pad_left_q == 0) ? (step_x_q == 1 ? cols_q : 32'd1) : 32'd0;
+            zcol_q <= (next_middle && pad_left_q == 0) ? step_x_q : pad_left_q;
+            zcols_left_q <= (next_middle && pad_left_q == 0) ? cols_q - 1 : cols_q;
           end
         end
         if (!req_more && !rsp_more && !zero_more) begin

@@ -31,6 +31,7 @@ HwConfig Opu1024() {
   c.array.input_channels = 64;
   c.array.output_channels = 16;
   c.array.clock_mhz = 200.0;
+  c.ipa.transpose_conv = true;
   c.buffers.feature_map = Banks(256 * 1024, 2);
   c.buffers.weight = Banks(64 * 1024, 2);
   c.buffers.bias = Banks(128, 2);
@@ -52,6 +53,7 @@ HwConfig Tiny() {
   c.array.output_channels = 4;
   c.array.clock_mhz = 100.0;
   c.ipa.depthwise = false;
+  c.ipa.transpose_conv = true;
   c.ipa.max_kernel = 7;
   c.ipa.max_stride = 2;
   c.buffers.feature_map = Banks(4096, 2);

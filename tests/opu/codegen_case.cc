@@ -49,7 +49,7 @@ TensorId InnerProduct(GraphBuilder& b, const Case& c, TensorId x, int64_t out_c,
                       std::mt19937& rng) {
   const bool fc = c.op == OpKind::kFullyConnected;
   Shape w_shape;
-  if (c.op == OpKind::kConv2D) w_shape = {c.co, c.k, c.k, c.ci};
+  if (c.op == OpKind::kConv2D || c.op == OpKind::kTransposeConv2D) w_shape = {c.co, c.k, c.k, c.ci};
   if (c.op == OpKind::kDepthwiseConv2D) w_shape = {1, c.k, c.k, c.ci * c.multiplier};
   if (fc) w_shape = {c.co, c.ci};
   int64_t w_elems = 1;
@@ -71,6 +71,8 @@ TensorId InnerProduct(GraphBuilder& b, const Case& c, TensorId x, int64_t out_c,
     attrs.Set("strides", AttrValue(std::vector<int64_t>{c.stride, c.stride}));
   }
   if (c.op == OpKind::kDepthwiseConv2D) attrs.Set("depth_multiplier", AttrValue(c.multiplier));
+  if (c.op == OpKind::kTransposeConv2D)
+    attrs.Set("output_shape", AttrValue(ConvOutShape(c, out_c)));
   return b.Op(c.op, "ip", {x, w, bt}, attrs);
 }
 
@@ -87,6 +89,8 @@ TensorId Padded(GraphBuilder& b, const Case& c, TensorId x) {
 Shape ConvOutShape(const Case& c, int64_t out_c) {
   if (c.identity) return {1, c.h + 2 * c.pad, c.w + 2 * c.pad, out_c};
   auto side = [&](int64_t n) {
+    if (c.op == OpKind::kTransposeConv2D)  // the convolution's input, as TFLite's SAME and VALID
+      return c.same ? n * c.stride : (n - 1) * c.stride + std::max(c.k, c.stride);
     return c.same ? (n + c.stride - 1) / c.stride : (n - c.k) / c.stride + 1;
   };
   return {1, side(c.h), side(c.w), out_c};

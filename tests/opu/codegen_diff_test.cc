@@ -39,9 +39,10 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
     return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
   };
   Case c;
-  const int64_t kind = pick(0, depthwise_ok ? 5 : 4);
-  c.op = kind == 5   ? OpKind::kDepthwiseConv2D
-         : kind == 4 ? OpKind::kFullyConnected
+  const int64_t kind = pick(0, depthwise_ok ? 6 : 5);
+  c.op = kind == 6   ? OpKind::kDepthwiseConv2D
+         : kind == 5 ? OpKind::kFullyConnected
+         : kind == 4 ? OpKind::kTransposeConv2D
                      : OpKind::kConv2D;
   c.h = pick(1, 20);
   c.w = pick(1, 20);
@@ -108,7 +109,8 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
   }
   // Concat at memory read: the input in two or three pieces along the
   // channels, some of whole blocks of 8 (tiny's L), most not.
-  if (c.op != OpKind::kFullyConnected && c.ci >= 2 && pick(0, 3) == 0) {
+  if (c.op != OpKind::kFullyConnected && c.op != OpKind::kTransposeConv2D && c.ci >= 2 &&
+      pick(0, 3) == 0) {
     int64_t left = c.ci;
     while (left > 0 && c.pieces.size() < 2) {
       const int64_t n = left >= 9 && pick(0, 2) == 0 ? 8 : pick(1, left);
@@ -144,7 +146,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
   std::mt19937 rng(20261126);
   // The draw must reach every kind of group, or a passing run proves less.
   int identity = 0, second_residual = 0, average = 0, global = 0, mean = 0, upsample = 0,
-      concat = 0, i16_residual = 0, overlapping = 0, padded = 0;
+      concat = 0, i16_residual = 0, overlapping = 0, padded = 0, transposed = 0;
   for (int i = 0; i < 150; ++i) {
     const Case c = RandomCase(rng, false, hw.ipa.max_kernel, false);
     upsample += c.upsample;
@@ -158,6 +160,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
     const bool windowed = c.pool && !c.pool_global && c.pool_op != OpKind::kMean;
     overlapping += windowed && c.pool_k > c.pool_s;
     padded += windowed && c.pool_same && c.pool_k >= 3;
+    transposed += !c.identity && c.op == OpKind::kTransposeConv2D && c.stride > 1;
     RunCase(c, hw, rng);
   }
   CHECK(identity > 0);
@@ -170,6 +173,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
   CHECK(i16_residual > 0);
   CHECK(overlapping > 0);
   CHECK(padded > 0);
+  CHECK(transposed > 0);
 }
 
 TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024") {
@@ -211,6 +215,17 @@ TEST_CASE(
   RunCase(c, tiny_taps, rng);
   c.pool_k = 2;
   c.keep_tap = false;
+  // A transposed convolution over the zero-inserted input: 23x23 -> 46x46
+  // (SAME, stride 2, 3x3, cropped by 0 before), and VALID 7x7 -> 51x51.
+  Case up = c;
+  up.op = OpKind::kTransposeConv2D;
+  up.pool = false;
+  up.stride = 2;
+  RunCase(up, tiny, rng);
+  up.same = false;
+  up.k = 7;
+  up.in = DType::kI8;
+  RunCase(up, tiny, rng);
   // No inner product: an i16 map, padded by 1, then the pool (an identity
   // pass through the array brings it into the accumulator).
   Case pool_only;

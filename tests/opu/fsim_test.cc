@@ -65,6 +65,42 @@ TEST_CASE("a 3x3 convolution over a zero border, stride 1 and 2") {
   CHECK(BoxSums(2, 2) == std::vector<int>{12, 16, 24, 28});
 }
 
+TEST_CASE("a load that writes a zero row and unit between those it reads") {
+  // The 2x2 input [1 2 | 3 4] read with zeros_y = zeros_x = 1 and a border
+  // of 1: the 5x5 region [0 0 0 0 0 | 0 1 0 2 0 | 0 0 0 0 0 | 0 3 0 4 0 |
+  // 0 0 0 0 0]. Its 3x3 box sums are a transposed convolution's (stride 2,
+  // all-ones kernel): 1 3 2 | 4 10 6 | 3 7 4.
+  Bench b;
+  for (int i = 0; i < 4; ++i) b.dram[static_cast<size_t>(i * 8)] = static_cast<uint8_t>(i + 1);
+  b.Bytes(128, {1});
+  b.Param(192, 0, 0, 1, 0);
+  for (int i = 0; i < 25; ++i) b.Bytes(256 + i * 8, {99});  // what a bad load would leave
+  LoadInsn fm = Load(0, 0, 0, 2, 2, 16);
+  fm.pad_top = fm.pad_bottom = fm.pad_left = fm.pad_right = 1;
+  fm.zeros_y = fm.zeros_x = 1;
+  b.Add(Load(0, 0, 256, 5, 5, 40));  // the region holds 99s first
+  b.Add(fm);
+  b.Add(Load(1, 0, 128, 1, 1, 32));
+  b.Add(With(Load(2, 0, 192, 1, 1, 32), kPushNext));
+  for (int t = 0; t < 9; ++t)
+    b.Add(With(Gemm((t / 3) * 5 + t % 3, 5, 3, 3, t == 0 ? 2 : 0), t == 0 ? kPopPrev : Deps{}));
+  b.Add(With(Output(9, -128, 127), kPushNext));
+  b.Add(With(Store(3, 3, 3, 512, 24), kPopPrev));
+  OpuCounters counters;
+  REQUIRE(b.Run(&counters).ok());
+  std::vector<int> sums;
+  for (int i = 0; i < 9; ++i) sums.push_back(b.Signed(512 + i * 8, 1)[0]);
+  CHECK(sums == std::vector<int>{1, 3, 2, 4, 10, 6, 3, 7, 4});
+  CHECK(counters.bytes_loaded == 25 * 8 + 4 * 8 + 32 + 32);
+  LoadInsn weights = Load(1, 0, 128, 1, 1, 32);
+  weights.zeros_x = 1;
+  Bench bad;
+  bad.Add(weights);
+  CHECK(bad.Run().message() ==
+        "instruction 0 (Load): zeros_y 0 and zeros_x 1 with buffer 1: only the feature map takes "
+        "zeros between");
+}
+
 TEST_CASE("the upsample stage: a 2x2 tile stored as the 4x4 doubled map") {
   Bench b;
   // Pixel p = (y, x) of the tile holds 10 + p in lane 0 and -(10 + p) in lane 1.

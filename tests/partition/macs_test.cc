@@ -27,10 +27,15 @@ TEST_CASE("MACs of each inner product") {
   CHECK(NodeMacs(g, 3) == 5120);
   CHECK(NodeMacs(g, 4) == 0);
   CHECK(NodeMacs(g, 99) == 0);
-  // opu1024 has no transpose_conv: its 8192 MACs are the CPU's.
   const HwPartition p = PartitionOf(g);
   CHECK(p.total_macs == 6912 + 2304 + 8192 + 5120);
-  CHECK(p.opu_macs == 6912 + 2304 + 5120);
+  CHECK(p.opu_macs == p.total_macs);
+  // Without transpose_conv, its 8192 MACs are the CPU's.
+  HwConfig no_transpose = *HwConfigPreset("opu1024");
+  no_transpose.ipa.transpose_conv = false;
+  Expected<HwPartition> q = PartitionForHardware(g, no_transpose);
+  REQUIRE(q.ok());
+  CHECK(q->opu_macs == 6912 + 2304 + 5120);
 }
 
 }  // namespace

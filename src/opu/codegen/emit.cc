@@ -38,6 +38,22 @@ int64_t BlockBase(const ActivationLayout& l, int64_t plane, int64_t block) {
   return l.PixelAddress(plane, block, 0, 0);
 }
 
+// Along one axis, what a load of the window [first, first + n) reads: the
+// input's pixels sit `gap` apart over [0, extent) of the window's space
+// (1 but for a transposed convolution's zero-inserted input); the rest of
+// the window is zero.
+struct AxisLoad {
+  int64_t pixel = 0, pixels = 0;  ///< The input pixels read.
+  int64_t pad_before = 0, pad_after = 0;
+};
+
+AxisLoad LoadAlong(int64_t first, int64_t n, int64_t extent, int64_t gap) {
+  const int64_t lo = std::max<int64_t>(0, first), hi = std::min(extent, first + n);
+  const int64_t p0 = (lo + gap - 1) / gap, p1 = hi > 0 ? (hi - 1) / gap + 1 : 0;
+  if (hi <= lo || p1 <= p0) return {0, 0, n, 0};
+  return {p0, p1 - p0, p0 * gap - first, first + n - ((p1 - 1) * gap + 1)};
+}
+
 // Where the pool of `unit`'s tile puts its entries (PostTile's pool_*).
 void PlacePool(const InnerProductGroup& g, const Tiling& t, const Unit& unit, int64_t acc_base,
                PostTile& tile) {
@@ -123,10 +139,9 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       load.Add(table);
     }
     if (unit.new_window) {
-      const int64_t iy0 = unit.y0 * g.sy - g.pad_top, ix0 = unit.x0 * g.sx - g.pad_left;
-      const int64_t r0 = std::max<int64_t>(0, iy0), r1 = std::min(g.in_h, iy0 + ih);
-      const int64_t c0 = std::max<int64_t>(0, ix0), c1 = std::min(g.in_w, ix0 + iw);
-      const int64_t rows = std::max<int64_t>(0, r1 - r0), cols = std::max<int64_t>(0, c1 - c0);
+      const AxisLoad along_y = LoadAlong(unit.y0 * g.sy - g.pad_top, ih, g.in_h, g.gap_y);
+      const AxisLoad along_x = LoadAlong(unit.x0 * g.sx - g.pad_left, iw, g.in_w, g.gap_x);
+      const int64_t width = (g.in_w - 1) / g.gap_x + 1;  // of the input in DRAM
       for (int64_t p = 0; p < t.planes; ++p) {
         for (int64_t bl = 0; bl < t.blocks; ++bl) {
           isa::LoadInsn l;
@@ -134,16 +149,21 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
           l.sram_addr = fm_base + (p * t.blocks + bl) * ih * iw;
           const InputBlockSource& from =
               t.sources[static_cast<size_t>(g.depthwise ? unit.in_block : bl)];
-          l.dram_addr =
-              BlockBase(*layouts.inputs[from.piece], p, from.block) + (r0 * g.in_w + c0) * L;
-          l.rows = rows;
-          l.cols = cols;
-          l.dram_stride = g.in_w * L;
-          l.pad_top = rows > 0 ? r0 - iy0 : ih;
-          l.pad_bottom = rows > 0 ? iy0 + ih - r1 : 0;
-          l.pad_left = cols > 0 ? c0 - ix0 : iw;
-          l.pad_right = cols > 0 ? ix0 + iw - c1 : 0;
-          estimate.Load(rows * cols * L);
+          l.dram_addr = BlockBase(*layouts.inputs[from.piece], p, from.block) +
+                        (along_y.pixel * width + along_x.pixel) * L;
+          l.rows = along_y.pixels;
+          l.cols = along_x.pixels;
+          l.dram_stride = width * L;
+          l.pad_top = along_y.pad_before;
+          l.pad_bottom = along_y.pad_after;
+          l.pad_left = along_x.pad_before;
+          l.pad_right = along_x.pad_after;
+          l.zeros_y = g.gap_y - 1;
+          l.zeros_x = g.gap_x - 1;
+          // Zeros between the pixels read: the load engine writes the
+          // window's every unit, a cycle each.
+          const bool zeros = g.gap_y > 1 || g.gap_x > 1;
+          estimate.Load(l.rows * l.cols * L, zeros ? ih * iw : 0);
           load.Add(l);
         }
       }

@@ -50,7 +50,12 @@ class CycleEstimate {
   static constexpr int64_t kStartCycles = 7;
 
   void BeginUnit() { units_.emplace_back(); }
-  void Load(int64_t bytes) { units_.back().load_beats.push_back(Bandwidth(bytes)); }
+  /// A load of `bytes` that writes `units` on chip when that, not the
+  /// DRAM, may bound it (a zero-inserted window: the load engine writes a
+  /// unit a cycle; the DRAM's latency hides an ordinary border's zeros).
+  void Load(int64_t bytes, int64_t units = 0) {
+    units_.back().load_beats.push_back(std::max(Bandwidth(bytes), units - latency_));
+  }
   void Store(int64_t pixels, int64_t bytes) {
     units_.back().store += std::max(pixels, Bandwidth(bytes)) + kInstructionCycles;
     // Each pixel is one DRAM write, which costs the words it touches.

@@ -59,6 +59,41 @@ Status ReadIdentity(const Graph& graph, const HwPartition& p, NodeId first, Inne
   return OkStatus();
 }
 
+// transpose_conv2d as a stride-1 convolution over the zero-inserted input
+// (reference/transpose_conv2d.cc's scatter, gathered): output row y sums
+// input row r at tap ky where y = r·s − pad + ky, so with D the input
+// spread s apart, y reads D at y + pad − ky: the turned kernel's tap
+// kh − 1 − ky over D padded by kh − 1 − pad before.
+Status ReadTransposed(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g) {
+  const Node& n = graph.node(id);
+  const Shape& xs = graph.tensor(n.inputs[0]).shape;
+  const Shape& ys = graph.tensor(n.outputs[0]).shape;
+  const Shape& ws = graph.tensor(n.inputs[1]).shape;
+  if (xs.size() != 4 || xs[0] != 1) return NotYet(graph, p, id, "a batch of more than one image");
+  if (g.pad_top != 0 || g.pad_left != 0 || !g.pieces.empty())
+    return NotYet(graph, p, id, "a pad or concat before a transposed convolution");
+  const Pair strides = TransposeConv2DAttrs::Of(n.attrs).strides;
+  // The forward convolution's window, from the output (its input) to xs.
+  const WindowGeometry win = WindowOf(strides, Pair{1, 1}, ys, xs, ws[1], ws[2]);
+  if (win.h.pad_before > ws[1] - 1 || win.w.pad_before > ws[2] - 1)
+    return NotYet(graph, p, id, "an output cropped by more than the kernel");
+  if (strides[0] > 4 || strides[1] > 4)
+    return NotYet(graph, p, id, "a stride above 4: Load.zeros_y and zeros_x reach 3");
+  g.kh = ws[1];
+  g.kw = ws[2];
+  g.gap_y = strides[0];
+  g.gap_x = strides[1];
+  g.in_h = (xs[1] - 1) * g.gap_y + 1;
+  g.in_w = (xs[2] - 1) * g.gap_x + 1;
+  g.in_c = xs[3];
+  g.out_h = ys[1];
+  g.out_w = ys[2];
+  g.out_c = ys[3];
+  g.pad_top = g.kh - 1 - win.h.pad_before;
+  g.pad_left = g.kw - 1 - win.w.pad_before;
+  return OkStatus();
+}
+
 Status ReadInnerProduct(const Graph& graph, const HwPartition& p, NodeId id, InnerProductGroup& g) {
   const Node& n = graph.node(id);
   g.node = id;
@@ -79,6 +114,8 @@ Status ReadInnerProduct(const Graph& graph, const HwPartition& p, NodeId id, Inn
     g.in_c = w.shape[1];
     g.out_c = w.shape[0];
     g.in_w = g.out_w = NumElements(xs).value_or(0) / g.in_c;
+  } else if (n.op == OpKind::kTransposeConv2D) {
+    OPUC_RETURN_IF_ERROR(ReadTransposed(graph, p, id, g));
   } else {
     if (xs.size() != 4 || xs[0] != 1) return NotYet(graph, p, id, "a batch of more than one image");
     const WindowSteps steps = WindowStepsOf(n.op, n.attrs);
@@ -130,7 +167,8 @@ Status ReadInnerProduct(const Graph& graph, const HwPartition& p, NodeId id, Inn
 }
 
 bool IsInnerProduct(OpKind op) {
-  return op == OpKind::kConv2D || op == OpKind::kDepthwiseConv2D || op == OpKind::kFullyConnected;
+  return op == OpKind::kConv2D || op == OpKind::kDepthwiseConv2D ||
+         op == OpKind::kTransposeConv2D || op == OpKind::kFullyConnected;
 }
 
 }  // namespace
@@ -141,6 +179,8 @@ int8_t InnerProductGroup::Weight(int64_t o, int64_t ky, int64_t kx, int64_t i) c
   switch (op) {
     case OpKind::kConv2D: return weights[((o * kh + ky) * kw + kx) * in_c + i];
     case OpKind::kDepthwiseConv2D: return weights[(ky * kw + kx) * out_c + o];
+    case OpKind::kTransposeConv2D:
+      return weights[((o * kh + (kh - 1 - ky)) * kw + (kw - 1 - kx)) * in_c + i];
     default: return weights[o * in_c + i];
   }
 }

@@ -2,7 +2,7 @@
 //
 // The one kind of OPU group codegen compiles so far: an optional concat
 // at memory read (input_blocks.h), an optional zero pad (folded into the
-// loads), one inner product (conv2d, depthwise_conv2d,
+// loads), one inner product (conv2d, depthwise_conv2d, transpose_conv2d,
 // fully_connected; or, in a group without one, an identity pass) with its
 // output stage and fused clamp, then compare
 // stages (relu, relu6, relu_n1_to_1, one prelu with a constant per-channel
@@ -91,8 +91,12 @@ struct InnerProductGroup {
   TensorId output = kNoTensor;  ///< The last op's before a pool.
   bool store_output = true;     ///< False when only a later stage's result leaves.
 
-  // The window, in the coordinates of `input` (a folded pad included).
-  int64_t in_h = 1, in_w = 1, in_c = 1;
+  // The window, in the coordinates of `input` (a folded pad included). A
+  // transposed convolution is a stride-1 one over its zero-inserted input:
+  // there in_h, in_w count that map, whose pixel (y·gap_y, x·gap_x) is the
+  // input's (y, x) and the rest zero (Load.zeros_y/x), and the kernel is
+  // turned by 180 degrees.
+  int64_t in_h = 1, in_w = 1, in_c = 1, gap_y = 1, gap_x = 1;
   int64_t out_h = 1, out_w = 1, out_c = 1;
   int64_t kh = 1, kw = 1, sy = 1, sx = 1, dy = 1, dx = 1;
   int64_t pad_top = 0, pad_left = 0;  ///< Zero rows/columns before the input.
@@ -108,7 +112,8 @@ struct InnerProductGroup {
   DType out_format = DType::kI8;  ///< Of `output`.
 
   /// weight(o, ky, kx, i): conv2d [O, kh, kw, I]; depthwise [1, kh, kw, O]
-  /// (i unused); fully_connected [O, I] (ky = kx = 0).
+  /// (i unused); fully_connected [O, I] (ky = kx = 0); transpose_conv2d
+  /// [O, kh, kw, I] read at (kh - 1 - ky, kw - 1 - kx).
   const int8_t* weights = nullptr;
   Shape weight_shape;
   int8_t Weight(int64_t o, int64_t ky, int64_t kx, int64_t i) const;

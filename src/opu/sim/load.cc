@@ -3,7 +3,10 @@
 // rows x cols units from DRAM (each row contiguous, rows dram_stride bytes
 // apart) into a buffer region of (pad_top + rows + pad_bottom) rows of
 // (pad_left + cols + pad_right) units, the border zero: the padding of a
-// convolution never travels over the bus.
+// convolution never travels over the bus. With zeros_y / zeros_x the rows
+// and units read land that many zero rows and units apart (the
+// zero-inserted input a transposed convolution slides its kernel over),
+// and the region grows to match.
 //
 //===----------------------------------------------------------------------===//
 #include <cstring>
@@ -34,9 +37,15 @@ Status ExecLoad(Machine& m, const isa::LoadInsn& insn) {
       break;
     default: return m.Fail(Cat("buffer is ", insn.buffer, "; buffers are 0, 1 and 2"));
   }
+  if (insn.buffer != 0 && (insn.zeros_y != 0 || insn.zeros_x != 0))
+    return m.Fail(Cat("zeros_y ", insn.zeros_y, " and zeros_x ", insn.zeros_x, " with buffer ",
+                      insn.buffer, ": only the feature map takes zeros between"));
   const int64_t unit = m.units.LoadUnitBytes(insn.buffer);
-  const int64_t pitch = insn.pad_left + insn.cols + insn.pad_right;
-  const int64_t height = insn.pad_top + insn.rows + insn.pad_bottom;
+  const int64_t step_y = insn.zeros_y + 1, step_x = insn.zeros_x + 1;
+  // Units from the first read to the last, the zeros between included.
+  const auto spread = [](int64_t n, int64_t step) { return n == 0 ? 0 : (n - 1) * step + 1; };
+  const int64_t pitch = insn.pad_left + spread(insn.cols, step_x) + insn.pad_right;
+  const int64_t height = insn.pad_top + spread(insn.rows, step_y) + insn.pad_bottom;
   OPUC_RETURN_IF_ERROR(m.InRange("sram_addr", insn.sram_addr, height * pitch, units, what));
   const auto dram_size = static_cast<int64_t>(m.dram->size());
   if (insn.rows > 0 && insn.cols > 0)
@@ -47,8 +56,9 @@ Status ExecLoad(Machine& m, const isa::LoadInsn& insn) {
   std::memset(region, 0, static_cast<size_t>(height * pitch * unit));
   for (int64_t r = 0; r < insn.rows; ++r) {
     const uint8_t* from = m.dram->data() + insn.dram_addr + r * insn.dram_stride;
-    uint8_t* to = region + ((insn.pad_top + r) * pitch + insn.pad_left) * unit;
-    std::memcpy(to, from, static_cast<size_t>(insn.cols * unit));
+    uint8_t* to = region + ((insn.pad_top + r * step_y) * pitch + insn.pad_left) * unit;
+    for (int64_t c = 0; c < insn.cols; ++c)
+      std::memcpy(to + c * step_x * unit, from + c * unit, static_cast<size_t>(unit));
   }
   m.counters.bytes_loaded += insn.rows * insn.cols * unit;
   return OkStatus();
