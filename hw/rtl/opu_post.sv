@@ -80,8 +80,9 @@ module opu_post
 
   assign res_i16 = op == OP_RESADD && `OPU_FIELD(insn_i, RESADD_RES_FORMAT) == 2'd2;
   assign advance = running_q && (!res_i16 || low_q);
+  // An i16's low row: `count` rows on, or the next row of a broadcast one.
   assign fm_raddr_o = filling_q ? 32'(`OPU_FIELD(insn_i, TABLE_TABLE_ADDR)) + fill_q
-                      : low_q   ? res_q + cols
+                      : low_q   ? res_q + (`OPU_FIELD(insn_i, RESADD_BROADCAST) ? 32'd1 : cols)
                                 : res_q;
   assign acc_raddr_o = entry_q;
 
@@ -112,6 +113,7 @@ module opu_post
     .res_lane_i(`OPU_FIELD(insn_i, RESADD_RES_LANE)),
     .res_lanes_i(`OPU_FIELD(insn_i, RESADD_RES_LANES)),
     .res_format_i(`OPU_FIELD(insn_i, RESADD_RES_FORMAT)),
+    .multiply_i(`OPU_FIELD(insn_i, RESADD_MULTIPLY)),
     .acc_shift_i(`OPU_FIELD(insn_i, RESADD_ACC_SHIFT)),
     .res_shift_i(`OPU_FIELD(insn_i, RESADD_RES_SHIFT)),
     .out_shift_i(`OPU_FIELD(insn_i, RESADD_OUT_SHIFT)),
@@ -169,7 +171,7 @@ module opu_post
         end
       end else if (advance) begin
         entries_o <= entries_o + 1;
-        res_q <= res_q + 1;
+        if (!`OPU_FIELD(insn_i, RESADD_BROADCAST)) res_q <= res_q + 1;
         if (c_q + 1 < cols) begin
           c_q <= c_q + 1;
           entry_q <= entry_q + 1;

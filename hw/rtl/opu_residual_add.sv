@@ -3,7 +3,8 @@
 // rounded once by out_shift and clamped. Lane j's residual is byte
 // res_lane + j of the feature-map row (i8 or u8), or for an i16 that byte
 // of the high row (signed) and of the row (the low byte, unsigned); lanes
-// from res_lanes on add 0.
+// from res_lanes on add 0. With multiply_i the exact product, shifted up
+// by a, rounded once by out_shift and clamped (numerics.md §5, mul).
 module opu_residual_add
   import opu_pkg::*;
   import opu_arith_pkg::*;
@@ -15,6 +16,7 @@ module opu_residual_add
   input  logic [7:0]            res_lane_i,
   input  logic [7:0]            res_lanes_i,
   input  logic [1:0]            res_format_i,  // 0 i8, 1 u8, 2 i16
+  input  logic                  multiply_i,
   input  logic [4:0]            acc_shift_i,
   input  logic [4:0]            res_shift_i,
   input  logic [5:0]            out_shift_i,
@@ -39,8 +41,10 @@ module opu_residual_add
         res = res_format_i == 2'd2 ? {{80{high_j[7]}}, high_j, byte_j}
                                    : {{88{byte_j[7] && res_format_i == 2'd0}}, byte_j};
       if (enable_i)
-        entry_o[ACC_BITS*j +: ACC_BITS] = requant((acc <<< acc_shift_i) + (res <<< res_shift_i),
-                                                  {2'b00, out_shift_i}, lo_i, hi_i);
+        entry_o[ACC_BITS*j +: ACC_BITS] =
+            requant(multiply_i ? (acc * res) <<< acc_shift_i
+                               : (acc <<< acc_shift_i) + (res <<< res_shift_i),
+                    {2'b00, out_shift_i}, lo_i, hi_i);
     end
   end
 endmodule

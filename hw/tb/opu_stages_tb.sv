@@ -17,6 +17,7 @@ module opu_stages_tb
   input  logic [7:0]            res_lane_i,
   input  logic [7:0]            res_lanes_i,
   input  logic [1:0]            res_format_i,
+  input  logic                  multiply_i,
   input  logic [BEAT_BITS-1:0]  high_row_i,
   input  logic [4:0]            acc_shift_i,
   input  logic [4:0]            res_shift_i,
@@ -48,7 +49,8 @@ module opu_stages_tb
     .enable_i(1'b1), .entry_i, .prelu_i, .shift_i, .neg_shift_i, .param_i, .lo_i, .hi_i, .entry_o(compare_o)
   );
   opu_residual_add u_residual (
-    .enable_i(1'b1), .entry_i, .row_i, .res_lane_i, .res_lanes_i, .res_format_i, .high_row_i, .acc_shift_i, .res_shift_i,
+    .enable_i(1'b1), .entry_i, .row_i, .res_lane_i, .res_lanes_i, .res_format_i, .multiply_i,
+    .high_row_i, .acc_shift_i, .res_shift_i,
     .out_shift_i, .lo_i, .hi_i, .entry_o(residual_add_o)
   );
   opu_average u_average (

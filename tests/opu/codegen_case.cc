@@ -114,6 +114,15 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
                                                            : c.co;
   const TensorId y = c.identity ? Padded(b, c, x) : InnerProduct(b, c, x, out_c, rng);
   TensorId last = y;
+  TensorId constant = kNoTensor, channel = kNoTensor;
+  if (c.channel) {
+    // Random values of the constant's format, one per channel or one.
+    const int64_t n = c.channel_scalar ? 1 : out_c;
+    const HostTensor values = RandomInput(c.channel_constant, {n}, rng);
+    constant = b.Constant("c", c.channel_constant, c.channel_scalar ? Shape{1} : Shape{n},
+                          ConstantData::Copy(values.raw(), values.bytes()));
+    last = channel = b.Op(c.channel_op, "channel", {y, constant});
+  }
   TensorId res = kNoTensor, padded = kNoTensor, sum = kNoTensor;
   if (c.residual) {
     res = b.Input(
@@ -125,7 +134,7 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
       pad.Set("pads", AttrValue(std::vector<int64_t>{0, 0, 0, 0, 0, 0, 0, out_c - c.res_channels}));
       padded = operand = b.Op(OpKind::kPad, "channel_pad", {res}, pad);
     }
-    sum = last = b.Op(OpKind::kAdd, "add", {y, operand});
+    sum = last = b.Op(OpKind::kAdd, "add", {last, operand});
   }
   TensorId alpha = kNoTensor, table = kNoTensor, table_input = kNoTensor;
   if (c.after && std::string(c.after) == "prelu") {
@@ -206,6 +215,11 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
     graph.tensor(y).dtype = c.out;
   } else if (y != x) {  // a pad keeps the format
     graph.tensor(y).fixed_point = {{c.f_in}, -1};
+  }
+  if (channel != kNoTensor) {
+    graph.tensor(constant).fixed_point = {{c.f_constant}, -1};
+    graph.tensor(channel).fixed_point = {{c.f_channel}, -1};
+    graph.tensor(channel).dtype = c.channel_format;
   }
   if (c.residual) {
     graph.tensor(res).fixed_point = {{c.f_res}, -1};

@@ -29,6 +29,12 @@ struct Case {
   const char* fused = "none";
   const char* after = nullptr;  // a separate relu / relu6 / relu_n1_to_1 / prelu
   int f_in = 4, f_out = 3, f_after = 3;
+  // add, sub or mul of a constant with one value per channel (or, with
+  // `channel_scalar`, one for all) right after the inner product.
+  bool channel = false, channel_scalar = false;
+  OpKind channel_op = OpKind::kAdd;
+  DType channel_constant = DType::kI8, channel_format = DType::kI8;
+  int f_constant = 3, f_channel = 3;
   // A residual add of a second input after the inner product (before `after`).
   bool residual = false;
   DType res_format = DType::kI8, sum_format = DType::kI8;

@@ -17,6 +17,11 @@ std::string Describe(const Case& c) {
     s += " read as a concat of";
     for (int64_t n : c.pieces) s += " " + std::to_string(n);
   }
+  if (c.channel)
+    s += " " + std::string(OpName(c.channel_op)) + " " +
+         (c.channel_scalar ? "a " : "a per-channel ") + std::string(DTypeName(c.channel_constant)) +
+         " constant f" + std::to_string(c.f_constant) + " -> " +
+         std::string(DTypeName(c.channel_format)) + " f" + std::to_string(c.f_channel);
   if (c.residual)
     s += " + residual " + std::string(DTypeName(c.res_format)) + " f" + std::to_string(c.f_res) +
          (c.res_channels > 0 ? " of " + std::to_string(c.res_channels) + " channels, padded" : "") +

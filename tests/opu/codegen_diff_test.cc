@@ -1,9 +1,11 @@
-// Differential tests: random quantized inner-product groups (shapes,
-// kernels, strides, channel counts on and off the array's width, i8, u8
-// and i16 inputs and outputs, with and without a residual add of i8, u8
-// or i16, a compare stage (clamps, prelu, lookup tables), a pool: max or
-// average, windowed or global, or a mean, and a nearest 2x upsample; the
-// input read as a concat of pieces at memory read or not), compiled for
+// Differential tests: random quantized inner-product groups (conv,
+// depthwise, transposed conv, fully connected or none; shapes, kernels,
+// strides, channel counts on and off the array's width, i8, u8 and i16
+// inputs and outputs, with and without an add, sub or mul of a per-channel
+// constant, a residual add of i8, u8 or i16, a compare stage (clamps,
+// prelu, lookup tables), a pool: max or average, windowed (overlapping,
+// padded) or global, or a mean, and a nearest 2x upsample; the input read
+// as a concat of pieces at memory read or not), compiled for
 // `tiny` and `opu1024` and run on the functional simulator, must equal the
 // integer reference executor bit for bit.
 #include <doctest/doctest.h>
@@ -64,6 +66,16 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
   // (CanonicalizeActivation makes it a node): one compare stage may follow.
   c.f_in = static_cast<int>(pick(0, c.in == DType::kI16 ? 12 : 7));
   c.f_out = static_cast<int>(pick(-2, c.out == DType::kI16 ? 14 : 7));
+  if (pick(0, 3) == 0) {  // the adder or multiplier stage: a per-channel constant
+    const OpKind ops[] = {OpKind::kAdd, OpKind::kSub, OpKind::kMul};
+    c.channel = true;
+    c.channel_op = ops[pick(0, 2)];
+    c.channel_scalar = pick(0, 3) == 0;
+    c.channel_constant = Format(rng);
+    c.channel_format = Format(rng);
+    c.f_constant = static_cast<int>(pick(-2, 7));
+    c.f_channel = static_cast<int>(pick(-2, c.channel_format == DType::kI16 ? 14 : 7));
+  }
   if (pick(0, 2) == 0) {
     c.residual = true;
     c.res_format = Format(rng);
@@ -135,9 +147,10 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
   }
   // A pad stage feeds only an inner product or a pool: without the one, a
   // pad comes before a pool (as hand_landmark_lite's max pool group).
-  if (c.identity && !c.residual && !c.after && c.pool && c.pool_op != OpKind::kMean)
+  if (c.identity && !c.channel && !c.residual && !c.after && c.pool && c.pool_op != OpKind::kMean)
     c.pad = pick(0, 3);
-  if (c.identity && !c.residual && !c.after && !c.pool && !c.upsample) c.after = "relu";
+  if (c.identity && !c.channel && !c.residual && !c.after && !c.pool && !c.upsample)
+    c.after = "relu";
   return c;
 }
 
@@ -146,7 +159,8 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
   std::mt19937 rng(20261126);
   // The draw must reach every kind of group, or a passing run proves less.
   int identity = 0, second_residual = 0, average = 0, global = 0, mean = 0, upsample = 0,
-      concat = 0, i16_residual = 0, overlapping = 0, padded = 0, transposed = 0;
+      concat = 0, i16_residual = 0, overlapping = 0, padded = 0, transposed = 0, channel_add = 0,
+      channel_sub = 0, channel_mul = 0;
   for (int i = 0; i < 150; ++i) {
     const Case c = RandomCase(rng, false, hw.ipa.max_kernel, false);
     upsample += c.upsample;
@@ -161,6 +175,9 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
     overlapping += windowed && c.pool_k > c.pool_s;
     padded += windowed && c.pool_same && c.pool_k >= 3;
     transposed += !c.identity && c.op == OpKind::kTransposeConv2D && c.stride > 1;
+    channel_add += c.channel && c.channel_op == OpKind::kAdd;
+    channel_sub += c.channel && c.channel_op == OpKind::kSub;
+    channel_mul += c.channel && c.channel_op == OpKind::kMul;
     RunCase(c, hw, rng);
   }
   CHECK(identity > 0);
@@ -174,6 +191,9 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
   CHECK(overlapping > 0);
   CHECK(padded > 0);
   CHECK(transposed > 0);
+  CHECK(channel_add > 0);
+  CHECK(channel_sub > 0);
+  CHECK(channel_mul > 0);
 }
 
 TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024") {

@@ -22,14 +22,19 @@ Attributes Window(int64_t k, int64_t s, const char* padding = "valid") {
   return a;
 }
 
-// Every activation i8 at f = 4 unless `fractions` says otherwise (by name).
+// Every activation i8 at f = 4 unless `fractions` says otherwise (by name);
+// a constant has the fraction length `fractions` gives it.
 std::vector<std::string> Skipped(GraphBuilder b,
                                  const std::vector<std::pair<std::string, int>>& fractions = {}) {
   Expected<Graph> built = std::move(b).Finish();
   REQUIRE_MESSAGE(built.ok(), built.status().ToString());
   Graph& graph = *built;
   for (Tensor& t : graph.tensors) {
-    if (t.is_constant()) continue;
+    if (t.is_constant()) {
+      for (const auto& [name, f] : fractions)
+        if (t.name == name) t.fixed_point = {{f}, -1};
+      continue;
+    }
     t.dtype = DType::kI8;
     t.fixed_point = {{4}, -1};
     for (const auto& [name, f] : fractions)
@@ -116,6 +121,31 @@ TEST_CASE("a concat of another fraction length, or of a constant, is listed") {
   REQUIRE(reasons.size() == 1);
   CHECK(reasons[0] == "node 0 'cat' (concat) on stage mem_rd: a constant input");
   CHECK(ConcatSkipped(false, {}).empty());  // the same concat at one fraction length compiles
+}
+
+// x -> mul by a per-channel constant -> 1x1 conv, or the conv first: the
+// multiplier before the inner product (mul_pre) has no instruction; after
+// it, the multiplier stage compiles.
+std::vector<std::string> ChannelMulSkipped(bool before) {
+  GraphBuilder b("scale");
+  const TensorId x = b.Input("x", DType::kI8, {1, 4, 4, 8});
+  const std::vector<int8_t> scales = {1, 2, 3, 4, 5, 6, 7, 8}, weights(8 * 8, 3);
+  const TensorId c = b.Constant("c", DType::kI8, {8}, ConstantData::Copy(scales.data(), 8));
+  const TensorId w =
+      b.Constant("w", DType::kI8, {8, 1, 1, 8}, ConstantData::Copy(weights.data(), 64));
+  const auto conv = [&](TensorId in) { return b.Op(OpKind::kConv2D, "conv", {in, w}); };
+  const auto mul = [&](TensorId in) { return b.Op(OpKind::kMul, "mul", {in, c}); };
+  b.Output(before ? conv(mul(x)) : mul(conv(x)));
+  return Skipped(std::move(b), {{"c", 4}, {"w", 6}});
+}
+
+TEST_CASE("a multiplier before the inner product is listed; after it, it compiles") {
+  const std::vector<std::string> reasons = ChannelMulSkipped(true);
+  REQUIRE(reasons.size() == 1);
+  CHECK(reasons[0] ==
+        "node 1 'conv' (conv2d) on stage ipa: an inner product after another stage: the "
+        "pre-adder and pre-multiplier have no instruction");
+  CHECK(ChannelMulSkipped(false).empty());
 }
 
 }  // namespace

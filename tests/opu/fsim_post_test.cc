@@ -105,6 +105,66 @@ TEST_CASE(
   CHECK(counters.post_entries == 2);  // Output, then ResAdd, on one entry
 }
 
+// Two entries, each lane's bias (f = 6), then a ResAdd that reads one
+// feature-map row for both: a per-channel constant (f = 4) in row 10
+// (and, for an i16, its low bytes in row 11).
+Bench ChannelConstant(std::initializer_list<int32_t> biases, int64_t format, bool multiply,
+                      int64_t out_shift, int64_t lo, int64_t hi, int64_t res_shift = -1) {
+  Bench b;
+  int lane = 0;
+  for (int32_t bias : biases) b.Param(128, lane++, bias, 1, 0);
+  b.Bytes(300, {-37, 5, 120, -2});  // i8; an i16's high bytes
+  b.Bytes(308, {199, 2});           // an i16's low bytes: -37·256 + 199, 5·256 + 2
+  b.Add(Load(0, 0, 0, 1, 2, 16));
+  b.Add(Load(0, 10, 300, 1, 2, 16));
+  b.Add(Load(1, 0, 64, 1, 1, 32));
+  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
+  b.Add(With(Gemm(0, 1, 1, 2, 1), kPopPrev));
+  b.Add(Output(2, -32768, 32767));
+  ResAddInsn add;
+  add.count = 2;
+  add.res_addr = 10;
+  add.res_format = format;
+  add.res_lanes = 4;
+  add.broadcast = 1;
+  add.multiply = multiply;
+  add.res_shift = res_shift >= 0 ? res_shift : multiply ? 0 : 2;
+  add.out_shift = out_shift;
+  add.lo = lo;
+  add.hi = hi;
+  b.Add(With(add, kPushNext));
+  b.Add(With(Store(1, 2, 2, 256, 16), kPopPrev));
+  return b;
+}
+
+TEST_CASE("a per-channel constant: one row for every entry, added or multiplied") {
+  // Add (numerics.md E14's shifts): (100 - 148) / 2 = -24; (-7 + 20) / 2 =
+  // 6.5 -> 7; (50 + 480) / 2 = 265 -> 127; (3 - 8) / 2 = -2.5 -> -2. The
+  // second entry reads the same row, not row 11.
+  Bench add = ChannelConstant({100, -7, 50, 3}, 0, false, 1, -128, 127);
+  REQUIRE(add.Run().ok());
+  CHECK(add.Signed(256, 4) == std::vector<int>{-24, 7, 127, -2});
+  CHECK(add.Signed(264, 4) == std::vector<int>{-24, 7, 127, -2});
+  // Multiply, f 6 + 4 to 4: 100·-37 / 64 = -57.8 -> -58; -35 / 64 -> -1;
+  // 6000 / 64 = 93.75 -> 94; -6 / 64 -> 0.
+  Bench mul = ChannelConstant({100, -7, 50, 3}, 0, true, 6, -128, 127);
+  REQUIRE(mul.Run().ok());
+  CHECK(mul.Signed(256, 4) == std::vector<int>{-58, -1, 94, 0});
+  CHECK(mul.Signed(264, 4) == std::vector<int>{-58, -1, 94, 0});
+  // An i16 constant, its low bytes in the next row: -9273 and 1282. 2·-9273
+  // / 4 = -4636.5 -> -4636; 3·1282 / 4 = 961.5 -> 962; lanes 2, 3: 0·(120·256)
+  // and 0·(-2·256). The low bytes of the stored i16s: -4636 = 0xEDE4, 962 = 0x03C2.
+  Bench wide = ChannelConstant({2, 3, 0, 0}, 2, true, 2, -32768, 32767);
+  REQUIRE(wide.Run().ok());
+  CHECK(wide.dram[256] == 0xE4);
+  CHECK(wide.dram[257] == 0xC2);
+  CHECK(wide.dram[264] == 0xE4);
+  // A product shifts by acc_shift; res_shift with multiply is an error.
+  Bench bad = ChannelConstant({1, 1, 1, 1}, 0, true, 0, -128, 127, 1);
+  CHECK(bad.Run().message() ==
+        "instruction 6 (ResAdd): res_shift is 1 with multiply; a product shifts by a");
+}
+
 TEST_CASE("an i16 residual: high bytes in the tile's rows, low bytes count rows on") {
   Bench b;
   b.Param(128, 0, 1000, 1, 0);  // lane 0's bias; the others 0

@@ -128,7 +128,8 @@ TEST_CASE("compare stage: relu's shift, and prelu's slope before its one roundin
   CHECK(Lane(b.tb->compare_o, 3) == -128);
 }
 
-TEST_CASE("residual add: aligned up exactly, one rounding, lanes past res_lanes add 0") {
+TEST_CASE(
+    "residual add: aligned up exactly, one rounding, lanes past res_lanes add 0; and multiply") {
   Bench b;
   // Row bytes: lane 1 onwards are the residual's 4 bytes (res_lane 1).
   b.tb->row_i = 0;
@@ -164,6 +165,15 @@ TEST_CASE("residual add: aligned up exactly, one rounding, lanes past res_lanes 
   CHECK(Lane(b.tb->residual_add_o, 1) == 254);   // (6 + 502) / 2
   CHECK(Lane(b.tb->residual_add_o, 2) == 200);   // (200 + 200) / 2
   CHECK(Lane(b.tb->residual_add_o, 3) == 5);     // past res_lanes
+  // multiply: the exact products of the same operands over 2^4, ties up.
+  b.tb->multiply_i = 1;
+  b.tb->acc_shift_i = 0;
+  b.tb->out_shift_i = 4;
+  b.tb->eval();
+  CHECK(Lane(b.tb->residual_add_o, 0) == -307);  // 20 · -246 = -4920: -307.5
+  CHECK(Lane(b.tb->residual_add_o, 1) == 94);    // 3 · 502 = 1506: 94.125
+  CHECK(Lane(b.tb->residual_add_o, 2) == 1250);  // 100 · 200 = 20000
+  CHECK(Lane(b.tb->residual_add_o, 3) == 0);     // past res_lanes: times 0
 }
 
 TEST_CASE("average: sum over taps rounded half up once, with the fraction change") {

@@ -106,7 +106,8 @@ Expected<OpuCode> CompileOpuGroups(const Graph& graph, const HwPartition& partit
     for (const codegen::InputPiece& piece : g.pieces) placed.push_back(piece.tensor);
     if (g.pieces.empty()) placed.push_back(g.input);
     if (g.store_output) placed.push_back(g.output);
-    for (const codegen::ResidualStep& res : g.residuals) placed.push_back(res.tensor);
+    for (const codegen::ResidualStep& res : g.residuals)
+      if (res.constant.empty()) placed.push_back(res.tensor);  // a constant stays in the blob
     if (g.store_pool) placed.push_back(g.pool->tensor);
     if (g.upsampled != kNoTensor) placed.push_back(g.upsampled);
     for (TensorId t : placed) OPUC_RETURN_IF_ERROR(place(t).WithContext(Cat("group ", g.group)));
@@ -120,7 +121,7 @@ Expected<OpuCode> CompileOpuGroups(const Graph& graph, const HwPartition& partit
     if (g.pieces.empty()) layouts.inputs.push_back(code.Find(g.input));
     if (g.store_output) layouts.output = code.Find(g.output);
     for (const codegen::ResidualStep& res : g.residuals)
-      layouts.residuals.push_back(code.Find(res.tensor));
+      layouts.residuals.push_back(res.constant.empty() ? code.Find(res.tensor) : nullptr);
     if (g.store_pool) layouts.pool = code.Find(g.pool->tensor);
     if (g.upsampled != kNoTensor) layouts.upsampled = code.Find(g.upsampled);
     OPUC_ASSIGN_OR_RETURN(OpuGroupCode group,

@@ -70,6 +70,30 @@ ConstantPlacement PackConstants(const InnerProductGroup& g, const Tiling& t,
     for (size_t k = 0; k < g.table.size(); ++k)
       PutLe(blob, static_cast<size_t>(at.table) + 2 * k, static_cast<uint16_t>(g.table[k]), 2);
   }
+  if (t.constant_rows > 0) {  // per block of L channels, a row per plane (an i16's high first)
+    Align(blob, align);
+    at.channel_constants = static_cast<int64_t>(blob.size());
+    blob.resize(blob.size() + static_cast<size_t>(t.constant_rows * L), 0);
+    for (size_t k = 0; k < g.residuals.size(); ++k) {
+      const ResidualStep& r = g.residuals[k];
+      const int64_t planes = r.format == DType::kI16 ? 2 : 1;
+      const int64_t first = at.channel_constants + ConstantRowsBefore(g, k, L) * L;
+      for (size_t c = 0; c < r.constant.size(); ++c) {
+        const auto v = static_cast<uint32_t>(r.constant[c]);
+        const int64_t row = static_cast<int64_t>(c) / L * planes,
+                      lane = static_cast<int64_t>(c) % L;
+        const auto at_plane = [&](int64_t p) {
+          return static_cast<size_t>(first + (row + p) * L + lane);
+        };
+        if (planes == 2) {
+          blob[at_plane(0)] = static_cast<uint8_t>(v >> 8);
+          blob[at_plane(1)] = static_cast<uint8_t>(v);
+        } else {
+          blob[at_plane(0)] = static_cast<uint8_t>(v);
+        }
+      }
+    }
+  }
   return at;
 }
 

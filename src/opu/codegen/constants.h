@@ -19,9 +19,10 @@
 namespace opuc::codegen {
 
 struct ConstantPlacement {
-  int64_t weights = 0;  ///< Byte address of the first weight row.
-  int64_t params = 0;   ///< Byte address of the first param row.
-  int64_t table = 0;    ///< Of a lookup table's table_rows x L bytes.
+  int64_t weights = 0;            ///< Byte address of the first weight row.
+  int64_t params = 0;             ///< Byte address of the first param row.
+  int64_t table = 0;              ///< Of a lookup table's table_rows x L bytes.
+  int64_t channel_constants = 0;  ///< Of the constant_rows x L bytes of per-channel constants.
 };
 
 /// The input block that weight row `block_row` (0 .. t.blocks-1) of output

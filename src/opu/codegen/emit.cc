@@ -20,6 +20,7 @@
 #include <algorithm>
 
 #include "support/format.h"
+#include "transfers.h"
 #include "units.h"
 
 namespace opuc::codegen {
@@ -36,22 +37,6 @@ struct Batch {
 
 int64_t BlockBase(const ActivationLayout& l, int64_t plane, int64_t block) {
   return l.PixelAddress(plane, block, 0, 0);
-}
-
-// Along one axis, what a load of the window [first, first + n) reads: the
-// input's pixels sit `gap` apart over [0, extent) of the window's space
-// (1 but for a transposed convolution's zero-inserted input); the rest of
-// the window is zero.
-struct AxisLoad {
-  int64_t pixel = 0, pixels = 0;  ///< The input pixels read.
-  int64_t pad_before = 0, pad_after = 0;
-};
-
-AxisLoad LoadAlong(int64_t first, int64_t n, int64_t extent, int64_t gap) {
-  const int64_t lo = std::max<int64_t>(0, first), hi = std::min(extent, first + n);
-  const int64_t p0 = (lo + gap - 1) / gap, p1 = hi > 0 ? (hi - 1) / gap + 1 : 0;
-  if (hi <= lo || p1 <= p0) return {0, 0, n, 0};
-  return {p0, p1 - p0, p0 * gap - first, first + n - ((p1 - 1) * gap + 1)};
 }
 
 // Where the pool of `unit`'s tile puts its entries (PostTile's pool_*).
@@ -72,36 +57,6 @@ void PlacePool(const InnerProductGroup& g, const Tiling& t, const Unit& unit, in
   tile.pool_x0 = unit.col.pooled_first;
   tile.pool_pad_y = unit.row.pool_pad;
   tile.pool_pad_x = unit.col.pool_pad;
-}
-
-// Pixels in the accumulator, row by row from `acc_addr`, `pitch` entries
-// apart (`cols` when 0).
-struct TileRect {
-  int64_t acc_addr, rows, cols, pitch = 0;
-};
-
-// Stores lanes [c0, c0 + lanes) of `tile` to `layout` at pixel (y0, x0),
-// one Store per byte plane; with `upsample`, each pixel as a 2x2 block of
-// `layout`, the doubled map, from pixel (2 y0, 2 x0).
-void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0, int64_t lanes,
-               int64_t y0, int64_t x0, CycleEstimate& estimate, Batch& store,
-               bool upsample = false) {
-  const int64_t L = layout.lanes, copies = upsample ? 4 : 1;
-  for (int64_t p = 0; p < layout.planes(); ++p) {
-    isa::StoreInsn s;
-    s.acc_addr = tile.acc_addr;
-    s.acc_pitch = tile.pitch > 0 ? tile.pitch : tile.cols;
-    s.rows = tile.rows;
-    s.cols = tile.cols;
-    s.lanes = lanes;
-    s.dram_addr =
-        layout.PixelAddress(p, c0 / L, upsample ? 2 * y0 : y0, upsample ? 2 * x0 : x0) + c0 % L;
-    s.dram_stride = layout.width * L;
-    s.high_byte = layout.planes() == 2 && p == 0;
-    s.upsample = upsample;
-    estimate.Store(copies * tile.rows * tile.cols, copies * tile.rows * tile.cols * lanes);
-    store.Add(s);
-  }
 }
 
 }  // namespace
@@ -127,17 +82,12 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
     estimate.BeginUnit();
 
     Batch load;
-    if (ui == 0 && t.table_rows > 0) {  // the table, for every unit
-      isa::LoadInsn table;
-      table.buffer = 0;
-      table.sram_addr = t.table_row;
-      table.dram_addr = constants.table;
-      table.rows = 1;
-      table.cols = t.table_rows;
-      table.dram_stride = t.table_rows * L;
-      estimate.Load(t.table_rows * L);
-      load.Add(table);
-    }
+    // The table and the per-channel constants, for every unit.
+    if (ui == 0 && t.table_rows > 0)
+      load.Add(WholeRowsLoad(t.table_row, constants.table, t.table_rows, L, estimate));
+    if (ui == 0 && t.constant_rows > 0)
+      load.Add(
+          WholeRowsLoad(t.constant_row, constants.channel_constants, t.constant_rows, L, estimate));
     if (unit.new_window) {
       const AxisLoad along_y = LoadAlong(unit.y0 * g.sy - g.pad_top, ih, g.in_h, g.gap_y);
       const AxisLoad along_x = LoadAlong(unit.x0 * g.sx - g.pad_left, iw, g.in_w, g.gap_x);
@@ -194,7 +144,7 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
     // An i16 residual's low plane follows its high plane's rows (ResAdd reads
     // it `count` rows on).
     for (size_t k = 0; k < g.residuals.size() && unit.last_chunk; ++k) {
-      if (g.residuals[k].channels <= unit.ob * Co) continue;
+      if (!g.residuals[k].constant.empty() || g.residuals[k].channels <= unit.ob * Co) continue;
       const ActivationLayout& res = *layouts.residuals[k];
       for (int64_t p = 0; p < res.planes(); ++p) {
         isa::LoadInsn r;
@@ -244,6 +194,8 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       tile.c0 = unit.ob * Co;
       tile.co = Co;
       tile.table_row = t.table_row;
+      tile.constant_row = t.constant_row;
+      tile.lanes = L;
       tile.th = unit.th;
       tile.tw = unit.tw;
       if (g.pool) PlacePool(g, t, unit, acc_base, tile);
@@ -259,18 +211,19 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       const int64_t c0 = unit.ob * Co, lanes = std::min(Co, g.out_c - c0);
       if (g.store_output)  // the pixels up to the next tile's (spans.h)
         StoreTile(*layouts.output, {acc_base, unit.row.kept, unit.col.kept, unit.tw}, c0, lanes,
-                  unit.y0, unit.x0, estimate, store);
+                  unit.y0, unit.x0, estimate, store.insns);
       if (g.upsampled != kNoTensor && !g.pool)
         StoreTile(*layouts.upsampled, {acc_base, unit.th, unit.tw}, c0, lanes, unit.y0, unit.x0,
-                  estimate, store, /*upsample=*/true);
+                  estimate, store.insns, /*upsample=*/true);
       PostTile tile;
       if (g.pool) PlacePool(g, t, unit, acc_base, tile);
       const TileRect pooled{tile.pool_base, tile.pool_rows, tile.pool_cols};
       if (g.store_pool && tile.pool_last)
-        StoreTile(*layouts.pool, pooled, c0, lanes, tile.pool_y0, tile.pool_x0, estimate, store);
+        StoreTile(*layouts.pool, pooled, c0, lanes, tile.pool_y0, tile.pool_x0, estimate,
+                  store.insns);
       if (g.upsampled != kNoTensor && g.pool && tile.pool_last)
         StoreTile(*layouts.upsampled, pooled, c0, lanes, tile.pool_y0, tile.pool_x0, estimate,
-                  store, /*upsample=*/true);
+                  store.insns, /*upsample=*/true);
       if (store.insns.empty()) {  // a global pool's tile before the last: a Store of no
         isa::StoreInsn none;      // pixels carries the pair's tokens
         none.lanes = 1;

@@ -33,8 +33,10 @@ struct PostTile {
   /// the next, the lane of the pair's first channel, and the pair's
   /// channels: [c0, c0 + Co).
   int64_t residual_row = 0, residual_pitch = 0, residual_lane = 0, c0 = 0, co = 0;
-  int64_t table_row = 0;   ///< With a lookup table.
-  int64_t th = 1, tw = 1;  ///< The tile's pixels.
+  int64_t table_row = 0;     ///< With a lookup table.
+  int64_t constant_row = 0;  ///< With per-channel constants (Tiling::constant_row).
+  int64_t lanes = 1;         ///< L: lanes of a feature-map row.
+  int64_t th = 1, tw = 1;    ///< The tile's pixels.
   /// With a pool: where its entries go, the first of them in the pooled
   /// map, and how far before the tile its window starts. A global pool's
   /// one window gathers every tile of an output block into one entry:

@@ -157,6 +157,13 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
       ra.res_addr = tile.residual_row + ResidualTilesBefore(g, step.residual) * tile.residual_pitch;
       ra.res_lane = tile.residual_lane;
       ra.res_lanes = std::clamp<int64_t>(r.channels - tile.c0, 0, tile.co);
+      if (!r.constant.empty()) {  // the block's row (per plane) for every entry
+        const int64_t planes = r.format == DType::kI16 ? 2 : 1;
+        ra.res_addr = tile.constant_row + ConstantRowsBefore(g, step.residual, tile.lanes) +
+                      tile.c0 / tile.lanes * planes;
+        ra.broadcast = 1;
+        ra.multiply = r.multiply;
+      }
       ra.res_format = FormatCode(r.format);
       ra.acc_shift = r.acc_shift;
       ra.res_shift = r.res_shift;

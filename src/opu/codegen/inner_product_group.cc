@@ -34,7 +34,10 @@ Status FoldPad(const Graph& graph, const HwPartition& p, NodeId id, InnerProduct
 // shift 0 brings the input (padded, after a folded pad) into the
 // accumulator unchanged, one array cycle a pixel and output block.
 Status ReadIdentity(const Graph& graph, const HwPartition& p, NodeId first, InnerProductGroup& g) {
-  if (g.input == kNoTensor) g.input = g.output = graph.node(first).inputs[0];
+  if (g.input == kNoTensor) {  // the first op's value operand (not a constant one)
+    const std::vector<TensorId>& in = graph.node(first).inputs;
+    g.input = g.output = in.size() > 1 && graph.tensor(in[0]).is_constant() ? in[1] : in[0];
+  }
   const Tensor& in = graph.tensor(g.input);
   const Shape& out = graph.tensor(g.output).shape;
   if (in.shape.size() != 4 || in.shape[0] != 1)
@@ -219,8 +222,12 @@ Expected<InnerProductGroup> DescribeGroup(const Graph& graph, const HwPartition&
       return NotYet(graph, partition, ops[k], "an op after the pool");
     else if (op == OpKind::kMaxPool2D || op == OpKind::kAvgPool2D || op == OpKind::kMean)
       OPUC_RETURN_IF_ERROR(ReadPool(graph, partition, ops[k], g));
-    else if (op == OpKind::kAdd)
+    else if (op == OpKind::kAdd || op == OpKind::kSub || op == OpKind::kMul)
       OPUC_RETURN_IF_ERROR(ReadResidual(graph, partition, group, ops[k], g));
+    else if (IsInnerProduct(op))
+      return NotYet(graph, partition, ops[k],
+                    "an inner product after another stage: the pre-adder and pre-multiplier have "
+                    "no instruction");
     else if (op == OpKind::kPRelu)
       OPUC_RETURN_IF_ERROR(ReadPRelu(graph, partition, ops[k], g));
     else if (op == OpKind::kLookupTable)

@@ -7,7 +7,8 @@
 // output stage and fused clamp, then compare
 // stages (relu, relu6, relu_n1_to_1, one prelu with a constant per-channel
 // alpha, one lookup table), residual adds of i8, u8 or i16 values from DRAM
-// (with channels a collected zero pad appends), each
+// (with channels a collected zero pad appends), adds, subs and muls of a
+// per-channel constant, each
 // reading the previous op, then an optional pool, and last an optional
 // nearest 2x upsample (the store writes each pixel as a 2x2 block). Every
 // value here is read from the quantized graph as numerics.md defines it.
@@ -35,13 +36,19 @@ struct ClampStep {
 };
 
 /// The residual add (numerics.md §5): clamp(rhu((acc << acc_shift) +
-/// (res << res_shift), out_shift), lo, hi), res read from DRAM.
+/// (res << res_shift), out_shift), lo, hi), res read from DRAM. Or, with
+/// `constant`, the adder or multiplier stage: add, sub (the constant
+/// negated) or, with `multiply`, mul of a per-channel constant, which stays
+/// in feature-map rows for the whole group (clamp(rhu((acc · c) <<
+/// acc_shift, out_shift), lo, hi) for mul).
 struct ResidualStep {
   TensorId tensor = kNoTensor;
   DType format = DType::kI8;  ///< i8, u8 or i16 (two planes: two rows per pixel on chip).
   int acc_shift = 0, res_shift = 0, out_shift = 0;
   int64_t lo = 0, hi = 0;
-  int64_t channels = 0;  ///< Of `tensor`; the output's later channels add 0.
+  int64_t channels = 0;           ///< Of `tensor`; the output's later channels add 0.
+  std::vector<int32_t> constant;  ///< One value per output channel, else empty.
+  bool multiply = false;
 };
 
 /// A stage after the output stage, in order: a compare stage (a clamp,

@@ -84,16 +84,76 @@ NodeId ChannelPadMaking(const Graph& graph, const HwPartition& p, const HwGroup&
 
 }  // namespace
 
+// numerics.md §5, add, sub and mul of the last value and a constant with
+// one value per channel (or one for all): the adder and multiplier stages,
+// run by ResAdd reading the constant's row for every entry.
+Status ReadChannelConstant(const Graph& graph, const HwPartition& p, NodeId id,
+                           InnerProductGroup& g) {
+  const Node& n = graph.node(id);
+  const bool first = n.inputs[0] == g.output;
+  if (n.op == OpKind::kSub && !first) return NotYet(graph, p, id, "a constant minus a value");
+  const Tensor& c = graph.tensor(n.inputs[first ? 1 : 0]);
+  const int64_t count = NumElements(c.shape).value_or(0);
+  if (count != 1 && (count != g.out_c || c.shape.empty() || c.shape.back() != g.out_c))
+    return NotYet(graph, p, id, "a constant that varies across pixels");
+  if (!IsQuantizedFormat(c.dtype) || c.sparsity)
+    return NotYet(graph, p, id, Cat("a ", DTypeName(c.dtype), " constant"));
+  ResidualStep step;
+  step.multiply = n.op == OpKind::kMul;
+  step.channels = g.out_c;
+  for (int64_t o = 0; o < g.out_c; ++o) {
+    const auto k = static_cast<size_t>(count == 1 ? 0 : o);
+    const uint8_t* at = c.constant->data() + k * (c.dtype == DType::kI16 ? 2 : 1);
+    const int32_t v = c.dtype == DType::kI16  ? static_cast<int16_t>(at[0] | at[1] << 8)
+                      : c.dtype == DType::kU8 ? at[0]
+                                              : static_cast<int8_t>(at[0]);
+    step.constant.push_back(n.op == OpKind::kSub ? -v : v);
+  }
+  // The narrowest format that holds the values on chip.
+  const auto [lo, hi] = std::minmax_element(step.constant.begin(), step.constant.end());
+  step.format = *lo >= -128 && *hi <= 127 ? DType::kI8
+                : *lo >= 0 && *hi <= 255  ? DType::kU8
+                                          : DType::kI16;
+  OPUC_ASSIGN_OR_RETURN(int f_a, Fraction(graph, g.output));
+  OPUC_ASSIGN_OR_RETURN(int f_c, Fraction(graph, n.inputs[first ? 1 : 0]));
+  OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
+  if (step.multiply) {  // (acc · c) at f_a + f_c, rounded once to f_out
+    const int shift = f_a + f_c - f_out;
+    step.acc_shift = std::max(0, -shift);
+    step.out_shift = std::max(0, shift);
+  } else {
+    const int top = std::max({f_a, f_c, f_out});
+    step.acc_shift = top - f_a;
+    step.res_shift = top - f_c;
+    step.out_shift = top - f_out;
+  }
+  if (step.acc_shift > 31 || step.res_shift > 31 || step.out_shift > 63)
+    return NotYet(graph, p, id, "fraction lengths further apart than ResAdd's shifts reach");
+  const DType format = graph.tensor(n.outputs[0]).dtype;
+  OPUC_ASSIGN_OR_RETURN(auto range,
+                        Range(FusedActivation(n.attrs), f_out, format, What(graph, id)));
+  step.lo = range.first;
+  step.hi = range.second;
+  g.post.push_back({PostStep::kResidual, {}, 0, g.residuals.size()});
+  g.residuals.push_back(step);
+  g.output = n.outputs[0];
+  g.out_format = format;
+  return OkStatus();
+}
+
 // numerics.md §5, add: F = max(f_a, f_b, f_out), both operands shifted up
 // to F, one rounding down to f_out. The residual comes from DRAM, i8, u8
 // or i16 (two planes), of the output's shape (no broadcast), or of fewer
-// channels that a collected zero pad appends (they add 0).
+// channels that a collected zero pad appends (they add 0). An add, sub or
+// mul of a constant goes to ReadChannelConstant.
 Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& group, NodeId id,
                     InnerProductGroup& g) {
   const Node& n = graph.node(id);
   if (n.inputs.size() != 2 || (n.inputs[0] != g.output && n.inputs[1] != g.output))
     return NotYet(graph, p, id, "it does not read the group's last value");
   TensorId r = n.inputs[0] == g.output ? n.inputs[1] : n.inputs[0];
+  if (graph.tensor(r).is_constant()) return ReadChannelConstant(graph, p, id, g);
+  if (n.op != OpKind::kAdd) return NotYet(graph, p, id, Cat("a ", OpName(n.op), " of two values"));
   if (const NodeId pad = ChannelPadMaking(graph, p, group, r); pad >= 0) {
     const Tensor &before = graph.tensor(graph.node(pad).inputs[0]), &after = graph.tensor(r);
     if (before.dtype != after.dtype || !(before.fixed_point == after.fixed_point))
@@ -113,7 +173,12 @@ Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& gro
   OPUC_ASSIGN_OR_RETURN(int f_b, Fraction(graph, r));
   OPUC_ASSIGN_OR_RETURN(int f_out, Fraction(graph, n.outputs[0]));
   const int top = std::max({f_a, f_b, f_out});
-  ResidualStep step{r, res.dtype, top - f_a, top - f_b, top - f_out, 0, 0};
+  ResidualStep step;
+  step.tensor = r;
+  step.format = res.dtype;
+  step.acc_shift = top - f_a;
+  step.res_shift = top - f_b;
+  step.out_shift = top - f_out;
   step.channels = res.shape.back();
   if (step.acc_shift > 31 || step.res_shift > 31 || step.out_shift > 63)
     return NotYet(graph, p, id, "fraction lengths further apart than ResAdd's shifts reach");

@@ -21,8 +21,17 @@ std::string Tiling::Text(const InnerProductGroup& g) const {
 
 int64_t ResidualTilesBefore(const InnerProductGroup& g, size_t k) {
   int64_t tiles = 0;
-  for (size_t i = 0; i < k; ++i) tiles += g.residuals[i].format == DType::kI16 ? 2 : 1;
+  for (size_t i = 0; i < k; ++i)
+    if (g.residuals[i].constant.empty()) tiles += g.residuals[i].format == DType::kI16 ? 2 : 1;
   return tiles;
+}
+
+int64_t ConstantRowsBefore(const InnerProductGroup& g, size_t k, int64_t lanes) {
+  int64_t rows = 0;
+  for (size_t i = 0; i < k; ++i)
+    if (!g.residuals[i].constant.empty())
+      rows += (g.residuals[i].format == DType::kI16 ? 2 : 1) * CeilDiv(g.out_c, lanes);
+  return rows;
 }
 
 Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& u) {
@@ -31,8 +40,10 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
                            ") is not a multiple of array.output_channels (", u.out_lanes, ")"));
   Tiling t;
   t.table_rows = g.table.empty() ? 0 : CeilDiv(2 * static_cast<int64_t>(g.table.size()), u.lanes);
-  t.fm_half = (u.fm_rows - t.table_rows) / 2;
+  t.constant_rows = ConstantRowsBefore(g, g.residuals.size(), u.lanes);
+  t.fm_half = (u.fm_rows - t.table_rows - t.constant_rows) / 2;
   t.table_row = 2 * t.fm_half;
+  t.constant_row = t.table_row + t.table_rows;
   t.weight_half = u.weight_rows / 2;
   t.param_half = u.param_rows / 2;
   // A global pool's sums stay for the whole group: one entry per output

@@ -24,8 +24,11 @@
 namespace opuc::codegen {
 
 /// Full tiles of feature-map rows the residuals before residual `k` take:
-/// one per plane (an i16 residual has two).
+/// one per plane (an i16 residual has two); per-channel constants take none.
 int64_t ResidualTilesBefore(const InnerProductGroup& g, size_t k);
+/// Feature-map rows the per-channel constants before residual `k` take,
+/// from Tiling::constant_row: per block of L channels, a row per plane.
+int64_t ConstantRowsBefore(const InnerProductGroup& g, size_t k, int64_t lanes);
 
 struct Tiling {
   std::vector<Span> rows, cols;           ///< The tiles along each axis.
@@ -44,8 +47,8 @@ struct Tiling {
   /// plane, one full tile of rows after another) go.
   int64_t residual_row = 0;
   /// With a lookup table: its feature-map rows, after both halves, loaded
-  /// once for the whole group.
-  int64_t table_row = 0, table_rows = 0;
+  /// once for the whole group; then the per-channel constants' rows.
+  int64_t table_row = 0, table_rows = 0, constant_row = 0, constant_rows = 0;
   /// With a global pool: the accumulator entry of output block 0's sums,
   /// after both halves (block b's is pool_sums + b).
   int64_t pool_sums = 0;
