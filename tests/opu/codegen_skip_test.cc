@@ -148,5 +148,24 @@ TEST_CASE("a multiplier before the inner product is listed; after it, it compile
   CHECK(ChannelMulSkipped(false).empty());
 }
 
+TEST_CASE("a transposed convolution whose zero rows pass Load's pads is listed") {
+  // 16x16 kernel every 4: up to 15 rows of padding and 3 of zeros between.
+  GraphBuilder b("up");
+  const TensorId x = b.Input("x", DType::kI8, {1, 2, 2, 8});
+  const std::vector<int8_t> weights(8 * 16 * 16 * 8, 1);
+  const TensorId w = b.Constant("w", DType::kI8, {8, 16, 16, 8},
+                                ConstantData::Copy(weights.data(), weights.size()));
+  Attributes a;
+  a.Set("output_shape", AttrValue(std::vector<int64_t>{1, 8, 8, 8}));
+  a.Set("strides", AttrValue(std::vector<int64_t>{4, 4}));
+  a.Set("padding", AttrValue(std::string("same")));
+  b.Output(b.Op(OpKind::kTransposeConv2D, "tconv", {x, w}, a));
+  const std::vector<std::string> reasons = Skipped(std::move(b), {{"w", 6}});
+  REQUIRE(reasons.size() == 1);
+  CHECK(reasons[0] ==
+        "node 0 'tconv' (transpose_conv2d) on stage ipa: a 16x16 kernel every 4x4: its zero rows "
+        "pass Load's pads, which reach 15");
+}
+
 }  // namespace
 }  // namespace opuc

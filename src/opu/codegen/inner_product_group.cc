@@ -82,6 +82,12 @@ Status ReadTransposed(const Graph& graph, const HwPartition& p, NodeId id, Inner
     return NotYet(graph, p, id, "an output cropped by more than the kernel");
   if (strides[0] > 4 || strides[1] > 4)
     return NotYet(graph, p, id, "a stride above 4: Load.zeros_y and zeros_x reach 3");
+  // A window's zero rows before its first input row: the padding, and the
+  // zeros between when it starts between two input rows.
+  if (ws[1] + strides[0] - 2 > 15 || ws[2] + strides[1] - 2 > 15)
+    return NotYet(graph, p, id,
+                  Cat("a ", ws[1], "x", ws[2], " kernel every ", strides[0], "x", strides[1],
+                      ": its zero rows pass Load's pads, which reach 15"));
   g.kh = ws[1];
   g.kw = ws[2];
   g.gap_y = strides[0];
