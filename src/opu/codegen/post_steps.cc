@@ -1,6 +1,7 @@
 //===- src/opu/codegen/post_steps.cc - The stages after the inner product -===//
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "group_reader.h"
 #include "opuc/ir/conv_geometry.h"
@@ -82,6 +83,25 @@ NodeId ChannelPadMaking(const Graph& graph, const HwPartition& p, const HwGroup&
   return -1;
 }
 
+// The ResAdd step of node `id` (its shifts set), with the output's range,
+// after the group's stages; its value is the group's last.
+Status AppendResidual(const Graph& graph, const HwPartition& p, NodeId id, int f_out,
+                      ResidualStep step, InnerProductGroup& g) {
+  const Node& n = graph.node(id);
+  if (step.acc_shift > 31 || step.res_shift > 31 || step.out_shift > 63)
+    return NotYet(graph, p, id, "fraction lengths further apart than ResAdd's shifts reach");
+  const DType format = graph.tensor(n.outputs[0]).dtype;
+  OPUC_ASSIGN_OR_RETURN(auto range,
+                        Range(FusedActivation(n.attrs), f_out, format, What(graph, id)));
+  step.lo = range.first;
+  step.hi = range.second;
+  g.post.push_back({PostStep::kResidual, {}, 0, g.residuals.size()});
+  g.residuals.push_back(std::move(step));
+  g.output = n.outputs[0];
+  g.out_format = format;
+  return OkStatus();
+}
+
 }  // namespace
 
 // numerics.md §5, add, sub and mul of the last value and a constant with
@@ -127,18 +147,7 @@ Status ReadChannelConstant(const Graph& graph, const HwPartition& p, NodeId id,
     step.res_shift = top - f_c;
     step.out_shift = top - f_out;
   }
-  if (step.acc_shift > 31 || step.res_shift > 31 || step.out_shift > 63)
-    return NotYet(graph, p, id, "fraction lengths further apart than ResAdd's shifts reach");
-  const DType format = graph.tensor(n.outputs[0]).dtype;
-  OPUC_ASSIGN_OR_RETURN(auto range,
-                        Range(FusedActivation(n.attrs), f_out, format, What(graph, id)));
-  step.lo = range.first;
-  step.hi = range.second;
-  g.post.push_back({PostStep::kResidual, {}, 0, g.residuals.size()});
-  g.residuals.push_back(step);
-  g.output = n.outputs[0];
-  g.out_format = format;
-  return OkStatus();
+  return AppendResidual(graph, p, id, f_out, std::move(step), g);
 }
 
 // numerics.md §5, add: F = max(f_a, f_b, f_out), both operands shifted up
@@ -180,18 +189,7 @@ Status ReadResidual(const Graph& graph, const HwPartition& p, const HwGroup& gro
   step.res_shift = top - f_b;
   step.out_shift = top - f_out;
   step.channels = res.shape.back();
-  if (step.acc_shift > 31 || step.res_shift > 31 || step.out_shift > 63)
-    return NotYet(graph, p, id, "fraction lengths further apart than ResAdd's shifts reach");
-  const DType format = graph.tensor(n.outputs[0]).dtype;
-  OPUC_ASSIGN_OR_RETURN(auto range,
-                        Range(FusedActivation(n.attrs), f_out, format, What(graph, id)));
-  step.lo = range.first;
-  step.hi = range.second;
-  g.post.push_back({PostStep::kResidual, {}, 0, g.residuals.size()});
-  g.residuals.push_back(step);
-  g.output = n.outputs[0];
-  g.out_format = format;
-  return OkStatus();
+  return AppendResidual(graph, p, id, f_out, std::move(step), g);
 }
 
 // numerics.md §5, prelu, with a constant i8 alpha of one fraction length
