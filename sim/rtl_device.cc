@@ -2,9 +2,9 @@
 //
 // The RTL is Verilated once per preset at build time (sim/CMakeLists.txt),
 // so a program runs on it only when its HwConfig is one of those presets,
-// field for field but for what only the partitioner reads (which values a
-// group may store: the program says what it stores); any other config gets
-// an error that says so.
+// field for field but for what only the partitioner and codegen read (the
+// ipa's limits, which values a group may store: the program's instructions
+// say what it does); any other config gets an error that says so.
 //
 //===----------------------------------------------------------------------===//
 #include "opuc/runtime/device.h"
@@ -63,7 +63,10 @@ Status RunRtl(const HwConfig& hw, const std::vector<isa::Word>& program, std::ve
               RtlStats* stats, const RtlOptions& options) {
   Expected<HwConfig> preset = HwConfigPreset(hw.name);
   HwConfig datapath = hw;
-  if (preset.ok()) datapath.store = preset->store;
+  if (preset.ok()) {
+    datapath.ipa = preset->ipa;
+    datapath.store = preset->store;
+  }
   if (!preset.ok() || HwConfigToJson(*preset) != HwConfigToJson(datapath))
     return InvalidArgument(Cat("the RTL is built for the presets tiny and opu1024; hw '", hw.name,
                                "' is not one of them field for field"));

@@ -71,6 +71,8 @@ TensorId InnerProduct(GraphBuilder& b, const Case& c, TensorId x, int64_t out_c,
     attrs.Set("strides", AttrValue(std::vector<int64_t>{c.stride, c.stride}));
   }
   if (c.op == OpKind::kDepthwiseConv2D) attrs.Set("depth_multiplier", AttrValue(c.multiplier));
+  if (c.dilation > 1)
+    attrs.Set("dilations", AttrValue(std::vector<int64_t>{c.dilation, c.dilation}));
   if (c.op == OpKind::kTransposeConv2D)
     attrs.Set("output_shape", AttrValue(ConvOutShape(c, out_c)));
   return b.Op(c.op, "ip", {x, w, bt}, attrs);
@@ -91,7 +93,7 @@ Shape ConvOutShape(const Case& c, int64_t out_c) {
   auto side = [&](int64_t n) {
     if (c.op == OpKind::kTransposeConv2D)  // the convolution's input, as TFLite's SAME and VALID
       return c.same ? n * c.stride : (n - 1) * c.stride + std::max(c.k, c.stride);
-    return c.same ? (n + c.stride - 1) / c.stride : (n - c.k) / c.stride + 1;
+    return c.same ? (n + c.stride - 1) / c.stride : (n - (c.k - 1) * c.dilation - 1) / c.stride + 1;
   };
   return {1, side(c.h), side(c.w), out_c};
 }

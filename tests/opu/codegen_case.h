@@ -20,7 +20,7 @@ struct Case {
   // after `pad` zero rows and columns on each side of the input.
   bool identity = false;
   int64_t pad = 0;
-  int64_t h = 4, w = 4, ci = 3, co = 2, k = 1, stride = 1, multiplier = 1;
+  int64_t h = 4, w = 4, ci = 3, co = 2, k = 1, stride = 1, multiplier = 1, dilation = 1;
   // Concat at memory read: the input is a concat of inputs of these
   // channels (summing to ci) along the channels; empty: one input.
   std::vector<int64_t> pieces;

@@ -4,15 +4,17 @@
 namespace opuc::codegen_test {
 
 std::string Describe(const Case& c) {
-  std::string s = c.identity ? "no inner product: " + std::string(DTypeName(c.in)) + " " +
-                                   std::to_string(c.h) + "x" + std::to_string(c.w) + "x" +
-                                   std::to_string(c.ci) + " padded by " + std::to_string(c.pad)
-                             : std::string(OpName(c.op)) + " " + std::to_string(c.h) + "x" +
-                                   std::to_string(c.w) + "x" + std::to_string(c.ci) + " -> " +
-                                   std::to_string(c.co) + " k" + std::to_string(c.k) + " s" +
-                                   std::to_string(c.stride) + (c.same ? " same" : " valid") + " " +
-                                   std::string(DTypeName(c.in)) + "->" +
-                                   std::string(DTypeName(c.out)) + " " + c.fused;
+  std::string s = c.identity
+                      ? "no inner product: " + std::string(DTypeName(c.in)) + " " +
+                            std::to_string(c.h) + "x" + std::to_string(c.w) + "x" +
+                            std::to_string(c.ci) + " padded by " + std::to_string(c.pad)
+                      : std::string(OpName(c.op)) + " " + std::to_string(c.h) + "x" +
+                            std::to_string(c.w) + "x" + std::to_string(c.ci) + " -> " +
+                            std::to_string(c.co) + " k" + std::to_string(c.k) + " s" +
+                            std::to_string(c.stride) +
+                            (c.dilation > 1 ? " d" + std::to_string(c.dilation) : "") +
+                            (c.same ? " same" : " valid") + " " + std::string(DTypeName(c.in)) +
+                            "->" + std::string(DTypeName(c.out)) + " " + c.fused;
   if (!c.pieces.empty()) {
     s += " read as a concat of";
     for (int64_t n : c.pieces) s += " " + std::to_string(n);

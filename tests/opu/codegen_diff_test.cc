@@ -53,7 +53,12 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
   const int64_t kernels[] = {1, 2, 3, 5, 7};
   c.k = std::min(kernels[pick(0, 4)], max_kernel);
   c.stride = pick(1, 2);
-  c.same = pick(0, 1) == 1 || c.h < c.k || c.w < c.k;
+  // Dilated taps (the test's HwConfigs allow 2), on kernels small enough
+  // that a pixel's window fits tiny.
+  const bool dilatable = c.op == OpKind::kConv2D || c.op == OpKind::kDepthwiseConv2D;
+  if (dilatable && c.k > 1 && c.k <= 3 && pick(0, 2) == 0) c.dilation = 2;
+  const int64_t reach = (c.k - 1) * c.dilation + 1;
+  c.same = pick(0, 1) == 1 || c.h < reach || c.w < reach;
   c.multiplier = pick(1, 2);
   c.in = Format(rng);
   c.out = Format(rng);
@@ -154,13 +159,21 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
   return c;
 }
 
+// A preset that also allows dilation 2 (ipa.max_dilation; the RTL does
+// not depend on it).
+HwConfig Dilating(const char* preset) {
+  HwConfig hw = *HwConfigPreset(preset);
+  hw.ipa.max_dilation = 2;
+  return hw;
+}
+
 TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
-  const HwConfig hw = *HwConfigPreset("tiny");
+  const HwConfig hw = Dilating("tiny");
   std::mt19937 rng(20261126);
   // The draw must reach every kind of group, or a passing run proves less.
   int identity = 0, second_residual = 0, average = 0, global = 0, mean = 0, upsample = 0,
       concat = 0, i16_residual = 0, overlapping = 0, padded = 0, transposed = 0, channel_add = 0,
-      channel_sub = 0, channel_mul = 0;
+      channel_sub = 0, channel_mul = 0, dilated = 0;
   for (int i = 0; i < 150; ++i) {
     const Case c = RandomCase(rng, false, hw.ipa.max_kernel, false);
     upsample += c.upsample;
@@ -176,6 +189,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
     padded += windowed && c.pool_same && c.pool_k >= 3;
     transposed += !c.identity && c.op == OpKind::kTransposeConv2D && c.stride > 1;
     channel_add += c.channel && c.channel_op == OpKind::kAdd;
+    dilated += !c.identity && c.dilation > 1;
     channel_sub += c.channel && c.channel_op == OpKind::kSub;
     channel_mul += c.channel && c.channel_op == OpKind::kMul;
     RunCase(c, hw, rng);
@@ -194,10 +208,11 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
   CHECK(channel_add > 0);
   CHECK(channel_sub > 0);
   CHECK(channel_mul > 0);
+  CHECK(dilated > 0);
 }
 
 TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024") {
-  const HwConfig hw = *HwConfigPreset("opu1024");
+  const HwConfig hw = Dilating("opu1024");
   std::mt19937 rng(7);
   for (int i = 0; i < 80; ++i) RunCase(RandomCase(rng, true, hw.ipa.max_kernel, true), hw, rng);
 }

@@ -110,9 +110,10 @@ TEST_CASE("tokens given and never taken, opcodes no instruction has, configs not
   CHECK(RunRtl(other, {W(load)}, dram).message() ==
         "the RTL is built for the presets tiny and opu1024; hw 'tiny' is not one of them field for "
         "field");
-  HwConfig taps = Tiny();  // which values a group may store is the partitioner's business
+  HwConfig taps = Tiny();  // the ipa's limits and what a group may store are codegen's business
   taps.store.max_outputs = 2;
   taps.store.taps = ModuleBit(HwModule::kComparator);
+  taps.ipa.max_dilation = 2;
   load.deps.push_next = false;
   CHECK(RunRtl(taps, {W(load)}, dram).ok());
 }
