@@ -6,6 +6,7 @@
 #include <variant>
 #include <vector>
 
+#include "opuc/ir/op_attrs.h"
 #include "opuc/opu/fsim.h"
 #include "support/format.h"
 
@@ -32,6 +33,12 @@ std::pair<InnerProductKind, int64_t> ArrayCycles(const Graph& graph, const Node&
       if (out.size() != 4 || w.size() != 4) break;
       return {InnerProductKind::kDepthwise,
               out[0] * out[1] * out[2] * w[1] * w[2] * CeilDiv(out[3], Co) * planes};
+    case OpKind::kTransposeConv2D: {  // w [Co,Kh,Kw,Ci]: an output pixel takes at least
+      if (out.size() != 4 || w.size() != 4) break;  // floor(K / s) taps along each axis
+      const Pair s = TransposeConv2DAttrs::Of(node.attrs).strides;
+      return {InnerProductKind::kDense, out[0] * out[1] * out[2] * (w[1] / s[0]) * (w[2] / s[1]) *
+                                            CeilDiv(w[3], L) * CeilDiv(out[3], Co) * planes};
+    }
     case OpKind::kFullyConnected: {  // w [Co,Ci]; rows = elements / Ci
       if (w.size() != 2 || w[1] <= 0) break;
       int64_t elements = 1;
