@@ -1,8 +1,8 @@
 //===- src/program/step_usage.cc - What an OPU step uses ------------------===//
 //
 // The same extents the functional simulator's engines write (src/opu/sim/):
-// a load fills (pad_top + rows + pad_bottom) × (pad_left + cols + pad_right)
-// units from sram_addr and reads rows × cols units of DRAM; a store writes
+// a load fills LoadedUnits (its rows and units, the zeros between and the
+// frame) from sram_addr and reads rows × cols units of DRAM; a store writes
 // StoredBytes; a Gemm writes out_rows × out_cols
 // accumulator entries from acc_addr, a Pool as many from dst_addr (the
 // other compute instructions rewrite entries these made).
@@ -27,8 +27,7 @@ Expected<StepUsage> UsageOfStep(const Program& program, const ProgramStep& step)
     if (!insn.ok()) return insn.status().WithContext(Cat("word ", i));
     if (const auto* load = std::get_if<isa::LoadInsn>(&*insn)) {
       use.bytes_loaded += load->rows * load->cols * units.LoadUnitBytes(load->buffer);
-      const int64_t end = load->sram_addr + (load->pad_top + load->rows + load->pad_bottom) *
-                                                (load->pad_left + load->cols + load->pad_right);
+      const int64_t end = load->sram_addr + LoadedUnits(*load);
       int64_t& high = load->buffer == 0   ? use.fm_rows
                       : load->buffer == 1 ? use.weight_rows
                                           : use.param_rows;

@@ -78,6 +78,7 @@ TEST_CASE("a load that writes a zero row and unit between those it reads") {
   LoadInsn fm = Load(0, 0, 0, 2, 2, 16);
   fm.pad_top = fm.pad_bottom = fm.pad_left = fm.pad_right = 1;
   fm.zeros_y = fm.zeros_x = 1;
+  CHECK(LoadedUnits(fm) == 25);      // what a program's buffer use counts: 5 x 5
   b.Add(Load(0, 0, 256, 5, 5, 40));  // the region holds 99s first
   b.Add(fm);
   b.Add(Load(1, 0, 128, 1, 1, 32));

@@ -51,6 +51,17 @@ struct OpuBufferUnits {
 };
 OpuBufferUnits BufferUnits(const HwConfig& hw);
 
+/// The region a Load writes from `sram_addr`: its rows and its units per
+/// row (the pitch), the zeros between (`zeros_y`, `zeros_x`) and the frame
+/// included.
+inline int64_t LoadedRows(const isa::LoadInsn& l) {
+  return l.pad_top + (l.rows == 0 ? 0 : (l.rows - 1) * (l.zeros_y + 1) + 1) + l.pad_bottom;
+}
+inline int64_t LoadedPitch(const isa::LoadInsn& l) {
+  return l.pad_left + (l.cols == 0 ? 0 : (l.cols - 1) * (l.zeros_x + 1) + 1) + l.pad_right;
+}
+inline int64_t LoadedUnits(const isa::LoadInsn& l) { return LoadedRows(l) * LoadedPitch(l); }
+
 /// DRAM bytes a Store writes: `lanes` per pixel, each pixel four times
 /// with `upsample`.
 inline int64_t StoredBytes(const isa::StoreInsn& s) {

@@ -42,10 +42,7 @@ Status ExecLoad(Machine& m, const isa::LoadInsn& insn) {
                       insn.buffer, ": only the feature map takes zeros between"));
   const int64_t unit = m.units.LoadUnitBytes(insn.buffer);
   const int64_t step_y = insn.zeros_y + 1, step_x = insn.zeros_x + 1;
-  // Units from the first read to the last, the zeros between included.
-  const auto spread = [](int64_t n, int64_t step) { return n == 0 ? 0 : (n - 1) * step + 1; };
-  const int64_t pitch = insn.pad_left + spread(insn.cols, step_x) + insn.pad_right;
-  const int64_t height = insn.pad_top + spread(insn.rows, step_y) + insn.pad_bottom;
+  const int64_t height = LoadedRows(insn), pitch = LoadedPitch(insn);
   OPUC_RETURN_IF_ERROR(m.InRange("sram_addr", insn.sram_addr, height * pitch, units, what));
   const auto dram_size = static_cast<int64_t>(m.dram->size());
   if (insn.rows > 0 && insn.cols > 0)
