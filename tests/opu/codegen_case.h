@@ -63,6 +63,11 @@ struct Case {
 
 std::string Describe(const Case& c);
 
+/// A random case (codegen_random_case.cc). `taps`: the HwConfig stores
+/// comparator and residual adder results mid-group (store.taps), so a
+/// pool's input may leave the group too.
+Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool taps);
+
 /// The inner product's output shape: SAME gives ceil(n / stride) pixels,
 /// VALID (n - k) / stride + 1.
 Shape ConvOutShape(const Case& c, int64_t out_c);
