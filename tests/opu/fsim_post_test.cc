@@ -50,21 +50,29 @@ TEST_CASE("the compare stage's prelu: per-lane alpha from byte 7 of the param ro
   CHECK(b.Signed(256, 4) == std::vector<int>{-62, 127, 2, 0});
 }
 
+// Lane j's bias in accumulator entries 0 .. pixels - 1: zero pixels
+// through the array (zero weights), the output stage passing the sums on
+// unchanged. `rows` (a residual's or a constant's) load with the pixels.
+void BiasesInEntries(Bench& b, std::initializer_list<int32_t> biases, int64_t pixels,
+                     const LoadInsn& rows) {
+  int lane = 0;
+  for (int32_t bias : biases) b.Param(128, lane++, bias, 1, 0);
+  b.Add(Load(0, 0, 0, 1, pixels, pixels * 8));
+  b.Add(rows);
+  b.Add(Load(1, 0, 64, 1, 1, 32));
+  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
+  b.Add(With(Gemm(0, 1, 1, pixels, 1), kPopPrev));
+  b.Add(Output(pixels, -32768, 32767));
+}
+
 // Biases through the array into the accumulator, then a residual add of the
 // bytes 2..5 of feature-map row 1 (loaded from DRAM 300) at F = 6: the
 // accumulator at f = 6, the residual at f = 4, the output at f = 5.
 Bench ResidualOf(std::initializer_list<int32_t> biases, std::initializer_list<int> residual,
                  int64_t format, int64_t lo, int64_t hi, int64_t res_lanes = 4) {
   Bench b;
-  int lane = 0;
-  for (int32_t bias : biases) b.Param(128, lane++, bias, 1, 0);
   b.Bytes(298, residual);
-  b.Add(Load(0, 0, 0, 1, 1, 8));
-  b.Add(Load(0, 1, 296, 1, 1, 8));  // row 1 = DRAM bytes 296..303
-  b.Add(Load(1, 0, 64, 1, 1, 32));
-  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
-  b.Add(With(Gemm(0, 1, 1, 1, 1), kPopPrev));
-  b.Add(Output(1, -32768, 32767));
+  BiasesInEntries(b, biases, 1, Load(0, 1, 296, 1, 1, 8));  // row 1 = DRAM bytes 296..303
   ResAddInsn add;
   add.count = 1;
   add.res_addr = 1;
@@ -111,16 +119,9 @@ TEST_CASE(
 Bench ChannelConstant(std::initializer_list<int32_t> biases, int64_t format, bool multiply,
                       int64_t out_shift, int64_t lo, int64_t hi, int64_t res_shift = -1) {
   Bench b;
-  int lane = 0;
-  for (int32_t bias : biases) b.Param(128, lane++, bias, 1, 0);
   b.Bytes(300, {-37, 5, 120, -2});  // i8; an i16's high bytes
   b.Bytes(308, {199, 2});           // an i16's low bytes: -37·256 + 199, 5·256 + 2
-  b.Add(Load(0, 0, 0, 1, 2, 16));
-  b.Add(Load(0, 10, 300, 1, 2, 16));
-  b.Add(Load(1, 0, 64, 1, 1, 32));
-  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
-  b.Add(With(Gemm(0, 1, 1, 2, 1), kPopPrev));
-  b.Add(Output(2, -32768, 32767));
+  BiasesInEntries(b, biases, 2, Load(0, 10, 300, 1, 2, 16));
   ResAddInsn add;
   add.count = 2;
   add.res_addr = 10;
@@ -167,20 +168,14 @@ TEST_CASE("a per-channel constant: one row for every entry, added or multiplied"
 
 TEST_CASE("an i16 residual: high bytes in the tile's rows, low bytes count rows on") {
   Bench b;
-  b.Param(128, 0, 1000, 1, 0);  // lane 0's bias; the others 0
-  for (int j = 1; j < 4; ++j) b.Param(128, j, 0, 1, 0);
   // Residual pixels (lanes 0, 1): (-12345, 30000) and (258, -1), as planes:
   // high bytes of both pixels (DRAM 300, 308), then low bytes (316, 324).
   b.Bytes(300, {-49, 117});
   b.Bytes(308, {1, -1});
   b.Bytes(316, {199, 48});
   b.Bytes(324, {2, 255});
-  b.Add(Load(0, 0, 0, 1, 2, 16));     // two zero pixels
-  b.Add(Load(0, 10, 300, 1, 4, 32));  // rows 10, 11 high; 12, 13 low
-  b.Add(Load(1, 0, 64, 1, 1, 32));
-  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
-  b.Add(With(Gemm(0, 1, 1, 2, 1), kPopPrev));
-  b.Add(Output(2, -32768, 32767));
+  // Lane 0's bias 1000; rows 10, 11 high, 12, 13 low.
+  BiasesInEntries(b, {1000, 0, 0, 0}, 2, Load(0, 10, 300, 1, 4, 32));
   ResAddInsn add;
   add.count = 2;
   add.res_addr = 10;

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <random>
+#include <utility>
 
 #include "opuc/frontend/opug.h"
 #include "opuc/program/program.h"
@@ -167,13 +168,20 @@ TEST_CASE("program: a newer format version is refused") {
   CHECK(ReadError(newer) == "small.opup: format version is 2; this opuc reads 1 to 1");
 }
 
-/// The index of the first word of `words` that decodes to an `Insn`.
-template <typename Insn>
-size_t FindWord(const std::vector<isa::Word>& words) {
-  for (size_t i = 0; i < words.size(); ++i)
-    if (std::holds_alternative<Insn>(isa::Decode(words[i]).value())) return i;
+/// Changes the first word of `words` that decodes to an `Insn` with
+/// `change`; returns its index and the instruction as changed.
+template <typename Insn, typename Change>
+std::pair<size_t, Insn> PatchWord(std::vector<isa::Word>& words, Change change) {
+  for (size_t i = 0; i < words.size(); ++i) {
+    isa::Instruction insn = isa::Decode(words[i]).value();
+    if (auto* found = std::get_if<Insn>(&insn)) {
+      change(*found);
+      words[i] = isa::Encode(*found).value();
+      return {i, *found};
+    }
+  }
   FAIL("no such instruction");
-  return 0;
+  return {};
 }
 
 TEST_CASE("program: the semantic checks name what is wrong") {
@@ -215,11 +223,8 @@ TEST_CASE("program: the semantic checks name what is wrong") {
   }
   SUBCASE("a store into the constants") {
     test::SmallModel m = base;
-    std::vector<isa::Word>& words = m.code.groups[0].words;
-    const size_t at = FindWord<isa::StoreInsn>(words);
-    auto store = std::get<isa::StoreInsn>(isa::Decode(words[at]).value());
-    store.dram_addr = 0;
-    words[at] = isa::Encode(store).value();
+    const auto [at, store] = PatchWord<isa::StoreInsn>(m.code.groups[0].words,
+                                                       [](isa::StoreInsn& s) { s.dram_addr = 0; });
     const std::string error = ReadError(m.Write());
     CHECK(
         Contains(error, step_name + ": word " + std::to_string(at) + " (Store): DRAM bytes [0, "));
@@ -227,11 +232,8 @@ TEST_CASE("program: the semantic checks name what is wrong") {
   }
   SUBCASE("an upsampled store reaches twice as far in both axes") {
     test::SmallModel m = base;
-    std::vector<isa::Word>& words = m.code.groups[0].words;
-    const size_t at = FindWord<isa::StoreInsn>(words);
-    auto store = std::get<isa::StoreInsn>(isa::Decode(words[at]).value());
-    store.upsample = 1;
-    words[at] = isa::Encode(store).value();
+    const auto [at, store] = PatchWord<isa::StoreInsn>(m.code.groups[0].words,
+                                                       [](isa::StoreInsn& s) { s.upsample = 1; });
     // tiny's pixels are 8 bytes apart: rows 2r + 1 and columns 2c + 1 of the doubled map.
     const int64_t end = store.dram_addr + (2 * store.rows - 1) * store.dram_stride +
                         (2 * store.cols - 1) * 8 + store.lanes;
@@ -242,11 +244,10 @@ TEST_CASE("program: the semantic checks name what is wrong") {
   }
   SUBCASE("a load past its input") {
     test::SmallModel m = base;
-    std::vector<isa::Word>& words = m.code.groups[0].words;
-    const size_t at = FindWord<isa::LoadInsn>(words);
-    auto load = std::get<isa::LoadInsn>(isa::Decode(words[at]).value());
-    load.dram_addr = m.code.dram_bytes - 1;
-    words[at] = isa::Encode(load).value();
+    const int64_t past = m.code.dram_bytes - 1;
+    const size_t at = PatchWord<isa::LoadInsn>(m.code.groups[0].words, [past](isa::LoadInsn& l) {
+                        l.dram_addr = past;
+                      }).first;
     CHECK(Contains(ReadError(m.Write()),
                    step_name + ": word " + std::to_string(at) + " (Load): DRAM bytes ["));
   }

@@ -29,7 +29,8 @@
 namespace opuc {
 
 /// What bounds a step's array cycles: dense inner products (conv2d,
-/// fully_connected), depthwise ones, or none (pools, adds, tables alone).
+/// transpose_conv2d, fully_connected), depthwise ones, or none (pools, adds,
+/// tables alone).
 enum class InnerProductKind : uint8_t { kNone, kDense, kDepthwise };
 
 struct StepBound {

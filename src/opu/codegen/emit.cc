@@ -46,8 +46,9 @@ void PlacePool(const InnerProductGroup& g, const Tiling& t, const Unit& unit, in
   if (pool.global) {
     tile.pool_base = t.pool_sums + unit.ob;
     tile.pool_rows = tile.pool_cols = 1;
-    tile.pool_accumulate = unit.y0 > 0 || unit.x0 > 0;
-    tile.pool_last = unit.y0 + unit.th >= g.out_h && unit.x0 + unit.tw >= g.out_w;
+    tile.pool_accumulate = unit.row.first > 0 || unit.col.first > 0;
+    tile.pool_last =
+        unit.row.first + unit.row.size >= g.out_h && unit.col.first + unit.col.size >= g.out_w;
     return;
   }
   tile.pool_base = acc_base + t.tile_h * t.tile_w;
@@ -74,7 +75,7 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
 
   for (int64_t ui = 0; ui < U; ++ui) {
     const Unit& unit = units[static_cast<size_t>(ui)];
-    const int64_t ih = t.InRows(g, unit.th), iw = t.InCols(g, unit.tw);
+    const int64_t ih = t.InRows(g, unit.row.size), iw = t.InCols(g, unit.col.size);
     const int64_t fm_base = (unit.window % 2) * t.fm_half;
     const int64_t wgt_base = (ui % 2) * t.weight_half;
     const int64_t param_row = (unit.pair % 2) * t.param_half;
@@ -89,8 +90,8 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       load.Add(
           WholeRowsLoad(t.constant_row, constants.channel_constants, t.constant_rows, L, estimate));
     if (unit.new_window) {
-      const AxisLoad along_y = LoadAlong(unit.y0 * g.sy - g.pad_top, ih, g.in_h, g.gap_y);
-      const AxisLoad along_x = LoadAlong(unit.x0 * g.sx - g.pad_left, iw, g.in_w, g.gap_x);
+      const AxisLoad along_y = LoadAlong(unit.row.first * g.sy - g.pad_top, ih, g.in_h, g.gap_y);
+      const AxisLoad along_x = LoadAlong(unit.col.first * g.sx - g.pad_left, iw, g.in_w, g.gap_x);
       const int64_t width = (g.in_w - 1) / g.gap_x + 1;  // of the input in DRAM
       for (int64_t p = 0; p < t.planes; ++p) {
         for (int64_t bl = 0; bl < t.blocks; ++bl) {
@@ -149,13 +150,13 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       for (int64_t p = 0; p < res.planes(); ++p) {
         isa::LoadInsn r;
         r.buffer = 0;
-        r.sram_addr =
-            residual_base + ResidualTilesBefore(g, k) * t.tile_h * t.tile_w + p * unit.th * unit.tw;
-        r.dram_addr = res.PixelAddress(p, unit.ob * Co / L, unit.y0, unit.x0);
-        r.rows = unit.th;
-        r.cols = unit.tw;
+        r.sram_addr = residual_base + ResidualTilesBefore(g, k) * t.tile_h * t.tile_w +
+                      p * unit.row.size * unit.col.size;
+        r.dram_addr = res.PixelAddress(p, unit.ob * Co / L, unit.row.first, unit.col.first);
+        r.rows = unit.row.size;
+        r.cols = unit.col.size;
         r.dram_stride = g.out_w * L;
-        estimate.Load(unit.th * unit.tw * L);
+        estimate.Load(unit.row.size * unit.col.size * L);
         load.Add(r);
       }
     }
@@ -173,14 +174,14 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
         gm.fm_pitch = iw;
         gm.wgt_addr = wgt_base + (r - unit.first_row);
         gm.param_addr = param_row;
-        gm.out_rows = unit.th;
-        gm.out_cols = unit.tw;
+        gm.out_rows = unit.row.size;
+        gm.out_cols = unit.col.size;
         gm.stride_y = g.sy;
         gm.stride_x = g.sx;
         gm.init = unit.first_chunk && compute.insns.empty() ? 1 : 0;
         gm.fm_unsigned = g.in_format == DType::kU8 || (t.planes == 2 && p == 1);
         gm.high_byte = t.planes == 2 && p == 0;
-        estimate.Compute(unit.th * unit.tw);
+        estimate.Compute(unit.row.size * unit.col.size);
         compute.Add(gm);
       }
     }
@@ -196,8 +197,8 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       tile.table_row = t.table_row;
       tile.constant_row = t.constant_row;
       tile.lanes = L;
-      tile.th = unit.th;
-      tile.tw = unit.tw;
+      tile.th = unit.row.size;
+      tile.tw = unit.col.size;
       if (g.pool) PlacePool(g, t, unit, acc_base, tile);
       EmitPostStages(g, tile, estimate, compute.insns);
     }
@@ -210,11 +211,11 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
     if (unit.last_chunk) {
       const int64_t c0 = unit.ob * Co, lanes = std::min(Co, g.out_c - c0);
       if (g.store_output)  // the pixels up to the next tile's (spans.h)
-        StoreTile(*layouts.output, {acc_base, unit.row.kept, unit.col.kept, unit.tw}, c0, lanes,
-                  unit.y0, unit.x0, estimate, store.insns);
+        StoreTile(*layouts.output, {acc_base, unit.row.kept, unit.col.kept, unit.col.size}, c0,
+                  lanes, unit.row.first, unit.col.first, estimate, store.insns);
       if (g.upsampled != kNoTensor && !g.pool)
-        StoreTile(*layouts.upsampled, {acc_base, unit.th, unit.tw}, c0, lanes, unit.y0, unit.x0,
-                  estimate, store.insns, /*upsample=*/true);
+        StoreTile(*layouts.upsampled, {acc_base, unit.row.size, unit.col.size}, c0, lanes,
+                  unit.row.first, unit.col.first, estimate, store.insns, /*upsample=*/true);
       PostTile tile;
       if (g.pool) PlacePool(g, t, unit, acc_base, tile);
       const TileRect pooled{tile.pool_base, tile.pool_rows, tile.pool_cols};

@@ -19,10 +19,6 @@ std::vector<Unit> Units(const InnerProductGroup& g, const Tiling& t, const OpuBu
         for (int64_t r = 0; r < t.rows_per_out_block; r += t.chunk_rows) {
           Unit unit{row,
                     col,
-                    row.first,
-                    col.first,
-                    row.size,
-                    col.size,
                     ob,
                     r,
                     std::min(t.chunk_rows, t.rows_per_out_block - r),

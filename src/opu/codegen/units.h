@@ -19,8 +19,7 @@
 namespace opuc::codegen {
 
 struct Unit {
-  Span row, col;            // output tile (spans.h)
-  int64_t y0, x0, th, tw;   // ... its first pixel and size
+  Span row, col;            // output tile (spans.h): its first pixels and sizes
   int64_t ob;               // output block
   int64_t first_row, rows;  // weight chunk, within the output block
   int64_t pair;             // (tile, output block) index
