@@ -8,6 +8,7 @@
 
 #include "opuc/cpu/executor.h"
 #include "support/format.h"
+#include "support/parallel_for.h"
 
 namespace opuc::quant {
 
@@ -61,22 +62,57 @@ void AddElement(uint32_t bits, std::vector<ExponentSums>& sums) {
   }
 }
 
-}  // namespace
+/// Elements summed apart: the sums are made chunk by chunk and added in
+/// chunk order, so they do not depend on how many threads make them.
+constexpr int64_t kErrorChunk = int64_t{1} << 16;
 
-void AccumulateErrors(const float* values, int64_t count, TensorStats& stats) {
-  stats.seen = true;
-  stats.count += count;
-  std::vector<ExponentSums> sums(255);
+/// The sums of one chunk and its largest magnitude (as bits).
+struct ChunkSums {
+  std::vector<ExponentSums> sums = std::vector<ExponentSums>(255);
   uint32_t max_magnitude = 0;
+};
+
+void SumChunk(const float* values, int64_t count, ChunkSums& chunk) {
   for (int64_t i = 0; i < count; ++i) {
     uint32_t bits;
     std::memcpy(&bits, &values[i], sizeof bits);
     if ((bits & 0x7f800000u) == 0x7f800000u) continue;  // Inf or NaN
-    max_magnitude = std::max(max_magnitude, bits & 0x7fffffffu);
-    AddElement(bits, sums);
+    chunk.max_magnitude = std::max(chunk.max_magnitude, bits & 0x7fffffffu);
+    AddElement(bits, chunk.sums);
   }
+}
+
+void Add(const ExponentSums& from, ExponentSums& to) {
+  to.m2 += from.m2;
+  to.m += from.m;
+  to.m_neg += from.m_neg;
+  to.count += from.count;
+  to.negatives += from.negatives;
+  for (size_t j = 0; j < kBand; ++j) {
+    to.band[j] += from.band[j];
+    to.band_u8[j] += from.band_u8[j];
+  }
+}
+
+}  // namespace
+
+void AccumulateErrors(const float* values, int64_t count, TensorStats& stats, int threads) {
+  stats.seen = true;
+  stats.count += count;
+  const int64_t chunks = (count + kErrorChunk - 1) / kErrorChunk;
+  std::vector<ChunkSums> parts(static_cast<size_t>(std::max<int64_t>(chunks, 1)));
+  ParallelFor(chunks, threads, [&](int64_t c) {
+    const int64_t first = c * kErrorChunk;
+    SumChunk(values + first, std::min(kErrorChunk, count - first), parts[static_cast<size_t>(c)]);
+  });
+  ChunkSums& all = parts[0];
+  for (size_t c = 1; c < parts.size(); ++c) {
+    all.max_magnitude = std::max(all.max_magnitude, parts[c].max_magnitude);
+    for (size_t e = 0; e < all.sums.size(); ++e) Add(parts[c].sums[e], all.sums[e]);
+  }
+  const std::vector<ExponentSums>& sums = all.sums;
   float largest;
-  std::memcpy(&largest, &max_magnitude, sizeof largest);
+  std::memcpy(&largest, &all.max_magnitude, sizeof largest);
   stats.max_abs = std::max(stats.max_abs, static_cast<double>(largest));
   for (int exponent = 1; exponent < 255; ++exponent) {
     const ExponentSums& s = sums[static_cast<size_t>(exponent)];
@@ -127,11 +163,12 @@ int WideFractionBits(const TensorStats& stats) {
 
 Expected<std::vector<TensorStats>> Calibrate(const Graph& graph,
                                              const std::vector<std::vector<HostTensor>>& samples,
-                                             const TensorObserver& also) {
+                                             const TensorObserver& also, int threads) {
   std::vector<TensorStats> stats(graph.tensors.size());
   const TensorObserver observe = [&](TensorId id, const HostTensor& value) {
     if (value.dtype() == DType::kF32)
-      AccumulateErrors(value.data<float>(), value.elements(), stats[static_cast<size_t>(id)]);
+      AccumulateErrors(value.data<float>(), value.elements(), stats[static_cast<size_t>(id)],
+                       threads);
     return also ? also(id, value) : OkStatus();
   };
   for (size_t s = 0; s < samples.size(); ++s) {

@@ -42,8 +42,9 @@ struct TensorStats {
 
 /// Squared quantization error of `values` at every candidate fraction
 /// length, added into `stats` (float64 arithmetic; an estimate for choosing,
-/// not the numerics contract).
-void AccumulateErrors(const float* values, int64_t count, TensorStats& stats);
+/// not the numerics contract), on up to `threads` threads (0: one per core;
+/// the sums are the same whichever threads make them).
+void AccumulateErrors(const float* values, int64_t count, TensorStats& stats, int threads = 1);
 
 /// The candidate with the least error in i8; ties go to the smaller length
 /// (the wider range). An unseen or all-zero tensor gets the largest length.
@@ -57,10 +58,10 @@ int WideFractionBits(const TensorStats& stats);
 /// Stats for every tensor of `graph` (indexed by TensorId; f32 activations
 /// only, constants untouched), over every sample (one HostTensor per graph
 /// input). `also`, when given, sees every value of the same runs. Errors
-/// name the sample.
+/// name the sample. `threads` as for AccumulateErrors.
 Expected<std::vector<TensorStats>> Calibrate(const Graph& graph,
                                              const std::vector<std::vector<HostTensor>>& samples,
-                                             const TensorObserver& also = nullptr);
+                                             const TensorObserver& also = nullptr, int threads = 1);
 
 }  // namespace opuc::quant
 

@@ -9,11 +9,22 @@
 // weights prescribes (optimal brain surgeon's update, used for whole
 // layers by Frantar et al., "OPTQ", ICLR 2023).
 //
-// With U the upper triangular factor of (G + λI)⁻¹ = UᵀU, rounding weight j
-// to q_j moves every later weight k by −(w_j − q_j) · U[j][k] / U[j][j].
-// The damping λ (1% of the mean diagonal) keeps U finite when inputs are
-// (nearly) linearly dependent; an input that was always zero gets G = 1 on
-// the diagonal, so its weight is simply rounded.
+// OPTQ writes the update with U, the upper triangular factor of
+// (G + λI)⁻¹ = UᵀU. Its inverse R = U⁻¹ is upper triangular too, with
+// G + λI = R Rᵀ, and the same rounding reads: weight j is rounded from
+//   w_j + Σ_{i<j} R[i][j] · (w_i − q_i) / R[j][j]
+// (Chen et al., "GPTQ as Babai's nearest plane algorithm", 2025), so one
+// factorization suffices and no inverse is made. The damping λ (1% of the
+// mean diagonal) keeps R finite when inputs are (nearly) linearly
+// dependent; an input that was always zero gets G = 1 on the diagonal, so
+// its weight is simply rounded.
+//
+// When the samples are fewer than the inputs (a deep layer of a large
+// model calibrated on one photograph: 64 positions of 1632 inputs),
+// G = V Vᵀ for the dim × N matrix V of the patches, and R has a short form:
+// R[i][j] = v_i · c_j above the diagonal, with N numbers c_j per column.
+// Factoring then costs dim·N² instead of dim³/3, and rounding a row dim·N
+// instead of dim².
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_QUANT_COMPENSATED_ROUNDING_H
@@ -29,25 +40,50 @@ namespace opuc::quant {
 /// Relative damping λ / mean(diag G).
 inline constexpr double kGramDamping = 0.01;
 
-/// U (dim × dim, row-major, upper triangular) for the `dim` × `dim` Gram
-/// matrix `gram`; empty when the damped matrix is numerically not positive
-/// definite or not finite (the caller then rounds to nearest).
-std::vector<double> CompensationFactor(const double* gram, int64_t dim);
-
 /// Columns rounded one at a time before their errors reach the rest at once.
 inline constexpr int64_t kRoundingBlock = 64;
 
-/// Rounds `count` rows of `dim` weights each (row-major in `rows`, every
-/// row in G's order, all reading the same inputs) in place with
-/// `round(row, x)`, which returns the grid value x rounds to in that row
-/// (saturation included), compensating each error on the row's weights not
-/// yet rounded. The columns go in blocks of kRoundingBlock: inside a block
-/// one column at a time, then the block's errors reach every later column in
-/// one matrix product (OPTQ's lazy batch updates: the same arithmetic,
-/// summed in another order).
-void RoundCompensatedRows(std::vector<double>& rows, int64_t count,
-                          const std::vector<double>& factor,
-                          const std::function<double(int64_t, double)>& round);
+/// R for one Gram matrix, whole or in its short form; empty when the damped
+/// matrix is numerically not positive definite or not finite (the caller
+/// then rounds to nearest).
+class RoundingFactor {
+ public:
+  RoundingFactor() = default;
+  /// From the `dim` × `dim` Gram matrix `gram` (row-major).
+  static RoundingFactor OfGram(const double* gram, int64_t dim);
+  /// From the patches: `dim` × `samples`, row i input i on every sample
+  /// (G = V Vᵀ), in the short form.
+  static RoundingFactor OfPatches(const double* patches, int64_t dim, int64_t samples);
+
+  bool empty() const { return dim_ == 0; }
+  int64_t dim() const { return dim_; }
+  bool short_form() const { return samples_ > 0; }
+  /// R[i][j] (0 below the diagonal).
+  double operator()(int64_t i, int64_t j) const;
+
+  /// Rounds `count` rows of `dim` weights each (row-major in `rows`, every
+  /// row in G's order, all reading the same inputs) in place with
+  /// `round(row, x)`, which returns the grid value x rounds to in that row
+  /// (saturation included), each from its weight plus the compensation of
+  /// the errors before it. Whole: the columns go in blocks of
+  /// kRoundingBlock, the errors of the blocks before reaching a block in one
+  /// matrix product (OPTQ's lazy batch updates: the same arithmetic, summed
+  /// in another order). Short: the errors so far kept as one N-vector a row.
+  void Round(std::vector<double>& rows, int64_t count,
+             const std::function<double(int64_t, double)>& round) const;
+
+ private:
+  void RoundWhole(double* w, int64_t count,
+                  const std::function<double(int64_t, double)>& round) const;
+  void RoundShort(double* w, int64_t count,
+                  const std::function<double(int64_t, double)>& round) const;
+
+  int64_t dim_ = 0, samples_ = 0;
+  std::vector<double> upper_;     ///< Whole: R, dim × dim row-major.
+  std::vector<double> diagonal_;  ///< Short: R[j][j].
+  std::vector<double> basis_;     ///< Short: V, dim × N row-major.
+  std::vector<double> columns_;   ///< Short: c_j, dim × N row-major.
+};
 
 }  // namespace opuc::quant
 

@@ -40,6 +40,32 @@ void AddOuterProducts(Patches& x, double* gram) {
     for (Eigen::Index i = j + 1; i < dim; ++i) g(j, i) = g(i, j);
 }
 
+/// The patches kept as they are while they number at most dim / 2 (the
+/// rounding factor's short form), else summed into G.
+void AddPatches(Patches& x, InputGram& gram) {
+  const int64_t dim = gram.dim;
+  if (gram.values.empty() && 2 * (gram.samples + x.rows) <= dim) {
+    std::vector<double> joined(static_cast<size_t>(dim * (gram.samples + x.rows)));
+    auto out = joined.begin();
+    for (int64_t i = 0; i < dim; ++i) {
+      const auto held = gram.patches.begin() + i * gram.samples;
+      out = std::copy(held, held + gram.samples, out);
+      out = std::copy(x.column(i), x.column(i) + x.rows, out);
+    }
+    gram.patches.swap(joined);
+    gram.samples += x.rows;
+    return;
+  }
+  if (gram.values.empty()) {
+    gram.values.assign(static_cast<size_t>(dim * dim), 0.0);
+    Patches held{dim, gram.samples, std::move(gram.patches)};
+    if (held.rows > 0) AddOuterProducts(held, gram.values.data());
+    gram.patches.clear();
+    gram.samples = 0;
+  }
+  AddOuterProducts(x, gram.values.data());
+}
+
 /// Every stride-th of `count` positions, at most kMaxGramPositions of them.
 std::vector<int64_t> SampledPositions(int64_t count) {
   const int64_t stride = std::max<int64_t>(1, (count + kMaxGramPositions - 1) / kMaxGramPositions);
@@ -56,7 +82,7 @@ void AccumulateFullyConnected(const HostTensor& input, int64_t dim, InputGram& g
   for (int64_t r = 0; r < patches.rows; ++r)
     for (int64_t i = 0; i < dim; ++i)
       patches.column(i)[r] = x[rows[static_cast<size_t>(r)] * dim + i];
-  AddOuterProducts(patches, gram.values.data());
+  AddPatches(patches, gram);
 }
 
 /// Where output position p of a window op reads: batch n, output (y, x).
@@ -99,7 +125,7 @@ void AccumulateConv(const WindowGeometry& g, const Shape& out, int64_t kh, int64
                  for (int64_t c = 0; c < channels; ++c)
                    patches.column(tap * channels + c)[r] = pixel ? pixel[c] : 0.0;
                });
-  AddOuterProducts(patches, gram.values.data());
+  AddPatches(patches, gram);
 }
 
 /// depthwise: a group per input channel, taps over the window only. The
@@ -143,7 +169,7 @@ void AccumulateInputGram(const Graph& graph, const Node& node, const HostTensor&
     else
       gram.dim = weights[1] * weights[2] * (depthwise ? 1 : weights[3]);
     gram.groups = depthwise ? input.shape()[3] : 1;
-    gram.values.assign(static_cast<size_t>(gram.groups * gram.dim * gram.dim), 0.0);
+    if (depthwise) gram.values.assign(static_cast<size_t>(gram.groups * gram.dim * gram.dim), 0.0);
   }
   if (node.op == OpKind::kFullyConnected) {
     AccumulateFullyConnected(input, gram.dim, gram);
@@ -159,6 +185,33 @@ void AccumulateInputGram(const Graph& graph, const Node& node, const HostTensor&
     AccumulateConv(g, out, weights[1], weights[2], input, gram);
 }
 
+std::vector<double> InputGram::Matrix(int64_t g) const {
+  if (!values.empty()) return {group(g), group(g) + dim * dim};
+  std::vector<double> m(static_cast<size_t>(dim * dim), 0.0);
+  const auto n = static_cast<Eigen::Index>(dim);
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const Eigen::Map<const RowMajor> v(patches.data(), n, static_cast<Eigen::Index>(samples));
+  Eigen::Map<RowMajor>(m.data(), n, n).noalias() = v * v.transpose();
+  return m;
+}
+
+RoundingFactor InputGram::Factor(int64_t g) const {
+  if (values.empty() && samples > 0) return RoundingFactor::OfPatches(patches.data(), dim, samples);
+  const std::vector<double> m = Matrix(g);
+  return RoundingFactor::OfGram(m.data(), dim);
+}
+
+namespace {
+
+/// Frees what the factors were made from.
+void Release(InputGram& gram) {
+  std::vector<double>().swap(gram.values);
+  std::vector<double>().swap(gram.patches);
+  gram.samples = 0;
+}
+
+}  // namespace
+
 void FactorGrams(std::map<NodeId, InputGram>& grams, int threads) {
   struct Item {
     InputGram* gram;
@@ -169,20 +222,19 @@ void FactorGrams(std::map<NodeId, InputGram>& grams, int threads) {
     gram.factors.assign(static_cast<size_t>(gram.groups), {});
     for (int64_t g = 0; g < gram.groups; ++g) items.push_back({&gram, g});
   }
-  // The largest first (a factor costs dim³), so that no thread is left
-  // with a large one at the end.
+  // The largest first (a whole factor costs dim³), so that no thread is
+  // left with a large one at the end.
   std::stable_sort(items.begin(), items.end(),
                    [](const Item& a, const Item& b) { return a.gram->dim > b.gram->dim; });
   ParallelFor(static_cast<int64_t>(items.size()), threads, [&](int64_t i) {
     const Item& item = items[static_cast<size_t>(i)];
     InputGram& gram = *item.gram;
-    gram.factors[static_cast<size_t>(item.group)] =
-        CompensationFactor(gram.group(item.group), gram.dim);
+    gram.factors[static_cast<size_t>(item.group)] = gram.Factor(item.group);
     // A one-group matrix is this item's alone: release it now rather than
     // hold every matrix and every factor at once.
-    if (gram.groups == 1) std::vector<double>().swap(gram.values);
+    if (gram.groups == 1) Release(gram);
   });
-  for (auto& entry : grams) std::vector<double>().swap(entry.second.values);
+  for (auto& entry : grams) Release(entry.second);
 }
 
 InputGramCollector::InputGramCollector(const Graph& graph, int threads)

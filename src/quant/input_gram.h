@@ -19,22 +19,31 @@
 #include <map>
 #include <vector>
 
+#include "compensated_rounding.h"
 #include "opuc/ir/graph.h"
 #include "opuc/status.h"
 #include "opuc/tensor_io/host_tensor.h"
 
 namespace opuc::quant {
 
-/// Σ x xᵀ over the sampled input patches of one inner product.
+/// Σ x xᵀ over the sampled input patches of one inner product; while the
+/// patches are at most dim / 2 (one group only), the patches themselves
+/// (compensated_rounding.h's short form).
 struct InputGram {
   int64_t dim = 0;             ///< Weights per output channel.
   int64_t groups = 1;          ///< 1, or one matrix per input channel (depthwise).
-  std::vector<double> values;  ///< groups × dim × dim, row-major, symmetric.
-  /// Per group, CompensationFactor of its matrix once FactorGrams ran
-  /// (`values` is then released); empty where the factor failed.
-  std::vector<std::vector<double>> factors;
+  std::vector<double> values;  ///< groups × dim × dim, row-major, symmetric; or empty.
+  /// Per group, the rounding factor once FactorGrams ran (`values` and
+  /// `patches` are then released); empty where the factor failed.
+  std::vector<RoundingFactor> factors;
+  std::vector<double> patches;  ///< dim × samples, row-major: row i is input i.
+  int64_t samples = 0;          ///< Patches held in `patches`.
 
   const double* group(int64_t g) const { return values.data() + g * dim * dim; }
+  /// The Gram matrix of group `g`, whichever way it is held.
+  std::vector<double> Matrix(int64_t g) const;
+  /// The rounding factor of group `g` from what is held.
+  RoundingFactor Factor(int64_t g) const;
 };
 
 /// At most this many output positions per sample feed a Gram matrix (spread

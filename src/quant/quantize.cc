@@ -164,12 +164,14 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
   // One run per sample gives the lengths' statistics and the Gram matrices.
   quant::InputGramCollector collector(equalized, options.threads);
   FloatOutputs float_outputs(equalized);
-  OPUC_ASSIGN_OR_RETURN(
-      std::vector<quant::TensorStats> stats,
-      quant::Calibrate(equalized, calibration, [&](TensorId t, const HostTensor& value) {
-        float_outputs.Observe(t, value);
-        return collector.Observe(t, value);
-      }));
+  OPUC_ASSIGN_OR_RETURN(std::vector<quant::TensorStats> stats,
+                        quant::Calibrate(
+                            equalized, calibration,
+                            [&](TensorId t, const HostTensor& value) {
+                              float_outputs.Observe(t, value);
+                              return collector.Observe(t, value);
+                            },
+                            options.threads));
   std::map<NodeId, quant::InputGram> grams = std::move(collector).Take();
   quant::FactorGrams(grams, options.threads);
   std::vector<int> bits = quant::ChooseActivationBits(equalized, stats);

@@ -40,10 +40,10 @@ ChannelLayout LayoutOf(const Shape& shape, int axis) {
   return layout;
 }
 
-bool Clips(double v, int bits) {
-  const int64_t r = Rhu(std::ldexp(v, bits));
-  return r > 127 || r < -128;
-}
+/// Whether y rounds (half up) outside int8: y ≥ 127.5 or y < −128.5.
+bool ClipsScaled(double y) { return y >= 127.5 || y < -128.5; }
+
+bool Clips(double v, int bits) { return ClipsScaled(std::ldexp(v, bits)); }
 
 /// Squared error of channel c's weights at `bits` (saturation included).
 /// Squared errors of channel c's weights at lengths first, ..., first + 3
@@ -94,7 +94,7 @@ int BestChannelBits(const float* w, const ChannelLayout& layout, int64_t c) {
 /// accumulation bound with their bias. Returns how many were compensated.
 int64_t RoundChannels(const float* w, const ChannelLayout& layout,
                       const std::vector<int64_t>& channels, const std::vector<int>& bits,
-                      const std::vector<int32_t>& bias, const std::vector<double>* factor,
+                      const std::vector<int32_t>& bias, const RoundingFactor* factor,
                       int input_magnitude, std::vector<int8_t>& out) {
   const auto nearest = [&](int64_t c) {
     const Int8Rounder round(bits[static_cast<size_t>(c)]);
@@ -109,9 +109,8 @@ int64_t RoundChannels(const float* w, const ChannelLayout& layout,
   const auto count = static_cast<int64_t>(channels.size());
   std::vector<Int8Rounder> rounders;
   for (int64_t c : channels) rounders.emplace_back(bits[static_cast<size_t>(c)]);
-  RoundCompensatedRows(rows, count, *factor, [&](int64_t r, double x) {
-    return rounders[static_cast<size_t>(r)].Value(x);
-  });
+  factor->Round(rows, count,
+                [&](int64_t r, double x) { return rounders[static_cast<size_t>(r)].Value(x); });
   const size_t dim = rows.size() / channels.size();
   int64_t compensated = 0;
   for (size_t r = 0; r < channels.size(); ++r) {
@@ -188,18 +187,17 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
     }
     if (bits != chosen) ++result.lowered;
     result.bits.push_back(bits);
-    layout.ForEach(c, [&](int64_t k) {
-      if (Clips(w[k], bits)) ++result.saturated;
-    });
+    const double scale = std::ldexp(1.0, bits);  // a power of two: w·scale is exact
+    layout.ForEach(c, [&](int64_t k) { result.saturated += ClipsScaled(w[k] * scale); });
   }
   // The channels of one Gram group read the same inputs: rounded together.
   for (int64_t group = 0; group < groups; ++group) {
     std::vector<int64_t> channels;
     for (int64_t c = group * channels_per_group; c < (group + 1) * channels_per_group; ++c)
       channels.push_back(c);
-    std::vector<double> computed;
-    if (gram && gram->factors.empty()) computed = CompensationFactor(gram->group(group), gram->dim);
-    const std::vector<double>& factor =
+    RoundingFactor computed;
+    if (gram && gram->factors.empty()) computed = gram->Factor(group);
+    const RoundingFactor& factor =
         gram && !gram->factors.empty() ? gram->factors[static_cast<size_t>(group)] : computed;
     result.compensated += RoundChannels(w, layout, channels, result.bits, result.bias,
                                         gram ? &factor : nullptr, input_magnitude, result.weights);

@@ -28,7 +28,10 @@ TEST_CASE("input gram: a 3x3 SAME conv2d sees zeros outside the input") {
   AccumulateInputGram(g, g.nodes[0], testing::F32Tensor({1, 2, 2, 1}, {1, 2, 3, 4}), gram);
   REQUIRE(gram.dim == 9);
   CHECK(gram.groups == 1);
-  auto at = [&](int a, int b2) { return gram.values[static_cast<size_t>(a * 9 + b2)]; };
+  CHECK(gram.samples == 4);  // 4 patches of 9 inputs: kept as they are
+  CHECK(gram.values.empty());
+  const std::vector<double> m = gram.Matrix(0);
+  auto at = [&](int a, int b2) { return m[static_cast<size_t>(a * 9 + b2)]; };
   CHECK(at(4, 4) == 30.0);
   CHECK(at(4, 5) == 14.0);
   CHECK(at(5, 4) == 14.0);
@@ -76,6 +79,8 @@ TEST_CASE("input gram: the collector sums each inner product's input over every 
   Graph g = Build(std::move(b));
   InputGramCollector collector(g);
   // Rows (1, 2) and (3, 4) in two runs: G = [[1+9, 2+12], [2+12, 4+16]].
+  // The first run's patch is kept as it is (1 of 2 inputs), the second's
+  // passes dim / 2 and both are summed into the matrix.
   for (const std::vector<float>& v : {std::vector<float>{1, 2}, std::vector<float>{3, 4}})
     REQUIRE(
         RunReference(g, {testing::F32Tensor({1, 2}, v)}, [&](TensorId t, const HostTensor& value) {

@@ -85,7 +85,7 @@ TEST_CASE("weights: a bias that fits at no length is an error naming the channel
 }
 
 /// Two inputs that always agree: G = [[1, 1], [1, 1]] (compensated_rounding_test.cc).
-InputGram AgreeingPair() { return InputGram{2, 1, {1, 1, 1, 1}, {}}; }
+InputGram AgreeingPair() { return InputGram{2, 1, {1, 1, 1, 1}, {}, {}, 0}; }
 
 /// fully_connected of x [1,2] with weights 76.4/256 twice (f_w = 8: 76.4
 /// each; 152.8 at 9 clips), and a bias of 0.5 when `with_bias`.
@@ -134,7 +134,7 @@ TEST_CASE("weights: WithRoundedWeights puts in the values the integers stand for
 
 TEST_CASE("weights: a Gram matrix of another size is ignored") {
   Graph g = TwoInputFc(false);
-  const InputGram three{3, 1, std::vector<double>(9, 1.0), {}};
+  const InputGram three{3, 1, std::vector<double>(9, 1.0), {}, {}, 0};
   Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, 4, &three);
   REQUIRE(q.ok());
   CHECK(q->weights == std::vector<int8_t>{76, 76});  // nearest, as without
@@ -154,7 +154,7 @@ TEST_CASE("weights: a depthwise channel is compensated with its own input channe
   // f = 8 for both channels. Channel 0's input has agreeing taps (as above:
   // 76, 77); channel 1's taps are independent, so both round to nearest.
   const Graph g = TwoTapDepthwise();
-  const InputGram gram{2, 2, {1, 1, 1, 1, /*channel 1*/ 1, 0, 0, 1}, {}};
+  const InputGram gram{2, 2, {1, 1, 1, 1, /*channel 1*/ 1, 0, 0, 1}, {}, {}, 0};
   Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, 4, &gram);
   REQUIRE(q.ok());
   CHECK(q->bits == std::vector<int32_t>{8, 8});
@@ -168,14 +168,20 @@ TEST_CASE("weights: Gram matrices factored ahead, on any number of threads, roun
   const Graph g = TwoTapDepthwise();
   for (int threads : {1, 3}) {
     CAPTURE(threads);
-    std::map<NodeId, InputGram> grams = {{0, {2, 2, {1, 1, 1, 1, 1, 0, 0, 1}, {}}},
+    std::map<NodeId, InputGram> grams = {{0, {2, 2, {1, 1, 1, 1, 1, 0, 0, 1}, {}, {}, 0}},
                                          {1, AgreeingPair()}};
-    const std::vector<double> agreeing = CompensationFactor(grams.at(0).group(0), 2);
-    const std::vector<double> independent = CompensationFactor(grams.at(0).group(1), 2);
+    const RoundingFactor agreeing = grams.at(1).Factor(0);
+    const RoundingFactor independent = grams.at(0).Factor(1);
     FactorGrams(grams, threads);
     CHECK(grams.at(0).values.empty());  // released
-    CHECK(grams.at(0).factors == std::vector<std::vector<double>>{agreeing, independent});
-    CHECK(grams.at(1).factors == std::vector<std::vector<double>>{agreeing});
+    REQUIRE(grams.at(0).factors.size() == 2);
+    REQUIRE(grams.at(1).factors.size() == 1);
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) {
+        CHECK(grams.at(0).factors[0](i, j) == agreeing(i, j));
+        CHECK(grams.at(0).factors[1](i, j) == independent(i, j));
+        CHECK(grams.at(1).factors[0](i, j) == agreeing(i, j));
+      }
     Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, 4, &grams.at(0));
     REQUIRE(q.ok());
     CHECK(q->weights == std::vector<int8_t>{76, 76, 77, 76});
