@@ -24,17 +24,49 @@ namespace {
 // each element costs nine integer roundings and a few additions, not a
 // float rounding for each of the 24 candidates.
 constexpr int kBand = 9;
+// At band index j, |x|·2^f < 2^j rounds to at most 2^j, so only the last
+// two can pass 127: below them an element's u8 error is its i8 error when
+// positive, and |x| itself when negative (u8 clips it to 0).
+constexpr int kSaturating = 7;
 
-/// The sums of the elements that share one exponent: M units throughout
-/// (scaled by 2^(E−150) or its square when assembled).
+/// The sums of the elements that share one exponent and sign: M units
+/// throughout (scaled by 2^(E−150) or its square when assembled).
 struct ExponentSums {
   double m2 = 0.0;     ///< Σ M²
   double m = 0.0;      ///< Σ M
   double m_neg = 0.0;  ///< Σ M over negative elements
   int64_t count = 0;
   int64_t negatives = 0;
-  std::array<double, kBand> band{}, band_u8{};  ///< Σ e² at f = 126 − E + j
+  std::array<double, kBand> band{};                   ///< Σ e² at f = 126 − E + j (i8)
+  std::array<double, kBand - kSaturating> band_u8{};  ///< u8's, j ≥ kSaturating (positives)
 };
+
+/// Sums by exponent and sign: index 2·E + sign.
+constexpr size_t kBuckets = 2 * 256;
+
+/// Band j rounds M at bit 24 − j: adds half of that bit (less one for a
+/// negative: half up on the signed value) and clears the bits below, then
+/// saturates at L·2^(24−j) (L = 127, 128 or 255; the first never binds).
+struct BandRounding {
+  std::array<int32_t, kBand> half{}, mask{};
+  std::array<std::array<int32_t, kBand>, 2> limit{};  ///< i8 by sign
+  std::array<int32_t, kBand> limit_u8{};
+
+  constexpr BandRounding() {
+    for (size_t j = 0; j < kBand; ++j) {
+      const int shift = 24 - static_cast<int>(j);
+      half[j] = int32_t{1} << (shift - 1);
+      mask[j] = ~((int32_t{1} << shift) - 1);
+      const auto capped = [shift](int32_t l) {
+        return shift == 24 ? int32_t{1} << 30 : l * (int32_t{1} << shift);
+      };
+      limit[0][j] = capped(127);
+      limit[1][j] = capped(128);
+      limit_u8[j] = capped(255);
+    }
+  }
+};
+constexpr BandRounding kRounding;
 
 void AddElement(uint32_t bits, std::vector<ExponentSums>& sums) {
   const uint32_t magnitude = bits & 0x7fffffffu;
@@ -42,23 +74,26 @@ void AddElement(uint32_t bits, std::vector<ExponentSums>& sums) {
   const int32_t m =
       static_cast<int32_t>(exponent ? (magnitude & 0x7fffffu) | 0x800000u : magnitude);
   const int32_t negative = static_cast<int32_t>(bits >> 31);
-  ExponentSums& s = sums[exponent ? exponent : 1];
+  ExponentSums& s = sums[2 * (exponent ? exponent : 1) + static_cast<uint32_t>(negative)];
   const double md = m;
   s.m2 += md * md;
   s.m += md;
   s.m_neg += negative ? md : 0.0;
   ++s.count;
   s.negatives += negative;
-  // Half up on the signed value: a magnitude rounds up from half for
-  // positives, from just above half for negatives.
-  const int32_t limit = 127 + negative, limit_u8 = negative ? 0 : 255;
+  // Branch-free and the same for every j: GCC vectorizes it.
+  const std::array<int32_t, kBand>& limit = kRounding.limit[static_cast<size_t>(negative)];
+  std::array<int32_t, kBand> rounded;
+  for (size_t j = 0; j < kBand; ++j)
+    rounded[j] = (m + kRounding.half[j] - negative) & kRounding.mask[j];
   for (size_t j = 0; j < kBand; ++j) {
-    const int shift = 24 - static_cast<int>(j);
-    const int32_t rounded = (m + (1 << (shift - 1)) - negative) >> shift;
-    const double e = m - (std::min(rounded, limit) << shift);
-    const double e_u8 = m - (std::min(rounded, limit_u8) << shift);
+    const double e = m - std::min(rounded[j], limit[j]);
     s.band[j] += e * e;
-    s.band_u8[j] += e_u8 * e_u8;
+  }
+  if (negative) return;
+  for (size_t j = kSaturating; j < kBand; ++j) {
+    const double e_u8 = m - std::min(rounded[j], kRounding.limit_u8[j]);
+    s.band_u8[j - kSaturating] += e_u8 * e_u8;
   }
 }
 
@@ -68,7 +103,7 @@ constexpr int64_t kErrorChunk = int64_t{1} << 16;
 
 /// The sums of one chunk and its largest magnitude (as bits).
 struct ChunkSums {
-  std::vector<ExponentSums> sums = std::vector<ExponentSums>(255);
+  std::vector<ExponentSums> sums = std::vector<ExponentSums>(kBuckets);
   uint32_t max_magnitude = 0;
 };
 
@@ -88,10 +123,8 @@ void Add(const ExponentSums& from, ExponentSums& to) {
   to.m_neg += from.m_neg;
   to.count += from.count;
   to.negatives += from.negatives;
-  for (size_t j = 0; j < kBand; ++j) {
-    to.band[j] += from.band[j];
-    to.band_u8[j] += from.band_u8[j];
-  }
+  for (size_t j = 0; j < to.band.size(); ++j) to.band[j] += from.band[j];
+  for (size_t j = 0; j < to.band_u8.size(); ++j) to.band_u8[j] += from.band_u8[j];
 }
 
 }  // namespace
@@ -114,9 +147,10 @@ void AccumulateErrors(const float* values, int64_t count, TensorStats& stats, in
   float largest;
   std::memcpy(&largest, &all.max_magnitude, sizeof largest);
   stats.max_abs = std::max(stats.max_abs, static_cast<double>(largest));
-  for (int exponent = 1; exponent < 255; ++exponent) {
-    const ExponentSums& s = sums[static_cast<size_t>(exponent)];
+  for (size_t b = 2; b < kBuckets; ++b) {
+    const ExponentSums& s = sums[b];
     if (s.count == 0) continue;
+    const int exponent = static_cast<int>(b / 2);
     const double unit = std::ldexp(1.0, exponent - 150), unit2 = unit * unit;
     const double squares = s.m2 * unit2;
     const double negative_sum = s.m_neg * unit, positive_sum = s.m * unit - negative_sum;
@@ -133,7 +167,9 @@ void AccumulateErrors(const float* values, int64_t count, TensorStats& stats, in
         error_u8 += squares;
       } else if (j < kBand) {
         error += s.band[static_cast<size_t>(j)] * unit2;
-        error_u8 += s.band_u8[static_cast<size_t>(j)] * unit2;
+        error_u8 += b % 2 == 1        ? squares
+                    : j < kSaturating ? s.band[static_cast<size_t>(j)] * unit2
+                                      : s.band_u8[static_cast<size_t>(j - kSaturating)] * unit2;
       } else {  // Σ(|x| − L·2^−f)², L = 127 or 128 (i8), 255 or |x| itself (u8)
         const double step = std::ldexp(1.0, -(k + kMinActivationBits));
         error += squares - 2.0 * step * (127.0 * positive_sum + 128.0 * negative_sum) +

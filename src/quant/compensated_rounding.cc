@@ -60,14 +60,22 @@ RoundingFactor RoundingFactor::OfPatches(const double* patches, int64_t dim, int
   f.columns_.resize(static_cast<size_t>(dim * samples));
   Eigen::Map<Matrix> c(f.columns_.data(), n, k);
   Matrix s = Matrix::Identity(k, k);
-  for (Eigen::Index j = n - 1; j >= 0; --j) {
-    const Vector sv = s * v.row(j).transpose();
-    const double pivot = Damping(norms(j), mean) + v.row(j).dot(sv);
-    if (!(pivot > 0.0) || !std::isfinite(pivot)) return {};
-    const double r = std::sqrt(pivot);
-    f.diagonal_[static_cast<size_t>(j)] = r;
-    c.row(j) = sv.transpose() / r;
-    s.noalias() -= c.row(j).transpose() * c.row(j);
+  // By blocks of columns from the last, S as it was before the block: the
+  // block's own c_i come off S v_j one by one, the block off S at once.
+  for (Eigen::Index j1 = n; j1 > 0; j1 -= kRoundingBlock) {
+    const Eigen::Index j0 = std::max<Eigen::Index>(0, j1 - kRoundingBlock);
+    const Matrix products = v.middleRows(j0, j1 - j0) * s;  // row j − j0: (S v_j)ᵀ
+    for (Eigen::Index j = j1 - 1; j >= j0; --j) {
+      const auto later = c.middleRows(j + 1, j1 - j - 1);
+      const Vector sv =
+          products.row(j - j0).transpose() - later.transpose() * (later * v.row(j).transpose());
+      const double pivot = Damping(norms(j), mean) + v.row(j).dot(sv);
+      if (!(pivot > 0.0) || !std::isfinite(pivot)) return {};
+      const double r = std::sqrt(pivot);
+      f.diagonal_[static_cast<size_t>(j)] = r;
+      c.row(j) = sv.transpose() / r;
+    }
+    s.noalias() -= c.middleRows(j0, j1 - j0).transpose() * c.middleRows(j0, j1 - j0);
   }
   if (!c.allFinite()) return {};
   f.basis_.assign(patches, patches + dim * samples);
@@ -90,54 +98,40 @@ double RoundingFactor::operator()(int64_t i, int64_t j) const {
 void RoundingFactor::Round(std::vector<double>& rows, int64_t count,
                            const std::function<double(int64_t, double)>& round) const {
   if (count <= 0 || empty()) return;
-  if (short_form())
-    RoundShort(rows.data(), count, round);
-  else
-    RoundWhole(rows.data(), count, round);
-}
-
-void RoundingFactor::RoundWhole(double* weights, int64_t count,
-                                const std::function<double(int64_t, double)>& round) const {
-  const auto n = static_cast<Eigen::Index>(dim_), rows = static_cast<Eigen::Index>(count);
-  Eigen::Map<Matrix> w(weights, rows, n);
-  const Eigen::Map<const Matrix> r(upper_.data(), n, n);
-  Eigen::MatrixXd errors(rows, n);                // w_i − q_i of the columns rounded
-  Eigen::MatrixXd pending(rows, kRoundingBlock);  // Σ_{i<j} R[i][j]·(w_i − q_i)
+  const auto n = static_cast<Eigen::Index>(dim_), m = static_cast<Eigen::Index>(count);
+  const auto k = static_cast<Eigen::Index>(samples_);
+  Eigen::Map<Matrix> w(rows.data(), m, n);
+  const Eigen::Map<const Matrix> r(upper_.data(), short_form() ? 0 : n, short_form() ? 0 : n);
+  const Eigen::Map<const Matrix> basis(basis_.data(), n, k), c(columns_.data(), n, k);
+  Eigen::MatrixXd errors(m, n);                  // w_i − q_i of the columns rounded
+  Eigen::MatrixXd pending(m, kRoundingBlock);    // Σ_{i<j} R[i][j]·(w_i − q_i)
+  Matrix block(kRoundingBlock, kRoundingBlock);  // R on the block's columns
+  Matrix sums = Matrix::Zero(m, k);              // short: Σ_{i<b0} (w_i − q_i) v_i
   for (Eigen::Index b0 = 0; b0 < n; b0 += kRoundingBlock) {
     const Eigen::Index b1 = std::min<Eigen::Index>(b0 + kRoundingBlock, n), size = b1 - b0;
-    if (b0 == 0)
-      pending.setZero();
-    else
-      pending.leftCols(size).noalias() = errors.leftCols(b0) * r.block(0, b0, b0, size);
+    auto before = pending.leftCols(size);
+    auto within = block.topLeftCorner(size, size);
+    if (short_form()) {
+      before.noalias() = sums * c.middleRows(b0, size).transpose();
+      within.noalias() = basis.middleRows(b0, size) * c.middleRows(b0, size).transpose();
+    } else {
+      if (b0 == 0)
+        before.setZero();
+      else
+        before.noalias() = errors.leftCols(b0) * r.block(0, b0, b0, size);
+      within = r.block(b0, b0, size, size);
+    }
     for (Eigen::Index j = b0; j < b1; ++j) {
-      for (Eigen::Index i = 0; i < rows; ++i) {
-        const double q = round(static_cast<int64_t>(i), w(i, j) + pending(i, j - b0) / r(j, j));
+      const double diagonal = short_form() ? diagonal_[static_cast<size_t>(j)] : r(j, j);
+      for (Eigen::Index i = 0; i < m; ++i) {
+        const double q = round(static_cast<int64_t>(i), w(i, j) + pending(i, j - b0) / diagonal);
         errors(i, j) = w(i, j) - q;
         w(i, j) = q;
       }
       pending.middleCols(j - b0 + 1, b1 - j - 1).noalias() +=
-          errors.col(j) * r.row(j).segment(j + 1, b1 - j - 1);
+          errors.col(j) * within.row(j - b0).segment(j - b0 + 1, b1 - j - 1);
     }
-  }
-}
-
-void RoundingFactor::RoundShort(double* weights, int64_t count,
-                                const std::function<double(int64_t, double)>& round) const {
-  const auto n = static_cast<Eigen::Index>(dim_), rows = static_cast<Eigen::Index>(count);
-  const auto k = static_cast<Eigen::Index>(samples_);
-  Eigen::Map<Matrix> w(weights, rows, n);
-  const Eigen::Map<const Matrix> v(basis_.data(), n, k), c(columns_.data(), n, k);
-  Matrix sums = Matrix::Zero(rows, k);  // per row, Σ_{i<j} (w_i − q_i) v_i
-  Vector pending(rows), errors(rows);
-  for (Eigen::Index j = 0; j < n; ++j) {
-    pending.noalias() = sums * c.row(j).transpose();
-    const double diagonal = diagonal_[static_cast<size_t>(j)];
-    for (Eigen::Index i = 0; i < rows; ++i) {
-      const double q = round(static_cast<int64_t>(i), w(i, j) + pending(i) / diagonal);
-      errors(i) = w(i, j) - q;
-      w(i, j) = q;
-    }
-    sums.noalias() += errors * v.row(j);
+    if (short_form()) sums.noalias() += errors.middleCols(b0, size) * basis.middleRows(b0, size);
   }
 }
 

@@ -27,22 +27,28 @@ struct Patches {
   double* column(int64_t j) { return columns.data() + j * rows; }
 };
 
-/// G += XᵀX for the patches X, as one Eigen rank update into G's lower
-/// triangle, then mirrored (both triangles written): X is `rows` × `dim`,
-/// column-major as Patches holds it.
-void AddOuterProducts(Patches& x, double* gram) {
+/// G += XᵀX for the patches X (`rows` × `dim`, column-major as Patches
+/// holds it): G's lower triangle by blocks of 64 columns, each one matrix
+/// product (so the sums are the same whichever of up to `threads` threads
+/// makes them), then mirrored (both triangles written).
+void AddOuterProducts(const Patches& x, double* gram, int threads = 1) {
+  constexpr Eigen::Index kBlock = 64;
   const auto dim = static_cast<Eigen::Index>(x.dim);
   const Eigen::Map<const Eigen::MatrixXd> patches(x.columns.data(),
                                                   static_cast<Eigen::Index>(x.rows), dim);
   Eigen::Map<Eigen::MatrixXd> g(gram, dim, dim);  // symmetric: either storage order
-  g.selfadjointView<Eigen::Lower>().rankUpdate(patches.transpose());
+  ParallelFor((dim + kBlock - 1) / kBlock, threads, [&](int64_t b) {
+    const Eigen::Index j0 = b * kBlock, size = std::min(kBlock, dim - j0);
+    g.block(j0, j0, dim - j0, size).noalias() +=
+        patches.rightCols(dim - j0).transpose() * patches.middleCols(j0, size);
+  });
   for (Eigen::Index j = 0; j < dim; ++j)
     for (Eigen::Index i = j + 1; i < dim; ++i) g(j, i) = g(i, j);
 }
 
 /// The patches kept as they are while they number at most dim / 2 (the
 /// rounding factor's short form), else summed into G.
-void AddPatches(Patches& x, InputGram& gram) {
+void AddPatches(Patches& x, InputGram& gram, int threads) {
   const int64_t dim = gram.dim;
   if (gram.values.empty() && 2 * (gram.samples + x.rows) <= dim) {
     std::vector<double> joined(static_cast<size_t>(dim * (gram.samples + x.rows)));
@@ -59,11 +65,11 @@ void AddPatches(Patches& x, InputGram& gram) {
   if (gram.values.empty()) {
     gram.values.assign(static_cast<size_t>(dim * dim), 0.0);
     Patches held{dim, gram.samples, std::move(gram.patches)};
-    if (held.rows > 0) AddOuterProducts(held, gram.values.data());
+    if (held.rows > 0) AddOuterProducts(held, gram.values.data(), threads);
     gram.patches.clear();
     gram.samples = 0;
   }
-  AddOuterProducts(x, gram.values.data());
+  AddOuterProducts(x, gram.values.data(), threads);
 }
 
 /// Every stride-th of `count` positions, at most kMaxGramPositions of them.
@@ -74,7 +80,7 @@ std::vector<int64_t> SampledPositions(int64_t count) {
   return positions;
 }
 
-void AccumulateFullyConnected(const HostTensor& input, int64_t dim, InputGram& gram) {
+void AccumulateFullyConnected(const HostTensor& input, int64_t dim, InputGram& gram, int threads) {
   const float* x = input.data<float>();
   const std::vector<int64_t> rows = SampledPositions(input.elements() / dim);
   Patches patches{dim, static_cast<int64_t>(rows.size()), {}};
@@ -82,7 +88,7 @@ void AccumulateFullyConnected(const HostTensor& input, int64_t dim, InputGram& g
   for (int64_t r = 0; r < patches.rows; ++r)
     for (int64_t i = 0; i < dim; ++i)
       patches.column(i)[r] = x[rows[static_cast<size_t>(r)] * dim + i];
-  AddPatches(patches, gram);
+  AddPatches(patches, gram, threads);
 }
 
 /// Where output position p of a window op reads: batch n, output (y, x).
@@ -114,7 +120,7 @@ void ForEachTap(const WindowGeometry& g, const HostTensor& input, const Shape& o
 
 /// conv2d: one group, taps over all input channels.
 void AccumulateConv(const WindowGeometry& g, const Shape& out, int64_t kh, int64_t kw,
-                    const HostTensor& input, InputGram& gram) {
+                    const HostTensor& input, InputGram& gram, int threads) {
   const int64_t channels = input.shape()[3];
   const std::vector<int64_t> positions = SampledPositions(out[0] * out[1] * out[2]);
   Patches patches{gram.dim, static_cast<int64_t>(positions.size()), {}};
@@ -125,7 +131,7 @@ void AccumulateConv(const WindowGeometry& g, const Shape& out, int64_t kh, int64
                  for (int64_t c = 0; c < channels; ++c)
                    patches.column(tap * channels + c)[r] = pixel ? pixel[c] : 0.0;
                });
-  AddPatches(patches, gram);
+  AddPatches(patches, gram, threads);
 }
 
 /// depthwise: a group per input channel, taps over the window only. The
@@ -172,7 +178,7 @@ void AccumulateInputGram(const Graph& graph, const Node& node, const HostTensor&
     if (depthwise) gram.values.assign(static_cast<size_t>(gram.groups * gram.dim * gram.dim), 0.0);
   }
   if (node.op == OpKind::kFullyConnected) {
-    AccumulateFullyConnected(input, gram.dim, gram);
+    AccumulateFullyConnected(input, gram.dim, gram, threads);
     return;
   }
   const Shape& out = graph.tensor(node.outputs[0]).shape;
@@ -182,7 +188,7 @@ void AccumulateInputGram(const Graph& graph, const Node& node, const HostTensor&
   if (node.op == OpKind::kDepthwiseConv2D)
     AccumulateDepthwise(g, out, weights[1], weights[2], input, gram, threads);
   else
-    AccumulateConv(g, out, weights[1], weights[2], input, gram);
+    AccumulateConv(g, out, weights[1], weights[2], input, gram, threads);
 }
 
 std::vector<double> InputGram::Matrix(int64_t g) const {
