@@ -28,20 +28,26 @@ struct Patches {
 };
 
 /// G += XᵀX for the patches X (`rows` × `dim`, column-major as Patches
-/// holds it): G's lower triangle by blocks of 64 columns, each one matrix
-/// product (so the sums are the same whichever of up to `threads` threads
-/// makes them), then mirrored (both triangles written).
+/// holds it) into G's lower triangle, then mirrored (both triangles
+/// written): one Eigen rank update, or for a large G on several threads
+/// blocks of 64 columns, each one matrix product (so the sums do not depend
+/// on which thread makes them; measured 1.5x faster on two cores from
+/// dim 192, slower below).
 void AddOuterProducts(const Patches& x, double* gram, int threads = 1) {
   constexpr Eigen::Index kBlock = 64;
   const auto dim = static_cast<Eigen::Index>(x.dim);
   const Eigen::Map<const Eigen::MatrixXd> patches(x.columns.data(),
                                                   static_cast<Eigen::Index>(x.rows), dim);
   Eigen::Map<Eigen::MatrixXd> g(gram, dim, dim);  // symmetric: either storage order
-  ParallelFor((dim + kBlock - 1) / kBlock, threads, [&](int64_t b) {
-    const Eigen::Index j0 = b * kBlock, size = std::min(kBlock, dim - j0);
-    g.block(j0, j0, dim - j0, size).noalias() +=
-        patches.rightCols(dim - j0).transpose() * patches.middleCols(j0, size);
-  });
+  if (dim < 3 * kBlock || ThreadCount(threads) == 1) {
+    g.selfadjointView<Eigen::Lower>().rankUpdate(patches.transpose());
+  } else {
+    ParallelFor((dim + kBlock - 1) / kBlock, threads, [&](int64_t b) {
+      const Eigen::Index j0 = b * kBlock, size = std::min(kBlock, dim - j0);
+      g.block(j0, j0, dim - j0, size).noalias() +=
+          patches.rightCols(dim - j0).transpose() * patches.middleCols(j0, size);
+    });
+  }
   for (Eigen::Index j = 0; j < dim; ++j)
     for (Eigen::Index i = j + 1; i < dim; ++i) g(j, i) = g(i, j);
 }
