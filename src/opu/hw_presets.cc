@@ -11,6 +11,10 @@
 // tiny is small enough for fast RTL runs: an 8 x 4 array, 4 KiB banks, no
 // depthwise mode, one stored value per group.
 //
+// Both take DatapathHdfg, not the seed's: opuc's datapath (the ISA, hw/)
+// has no pre-adder or pre-multiplier, so an add or mul of a constant before
+// an inner product gets a pass of its own (docs/decisions.md).
+//
 //===----------------------------------------------------------------------===//
 #include "opuc/opu/hw_config.h"
 #include "support/format.h"
@@ -42,7 +46,7 @@ HwConfig Opu1024() {
   c.store.max_outputs = 2;
   c.store.taps = ModuleBit(HwModule::kAdder) | ModuleBit(HwModule::kComparator) |
                  ModuleBit(HwModule::kPool) | ModuleBit(HwModule::kResAdder);
-  c.hdfg = DefaultHdfg();
+  c.hdfg = DatapathHdfg();
   return c;
 }
 
@@ -65,13 +69,12 @@ HwConfig Tiny() {
   c.dram.latency_cycles = 16;
   c.store.max_outputs = 1;
   c.store.taps = 0;
-  c.hdfg = DefaultHdfg();
+  c.hdfg = DatapathHdfg();
   return c;
 }
 
-}  // namespace
-
-Hdfg DefaultHdfg() {
+/// The seed's HDFG, or without add_pre and mul_pre (mem_rd feeds pad).
+Hdfg Build(bool pre_stages) {
   Hdfg g;
   auto stage = [&g](const char* name, HwModule module) {
     HdfgStage s;
@@ -80,8 +83,10 @@ Hdfg DefaultHdfg() {
     g.stages.push_back(s);
   };
   stage("mem_rd", HwModule::kMemRead);
-  stage("add_pre", HwModule::kAdder);
-  stage("mul_pre", HwModule::kMultiplier);
+  if (pre_stages) {
+    stage("add_pre", HwModule::kAdder);
+    stage("mul_pre", HwModule::kMultiplier);
+  }
   stage("pad", HwModule::kPad);
   stage("ipa", HwModule::kIpa);
   stage("mul", HwModule::kMultiplier);
@@ -92,9 +97,15 @@ Hdfg DefaultHdfg() {
   stage("res_add", HwModule::kResAdder);
   stage("upsample", HwModule::kUpsample);
   g.root = 0;
+  if (pre_stages) {
+    g.Link("mem_rd", "add_pre");
+    g.Link("add_pre", "mul_pre");
+    g.Link("mul_pre", "pad");
+  } else {
+    g.Link("mem_rd", "pad");
+  }
   // Link order is BFS order: it decides which of two candidates wins.
-  const char* edges[][2] = {{"mem_rd", "add_pre"},   {"add_pre", "mul_pre"}, {"mul_pre", "pad"},
-                            {"pad", "ipa"},          {"ipa", "mul"},         {"mul", "add"},
+  const char* edges[][2] = {{"pad", "ipa"},          {"ipa", "mul"},         {"mul", "add"},
                             {"add", "compare"},      {"add", "pool_pad"},    {"add", "res_add"},
                             {"pool_pad", "pool"},    {"compare", "pool"},    {"compare", "res_add"},
                             {"compare", "upsample"}, {"pool", "compare"},    {"pool", "res_add"},
@@ -103,6 +114,12 @@ Hdfg DefaultHdfg() {
   for (const auto& edge : edges) g.Link(edge[0], edge[1]);
   return g;
 }
+
+}  // namespace
+
+Hdfg DefaultHdfg() { return Build(true); }
+
+Hdfg DatapathHdfg() { return Build(false); }
 
 std::vector<std::string> HwConfigPresetNames() { return {"opu1024", "tiny"}; }
 

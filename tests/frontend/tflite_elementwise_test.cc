@@ -35,7 +35,7 @@ TEST_CASE("ADD, SUB, MUL: every fused activation becomes the IR attribute") {
   }
 }
 
-TEST_CASE("ADD without options has no activation; with SIGN_BIT it is an error") {
+TEST_CASE("ADD without options has no activation, with SIGN_BIT it is an error") {
   TfliteBuilder b;
   const int32_t x = b.Input("x", {2});
   const int32_t y = b.Tensor("y", {2});
@@ -53,7 +53,7 @@ TEST_CASE("ADD without options has no activation; with SIGN_BIT it is an error")
         " is SIGN_BIT; opuc supports NONE, RELU, RELU_N1_TO_1, RELU6 and TANH");
 }
 
-TEST_CASE("Unary activations map one to one; LOGISTIC is sigmoid") {
+TEST_CASE("Unary activations map one to one, LOGISTIC is sigmoid") {
   const std::pair<Op, OpKind> kUnary[] = {{Op::RELU, OpKind::kRelu},
                                           {Op::RELU6, OpKind::kRelu6},
                                           {Op::RELU_N1_TO_1, OpKind::kReluN1To1},

@@ -72,7 +72,7 @@ TEST_CASE("IR names are unique: repeated and empty names get the tensor index") 
   CHECK(m.graph.nodes[1].name == "tensor_2");
 }
 
-TEST_CASE("metadata: description and text entries; binary ones by size") {
+TEST_CASE("metadata: description and text entries, binary ones by size") {
   TfliteBuilder b;
   b.description = "MLIR Converted.";
   b.metadata = {{"min_runtime_version", {'2', '.', '2', '.', '0', 0, 0, 0}},

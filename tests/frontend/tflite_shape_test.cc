@@ -79,7 +79,7 @@ TEST_CASE("RESHAPE: from the shape tensor or the options, with -1 resolved") {
   CHECK(m.graph.tensors.size() == 4);
 }
 
-TEST_CASE("RESHAPE: the legacy [0] means a scalar; impossible shapes are errors") {
+TEST_CASE("RESHAPE: the legacy [0] means a scalar, impossible shapes are errors") {
   TfliteBuilder b;
   const int32_t x = b.Input("x", {1, 1});
   const int32_t y = b.Tensor("y", {});
@@ -194,7 +194,7 @@ TEST_CASE("DEPTH_TO_SPACE: block_size") {
         " 0; expected at least 1");
 }
 
-TEST_CASE("MEAN: negative and repeated axes become canonical; keep_dims") {
+TEST_CASE("MEAN: negative and repeated axes become canonical, keep_dims") {
   TfliteBuilder b;
   const int32_t x = b.Input("x", {1, 7, 7, 4});
   const int32_t axes = b.Int32("axes", {3}, {2, -3, -2});  // -3 is 1, -2 is 2 again

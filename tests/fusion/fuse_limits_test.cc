@@ -33,7 +33,7 @@ TEST_CASE("max_fuse_depth 3 cuts a chain of ten into 3 + 3 + 3 + 1") {
   CheckPartitionInvariants(p.forward, p.partition);
 }
 
-TEST_CASE("max_fuse_depth: 0 and 1 fuse nothing; the default 256 cuts 300 ops at 256") {
+TEST_CASE("max_fuse_depth: 0 and 1 fuse nothing, the default 256 cuts 300 ops at 256") {
   for (int64_t depth : {0, 1}) {
     Graph g = Chain(4);
     FuseOptions options;

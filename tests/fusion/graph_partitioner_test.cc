@@ -82,7 +82,7 @@ TEST_CASE("tuple fields wait for phase 2, then join the tuple that fused onward"
   CHECK(OpGroups(m, q) == Lines{"a,b,cat", "out"});  // concat does not enter the reduction
 }
 
-TEST_CASE("a diamond fuses whole; an opaque branch stops the fork") {
+TEST_CASE("a diamond fuses whole, an opaque branch stops the fork") {
   GraphBuilder b("diamond");
   TensorId x = b.Input("x", DType::kF32, {1, 4, 4, 2});
   TensorId w = b.ConstantF32("w", {2, 1, 1, 2}, {1, 0, 0, 1});

@@ -40,7 +40,7 @@ TEST_CASE("a concat gets a tuple node between its inputs and itself") {
   CHECK_FALSE(f->node(2).extern_ref);
 }
 
-TEST_CASE("constants join on first use; only one-element dense ones are simple") {
+TEST_CASE("constants join on first use, only one-element dense ones are simple") {
   GraphBuilder b("constants");
   TensorId x = b.Input("x", DType::kF32, {2, 2});
   TensorId big = b.ConstantF32("big", {2, 2}, {1, 2, 3, 4});

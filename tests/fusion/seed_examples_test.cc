@@ -144,7 +144,7 @@ Graph Seed001() {
   return Build(std::move(b));
 }
 
-TEST_CASE("seed 001: conv2d + bias add + relu fuse; max_pool2d stays alone") {
+TEST_CASE("seed 001: conv2d + bias add + relu fuse, max_pool2d stays alone") {
   Graph g = Seed001();
   Partitioned p = PartitionIr(g);
   CHECK(OpGroups(g, p) == Lines{"conv0,bias0,relu0", "pool", "conv1,bias1,relu1"});

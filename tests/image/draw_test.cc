@@ -59,7 +59,7 @@ TEST_CASE("draw: a thick outline grows inwards and a rectangle past the edges is
         "..#.\n");
 }
 
-TEST_CASE("draw: a dot of radius 1 is a plus; radius 0 one pixel; clipped at the corner") {
+TEST_CASE("draw: a dot of radius 1 is a plus, radius 0 one pixel, clipped at the corner") {
   Image image = Blank(5, 4);
   DrawDot(image, 2, 1, 1, kRed);
   DrawDot(image, 4, 3, 0, kRed);

@@ -10,7 +10,7 @@
 namespace opuc {
 namespace {
 
-TEST_CASE("a conv2d's attributes, typed; absent ones take their defaults") {
+TEST_CASE("a conv2d's attributes, typed, absent ones take their defaults") {
   Attributes attrs;
   attrs.Set("strides", std::vector<int64_t>{2, 3});
   attrs.Set("padding", std::string("same"));

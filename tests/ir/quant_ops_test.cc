@@ -46,7 +46,7 @@ TEST_CASE("lookup_table: i8 input, i8[256] table, i8 output of the input's shape
                  "input 1 'table' is required but absent"));
 }
 
-TEST_CASE("lookup_table: u8 and i16 inputs; the table's format is the output's") {
+TEST_CASE("lookup_table: u8 and i16 inputs, the table's format is the output's") {
   const Tensor u = T(DType::kU8, {4}, "u");
   const Tensor w = T(DType::kI16, {4}, "w");
   const Tensor table_i16 = T(DType::kI16, {256}, "lut");
@@ -59,7 +59,7 @@ TEST_CASE("lookup_table: u8 and i16 inputs; the table's format is the output's")
   CHECK(Contains(Infer(OpKind::kLookupTable, {&u, &knots_u8}).error, "expected [256]"));
 }
 
-TEST_CASE("a declared quantized output keeps its format; other declarations do not count") {
+TEST_CASE("a declared quantized output keeps its format, other declarations do not count") {
   const Tensor x = F32({2}, "x");
   Tensor u8 = T(DType::kU8, {2}, "y");
   u8.fixed_point = FixedPoint{{7}, -1};

@@ -42,7 +42,7 @@ std::string Message(const Graph& g) {
   return s.message();
 }
 
-TEST_CASE("a quantized graph verifies; the table and the bias need no fixed point") {
+TEST_CASE("a quantized graph verifies, the table and the bias need no fixed point") {
   CHECK(Verify(QuantizedGraph()).ok());
 }
 

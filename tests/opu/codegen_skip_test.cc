@@ -25,7 +25,8 @@ Attributes Window(int64_t k, int64_t s, const char* padding = "valid") {
 // Every activation i8 at f = 4 unless `fractions` says otherwise (by name);
 // a constant has the fraction length `fractions` gives it.
 std::vector<std::string> Skipped(GraphBuilder b,
-                                 const std::vector<std::pair<std::string, int>>& fractions = {}) {
+                                 const std::vector<std::pair<std::string, int>>& fractions = {},
+                                 const HwConfig& hw = *HwConfigPreset("opu1024")) {
   Expected<Graph> built = std::move(b).Finish();
   REQUIRE_MESSAGE(built.ok(), built.status().ToString());
   Graph& graph = *built;
@@ -40,7 +41,6 @@ std::vector<std::string> Skipped(GraphBuilder b,
     for (const auto& [name, f] : fractions)
       if (t.name == name) t.fixed_point = {{f}, -1};
   }
-  const HwConfig hw = *HwConfigPreset("opu1024");
   Expected<HwPartition> partition = PartitionForHardware(graph, hw);
   REQUIRE_MESSAGE(partition.ok(), partition.status().ToString());
   Expected<OpuCode> code = CompileOpuGroups(graph, *partition, hw);
@@ -50,7 +50,7 @@ std::vector<std::string> Skipped(GraphBuilder b,
   return reasons;
 }
 
-TEST_CASE("a pool window further in padding than Pool reaches is listed; 3x3/2 SAME compiles") {
+TEST_CASE("a pool window further in padding than Pool reaches is listed, 3x3/2 SAME compiles") {
   // SAME over 20 pixels: a 17x17 window every pixel pads 16, 8 before;
   // a 3x3 window every 2 pads 1, 0 before... and 1 before over 9 pixels.
   for (const auto& [side, k, s] : {std::tuple{20, 17, 1}, std::tuple{9, 3, 2}}) {
@@ -71,7 +71,7 @@ TEST_CASE("a pool window further in padding than Pool reaches is listed; 3x3/2 S
   }
 }
 
-TEST_CASE("an upsample that requantizes after a pool is listed; without the pool it compiles") {
+TEST_CASE("an upsample that requantizes after a pool is listed, without the pool it compiles") {
   for (const bool pooled : {true, false}) {
     CAPTURE(pooled);
     GraphBuilder b("up");
@@ -123,10 +123,11 @@ TEST_CASE("a concat of another fraction length, or of a constant, is listed") {
   CHECK(ConcatSkipped(false, {}).empty());  // the same concat at one fraction length compiles
 }
 
-// x -> mul by a per-channel constant -> 1x1 conv, or the conv first: the
-// multiplier before the inner product (mul_pre) has no instruction; after
-// it, the multiplier stage compiles.
-std::vector<std::string> ChannelMulSkipped(bool before) {
+// x -> mul by a per-channel constant -> 1x1 conv, or the conv first. With
+// the seed's HDFG the multiplier before the inner product is mul_pre, which
+// no instruction runs; the presets' HDFG has no mul_pre, so the mul takes a
+// pass of its own and both compile; after the conv it is the mul stage.
+std::vector<std::string> ChannelMulSkipped(bool before, bool seed_hdfg) {
   GraphBuilder b("scale");
   const TensorId x = b.Input("x", DType::kI8, {1, 4, 4, 8});
   const std::vector<int8_t> scales = {1, 2, 3, 4, 5, 6, 7, 8}, weights(8 * 8, 3);
@@ -136,16 +137,21 @@ std::vector<std::string> ChannelMulSkipped(bool before) {
   const auto conv = [&](TensorId in) { return b.Op(OpKind::kConv2D, "conv", {in, w}); };
   const auto mul = [&](TensorId in) { return b.Op(OpKind::kMul, "mul", {in, c}); };
   b.Output(before ? conv(mul(x)) : mul(conv(x)));
-  return Skipped(std::move(b), {{"c", 4}, {"w", 6}});
+  HwConfig hw = *HwConfigPreset("opu1024");
+  if (seed_hdfg) hw.hdfg = DefaultHdfg();
+  return Skipped(std::move(b), {{"c", 4}, {"w", 6}}, hw);
 }
 
-TEST_CASE("a multiplier before the inner product is listed; after it, it compiles") {
-  const std::vector<std::string> reasons = ChannelMulSkipped(true);
+TEST_CASE("a multiplier before the inner product compiles as a pass of its own") {
+  CHECK(ChannelMulSkipped(true, false).empty());
+  CHECK(ChannelMulSkipped(false, false).empty());
+  const std::vector<std::string> reasons = ChannelMulSkipped(true, true);
   REQUIRE(reasons.size() == 1);
   CHECK(reasons[0] ==
         "node 1 'conv' (conv2d) on stage ipa: an inner product after another stage: the "
-        "pre-adder and pre-multiplier have no instruction");
-  CHECK(ChannelMulSkipped(false).empty());
+        "HwConfig's HDFG has a pre-adder or pre-multiplier, which no instruction runs (the "
+        "presets leave them out: the op then takes a pass of its own)");
+  CHECK(ChannelMulSkipped(false, true).empty());
 }
 
 TEST_CASE("a transposed convolution whose zero rows pass Load's pads is listed") {

@@ -91,7 +91,7 @@ TEST_CASE("the pool stage: overlapping 3x3 windows, stride 2, that start in padd
   CHECK(counters.post_entries == 9 + 4 * 4);  // Output, the pool's taps
 }
 
-TEST_CASE("the pool stage sums windows that start in padding; Average divides by their taps") {
+TEST_CASE("the pool stage sums windows that start in padding, Average divides by their taps") {
   // Sums of the windows above, 4 taps each. Lane 0: 21, 17, 15, 17 -> 5
   // (5.25), 4 (4.25), 4 (3.75), 4; lane 1: -5, -4, -4 (-3.75), -4; lane 2:
   // -31, -12, -21, -9 -> -8 (-7.75), -3, -5 (-5.25), -2 (-2.25).

@@ -54,7 +54,7 @@ TEST_CASE("FindMatch reproduces the reference's first-match table") {
   CheckRow(Bit(HwModule::kUpsample), std::vector<std::string>(12, "upsample"));
 }
 
-TEST_CASE("FindMatch: nothing follows upsample; a pad must feed the unit that reads it") {
+TEST_CASE("FindMatch: nothing follows upsample, a pad must feed the unit that reads it") {
   const Hdfg g = DefaultHdfg();
   StageRequest relu;
   relu.modules = Bit(HwModule::kComparator);

@@ -76,7 +76,7 @@ TEST_CASE("every field is read into the member of its name, and written back") {
         "array.clock_mhz is missing");
 }
 
-TEST_CASE("names are UTF-8; \\u escapes with surrogate pairs decode to one code point") {
+TEST_CASE("names are UTF-8, \\u escapes with surrogate pairs decode to one code point") {
   // U+1F600 is the pair D83D DE00 and four bytes of UTF-8: F0 9F 98 80.
   Expected<HwConfig> c =
       ParseHwConfigJson(R"({"base": "tiny", "name": "cam \ud83d\ude00 \u00e9"})");

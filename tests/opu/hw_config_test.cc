@@ -23,7 +23,7 @@ std::string ErrorOf(const std::string& json) {
   return c.status().message();
 }
 
-TEST_CASE("opu1024 is the original's geometry; tiny is small") {
+TEST_CASE("opu1024 is the original's geometry, tiny is small") {
   const HwConfig opu = Preset("opu1024");
   CHECK(opu.array.input_channels * opu.array.output_channels == 1024);
   CHECK(opu.array.input_channels == 64);
@@ -45,6 +45,22 @@ TEST_CASE("opu1024 is the original's geometry; tiny is small") {
         "no hardware preset called 'opu2048' (presets: opu1024, tiny)");
 }
 
+TEST_CASE("the presets' HDFG is the seed's without the pre-adder and pre-multiplier") {
+  const Hdfg seed = DefaultHdfg();
+  REQUIRE(seed.stages.size() == 12);
+  CHECK(seed.stages[1].name == "add_pre");
+  CHECK(seed.stages[2].name == "mul_pre");
+  for (const char* name : {"opu1024", "tiny"}) {
+    const Hdfg& g = Preset(name).hdfg;
+    REQUIRE(g.stages.size() == 10);
+    std::vector<std::string> names;
+    for (const HdfgStage& s : g.stages) names.push_back(s.name);
+    CHECK(names == std::vector<std::string>{"mem_rd", "pad", "ipa", "mul", "add", "compare",
+                                            "pool_pad", "pool", "res_add", "upsample"});
+    CHECK(g.stages[0].successors == std::vector<int32_t>{1});  // mem_rd feeds pad
+  }
+}
+
 TEST_CASE("a config written as JSON reads back the same") {
   for (const char* name : {"opu1024", "tiny"}) {
     const HwConfig c = Preset(name);
@@ -52,7 +68,7 @@ TEST_CASE("a config written as JSON reads back the same") {
     Expected<HwConfig> back = ParseHwConfigJson(text);
     REQUIRE_MESSAGE(back.ok(), back.status().ToString());
     CHECK(HwConfigToJson(*back) == text);
-    CHECK(back->hdfg.stages.size() == 12);
+    CHECK(back->hdfg.stages.size() == 10);  // DatapathHdfg
     CHECK(back->store.taps == c.store.taps);
   }
 }
@@ -66,7 +82,7 @@ TEST_CASE("a file may start from a preset and change a few fields") {
   CHECK(c->array.input_channels == 64);
   CHECK(c->array.output_channels == 32);
   CHECK_FALSE(c->ipa.depthwise);
-  CHECK(c->hdfg.stages.size() == 12);
+  CHECK(c->hdfg.stages.size() == 10);
 
   const std::string path = "hw_config_test_opu.json";
   std::ofstream(path) << R"({"base": "tiny", "store": {"max_outputs": 3, "taps": ["pool"]}})";
@@ -116,7 +132,7 @@ TEST_CASE("the HDFG is checked: names, edges, reachability, one ipa per group") 
   HwConfig c = Preset("opu1024");
   c.hdfg.stages[3].successors.push_back(40);
   CHECK(ValidateHwConfig(c).message() ==
-        "hdfg.stages[3].successors[1] is 40; expected a stage index in [0, 11]");
+        "hdfg.stages[3].successors[1] is 40; expected a stage index in [0, 9]");
   c = Preset("opu1024");
   c.hdfg.stages[5].name = "ipa";
   CHECK(ValidateHwConfig(c).message() == "hdfg.stages[5].name 'ipa' names two stages");

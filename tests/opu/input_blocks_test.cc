@@ -28,7 +28,7 @@ std::vector<std::vector<int64_t>> Sources(const InnerProductGroup& g) {
   return out;
 }
 
-TEST_CASE("each piece starts a new block; a short last block leaves lanes unread") {
+TEST_CASE("each piece starts a new block, a short last block leaves lanes unread") {
   // 5 + 19 channels: 5 in block 0, then 8, 8, 3 of the second piece.
   CHECK(
       Sources(Concat({5, 19}, false)) ==

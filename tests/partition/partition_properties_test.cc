@@ -40,7 +40,7 @@ TEST_CASE("random graphs: groups are connected, convex, ordered, within the seed
   }
 }
 
-TEST_CASE("CPU ops are fused by FuseOps' partitioner; OPU ops never join them") {
+TEST_CASE("CPU ops are fused by FuseOps' partitioner, OPU ops never join them") {
   Net n;
   TensorId c = n.Conv("c", n.In("x"));
   TensorId t = n.Unary(OpKind::kSigmoid, "sig", n.Unary(OpKind::kTanh, "tanh", c));
@@ -50,8 +50,8 @@ TEST_CASE("CPU ops are fused by FuseOps' partitioner; OPU ops never join them") 
   CHECK(ReasonOf(g, p, "gate") ==
         "mul: of two feature maps: the multipliers take per-channel constants");
   CHECK(ReasonText(g, p, p.groups[1].reason) ==
-        "tanh: on f32 it is not a comparator op; on i8 it becomes a 256-entry table; "
-        "sigmoid: on f32 it is not a comparator op; on i8 it becomes a 256-entry table; "
+        "tanh: on f32 it is not a comparator op; quantized it becomes a table; "
+        "sigmoid: on f32 it is not a comparator op; quantized it becomes a table; "
         "mul: of two feature maps: the multipliers take per-channel constants");
 }
 

@@ -53,10 +53,17 @@ class Net {
   }
 };
 
-inline HwPartition PartitionOf(const Graph& graph, const std::string& hw = "opu1024") {
-  Expected<HwConfig> config = HwConfigPreset(hw);
+/// A preset, or "seed": opu1024 with the seed's HDFG (its pre-adder and
+/// pre-multiplier, which the presets leave out).
+inline HwConfig TestConfig(const std::string& hw) {
+  Expected<HwConfig> config = HwConfigPreset(hw == "seed" ? "opu1024" : hw);
   REQUIRE(config.ok());
-  Expected<HwPartition> p = PartitionForHardware(graph, *config);
+  if (hw == "seed") config->hdfg = DefaultHdfg();
+  return *config;
+}
+
+inline HwPartition PartitionOf(const Graph& graph, const std::string& hw = "opu1024") {
+  Expected<HwPartition> p = PartitionForHardware(graph, TestConfig(hw));
   REQUIRE_MESSAGE(p.ok(), p.status().ToString());
   return std::move(p).value();
 }
@@ -64,7 +71,7 @@ inline HwPartition PartitionOf(const Graph& graph, const std::string& hw = "opu1
 /// "opu a:ipa,b:compare" / "cpu c,d" per group, in execution order.
 inline Lines GroupLines(const Graph& graph, const HwPartition& p,
                         const std::string& hw = "opu1024") {
-  const HwConfig config = *HwConfigPreset(hw);
+  const HwConfig config = TestConfig(hw);
   Lines lines;
   for (const HwGroup& g : p.groups) {
     std::string line = GroupKindName(g.kind);

@@ -40,7 +40,7 @@ TEST_CASE("FoldScaleAxis: mul by a per-channel constant goes into weights and bi
   }
 }
 
-TEST_CASE("FoldScaleAxis: depthwise weights keep the channel last; FC puts it first") {
+TEST_CASE("FoldScaleAxis: depthwise weights keep the channel last, FC puts it first") {
   GraphBuilder b("net");
   TensorId x = b.Input("x", DType::kF32, {1, 2, 2, 2});
   TensorId w = b.ConstantF32("dw", {1, 1, 1, 2}, {1, 2});

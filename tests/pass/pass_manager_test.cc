@@ -85,7 +85,7 @@ TEST_CASE("a pass's required passes run first, and not again while nothing chang
                                     "FoldScaleAxis", "FoldBatchNorm"});
 }
 
-TEST_CASE("disabled passes never run; a disabled requirement is an error") {
+TEST_CASE("disabled passes never run, a disabled requirement is an error") {
   Graph g = ConvMul("relu");
   PassContext ctx;
   ctx.disabled_passes = {"CanonicalizeActivation"};

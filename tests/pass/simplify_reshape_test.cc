@@ -27,7 +27,7 @@ TEST_CASE("reshape chains collapse and identities disappear") {
   CHECK(run.runs[0].counters.ToString() == "reshape chains shortened: 3, zero pads removed: 1");
 }
 
-TEST_CASE("a reshape back to the input shape vanishes; graph outputs keep their tensor") {
+TEST_CASE("a reshape back to the input shape vanishes, graph outputs keep their tensor") {
   GraphBuilder b("net");
   TensorId x = b.Input("x", DType::kF32, {2, 3});
   TensorId flat = b.Op(OpKind::kReshape, "flat", {x}, Attrs({{"new_shape", Ints({6})}}));

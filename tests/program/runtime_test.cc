@@ -6,6 +6,8 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "estimate_bounds.h"
 #include "opuc/cpu/reference.h"
@@ -34,9 +36,23 @@ bool SameBytes(const HostTensor& a, const HostTensor& b) {
 }
 
 TEST_CASE("runtime: every device computes the whole graph's reference results") {
-  for (const char* hw : {"tiny", "opu1024"}) {
+  for (const auto& [hw, normalized] :
+       {std::pair{"tiny", false}, {"opu1024", false}, {"tiny", true}, {"opu1024", true}}) {
     CAPTURE(hw);
-    const test::SmallModel m = test::MakeSmallModel(hw);
+    CAPTURE(normalized);
+    const test::SmallModel m = test::MakeSmallModel(hw, normalized);
+    if (normalized) {  // the input's scale and shift: one OPU pass before conv1's
+      std::vector<std::vector<std::string>> groups;  // the OPU groups' ops, by name
+      for (const HwGroup& g : m.partition.groups) {
+        if (g.kind != GroupKind::kOpu) continue;
+        groups.emplace_back();
+        for (NodeId op : g.ops) groups.back().push_back(m.graph().node(op).name);
+      }
+      REQUIRE(groups.size() > 1);
+      CHECK(groups[0] == std::vector<std::string>{"scale", "shift"});
+      CHECK(groups[1].at(0) == "conv1");
+      CHECK(m.code.skipped.empty());
+    }
     const std::vector<uint8_t> bytes = m.Write();
     const Program program = Load(bytes);
     for (uint64_t seed : {11u, 12u}) {

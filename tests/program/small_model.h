@@ -1,7 +1,8 @@
 // A small float model (conv 3x3 + relu, conv 1x1, max pool, fully
-// connected) quantized on seeded random samples, partitioned and compiled
-// for a preset: the pieces WriteProgram takes, for the program and runtime
-// tests to write, break and run.
+// connected; or with its input normalized first, x·s[c] + m[c]) quantized
+// on seeded random samples, partitioned and compiled for a preset: the
+// pieces WriteProgram takes, for the program and runtime tests to write,
+// break and run.
 #ifndef OPUC_TESTS_PROGRAM_SMALL_MODEL_H
 #define OPUC_TESTS_PROGRAM_SMALL_MODEL_H
 
@@ -25,9 +26,15 @@ inline std::vector<float> Ramp(size_t n, float step, float start) {
   return v;
 }
 
-inline Graph SmallFloatModel() {
+inline Graph SmallFloatModel(bool normalized = false) {
   GraphBuilder b("small");
-  const TensorId image = b.Input("image", DType::kF32, {1, 10, 10, 3});
+  TensorId image = b.Input("image", DType::kF32, {1, 10, 10, 3});
+  if (normalized) {  // the presets' datapath runs these in a pass before conv1's
+    image =
+        b.Op(OpKind::kMul, "scale", {image, b.ConstantF32("scale/c", {3}, {0.5f, -0.75f, 1.25f})});
+    image =
+        b.Op(OpKind::kAdd, "shift", {image, b.ConstantF32("shift/c", {3}, {-0.25f, 0.5f, 0.125f})});
+  }
   Attributes same;
   same.Set("padding", std::string("same"));
   const TensorId c1 = b.Op(OpKind::kConv2D, "conv1",
@@ -79,10 +86,10 @@ struct SmallModel {
   }
 };
 
-inline SmallModel MakeSmallModel(const std::string& hw) {
+inline SmallModel MakeSmallModel(const std::string& hw, bool normalized = false) {
   SmallModel m;
   m.hw = HwConfigPreset(hw).value();
-  const Graph model = SmallFloatModel();
+  const Graph model = SmallFloatModel(normalized);
   std::vector<std::vector<HostTensor>> samples;
   for (uint64_t seed = 1; seed <= 3; ++seed) samples.push_back(SeededInputs(model, seed));
   Expected<QuantizedGraph> q = Quantize(model, samples);

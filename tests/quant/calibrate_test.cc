@@ -48,7 +48,7 @@ TEST_CASE("calibrate: max, count, and the squared error of each candidate") {
   CHECK(BestFractionBits(stats) == 5);
 }
 
-TEST_CASE("calibrate: ties go to the wider range; zero or unseen tensors to the finest") {
+TEST_CASE("calibrate: ties go to the wider range, zero or unseen tensors to the finest") {
   // 0.75 and −0.5 are exact at every f from 2 to 7 (0.75·2^8 = 192 clips).
   const float dyadic[] = {0.75f, -0.5f};
   TensorStats stats;

@@ -33,7 +33,7 @@ std::vector<std::vector<HostTensor>> Samples() {
           {F32Tensor({1, 1, 2, 2}, {0.71f, 0.129f, -0.53f, 0.27f})}};
 }
 
-TEST_CASE("ProveNonNegative: relu, pools of it, sums of such; not the inputs or a conv") {
+TEST_CASE("ProveNonNegative: relu, pools of it, sums of such, not the inputs or a conv") {
   const Graph g = Net();
   const std::vector<bool> proved = quant::ProveNonNegative(g);
   const auto of = [&](const std::string& name) {
@@ -51,7 +51,7 @@ TEST_CASE("ProveNonNegative: relu, pools of it, sums of such; not the inputs or 
   CHECK_FALSE(of("w"));  // a constant with a negative value
 }
 
-TEST_CASE("precision int8 keeps every activation i8; int16 widens all but softmax's input") {
+TEST_CASE("precision int8 keeps every activation i8, int16 widens all but softmax's input") {
   const Graph g = Net();
   QuantizeOptions options;
   options.precision = Precision::kInt8;

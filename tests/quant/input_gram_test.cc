@@ -41,7 +41,7 @@ TEST_CASE("input gram: a 3x3 SAME conv2d sees zeros outside the input") {
 }
 
 TEST_CASE(
-    "input gram: depthwise keeps one matrix per input channel; fully connected one over rows") {
+    "input gram: depthwise keeps one matrix per input channel, fully connected one over rows") {
   GraphBuilder b("net");
   TensorId x = b.Input("x", DType::kF32, {1, 1, 2, 2});
   TensorId w = b.ConstantF32("w", {1, 1, 1, 2}, {1.0f, 1.0f});

@@ -184,7 +184,7 @@ TEST_CASE("quantize: refine_lengths trades a length for the output's error") {
   CHECK(CompareWithFloat(g, refined->graph, samples)->at(0).max_abs_error == doctest::Approx(2.0));
 }
 
-TEST_CASE("quantize: sigmoid becomes a lookup table; errors name what is wrong") {
+TEST_CASE("quantize: sigmoid becomes a lookup table, errors name what is wrong") {
   GraphBuilder b("net");
   TensorId x = b.Input("x", DType::kF32, {1, 4});
   b.Output(b.Op(OpKind::kSigmoid, "s", {x}));

@@ -15,9 +15,11 @@ namespace {
 
 TEST_CASE("rtl device: a small model's program agrees with ref and fsim, in plausible cycles") {
   rtl::RegisterRtlDevice();
-  for (const char* hw : {"tiny", "opu1024"}) {
+  for (const auto& [hw, normalized] :
+       {std::pair{"tiny", false}, {"opu1024", false}, {"tiny", true}, {"opu1024", true}}) {
     CAPTURE(hw);
-    const test::SmallModel m = test::MakeSmallModel(hw);
+    CAPTURE(normalized);  // the input's scale and shift in a pass of their own
+    const test::SmallModel m = test::MakeSmallModel(hw, normalized);
     const std::vector<uint8_t> bytes = m.Write();
     Expected<Program> program = ReadProgram(nullptr, bytes.data(), bytes.size(), "small.opup");
     REQUIRE_MESSAGE(program.ok(), program.status().ToString());

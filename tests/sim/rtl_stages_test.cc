@@ -129,7 +129,7 @@ TEST_CASE("compare stage: relu's shift, and prelu's slope before its one roundin
 }
 
 TEST_CASE(
-    "residual add: aligned up exactly, one rounding, lanes past res_lanes add 0; and multiply") {
+    "residual add: aligned up exactly, one rounding, lanes past res_lanes add 0, and multiply") {
   Bench b;
   // Row bytes: lane 1 onwards are the residual's 4 bytes (res_lane 1).
   b.tb->row_i = 0;
@@ -205,7 +205,7 @@ TEST_CASE("average: sum over taps rounded half up once, with the fraction change
   CHECK(Lane(b.tb->average_o, 3) == 89);   // 800 / 9 = 88.9 -> 89
 }
 
-TEST_CASE("tokens: given and taken in one cycle, per neighbour; the queue keeps order") {
+TEST_CASE("tokens: given and taken in one cycle, per neighbour, the queue keeps order") {
   Bench b;
   auto& tb = *b.tb;
   tb.give_next_i = 0b001;  // load gives compute a token

@@ -36,7 +36,7 @@ class Environment {
   std::map<std::string, std::optional<std::string>> saved_;
 };
 
-TEST_CASE("the variable, then XDG_CACHE_HOME, then HOME; an empty variable counts as unset") {
+TEST_CASE("the variable, then XDG_CACHE_HOME, then HOME, an empty variable counts as unset") {
   Environment env;
   env.Set("OPUC_MODELS_DIR", "/data/models");
   env.Set("OPUC_IMAGES_DIR", "");

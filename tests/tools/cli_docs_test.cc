@@ -96,7 +96,7 @@ TEST_CASE("an exception in a command is exit 3 with one line, not an abort") {
   CHECK(quiet.str().empty());
 }
 
-TEST_CASE("an error is one line; control bytes from a file's names are shown, not sent") {
+TEST_CASE("an error is one line, control bytes from a file's names are shown, not sent") {
   std::ostringstream err;
   // A tensor named with an escape sequence (it would turn the terminal red)
   // and a line break; UTF-8 passes as it is.

@@ -41,7 +41,7 @@ TEST_CASE("opuc partition --json groups the example as the HDFG allows") {
   CHECK(json["macs"]["total"] == 331776 * 4 + 36864 + 73728 + 442368);
 }
 
-TEST_CASE("opuc partition --dot draws the groups; a bad --hw exits 2 naming it") {
+TEST_CASE("opuc partition --dot draws the groups, a bad --hw exits 2 naming it") {
   const std::string dot = TempPath("groups.dot");
   Run run = Opuc(std::string("partition ") + OPUC_EXAMPLE_MODEL + " --dot " + dot);
   REQUIRE(run.exit_code == 0);

@@ -80,7 +80,7 @@ TEST_CASE("opuc quantize --evaluate: calibrate on one folder, report on every sa
   std::filesystem::remove_all(evaluation);
 }
 
-TEST_CASE("opuc quantize --refine-lengths refines; without it no length moves") {
+TEST_CASE("opuc quantize --refine-lengths refines, without it no length moves") {
   // The graph of tests/quant's "refine_lengths trades a length" case:
   // y = x · [100, 0] on x = [0.28, 5.0], where refinement moves y's length
   // one step finer. Three copies of the sample: two calibrate, one reports.

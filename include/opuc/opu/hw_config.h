@@ -84,8 +84,13 @@ std::vector<std::string> HwConfigPresetNames();
 /// A preset by name; NotFound lists the presets.
 Expected<HwConfig> HwConfigPreset(std::string_view name);
 
-/// The seed's HDFG (the graph in the comment of hdfg.h).
+/// The seed's HDFG (the graph in the comment of hdfg.h): the original
+/// OPU's datapath, with a pre-adder and pre-multiplier before the padding.
 Hdfg DefaultHdfg();
+
+/// The HDFG of opuc's datapath, which the presets take: the seed's without
+/// add_pre and mul_pre (no instruction runs them; mem_rd feeds pad).
+Hdfg DatapathHdfg();
 
 /// Checks every field; the message names it ("array.input_channels is 0;
 /// expected at least 1", "hdfg.stages[3].successors[0] is 12; ...").

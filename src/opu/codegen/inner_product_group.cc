@@ -232,8 +232,9 @@ Expected<InnerProductGroup> DescribeGroup(const Graph& graph, const HwPartition&
       OPUC_RETURN_IF_ERROR(ReadResidual(graph, partition, group, ops[k], g));
     else if (IsInnerProduct(op))
       return NotYet(graph, partition, ops[k],
-                    "an inner product after another stage: the pre-adder and pre-multiplier have "
-                    "no instruction");
+                    "an inner product after another stage: the HwConfig's HDFG has a pre-adder or "
+                    "pre-multiplier, which no instruction runs (the presets leave them out: the "
+                    "op then takes a pass of its own)");
     else if (op == OpKind::kPRelu)
       OPUC_RETURN_IF_ERROR(ReadPRelu(graph, partition, ops[k], g));
     else if (op == OpKind::kLookupTable)

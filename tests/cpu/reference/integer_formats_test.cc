@@ -50,7 +50,7 @@ TEST_CASE("E30: a u8 output keeps the bit that i8 spends on the sign") {
   CHECK(Ok(Fc(kU8, Q({1, 1}, {-100}, 5), w, 4)) == Q8{0});
 }
 
-TEST_CASE("E31-E32: an i16 input is two 8-bit passes; an i16 output stage") {
+TEST_CASE("E31-E32: an i16 input is two 8-bit passes, an i16 output stage") {
   // q = -12345 = 256 · (-49) + 199, 30000 = 256 · 117 + 48; w = [3, -7].
   CHECK(SplitInt16(-12345).high == -49);
   CHECK(SplitInt16(-12345).low == 199);

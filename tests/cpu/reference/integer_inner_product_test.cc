@@ -119,7 +119,7 @@ TEST_CASE("transpose_conv2d: exact scatter, bias, one rounding") {
   CHECK(Ok(r) == Q8{3, 6, 8, 11});
 }
 
-TEST_CASE("E7: a conv within the bound runs; its worst case fits int32") {
+TEST_CASE("E7: a conv within the bound runs, its worst case fits int32") {
   // 3x3, Ci = 64 (576 taps), every w = 127, every input -128, bias 1 000 000:
   // acc = 576 * -128 * 127 + 1 000 000 = -9 363 456 + 1 000 000 = -8 363 456 (|acc| <= B).
   // f_in 9, f_w 8, f_out 0: S = 17: (-8 363 456 + 65 536) >> 17 = floor(-63.31) = -64.

@@ -70,14 +70,14 @@ TEST_CASE("E5: ties round half up at f = 8") {
   CHECK(QuantizeToInt8(-0.001953125, 8) == 0);   // -0.5
 }
 
-TEST_CASE("E6: a bias rounds half up; 4.0 at f = 12 + 17 does not fit int32") {
+TEST_CASE("E6: a bias rounds half up, 4.0 at f = 12 + 17 does not fit int32") {
   CHECK(Rhu(0.146484375 * 512) == 75);  // 75.0 exactly
   const int64_t big = Rhu(std::ldexp(4.0, 12 + 17));
   CHECK(big == (int64_t{1} << 31));  // 2^31 > 2^31 - 1: the quantizer reports an error
   CHECK(big > std::numeric_limits<int32_t>::max());
 }
 
-TEST_CASE("rhu is not floor(v + 0.5); NaN and huge values are safe") {
+TEST_CASE("rhu is not floor(v + 0.5), NaN and huge values are safe") {
   CHECK(Rhu(0.49999999999999994) == 0);  // 0.5 - 2^-54; floor(v + 0.5) would give 1
   CHECK(Rhu(2.5) == 3);
   CHECK(Rhu(-2.5) == -2);
