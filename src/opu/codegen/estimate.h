@@ -16,8 +16,9 @@
 // loads wait for the buffer slot the unit two before computed from, its
 // computation for its loads, for the unit before and for the accumulator
 // slot the store two before emptied, its store for its computation and the
-// store before. Loads and stores share the DRAM: a write that falls in a
-// load's request burst delays the load a cycle.
+// store before. Loads and stores share the DRAM, which takes a read or a
+// write a cycle: a write that falls in a load's request burst delays the
+// load a cycle, and the store as much.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_OPU_CODEGEN_ESTIMATE_H
@@ -72,13 +73,15 @@ class CycleEstimate {
     // computation and the store before.
     const size_t n = units_.size();
     std::vector<int64_t> load_end(n), compute_end(n), store_begin(n), store_end(n);
+    std::vector<int64_t> write_end(n);  // a store's writes end, delayed by the reads they meet
     for (size_t u = 0; u < n; ++u) {
       const Unit& unit = units_[u];
       int64_t t =
           std::max(u > 0 ? load_end[u - 1] : kStartCycles, u > 1 ? compute_end[u - 2] : int64_t{0});
       for (int64_t beats : unit.load_beats) {
-        // A write in the DRAM during a load's request burst delays it a cycle.
-        t += beats + WritesDuring(t, t + beats, store_begin, u);
+        // A read and a write in the same cycle take two of the DRAM's:
+        // each delays the other a cycle.
+        t += beats + Collide(t, t + beats, store_begin, write_end, store_end, u);
         t += latency_ + kInstructionCycles;
       }
       load_end[u] = t;
@@ -88,6 +91,7 @@ class CycleEstimate {
       compute_end[u] = begin + unit.compute;
       store_begin[u] = std::max(compute_end[u], u > 0 ? store_end[u - 1] : int64_t{0});
       store_end[u] = store_begin[u] + unit.store;
+      write_end[u] = store_begin[u] + unit.store_words;
     }
     return store_end[n - 1];
   }
@@ -100,13 +104,19 @@ class CycleEstimate {
   };
 
   /// The writes of the stores of the units before `u` that fall in
-  /// [begin, end): each store writes its words from its start, one a cycle.
-  int64_t WritesDuring(int64_t begin, int64_t end, const std::vector<int64_t>& store_begin,
-                       size_t u) const {
+  /// [begin, end) (each store writes its words from its start, one a
+  /// cycle): the cycles they add to the reads there. Each such store's
+  /// writes, and the store, end as many cycles later.
+  static int64_t Collide(int64_t begin, int64_t end, const std::vector<int64_t>& store_begin,
+                         std::vector<int64_t>& write_end, std::vector<int64_t>& store_end,
+                         size_t u) {
     int64_t writes = 0;
     for (size_t v = u > 3 ? u - 3 : 0; v < u; ++v) {
-      const int64_t from = store_begin[v], to = from + units_[v].store_words;
-      writes += std::max<int64_t>(0, std::min(end, to) - std::max(begin, from));
+      const int64_t met =
+          std::max<int64_t>(0, std::min(end, write_end[v]) - std::max(begin, store_begin[v]));
+      write_end[v] += met;
+      store_end[v] += met;
+      writes += met;
     }
     return writes;
   }
