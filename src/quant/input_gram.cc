@@ -29,17 +29,17 @@ struct Patches {
 
 /// G += XᵀX for the patches X (`rows` × `dim`, column-major as Patches
 /// holds it) into G's lower triangle, then mirrored (both triangles
-/// written): one Eigen rank update, or for a large G on several threads
-/// blocks of 64 columns, each one matrix product (so the sums do not depend
-/// on which thread makes them; measured 1.5x faster on two cores from
-/// dim 192, slower below).
+/// written): one Eigen rank update, or from dim 192 blocks of 64 columns,
+/// each one matrix product on one of up to `threads` threads (measured
+/// 1.5x faster on two cores there, slower below). The choice depends on dim
+/// alone, so the sums do not depend on the threads.
 void AddOuterProducts(const Patches& x, double* gram, int threads = 1) {
   constexpr Eigen::Index kBlock = 64;
   const auto dim = static_cast<Eigen::Index>(x.dim);
   const Eigen::Map<const Eigen::MatrixXd> patches(x.columns.data(),
                                                   static_cast<Eigen::Index>(x.rows), dim);
   Eigen::Map<Eigen::MatrixXd> g(gram, dim, dim);  // symmetric: either storage order
-  if (dim < 3 * kBlock || ThreadCount(threads) == 1) {
+  if (dim < 3 * kBlock) {
     g.selfadjointView<Eigen::Lower>().rankUpdate(patches.transpose());
   } else {
     ParallelFor((dim + kBlock - 1) / kBlock, threads, [&](int64_t b) {
