@@ -43,7 +43,8 @@ void AddOuterProducts(const Patches& x, double* gram, int threads = 1) {
     g.selfadjointView<Eigen::Lower>().rankUpdate(patches.transpose());
   } else {
     ParallelFor((dim + kBlock - 1) / kBlock, threads, [&](int64_t b) {
-      const Eigen::Index j0 = b * kBlock, size = std::min(kBlock, dim - j0);
+      const Eigen::Index j0 = static_cast<Eigen::Index>(b) * kBlock,
+                         size = std::min(kBlock, dim - j0);
       g.block(j0, j0, dim - j0, size).noalias() +=
           patches.rightCols(dim - j0).transpose() * patches.middleCols(j0, size);
     });
@@ -60,8 +61,8 @@ void AddPatches(Patches& x, InputGram& gram, int threads) {
     std::vector<double> joined(static_cast<size_t>(dim * (gram.samples + x.rows)));
     auto out = joined.begin();
     for (int64_t i = 0; i < dim; ++i) {
-      const auto held = gram.patches.begin() + i * gram.samples;
-      out = std::copy(held, held + gram.samples, out);
+      const auto held = gram.patches.begin() + static_cast<std::ptrdiff_t>(i * gram.samples);
+      out = std::copy(held, held + static_cast<std::ptrdiff_t>(gram.samples), out);
       out = std::copy(x.column(i), x.column(i) + x.rows, out);
     }
     gram.patches.swap(joined);
