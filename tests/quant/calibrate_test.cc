@@ -131,5 +131,29 @@ TEST_CASE("calibrate: u8 rounds a negative value to 0, i8 rounds ties up") {
   CHECK(stats.squared_error_u8[at0] == 2.5);
 }
 
+TEST_CASE("calibrate: the sums of several chunks are the same on any number of threads") {
+  // 200 000 values span four chunks; split between threads or not, the
+  // chunks are added in their order, so every sum is the same double.
+  std::mt19937 rng(7);
+  std::normal_distribution<float> normal(0.0f, 2.0f);
+  std::vector<float> values(200000);
+  for (float& v : values) v = normal(rng);
+  TensorStats one, three;
+  AccumulateErrors(values.data(), static_cast<int64_t>(values.size()), one, 1);
+  AccumulateErrors(values.data(), static_cast<int64_t>(values.size()), three, 3);
+  CHECK(one.count == 200000);
+  CHECK(one.max_abs == three.max_abs);
+  CHECK(one.squared_error == three.squared_error);
+  CHECK(one.squared_error_u8 == three.squared_error_u8);
+  // And they agree with the definition at f = 4 (i8: rounded half up, clipped).
+  double expected = 0.0;
+  for (float v : values) {
+    const double q = std::min(127.0, std::max(-128.0, std::floor(v * 16.0 + 0.5)));
+    expected += (v - q / 16.0) * (v - q / 16.0);
+  }
+  CHECK(one.squared_error[static_cast<size_t>(4 - kMinActivationBits)] ==
+        doctest::Approx(expected).epsilon(1e-9));
+}
+
 }  // namespace
 }  // namespace opuc::quant
