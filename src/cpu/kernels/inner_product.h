@@ -21,6 +21,7 @@
 #include "epilogue.h"
 #include "gemm.h"
 #include "integer_util.h"
+#include "kept_buffer.h"
 
 namespace opuc::cpu {
 
@@ -57,6 +58,11 @@ inline int64_t BlockRows(int64_t k) {
   return std::max<int64_t>(16, (int64_t{1} << 17) / std::max<int64_t>(k, 1));
 }
 
+struct PatchesBuffer;
+struct WeightsBuffer;
+struct SumsBuffer;
+struct ExactSumsBuffer;
+
 /// `rows` output rows of `n` channels (n = weights.shape[0]), reduction
 /// length k = weights.elements() / n.
 /// `chain`, when given, follows the float epilogue on each block.
@@ -68,7 +74,7 @@ Status GemmInnerProduct(reference::KernelContext& ctx, int64_t rows, Gather gath
   const int64_t k = n ? weights.elements() / n : 0;
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
   const int64_t block = BlockRows(k);
-  std::vector<float> buffer;
+  std::vector<float>& buffer = KeptBuffer<float, PatchesBuffer>();
 
   if (!reference::IsQuantizedInput(ctx)) {
     OPUC_RETURN_IF_ERROR(reference::RequireF32(ctx, 0, "input"));
@@ -87,14 +93,15 @@ Status GemmInnerProduct(reference::KernelContext& ctx, int64_t rows, Gather gath
 
   OPUC_ASSIGN_OR_RETURN(IntegerEpilogue epilogue, IntegerEpilogue::Make(ctx, 0, n));
   const int8_t* w = weights.data<int8_t>();
-  std::vector<float> wf(static_cast<size_t>(n * k));
+  std::vector<float>& wf = KeptBuffer<float, WeightsBuffer>();
+  wf.resize(static_cast<size_t>(n * k));
   int64_t max_w = 0;
   for (size_t i = 0; i < wf.size(); ++i) {
     wf[i] = w[i];
     max_w = std::max<int64_t>(max_w, std::abs(int64_t{w[i]}));
   }
-  std::vector<int64_t> acc;
-  std::vector<float> scratch;
+  std::vector<int64_t>& acc = KeptBuffer<int64_t, ExactSumsBuffer>();
+  std::vector<float>& scratch = KeptBuffer<float, SumsBuffer>();
   return reference::VisitFormat(ctx.input(0)->dtype(), [&](auto in) -> Status {
     const std::vector<Pass> passes = PassesOf<decltype(in)>();
     // One pass whose whole reduction is exact in float: the epilogue reads

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "opuc/cpu/executor.h"
 #include "random_inner_product.h"
@@ -140,6 +141,32 @@ TEST_CASE("an i16 depthwise whose sums leave int32 is still exact") {
   got = RunCpu(g, {in});
   REQUIRE(got.ok());
   CHECK(got->front().data<int16_t>()[0] == 1357);
+}
+
+TEST_CASE("a float depthwise with an infinite weight reads no padding") {
+  // The kernel writes the width's padding out as zeros only when every
+  // weight is finite: 0 · inf would be NaN where the reference, which skips
+  // padded taps, has a finite sum. A 3 x 3 SAME window of ones but for +inf
+  // at tap (0, 0), over a 3 x 3 map of ones: pixels whose tap (0, 0) is
+  // inside the map are +inf; the others sum their taps inside the map.
+  GraphBuilder b("inf");
+  const TensorId x = b.Input("x", DType::kF32, {1, 3, 3, 1});
+  std::vector<float> w(9, 1.0f);
+  w[0] = std::numeric_limits<float>::infinity();
+  const TensorId wt = b.Constant("w", DType::kF32, {1, 3, 3, 1},
+                                 ConstantData::Copy(w.data(), w.size() * sizeof(float)));
+  Attributes attrs;
+  attrs.Set("padding", AttrValue(std::string("same")));
+  const TensorId y = b.Op(OpKind::kDepthwiseConv2D, "dw", {x, wt}, attrs);
+  b.Output(y);
+  const Graph g = std::move(b).Finish().value();
+  HostTensor in = HostTensor::Zeros(DType::kF32, {1, 3, 3, 1}).value();
+  std::fill(in.data<float>(), in.data<float>() + 9, 1.0f);
+  Expected<std::vector<HostTensor>> got = RunCpu(g, {in});
+  REQUIRE(got.ok());
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> want = {4, 6, 4, 6, inf, inf, 4, inf, inf};
+  CHECK(std::vector<float>(got->front().data<float>(), got->front().data<float>() + 9) == want);
 }
 
 }  // namespace
