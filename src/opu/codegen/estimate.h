@@ -18,7 +18,7 @@
 // slot the store two before emptied, its store for its computation and the
 // store before. Loads and stores share the DRAM, which takes a read or a
 // write a cycle: a write that falls in a load's request burst delays the
-// load a cycle, and the store as much.
+// load a cycle, and the store as much, and with it the stores after it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_OPU_CODEGEN_ESTIMATE_H
@@ -74,6 +74,7 @@ class CycleEstimate {
     const size_t n = units_.size();
     std::vector<int64_t> load_end(n), compute_end(n), store_begin(n), store_end(n);
     std::vector<int64_t> write_end(n);  // a store's writes end, delayed by the reads they meet
+    size_t writing = 0;                 // the first store whose writes may not have ended
     for (size_t u = 0; u < n; ++u) {
       const Unit& unit = units_[u];
       int64_t t =
@@ -81,7 +82,7 @@ class CycleEstimate {
       for (int64_t beats : unit.load_beats) {
         // A read and a write in the same cycle take two of the DRAM's:
         // each delays the other a cycle.
-        t += beats + Collide(t, t + beats, store_begin, write_end, store_end, u);
+        t += beats + Collide(t, t + beats, store_begin, write_end, store_end, u, writing);
         t += latency_ + kInstructionCycles;
       }
       load_end[u] = t;
@@ -103,17 +104,31 @@ class CycleEstimate {
     int64_t store_words = 0;          ///< The DRAM cycles its stores' writes take.
   };
 
-  /// The writes of the stores of the units before `u` that fall in
-  /// [begin, end) (each store writes its words from its start, one a
-  /// cycle): the cycles they add to the reads there. Each such store's
-  /// writes, and the store, end as many cycles later.
-  static int64_t Collide(int64_t begin, int64_t end, const std::vector<int64_t>& store_begin,
-                         std::vector<int64_t>& write_end, std::vector<int64_t>& store_end,
-                         size_t u) {
+  /// The writes of the stores of the units before `u` that fall in the
+  /// reads from `begin` to `end` (each store writes its words from its
+  /// start, one a cycle): the cycles they add to the reads, which then end
+  /// as many cycles later and may meet the next store's writes. Each such
+  /// store's writes, and the store, end as many cycles later, and a store
+  /// that then ends after the next one was to begin moves that one too.
+  /// Stores from `writing` on may still be writing (any store of a unit
+  /// before may be, when the stores are what limits); those before it
+  /// ended before `begin`, and so before every later read.
+  static int64_t Collide(int64_t begin, int64_t end, std::vector<int64_t>& store_begin,
+                         std::vector<int64_t>& write_end, std::vector<int64_t>& store_end, size_t u,
+                         size_t& writing) {
+    while (writing < u && write_end[writing] <= begin && store_end[writing] <= begin) ++writing;
     int64_t writes = 0;
-    for (size_t v = u > 3 ? u - 3 : 0; v < u; ++v) {
-      const int64_t met =
-          std::max<int64_t>(0, std::min(end, write_end[v]) - std::max(begin, store_begin[v]));
+    for (size_t v = writing; v < u; ++v) {
+      // A store begins after the one before it, which the reads it met
+      // since it was placed may have delayed.
+      if (v > 0 && store_end[v - 1] > store_begin[v]) {
+        const int64_t later = store_end[v - 1] - store_begin[v];
+        store_begin[v] += later;
+        write_end[v] += later;
+        store_end[v] += later;
+      }
+      const int64_t met = std::max<int64_t>(
+          0, std::min(end + writes, write_end[v]) - std::max(begin, store_begin[v]));
       write_end[v] += met;
       store_end[v] += met;
       writes += met;
