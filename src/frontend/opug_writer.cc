@@ -54,6 +54,21 @@ Offset<fb::Node> WriteNode(FlatBufferBuilder& fbb, const Node& node) {
   return fb::CreateNode(fbb, op, name, inputs, outputs, fbb.CreateVector(attrs));
 }
 
+/// Room for the whole file (generous per table), so that the builder never
+/// grows: growing copies everything written so far, the constants included,
+/// into a buffer half as large again.
+size_t BytesBound(const Graph& graph) {
+  size_t bytes = 1024 + static_cast<size_t>(graph.ConstantBytes());
+  for (const Tensor& t : graph.tensors)
+    bytes += t.name.size() + 8 * t.shape.size() + 4 * t.fixed_point.fraction_bits.size() + 128 +
+             (t.constant ? kConstantAlignment + 32 : 0);
+  for (const Node& node : graph.nodes)
+    bytes += node.name.size() + 4 * (node.inputs.size() + node.outputs.size()) +
+             128 * node.attrs.entries().size() + 128;
+  for (const auto& [key, value] : graph.metadata) bytes += key.size() + value.size() + 16;
+  return bytes;
+}
+
 }  // namespace
 
 Expected<std::vector<uint8_t>> WriteOpug(const Graph& graph) {
@@ -63,7 +78,7 @@ Expected<std::vector<uint8_t>> WriteOpug(const Graph& graph) {
   if (graph.ConstantBytes() > kMaxConstantBytes)
     return Unsupported(Cat("constants total ", graph.ConstantBytes(), " bytes; a .opug file ",
                            "holds at most ", kMaxConstantBytes));
-  FlatBufferBuilder fbb(static_cast<size_t>(1024 + graph.ConstantBytes()));  // < 2 GiB: checked
+  FlatBufferBuilder fbb(BytesBound(graph));  // < 2 GiB: checked
 
   // Buffer 0 is built first so it ends the file: the last bytes are then a
   // table the verifier checks, and any truncation is detected.

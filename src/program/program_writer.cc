@@ -55,6 +55,20 @@ Offset<fb::Step> WriteStep(FlatBufferBuilder& fbb, const Graph& graph, const HwP
   return fb::CreateStep(fbb, group.id, nodes, inputs, outputs, type, kind);
 }
 
+/// Room for the whole program, so that the builder never grows: growing
+/// copies everything written so far into a buffer half as large again (a
+/// large model's program is tens of megabytes, and fresh pages cost).
+size_t ProgramBytesBound(size_t opug_bytes, const HwPartition& partition, const OpuCode& code) {
+  size_t bytes = opug_bytes + code.constants.size() + 2 * kConstantAlignment + 4096;
+  bytes += code.activations.size() * 16;
+  for (const OpuGroupCode& group : code.groups)
+    bytes += group.words.size() * sizeof(fb::Word) + group.tiling.size();
+  for (const HwGroup& group : partition.groups)
+    bytes += 4 * (group.ops.size() + group.inputs.size() + group.outputs.size()) + 512;
+  for (const SkippedGroup& skipped : code.skipped) bytes += skipped.reason.size();
+  return bytes;
+}
+
 }  // namespace
 
 std::string CpuStepReason(const Graph& graph, const HwPartition& partition, const OpuCode& code,
@@ -68,7 +82,7 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
                                             const OpuCode& code, const HwConfig& hw,
                                             const ProgramBuild& build) {
   OPUC_ASSIGN_OR_RETURN(std::vector<uint8_t> opug, WriteOpug(graph));
-  FlatBufferBuilder fbb(opug.size() + code.constants.size() + 4096);
+  FlatBufferBuilder fbb(ProgramBytesBound(opug.size(), partition, code));
   const auto build_table = WriteBuild(fbb, build, hw);
   fbb.ForceVectorAlignment(opug.size(), 1, kConstantAlignment);
   const auto graph_bytes = fbb.CreateVector(opug);
