@@ -93,6 +93,29 @@ void CheckAgree(const Program& program, const std::vector<HostTensor>& inputs, b
   CHECK(verify->steps_run == static_cast<int64_t>(program.steps().size()));
 }
 
+// A real model with its preprocessing, calibrated on two photographs.
+struct RealModel {
+  Graph graph;
+  TensorType input;
+  PreprocessOptions preprocess;
+  std::vector<std::vector<HostTensor>> calibration;
+
+  std::vector<HostTensor> Photo(const char* file) const {
+    return test::ImageSample(file, input, preprocess);
+  }
+};
+
+RealModel LoadRealModel(const std::string& name) {
+  Expected<LoadedModel> model = LoadModel(test::ModelPath(name + ".tflite"));
+  REQUIRE(model.ok());
+  RealModel m{model->graph, model->graph.tensor(model->graph.inputs[0]).type(), {}, {}};
+  Expected<PreprocessOptions> preprocess = DefaultPreprocess(name, m.input);
+  REQUIRE(preprocess.ok());
+  m.preprocess = *preprocess;
+  m.calibration = {m.Photo("chelsea.png"), m.Photo("coffee.png")};
+  return m;
+}
+
 TEST_CASE("programs: every real model compiles and verifies on fsim") {
   test::RequireImagesCache();
 #ifdef OPUC_ALL_MODELS
@@ -105,18 +128,12 @@ TEST_CASE("programs: every real model compiles and verifies on fsim") {
   int64_t verified = 0;
   for (const std::string& name : names) {
     CAPTURE(name);
-    Expected<LoadedModel> model = LoadModel(test::ModelPath(name + ".tflite"));
-    REQUIRE(model.ok());
-    const TensorType input = model->graph.tensor(model->graph.inputs[0]).type();
-    Expected<PreprocessOptions> preprocess = DefaultPreprocess(name, input);
-    REQUIRE(preprocess.ok());
-    const std::vector<std::vector<HostTensor>> calibration = {
-        test::ImageSample("chelsea.png", input, *preprocess),
-        test::ImageSample("coffee.png", input, *preprocess)};
+    const RealModel model = LoadRealModel(name);
+    const TensorType& input = model.input;
     for (const std::string& preset : presets) {
       CAPTURE(preset);
       const HwConfig hw = HwConfigPreset(preset).value();
-      Expected<CompiledModel> compiled = CompileModel(model->graph, calibration, hw, {});
+      Expected<CompiledModel> compiled = CompileModel(model.graph, model.calibration, hw, {});
       if (!compiled.ok() && preset == "tiny") {
         MESSAGE(name << " does not fit tiny: " << compiled.status().message());
         continue;
@@ -130,13 +147,11 @@ TEST_CASE("programs: every real model compiles and verifies on fsim") {
       Expected<Program> program = ReadProgram(nullptr, bytes.data(), bytes.size(), name);
       REQUIRE_MESSAGE(program.ok(), program.status().ToString());
       CheckAgree(*program, {RandomTensor(input.dtype, input.shape, 1).value()});
-      CheckAgree(*program, test::ImageSample("astronaut.png", input, *preprocess),
-                 preset == "opu1024");
+      CheckAgree(*program, model.Photo("astronaut.png"), preset == "opu1024");
       // The counts (and, on the RTL, the cycles) the estimate answers to.
       const bool on_rtl = RtlBuilt() && preset == "opu1024";
       std::unique_ptr<Device> device = MakeDevice(on_rtl ? "rtl" : "fsim").value();
-      Expected<ProgramRun> run =
-          RunProgram(*program, *device, test::ImageSample("coffee.png", input, *preprocess));
+      Expected<ProgramRun> run = RunProgram(*program, *device, model.Photo("coffee.png"));
       REQUIRE_MESSAGE(run.ok(), run.status().ToString());
       test::CheckEstimateBounds(*program, *run);
       test::CheckUsageAgainstCounters(*program, *run);
@@ -193,17 +208,11 @@ TEST_CASE("programs: mixed precision, i16 residuals on the OPU") {
 #endif
   for (const std::string& name : names) {
     CAPTURE(name);
-    Expected<LoadedModel> model = LoadModel(test::ModelPath(name + ".tflite"));
-    REQUIRE(model.ok());
-    const TensorType input = model->graph.tensor(model->graph.inputs[0]).type();
-    const PreprocessOptions preprocess = DefaultPreprocess(name, input).value();
-    const std::vector<std::vector<HostTensor>> calibration = {
-        test::ImageSample("chelsea.png", input, preprocess),
-        test::ImageSample("coffee.png", input, preprocess)};
+    const RealModel model = LoadRealModel(name);
     CompileOptions options;
     options.quantize.precision = Precision::kMixed;
     Expected<CompiledModel> compiled =
-        CompileModel(model->graph, calibration, HwConfigPreset("opu1024").value(), options);
+        CompileModel(model.graph, model.calibration, HwConfigPreset("opu1024").value(), options);
     REQUIRE_MESSAGE(compiled.ok(), compiled.status().ToString());
     const std::vector<uint8_t>& bytes = compiled->program;
     Expected<Program> program = ReadProgram(nullptr, bytes.data(), bytes.size(), name);
@@ -221,12 +230,12 @@ TEST_CASE("programs: mixed precision, i16 residuals on the OPU") {
       }
       CHECK(i16_residual);
     }
-    CheckAgree(*program, test::ImageSample("astronaut.png", input, preprocess), true);
+    CheckAgree(*program, model.Photo("astronaut.png"), true);
     // The estimate holds on the i16 steps too: their reads and the stores'
     // writes delay each other in the DRAM (docs/codegen.md).
     if (RtlBuilt()) {
-      Expected<ProgramRun> run = RunProgram(*program, *MakeDevice("rtl").value(),
-                                            test::ImageSample("coffee.png", input, preprocess));
+      Expected<ProgramRun> run =
+          RunProgram(*program, *MakeDevice("rtl").value(), model.Photo("coffee.png"));
       REQUIRE_MESSAGE(run.ok(), run.status().ToString());
       CheckEstimateAgainstRtl(*program, *run);
     }

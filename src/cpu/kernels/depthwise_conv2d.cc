@@ -153,7 +153,9 @@ void DepthwiseRow(const Window& d, const T* in, const W* w, int64_t n, int64_t y
 /// as it was when w is finite (a sum that starts at +0 is never -0), so
 /// float results stay the reference's bits; callers check the weights.
 /// Null when the windows never leave the width.
-struct PaddedInput;
+struct PaddedInput;  // KeptBuffer tags
+struct TapRows;
+struct RowSums;
 template <typename T>
 const T* PadWidth(const T* in, Window& d) {
   const int64_t before = d.g.w.pad_before, width = d.is[2], c = d.is[3];
@@ -218,7 +220,7 @@ Status DepthwiseConv2D(reference::KernelContext& ctx, const FloatChain* chain) {
     const float* in = input.data<float>();
     if (AllFinite(weights.data<float>(), weights.elements()))
       if (const float* padded = PadWidth(in, d)) in = padded;
-    auto& rows = KeptBuffer<TapRow<float, float>, TapRow<float, float>>();
+    auto& rows = KeptBuffer<TapRow<float, float>, TapRows>();
     for (int64_t n = 0; n < os[0]; ++n)
       for (int64_t y = 0; y < os[1]; ++y) {
         float* sums = out + (n * os[1] + y) * row;
@@ -236,13 +238,12 @@ Status DepthwiseConv2D(reference::KernelContext& ctx, const FloatChain* chain) {
   if (!FitsInt32(d, w, max_in)) return reference::EvalDepthwiseConv2D(ctx);
   OPUC_ASSIGN_OR_RETURN(IntegerEpilogue epilogue, IntegerEpilogue::Make(ctx, 3, os[3]));
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
-  std::vector<int32_t>& sums = KeptBuffer<int32_t, Window>();
+  std::vector<int32_t>& sums = KeptBuffer<int32_t, RowSums>();
   sums.resize(static_cast<size_t>(row));
   return reference::VisitFormat(input.dtype(), [&](auto tag) -> Status {
     const auto* in = input.data<decltype(tag)>();
     if (const auto* padded = PadWidth(in, d)) in = padded;  // integer sums: 0 · w is exact
-    using Row = TapRow<decltype(tag), int8_t>;
-    auto& rows = KeptBuffer<Row, Row>();
+    auto& rows = KeptBuffer<TapRow<decltype(tag), int8_t>, TapRows>();
     for (int64_t n = 0; n < os[0]; ++n)
       for (int64_t y = 0; y < os[1]; ++y) {
         DepthwiseRow(d, in, w, n, y, sums.data(), rows);

@@ -72,9 +72,8 @@ class CycleEstimate {
     // accumulator slot the store two before emptied, its store for its
     // computation and the store before.
     const size_t n = units_.size();
-    std::vector<int64_t> load_end(n), compute_end(n), store_begin(n), store_end(n);
-    std::vector<int64_t> write_end(n);  // a store's writes end, delayed by the reads they meet
-    size_t writing = 0;                 // the first store whose writes may not have ended
+    std::vector<int64_t> load_end(n), compute_end(n);
+    StoreTimeline stores(n);
     for (size_t u = 0; u < n; ++u) {
       const Unit& unit = units_[u];
       int64_t t =
@@ -82,19 +81,17 @@ class CycleEstimate {
       for (int64_t beats : unit.load_beats) {
         // A read and a write in the same cycle take two of the DRAM's:
         // each delays the other a cycle.
-        t += beats + Collide(t, t + beats, store_begin, write_end, store_end, u, writing);
+        t += beats + stores.MeetReads(t, t + beats, u);
         t += latency_ + kInstructionCycles;
       }
       load_end[u] = t;
       const int64_t begin = std::max({load_end[u] + kHandOverCycles,
                                       u > 0 ? compute_end[u - 1] + kUnitCycles : int64_t{0},
-                                      u > 1 ? store_end[u - 2] : int64_t{0}});
+                                      u > 1 ? stores.end[u - 2] : int64_t{0}});
       compute_end[u] = begin + unit.compute;
-      store_begin[u] = std::max(compute_end[u], u > 0 ? store_end[u - 1] : int64_t{0});
-      store_end[u] = store_begin[u] + unit.store;
-      write_end[u] = store_begin[u] + unit.store_words;
+      stores.Place(u, compute_end[u], unit.store, unit.store_words);
     }
-    return store_end[n - 1];
+    return stores.end[n - 1];
   }
 
  private:
@@ -104,37 +101,50 @@ class CycleEstimate {
     int64_t store_words = 0;          ///< The DRAM cycles its stores' writes take.
   };
 
-  /// The writes of the stores of the units before `u` that fall in the
-  /// reads from `begin` to `end` (each store writes its words from its
-  /// start, one a cycle): the cycles they add to the reads, which then end
-  /// as many cycles later and may meet the next store's writes. Each such
-  /// store's writes, and the store, end as many cycles later, and a store
-  /// that then ends after the next one was to begin moves that one too.
-  /// Stores from `writing` on may still be writing (any store of a unit
-  /// before may be, when the stores are what limits); those before it
-  /// ended before `begin`, and so before every later read.
-  static int64_t Collide(int64_t begin, int64_t end, std::vector<int64_t>& store_begin,
-                         std::vector<int64_t>& write_end, std::vector<int64_t>& store_end, size_t u,
-                         size_t& writing) {
-    while (writing < u && write_end[writing] <= begin && store_end[writing] <= begin) ++writing;
-    int64_t writes = 0;
-    for (size_t v = writing; v < u; ++v) {
-      // A store begins after the one before it, which the reads it met
-      // since it was placed may have delayed.
-      if (v > 0 && store_end[v - 1] > store_begin[v]) {
-        const int64_t later = store_end[v - 1] - store_begin[v];
-        store_begin[v] += later;
-        write_end[v] += later;
-        store_end[v] += later;
-      }
-      const int64_t met = std::max<int64_t>(
-          0, std::min(end + writes, write_end[v]) - std::max(begin, store_begin[v]));
-      write_end[v] += met;
-      store_end[v] += met;
-      writes += met;
+  /// The store engine's timeline: when each unit's store begins and ends,
+  /// and when its DRAM writes end (one a cycle from its start, delayed by
+  /// the reads they meet).
+  struct StoreTimeline {
+    explicit StoreTimeline(size_t n) : begin(n), end(n), write_end(n) {}
+    std::vector<int64_t> begin, end, write_end;
+    size_t writing = 0;  ///< The first store whose writes may not have ended.
+
+    /// Unit u's store, after its computation and the store before.
+    void Place(size_t u, int64_t computed, int64_t cycles, int64_t words) {
+      begin[u] = std::max(computed, u > 0 ? end[u - 1] : int64_t{0});
+      end[u] = begin[u] + cycles;
+      write_end[u] = begin[u] + words;
     }
-    return writes;
-  }
+
+    /// The writes of the stores of the units before `u` that fall in the
+    /// reads from `from` to `to`: the cycles they add to the reads, which
+    /// then end as many cycles later and may meet the next store's writes.
+    /// Each such store's writes, and the store, end as many cycles later,
+    /// and a store that then ends after the next one was to begin moves
+    /// that one too. Any store of a unit before may still be writing (when
+    /// the stores are what limits); those before `writing` ended before
+    /// `from`, and so before every later read.
+    int64_t MeetReads(int64_t from, int64_t to, size_t u) {
+      while (writing < u && write_end[writing] <= from && end[writing] <= from) ++writing;
+      int64_t writes = 0;
+      for (size_t v = writing; v < u; ++v) {
+        // After the store before, which reads met since may have delayed.
+        if (v > 0 && end[v - 1] > begin[v]) Delay(v, end[v - 1] - begin[v]);
+        const int64_t met =
+            std::max<int64_t>(0, std::min(to + writes, write_end[v]) - std::max(from, begin[v]));
+        write_end[v] += met;
+        end[v] += met;
+        writes += met;
+      }
+      return writes;
+    }
+
+    void Delay(size_t v, int64_t cycles) {
+      begin[v] += cycles;
+      write_end[v] += cycles;
+      end[v] += cycles;
+    }
+  };
 
   int64_t Bandwidth(int64_t bytes) const {
     return static_cast<int64_t>(std::ceil(static_cast<double>(bytes) / bytes_per_cycle_));
