@@ -8,7 +8,7 @@
 // as an XNNPACK operator (Debian's libxnnpack, 2022), both on one thread, best
 // of several runs each, the ratio per layer and over the model.
 //
-//   build/bench/cpu_layers_bench [MODEL]
+//   build/bench/cpu_layers_bench [MODEL [LAYER...]]   (LAYER: only those)
 //
 //===----------------------------------------------------------------------===//
 #include <xnnpack.h>
@@ -129,6 +129,7 @@ Layer Measure(const Graph& graph, NodeId id) {
 
 int main(int argc, char** argv) {
   const std::string name = argc > 1 ? argv[1] : "face_detection_short_range";
+  const std::vector<std::string> only(argv + std::min(argc, 2), argv + argc);
   if (xnn_initialize(nullptr) != xnn_status_success) Fail("xnnpack", "cannot initialize");
   Expected<LoadedModel> model = LoadModel(FetchedModelsDir() + "/" + name + ".tflite");
   if (!model.ok()) Fail(name + " (run scripts/fetch-models)", model.status().ToString());
@@ -148,6 +149,7 @@ int main(int argc, char** argv) {
     const Node& node = graph.node(id);
     if (node.op != OpKind::kConv2D && node.op != OpKind::kDepthwiseConv2D) continue;
     if (!graph.tensor(node.inputs[1]).constant) continue;
+    if (!only.empty() && std::find(only.begin(), only.end(), node.name) == only.end()) continue;
     const Layer l = Measure(graph, id);
     total_opuc += l.opuc;
     total_xnn += l.xnnpack;

@@ -35,8 +35,9 @@ Expected<HostTensor> HostTensor::Zeros(DType dtype, Shape shape) {
   const auto size = static_cast<uint64_t>(*elements) * DTypeSize(dtype);
   const bool wraps = size / DTypeSize(dtype) != static_cast<uint64_t>(*elements);
   // The allocation limit first: its message says how to lift it.
-  if (!wraps)
-    OPUC_RETURN_IF_ERROR(CheckAllocation(size, Cat(DTypeName(dtype), ShapeToString(shape))));
+  // (The description is built only for an error: every kernel's output comes here.)
+  if (!wraps && size > AllocationLimit())
+    return CheckAllocation(size, Cat(DTypeName(dtype), ShapeToString(shape)));
   if (wraps || size > SIZE_MAX / 2)
     return InvalidArgument(
         Cat("shape ", ShapeToString(shape), " of ", DTypeName(dtype), " does not fit in memory"));

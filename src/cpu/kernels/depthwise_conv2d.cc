@@ -4,9 +4,11 @@
 // pixel's channels: sums[o] += input[c] · weights[tap][o], with o = c·M + m
 // for depth multiplier M. Taps are added in the reference's order (ky, then
 // kx, from 0, then the bias), so float results are the reference's bits.
-// Integer sums are exact in int32 when |input| · Σ_taps |w[o]| fits in it for
-// every channel (numerics.md §2 bounds it for 8-bit inputs; i16 inputs with
-// small kernels fit too); otherwise the reference's int64 loop runs instead.
+// Integer sums are exact in float lanes when |input| · Σ_taps |w[o]| stays
+// within 2^24 for every channel (8-bit inputs: windows of up to 500 taps),
+// in int32 lanes when it fits int32 (numerics.md §2 bounds it for 8-bit
+// inputs; i16 inputs with small kernels fit too); otherwise the reference's
+// int64 loop runs instead.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -187,15 +189,49 @@ bool AllFinite(const float* w, int64_t count) {
   return nonfinite == 0;
 }
 
-/// Whether every channel's sum stays inside int32 for inputs up to max_in.
-bool FitsInt32(const Window& d, const int8_t* w, int64_t max_in) {
+/// The largest Σ_taps |w[o]| over the output channels o: with inputs up to
+/// max_in in magnitude, every partial sum of a channel is within max_in times it.
+int64_t LargestChannelWeight(const Window& d, const int8_t* w) {
   const int64_t co = d.os[3], taps = d.ws[1] * d.ws[2];
+  int64_t largest = 0;
   for (int64_t o = 0; o < co; ++o) {
     int64_t sum = 0;
     for (int64_t t = 0; t < taps; ++t) sum += std::abs(int64_t{w[t * co + o]});
-    if (max_in * sum > std::numeric_limits<int32_t>::max()) return false;
+    largest = std::max(largest, sum);
   }
-  return true;
+  return largest;
+}
+
+struct FloatInput;  // KeptBuffer tags
+struct FloatWeights;
+struct FloatRowSums;
+
+/// The integer layer summed in float lanes, for sums that stay below 2^24
+/// (each partial sum is then an exact float, in any order): a float
+/// multiply-add is several times faster than an int32 multiply.
+Status IntegerAsFloat(const HostTensor& input, const int8_t* w, Window d,
+                      const IntegerEpilogue& epilogue, HostTensor* output) {
+  std::vector<float>& x = KeptBuffer<float, FloatInput>();
+  x.resize(static_cast<size_t>(input.elements()));
+  reference::VisitFormat(input.dtype(), [&](auto tag) {
+    const auto* q = input.data<decltype(tag)>();
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(q[i]);
+  });
+  std::vector<float>& weights = KeptBuffer<float, FloatWeights>();
+  weights.resize(static_cast<size_t>(NumElements(d.ws).value_or(0)));
+  for (size_t i = 0; i < weights.size(); ++i) weights[i] = static_cast<float>(w[i]);
+  const float* in = x.data();
+  if (const float* padded = PadWidth(in, d)) in = padded;
+  std::vector<float>& sums = KeptBuffer<float, FloatRowSums>();
+  sums.resize(static_cast<size_t>(d.os[2] * d.os[3]));
+  auto& rows = KeptBuffer<TapRow<float, float>, TapRows>();
+  for (int64_t n = 0; n < d.os[0]; ++n)
+    for (int64_t y = 0; y < d.os[1]; ++y) {
+      DepthwiseRow(d, in, weights.data(), n, y, sums.data(), rows);
+      OPUC_RETURN_IF_ERROR(
+          epilogue.Apply(sums.data(), d.os[2], output, (n * d.os[1] + y) * d.os[2] * d.os[3]));
+    }
+  return OkStatus();
 }
 
 }  // namespace
@@ -235,9 +271,11 @@ Status DepthwiseConv2D(reference::KernelContext& ctx, const FloatChain* chain) {
   const int64_t max_in = input.dtype() == DType::kI16  ? 32768
                          : input.dtype() == DType::kU8 ? 255
                                                        : 128;
-  if (!FitsInt32(d, w, max_in)) return reference::EvalDepthwiseConv2D(ctx);
+  const int64_t largest_sum = max_in * LargestChannelWeight(d, w);
+  if (largest_sum > std::numeric_limits<int32_t>::max()) return reference::EvalDepthwiseConv2D(ctx);
   OPUC_ASSIGN_OR_RETURN(IntegerEpilogue epilogue, IntegerEpilogue::Make(ctx, 3, os[3]));
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
+  if (largest_sum <= int64_t{1} << 24) return IntegerAsFloat(input, w, d, epilogue, output);
   std::vector<int32_t>& sums = KeptBuffer<int32_t, RowSums>();
   sums.resize(static_cast<size_t>(row));
   return reference::VisitFormat(input.dtype(), [&](auto tag) -> Status {

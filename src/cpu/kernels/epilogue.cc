@@ -82,6 +82,26 @@ IntegerEpilogue::IntegerEpilogue(const reference::KernelContext& ctx,
   const bool wide = ctx.input(0)->dtype() == DType::kI16;  // as reference::CheckAccumulator
   acc_max_ = (wide ? int64_t{1} << 47 : int64_t{1} << 31) - 1;
   acc_min_ = -acc_max_ - 1;
+  int32_stage_ = !wide && std::all_of(stage_.shift.begin(), stage_.shift.end(), Requant32::Covers);
+  if (!int32_stage_) return;
+  for (int64_t c = 0; c < n; ++c) {
+    const int32_t b = stage_.bias ? stage_.bias[c] : 0;
+    bias_min_ = std::min<int64_t>(bias_min_, b);
+    bias_max_ = std::max<int64_t>(bias_max_, b);
+    const Requant32 r = Requant32::For(stage_.shift[static_cast<size_t>(c)]);
+    bias_.push_back(b);
+    bound_.push_back(r.bound);
+    shift_.push_back(r.shift);
+    mask_.push_back(r.mask);
+    half_.push_back(r.half);
+    factor_.push_back(r.factor);
+  }
+  // Enough copies for a flat loop of at least 64 elements (a vector of int8).
+  repeat_ = n > 0 ? (64 + n - 1) / n : 1;
+  for (std::vector<int32_t>* v : {&bias_, &bound_, &shift_, &mask_, &half_, &factor_}) {
+    const std::vector<int32_t> one = *v;
+    for (int64_t copy = 1; copy < repeat_; ++copy) v->insert(v->end(), one.begin(), one.end());
+  }
 }
 
 }  // namespace opuc::cpu

@@ -4,6 +4,8 @@
 #include <Eigen/Core>
 #include <algorithm>
 
+#include "tiled_gemm.h"
+
 namespace opuc::cpu {
 namespace {
 
@@ -31,6 +33,7 @@ void GemmABt(MatrixView a, MatrixView b, float* out) {
     result.setZero();
     return;
   }
+  if (PrefersTiledGemm(a.rows, b.rows, a.cols)) return TiledGemmABt(a, b, out);
   result.noalias() = View(a) * View(b).transpose();
 }
 

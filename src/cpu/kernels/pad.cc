@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "pad.h"
 #include "kernels.h"
+#include "requant32.h"
 #include "typed_map.h"
 
 namespace opuc::cpu {
@@ -24,6 +25,11 @@ Status Pad(reference::KernelContext& ctx) {
   const int shift = f_in - f_out;
   OPUC_RETURN_IF_ERROR(VisitFormats(x.dtype(), format, [&](auto in, auto out) {
     using Out = decltype(out);
+    if (Requant32::Covers(shift)) {
+      const FixedRequant requant(shift, range.lo, range.hi);
+      Map<decltype(in), Out>(x, &moved, [&](auto q) { return static_cast<Out>(requant(q)); });
+      return OkStatus();
+    }
     Map<decltype(in), Out>(x, &moved, [&](auto q) {
       return static_cast<Out>(RequantTo(q, shift, range.lo, range.hi));
     });

@@ -49,6 +49,8 @@ Expected<std::vector<TensorType>> CheckOutputs(const Graph& graph, const Node& n
   InferContext ctx;
   ctx.attrs = &node.attrs;
   ctx.body = node.body.get();
+  ctx.inputs.reserve(node.inputs.size());
+  ctx.outputs.reserve(node.outputs.size());
   for (TensorId id : node.inputs)
     ctx.inputs.push_back(id == kNoTensor ? nullptr : &graph.tensor(id));
   for (TensorId id : node.outputs)
@@ -120,8 +122,10 @@ Status EvaluateNodeWith(const KernelTable& kernels, const Graph& graph, NodeId n
   if (node < 0 || static_cast<size_t>(node) >= graph.nodes.size())
     return InvalidArgument(
         Cat("node ", node, " does not exist (the graph has ", graph.nodes.size(), " nodes)"));
-  return Evaluate(kernels, graph, node, inputs, outputs, allocator)
-      .WithContext(DescribeNode(graph, node));
+  Status status = Evaluate(kernels, graph, node, inputs, outputs, allocator);
+  // Described only on failure: the description costs as much as a small layer.
+  if (!status.ok()) return status.WithContext(DescribeNode(graph, node));
+  return status;
 }
 
 }  // namespace reference
