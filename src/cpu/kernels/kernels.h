@@ -26,6 +26,10 @@ Status ReluN1To1(reference::KernelContext& ctx);
 /// Same-shape operands; a broadcasting add runs on the reference's kernel.
 Status Add(reference::KernelContext& ctx);
 Status Pad(reference::KernelContext& ctx);
+/// The rhs of the output's shape or repeating along it (binary.cc); other
+/// broadcasts run on the reference's kernels.
+Status Mul(reference::KernelContext& ctx);
+Status PRelu(reference::KernelContext& ctx);
 /// A fused node: one kernel for an inner product with an elementwise tail,
 /// its body op by op otherwise.
 Status Fused(reference::KernelContext& ctx);

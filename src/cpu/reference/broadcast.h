@@ -48,15 +48,10 @@ struct BinaryFractions {
   int out = 0;
 };
 
-/// out[i] = clamp(fn(f, a[i], b[i])) with broadcasting, over the quantized
-/// inputs 0 and 1 (called `lhs` and `rhs`; any of i8, u8, i16, read as
-/// integers): `fn` is the op's rule of docs/numerics.md §5 on the true
-/// values, the clamp the output's format narrowed by the fused activation
-/// (§3) when the op has one. `alpha`: the rhs is prelu's alpha, an i8
-/// tensor whose fraction length may reach 23 (a weight's).
-template <typename Fn>
-Status BinaryInt(KernelContext& ctx, std::string_view lhs, std::string_view rhs, Fn fn,
-                 bool alpha = false) {
+/// The fraction lengths of inputs 0 and 1 (named `lhs` and `rhs` in errors)
+/// and of the output, checked; `alpha`: see BinaryInt.
+inline Expected<BinaryFractions> ReadBinaryFractions(const KernelContext& ctx, std::string_view lhs,
+                                                     std::string_view rhs, bool alpha) {
   BinaryFractions f;
   OPUC_ASSIGN_OR_RETURN(f.lhs, InputFraction(ctx, 0, lhs));
   if (alpha) {
@@ -66,6 +61,19 @@ Status BinaryInt(KernelContext& ctx, std::string_view lhs, std::string_view rhs,
     OPUC_ASSIGN_OR_RETURN(f.rhs, InputFraction(ctx, 1, rhs));
   }
   OPUC_ASSIGN_OR_RETURN(f.out, OutputFraction(ctx));
+  return f;
+}
+
+/// out[i] = clamp(fn(f, a[i], b[i])) with broadcasting, over the quantized
+/// inputs 0 and 1 (called `lhs` and `rhs`; any of i8, u8, i16, read as
+/// integers): `fn` is the op's rule of docs/numerics.md §5 on the true
+/// values, the clamp the output's format narrowed by the fused activation
+/// (§3) when the op has one. `alpha`: the rhs is prelu's alpha, an i8
+/// tensor whose fraction length may reach 23 (a weight's).
+template <typename Fn>
+Status BinaryInt(KernelContext& ctx, std::string_view lhs, std::string_view rhs, Fn fn,
+                 bool alpha = false) {
+  OPUC_ASSIGN_OR_RETURN(const BinaryFractions f, ReadBinaryFractions(ctx, lhs, rhs, alpha));
   OPUC_ASSIGN_OR_RETURN(const IntRange range, OutputRange(ctx, f.out));
   OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());
   const HostTensor& a = *ctx.input(0);

@@ -1,10 +1,12 @@
-//===- tests/cpu/kernels/elementwise_test.cc - relu*, add against the reference -===//
+//===- tests/cpu/kernels/elementwise_test.cc - Elementwise ops against the reference -===//
 //
-// The CPU executor's activations, same-shape add and pad compute the reference's
-// rules in other loops, so both agree exactly, floats included: random
-// values (with ties and both saturations in reach), every input and output
-// format, fraction lengths that shift both ways, fused activations on add;
-// and a broadcasting add, which runs on the reference's kernel.
+// The CPU executor's activations, same-shape add, mul, prelu and pad compute
+// the reference's rules in other loops, so both agree exactly, floats
+// included: random values (with ties and both saturations in reach), every
+// input and output format, fraction lengths that shift both ways, fused
+// activations on add and mul, every broadcast form of mul's and prelu's
+// second operand; and a broadcasting add, which runs on the reference's
+// kernel.
 //
 //===----------------------------------------------------------------------===//
 #include <doctest/doctest.h>
@@ -103,6 +105,79 @@ TEST_CASE("add equals the reference's, broadcasting or not") {
       CAPTURE(DTypeName(in));
       CAPTURE(broadcast);
       CheckSame(g, {draw.Values(in, shape), draw.Values(in, rhs_shape)});
+    }
+}
+
+/// The second operand's shapes for an output of `shape`: the same shape, a
+/// value per channel (two spellings), per row, one value, and one that does
+/// not repeat along the output (a value per pixel), which runs on the
+/// reference's kernel.
+std::vector<Shape> BroadcastForms(const Shape& shape) {
+  return {shape,
+          {shape[3]},
+          {1, 1, 1, shape[3]},
+          {shape[2], shape[3]},
+          {1},
+          {1, shape[1], shape[2], 1}};
+}
+
+TEST_CASE("mul equals the reference's over every broadcast, either operand repeating") {
+  Draw draw(6);
+  const char* activations[] = {"none", "relu", "relu6", "relu_n1_to_1"};
+  for (DType in : {DType::kF32, DType::kI8, DType::kU8, DType::kI16})
+    for (int i = 0; i < 24; ++i) {
+      const Shape shape{1, draw.Int(1, 7), draw.Int(1, 7), draw.Int(1, 40)};
+      const std::vector<Shape> forms = BroadcastForms(shape);
+      const Shape small = forms[static_cast<size_t>(i) % forms.size()];
+      const bool swapped = i % 3 == 2;  // the repeating operand first
+      const DType other = in == DType::kF32 ? in : kFormats[draw.Int(0, 2)];
+      Attributes attrs;
+      attrs.Set("activation", AttrValue(std::string(activations[draw.Int(0, 3)])));
+      GraphBuilder b("mul");
+      const TensorId x = swapped ? b.Input("x", other, small) : b.Input("x", in, shape);
+      const TensorId w = swapped ? b.Input("w", in, shape) : b.Input("w", other, small);
+      const TensorId y = b.Op(OpKind::kMul, "mul", {x, w}, attrs);
+      b.Output(y);
+      Graph g = std::move(b).Finish().value();
+      if (in != DType::kF32) {
+        g.tensor(x).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 12))}, -1};
+        g.tensor(w).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 12))}, -1};
+        g.tensor(y).dtype = kFormats[draw.Int(0, 2)];
+        g.tensor(y).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 14))}, -1};
+      }
+      CAPTURE(DTypeName(in));
+      CAPTURE(ShapeToString(shape));
+      CAPTURE(ShapeToString(small));
+      CAPTURE(swapped);
+      CheckSame(g, {draw.Values(g.tensor(x).dtype, g.tensor(x).shape),
+                    draw.Values(g.tensor(w).dtype, g.tensor(w).shape)});
+    }
+}
+
+TEST_CASE("prelu equals the reference's over every broadcast of its slopes") {
+  Draw draw(7);
+  for (DType in : {DType::kF32, DType::kI8, DType::kU8, DType::kI16})
+    for (int i = 0; i < 24; ++i) {
+      const Shape shape{1, draw.Int(1, 7), draw.Int(1, 7), draw.Int(1, 40)};
+      const std::vector<Shape> forms = BroadcastForms(shape);
+      const Shape slopes = forms[static_cast<size_t>(i) % forms.size()];
+      GraphBuilder b("prelu");
+      const TensorId x = b.Input("x", in, shape);
+      const TensorId a = b.Input("alpha", in == DType::kF32 ? in : DType::kI8, slopes);
+      const TensorId y = b.Op(OpKind::kPRelu, "prelu", {x, a});
+      b.Output(y);
+      Graph g = std::move(b).Finish().value();
+      if (in != DType::kF32) {
+        g.tensor(x).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 9))}, -1};
+        // Slopes' fraction lengths of weights, up to 23: the largest shifts
+        // leave the int32 stage's range and run on the reference's kernel.
+        g.tensor(a).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 23))}, -1};
+        g.tensor(y).dtype = kFormats[draw.Int(0, 2)];
+        g.tensor(y).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 9))}, -1};
+      }
+      CAPTURE(DTypeName(in));
+      CAPTURE(ShapeToString(slopes));
+      CheckSame(g, {draw.Values(in, shape), draw.Values(g.tensor(a).dtype, slopes)});
     }
 }
 
