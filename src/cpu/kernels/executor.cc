@@ -34,6 +34,8 @@ const reference::KernelTable& CpuKernels() {
     t[static_cast<size_t>(OpKind::kPad)] = &cpu::Pad;
     t[static_cast<size_t>(OpKind::kMul)] = &cpu::Mul;
     t[static_cast<size_t>(OpKind::kPRelu)] = &cpu::PRelu;
+    t[static_cast<size_t>(OpKind::kLookupTable)] = &cpu::LookupTable;
+    t[static_cast<size_t>(OpKind::kQuantize)] = &cpu::Quantize;
     t[static_cast<size_t>(OpKind::kFused)] = &cpu::Fused;
     return t;
   }();

@@ -30,6 +30,8 @@ Status Pad(reference::KernelContext& ctx);
 /// broadcasts run on the reference's kernels.
 Status Mul(reference::KernelContext& ctx);
 Status PRelu(reference::KernelContext& ctx);
+Status LookupTable(reference::KernelContext& ctx);
+Status Quantize(reference::KernelContext& ctx);
 /// A fused node: one kernel for an inner product with an elementwise tail,
 /// its body op by op otherwise.
 Status Fused(reference::KernelContext& ctx);

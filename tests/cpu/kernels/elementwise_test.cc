@@ -1,17 +1,20 @@
 //===- tests/cpu/kernels/elementwise_test.cc - Elementwise ops against the reference -===//
 //
-// The CPU executor's activations, same-shape add, mul, prelu and pad compute
-// the reference's rules in other loops, so both agree exactly, floats
-// included: random values (with ties and both saturations in reach), every
-// input and output format, fraction lengths that shift both ways, fused
-// activations on add and mul, every broadcast form of mul's and prelu's
-// second operand; and a broadcasting add, which runs on the reference's
-// kernel.
+// The CPU executor's activations, same-shape add, mul, prelu, lookup_table,
+// quantize and pad compute the reference's rules in other loops, so both
+// agree exactly, floats included: random values (with ties and both
+// saturations in reach), every input and output format, fraction lengths
+// that shift both ways, fused activations on add and mul, every broadcast
+// form of mul's and prelu's second operand, infinities and NaN for
+// quantize; and a broadcasting add, which runs on the reference's kernel.
 //
 //===----------------------------------------------------------------------===//
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstring>
+#include <iterator>
+#include <limits>
 #include <random>
 
 #include "opuc/cpu/executor.h"
@@ -178,6 +181,62 @@ TEST_CASE("prelu equals the reference's over every broadcast of its slopes") {
       CAPTURE(DTypeName(in));
       CAPTURE(ShapeToString(slopes));
       CheckSame(g, {draw.Values(in, shape), draw.Values(g.tensor(a).dtype, slopes)});
+    }
+}
+
+TEST_CASE("lookup_table equals the reference's for every input and table format") {
+  Draw draw(8);
+  for (DType in : kFormats)
+    for (DType out : kFormats)
+      for (int i = 0; i < 3; ++i) {
+        const Shape shape{1, draw.Int(1, 9), draw.Int(1, 9), draw.Int(1, 17)};
+        const Shape entries{in == DType::kI16 ? 257 : 256};
+        GraphBuilder b("table");
+        const TensorId x = b.Input("x", in, shape);
+        const TensorId t = b.Input("t", out, entries);
+        const TensorId y = b.Op(OpKind::kLookupTable, "lut", {x, t});
+        b.Output(y);
+        Graph g = std::move(b).Finish().value();
+        g.tensor(x).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 9))}, -1};
+        const FixedPoint f_out{{static_cast<int32_t>(draw.Int(0, 9))}, -1};
+        g.tensor(t).fixed_point = f_out;
+        g.tensor(y).fixed_point = f_out;
+        CAPTURE(DTypeName(in));
+        CAPTURE(DTypeName(out));
+        CheckSame(g, {draw.Values(in, shape), draw.Values(out, entries)});
+      }
+}
+
+TEST_CASE("quantize equals the reference's: ties, infinities, NaN, both ends") {
+  Draw draw(9);
+  for (DType out : kFormats)
+    for (int f : {-3, 0, 4, 11}) {
+      const Shape shape{1, 5, 7, 9};
+      GraphBuilder b("quantize");
+      const TensorId x = b.Input("x", DType::kF32, shape);
+      const TensorId y = b.Op(OpKind::kQuantize, "q", {x});
+      b.Output(y);
+      Graph g = std::move(b).Finish().value();
+      g.tensor(y).dtype = out;
+      g.tensor(y).fixed_point = FixedPoint{{f}, -1};
+      HostTensor values = draw.Values(DType::kF32, shape);
+      float* v = values.data<float>();
+      const float special[] = {std::numeric_limits<float>::infinity(),
+                               -std::numeric_limits<float>::infinity(),
+                               std::numeric_limits<float>::quiet_NaN(),
+                               -0.0f,
+                               1e30f,
+                               -1e30f,
+                               std::ldexp(2.5f, -f),    // a tie: 2.5 at f → 3
+                               std::ldexp(-2.5f, -f),   // −2.5 → −2 (half up)
+                               std::ldexp(127.5f, -f),  // rounds to 128: saturates in i8
+                               std::ldexp(-128.5f, -f)};
+      for (size_t i = 0; i < std::size(special); ++i) v[i * 7] = special[i];
+      for (int64_t i = 100; i < values.elements(); ++i)  // more ties, at random
+        v[i] = std::ldexp(static_cast<float>(draw.Int(-70000, 70000)) + 0.5f, -f);
+      CAPTURE(DTypeName(out));
+      CAPTURE(f);
+      CheckSame(g, {values});
     }
 }
 

@@ -1,0 +1,70 @@
+//===- src/cpu/kernels/unary.cc - LOOKUP_TABLE and QUANTIZE ---------------===//
+//
+// The reference's rules (numerics.md §6 and §7) in typed loops: the
+// reference widens every element to int32 and writes each through a switch
+// on the output's format. A table is read once into an array of int32; an
+// i16 input interpolates between its high byte's knots in int32 (the
+// product (b − a) · low stays below 2^24). Quantize rounds half up in
+// float64 as the reference does (x · 2^f is exact there), without a call
+// per element.
+//
+//===----------------------------------------------------------------------===//
+#include <cmath>
+
+#include "kernels.h"
+#include "typed_map.h"
+
+namespace opuc::cpu {
+namespace {
+
+/// Interpolate(a, b, low) of fixed_point.h in int32: a + ShrRhu((b − a) · low, 8).
+inline int32_t Between(int32_t a, int32_t b, int32_t low) {
+  return a + (((b - a) * low + 128) >> 8);
+}
+
+}  // namespace
+
+Status LookupTable(reference::KernelContext& ctx) {
+  const HostTensor& x = *ctx.input(0);
+  OPUC_ASSIGN_OR_RETURN(HostTensor * y, ctx.AllocateOutput());
+  const std::vector<int32_t> table = reference::Widened(*ctx.input(1));  // 256 or 257 entries
+  const int32_t* t = table.data();
+  return VisitFormats(x.dtype(), y->dtype(), [&](auto in, auto out) {
+    using In = decltype(in);
+    using Out = decltype(out);
+    if constexpr (std::is_same_v<In, int16_t>) {
+      Map<In, Out>(x, y, [t](int32_t q) {
+        const Int16Bytes b = SplitInt16(q);
+        return static_cast<Out>(Between(t[b.high + 128], t[b.high + 129], b.low));
+      });
+    } else {
+      const int offset = std::is_same_v<In, int8_t> ? 128 : 0;
+      Map<In, Out>(x, y, [t, offset](int32_t q) { return static_cast<Out>(t[q + offset]); });
+    }
+    return OkStatus();
+  });
+}
+
+Status Quantize(reference::KernelContext& ctx) {
+  OPUC_RETURN_IF_ERROR(reference::RequireF32(ctx, 0, "input"));
+  OPUC_ASSIGN_OR_RETURN(int f, reference::OutputFraction(ctx));
+  OPUC_ASSIGN_OR_RETURN(HostTensor * y, ctx.AllocateOutput());
+  const reference::IntRange range = reference::FormatRange(y->dtype());
+  const double scale = std::ldexp(1.0, f);
+  const auto lo = static_cast<double>(range.lo), hi = static_cast<double>(range.hi);
+  return reference::VisitFormat(y->dtype(), [&](auto out) {
+    using Out = decltype(out);
+    Map<float, Out>(*ctx.input(0), y, [=](float x) {
+      const double v = static_cast<double>(x) * scale;  // exact: ldexp(x, f)
+      const double down = std::floor(v);
+      // Rhu, then the clamp; ±inf clamp to the ends (inf − inf is NaN, so
+      // the half test is false), NaN gives 0.
+      const double rounded = down + (v - down >= 0.5 ? 1.0 : 0.0);
+      const double clamped = rounded < lo ? lo : rounded > hi ? hi : rounded;
+      return static_cast<Out>(v != v ? 0.0 : clamped);
+    });
+    return OkStatus();
+  });
+}
+
+}  // namespace opuc::cpu
