@@ -31,6 +31,8 @@ Status Pad(reference::KernelContext& ctx);
 Status Mul(reference::KernelContext& ctx);
 Status PRelu(reference::KernelContext& ctx);
 Status LookupTable(reference::KernelContext& ctx);
+/// Quantized inputs; a float resize runs on the reference's kernel.
+Status ResizeBilinear(reference::KernelContext& ctx);
 Status Quantize(reference::KernelContext& ctx);
 /// A fused node: one kernel for an inner product with an elementwise tail,
 /// its body op by op otherwise.
