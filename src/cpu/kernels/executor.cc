@@ -27,6 +27,7 @@ const reference::KernelTable& CpuKernels() {
     t[static_cast<size_t>(OpKind::kFullyConnected)] = [](reference::KernelContext& c) {
       return cpu::FullyConnected(c);
     };
+    t[static_cast<size_t>(OpKind::kTransposeConv2D)] = &cpu::TransposeConv2D;
     t[static_cast<size_t>(OpKind::kRelu)] = &cpu::Relu;
     t[static_cast<size_t>(OpKind::kRelu6)] = &cpu::Relu6;
     t[static_cast<size_t>(OpKind::kReluN1To1)] = &cpu::ReluN1To1;

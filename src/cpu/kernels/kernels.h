@@ -20,6 +20,8 @@ class FloatChain;
 Status Conv2D(reference::KernelContext& ctx, const FloatChain* chain = nullptr);
 Status DepthwiseConv2D(reference::KernelContext& ctx, const FloatChain* chain = nullptr);
 Status FullyConnected(reference::KernelContext& ctx, const FloatChain* chain = nullptr);
+/// Float and 8-bit inputs; i16 inputs run on the reference's kernel.
+Status TransposeConv2D(reference::KernelContext& ctx);
 Status Relu(reference::KernelContext& ctx);
 Status Relu6(reference::KernelContext& ctx);
 Status ReluN1To1(reference::KernelContext& ctx);

@@ -1,6 +1,6 @@
 //===- tests/cpu/kernels/random_inner_product.h - Random one-op graphs -*- C++ -*-===//
 //
-// One conv2d, depthwise_conv2d or fully_connected node with a random shape,
+// One conv2d, depthwise_conv2d, transpose_conv2d or fully_connected node with a random shape,
 // window, padding, fused activation and values: float, or quantized with
 // i8/u8/i16 input and output formats and per-channel weight fraction lengths
 // (docs/numerics.md). The CPU executor's tests run each on both executors.
@@ -29,7 +29,7 @@ class InnerProductDraw {
  public:
   explicit InnerProductDraw(uint32_t seed) : rng_(seed) {}
 
-  /// `op`: kConv2D, kDepthwiseConv2D or kFullyConnected; `format`: kF32, or
+  /// `op`: kConv2D, kDepthwiseConv2D, kTransposeConv2D or kFullyConnected; `format`: kF32, or
   /// the quantized input format.
   RandomCase Make(OpKind op, DType format) {
     const bool quantized = format != DType::kF32;
@@ -48,7 +48,24 @@ class InnerProductDraw {
     Shape in_shape{Int(1, 2), h, w, ci}, w_shape;
     std::ostringstream d;
     d << OpName(op) << ' ' << DTypeName(format) << " in " << ShapeToString(in_shape);
-    if (op == OpKind::kFullyConnected) {
+    if (op == OpKind::kTransposeConv2D) {
+      // Draw the output, then the input the forward convolution makes of it.
+      const std::vector<int64_t> strides{Int(1, 3), Int(1, 3)};
+      const bool same = Int(0, 1) == 1 || kh > h || kw > w;
+      const auto forward = [&](int64_t out, int64_t k, int64_t s) {
+        return same ? (out + s - 1) / s : (out - k) / s + 1;
+      };
+      const int64_t n = Int(1, 2);
+      in_shape = {n, forward(h, kh, strides[0]), forward(w, kw, strides[1]), ci};
+      attrs.Set("strides", AttrValue(strides));
+      attrs.Set("padding", AttrValue(std::string(same ? "same" : "valid")));
+      attrs.Set("output_shape", AttrValue(std::vector<int64_t>{n, h, w, co}));
+      w_shape = {co, kh, kw, ci};
+      d.str("");
+      d << OpName(op) << ' ' << DTypeName(format) << " in " << ShapeToString(in_shape) << " out "
+        << h << 'x' << w << " window " << kh << 'x' << kw << " stride " << strides[0] << ','
+        << strides[1] << (same ? " same" : " valid");
+    } else if (op == OpKind::kFullyConnected) {
       in_shape = {Int(1, 20), ci};
       w_shape = {co, ci};
       d.str("");
