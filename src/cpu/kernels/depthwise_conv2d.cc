@@ -23,6 +23,7 @@
 #include "epilogue.h"
 #include "kept_buffer.h"
 #include "kernels.h"
+#include "vector_width.h"
 
 namespace opuc::cpu {
 namespace {
@@ -76,16 +77,9 @@ void SumBlock(const std::vector<TapRow<T, W>>& rows, TapSpan span, int64_t step,
   for (size_t p = 0; p < P; ++p) Eigen::Map<Block>(acc[p] + c) = block[p];
 }
 
-/// Channels per block: two AVX registers per pixel where the build has
-/// AVX (OPUC_NATIVE), else two SSE registers; four pixels' blocks and a
-/// tap's weights then fill half the register file.
-#if defined(__AVX512F__)
-constexpr int kWideBlock = 32;
-#elif defined(__AVX__)
-constexpr int kWideBlock = 16;
-#else
-constexpr int kWideBlock = 8;
-#endif
+/// Channels per block: two vector registers per pixel (vector_width.h); four
+/// pixels' blocks and a tap's weights then fill half the register file.
+constexpr int kWideBlock = 2 * kFloatLanes;
 
 /// SumBlock over channels [0, channels): wide blocks, then of 8, of 4, and
 /// one at a time (a 28-channel layer would spend half its time on the last 4

@@ -8,20 +8,15 @@
 #include <vector>
 
 #include "kept_buffer.h"
+#include "vector_width.h"
 
 namespace opuc::cpu {
 namespace {
 
-/// The widest panel: two vector registers of the build's floats. A tile of
+/// The widest panel: two vector registers (vector_width.h). A tile of
 /// kTileRows such rows stays in registers with the panel's two and a
 /// broadcast (15 of SSE's and AVX's 16 registers).
-#if defined(__AVX512F__)
-constexpr int kWidestPanel = 32;
-#elif defined(__AVX__)
-constexpr int kWidestPanel = 16;
-#else
-constexpr int kWidestPanel = 8;
-#endif
+constexpr int kWidestPanel = 2 * kFloatLanes;
 constexpr int kTileRows = 6;
 
 struct PackedWeights;
