@@ -28,6 +28,7 @@ Status ReluN1To1(reference::KernelContext& ctx);
 /// Same-shape operands; a broadcasting add runs on the reference's kernel.
 Status Add(reference::KernelContext& ctx);
 Status Pad(reference::KernelContext& ctx);
+Status MaxPool2D(reference::KernelContext& ctx);
 /// The rhs of the output's shape or repeating along it (binary.cc); other
 /// broadcasts run on the reference's kernels.
 Status Mul(reference::KernelContext& ctx);
