@@ -3,8 +3,8 @@
 // The reference's rules (numerics.md §6 and §7) in typed loops: the
 // reference widens every element to int32 and writes each through a switch
 // on the output's format. A table is read once into an array of int32; an
-// i16 input interpolates between its high byte's knots in int32 (the
-// product (b − a) · low stays below 2^24). Quantize rounds half up in
+// i16 input interpolates between its high byte's knots (Interpolate, the
+// rule itself). Quantize rounds half up in
 // float64 as the reference does (x · 2^f is exact there), without a call
 // per element.
 //
@@ -15,15 +15,6 @@
 #include "typed_map.h"
 
 namespace opuc::cpu {
-namespace {
-
-/// Interpolate(a, b, low) of fixed_point.h in int32: a + ShrRhu((b − a) · low, 8).
-inline int32_t Between(int32_t a, int32_t b, int32_t low) {
-  return a + (((b - a) * low + 128) >> 8);
-}
-
-}  // namespace
-
 Status LookupTable(reference::KernelContext& ctx) {
   const HostTensor& x = *ctx.input(0);
   OPUC_ASSIGN_OR_RETURN(HostTensor * y, ctx.AllocateOutput());
@@ -35,7 +26,7 @@ Status LookupTable(reference::KernelContext& ctx) {
     if constexpr (std::is_same_v<In, int16_t>) {
       Map<In, Out>(x, y, [t](int32_t q) {
         const Int16Bytes b = SplitInt16(q);
-        return static_cast<Out>(Between(t[b.high + 128], t[b.high + 129], b.low));
+        return static_cast<Out>(Interpolate(t[b.high + 128], t[b.high + 129], b.low));
       });
     } else {
       const int offset = std::is_same_v<In, int8_t> ? 128 : 0;

@@ -12,13 +12,13 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstring>
 #include <iterator>
 #include <limits>
 #include <random>
 
 #include "opuc/cpu/executor.h"
 #include "opuc/ir/graph_builder.h"
+#include "same_as_reference.h"
 
 namespace opuc {
 namespace {
@@ -46,18 +46,10 @@ class Draw {
   std::mt19937 rng_;
 };
 
-bool Same(const HostTensor& a, const HostTensor& b) {
-  return a.type() == b.type() && std::memcmp(a.raw(), b.raw(), a.bytes()) == 0;
-}
-
 constexpr DType kFormats[] = {DType::kI8, DType::kU8, DType::kI16};
 
 void CheckSame(const Graph& g, const std::vector<HostTensor>& inputs) {
-  Expected<std::vector<HostTensor>> want = RunReference(g, inputs);
-  Expected<std::vector<HostTensor>> got = RunCpu(g, inputs);
-  REQUIRE_MESSAGE(want.ok(), want.status().ToString());
-  REQUIRE_MESSAGE(got.ok(), got.status().ToString());
-  CHECK(Same(got->front(), want->front()));
+  testing::CheckSameAsReference(g, inputs);
 }
 
 TEST_CASE("activations equal the reference's in every format") {

@@ -9,13 +9,12 @@
 //===----------------------------------------------------------------------===//
 #include <doctest/doctest.h>
 
-#include <cstring>
 #include <limits>
 #include <random>
 
-#include "opuc/cpu/executor.h"
 #include "opuc/ir/graph_builder.h"
 #include "opuc/tensor_io/random_input.h"
+#include "same_as_reference.h"
 
 namespace opuc {
 namespace {
@@ -52,17 +51,10 @@ TEST_CASE("max_pool2d equals the reference's: windows at the border, NaN, every 
       if (in == DType::kF32)
         for (int64_t e = 0; e < values.elements(); e += 13)
           values.data<float>()[e] = std::numeric_limits<float>::quiet_NaN();
-      Expected<std::vector<HostTensor>> want = RunReference(g, {values});
-      Expected<std::vector<HostTensor>> got = RunCpu(g, {values});
-      REQUIRE_MESSAGE(want.ok(), want.status().ToString());
-      REQUIRE_MESSAGE(got.ok(), got.status().ToString());
       CAPTURE(DTypeName(in));
       CAPTURE(ShapeToString(shape));
       CAPTURE(ShapeToString(g.tensor(y).shape));
-      const HostTensor& a = got->front();
-      const HostTensor& e = want->front();
-      REQUIRE(a.type() == e.type());
-      CHECK(std::memcmp(a.raw(), e.raw(), a.bytes()) == 0);
+      testing::CheckSameAsReference(g, {values});
     }
 }
 

@@ -10,12 +10,11 @@
 //===----------------------------------------------------------------------===//
 #include <doctest/doctest.h>
 
-#include <cstring>
 #include <random>
 
-#include "opuc/cpu/executor.h"
 #include "opuc/ir/graph_builder.h"
 #include "opuc/tensor_io/random_input.h"
+#include "same_as_reference.h"
 
 namespace opuc {
 namespace {
@@ -50,19 +49,12 @@ TEST_CASE("integer resize_bilinear equals the reference's in every mode and form
         }
         const std::vector<HostTensor> inputs = {
             RandomTensor(in, shape, static_cast<uint32_t>(draw(0, 1 << 20))).value()};
-        Expected<std::vector<HostTensor>> want = RunReference(g, inputs);
-        Expected<std::vector<HostTensor>> got = RunCpu(g, inputs);
-        REQUIRE_MESSAGE(want.ok(), want.status().ToString());
-        REQUIRE_MESSAGE(got.ok(), got.status().ToString());
         CAPTURE(DTypeName(in));
         CAPTURE(ShapeToString(shape));
         CAPTURE(ShapeToString(g.tensor(y).shape));
         CAPTURE(mode.align_corners);
         CAPTURE(mode.half_pixel);
-        const HostTensor& a = got->front();
-        const HostTensor& e = want->front();
-        REQUIRE(a.type() == e.type());
-        CHECK(std::memcmp(a.raw(), e.raw(), a.bytes()) == 0);
+        testing::CheckSameAsReference(g, inputs);
         ++checked;
       }
   CHECK(checked == 48);
