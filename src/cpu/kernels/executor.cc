@@ -47,6 +47,16 @@ const reference::KernelTable& CpuKernels() {
 
 }  // namespace
 
+namespace cpu {
+
+Status EvaluateOnCpu(const Graph& graph, NodeId node, const std::vector<const HostTensor*>& inputs,
+                     std::vector<HostTensor>* outputs,
+                     const reference::OutputAllocator* allocator) {
+  return reference::EvaluateNodeWith(CpuKernels(), graph, node, inputs, outputs, allocator);
+}
+
+}  // namespace cpu
+
 Status EvaluateNodeOnCpu(const Graph& graph, NodeId node,
                          const std::vector<const HostTensor*>& inputs,
                          std::vector<HostTensor>* outputs) {

@@ -10,6 +10,7 @@
 // the CPU executor.
 //
 //===----------------------------------------------------------------------===//
+#include <deque>
 #include <map>
 #include <optional>
 
@@ -17,21 +18,50 @@
 #include "evaluate.h"
 #include "fused_match.h"
 #include "kernels.h"
-#include "opuc/cpu/executor.h"
 
 namespace opuc::cpu {
 namespace {
 
+/// The body's nodes one after another on the CPU executor's kernels: the
+/// arguments read where they lie, the inner values on the heap for this
+/// call, the last node's result written in the fused node's own place.
 Status RunOpByOp(reference::KernelContext& ctx, const Graph& body) {
-  std::vector<HostTensor> args;
-  args.reserve(ctx.num_inputs());
-  for (size_t i = 0; i < ctx.num_inputs(); ++i) {
+  std::vector<const HostTensor*> value(body.tensors.size(), nullptr);
+  for (size_t i = 0; i < body.inputs.size(); ++i) {
     if (!ctx.input(i)) return InvalidArgument("an argument of a fused node is absent");
-    args.push_back(*ctx.input(i));  // views stay views; owned values are copied
+    value[static_cast<size_t>(body.inputs[i])] = ctx.input(i);
   }
-  OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> results, RunCpu(body, args));
-  if (results.size() != 1) return InternalError("a fused body gave other than one result");
-  return ctx.SetOutput(0, std::move(results[0]));
+  std::deque<HostTensor> held;  // constants' views and inner values (addresses stay put)
+  std::vector<const HostTensor*> args;
+  for (size_t n = 0; n < body.nodes.size(); ++n) {
+    const Node& node = body.nodes[n];
+    args.clear();
+    for (TensorId t : node.inputs) {
+      if (t == kNoTensor || body.tensor(t).sparsity) {
+        args.push_back(nullptr);  // absent, or sparse (kernels read it from the graph)
+        continue;
+      }
+      const HostTensor*& v = value[static_cast<size_t>(t)];
+      if (!v) {
+        OPUC_ASSIGN_OR_RETURN(HostTensor view, HostTensor::FromConstant(body.tensor(t)));
+        v = &held.emplace_back(std::move(view));
+      }
+      args.push_back(v);
+    }
+    const bool last = n + 1 == body.nodes.size() && node.outputs.size() == 1 &&
+                      node.outputs[0] == body.outputs[0];
+    std::vector<HostTensor> results;
+    OPUC_RETURN_IF_ERROR(EvaluateOnCpu(body, static_cast<NodeId>(n), args, &results,
+                                       last ? ctx.allocator() : nullptr));
+    if (last) return ctx.SetOutput(0, std::move(results[0]));
+    for (size_t j = 0; j < results.size(); ++j)
+      value[static_cast<size_t>(node.outputs[j])] = &held.emplace_back(std::move(results[j]));
+  }
+  const HostTensor* out = value[static_cast<size_t>(body.outputs[0])];
+  if (!out) return InternalError("a fused body's output was not computed");
+  OPUC_ASSIGN_OR_RETURN(HostTensor copy,
+                        HostTensor::Copy(out->dtype(), out->shape(), out->raw(), out->bytes()));
+  return ctx.SetOutput(0, std::move(copy));
 }
 
 }  // namespace

@@ -41,6 +41,11 @@ Status Quantize(reference::KernelContext& ctx);
 /// its body op by op otherwise.
 Status Fused(reference::KernelContext& ctx);
 
+/// EvaluateNodeOnCpu with the outputs taken from `allocator` when given (a
+/// fused body's last node writes the fused node's own place).
+Status EvaluateOnCpu(const Graph& graph, NodeId node, const std::vector<const HostTensor*>& inputs,
+                     std::vector<HostTensor>* outputs, const reference::OutputAllocator* allocator);
+
 }  // namespace opuc::cpu
 
 #endif  // OPUC_SRC_CPU_KERNELS_KERNELS_H

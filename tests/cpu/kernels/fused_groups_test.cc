@@ -96,5 +96,37 @@ TEST_CASE("a conv with an elementwise tail runs as one kernel, with the referenc
   }
 }
 
+/// x -> conv2d(1x1, 8 channels) -> value - r -> 0.75 - value -> value - s[c]: subtraction
+/// with the running value on each side, against each shape of operand.
+TEST_CASE("a subtraction chain keeps each operand on its side") {
+  GraphBuilder b("sub_tail");
+  const TensorId x = b.Input("x", DType::kF32, {1, 5, 5, 3});
+  const TensorId r = b.Input("r", DType::kF32, {1, 5, 5, 8});
+  std::vector<float> w(8 * 3), s(8);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i % 5) - 2) / 4;
+  for (size_t i = 0; i < s.size(); ++i) s[i] = static_cast<float>(i) - 3.5f;
+  const TensorId c = b.Op(OpKind::kConv2D, "conv", {x, b.ConstantF32("w", {8, 1, 1, 3}, w)});
+  const TensorId d1 = b.Op(OpKind::kSub, "minus_r", {c, r});
+  const TensorId d2 = b.Op(OpKind::kSub, "from_c", {b.ConstantF32("c", {}, {0.75f}), d1});
+  b.Output(b.Op(OpKind::kSub, "minus_s", {d2, b.ConstantF32("s", {8}, s)}));
+  Graph g = std::move(b).Finish().value();
+  Expected<std::vector<HostTensor>> inputs = RandomInputs(g, 5);
+  REQUIRE(inputs.ok());
+  Expected<std::vector<HostTensor>> want = RunReference(g, *inputs);
+  REQUIRE(want.ok());
+  REQUIRE(FuseOps(g, FuseOptions()).ok());
+  REQUIRE(g.nodes.size() == 1);
+  const std::optional<cpu::FusedTail> tail = cpu::MatchFusedTail(*g.nodes[0].body);
+  REQUIRE(tail.has_value());
+  REQUIRE(tail->steps.size() == 3);
+  using Operand = cpu::ChainStep::Operand;
+  CHECK((tail->steps[0].operand == Operand::kWhole && tail->steps[0].value_first));
+  CHECK((tail->steps[1].operand == Operand::kScalar && !tail->steps[1].value_first));
+  CHECK((tail->steps[2].operand == Operand::kChannel && tail->steps[2].value_first));
+  Expected<std::vector<HostTensor>> got = RunCpu(g, *inputs);
+  REQUIRE_MESSAGE(got.ok(), got.status().ToString());
+  testing::CheckWithinRange(got->front(), want->front(), 1e-5);
+}
+
 }  // namespace
 }  // namespace opuc
