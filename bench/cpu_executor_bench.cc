@@ -6,7 +6,9 @@
 // float graph and its int8 quantization (calibrated on two reproducible
 // random inputs: the bench measures speed, not accuracy), each run on both
 // executors; the best of several runs, the ratio, and where the CPU
-// executor's time goes by op (timed between the walk's observer calls).
+// executor's time goes by op (timed between the walk's observer calls);
+// then the CPU executor on the graph after FuseOps (functions of an inner
+// product and its elementwise tail run as one kernel), and its gain.
 // Where the build found Arm NN (the oracle tests' runner), the float model
 // also runs on Arm NN 20.08's CpuRef backend: the original .tflite with its
 // float16 weights folded, on the same inputs.
@@ -24,6 +26,7 @@
 
 #include "opuc/cpu/executor.h"
 #include "opuc/frontend/load_model.h"
+#include "opuc/fusion/fuse_mutator.h"
 #include "opuc/pass/pass_context.h"
 #include "opuc/pass/registry.h"
 #include "opuc/quant/quantize.h"
@@ -125,8 +128,12 @@ void Report(const std::string& label, const Graph& graph, bool ops, const std::s
   const std::vector<HostTensor> inputs = Inputs(graph, 7);
   const Timing ref = Time(graph, inputs, false, 2);
   const Timing cpu = Time(graph, inputs, true, 5);
-  std::printf("%-40s %10.2f %10.2f %8.1fx", label.c_str(), ref.seconds * 1e3, cpu.seconds * 1e3,
-              ref.seconds / cpu.seconds);
+  Graph fused_graph = graph;
+  if (Status s = FuseOps(fused_graph, FuseOptions{}).status(); !s.ok()) Fail(label, s);
+  const Timing fused = Time(fused_graph, inputs, true, 5);
+  std::printf("%-40s %10.2f %10.2f %8.1fx %10.2f %8.2fx", label.c_str(), ref.seconds * 1e3,
+              cpu.seconds * 1e3, ref.seconds / cpu.seconds, fused.seconds * 1e3,
+              cpu.seconds / fused.seconds);
   if (const double other = armnn.empty() ? 0 : TimeArmnn(armnn, inputs); other > 0)
     std::printf(" %10.2f %8.1fx", other * 1e3, other / cpu.seconds);
   else if (!armnn.empty() && kHaveArmnn)
@@ -159,8 +166,11 @@ int main(int argc, char** argv) {
     }
   }
   if (names.empty()) names = FetchedModelNames();
-  std::printf("one thread; ms per run (reference, Arm NN: best of 2; cpu: best of 5)\n");
-  std::printf("%-40s %10s %10s %9s", "model", "reference", "cpu", "ref/cpu");
+  std::printf(
+      "one thread; ms per run (reference, Arm NN: best of 2; cpu: best of 5); fused: the cpu"
+      " executor on the graph after FuseOps\n");
+  std::printf("%-40s %10s %10s %9s %10s %9s", "model", "reference", "cpu", "ref/cpu", "fused",
+              "cpu/fused");
 #ifdef OPUC_BENCH_ARMNN
   std::printf(" %10s %9s", "armnn", "armnn/cpu");
 #endif

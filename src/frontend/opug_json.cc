@@ -92,6 +92,19 @@ std::string BufferJson(const ConstantData& data) {
   return text + (one_line ? "] }" : "\n    ] }");
 }
 
+std::string GraphJson(const Graph& graph);
+
+/// `text` with every line after the first indented by `indent` more spaces
+/// (no string the printer writes holds a raw newline: Quote escapes them).
+std::string Indent(const std::string& text, size_t indent) {
+  std::string out;
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out.append(indent, ' ');
+  }
+  return out;
+}
+
 std::string NodeJson(const Node& node) {
   std::string text = Cat("{\n      \"op\": ", Quote(OpName(node.op)));
   if (!node.name.empty()) text += Cat(",\n      \"name\": ", Quote(node.name));
@@ -100,7 +113,13 @@ std::string NodeJson(const Node& node) {
   const auto& attrs = node.attrs.entries();
   for (size_t i = 0; i < attrs.size(); ++i)
     text += Cat(i ? "," : "", "\n        ", AttrJson(attrs[i].first, attrs[i].second));
-  return text + (attrs.empty() ? "]\n    }" : "\n      ]\n    }");
+  text += attrs.empty() ? "]" : "\n      ]";
+  if (node.body) {
+    std::string body = GraphJson(*node.body);
+    body.pop_back();  // its final newline
+    text += ",\n      \"body\": " + Indent(body, 6);
+  }
+  return text + "\n    }";
 }
 
 /// `"key": [` items `]` with one item per line.
@@ -110,10 +129,7 @@ std::string List(std::string_view key, const std::vector<std::string>& items) {
   return text + (items.empty() ? "]" : "\n  ]");
 }
 
-}  // namespace
-
-Expected<std::string> OpugToJson(const Graph& graph) {
-  OPUC_RETURN_IF_ERROR(CheckOpugWritable(graph));
+std::string GraphJson(const Graph& graph) {
   std::vector<std::string> tensors, buffers = {"{}"}, nodes, metadata;
   for (const Tensor& t : graph.tensors) {
     const uint32_t buffer = t.constant ? static_cast<uint32_t>(buffers.size()) : 0;
@@ -123,7 +139,6 @@ Expected<std::string> OpugToJson(const Graph& graph) {
   for (const Node& node : graph.nodes) nodes.push_back(NodeJson(node));
   for (const auto& [key, value] : graph.metadata)
     metadata.push_back(Cat("{ \"key\": ", Quote(key), ", \"value\": ", Quote(value), " }"));
-
   std::string json = Cat("{\n  \"version\": ", kOpugVersion, ",\n");
   if (!graph.name.empty()) json += Cat("  \"name\": ", Quote(graph.name), ",\n");
   json += List("tensors", tensors) + ",\n" + List("buffers", buffers) + ",\n" +
@@ -132,6 +147,13 @@ Expected<std::string> OpugToJson(const Graph& graph) {
               ",\n  \"outputs\": ", Ints(Widen(graph.outputs)), ",\n", List("metadata", metadata),
               "\n}\n");
   return json;
+}
+
+}  // namespace
+
+Expected<std::string> OpugToJson(const Graph& graph) {
+  OPUC_RETURN_IF_ERROR(CheckOpugWritable(graph));
+  return GraphJson(graph);
 }
 
 bool OpugJsonReaderAvailable() {

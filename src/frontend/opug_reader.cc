@@ -41,7 +41,8 @@ std::optional<std::string> FindDamage(const uint8_t* data, size_t size) {
   const fb::Graph* graph = find.Root<fb::Graph>();
   if (graph == nullptr) return "the root offset or the Graph table's header";
   const auto in_node = [&](const fb::Node* node) {
-    return find.Tables<fb::Attr>(node, fb::Node::VT_ATTRS, "attrs");
+    std::optional<std::string> at = find.Tables<fb::Attr>(node, fb::Node::VT_ATTRS, "attrs");
+    return at ? at : find.OneTable<fb::Graph>(node, fb::Node::VT_BODY, "body");
   };
   std::optional<std::string> at = find.Tables<fb::Tensor>(graph, fb::Graph::VT_TENSORS, "tensors");
   if (!at) at = find.Tables<fb::Buffer>(graph, fb::Graph::VT_BUFFERS, "buffers");
@@ -185,6 +186,13 @@ Expected<Node> Reader::ReadNode(const fb::Node& n) const {
   node.op = *op;
   OPUC_ASSIGN_OR_RETURN(node.inputs, ReadIds(n.inputs(), /*absent_ok=*/true, "input"));
   OPUC_ASSIGN_OR_RETURN(node.outputs, ReadIds(n.outputs(), /*absent_ok=*/false, "output"));
+  if (n.body()) {
+    // A function's indices are its own; Verify checks the body again, in
+    // its place, when the whole graph is read.
+    Expected<Graph> body = Reader(owner_, *n.body()).Read();
+    if (!body.ok()) return body.status().WithContext("body");
+    node.body = std::make_shared<const Graph>(std::move(body).value());
+  }
   for (flatbuffers::uoffset_t i = 0; i < Count(n.attrs()); ++i) {
     const fb::Attr& attr = *n.attrs()->Get(i);
     const std::string name = attr.name()->str();

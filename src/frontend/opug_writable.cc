@@ -5,9 +5,9 @@
 #include "support/format.h"
 
 namespace opuc {
+namespace {
 
-Status CheckOpugWritable(const Graph& graph) {
-  OPUC_RETURN_IF_ERROR(Verify(graph));
+Status CheckDense(const Graph& graph) {
   for (size_t i = 0; i < graph.tensors.size(); ++i)
     if (graph.tensors[i].sparsity)
       return Unsupported(Cat(DescribeTensor(graph, static_cast<TensorId>(i)),
@@ -15,10 +15,17 @@ Status CheckOpugWritable(const Graph& graph) {
                              " (the Densify pass)"));
   for (size_t n = 0; n < graph.nodes.size(); ++n)
     if (graph.nodes[n].body)
-      return Unsupported(Cat(DescribeNode(graph, static_cast<NodeId>(n)),
-                             ": .opug cannot hold fused functions yet; write the graph before"
-                             " FuseOps"));
+      OPUC_RETURN_IF_ERROR(
+          CheckDense(*graph.nodes[n].body)
+              .WithContext(Cat(DescribeNode(graph, static_cast<NodeId>(n)), ": body")));
   return OkStatus();
+}
+
+}  // namespace
+
+Status CheckOpugWritable(const Graph& graph) {
+  OPUC_RETURN_IF_ERROR(Verify(graph));
+  return CheckDense(graph);
 }
 
 }  // namespace opuc

@@ -43,7 +43,11 @@ Offset<fb::Tensor> WriteTensor(FlatBufferBuilder& fbb, const Tensor& t, uint32_t
   return fb::CreateTensor(fbb, name, static_cast<fb::DType>(t.dtype), shape, fixed_point, buffer);
 }
 
+Offset<fb::Graph> WriteGraph(FlatBufferBuilder& fbb, const Graph& graph);
+
 Offset<fb::Node> WriteNode(FlatBufferBuilder& fbb, const Node& node) {
+  // A nested table is finished before its parent starts.
+  const Offset<fb::Graph> body = node.body ? WriteGraph(fbb, *node.body) : 0;
   const auto op = fbb.CreateString(OpName(node.op).data(), OpName(node.op).size());
   const auto name = String(fbb, node.name);
   const auto inputs = fbb.CreateVector(node.inputs);
@@ -51,37 +55,13 @@ Offset<fb::Node> WriteNode(FlatBufferBuilder& fbb, const Node& node) {
   std::vector<Offset<fb::Attr>> attrs;
   for (const auto& [attr_name, value] : node.attrs.entries())  // sorted by name
     attrs.push_back(WriteAttr(fbb, attr_name, value));
-  return fb::CreateNode(fbb, op, name, inputs, outputs, fbb.CreateVector(attrs));
+  return fb::CreateNode(fbb, op, name, inputs, outputs, fbb.CreateVector(attrs), body);
 }
 
-/// Room for the whole file (generous per table), so that the builder never
-/// grows: growing copies everything written so far, the constants included,
-/// into a buffer half as large again.
-size_t BytesBound(const Graph& graph) {
-  size_t bytes = 1024 + static_cast<size_t>(graph.ConstantBytes());
-  for (const Tensor& t : graph.tensors)
-    bytes += t.name.size() + 8 * t.shape.size() + 4 * t.fixed_point.fraction_bits.size() + 128 +
-             (t.constant ? kConstantAlignment + 32 : 0);
-  for (const Node& node : graph.nodes)
-    bytes += node.name.size() + 4 * (node.inputs.size() + node.outputs.size()) +
-             128 * node.attrs.entries().size() + 128;
-  for (const auto& [key, value] : graph.metadata) bytes += key.size() + value.size() + 16;
-  return bytes;
-}
-
-}  // namespace
-
-Expected<std::vector<uint8_t>> WriteOpug(const Graph& graph) {
-  OPUC_RETURN_IF_ERROR(CheckOpugWritable(graph));
-  // FlatBuffers addresses at most 2 GiB; leave room for everything but data.
-  constexpr uint64_t kMaxConstantBytes = FLATBUFFERS_MAX_BUFFER_SIZE - (uint64_t{1} << 24);
-  if (graph.ConstantBytes() > kMaxConstantBytes)
-    return Unsupported(Cat("constants total ", graph.ConstantBytes(), " bytes; a .opug file ",
-                           "holds at most ", kMaxConstantBytes));
-  FlatBufferBuilder fbb(BytesBound(graph));  // < 2 GiB: checked
-
-  // Buffer 0 is built first so it ends the file: the last bytes are then a
-  // table the verifier checks, and any truncation is detected.
+/// A graph, the root or a fused node's body. Buffer 0 is built first, so in
+/// the root it ends the file: the last bytes are then a table the verifier
+/// checks, and any truncation is detected.
+Offset<fb::Graph> WriteGraph(FlatBufferBuilder& fbb, const Graph& graph) {
   std::vector<Offset<fb::Buffer>> buffers = {fb::CreateBuffer(fbb)};
   std::vector<uint32_t> buffer_of(graph.tensors.size(), 0);
   for (size_t i = 0; i < graph.tensors.size(); ++i) {
@@ -97,12 +77,38 @@ Expected<std::vector<uint8_t>> WriteOpug(const Graph& graph) {
   std::vector<Offset<fb::KeyValue>> metadata;
   for (const auto& [key, value] : graph.metadata)
     metadata.push_back(fb::CreateKeyValue(fbb, String(fbb, key), String(fbb, value)));
+  return fb::CreateGraph(fbb, kOpugVersion, String(fbb, graph.name), fbb.CreateVector(tensors),
+                         fbb.CreateVector(buffers), fbb.CreateVector(nodes),
+                         fbb.CreateVector(graph.inputs), fbb.CreateVector(graph.outputs),
+                         fbb.CreateVector(metadata));
+}
 
-  const auto root = fb::CreateGraph(fbb, kOpugVersion, String(fbb, graph.name),
-                                    fbb.CreateVector(tensors), fbb.CreateVector(buffers),
-                                    fbb.CreateVector(nodes), fbb.CreateVector(graph.inputs),
-                                    fbb.CreateVector(graph.outputs), fbb.CreateVector(metadata));
-  fb::FinishGraphBuffer(fbb, root);
+/// Room for the whole file (generous per table), so that the builder never
+/// grows: growing copies everything written so far, the constants included,
+/// into a buffer half as large again.
+size_t BytesBound(const Graph& graph) {
+  size_t bytes = 1024 + static_cast<size_t>(graph.ConstantBytes());
+  for (const Tensor& t : graph.tensors)
+    bytes += t.name.size() + 8 * t.shape.size() + 4 * t.fixed_point.fraction_bits.size() + 128 +
+             (t.constant ? kConstantAlignment + 32 : 0);
+  for (const Node& node : graph.nodes)
+    bytes += node.name.size() + 4 * (node.inputs.size() + node.outputs.size()) +
+             128 * node.attrs.entries().size() + 128 + (node.body ? BytesBound(*node.body) : 0);
+  for (const auto& [key, value] : graph.metadata) bytes += key.size() + value.size() + 16;
+  return bytes;
+}
+
+}  // namespace
+
+Expected<std::vector<uint8_t>> WriteOpug(const Graph& graph) {
+  OPUC_RETURN_IF_ERROR(CheckOpugWritable(graph));
+  // FlatBuffers addresses at most 2 GiB; leave room for everything but data.
+  constexpr uint64_t kMaxConstantBytes = FLATBUFFERS_MAX_BUFFER_SIZE - (uint64_t{1} << 24);
+  if (graph.ConstantBytes() > kMaxConstantBytes)
+    return Unsupported(Cat("constants total ", graph.ConstantBytes(), " bytes; a .opug file ",
+                           "holds at most ", kMaxConstantBytes));
+  FlatBufferBuilder fbb(BytesBound(graph));  // < 2 GiB: checked
+  fb::FinishGraphBuffer(fbb, WriteGraph(fbb, graph));
   return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
 }
 

@@ -205,19 +205,49 @@ class FunctionBuilder {
   std::vector<int32_t> slot_;                 // per member input, in graph order (see Plan)
 };
 
+template <typename Id>
+std::vector<Id> Iota(size_t n) {
+  std::vector<Id> ids(n);
+  for (size_t i = 0; i < n; ++i) ids[i] = static_cast<Id>(i);
+  return ids;
+}
+
+/// Nodes outside groups keep their order; a fused node takes its root's place.
+std::vector<NodeId> NodeIdsAfterFusion(const FusedGroups& groups, size_t nodes) {
+  std::vector<NodeId> id(nodes);
+  NodeId kept = 0;
+  for (size_t n = 0; n < nodes; ++n) {
+    const int32_t g = groups.group_of_node[n];
+    if (g < 0 || groups.members[groups.begin[static_cast<size_t>(g) + 1] - 1] == NodeId(n))
+      id[n] = kept++;
+  }
+  for (size_t n = 0; n < nodes; ++n)
+    if (const int32_t g = groups.group_of_node[n]; g >= 0)
+      id[n] = id[static_cast<size_t>(groups.members[groups.begin[static_cast<size_t>(g) + 1] - 1])];
+  return id;
+}
+
 }  // namespace
 
 Expected<FuseCounts> ApplyPartition(Graph& graph, const IndexedForwardGraph& forward,
-                                    const Partition& partition) {
+                                    const Partition& partition, FuseRenumbering* renumbering) {
   OPUC_ASSIGN_OR_RETURN(FusedGroups groups, fusion::CollectFusedGroups(graph, forward, partition));
   FuseCounts counts;
-  if (groups.count() == 0) return counts;
+  if (groups.count() == 0) {
+    if (renumbering)
+      *renumbering = {Iota<NodeId>(graph.nodes.size()), Iota<TensorId>(graph.tensors.size())};
+    return counts;
+  }
   OPUC_RETURN_IF_ERROR(fusion::CheckFusedGroups(forward, partition, groups, graph));
 
   // Nothing fails from here on. What stays outside is renumbered as the
   // node list is rebuilt, and then the tensors are compacted in place.
   const std::vector<TensorId> new_id =
       fusion::TensorIdsAfterFusion(forward, partition, groups, graph);
+  if (renumbering) {
+    renumbering->node = NodeIdsAfterFusion(groups, graph.nodes.size());
+    renumbering->tensor = new_id;
+  }
   auto renumber = [&](std::vector<TensorId>& ids) {
     for (TensorId& id : ids)
       if (id != kNoTensor) id = new_id[static_cast<size_t>(id)];

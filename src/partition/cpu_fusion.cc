@@ -12,8 +12,10 @@
 #include <map>
 
 #include "grouping.h"
+#include "opuc/fusion/fuse_mutator.h"
 #include "opuc/fusion/graph_partitioner.h"
 #include "opuc/fusion/indexed_forward_graph.h"
+#include "opuc/partition/hw_partition.h"
 #include "support/format.h"
 
 namespace opuc::partition {
@@ -47,15 +49,27 @@ IndexedForwardGraph Restrict(const IndexedForwardGraph& full, const std::vector<
   return restricted;
 }
 
+struct CpuPartition {
+  IndexedForwardGraph forward;  // the whole graph's, the OPU nodes opaque
+  Partition partition;
+};
+
+Expected<CpuPartition> PartitionCpuNodes(const Graph& graph, const std::vector<bool>& on_opu) {
+  OPUC_ASSIGN_OR_RETURN(const IndexedForwardGraph full, BuildIndexedForwardGraph(graph));
+  CpuPartition cpu{Restrict(full, on_opu), {}};
+  OPUC_ASSIGN_OR_RETURN(cpu.partition, PartitionGraph(cpu.forward, FuseOptions{}));
+  return cpu;
+}
+
 }  // namespace
 
 Status FuseCpuGroups(const Graph& graph, Grouping& grouping) {
   std::vector<bool> on_opu(graph.nodes.size(), false);
   for (NodeId n : Ids<NodeId>(graph.nodes.size()))
     on_opu[static_cast<size_t>(n)] = grouping.group_is_opu[grouping.group_of[n]];
-  OPUC_ASSIGN_OR_RETURN(const IndexedForwardGraph full, BuildIndexedForwardGraph(graph));
-  const IndexedForwardGraph restricted = Restrict(full, on_opu);
-  OPUC_ASSIGN_OR_RETURN(const Partition fused, PartitionGraph(restricted, FuseOptions{}));
+  OPUC_ASSIGN_OR_RETURN(const CpuPartition cpu, PartitionCpuNodes(graph, on_opu));
+  const IndexedForwardGraph& full = cpu.forward;
+  const Partition& fused = cpu.partition;
   // One internal group per FuseOps root, reusing the first member's group.
   std::map<int32_t, int32_t> group_of_root;
   for (NodeId n : Ids<NodeId>(graph.nodes.size())) {
@@ -74,3 +88,22 @@ Status FuseCpuGroups(const Graph& graph, Grouping& grouping) {
 }
 
 }  // namespace opuc::partition
+
+namespace opuc {
+
+Expected<CpuFunctions> FuseCpuFunctions(const Graph& graph, const HwPartition& partition) {
+  std::vector<bool> on_opu(graph.nodes.size(), false);
+  for (const HwGroup& group : partition.groups)
+    for (NodeId n : group.ops)
+      if (group.kind == GroupKind::kOpu) on_opu[static_cast<size_t>(n)] = true;
+  OPUC_ASSIGN_OR_RETURN(const partition::CpuPartition cpu,
+                        partition::PartitionCpuNodes(graph, on_opu));
+  CpuFunctions functions{graph, {}, 0};
+  OPUC_ASSIGN_OR_RETURN(
+      const FuseCounts counts,
+      ApplyPartition(functions.graph, cpu.forward, cpu.partition, &functions.renumbering));
+  functions.fused_nodes = counts.fused_nodes;
+  return functions;
+}
+
+}  // namespace opuc

@@ -32,6 +32,12 @@ const Shape* ShapeOf(const Graph& graph, TensorId id) {
 int64_t NodeMacs(const Graph& graph, NodeId id) {
   if (id < 0 || static_cast<size_t>(id) >= graph.nodes.size()) return 0;
   const Node& node = graph.node(id);
+  if (node.body) {  // a fused function: its ops'
+    int64_t macs = 0;
+    for (size_t n = 0; n < node.body->nodes.size(); ++n)
+      macs += NodeMacs(*node.body, static_cast<NodeId>(n));
+    return macs;
+  }
   if (node.inputs.size() < 2 || node.outputs.empty()) return 0;
   const Shape* in = ShapeOf(graph, node.inputs[0]);
   const Shape* w = ShapeOf(graph, node.inputs[1]);

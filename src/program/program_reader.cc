@@ -181,6 +181,10 @@ Expected<ProgramStep> ProgramReader::ReadStep(const fb::Step& s) {
   }
   const fb::OpuStep* opu = s.kind_as_OpuStep();
   if (opu == nullptr) return InvalidArgument("kind is neither OpuStep nor CpuStep");
+  for (NodeId n : step.nodes)
+    if (graph.node(n).body)
+      return InvalidArgument(
+          Cat(DescribeNode(graph, n), " is a fused CPU function; the OPU cannot run it"));
   step.kind = StepKind::kOpu;
   step.estimated_cycles = opu->estimated_cycles();
   step.tiling = Str(opu->tiling());

@@ -41,7 +41,11 @@ Expected<ProgramReport> ReportProgram(const Program& program,
     r.kind = step.kind;
     r.group = step.group;
     for (NodeId n : step.nodes) {
-      r.ops.emplace_back(OpName(graph.node(n).op));
+      const Node& node = graph.node(n);
+      if (node.body)  // a fused function: the ops it runs
+        for (const Node& op : node.body->nodes) r.ops.emplace_back(OpName(op.op));
+      else
+        r.ops.emplace_back(OpName(node.op));
       r.macs += NodeMacs(graph, n);
     }
     if (!step.outputs.empty()) r.output = graph.tensor(step.outputs.front()).name;

@@ -2,10 +2,16 @@
 //
 // One step per partition group, in the partition's order (producers first).
 // The graph goes in as a .opug (the same bytes WriteOpug makes), so the
-// program carries the definition of every step's results with it.
+// program carries the definition of every step's results with it; each CPU
+// group of two or more ops is one `fused` node there (FuseCpuFunctions), so
+// the host runs it as one function. Steps and activations name the nodes
+// and tensors of that graph.
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
+
 #include "opuc/frontend/opug.h"
+#include "opuc/partition/hw_partition.h"
 #include "opuc/program/program.h"
 #include "opup_generated.h"
 #include "support/format.h"
@@ -34,12 +40,55 @@ Offset<fb::Build> WriteBuild(FlatBufferBuilder& fbb, const ProgramBuild& build,
                                build.source_name.c_str(), build.source_sha256.c_str());
 }
 
-Offset<fb::Step> WriteStep(FlatBufferBuilder& fbb, const Graph& graph, const HwPartition& partition,
-                           const OpuCode& all, const HwGroup& group) {
+/// Maps the partition's ids (of the graph before fusion) to the program graph's.
+class Renumber {
+ public:
+  explicit Renumber(const CpuFunctions& fused)
+      : fused_(fused), step_of_node_(fused.graph.nodes.size(), -1) {}
+
+  /// A group's nodes: its ops' fused nodes, each once, in graph order.
+  Expected<std::vector<NodeId>> Nodes(const HwGroup& group) {
+    std::vector<NodeId> nodes;
+    for (NodeId n : group.ops) nodes.push_back(fused_.renumbering.node[static_cast<size_t>(n)]);
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    for (NodeId n : nodes) {
+      int32_t& step = step_of_node_[static_cast<size_t>(n)];
+      if (step >= 0 && step != group.id)
+        return InternalError(
+            Cat(DescribeNode(fused_.graph, n), " holds ops of groups ", step, " and ", group.id));
+      step = group.id;
+    }
+    return nodes;
+  }
+
+  Expected<std::vector<TensorId>> Tensors(const std::vector<TensorId>& ids) const {
+    std::vector<TensorId> out;
+    for (TensorId t : ids) {
+      const TensorId id = fused_.renumbering.tensor[static_cast<size_t>(t)];
+      if (id == kNoTensor)
+        return InternalError(Cat("tensor ", t, " lives only inside a CPU function, yet a step",
+                                 " or an activation names it"));
+      out.push_back(id);
+    }
+    return out;
+  }
+
+ private:
+  const CpuFunctions& fused_;
+  std::vector<int32_t> step_of_node_;
+};
+
+Expected<Offset<fb::Step>> WriteStep(FlatBufferBuilder& fbb, const Graph& graph,
+                                     const HwPartition& partition, const OpuCode& all,
+                                     const HwGroup& group, Renumber& renumber) {
   const OpuGroupCode* code = all.FindGroup(group.id);
-  const auto nodes = Ids(fbb, group.ops);
-  const auto inputs = Ids(fbb, group.inputs);
-  const auto outputs = Ids(fbb, group.outputs);
+  OPUC_ASSIGN_OR_RETURN(const std::vector<NodeId> node_ids, renumber.Nodes(group));
+  OPUC_ASSIGN_OR_RETURN(const std::vector<TensorId> input_ids, renumber.Tensors(group.inputs));
+  OPUC_ASSIGN_OR_RETURN(const std::vector<TensorId> output_ids, renumber.Tensors(group.outputs));
+  const auto nodes = Ids(fbb, node_ids);
+  const auto inputs = Ids(fbb, input_ids);
+  const auto outputs = Ids(fbb, output_ids);
   Offset<void> kind;
   fb::StepKind type = fb::StepKind::CpuStep;
   if (code != nullptr) {
@@ -81,7 +130,9 @@ std::string CpuStepReason(const Graph& graph, const HwPartition& partition, cons
 Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartition& partition,
                                             const OpuCode& code, const HwConfig& hw,
                                             const ProgramBuild& build) {
-  OPUC_ASSIGN_OR_RETURN(std::vector<uint8_t> opug, WriteOpug(graph));
+  OPUC_ASSIGN_OR_RETURN(const CpuFunctions fused, FuseCpuFunctions(graph, partition));
+  OPUC_ASSIGN_OR_RETURN(std::vector<uint8_t> opug, WriteOpug(fused.graph));
+  Renumber renumber(fused);
   FlatBufferBuilder fbb(ProgramBytesBound(opug.size(), partition, code));
   const auto build_table = WriteBuild(fbb, build, hw);
   fbb.ForceVectorAlignment(opug.size(), 1, kConstantAlignment);
@@ -89,13 +140,17 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
   fbb.ForceVectorAlignment(code.constants.size(), 1, 64);
   const auto constants = fbb.CreateVector(code.constants);
   std::vector<Offset<fb::Activation>> activations;
-  for (const ActivationLayout& a : code.activations)
-    activations.push_back(fb::CreateActivation(fbb, a.tensor, a.address));
+  for (const ActivationLayout& a : code.activations) {
+    OPUC_ASSIGN_OR_RETURN(const std::vector<TensorId> tensor, renumber.Tensors({a.tensor}));
+    activations.push_back(fb::CreateActivation(fbb, tensor[0], a.address));
+  }
   std::vector<Offset<fb::Step>> steps;
   for (const HwGroup& group : partition.groups) {
     if (group.kind == GroupKind::kOpu && !code.FindGroup(group.id) && !code.FindSkipped(group.id))
       return InternalError(Cat("OPU group ", group.id, " was neither compiled nor skipped"));
-    steps.push_back(WriteStep(fbb, graph, partition, code, group));
+    OPUC_ASSIGN_OR_RETURN(const Offset<fb::Step> step,
+                          WriteStep(fbb, graph, partition, code, group, renumber));
+    steps.push_back(step);
   }
   const auto root =
       fb::CreateProgram(fbb, kProgramVersion, build_table, graph_bytes, constants, code.dram_bytes,

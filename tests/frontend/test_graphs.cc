@@ -130,6 +130,8 @@ void CheckSameGraph(const Graph& a, const Graph& b) {
     CHECK(a.nodes[i].inputs == b.nodes[i].inputs);
     CHECK(a.nodes[i].outputs == b.nodes[i].outputs);
     CHECK(a.nodes[i].attrs == b.nodes[i].attrs);
+    REQUIRE((a.nodes[i].body == nullptr) == (b.nodes[i].body == nullptr));
+    if (a.nodes[i].body) CheckSameGraph(*a.nodes[i].body, *b.nodes[i].body);
   }
   CHECK(a.inputs == b.inputs);
   CHECK(a.outputs == b.outputs);

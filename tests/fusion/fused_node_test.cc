@@ -1,6 +1,6 @@
 // The `fused` node in the IR: the printer shows its body indented under it,
-// the verifier checks the body and the argument types, the .opug writers
-// refuse it, and the float reference runs it to the same bits as the ops
+// the verifier checks the body and the argument types, the .opug forms
+// hold it, and the float reference runs it to the same bits as the ops
 // it replaced.
 #include <cstring>
 
@@ -34,6 +34,20 @@ Graph FusedNet() {
   REQUIRE_MESSAGE(counts.ok(), counts.status().ToString());
   REQUIRE(counts->fused_nodes == 1);
   return g;
+}
+
+TEST_CASE("ApplyPartition says where each node and tensor went") {
+  Graph g = Net();  // tensors x, y, half, a, m, out; nodes a, m, out
+  Expected<IndexedForwardGraph> forward = BuildIndexedForwardGraph(g);
+  REQUIRE(forward.ok());
+  Expected<Partition> partition = PartitionGraph(*forward, FuseOptions{});
+  REQUIRE(partition.ok());
+  FuseRenumbering renumbering;
+  REQUIRE(ApplyPartition(g, *forward, *partition, &renumbering).ok());
+  CHECK(renumbering.node == std::vector<NodeId>{0, 0, 0});
+  // half is copied into the body; a and m live only there.
+  CHECK(renumbering.tensor == std::vector<TensorId>{0, 1, kNoTensor, kNoTensor, kNoTensor, 2});
+  CHECK(g.tensor(2).name == "out");
 }
 
 std::string VerifyMessage(const Graph& g) { return Verify(g).ToString(); }
@@ -98,13 +112,37 @@ TEST_CASE("the verifier checks bodies and their parameters") {
         " \"fused_add_mul_relu\" has 2 parameters");
 }
 
-TEST_CASE("the .opug writers refuse fused nodes") {
-  Graph g = FusedNet();
+TEST_CASE("the .opug forms hold fused nodes, bodies and all") {
+  const Graph g = FusedNet();
   Expected<std::vector<uint8_t>> bytes = WriteOpug(g);
-  CHECK(bytes.status().ToString() ==
-        "unsupported: node 0 'out' (fused): .opug cannot hold fused functions yet; write the"
-        " graph before FuseOps");
-  CHECK(OpugToJson(g).status().code() == StatusCode::kUnsupported);
+  REQUIRE_MESSAGE(bytes.ok(), bytes.status().ToString());
+  Expected<Graph> back = ReadOpug(*bytes, "net.opug");
+  REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+  // The printer shows every tensor, node and constant hash of the body.
+  CHECK(PrintGraph(*back) == PrintGraph(g));
+  Expected<std::vector<uint8_t>> again = WriteOpug(*back);
+  REQUIRE(again.ok());
+  CHECK(*again == *bytes);
+
+  Expected<std::string> json = OpugToJson(g);
+  REQUIRE_MESSAGE(json.ok(), json.status().ToString());
+  CHECK(json->find(
+            "\"body\": {\n        \"version\": 1,\n        \"name\": \"fused_add_mul_relu\"") !=
+        std::string::npos);
+  if (!OpugJsonReaderAvailable()) return;
+  Expected<Graph> from_json = ReadOpugJson(*json, "net.opug.json");
+  REQUIRE_MESSAGE(from_json.ok(), from_json.status().ToString());
+  CHECK(PrintGraph(*from_json) == PrintGraph(g));
+
+  // A body's indices are its own and are checked as the root's are.
+  std::string bad = *json;
+  const std::string relu_writes = "\"outputs\": [5]";  // the body's relu, its tensor 5
+  const size_t at = bad.find(relu_writes);
+  REQUIRE(at != std::string::npos);
+  bad.replace(at, relu_writes.size(), "\"outputs\": [9]");
+  CHECK(ReadOpugJson(bad, "net.opug.json").status().ToString() ==
+        "invalid argument: net.opug.json: node 0 'out': body: node 2 'out': output 0 is tensor 9,"
+        " which is out of range (6 tensors)");
 }
 
 TEST_CASE("the reference runs a fused graph to the same bits, and InferShape keeps it") {

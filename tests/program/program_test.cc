@@ -168,6 +168,56 @@ TEST_CASE("program: a newer format version is refused") {
   CHECK(ReadError(newer) == "small.opup: format version is 2; this opuc reads 1 to 1");
 }
 
+/// `bytes` written again with every CPU step that holds a fused node made an
+/// OPU step without instructions (the writer never makes one).
+std::vector<uint8_t> FusedOnOpu(const std::vector<uint8_t>& bytes) {
+  const opup::Program& p = *opup::GetProgram(bytes.data());
+  const opup::Build& b = *p.build();
+  const Graph graph = ReadOpug({p.graph()->begin(), p.graph()->end()}, "graph").value();
+  flatbuffers::FlatBufferBuilder fbb;
+  const auto build = opup::CreateBuildDirect(fbb, b.compiler()->c_str(), b.hw()->c_str());
+  std::vector<flatbuffers::Offset<opup::Step>> steps;
+  for (const opup::Step* s : *p.steps()) {
+    bool fused = false;
+    for (int32_t n : *s->nodes()) fused = fused || graph.nodes[static_cast<size_t>(n)].body;
+    const std::vector<int32_t> nodes(s->nodes()->begin(), s->nodes()->end());
+    const std::vector<int32_t> ins(s->inputs()->begin(), s->inputs()->end());
+    const std::vector<int32_t> outs(s->outputs()->begin(), s->outputs()->end());
+    const bool opu = fused || s->kind_type() == opup::StepKind::OpuStep;
+    std::vector<opup::Word> words;
+    if (!fused && opu)
+      for (const opup::Word* w : *s->kind_as_OpuStep()->words()) words.push_back(*w);
+    const auto kind = opu ? opup::CreateOpuStepDirect(fbb, &words).Union()
+                          : opup::CreateCpuStepDirect(fbb, "").Union();
+    steps.push_back(opup::CreateStepDirect(fbb, s->group(), &nodes, &ins, &outs,
+                                           opu ? opup::StepKind::OpuStep : opup::StepKind::CpuStep,
+                                           kind));
+  }
+  std::vector<flatbuffers::Offset<opup::Activation>> activations;
+  for (const opup::Activation* a : *p.activations())
+    activations.push_back(opup::CreateActivation(fbb, a->tensor(), a->address()));
+  const std::vector<uint8_t> g(p.graph()->begin(), p.graph()->end());
+  const std::vector<uint8_t> c(p.constants()->begin(), p.constants()->end());
+  fbb.Finish(opup::CreateProgramDirect(fbb, p.version(), build, &g, &c, p.dram_bytes(),
+                                       &activations, &steps),
+             "OPUP");
+  return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
+TEST_CASE("program: an OPU step that holds a fused CPU function is refused") {
+  const test::SmallModel m = test::MakeSmallModel("opu1024", false, /*cpu_tail=*/true);
+  const std::vector<uint8_t> good = m.Write();
+  Expected<Program> program = Read(good);
+  REQUIRE(program.ok());
+  const Graph& graph = program->graph();
+  NodeId fused = 0;
+  while (!graph.node(fused).body) ++fused;
+  CHECK(graph.node(fused).name == "square/dequantize");
+  CHECK(ReadError(FusedOnOpu(good)) ==
+        "small.opup: step 3 (OPU, group 3): node " + std::to_string(fused) +
+            " 'square/dequantize' (fused) is a fused CPU function; the OPU cannot run it");
+}
+
 /// Changes the first word of `words` that decodes to an `Insn` with
 /// `change`; returns its index and the instruction as changed.
 template <typename Insn, typename Change>

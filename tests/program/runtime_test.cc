@@ -83,6 +83,41 @@ TEST_CASE("runtime: every device computes the whole graph's reference results") 
   }
 }
 
+TEST_CASE("runtime: a CPU group is one fused node of the program, run as one function") {
+  const test::SmallModel m = test::MakeSmallModel("opu1024", false, /*cpu_tail=*/true);
+  const Program program = Load(m.Write());
+  const Graph& graph = program.graph();
+  std::vector<std::string> fused;  // each CPU step's node: "op(body ops)"
+  for (const ProgramStep& step : program.steps()) {
+    if (step.kind != StepKind::kCpu) continue;
+    for (NodeId n : step.nodes) {
+      const Node& node = graph.node(n);
+      if (!node.body) continue;
+      std::string text = node.name + ":";
+      for (const Node& op : node.body->nodes) text += " " + op.name;
+      fused.push_back(text);
+    }
+  }
+  // The quantizer ends the output in a dequantize, which joins the group.
+  CHECK(fused == std::vector<std::string>{"square/dequantize: up square square/dequantize"});
+  // Two nodes fewer in the graph written, and no tensor between the three ops.
+  CHECK(graph.nodes.size() + 2 == m.graph().nodes.size());
+  CHECK(graph.tensors.size() + 2 == m.graph().tensors.size());
+  for (uint64_t seed : {21u, 22u}) {
+    CAPTURE(seed);
+    const std::vector<HostTensor> inputs = test::SeededInputs(m.graph(), seed);
+    const std::vector<HostTensor> expected = RunReference(m.graph(), inputs).value();
+    for (const std::string& name : DeviceNames()) {
+      CAPTURE(name);
+      std::unique_ptr<Device> device = MakeDevice(name).value();
+      Expected<ProgramRun> run = RunProgram(program, *device, test::SeededInputs(m.graph(), seed));
+      REQUIRE_MESSAGE(run.ok(), run.status().ToString());
+      REQUIRE(run->outputs.size() == 2);
+      for (size_t i = 0; i < expected.size(); ++i) CHECK(SameBytes(run->outputs[i], expected[i]));
+    }
+  }
+}
+
 TEST_CASE("runtime: verify names the first step whose result changed") {
   test::SmallModel m = test::MakeSmallModel("tiny");
   // The last OPU step's output stage now clamps everything to its lowest value.

@@ -1,5 +1,7 @@
 // A small float model (conv 3x3 + relu, conv 1x1, max pool, fully
-// connected; or with its input normalized first, x·s[c] + m[c]) quantized
+// connected; or with its input normalized first, x·s[c] + m[c]; or with a
+// second output the OPU cannot run, the pooled map upsampled bilinearly and
+// squared: one CPU group of two ops) quantized
 // on seeded random samples, partitioned and compiled for a preset: the
 // pieces WriteProgram takes, for the program and runtime tests to write,
 // break and run.
@@ -26,7 +28,7 @@ inline std::vector<float> Ramp(size_t n, float step, float start) {
   return v;
 }
 
-inline Graph SmallFloatModel(bool normalized = false) {
+inline Graph SmallFloatModel(bool normalized = false, bool cpu_tail = false) {
   GraphBuilder b("small");
   TensorId image = b.Input("image", DType::kF32, {1, 10, 10, 3});
   if (normalized) {  // the presets' datapath runs these in a pass before conv1's
@@ -49,6 +51,12 @@ inline Graph SmallFloatModel(bool normalized = false) {
   pool.Set("filter", std::vector<int64_t>{2, 2});
   pool.Set("strides", std::vector<int64_t>{2, 2});
   const TensorId p = b.Op(OpKind::kMaxPool2D, "pool", {c2}, pool);
+  if (cpu_tail) {
+    Attributes size;
+    size.Set("size", std::vector<int64_t>{8, 8});
+    const TensorId up = b.Op(OpKind::kResizeBilinear, "up", {p}, size);
+    b.Output(b.Op(OpKind::kMul, "square", {up, up}));
+  }
   Attributes shape;
   shape.Set("new_shape", std::vector<int64_t>{1, 500});
   const TensorId flat = b.Op(OpKind::kReshape, "flatten", {p}, shape);
@@ -86,10 +94,11 @@ struct SmallModel {
   }
 };
 
-inline SmallModel MakeSmallModel(const std::string& hw, bool normalized = false) {
+inline SmallModel MakeSmallModel(const std::string& hw, bool normalized = false,
+                                 bool cpu_tail = false) {
   SmallModel m;
   m.hw = HwConfigPreset(hw).value();
-  const Graph model = SmallFloatModel(normalized);
+  const Graph model = SmallFloatModel(normalized, cpu_tail);
   std::vector<std::vector<HostTensor>> samples;
   for (uint64_t seed = 1; seed <= 3; ++seed) samples.push_back(SeededInputs(model, seed));
   Expected<QuantizedGraph> q = Quantize(model, samples);

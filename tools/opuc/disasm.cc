@@ -16,8 +16,12 @@ namespace {
 
 std::string NodeText(const Graph& graph, NodeId n) {
   const Node& node = graph.node(n);
-  return (node.name.empty() ? "#" + std::to_string(n) : node.name) + " (" +
-         std::string(OpName(node.op)) + ")";
+  std::string op(OpName(node.op));
+  if (node.body) {  // a fused CPU function: the ops it runs
+    op += ':';
+    for (const Node& member : node.body->nodes) op += ' ' + std::string(OpName(member.op));
+  }
+  return (node.name.empty() ? "#" + std::to_string(n) : node.name) + " (" + op + ")";
 }
 
 std::string TensorNames(const Graph& graph, const std::vector<TensorId>& ids) {

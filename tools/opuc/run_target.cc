@@ -3,9 +3,22 @@
 
 #include "opuc/cpu/executor.h"
 #include "opuc/cpu/reference.h"
+#include "opuc/fusion/fuse_mutator.h"
 #include "opuc/runtime/run_program.h"
 
 namespace opuc::cli {
+namespace {
+
+/// The CPU's compile: FuseOps makes TVM's groups into functions, which the
+/// executor runs as one kernel where it has one (docs/cpu-executor.md).
+Expected<std::vector<HostTensor>> RunFusedOnCpu(const Graph& model,
+                                                const std::vector<HostTensor>& inputs) {
+  Graph graph = model;  // constants are shared, not copied
+  OPUC_RETURN_IF_ERROR(FuseOps(graph, FuseOptions{}).status().WithContext("FuseOps"));
+  return RunCpu(graph, inputs);
+}
+
+}  // namespace
 
 Expected<RunTarget> LoadRunTarget(const std::string& path) {
   RunTarget target;
@@ -41,7 +54,7 @@ Expected<TargetRun> RunOn(const RunTarget& target, const std::string& device,
                            "executor); compile it (opuc compile) to run it on " +
                            device);
   Expected<std::vector<HostTensor>> outputs = device == "cpu"
-                                                  ? RunCpu(target.model->graph, inputs)
+                                                  ? RunFusedOnCpu(target.model->graph, inputs)
                                                   : RunReference(target.model->graph, inputs);
   if (!outputs.ok()) return outputs.status().WithContext(target.path);
   ran.outputs = std::move(outputs).value();

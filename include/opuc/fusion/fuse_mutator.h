@@ -27,14 +27,24 @@ struct FuseCounts {
   int64_t ops_fused = 0;    ///< Ops moved into their bodies.
 };
 
+/// Where the nodes and tensors of a graph went when it was fused.
+struct FuseRenumbering {
+  /// Per old node: the node that computes it now (a member's fused node).
+  std::vector<NodeId> node;
+  /// Per old tensor: its new id, or kNoTensor when it lives only in a body.
+  std::vector<TensorId> tensor;
+};
+
 /// Rewrites `graph`, from which `forward` and `partition` were computed, in
 /// place: fused nodes replace their groups, and the tensors that now live
 /// only inside functions (the groups' inner values, one-element constants
 /// only members read) leave the graph; the others keep their order. Errors
 /// (the graph is then unchanged): inputs that do not belong together, a
 /// group that is not convex with one root (internal), nodes out of order.
+/// `renumbering`, when given, receives where each node and tensor went.
 Expected<FuseCounts> ApplyPartition(Graph& graph, const IndexedForwardGraph& forward,
-                                    const Partition& partition);
+                                    const Partition& partition,
+                                    FuseRenumbering* renumbering = nullptr);
 
 /// Builds the forward graph, partitions it and applies the partition: the
 /// whole of FuseOps. `partition` and `forward`, when given, receive what

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "opuc/fusion/fuse_mutator.h"
 #include "opuc/ir/graph.h"
 #include "opuc/opu/hw_config.h"
 #include "opuc/partition/reason.h"
@@ -92,6 +93,21 @@ Expected<HwPartition> PartitionForHardware(const Graph& graph, const HwConfig& h
 /// each group convex), inputs and outputs as the edges say. The message
 /// names the group and node at fault.
 Status CheckHwPartition(const Graph& graph, const HwPartition& partition);
+
+/// The graph a program carries: its CPU groups as FuseOps made them, each
+/// of two or more ops now one `fused` node (its function the group's ops),
+/// and where each node and tensor of `graph` went.
+struct CpuFunctions {
+  Graph graph;
+  FuseRenumbering renumbering;
+  int64_t fused_nodes = 0;
+};
+
+/// Applies the CPU groups of `partition` (made from `graph`) to a copy of
+/// `graph`; OPU groups' nodes stay as they are. The groups are FuseOps'
+/// over the CPU nodes with the OPU nodes held opaque, computed again as
+/// PartitionForHardware computed them.
+Expected<CpuFunctions> FuseCpuFunctions(const Graph& graph, const HwPartition& partition);
 
 }  // namespace opuc
 
