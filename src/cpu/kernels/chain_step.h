@@ -10,7 +10,7 @@ namespace opuc::cpu {
 /// An elementwise op after an inner product, on the running value.
 struct ChainStep {
   enum class Operand { kNone, kWhole, kChannel, kScalar };
-  OpKind op = OpKind::kRelu;                  ///< relu, relu6, relu_n1_to_1, add, sub or mul.
+  OpKind op = OpKind::kRelu;  ///< relu, relu6, relu_n1_to_1, add, sub, mul or prelu.
   Activation activation = Activation::kNone;  ///< A binary op's fused activation.
   const float* other = nullptr;               ///< A binary op's other operand.
   Operand operand = Operand::kNone;  ///< Its shape: the output's, [channels] or one element.

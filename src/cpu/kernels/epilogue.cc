@@ -52,6 +52,9 @@ struct SubOp {
 struct MulOp {
   float operator()(float a, float b) const { return a * b; }
 };
+struct PReluOp {  // the reference's expression (prelu.cc), so NaN and -0 go as there
+  float operator()(float x, float alpha) const { return x >= 0.0f ? x : x * alpha; }
+};
 
 /// x = op(x, other) (or op(other, x)) over rows × n elements, `other` read by
 /// its shape. Each form is a loop of its own, without a branch inside, so
@@ -103,6 +106,8 @@ void FloatChain::Apply(float* data, int64_t offset, int64_t rows, int64_t n) con
       Binary<AddOp>(step, data, other, rows, n);
     else if (step.op == OpKind::kSub)
       Binary<SubOp>(step, data, other, rows, n);
+    else if (step.op == OpKind::kPRelu)
+      Binary<PReluOp>(step, data, other, rows, n);
     else
       Binary<MulOp>(step, data, other, rows, n);
     Activate(step.activation, data, rows * n);

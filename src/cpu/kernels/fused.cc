@@ -3,11 +3,11 @@
 // A function whose body is a float inner product (conv2d, depthwise_conv2d,
 // fully_connected) followed by a chain of elementwise ops, each reading the
 // one before and one other operand at most (relu, relu6, relu_n1_to_1; add,
-// sub, mul with an operand of the output's shape, one value per channel or
-// one value), runs as the inner product with the chain applied to each block
-// of its output while the block is in cache: TVM's "out-elementwise
-// fusable" group as one pass over memory. Any other body runs op by op on
-// the CPU executor.
+// sub, mul, and prelu with the value as its input, each with an operand of
+// the output's shape, one value per channel or one value), runs as the inner
+// product with the chain applied to each block of its output while the
+// block is in cache: TVM's "out-elementwise fusable" group as one pass over
+// memory. Any other body runs op by op on the CPU executor.
 //
 //===----------------------------------------------------------------------===//
 #include <deque>

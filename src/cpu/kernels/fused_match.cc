@@ -58,9 +58,11 @@ std::optional<FusedTail> MatchFusedTail(const Graph& body) {
     TensorId other = kNoTensor;
     if (IsClamp(node.op)) {
       if (node.inputs.size() != 1 || node.inputs[0] != value) return std::nullopt;
-    } else if (IsBinary(node.op) && node.inputs.size() == 2 &&
+    } else if ((IsBinary(node.op) || node.op == OpKind::kPRelu) && node.inputs.size() == 2 &&
                (node.inputs[0] == value) != (node.inputs[1] == value)) {
       step.value_first = node.inputs[0] == value;
+      if (node.op == OpKind::kPRelu && !step.value_first)
+        return std::nullopt;  // a slope from the map
       other = node.inputs[step.value_first ? 1 : 0];
       const Tensor* o = tensor(other);
       if (!o || o->dtype != DType::kF32 || o->sparsity) return std::nullopt;

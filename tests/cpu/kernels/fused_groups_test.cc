@@ -96,9 +96,10 @@ TEST_CASE("a conv with an elementwise tail runs as one kernel, with the referenc
   }
 }
 
-/// x -> conv2d(1x1, 8 channels) -> value - r -> 0.75 - value -> value - s[c]: subtraction
-/// with the running value on each side, against each shape of operand.
-TEST_CASE("a subtraction chain keeps each operand on its side") {
+/// x -> conv2d(1x1, 8 channels) -> value - r -> 0.75 - value -> value - s[c] -> prelu(value,
+/// slope[c]): subtraction with the running value on each side, against each shape of operand,
+/// then a per-channel slope where the value is negative.
+TEST_CASE("a subtraction chain keeps each operand on its side, and prelu its slope") {
   GraphBuilder b("sub_tail");
   const TensorId x = b.Input("x", DType::kF32, {1, 5, 5, 3});
   const TensorId r = b.Input("r", DType::kF32, {1, 5, 5, 8});
@@ -108,7 +109,10 @@ TEST_CASE("a subtraction chain keeps each operand on its side") {
   const TensorId c = b.Op(OpKind::kConv2D, "conv", {x, b.ConstantF32("w", {8, 1, 1, 3}, w)});
   const TensorId d1 = b.Op(OpKind::kSub, "minus_r", {c, r});
   const TensorId d2 = b.Op(OpKind::kSub, "from_c", {b.ConstantF32("c", {}, {0.75f}), d1});
-  b.Output(b.Op(OpKind::kSub, "minus_s", {d2, b.ConstantF32("s", {8}, s)}));
+  const TensorId d3 = b.Op(OpKind::kSub, "minus_s", {d2, b.ConstantF32("s", {8}, s)});
+  std::vector<float> slope(8);
+  for (size_t i = 0; i < slope.size(); ++i) slope[i] = 0.125f * static_cast<float>(i + 1);
+  b.Output(b.Op(OpKind::kPRelu, "prelu", {d3, b.ConstantF32("slope", {8}, slope)}));
   Graph g = std::move(b).Finish().value();
   Expected<std::vector<HostTensor>> inputs = RandomInputs(g, 5);
   REQUIRE(inputs.ok());
@@ -118,11 +122,33 @@ TEST_CASE("a subtraction chain keeps each operand on its side") {
   REQUIRE(g.nodes.size() == 1);
   const std::optional<cpu::FusedTail> tail = cpu::MatchFusedTail(*g.nodes[0].body);
   REQUIRE(tail.has_value());
-  REQUIRE(tail->steps.size() == 3);
+  REQUIRE(tail->steps.size() == 4);
   using Operand = cpu::ChainStep::Operand;
   CHECK((tail->steps[0].operand == Operand::kWhole && tail->steps[0].value_first));
   CHECK((tail->steps[1].operand == Operand::kScalar && !tail->steps[1].value_first));
   CHECK((tail->steps[2].operand == Operand::kChannel && tail->steps[2].value_first));
+  CHECK((tail->steps[3].op == OpKind::kPRelu && tail->steps[3].operand == Operand::kChannel));
+  Expected<std::vector<HostTensor>> got = RunCpu(g, *inputs);
+  REQUIRE_MESSAGE(got.ok(), got.status().ToString());
+  testing::CheckWithinRange(got->front(), want->front(), 1e-5);
+}
+
+TEST_CASE("a prelu whose slope is the running value runs op by op") {
+  GraphBuilder b("slope_from_map");
+  const TensorId x = b.Input("x", DType::kF32, {1, 4, 4, 3});
+  const TensorId r = b.Input("r", DType::kF32, {1, 4, 4, 6});
+  std::vector<float> w(6 * 3);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i % 5) - 2) / 4;
+  const TensorId c = b.Op(OpKind::kConv2D, "conv", {x, b.ConstantF32("w", {6, 1, 1, 3}, w)});
+  b.Output(b.Op(OpKind::kPRelu, "prelu", {r, c}));
+  Graph g = std::move(b).Finish().value();
+  Expected<std::vector<HostTensor>> inputs = RandomInputs(g, 6);
+  REQUIRE(inputs.ok());
+  Expected<std::vector<HostTensor>> want = RunReference(g, *inputs);
+  REQUIRE(want.ok());
+  REQUIRE(FuseOps(g, FuseOptions()).ok());
+  REQUIRE(g.nodes.size() == 1);
+  CHECK_FALSE(cpu::MatchFusedTail(*g.nodes[0].body).has_value());
   Expected<std::vector<HostTensor>> got = RunCpu(g, *inputs);
   REQUIRE_MESSAGE(got.ok(), got.status().ToString());
   testing::CheckWithinRange(got->front(), want->front(), 1e-5);
