@@ -3,10 +3,13 @@
 // Claim (issue 18): the CPU executor's float convolutions are within 2× of
 // XNNPACK's time for the same layer. For each conv2d and depthwise_conv2d of
 // a real model (default face_detection_short_range) after the default pass
-// pipeline: the layer on the CPU executor (EvaluateNodeOnCpu, random input,
-// the model's weights) and the same shape, weights, padding and activation
-// as an XNNPACK operator (Debian's libxnnpack, 2022), both on one thread, best
-// of several runs each, the ratio per layer and over the model.
+// pipeline: the layer on the CPU executor, prepared once and run many times
+// (PreparedCpuNode; random input, the model's weights), and the same shape,
+// weights, padding and activation as an XNNPACK operator (Debian's
+// libxnnpack, 2022) created and set up once, both on one thread, best of
+// several runs each, the ratio per layer and over the model. The `call`
+// column is the layer through EvaluateNodeOnCpu, which infers the output
+// types and allocates the output on every call.
 //
 //   build/bench/cpu_layers_bench [MODEL [LAYER...]]   (LAYER: only those)
 //
@@ -54,7 +57,7 @@ double Best(Fn fn) {
 }
 
 struct Layer {
-  double opuc = 0, xnnpack = 0;
+  double opuc = 0, call = 0, xnnpack = 0;
   int64_t macs = 0;
 };
 
@@ -73,9 +76,14 @@ Layer Measure(const Graph& graph, NodeId id) {
   if (has_bias) args.push_back(&bias);
   std::vector<HostTensor> results;
   Layer layer;
-  layer.opuc = Best([&] {
+  layer.call = Best([&] {
     if (Status s = EvaluateNodeOnCpu(graph, id, args, &results); !s.ok())
       Fail(node.name, s.ToString());
+  });
+  Expected<PreparedCpuNode> prepared = PreparedCpuNode::Prepare(graph, id);
+  if (!prepared.ok()) Fail(node.name, prepared.status().ToString());
+  layer.opuc = Best([&] {
+    if (Status s = prepared->Run(args, &results); !s.ok()) Fail(node.name, s.ToString());
   });
 
   const WindowSteps steps = WindowStepsOf(node.op, node.attrs);
@@ -140,9 +148,10 @@ int main(int argc, char** argv) {
       !s.ok())
     Fail(name, s.ToString());
 
-  std::printf("%s, one thread, f32; us per layer (best of runs), opuc / XNNPACK\n", name.c_str());
-  std::printf("%-44s %-18s %10s %10s %10s %7s\n", "layer", "output", "MMACs", "opuc", "xnnpack",
-              "ratio");
+  std::printf("%s, one thread, f32; us per layer (best of runs), opuc (prepared) / XNNPACK\n",
+              name.c_str());
+  std::printf("%-44s %-18s %10s %10s %10s %10s %7s\n", "layer", "output", "MMACs", "call", "opuc",
+              "xnnpack", "ratio");
   double total_opuc = 0, total_xnn = 0, worst = 0;
   std::string worst_name;
   for (NodeId id = 0; id < static_cast<NodeId>(graph.nodes.size()); ++id) {
@@ -155,10 +164,11 @@ int main(int argc, char** argv) {
     total_xnn += l.xnnpack;
     const double ratio = l.opuc / l.xnnpack;
     if (ratio > worst) worst = ratio, worst_name = node.name;
-    std::printf("%-44.44s %-18s %10.2f %10.1f %10.1f %6.2fx\n",
+    std::printf("%-44.44s %-18s %10.2f %10.1f %10.1f %10.1f %6.2fx\n",
                 (std::string(node.op == OpKind::kConv2D ? "conv " : "dw   ") + node.name).c_str(),
                 ShapeToString(graph.tensor(node.outputs[0]).shape).c_str(),
-                static_cast<double>(l.macs) / 1e6, l.opuc * 1e6, l.xnnpack * 1e6, ratio);
+                static_cast<double>(l.macs) / 1e6, l.call * 1e6, l.opuc * 1e6, l.xnnpack * 1e6,
+                ratio);
   }
   std::printf("all layers: opuc %.2f ms, XNNPACK %.2f ms, %.2fx; worst %.2fx (%s)\n",
               total_opuc * 1e3, total_xnn * 1e3, total_opuc / total_xnn, worst, worst_name.c_str());

@@ -23,6 +23,30 @@ Status EvaluateNodeOnCpu(const Graph& graph, NodeId node,
                          const std::vector<const HostTensor*>& inputs,
                          std::vector<HostTensor>* outputs);
 
+/// One node prepared to run many times, as TFLite prepares a graph once and
+/// invokes it often: what EvaluateNodeOnCpu infers on every call (the
+/// output types, from the graph) is found once. Each Run checks its inputs'
+/// types (a comparison) and runs the kernel; an output already of its type
+/// is written in place, its storage reused (as a set-up XNNPACK operator
+/// writes into its output). The graph must outlive the prepared node.
+class PreparedCpuNode {
+ public:
+  /// Errors: a node that does not exist, or the checks' errors (shape
+  /// inference disagrees with the graph), naming the node.
+  static Expected<PreparedCpuNode> Prepare(const Graph& graph, NodeId node);
+
+  /// EvaluateNodeOnCpu's contract.
+  Status Run(const std::vector<const HostTensor*>& inputs, std::vector<HostTensor>* outputs) const;
+
+ private:
+  PreparedCpuNode(const Graph& graph, NodeId node, std::vector<TensorType> types)
+      : graph_(&graph), node_(node), types_(std::move(types)) {}
+
+  const Graph* graph_;
+  NodeId node_;
+  std::vector<TensorType> types_;
+};
+
 /// RunReference's contract, on the CPU executor's kernels; `observe` (may be
 /// empty) sees every value as RunReference's observer does, and must copy
 /// what it keeps: every value but the graph's outputs lives in one arena

@@ -11,6 +11,7 @@
 #include "evaluate.h"
 #include "kernels.h"
 #include "memory_plan.h"
+#include "support/format.h"
 
 namespace opuc {
 namespace {
@@ -61,6 +62,31 @@ Status EvaluateNodeOnCpu(const Graph& graph, NodeId node,
                          const std::vector<const HostTensor*>& inputs,
                          std::vector<HostTensor>* outputs) {
   return reference::EvaluateNodeWith(CpuKernels(), graph, node, inputs, outputs);
+}
+
+Expected<PreparedCpuNode> PreparedCpuNode::Prepare(const Graph& graph, NodeId node) {
+  if (node < 0 || static_cast<size_t>(node) >= graph.nodes.size())
+    return InvalidArgument(
+        Cat("node ", node, " does not exist (the graph has ", graph.nodes.size(), " nodes)"));
+  Expected<std::vector<TensorType>> types = reference::InferredOutputTypes(graph, node);
+  if (!types.ok()) return types.status().WithContext(DescribeNode(graph, node));
+  return PreparedCpuNode(graph, node, std::move(types).value());
+}
+
+Status PreparedCpuNode::Run(const std::vector<const HostTensor*>& inputs,
+                            std::vector<HostTensor>* outputs) const {
+  const Status checked = reference::CheckInputTypes(*graph_, node_, inputs);
+  if (!checked.ok()) return checked.WithContext(DescribeNode(*graph_, node_));
+  bool reuse = outputs->size() == types_.size();
+  for (size_t i = 0; reuse && i < types_.size(); ++i)
+    reuse = (*outputs)[i].type() == types_[i] && !(*outputs)[i].is_view();
+  if (!reuse)
+    return reference::RunKernelWith(CpuKernels(), *graph_, node_, inputs, types_, outputs);
+  std::vector<HostTensor> previous = std::move(*outputs);
+  const reference::OutputAllocator in_place = [&](size_t i, const TensorType& type) {
+    return HostTensor::Within(previous[i], 0, type.dtype, type.shape);
+  };
+  return reference::RunKernelWith(CpuKernels(), *graph_, node_, inputs, types_, outputs, &in_place);
 }
 
 Expected<std::vector<HostTensor>> RunCpu(const Graph& graph, const std::vector<HostTensor>& inputs,

@@ -72,14 +72,11 @@ Expected<std::vector<TensorType>> CheckOutputs(const Graph& graph, const Node& n
   return types;
 }
 
-Status Evaluate(const reference::KernelTable& kernels, const Graph& graph, NodeId id,
-                const std::vector<const HostTensor*>& inputs, std::vector<HostTensor>* outputs,
-                const reference::OutputAllocator* allocator) {
-  const Node& node = graph.node(id);
-  const auto op = static_cast<size_t>(node.op);
+Status Run(const reference::KernelTable& kernels, const Graph& graph, NodeId id,
+           const std::vector<const HostTensor*>& inputs, const std::vector<TensorType>& types,
+           std::vector<HostTensor>* outputs, const reference::OutputAllocator* allocator) {
+  const auto op = static_cast<size_t>(graph.node(id).op);
   if (op >= kernels.size()) return InvalidArgument("has an unknown op");
-  OPUC_ASSIGN_OR_RETURN(std::vector<TensorType> types,
-                        reference::CheckedOutputTypes(graph, id, inputs));
   outputs->assign(types.size(), HostTensor());
   reference::KernelContext ctx(graph, id, inputs, types, outputs, allocator);
   OPUC_RETURN_IF_ERROR(kernels[op](ctx));
@@ -89,9 +86,38 @@ Status Evaluate(const reference::KernelTable& kernels, const Graph& graph, NodeI
   return OkStatus();
 }
 
+Status Evaluate(const reference::KernelTable& kernels, const Graph& graph, NodeId id,
+                const std::vector<const HostTensor*>& inputs, std::vector<HostTensor>* outputs,
+                const reference::OutputAllocator* allocator) {
+  OPUC_ASSIGN_OR_RETURN(const std::vector<TensorType> types,
+                        reference::CheckedOutputTypes(graph, id, inputs));
+  return Run(kernels, graph, id, inputs, types, outputs, allocator);
+}
+
 }  // namespace
 
 namespace reference {
+
+Expected<std::vector<TensorType>> InferredOutputTypes(const Graph& graph, NodeId node) {
+  return CheckOutputs(graph, graph.node(node));
+}
+
+Status CheckInputTypes(const Graph& graph, NodeId node,
+                       const std::vector<const HostTensor*>& inputs) {
+  return CheckInputs(graph, graph.node(node), inputs);
+}
+
+Status RunKernelWith(const KernelTable& kernels, const Graph& graph, NodeId node,
+                     const std::vector<const HostTensor*>& inputs,
+                     const std::vector<TensorType>& types, std::vector<HostTensor>* outputs,
+                     const OutputAllocator* allocator) {
+  if (node < 0 || static_cast<size_t>(node) >= graph.nodes.size())
+    return InvalidArgument(
+        Cat("node ", node, " does not exist (the graph has ", graph.nodes.size(), " nodes)"));
+  Status status = Run(kernels, graph, node, inputs, types, outputs, allocator);
+  if (!status.ok()) return status.WithContext(DescribeNode(graph, node));
+  return status;
+}
 
 Expected<std::vector<TensorType>> CheckedOutputTypes(const Graph& graph, NodeId id,
                                                      const std::vector<const HostTensor*>& inputs) {

@@ -29,6 +29,24 @@ const KernelTable& ReferenceKernels();
 Expected<std::vector<TensorType>> CheckedOutputTypes(const Graph& graph, NodeId node,
                                                      const std::vector<const HostTensor*>& inputs);
 
+/// The second half of those checks, which depends on the graph alone: the
+/// output types inference gives, which must be the declared ones.
+Expected<std::vector<TensorType>> InferredOutputTypes(const Graph& graph, NodeId node);
+
+/// The first half of those checks, which depends on the values: each
+/// present input has its graph tensor's type. (The output types depend on
+/// the graph alone, so a prepared node keeps them.)
+Status CheckInputTypes(const Graph& graph, NodeId node,
+                       const std::vector<const HostTensor*>& inputs);
+
+/// What EvaluateNodeWith does after its checks: the node's kernel, with
+/// `types` the node's output types (CheckedOutputTypes), and the check that
+/// the kernel made them. `outputs` is resized, its entries replaced.
+Status RunKernelWith(const KernelTable& kernels, const Graph& graph, NodeId node,
+                     const std::vector<const HostTensor*>& inputs,
+                     const std::vector<TensorType>& types, std::vector<HostTensor>* outputs,
+                     const OutputAllocator* allocator = nullptr);
+
 /// EvaluateNode (opuc/cpu/reference.h) with the kernels of `kernels`, the
 /// outputs taken from `allocator` when given.
 Status EvaluateNodeWith(const KernelTable& kernels, const Graph& graph, NodeId node,

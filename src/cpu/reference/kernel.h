@@ -29,13 +29,15 @@ using OutputAllocator = std::function<Expected<HostTensor>(size_t i, const Tenso
 
 class KernelContext {
  public:
+  /// `output_types` must outlive the context (the caller's, often kept from
+  /// one call to the next).
   KernelContext(const Graph& graph, NodeId id, const std::vector<const HostTensor*>& inputs,
-                std::vector<TensorType> output_types, std::vector<HostTensor>* outputs,
+                const std::vector<TensorType>& output_types, std::vector<HostTensor>* outputs,
                 const OutputAllocator* allocator = nullptr)
       : graph_(graph),
         id_(id),
         inputs_(inputs),
-        output_types_(std::move(output_types)),
+        output_types_(output_types),
         outputs_(outputs),
         allocator_(allocator) {}
 
@@ -68,7 +70,7 @@ class KernelContext {
   const Graph& graph_;
   NodeId id_;
   const std::vector<const HostTensor*>& inputs_;
-  std::vector<TensorType> output_types_;
+  const std::vector<TensorType>& output_types_;
   std::vector<HostTensor>* outputs_;
   const OutputAllocator* allocator_;
 };
