@@ -4,20 +4,24 @@
 // fused by FuseOps: the CPU executor runs each fused graph, functions and
 // all, to the float reference's results on the unfused graph, within the
 // tolerance of docs/cpu-executor.md (1e-5 of each output's range), those
-// of an inner product and an elementwise tail as one kernel. Then a hand-made
-// function of each kind, and bodies that must run op by op.
+// of an inner product and an elementwise tail as one kernel. 60 more,
+// quantized and then fused: the integer reference's bytes on the unfused
+// graph, exactly (as a program's CPU steps run). Then a hand-made function
+// of each kind, and bodies that must run op by op.
 //
 //===----------------------------------------------------------------------===//
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "fused_match.h"
 #include "fusion/random_ir_graph.h"
 #include "opuc/cpu/executor.h"
 #include "opuc/fusion/fuse_mutator.h"
 #include "opuc/ir/graph_builder.h"
+#include "opuc/quant/quantize.h"
 #include "opuc/tensor_io/random_input.h"
 #include "within_range.h"
 
@@ -48,6 +52,38 @@ TEST_CASE("random fused graphs: the CPU executor gives the reference's results")
   CHECK(fused > 150);      // the graphs do fuse
   CHECK(one_kernel > 20);  // and some functions run as one kernel
   MESSAGE(one_kernel, " of ", fused, " functions ran as one kernel");
+}
+
+TEST_CASE("random quantized fused graphs: the CPU executor gives the integer reference's bytes") {
+  int64_t graphs = 0, fused = 0;
+  for (uint64_t seed = 0; seed < 60; ++seed) {
+    CAPTURE(seed);
+    const Graph model = testing::RandomIrGraph(5 + static_cast<int>(seed % 30), seed);
+    std::vector<std::vector<HostTensor>> samples;
+    for (uint64_t s = 1; s <= 2; ++s) samples.push_back(RandomInputs(model, seed * 7 + s).value());
+    Expected<QuantizedGraph> q = Quantize(model, samples);
+    REQUIRE_MESSAGE(q.ok(), q.status().ToString());
+    Graph g = q->graph;
+    Expected<std::vector<HostTensor>> inputs = RandomInputs(g, seed + 100);
+    REQUIRE(inputs.ok());
+    Expected<std::vector<HostTensor>> want = RunReference(g, *inputs);
+    REQUIRE_MESSAGE(want.ok(), want.status().ToString());
+    Expected<FuseCounts> counts = FuseOps(g, FuseOptions());
+    REQUIRE_MESSAGE(counts.ok(), counts.status().ToString());
+    ++graphs;
+    fused += counts->fused_nodes;
+    Expected<std::vector<HostTensor>> got = RunCpu(g, *inputs);
+    REQUIRE_MESSAGE(got.ok(), got.status().ToString());
+    REQUIRE(got->size() == want->size());
+    for (size_t o = 0; o < want->size(); ++o) {
+      const HostTensor& a = (*got)[o];
+      const HostTensor& b = (*want)[o];
+      REQUIRE(a.type() == b.type());
+      CHECK(std::memcmp(a.raw(), b.raw(), a.bytes()) == 0);
+    }
+  }
+  CHECK(fused > graphs);  // the graphs do fuse
+  MESSAGE(graphs, " quantized graphs, ", fused, " fused functions");
 }
 
 /// x -> conv2d(3x3, 8 channels) -> relu -> add(r) -> mul(per-channel) -> relu6.
