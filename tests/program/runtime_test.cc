@@ -35,6 +35,24 @@ bool SameBytes(const HostTensor& a, const HostTensor& b) {
   return a.type() == b.type() && std::memcmp(a.raw(), b.raw(), a.bytes()) == 0;
 }
 
+/// Runs `program` on every device on `seed`'s inputs: each gives the integer
+/// reference's outputs for the whole graph, bit for bit; `also(device,
+/// run)` checks more.
+template <typename Also>
+void CheckEveryDevice(const Program& program, const Graph& graph, uint64_t seed, Also also) {
+  const std::vector<HostTensor> expected =
+      RunReference(graph, test::SeededInputs(graph, seed)).value();
+  for (const std::string& name : DeviceNames()) {
+    CAPTURE(name);
+    std::unique_ptr<Device> device = MakeDevice(name).value();
+    Expected<ProgramRun> run = RunProgram(program, *device, test::SeededInputs(graph, seed));
+    REQUIRE_MESSAGE(run.ok(), run.status().ToString());
+    REQUIRE(run->outputs.size() == expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) CHECK(SameBytes(run->outputs[i], expected[i]));
+    also(name, *run);
+  }
+}
+
 TEST_CASE("runtime: every device computes the whole graph's reference results") {
   for (const auto& [hw, normalized] :
        {std::pair{"tiny", false}, {"opu1024", false}, {"tiny", true}, {"opu1024", true}}) {
@@ -58,23 +76,16 @@ TEST_CASE("runtime: every device computes the whole graph's reference results") 
     for (uint64_t seed : {11u, 12u}) {
       CAPTURE(seed);
       const std::vector<HostTensor> inputs = test::SeededInputs(m.graph(), seed);
-      const std::vector<HostTensor> expected = RunReference(m.graph(), inputs).value();
-      for (const std::string& name : DeviceNames()) {
-        CAPTURE(name);
-        std::unique_ptr<Device> device = MakeDevice(name).value();
-        Expected<ProgramRun> run =
-            RunProgram(program, *device, test::SeededInputs(m.graph(), seed));
-        REQUIRE_MESSAGE(run.ok(), run.status().ToString());
-        REQUIRE(run->outputs.size() == expected.size());
-        for (size_t i = 0; i < expected.size(); ++i) CHECK(SameBytes(run->outputs[i], expected[i]));
-        int64_t issues = 0;
-        for (const OpuCounters& c : run->counters) issues += c.gemm_issues;
-        CHECK((name == "fsim") == (issues > 0));  // only fsim has engines to count
-        if (name == "fsim") {
-          test::CheckEstimateBounds(program, *run);
-          test::CheckUsageAgainstCounters(program, *run);
-        }
-      }
+      CheckEveryDevice(program, m.graph(), seed,
+                       [&](const std::string& name, const ProgramRun& run) {
+                         int64_t issues = 0;
+                         for (const OpuCounters& c : run.counters) issues += c.gemm_issues;
+                         CHECK((name == "fsim") == (issues > 0));  // only fsim has engines to count
+                         if (name == "fsim") {
+                           test::CheckEstimateBounds(program, run);
+                           test::CheckUsageAgainstCounters(program, run);
+                         }
+                       });
       Expected<VerifyResult> verify = VerifyProgram(program, Devices(), inputs);
       REQUIRE(verify.ok());
       CHECK_FALSE(verify->divergence.has_value());
@@ -105,16 +116,7 @@ TEST_CASE("runtime: a CPU group is one fused node of the program, run as one fun
   CHECK(graph.tensors.size() + 2 == m.graph().tensors.size());
   for (uint64_t seed : {21u, 22u}) {
     CAPTURE(seed);
-    const std::vector<HostTensor> inputs = test::SeededInputs(m.graph(), seed);
-    const std::vector<HostTensor> expected = RunReference(m.graph(), inputs).value();
-    for (const std::string& name : DeviceNames()) {
-      CAPTURE(name);
-      std::unique_ptr<Device> device = MakeDevice(name).value();
-      Expected<ProgramRun> run = RunProgram(program, *device, test::SeededInputs(m.graph(), seed));
-      REQUIRE_MESSAGE(run.ok(), run.status().ToString());
-      REQUIRE(run->outputs.size() == 2);
-      for (size_t i = 0; i < expected.size(); ++i) CHECK(SameBytes(run->outputs[i], expected[i]));
-    }
+    CheckEveryDevice(program, m.graph(), seed, [](const std::string&, const ProgramRun&) {});
   }
 }
 
