@@ -37,6 +37,7 @@ const reference::KernelTable& CpuKernels() {
     t[static_cast<size_t>(OpKind::kMaxPool2D)] = &cpu::MaxPool2D;
     t[static_cast<size_t>(OpKind::kAvgPool2D)] = &cpu::AvgPool2D;
     t[static_cast<size_t>(OpKind::kSigmoid)] = &cpu::Sigmoid;
+    t[static_cast<size_t>(OpKind::kHardSwish)] = &cpu::HardSwish;
     t[static_cast<size_t>(OpKind::kMul)] = &cpu::Mul;
     t[static_cast<size_t>(OpKind::kPRelu)] = &cpu::PRelu;
     t[static_cast<size_t>(OpKind::kLookupTable)] = &cpu::LookupTable;

@@ -31,6 +31,7 @@ Status Pad(reference::KernelContext& ctx);
 Status MaxPool2D(reference::KernelContext& ctx);
 Status AvgPool2D(reference::KernelContext& ctx);
 Status Sigmoid(reference::KernelContext& ctx);
+Status HardSwish(reference::KernelContext& ctx);
 /// The rhs of the output's shape or repeating along it (binary.cc); other
 /// broadcasts run on the reference's kernels.
 Status Mul(reference::KernelContext& ctx);

@@ -24,25 +24,6 @@
 namespace opuc::reference {
 namespace {
 
-struct Tap {
-  float position;
-  int64_t lower, upper;
-};
-
-std::vector<Tap> Taps(int64_t in, int64_t out, bool align_corners, bool half_pixel) {
-  const float scale = align_corners && out > 1
-                          ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
-                          : static_cast<float>(in) / static_cast<float>(out);
-  std::vector<Tap> taps(static_cast<size_t>(out));
-  for (int64_t y = 0; y < out; ++y) {
-    const auto v = static_cast<float>(y);
-    const float p = half_pixel ? (v + 0.5f) * scale - 0.5f : v * scale;
-    taps[static_cast<size_t>(y)] = {p, std::max<int64_t>(static_cast<int64_t>(std::floor(p)), 0),
-                                    std::min(static_cast<int64_t>(std::ceil(p)), in - 1)};
-  }
-  return taps;
-}
-
 Status ResizeBilinearInt(KernelContext& ctx) {
   OPUC_ASSIGN_OR_RETURN(int f_in, InputFraction(ctx, 0, "input"));
   OPUC_ASSIGN_OR_RETURN(int f_out, OutputFraction(ctx));
@@ -98,16 +79,16 @@ Status EvalResizeBilinear(KernelContext& ctx) {
   const bool half_pixel = a.half_pixel_centers;
   const Shape& is = input.shape();
   const Shape& os = output->shape();
-  const std::vector<Tap> rows = Taps(is[1], os[1], align_corners, half_pixel);
-  const std::vector<Tap> cols = Taps(is[2], os[2], align_corners, half_pixel);
+  const std::vector<FloatTap> rows = FloatBilinearTaps(is[1], os[1], align_corners, half_pixel);
+  const std::vector<FloatTap> cols = FloatBilinearTaps(is[2], os[2], align_corners, half_pixel);
   const float* in = input.data<float>();
   float* out = output->data<float>();
   for (int64_t n = 0; n < os[0]; ++n) {
     for (int64_t y = 0; y < os[1]; ++y) {
-      const Tap& r = rows[static_cast<size_t>(y)];
+      const FloatTap& r = rows[static_cast<size_t>(y)];
       const float dy = r.position - static_cast<float>(r.lower);
       for (int64_t x = 0; x < os[2]; ++x) {
-        const Tap& t = cols[static_cast<size_t>(x)];
+        const FloatTap& t = cols[static_cast<size_t>(x)];
         const float dx = t.position - static_cast<float>(t.lower);
         for (int64_t c = 0; c < os[3]; ++c) {
           out[Nhwc(os, n, y, x, c)] = in[Nhwc(is, n, r.lower, t.lower, c)] * (1 - dy) * (1 - dx) +

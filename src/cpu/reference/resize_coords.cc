@@ -2,6 +2,7 @@
 #include "resize_coords.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "opuc/numerics/fixed_point.h"
 #include "support/format.h"
@@ -82,6 +83,21 @@ Expected<std::vector<LinearTap>> BilinearTaps(int64_t in, int64_t out, bool alig
     t.upper = std::max<int64_t>(t.upper, 0);
     t.w_upper = p - 1024 * t.lower;
     t.w_lower = 1024 - t.w_upper;
+  }
+  return taps;
+}
+
+std::vector<FloatTap> FloatBilinearTaps(int64_t in, int64_t out, bool align_corners,
+                                        bool half_pixel) {
+  const float scale = align_corners && out > 1
+                          ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
+                          : static_cast<float>(in) / static_cast<float>(out);
+  std::vector<FloatTap> taps(static_cast<size_t>(out));
+  for (int64_t y = 0; y < out; ++y) {
+    const auto v = static_cast<float>(y);
+    const float p = half_pixel ? (v + 0.5f) * scale - 0.5f : v * scale;
+    taps[static_cast<size_t>(y)] = {p, std::max<int64_t>(static_cast<int64_t>(std::floor(p)), 0),
+                                    std::min(static_cast<int64_t>(std::ceil(p)), in - 1)};
   }
   return taps;
 }

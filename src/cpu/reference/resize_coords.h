@@ -37,6 +37,16 @@ struct LinearTap {
 Expected<std::vector<LinearTap>> BilinearTaps(int64_t in, int64_t out, bool align_corners,
                                               bool half_pixel);
 
+/// The float resize_bilinear's coordinates (TFLite's, resize_bilinear.cc):
+/// p = (y + 0.5)·scale - 0.5 with half_pixel_centers, else y·scale, in
+/// float; lower = max(floor(p), 0), upper = min(ceil(p), in - 1).
+struct FloatTap {
+  float position;
+  int64_t lower, upper;
+};
+std::vector<FloatTap> FloatBilinearTaps(int64_t in, int64_t out, bool align_corners,
+                                        bool half_pixel);
+
 }  // namespace opuc::reference
 
 #endif  // OPUC_SRC_CPU_REFERENCE_RESIZE_COORDS_H

@@ -1,13 +1,20 @@
-//===- src/cpu/kernels/sigmoid.cc - LOGISTIC in vector lanes --------------===//
+//===- src/cpu/kernels/float_unary.cc - LOGISTIC, HARD_SWISH in vector lanes -===//
 //
-// The reference's float rule (sigmoid.cc: TFLite's reference Logistic,
+// Float activations the quantizer turns into tables (quantized inputs never
+// reach these; the reference's kernel gives its error).
+//
+// Sigmoid: the reference's rule (sigmoid.cc: TFLite's reference Logistic,
 // 1 / (1 + exp(-x)), exactly 1 above 16.619..., exp(x) below -9) with
 // FastExp in place of std::exp, every branch a select, so the loop
-// vectorizes; NaN stays NaN (the clamps and the arithmetic keep it). Within a few ulp of the
-// reference (the executor's float tolerance). Quantized inputs never reach it: the quantizer makes
-// sigmoids lookup tables.
+// vectorizes; NaN stays NaN (the clamps and the arithmetic keep it).
+// Within a few ulp of the reference (the executor's float tolerance).
+//
+// Hard swish: the reference's expression, x · min(6, max(0, x + 3)) / 6, in
+// a loop the compiler vectorizes: the same bits.
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
+
 #include "fast_exp.h"
 #include "integer_util.h"
 #include "kernels.h"
@@ -29,7 +36,22 @@ namespace {
   }
 }
 
+/// Not inlined: inlined, GCC 12 drops restrict and leaves the loop scalar.
+[[gnu::noinline]] void HardSwishLoop(const float* __restrict x, float* __restrict y,
+                                     int64_t count) {
+  for (int64_t i = 0; i < count; ++i)
+    y[i] = x[i] * std::min(6.0f, std::max(0.0f, x[i] + 3.0f)) / 6.0f;
+}
+
 }  // namespace
+
+Status HardSwish(reference::KernelContext& ctx) {
+  if (reference::IsQuantizedInput(ctx)) return reference::EvalHardSwish(ctx);  // its error
+  OPUC_RETURN_IF_ERROR(reference::RequireF32(ctx, 0, "input"));
+  OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());
+  HardSwishLoop(ctx.input(0)->data<float>(), out->data<float>(), out->elements());
+  return OkStatus();
+}
 
 Status Sigmoid(reference::KernelContext& ctx) {
   if (reference::IsQuantizedInput(ctx)) return reference::EvalSigmoid(ctx);  // its error

@@ -1,9 +1,10 @@
-//===- tests/cpu/kernels/sigmoid_test.cc - exp and sigmoid in vector lanes -===//
+//===- tests/cpu/kernels/float_unary_test.cc - Float activations in vector lanes -===//
 //
 // FastExp within 2 ulp of std::exp over its whole range (every 97th float
 // bit pattern of [-87.3, 88.3]); the CPU executor's float sigmoid within
 // 4e-7 of the reference's everywhere (outputs lie in [0, 1]), across the
-// rule's two cut-offs, at ±inf, and NaN for NaN.
+// rule's two cut-offs, at ±inf, and NaN for NaN; its hard swish the
+// reference's bits, at the kinks, ±inf and NaN included.
 //
 //===----------------------------------------------------------------------===//
 #include <doctest/doctest.h>
@@ -17,6 +18,7 @@
 #include "opuc/cpu/reference.h"
 #include "opuc/ir/graph_builder.h"
 #include "opuc/tensor_io/random_input.h"
+#include "same_as_reference.h"
 
 namespace opuc {
 namespace {
@@ -75,6 +77,25 @@ TEST_CASE("the float sigmoid stays within 4e-7 of the reference's, NaN for NaN")
     }
     CHECK(std::abs(a - e) <= 4e-7f);
   }
+}
+
+TEST_CASE("the float hard swish gives the reference's bits") {
+  GraphBuilder b("hard_swish");
+  const TensorId x = b.Input("x", DType::kF32, {1, 16, 16, 8});
+  b.Output(b.Op(OpKind::kHardSwish, "h", {x}));
+  const Graph g = std::move(b).Finish().value();
+  HostTensor in = RandomTensor(DType::kF32, {1, 16, 16, 8}, 4).value();
+  float* v = in.data<float>();
+  for (int64_t i = 0; i < in.elements(); ++i) v[i] *= 8.0f;  // across both kinks
+  const float special[] = {-3.0f,
+                           3.0f,
+                           std::nextafter(-3.0f, 0.0f),
+                           -0.0f,
+                           std::numeric_limits<float>::infinity(),
+                           -std::numeric_limits<float>::infinity(),
+                           std::numeric_limits<float>::quiet_NaN()};
+  for (size_t i = 0; i < std::size(special); ++i) v[i * 41] = special[i];
+  testing::CheckSameAsReference(g, {in});
 }
 
 }  // namespace
