@@ -49,7 +49,11 @@ class Renumber {
   /// A group's nodes: its ops' fused nodes, each once, in graph order.
   Expected<std::vector<NodeId>> Nodes(const HwGroup& group) {
     std::vector<NodeId> nodes;
-    for (NodeId n : group.ops) nodes.push_back(fused_.renumbering.node[static_cast<size_t>(n)]);
+    for (NodeId n : group.ops) {
+      if (n < 0 || static_cast<size_t>(n) >= fused_.renumbering.node.size())
+        return InternalError(Cat("group ", group.id, " names node ", n, ", which does not exist"));
+      nodes.push_back(fused_.renumbering.node[static_cast<size_t>(n)]);
+    }
     std::sort(nodes.begin(), nodes.end());
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
     for (NodeId n : nodes) {
@@ -65,6 +69,8 @@ class Renumber {
   Expected<std::vector<TensorId>> Tensors(const std::vector<TensorId>& ids) const {
     std::vector<TensorId> out;
     for (TensorId t : ids) {
+      if (t < 0 || static_cast<size_t>(t) >= fused_.renumbering.tensor.size())
+        return InternalError(Cat("tensor ", t, " does not exist"));
       const TensorId id = fused_.renumbering.tensor[static_cast<size_t>(t)];
       if (id == kNoTensor)
         return InternalError(Cat("tensor ", t, " lives only inside a CPU function, yet a step",

@@ -28,7 +28,8 @@ Status EvaluateNodeOnCpu(const Graph& graph, NodeId node,
 /// output types, from the graph) is found once. Each Run checks its inputs'
 /// types (a comparison) and runs the kernel; an output already of its type
 /// is written in place, its storage reused (as a set-up XNNPACK operator
-/// writes into its output). The graph must outlive the prepared node.
+/// writes into its output), so it must not share storage with an input.
+/// The graph must outlive the prepared node.
 class PreparedCpuNode {
  public:
   /// Errors: a node that does not exist, or the checks' errors (shape

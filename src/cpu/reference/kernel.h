@@ -40,6 +40,10 @@ class KernelContext {
         output_types_(output_types),
         outputs_(outputs),
         allocator_(allocator) {}
+  /// Not from a temporary: the context keeps a reference to the types.
+  KernelContext(const Graph&, NodeId, const std::vector<const HostTensor*>&,
+                std::vector<TensorType>&&, std::vector<HostTensor>*,
+                const OutputAllocator* = nullptr) = delete;
 
   const Graph& graph() const { return graph_; }
   const Node& node() const { return graph_.node(id_); }
