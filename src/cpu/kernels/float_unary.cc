@@ -43,22 +43,25 @@ namespace {
     y[i] = x[i] * std::min(6.0f, std::max(0.0f, x[i] + 3.0f)) / 6.0f;
 }
 
-}  // namespace
-
-Status HardSwish(reference::KernelContext& ctx) {
-  if (reference::IsQuantizedInput(ctx)) return reference::EvalHardSwish(ctx);  // its error
+/// `loop` over a float input's elements; a quantized input gets the
+/// reference kernel's error (the quantizer makes these ops tables).
+Status FloatActivation(reference::KernelContext& ctx, reference::KernelFn reference_kernel,
+                       void (*loop)(const float*, float*, int64_t)) {
+  if (reference::IsQuantizedInput(ctx)) return reference_kernel(ctx);
   OPUC_RETURN_IF_ERROR(reference::RequireF32(ctx, 0, "input"));
   OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());
-  HardSwishLoop(ctx.input(0)->data<float>(), out->data<float>(), out->elements());
+  loop(ctx.input(0)->data<float>(), out->data<float>(), out->elements());
   return OkStatus();
 }
 
+}  // namespace
+
+Status HardSwish(reference::KernelContext& ctx) {
+  return FloatActivation(ctx, &reference::EvalHardSwish, &HardSwishLoop);
+}
+
 Status Sigmoid(reference::KernelContext& ctx) {
-  if (reference::IsQuantizedInput(ctx)) return reference::EvalSigmoid(ctx);  // its error
-  OPUC_RETURN_IF_ERROR(reference::RequireF32(ctx, 0, "input"));
-  OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());
-  Logistic(ctx.input(0)->data<float>(), out->data<float>(), out->elements());
-  return OkStatus();
+  return FloatActivation(ctx, &reference::EvalSigmoid, &Logistic);
 }
 
 }  // namespace opuc::cpu

@@ -23,34 +23,9 @@
 namespace opuc {
 namespace {
 
-class Draw {
- public:
-  explicit Draw(uint32_t seed) : rng_(seed) {}
-  int64_t Int(int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(rng_);
-  }
-  HostTensor Values(DType dtype, const Shape& shape) {
-    HostTensor t = HostTensor::Zeros(dtype, shape).value();
-    for (int64_t i = 0; i < t.elements(); ++i) {
-      switch (dtype) {
-        case DType::kI8: t.data<int8_t>()[i] = static_cast<int8_t>(Int(-128, 127)); break;
-        case DType::kU8: t.data<uint8_t>()[i] = static_cast<uint8_t>(Int(0, 255)); break;
-        case DType::kI16: t.data<int16_t>()[i] = static_cast<int16_t>(Int(-32768, 32767)); break;
-        default: t.data<float>()[i] = static_cast<float>(Int(-800, 800)) / 100.0f; break;
-      }
-    }
-    return t;
-  }
-
- private:
-  std::mt19937 rng_;
-};
+using testing::Draw;
 
 constexpr DType kFormats[] = {DType::kI8, DType::kU8, DType::kI16};
-
-void CheckSame(const Graph& g, const std::vector<HostTensor>& inputs) {
-  testing::CheckSameAsReference(g, inputs);
-}
 
 TEST_CASE("activations equal the reference's in every format") {
   Draw draw(3);
@@ -71,7 +46,7 @@ TEST_CASE("activations equal the reference's in every format") {
         CAPTURE(OpName(op));
         CAPTURE(DTypeName(in));
         CAPTURE(DTypeName(g.tensor(y).dtype));
-        CheckSame(g, {draw.Values(in, shape)});
+        CHECK(testing::SameAsReference(g, {draw.Values(in, shape)}));
       }
 }
 
@@ -99,7 +74,7 @@ TEST_CASE("add equals the reference's, broadcasting or not") {
       }
       CAPTURE(DTypeName(in));
       CAPTURE(broadcast);
-      CheckSame(g, {draw.Values(in, shape), draw.Values(in, rhs_shape)});
+      CHECK(testing::SameAsReference(g, {draw.Values(in, shape), draw.Values(in, rhs_shape)}));
     }
 }
 
@@ -144,8 +119,8 @@ TEST_CASE("mul equals the reference's over every broadcast, either operand repea
       CAPTURE(ShapeToString(shape));
       CAPTURE(ShapeToString(small));
       CAPTURE(swapped);
-      CheckSame(g, {draw.Values(g.tensor(x).dtype, g.tensor(x).shape),
-                    draw.Values(g.tensor(w).dtype, g.tensor(w).shape)});
+      CHECK(testing::SameAsReference(g, {draw.Values(g.tensor(x).dtype, g.tensor(x).shape),
+                                         draw.Values(g.tensor(w).dtype, g.tensor(w).shape)}));
     }
 }
 
@@ -172,7 +147,8 @@ TEST_CASE("prelu equals the reference's over every broadcast of its slopes") {
       }
       CAPTURE(DTypeName(in));
       CAPTURE(ShapeToString(slopes));
-      CheckSame(g, {draw.Values(in, shape), draw.Values(g.tensor(a).dtype, slopes)});
+      CHECK(testing::SameAsReference(
+          g, {draw.Values(in, shape), draw.Values(g.tensor(a).dtype, slopes)}));
     }
 }
 
@@ -195,7 +171,7 @@ TEST_CASE("lookup_table equals the reference's for every input and table format"
         g.tensor(y).fixed_point = f_out;
         CAPTURE(DTypeName(in));
         CAPTURE(DTypeName(out));
-        CheckSame(g, {draw.Values(in, shape), draw.Values(out, entries)});
+        CHECK(testing::SameAsReference(g, {draw.Values(in, shape), draw.Values(out, entries)}));
       }
 }
 
@@ -228,7 +204,7 @@ TEST_CASE("quantize equals the reference's: ties, infinities, NaN, both ends") {
         v[i] = std::ldexp(static_cast<float>(draw.Int(-70000, 70000)) + 0.5f, -f);
       CAPTURE(DTypeName(out));
       CAPTURE(f);
-      CheckSame(g, {values});
+      CHECK(testing::SameAsReference(g, {values}));
     }
 }
 
@@ -258,7 +234,7 @@ TEST_CASE("pad equals the reference's, moving between formats or not") {
       g.nodes[0].attrs.Set("value", AttrValue(static_cast<double>(draw.Int(lowest, 5))));
       CAPTURE(DTypeName(in));
       CAPTURE(DTypeName(g.tensor(y).dtype));
-      CheckSame(g, {draw.Values(in, shape)});
+      CHECK(testing::SameAsReference(g, {draw.Values(in, shape)}));
     }
 }
 

@@ -21,10 +21,8 @@ namespace opuc {
 namespace {
 
 TEST_CASE("max_pool2d and avg_pool2d equal the reference's: windows at the border, NaN, formats") {
-  std::mt19937 rng(12);
-  const auto draw = [&](int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-  };
+  testing::Draw random(12);
+  const auto draw = [&](int64_t lo, int64_t hi) { return random.Int(lo, hi); };
   const DType formats[] = {DType::kI8, DType::kU8, DType::kI16};
   const char* activations[] = {"none", "relu", "relu6", "relu_n1_to_1"};
   for (OpKind op : {OpKind::kMaxPool2D, OpKind::kAvgPool2D})
@@ -58,7 +56,7 @@ TEST_CASE("max_pool2d and avg_pool2d equal the reference's: windows at the borde
         CAPTURE(DTypeName(in));
         CAPTURE(ShapeToString(shape));
         CAPTURE(ShapeToString(g.tensor(y).shape));
-        testing::CheckSameAsReference(g, {values});
+        CHECK(testing::SameAsReference(g, {values}));
       }
 }
 
