@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "opuc/cpu/executor.h"
 #include "support/format.h"
@@ -32,16 +33,15 @@ constexpr int kSaturating = 7;
 /// The sums of the elements that share one exponent and sign: M units
 /// throughout (scaled by 2^(E−150) or its square when assembled).
 struct ExponentSums {
-  double m2 = 0.0;     ///< Σ M²
-  double m = 0.0;      ///< Σ M
-  double m_neg = 0.0;  ///< Σ M over negative elements
+  double m2 = 0.0;  ///< Σ M²
+  double m = 0.0;   ///< Σ M
   int64_t count = 0;
-  int64_t negatives = 0;
   std::array<double, kBand> band{};                   ///< Σ e² at f = 126 − E + j (i8)
   std::array<double, kBand - kSaturating> band_u8{};  ///< u8's, j ≥ kSaturating (positives)
 };
 
-/// Sums by exponent and sign: index 2·E + sign.
+/// Sums by exponent and sign: index 2·E + sign (E = 0, the subnormals,
+/// counts as 1, whose scale it shares).
 constexpr size_t kBuckets = 2 * 256;
 
 /// Band j rounds M at bit 24 − j: adds half of that bit (less one for a
@@ -68,63 +68,109 @@ struct BandRounding {
 };
 constexpr BandRounding kRounding;
 
-void AddElement(uint32_t bits, std::vector<ExponentSums>& sums) {
-  const uint32_t magnitude = bits & 0x7fffffffu;
-  const uint32_t exponent = magnitude >> 23;
-  const int32_t m =
-      static_cast<int32_t>(exponent ? (magnitude & 0x7fffffu) | 0x800000u : magnitude);
-  const int32_t negative = static_cast<int32_t>(bits >> 31);
-  ExponentSums& s = sums[2 * (exponent ? exponent : 1) + static_cast<uint32_t>(negative)];
-  const double md = m;
-  s.m2 += md * md;
-  s.m += md;
-  s.m_neg += negative ? md : 0.0;
-  ++s.count;
-  s.negatives += negative;
-  // Branch-free and the same for every j: GCC vectorizes it.
-  const std::array<int32_t, kBand>& limit = kRounding.limit[static_cast<size_t>(negative)];
-  std::array<int32_t, kBand> rounded;
-  for (size_t j = 0; j < kBand; ++j)
-    rounded[j] = (m + kRounding.half[j] - negative) & kRounding.mask[j];
-  for (size_t j = 0; j < kBand; ++j) {
-    const double e = m - std::min(rounded[j], limit[j]);
-    s.band[j] += e * e;
-  }
-  if (negative) return;
-  for (size_t j = kSaturating; j < kBand; ++j) {
-    const double e_u8 = m - std::min(rounded[j], kRounding.limit_u8[j]);
-    s.band_u8[j - kSaturating] += e_u8 * e_u8;
-  }
-}
-
 /// Elements summed apart: the sums are made chunk by chunk and added in
 /// chunk order, so they do not depend on how many threads make them.
 constexpr int64_t kErrorChunk = int64_t{1} << 16;
 
+/// Σ e² of one band over significands that share a sign, e = M − the
+/// rounded M (saturated at `limit` when `Saturates`). In integers, so
+/// exactly: |e| < 2^23.1 (a rounding moves M by at most half its step, a
+/// saturation by less than 2^24 − 127·2^16), and a chunk's 2^16 squares
+/// stay below 2^63. Contiguous and branch-free, so GCC vectorizes it over
+/// the elements (the bands that never saturate skip the minimum, which
+/// SSE2 lacks).
+template <bool Saturates>
+uint64_t BandSquares(const int32_t* m, int64_t count, int32_t half, int32_t mask, int32_t limit) {
+  uint64_t sum = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    const int32_t rounded = (m[i] + half) & mask;
+    const int32_t e = m[i] - (Saturates ? std::min(rounded, limit) : rounded);
+    const auto magnitude = static_cast<uint32_t>(e < 0 ? -e : e);
+    sum += uint64_t{magnitude} * magnitude;
+  }
+  return sum;
+}
+
+/// One chunk's sums of one bucket: M² below 2^48, so 2^16 of them below 2^64.
+struct BucketSums {
+  uint64_t m2 = 0, m = 0;
+  int64_t count = 0;
+  std::array<uint64_t, kBand> band{};
+  std::array<uint64_t, kBand - kSaturating> band_u8{};
+};
+
+BucketSums SumBucket(const int32_t* m, int64_t count, bool negative) {
+  BucketSums s;
+  s.count = count;
+  for (int64_t i = 0; i < count; ++i) {
+    const auto v = static_cast<uint64_t>(m[i]);
+    s.m += v;
+    s.m2 += v * v;
+  }
+  const auto n = static_cast<int32_t>(negative);
+  const std::array<int32_t, kBand>& limit = kRounding.limit[static_cast<size_t>(n)];
+  for (size_t j = 0; j < kBand; ++j)
+    s.band[j] =
+        (j < kSaturating ? BandSquares<false> : BandSquares<true>)(m, count, kRounding.half[j] - n,
+                                                                   kRounding.mask[j], limit[j]);
+  if (negative) return s;  // u8 clips a negative to 0: its error is |x|
+  for (size_t j = kSaturating; j < kBand; ++j)
+    s.band_u8[j - kSaturating] =
+        BandSquares<true>(m, count, kRounding.half[j], kRounding.mask[j], kRounding.limit_u8[j]);
+  return s;
+}
+
 /// The sums of one chunk and its largest magnitude (as bits).
 struct ChunkSums {
-  std::vector<ExponentSums> sums = std::vector<ExponentSums>(kBuckets);
+  std::vector<BucketSums> sums = std::vector<BucketSums>(kBuckets);
   uint32_t max_magnitude = 0;
 };
 
+/// Sorts the chunk's significands by bucket (a counting sort), then sums
+/// each bucket over its contiguous run: one vector loop per band, where
+/// summing element by element would add into a different bucket each time.
 void SumChunk(const float* values, int64_t count, ChunkSums& chunk) {
+  constexpr uint16_t kSkipped = kBuckets;  // Inf and NaN
+  thread_local std::vector<uint16_t> keys;
+  thread_local std::vector<int32_t> sorted;
+  keys.resize(static_cast<size_t>(count));
+  sorted.resize(static_cast<size_t>(count));
+  std::array<int64_t, kBuckets + 1> begin{};
   for (int64_t i = 0; i < count; ++i) {
     uint32_t bits;
     std::memcpy(&bits, &values[i], sizeof bits);
-    if ((bits & 0x7f800000u) == 0x7f800000u) continue;  // Inf or NaN
-    chunk.max_magnitude = std::max(chunk.max_magnitude, bits & 0x7fffffffu);
-    AddElement(bits, chunk.sums);
+    const uint32_t magnitude = bits & 0x7fffffffu, exponent = magnitude >> 23;
+    const bool finite = exponent != 0xff;
+    if (finite) chunk.max_magnitude = std::max(chunk.max_magnitude, magnitude);
+    const auto key = static_cast<uint16_t>(finite ? 2 * std::max(exponent, 1u) + (bits >> 31)
+                                                  : uint32_t{kSkipped});
+    keys[static_cast<size_t>(i)] = key;
+    ++begin[key];
   }
+  int64_t next = 0;
+  for (int64_t& b : begin) next += std::exchange(b, next);
+  std::array<int64_t, kBuckets + 1> end = begin;
+  for (int64_t i = 0; i < count; ++i) {
+    const uint16_t key = keys[static_cast<size_t>(i)];
+    if (key == kSkipped) continue;
+    uint32_t bits;
+    std::memcpy(&bits, &values[i], sizeof bits);
+    const uint32_t magnitude = bits & 0x7fffffffu;
+    const uint32_t m = magnitude >> 23 ? (magnitude & 0x7fffffu) | 0x800000u : magnitude;
+    sorted[static_cast<size_t>(end[key]++)] = static_cast<int32_t>(m);
+  }
+  for (size_t b = 0; b < kBuckets; ++b)
+    if (end[b] > begin[b])
+      chunk.sums[b] = SumBucket(sorted.data() + begin[b], end[b] - begin[b], b % 2 == 1);
 }
 
-void Add(const ExponentSums& from, ExponentSums& to) {
-  to.m2 += from.m2;
-  to.m += from.m;
-  to.m_neg += from.m_neg;
+void Add(const BucketSums& from, ExponentSums& to) {
+  to.m2 += static_cast<double>(from.m2);
+  to.m += static_cast<double>(from.m);
   to.count += from.count;
-  to.negatives += from.negatives;
-  for (size_t j = 0; j < to.band.size(); ++j) to.band[j] += from.band[j];
-  for (size_t j = 0; j < to.band_u8.size(); ++j) to.band_u8[j] += from.band_u8[j];
+  for (size_t j = 0; j < to.band.size(); ++j) to.band[j] += static_cast<double>(from.band[j]);
+  for (size_t j = 0; j < to.band_u8.size(); ++j)
+    to.band_u8[j] += static_cast<double>(from.band_u8[j]);
 }
 
 }  // namespace
@@ -138,14 +184,14 @@ void AccumulateErrors(const float* values, int64_t count, TensorStats& stats, in
     const int64_t first = c * kErrorChunk;
     SumChunk(values + first, std::min(kErrorChunk, count - first), parts[static_cast<size_t>(c)]);
   });
-  ChunkSums& all = parts[0];
-  for (size_t c = 1; c < parts.size(); ++c) {
-    all.max_magnitude = std::max(all.max_magnitude, parts[c].max_magnitude);
-    for (size_t e = 0; e < all.sums.size(); ++e) Add(parts[c].sums[e], all.sums[e]);
+  std::vector<ExponentSums> sums(kBuckets);
+  uint32_t max_magnitude = 0;
+  for (const ChunkSums& part : parts) {
+    max_magnitude = std::max(max_magnitude, part.max_magnitude);
+    for (size_t b = 0; b < kBuckets; ++b) Add(part.sums[b], sums[b]);
   }
-  const std::vector<ExponentSums>& sums = all.sums;
   float largest;
-  std::memcpy(&largest, &all.max_magnitude, sizeof largest);
+  std::memcpy(&largest, &max_magnitude, sizeof largest);
   stats.max_abs = std::max(stats.max_abs, static_cast<double>(largest));
   for (size_t b = 2; b < kBuckets; ++b) {
     const ExponentSums& s = sums[b];
@@ -153,9 +199,11 @@ void AccumulateErrors(const float* values, int64_t count, TensorStats& stats, in
     const int exponent = static_cast<int>(b / 2);
     const double unit = std::ldexp(1.0, exponent - 150), unit2 = unit * unit;
     const double squares = s.m2 * unit2;
-    const double negative_sum = s.m_neg * unit, positive_sum = s.m * unit - negative_sum;
-    const auto negatives = static_cast<double>(s.negatives);
-    const auto positives = static_cast<double>(s.count - s.negatives);
+    const bool negative = b % 2 == 1;
+    const double negative_sum = negative ? s.m * unit : 0.0;
+    const double positive_sum = negative ? 0.0 : s.m * unit;
+    const auto negatives = static_cast<double>(negative ? s.count : 0);
+    const auto positives = static_cast<double>(negative ? 0 : s.count);
     stats.sum_squares += squares;
     const int band_start = 126 - exponent - kMinActivationBits;  // index of f = 126 − E
     for (int k = 0; k < kNumActivationBits; ++k) {
@@ -167,7 +215,7 @@ void AccumulateErrors(const float* values, int64_t count, TensorStats& stats, in
         error_u8 += squares;
       } else if (j < kBand) {
         error += s.band[static_cast<size_t>(j)] * unit2;
-        error_u8 += b % 2 == 1        ? squares
+        error_u8 += negative          ? squares
                     : j < kSaturating ? s.band[static_cast<size_t>(j)] * unit2
                                       : s.band_u8[static_cast<size_t>(j - kSaturating)] * unit2;
       } else {  // Σ(|x| − L·2^−f)², L = 127 or 128 (i8), 255 or |x| itself (u8)

@@ -141,31 +141,44 @@ void AccumulateConv(const WindowGeometry& g, const Shape& out, int64_t kh, int64
   AddPatches(patches, gram, threads);
 }
 
-/// depthwise: a group per input channel, taps over the window only. The
-/// channels split into one run per thread; within a run, eight channels'
-/// patches are gathered together (each read of the input takes eight
-/// neighbouring values, not one a cache line apart from the next).
+/// depthwise: a group per input channel, taps over the window only. A
+/// position's taps of many channels are contiguous in the input, so the
+/// sums run over channels innermost: for each pair of taps a ≤ b, one
+/// vector loop adds x_a·x_b of a block of channels (whose sums stay in
+/// cache), where a matrix product per channel would be mostly overhead
+/// (its matrices are 9×9 or 25×25). Each channel's sums are made in
+/// position order, whichever thread makes its block.
 void AccumulateDepthwise(const WindowGeometry& g, const Shape& out, int64_t kh, int64_t kw,
                          const HostTensor& input, InputGram& gram, int threads) {
-  constexpr int64_t kChunk = 8;
+  constexpr int64_t kBlock = 64;
   const std::vector<int64_t> positions = SampledPositions(out[0] * out[1] * out[2]);
-  const auto rows = static_cast<int64_t>(positions.size());
-  const int64_t runs = std::min<int64_t>(gram.groups, ThreadCount(threads));
-  ParallelFor(runs, threads, [&](int64_t run) {
-    std::vector<Patches> chunk(kChunk, Patches{gram.dim, rows, {}});
-    for (Patches& patches : chunk) patches.columns.resize(static_cast<size_t>(gram.dim * rows));
-    const int64_t end = (run + 1) * gram.groups / runs;
-    for (int64_t c0 = run * gram.groups / runs; c0 < end; c0 += kChunk) {
-      const int64_t count = std::min(kChunk, end - c0);
-      for (int64_t r = 0; r < rows; ++r)
-        ForEachTap(g, input, out, kh, kw, positions[static_cast<size_t>(r)],
-                   [&](int64_t tap, const float* pixel) {
-                     for (int64_t k = 0; k < count; ++k)
-                       chunk[static_cast<size_t>(k)].column(tap)[r] = pixel ? pixel[c0 + k] : 0.0;
-                   });
-      for (int64_t k = 0; k < count; ++k)
-        AddOuterProducts(chunk[static_cast<size_t>(k)],
-                         gram.values.data() + (c0 + k) * gram.dim * gram.dim);
+  const int64_t dim = gram.dim, pairs = dim * (dim + 1) / 2;
+  ParallelFor((gram.groups + kBlock - 1) / kBlock, threads, [&](int64_t block) {
+    const int64_t c0 = block * kBlock, width = std::min(kBlock, gram.groups - c0);
+    std::vector<double> sums(static_cast<size_t>(pairs * width), 0.0);  // [pair][channel]
+    std::vector<double> taps(static_cast<size_t>(dim * width));         // [tap][channel]
+    for (int64_t p : positions) {
+      ForEachTap(g, input, out, kh, kw, p, [&](int64_t tap, const float* pixel) {
+        double* t = taps.data() + tap * width;
+        for (int64_t c = 0; c < width; ++c) t[c] = pixel ? pixel[c0 + c] : 0.0;
+      });
+      double* s = sums.data();
+      for (int64_t a = 0; a < dim; ++a) {
+        const double* ta = taps.data() + a * width;
+        for (int64_t b = a; b < dim; ++b, s += width) {
+          const double* tb = taps.data() + b * width;
+          for (int64_t c = 0; c < width; ++c) s[c] += ta[c] * tb[c];
+        }
+      }
+    }
+    for (int64_t c = 0; c < width; ++c) {
+      double* m = gram.values.data() + (c0 + c) * dim * dim;
+      const double* s = sums.data() + c;
+      for (int64_t a = 0; a < dim; ++a)
+        for (int64_t b = a; b < dim; ++b, s += width) {
+          m[a * dim + b] += *s;
+          if (b != a) m[b * dim + a] += *s;
+        }
     }
   });
 }
