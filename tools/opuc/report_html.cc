@@ -35,6 +35,13 @@ std::string Escape(const std::string& text) {
   return out;
 }
 
+/// `text` escaped, cut to `limit` bytes with an ellipsis when longer (the
+/// whole of it then in a tooltip: a <title> child of the element).
+std::string Clipped(const std::string& text, size_t limit) {
+  if (text.size() <= limit) return Escape(text);
+  return Escape(text.substr(0, limit - 1)) + "\u2026<title>" + Escape(text) + "</title>";
+}
+
 constexpr const char* kStyle = R"(
 body { font: 14px/1.45 system-ui, sans-serif; color: #1d2530; margin: 24px auto; max-width: 1100px; padding: 0 16px; }
 h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 28px 0 8px; }
@@ -96,11 +103,11 @@ void CycleBars(std::ostringstream& h, const ReportView& v) {
   double y = 4;
   for (const StepReport& s : r.steps) {
     const std::string name = "step " + std::to_string(s.step) + "  " + OpsText(s);
-    h << "<text x=\"0\" y=\"" << y + 13 << "\">" << Escape(name.substr(0, 48)) << "</text>\n";
+    h << "<text x=\"0\" y=\"" << y + 13 << "\">" << Clipped(name, 48) << "</text>\n";
     if (s.kind == StepKind::kCpu) {
       h << "<rect x=\"" << label << "\" y=\"" << y + 5 << "\" width=\"8\" height=\"8\" fill=\""
         << kCpuColor << "\"/><text x=\"" << label + 14 << "\" y=\"" << y + 13
-        << "\" style=\"fill:#8a5a00\">CPU: " << Escape(s.reason.substr(0, 90)) << "</text>\n";
+        << "\" style=\"fill:#8a5a00\">CPU: " << Clipped(s.reason, 100) << "</text>\n";
       y += row;
       continue;
     }
