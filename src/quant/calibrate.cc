@@ -76,9 +76,9 @@ constexpr int64_t kErrorChunk = int64_t{1} << 16;
 /// rounded M (saturated at `limit` when `Saturates`). In integers, so
 /// exactly: |e| < 2^23.1 (a rounding moves M by at most half its step, a
 /// saturation by less than 2^24 − 127·2^16), and a chunk's 2^16 squares
-/// stay below 2^63. Contiguous and branch-free, so GCC vectorizes it over
-/// the elements (the bands that never saturate skip the minimum, which
-/// SSE2 lacks).
+/// stay below 2^63. Contiguous and branch-free (the bands that never
+/// saturate skip the minimum): a native build vectorizes it over the
+/// elements; the portable baseline, SSE2, has no 64-bit multiply for it.
 template <bool Saturates>
 uint64_t BandSquares(const int32_t* m, int64_t count, int32_t half, int32_t mask, int32_t limit) {
   uint64_t sum = 0;
