@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "frontend/model_cache.h"
 #include "tools/cli_util.h"
 
 namespace {
@@ -171,3 +172,29 @@ TEST_CASE("opuc report refuses a profile that is not this program's, naming the 
 }
 
 }  // namespace
+
+TEST_CASE("opuc report --html: a long CPU reason cut with an ellipsis, whole on hover") {
+  // The face detector's last steps run on the CPU for reasons longer than
+  // the page's bars have room for (100 bytes).
+  const std::string model = opuc::test::ModelPath("face_detection_short_range.tflite");
+  const std::string program = TempPath("face_report.opup"), html = TempPath("face_report.html");
+  Run compile = Opuc("compile " + model + " --hw opu1024 -o " + program);
+  REQUIRE_MESSAGE(compile.exit_code == 0, compile.err);
+  REQUIRE(Opuc("report " + program + " --html " + html).exit_code == 0);
+  const std::string page = ReadFile(html);
+  int long_reasons = 0;
+  const Json report = Json::parse(Opuc("report " + program + " --json").out);
+  for (const Json& step : report["steps"]) {
+    if (step["kind"] != "cpu") continue;
+    const std::string reason = step["reason"];
+    REQUIRE(reason.find_first_of("<>&\"") == std::string::npos);  // printed as it is
+    if (reason.size() <= 100) {
+      CHECK(page.find("CPU: " + reason + "</text>") != std::string::npos);
+      continue;
+    }
+    ++long_reasons;
+    CHECK(page.find("CPU: " + reason.substr(0, 99) + "\u2026<title>" + reason +
+                    "</title></text>") != std::string::npos);
+  }
+  CHECK(long_reasons > 0);
+}

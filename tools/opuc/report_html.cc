@@ -36,10 +36,13 @@ std::string Escape(const std::string& text) {
 }
 
 /// `text` escaped, cut to `limit` bytes with an ellipsis when longer (the
-/// whole of it then in a tooltip: a <title> child of the element).
+/// whole of it then in a tooltip: a <title> child of the element), never
+/// inside a UTF-8 character.
 std::string Clipped(const std::string& text, size_t limit) {
   if (text.size() <= limit) return Escape(text);
-  return Escape(text.substr(0, limit - 1)) + "\u2026<title>" + Escape(text) + "</title>";
+  size_t cut = limit - 1;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return Escape(text.substr(0, cut)) + "\u2026<title>" + Escape(text) + "</title>";
 }
 
 constexpr const char* kStyle = R"(
