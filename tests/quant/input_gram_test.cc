@@ -66,6 +66,31 @@ TEST_CASE(
   CHECK(fc.values == std::vector<double>{10, 14, 14, 20});
 }
 
+TEST_CASE("input gram: depthwise matrices, both triangles, for channels across blocks") {
+  // Width 3, a 1x2 window, no padding: positions read pixels (0, 1) and
+  // (1, 2). Pixel w of channel c holds k·(w+1), k = c + 1, so channel c's
+  // G = k²·[[1+4, 1·2+2·3], [2·1+3·2, 4+9]] = k²·[[5, 8], [8, 13]]. 66
+  // channels: more than one block of channels, on two threads.
+  constexpr int64_t kChannels = 66;
+  GraphBuilder b("net");
+  TensorId x = b.Input("x", DType::kF32, {1, 1, 3, kChannels});
+  TensorId w = b.ConstantF32("w", {1, 1, 2, kChannels}, std::vector<float>(2 * kChannels, 1.0f));
+  b.Output(b.Op(OpKind::kDepthwiseConv2D, "dw", {x, w}));
+  Graph g = Build(std::move(b));
+  std::vector<float> pixels;
+  for (int64_t px = 0; px < 3; ++px)
+    for (int64_t c = 0; c < kChannels; ++c)
+      pixels.push_back(static_cast<float>((c + 1) * (px + 1)));
+  InputGram gram;
+  AccumulateInputGram(g, g.nodes[0], testing::F32Tensor({1, 1, 3, kChannels}, pixels), gram, 2);
+  REQUIRE(gram.dim == 2);
+  REQUIRE(gram.groups == kChannels);
+  for (int64_t c = 0; c < kChannels; ++c) {
+    const auto k2 = static_cast<double>((c + 1) * (c + 1));
+    CHECK(gram.Matrix(c) == std::vector<double>{5 * k2, 8 * k2, 8 * k2, 13 * k2});
+  }
+}
+
 TEST_CASE("input gram: the collector sums each inner product's input over every run") {
   GraphBuilder b("net");
   TensorId x = b.Input("x", DType::kF32, {1, 2});
