@@ -1,4 +1,4 @@
-//===- src/cpu/kernels/chain_step.h - One op of a fused tail ----*- C++ -*-===//
+//===- src/cpu/kernels/chain_step.h - A fused function's tail ---*- C++ -*-===//
 #ifndef OPUC_SRC_CPU_KERNELS_CHAIN_STEP_H
 #define OPUC_SRC_CPU_KERNELS_CHAIN_STEP_H
 
@@ -15,6 +15,17 @@ struct ChainStep {
   const float* other = nullptr;               ///< A binary op's other operand.
   Operand operand = Operand::kNone;  ///< Its shape: the output's, [channels] or one element.
   bool value_first = true;           ///< Whether the running value is the lhs.
+};
+
+class FloatChain;    // epilogue.h
+class IntegerChain;  // integer_chain.h
+
+/// A fused function's elementwise tail (fused.cc), applied to each block of
+/// its inner product's output: the float chain in place, the integer chain
+/// from the inner product's output into the function's.
+struct Tail {
+  const FloatChain* floats = nullptr;
+  const IntegerChain* integers = nullptr;
 };
 
 }  // namespace opuc::cpu

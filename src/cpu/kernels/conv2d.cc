@@ -65,7 +65,7 @@ struct ConvPatches {
 
 }  // namespace
 
-Status Conv2D(reference::KernelContext& ctx, const FloatChain* chain) {
+Status Conv2D(reference::KernelContext& ctx, Tail tail) {
   const HostTensor& input = *ctx.input(0);
   const Shape& ws = ctx.input(1)->shape();
   const Shape os = ctx.output_tensor().shape;
@@ -73,7 +73,7 @@ Status Conv2D(reference::KernelContext& ctx, const FloatChain* chain) {
   const ConvPatches patches{
       input, input.shape(), os, WindowOf(a.strides, a.dilations, input.shape(), os, ws[1], ws[2]),
       ws[1], ws[2]};
-  return GemmInnerProduct(ctx, os[0] * os[1] * os[2], patches, chain);
+  return GemmInnerProduct(ctx, os[0] * os[1] * os[2], patches, tail);
 }
 
 }  // namespace opuc::cpu

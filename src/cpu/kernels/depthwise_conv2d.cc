@@ -21,6 +21,7 @@
 #include <Eigen/Core>
 
 #include "epilogue.h"
+#include "integer_chain.h"
 #include "kept_buffer.h"
 #include "kernels.h"
 #include "vector_width.h"
@@ -204,7 +205,7 @@ struct FloatRowSums;
 /// (each partial sum is then an exact float, in any order): a float
 /// multiply-add is several times faster than an int32 multiply.
 Status IntegerAsFloat(const HostTensor& input, const int8_t* w, Window d,
-                      const IntegerEpilogue& epilogue, HostTensor* output) {
+                      const IntegerEpilogue& epilogue, HostTensor* output, Tail tail) {
   std::vector<float>& x = KeptBuffer<float, FloatInput>();
   x.resize(static_cast<size_t>(input.elements()));
   reference::VisitFormat(input.dtype(), [&](auto tag) {
@@ -222,15 +223,16 @@ Status IntegerAsFloat(const HostTensor& input, const int8_t* w, Window d,
   for (int64_t n = 0; n < d.os[0]; ++n)
     for (int64_t y = 0; y < d.os[1]; ++y) {
       DepthwiseRow(d, in, weights.data(), n, y, sums.data(), rows);
-      OPUC_RETURN_IF_ERROR(
-          epilogue.Apply(sums.data(), d.os[2], output, (n * d.os[1] + y) * d.os[2] * d.os[3]));
+      const int64_t first = (n * d.os[1] + y) * d.os[2] * d.os[3];
+      OPUC_RETURN_IF_ERROR(epilogue.Apply(sums.data(), d.os[2], output, first));
+      if (tail.integers) tail.integers->Apply(*output, first, d.os[2] * d.os[3]);
     }
   return OkStatus();
 }
 
 }  // namespace
 
-Status DepthwiseConv2D(reference::KernelContext& ctx, const FloatChain* chain) {
+Status DepthwiseConv2D(reference::KernelContext& ctx, Tail tail) {
   const HostTensor& input = *ctx.input(0);
   const HostTensor& weights = *ctx.input(1);
   const Shape os = ctx.output_tensor().shape;
@@ -256,7 +258,7 @@ Status DepthwiseConv2D(reference::KernelContext& ctx, const FloatChain* chain) {
         float* sums = out + (n * os[1] + y) * row;
         DepthwiseRow(d, in, weights.data<float>(), n, y, sums, rows);
         epilogue.Apply(sums, os[2], os[3]);
-        if (chain) chain->Apply(sums, (n * os[1] + y) * row, os[2], os[3]);
+        if (tail.floats) tail.floats->Apply(sums, (n * os[1] + y) * row, os[2], os[3]);
       }
     return OkStatus();
   }
@@ -269,7 +271,7 @@ Status DepthwiseConv2D(reference::KernelContext& ctx, const FloatChain* chain) {
   if (largest_sum > std::numeric_limits<int32_t>::max()) return reference::EvalDepthwiseConv2D(ctx);
   OPUC_ASSIGN_OR_RETURN(IntegerEpilogue epilogue, IntegerEpilogue::Make(ctx, 3, os[3]));
   OPUC_ASSIGN_OR_RETURN(HostTensor * output, ctx.AllocateOutput());
-  if (largest_sum <= int64_t{1} << 24) return IntegerAsFloat(input, w, d, epilogue, output);
+  if (largest_sum <= int64_t{1} << 24) return IntegerAsFloat(input, w, d, epilogue, output, tail);
   std::vector<int32_t>& sums = KeptBuffer<int32_t, RowSums>();
   sums.resize(static_cast<size_t>(row));
   return reference::VisitFormat(input.dtype(), [&](auto tag) -> Status {
@@ -280,6 +282,7 @@ Status DepthwiseConv2D(reference::KernelContext& ctx, const FloatChain* chain) {
       for (int64_t y = 0; y < os[1]; ++y) {
         DepthwiseRow(d, in, w, n, y, sums.data(), rows);
         OPUC_RETURN_IF_ERROR(epilogue.Apply(sums.data(), os[2], output, (n * os[1] + y) * row));
+        if (tail.integers) tail.integers->Apply(*output, (n * os[1] + y) * row, row);
       }
     return OkStatus();
   });

@@ -9,7 +9,7 @@
 
 namespace opuc::cpu {
 
-Status FullyConnected(reference::KernelContext& ctx, const FloatChain* chain) {
+Status FullyConnected(reference::KernelContext& ctx, Tail tail) {
   const HostTensor& input = *ctx.input(0);
   const int64_t ci = ctx.input(1)->shape()[1];
   const int64_t rows = ci ? input.elements() / ci : 0;
@@ -23,7 +23,7 @@ Status FullyConnected(reference::KernelContext& ctx, const FloatChain* chain) {
       buffer[static_cast<size_t>(i)] = PlaneValue(in[i], plane);
     return {buffer.data(), count, ci, ci};
   };
-  return GemmInnerProduct(ctx, rows, rows_of, chain);
+  return GemmInnerProduct(ctx, rows, rows_of, tail);
 }
 
 }  // namespace opuc::cpu

@@ -1,15 +1,19 @@
 //===- src/cpu/kernels/fused.cc - FUSED: a FuseOps function ---------------===//
 //
-// A function whose body is a float inner product (conv2d, depthwise_conv2d,
-// fully_connected) followed by a chain of elementwise ops, each reading the
-// one before and one other operand at most (relu, relu6, relu_n1_to_1; add,
-// sub, mul, and prelu with the value as its input, each with an operand of
-// the output's shape, one value per channel or one value), runs as the inner
-// product with the chain applied to each block of its output while the
-// block is in cache: TVM's "out-elementwise fusable" group as one pass over
-// memory. Any other body runs op by op on the CPU executor.
+// A function whose body is a chain of elementwise ops, each reading the
+// value before it and one other operand at most (relu, relu6, relu_n1_to_1;
+// add, sub, mul, and prelu with the value as its input, each with an
+// operand of the output's shape, one value per channel or one value), runs
+// as one pass over its output (fused_match.h): after an inner product
+// (conv2d, depthwise_conv2d, fully_connected), the chain is applied to each
+// block of the product's output while the block is in cache, TVM's
+// "out-elementwise fusable" group; from an argument (an injective chain),
+// block by block over the argument. Float values go through FloatChain
+// (epilogue.h) in place, quantized ones through IntegerChain
+// (integer_chain.h). Any other body runs op by op on the CPU executor.
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <optional>
@@ -17,6 +21,7 @@
 #include "epilogue.h"
 #include "evaluate.h"
 #include "fused_match.h"
+#include "integer_chain.h"
 #include "kernels.h"
 
 namespace opuc::cpu {
@@ -64,6 +69,43 @@ Status RunOpByOp(reference::KernelContext& ctx, const Graph& body) {
   return ctx.SetOutput(0, std::move(copy));
 }
 
+/// Where a quantized function's inner product writes: bytes kept on the
+/// thread from one call to the next (kept_buffer.h says why).
+Expected<HostTensor> KeptProductOutput(size_t, const TensorType& type) {
+  static thread_local HostTensor kept;
+  const int64_t bytes =
+      NumElements(type.shape).value_or(0) * static_cast<int64_t>(DTypeSize(type.dtype));
+  if (static_cast<int64_t>(kept.bytes()) < bytes) {
+    OPUC_ASSIGN_OR_RETURN(kept, HostTensor::Zeros(DType::kI8, {bytes}));
+  }
+  return HostTensor::Within(kept, 0, type.dtype, type.shape);
+}
+
+/// Elements per block of an injective chain: a few tens of KB, whole rows
+/// of `channels`.
+int64_t BlockElements(int64_t channels) {
+  constexpr int64_t kBlock = 8192;
+  return std::max<int64_t>(1, kBlock / std::max<int64_t>(channels, 1)) *
+         std::max<int64_t>(channels, 1);
+}
+
+/// Runs the body's inner product (node 0) with `tail` after each block,
+/// its output where `allocator` puts it (nullptr: the fused node's place).
+Status RunProduct(reference::KernelContext& ctx, const Graph& body,
+                  const std::vector<const HostTensor*>& inputs, Tail tail,
+                  const reference::OutputAllocator* allocator, std::vector<HostTensor>* outputs) {
+  OPUC_ASSIGN_OR_RETURN(std::vector<TensorType> types,
+                        reference::CheckedOutputTypes(body, 0, inputs));
+  outputs->resize(1);
+  reference::KernelContext product(body, 0, inputs, types, outputs,
+                                   allocator ? allocator : ctx.allocator());
+  const OpKind op = body.nodes.front().op;
+  const Status run = op == OpKind::kConv2D            ? Conv2D(product, tail)
+                     : op == OpKind::kDepthwiseConv2D ? DepthwiseConv2D(product, tail)
+                                                      : FullyConnected(product, tail);
+  return run.WithContext(DescribeNode(body, 0));
+}
+
 }  // namespace
 
 Status Fused(reference::KernelContext& ctx) {
@@ -73,43 +115,75 @@ Status Fused(reference::KernelContext& ctx) {
   if (!tail || body->inputs.size() != ctx.num_inputs()) return RunOpByOp(ctx, *body);
 
   // The body's values: its parameters are the node's arguments, its
-  // constants are viewed in place.
+  // constants are viewed in place. Each must have its tensor's dtype (else
+  // the reference, op by op, says which is wrong).
   std::map<TensorId, const HostTensor*> value;
   for (size_t i = 0; i < body->inputs.size(); ++i) value[body->inputs[i]] = ctx.input(i);
-  std::vector<HostTensor> constants;
-  constants.reserve(body->tensors.size());
+  std::deque<HostTensor> constants;
+  bool typed = true;
   const auto lookup = [&](TensorId t) -> Expected<const HostTensor*> {
     if (t == kNoTensor) return static_cast<const HostTensor*>(nullptr);
-    if (const auto it = value.find(t); it != value.end()) return it->second;
-    OPUC_ASSIGN_OR_RETURN(HostTensor view, HostTensor::FromConstant(body->tensor(t)));
-    constants.push_back(std::move(view));
-    return value[t] = &constants.back();
+    const HostTensor* v = nullptr;
+    if (const auto it = value.find(t); it != value.end()) {
+      v = it->second;
+    } else {
+      OPUC_ASSIGN_OR_RETURN(HostTensor view, HostTensor::FromConstant(body->tensor(t)));
+      v = value[t] = &constants.emplace_back(std::move(view));
+    }
+    typed &= v && v->dtype() == body->tensor(t).dtype;
+    return v;
   };
-  const Node& head = body->nodes.front();
-  std::vector<const HostTensor*> head_inputs;
-  for (TensorId t : head.inputs) {
+  std::vector<const HostTensor*> others;
+  for (TensorId t : tail->others) {
     OPUC_ASSIGN_OR_RETURN(const HostTensor* v, lookup(t));
-    head_inputs.push_back(v);
+    others.push_back(v);
   }
-  std::vector<ChainStep> steps = tail->steps;
-  for (size_t k = 0; k < steps.size(); ++k) {
-    if (tail->others[k] == kNoTensor) continue;
-    OPUC_ASSIGN_OR_RETURN(const HostTensor* v, lookup(tail->others[k]));
-    if (!v || v->dtype() != DType::kF32) return RunOpByOp(ctx, *body);
-    steps[k].other = v->data<float>();
+  std::vector<const HostTensor*> product_inputs;
+  const HostTensor* start = nullptr;
+  if (tail->inner_product) {
+    for (TensorId t : body->nodes.front().inputs) {
+      OPUC_ASSIGN_OR_RETURN(const HostTensor* v, lookup(t));
+      product_inputs.push_back(v);
+    }
+  } else {
+    OPUC_ASSIGN_OR_RETURN(start, lookup(tail->start));
   }
-  const FloatChain chain(std::move(steps));
+  if (!typed) return RunOpByOp(ctx, *body);
 
-  // The head computes into the fused node's own output (its arena place).
-  OPUC_ASSIGN_OR_RETURN(std::vector<TensorType> types,
-                        reference::CheckedOutputTypes(*body, 0, head_inputs));
-  std::vector<HostTensor> outputs(1);
-  reference::KernelContext head_ctx(*body, 0, head_inputs, types, &outputs, ctx.allocator());
-  Status run = head.op == OpKind::kConv2D            ? Conv2D(head_ctx, &chain)
-               : head.op == OpKind::kDepthwiseConv2D ? DepthwiseConv2D(head_ctx, &chain)
-                                                     : FullyConnected(head_ctx, &chain);
-  OPUC_RETURN_IF_ERROR(run.WithContext(DescribeNode(*body, 0)));
-  return ctx.SetOutput(0, std::move(outputs[0]));
+  std::vector<HostTensor> product(1);
+  if (!tail->integer) {
+    std::vector<ChainStep> steps = tail->steps;
+    for (size_t k = 0; k < steps.size(); ++k)
+      if (others[k]) steps[k].other = others[k]->data<float>();
+    const FloatChain chain(std::move(steps));
+    if (tail->inner_product) {
+      // The product computes into the fused node's own output (its arena place).
+      OPUC_RETURN_IF_ERROR(
+          RunProduct(ctx, *body, product_inputs, {&chain, nullptr}, nullptr, &product));
+      return ctx.SetOutput(0, std::move(product[0]));
+    }
+    OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());
+    const int64_t n = out->shape().empty() ? 1 : out->shape().back();
+    const int64_t block = BlockElements(n), count = out->elements();
+    for (int64_t e = 0; e < count; e += block) {
+      const int64_t size = std::min(block, count - e);
+      std::copy(start->data<float>() + e, start->data<float>() + e + size, out->data<float>() + e);
+      chain.Apply(out->data<float>() + e, e, size / std::max<int64_t>(n, 1), n);
+    }
+    return OkStatus();
+  }
+
+  OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());
+  Expected<IntegerChain> chain = IntegerChain::Make(*body, *tail, others, out);
+  if (!chain.ok()) return RunOpByOp(ctx, *body);  // the reference names what is wrong
+  if (tail->inner_product) {
+    const reference::OutputAllocator kept = KeptProductOutput;
+    return RunProduct(ctx, *body, product_inputs, {nullptr, &*chain}, &kept, &product);
+  }
+  const int64_t block = BlockElements(out->shape().empty() ? 1 : out->shape().back());
+  for (int64_t e = 0; e < out->elements(); e += block)
+    chain->Apply(*start, e, std::min(block, out->elements() - e));
+  return OkStatus();
 }
 
 }  // namespace opuc::cpu

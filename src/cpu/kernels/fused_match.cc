@@ -16,6 +16,11 @@ bool IsClamp(OpKind op) {
 
 bool IsBinary(OpKind op) { return op == OpKind::kAdd || op == OpKind::kSub || op == OpKind::kMul; }
 
+/// Whether a chain of f32 values (integer: quantized ones) may hold `dtype`.
+bool IsValue(DType dtype, bool integer) {
+  return integer ? IsQuantizedFormat(dtype) : dtype == DType::kF32;
+}
+
 /// How `other` broadcasts onto a value of shape `value`, if as one of the
 /// three shapes the chain reads.
 std::optional<ChainStep::Operand> OperandOf(const Shape& other, const Shape& value) {
@@ -27,32 +32,62 @@ std::optional<ChainStep::Operand> OperandOf(const Shape& other, const Shape& val
   return std::nullopt;
 }
 
+/// The argument an injective chain starts from: the first node's input of
+/// the node's output shape that the body takes as a parameter.
+TensorId StartOf(const Graph& body) {
+  const Node& first = body.nodes.front();
+  if (first.outputs.size() != 1 || first.inputs.empty()) return kNoTensor;
+  const Shape& shape = body.tensor(first.outputs[0]).shape;
+  const size_t candidates = first.op == OpKind::kPRelu || IsClamp(first.op) ? 1 : 2;
+  for (size_t i = 0; i < std::min(candidates, first.inputs.size()); ++i) {
+    const TensorId t = first.inputs[i];
+    if (t >= 0 && static_cast<size_t>(t) < body.tensors.size() && body.tensor(t).shape == shape &&
+        std::count(body.inputs.begin(), body.inputs.end(), t))
+      return t;
+  }
+  return kNoTensor;
+}
+
 }  // namespace
 
 std::optional<FusedTail> MatchFusedTail(const Graph& body) {
   if (body.nodes.size() < 2 || body.outputs.size() != 1) return std::nullopt;
-  const Node& head = body.nodes.front();
-  if (!IsInnerProduct(head.op) || head.outputs.size() != 1 || head.inputs.empty())
-    return std::nullopt;
   const auto tensor = [&](TensorId t) -> const Tensor* {
     return t >= 0 && static_cast<size_t>(t) < body.tensors.size() ? &body.tensor(t) : nullptr;
   };
-  const Tensor* in = tensor(head.inputs[0]);
-  const Tensor* out = tensor(head.outputs[0]);
-  if (!in || !out || in->dtype != DType::kF32 || out->dtype != DType::kF32) return std::nullopt;
-  const TensorType type = out->type();
-
   FusedTail tail;
-  TensorId value = head.outputs[0];
-  for (size_t k = 1; k < body.nodes.size(); ++k) {
+  const Node& head = body.nodes.front();
+  const Tensor* head_input = nullptr;
+  if (IsInnerProduct(head.op)) {
+    if (head.outputs.size() != 1 || head.inputs.empty()) return std::nullopt;
+    head_input = tensor(head.inputs[0]);
+    if (!head_input) return std::nullopt;
+    tail.inner_product = true;
+    tail.start = head.outputs[0];
+  } else {
+    tail.start = StartOf(body);
+  }
+  const Tensor* start = tensor(tail.start);
+  if (!start) return std::nullopt;
+  tail.integer = IsQuantizedFormat(start->dtype);
+  if (!IsValue(start->dtype, tail.integer) ||
+      (head_input && !IsValue(head_input->dtype, tail.integer)))
+    return std::nullopt;
+  const Shape& shape = start->shape;
+
+  TensorId value = tail.start;
+  for (size_t k = tail.inner_product ? 1 : 0; k < body.nodes.size(); ++k) {
     const Node& node = body.nodes[k];
-    // The value before feeds this node alone.
-    for (size_t j = 0; j < body.nodes.size(); ++j)
-      if (j != k && std::count(body.nodes[j].inputs.begin(), body.nodes[j].inputs.end(), value))
-        return std::nullopt;
-    if (body.outputs[0] == value) return std::nullopt;
+    // A value the chain made feeds this node alone (an argument may feed others).
+    if (value != tail.start || tail.inner_product) {
+      for (size_t j = 0; j < body.nodes.size(); ++j)
+        if (j != k && std::count(body.nodes[j].inputs.begin(), body.nodes[j].inputs.end(), value))
+          return std::nullopt;
+      if (body.outputs[0] == value) return std::nullopt;
+    }
     const Tensor* result = node.outputs.size() == 1 ? tensor(node.outputs[0]) : nullptr;
-    if (!result || !(result->type() == type)) return std::nullopt;
+    if (!result || !(result->shape == shape) || !IsValue(result->dtype, tail.integer))
+      return std::nullopt;
     ChainStep step;
     step.op = node.op;
     TensorId other = kNoTensor;
@@ -65,14 +100,15 @@ std::optional<FusedTail> MatchFusedTail(const Graph& body) {
         return std::nullopt;  // a slope from the map
       other = node.inputs[step.value_first ? 1 : 0];
       const Tensor* o = tensor(other);
-      if (!o || o->dtype != DType::kF32 || o->sparsity) return std::nullopt;
-      const std::optional<ChainStep::Operand> operand = OperandOf(o->shape, type.shape);
+      if (!o || !IsValue(o->dtype, tail.integer) || o->sparsity) return std::nullopt;
+      const std::optional<ChainStep::Operand> operand = OperandOf(o->shape, shape);
       if (!operand) return std::nullopt;
       step.operand = *operand;
       step.activation = FusedActivation(node.attrs);
     } else {
       return std::nullopt;
     }
+    tail.nodes.push_back(static_cast<NodeId>(k));
     tail.steps.push_back(step);
     tail.others.push_back(other);
     value = node.outputs[0];

@@ -1,9 +1,11 @@
 //===- src/cpu/kernels/fused_match.h - Which functions run as one kernel -*- C++ -*-===//
 //
 // A fused function's body that the CPU executor runs as one kernel (fused.cc):
-// its first node a float conv2d, depthwise_conv2d or fully_connected, every
-// other node an elementwise op on the value before it (and one more
-// operand at most), the last one the body's output.
+// a chain of elementwise ops, each on the value before it (and one more
+// operand at most), the last one the body's output; the chain starts either
+// at an inner product (conv2d, depthwise_conv2d, fully_connected: the first
+// node) or at an argument of the output's shape (an injective chain). Its
+// values are all f32, or all quantized (i8, u8, i16) of one shape.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_CPU_KERNELS_FUSED_MATCH_H
@@ -18,12 +20,15 @@
 namespace opuc::cpu {
 
 struct FusedTail {
+  bool integer = false;          ///< Quantized values (else f32).
+  bool inner_product = false;    ///< Node 0 makes the first value (else `start` is an argument).
+  TensorId start = kNoTensor;    ///< The value the first step reads.
+  std::vector<NodeId> nodes;     ///< The steps' nodes, in order.
   std::vector<ChainStep> steps;  ///< Without their operands' data.
   std::vector<TensorId> others;  ///< Per step, its other operand (kNoTensor: none).
 };
 
-/// The tail after the body's inner product, or nullopt when the body has
-/// another shape.
+/// The chain of the body, or nullopt when the body has another shape.
 std::optional<FusedTail> MatchFusedTail(const Graph& body);
 
 }  // namespace opuc::cpu

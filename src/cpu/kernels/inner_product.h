@@ -20,6 +20,7 @@
 
 #include "epilogue.h"
 #include "gemm.h"
+#include "integer_chain.h"
 #include "integer_util.h"
 #include "kept_buffer.h"
 
@@ -65,10 +66,9 @@ struct ExactSumsBuffer;
 
 /// `rows` output rows of `n` channels (n = weights.shape[0]), reduction
 /// length k = weights.elements() / n.
-/// `chain`, when given, follows the float epilogue on each block.
+/// `tail` follows the epilogue on each block.
 template <typename Gather>
-Status GemmInnerProduct(reference::KernelContext& ctx, int64_t rows, Gather gather,
-                        const FloatChain* chain) {
+Status GemmInnerProduct(reference::KernelContext& ctx, int64_t rows, Gather gather, Tail tail) {
   const HostTensor& weights = *ctx.input(1);
   const int64_t n = weights.shape()[0];
   const int64_t k = n ? weights.elements() / n : 0;
@@ -86,7 +86,7 @@ Status GemmInnerProduct(reference::KernelContext& ctx, int64_t rows, Gather gath
       GemmABt(gather(float{}, r, count, Plane::kWhole, buffer), {weights.data<float>(), n, k, k},
               out + r * n);
       epilogue.Apply(out + r * n, count, n);
-      if (chain) chain->Apply(out + r * n, r * n, count, n);
+      if (tail.floats) tail.floats->Apply(out + r * n, r * n, count, n);
     }
     return OkStatus();
   }
@@ -113,6 +113,7 @@ Status GemmInnerProduct(reference::KernelContext& ctx, int64_t rows, Gather gath
         scratch.resize(static_cast<size_t>(count * n));
         GemmABt(gather(in, r, count, Plane::kWhole, buffer), {wf.data(), n, k, k}, scratch.data());
         OPUC_RETURN_IF_ERROR(epilogue.Apply(scratch.data(), count, output, r * n));
+        if (tail.integers) tail.integers->Apply(*output, r * n, count * n);
         continue;
       }
       acc.assign(static_cast<size_t>(count * n), 0);
@@ -120,6 +121,7 @@ Status GemmInnerProduct(reference::KernelContext& ctx, int64_t rows, Gather gath
         AccumulateExact(gather(in, r, count, pass.plane, buffer), {wf.data(), n, k, k},
                         pass.max_abs, max_w, pass.scale, acc.data(), scratch);
       OPUC_RETURN_IF_ERROR(epilogue.Apply(acc.data(), count, output, r * n));
+      if (tail.integers) tail.integers->Apply(*output, r * n, count * n);
     }
     return OkStatus();
   });

@@ -9,17 +9,16 @@
 #ifndef OPUC_SRC_CPU_KERNELS_KERNELS_H
 #define OPUC_SRC_CPU_KERNELS_KERNELS_H
 
+#include "chain_step.h"
 #include "kernel.h"
 
 namespace opuc::cpu {
 
-class FloatChain;
-
-/// The inner products; `chain` (float inputs only) follows each block of
-/// output, for a fused function's elementwise tail (fused.cc).
-Status Conv2D(reference::KernelContext& ctx, const FloatChain* chain = nullptr);
-Status DepthwiseConv2D(reference::KernelContext& ctx, const FloatChain* chain = nullptr);
-Status FullyConnected(reference::KernelContext& ctx, const FloatChain* chain = nullptr);
+/// The inner products; `tail` follows each block of output, for a fused
+/// function's elementwise tail (fused.cc).
+Status Conv2D(reference::KernelContext& ctx, Tail tail = {});
+Status DepthwiseConv2D(reference::KernelContext& ctx, Tail tail = {});
+Status FullyConnected(reference::KernelContext& ctx, Tail tail = {});
 /// Float and 8-bit inputs; i16 inputs run on the reference's kernel.
 Status TransposeConv2D(reference::KernelContext& ctx);
 Status Relu(reference::KernelContext& ctx);
@@ -40,8 +39,8 @@ Status LookupTable(reference::KernelContext& ctx);
 /// Quantized inputs; a float resize runs on the reference's kernel.
 Status ResizeBilinear(reference::KernelContext& ctx);
 Status Quantize(reference::KernelContext& ctx);
-/// A fused node: one kernel for an inner product with an elementwise tail,
-/// its body op by op otherwise.
+/// A fused node: one kernel for an elementwise chain after an inner product
+/// or from an argument, its body op by op otherwise.
 Status Fused(reference::KernelContext& ctx);
 
 /// EvaluateNodeOnCpu with the outputs taken from `allocator` when given (a

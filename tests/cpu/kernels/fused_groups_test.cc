@@ -55,7 +55,7 @@ TEST_CASE("random fused graphs: the CPU executor gives the reference's results")
 }
 
 TEST_CASE("random quantized fused graphs: the CPU executor gives the integer reference's bytes") {
-  int64_t graphs = 0, fused = 0;
+  int64_t graphs = 0, fused = 0, one_kernel = 0;
   for (uint64_t seed = 0; seed < 60; ++seed) {
     CAPTURE(seed);
     const Graph model = testing::RandomIrGraph(5 + static_cast<int>(seed % 30), seed);
@@ -72,6 +72,8 @@ TEST_CASE("random quantized fused graphs: the CPU executor gives the integer ref
     REQUIRE_MESSAGE(counts.ok(), counts.status().ToString());
     ++graphs;
     fused += counts->fused_nodes;
+    for (const Node& node : g.nodes)
+      if (node.op == OpKind::kFused && cpu::MatchFusedTail(*node.body)) ++one_kernel;
     Expected<std::vector<HostTensor>> got = RunCpu(g, *inputs);
     REQUIRE_MESSAGE(got.ok(), got.status().ToString());
     REQUIRE(got->size() == want->size());
@@ -82,8 +84,9 @@ TEST_CASE("random quantized fused graphs: the CPU executor gives the integer ref
       CHECK(std::memcmp(a.raw(), b.raw(), a.bytes()) == 0);
     }
   }
-  CHECK(fused > graphs);  // the graphs do fuse
-  MESSAGE(graphs, " quantized graphs, ", fused, " fused functions");
+  CHECK(fused > graphs);   // the graphs do fuse
+  CHECK(one_kernel > 20);  // and some functions run as one kernel
+  MESSAGE(graphs, " quantized graphs, ", fused, " fused functions, ", one_kernel, " as one kernel");
 }
 
 /// Fuses `g`, which must become one function, and checks the CPU executor
@@ -161,6 +164,46 @@ TEST_CASE("a subtraction chain keeps each operand on its side, and prelu its slo
   CHECK((tail->steps[1].operand == Operand::kScalar && !tail->steps[1].value_first));
   CHECK((tail->steps[2].operand == Operand::kChannel && tail->steps[2].value_first));
   CHECK((tail->steps[3].op == OpKind::kPRelu && tail->steps[3].operand == Operand::kChannel));
+}
+
+/// x + y -> · s[c] -> relu over 1x24x24x40: an injective chain of three
+/// blocks (blocks are whole rows of 40 channels), float or quantized.
+Graph InjectiveChain(DType format) {
+  GraphBuilder b("injective");
+  const Shape shape{1, 24, 24, 40};
+  const TensorId x = b.Input("x", format, shape);
+  const TensorId y = b.Input("y", format, shape);
+  const TensorId s = b.Input("s", format, {40});
+  const TensorId sum = b.Op(OpKind::kAdd, "add", {x, y});
+  const TensorId scaled = b.Op(OpKind::kMul, "scale", {sum, s});
+  b.Output(b.Op(OpKind::kRelu, "relu", {scaled}));
+  Graph g = std::move(b).Finish().value();
+  if (format != DType::kF32) {
+    int f = 3;
+    for (Tensor& t : g.tensors) t.fixed_point = FixedPoint{{f++}, -1};
+  }
+  return g;
+}
+
+TEST_CASE("an injective chain runs as one kernel over several blocks") {
+  const std::optional<cpu::FusedTail> tail = CheckOneFunction(InjectiveChain(DType::kF32), 7);
+  REQUIRE(tail.has_value());
+  CHECK_FALSE(tail->inner_product);
+
+  Graph g = InjectiveChain(DType::kI8);
+  Expected<std::vector<HostTensor>> inputs = RandomInputs(g, 8);
+  REQUIRE(inputs.ok());
+  Expected<std::vector<HostTensor>> want = RunReference(g, *inputs);
+  REQUIRE(want.ok());
+  REQUIRE(FuseOps(g, FuseOptions()).ok());
+  REQUIRE(g.nodes.size() == 1);
+  const std::optional<cpu::FusedTail> integer = cpu::MatchFusedTail(*g.nodes[0].body);
+  REQUIRE(integer.has_value());
+  CHECK(integer->integer);
+  Expected<std::vector<HostTensor>> got = RunCpu(g, *inputs);
+  REQUIRE_MESSAGE(got.ok(), got.status().ToString());
+  REQUIRE(got->front().type() == want->front().type());
+  CHECK(std::memcmp(got->front().raw(), want->front().raw(), want->front().bytes()) == 0);
 }
 
 TEST_CASE("a prelu whose slope is the running value runs op by op") {
