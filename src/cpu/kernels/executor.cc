@@ -33,11 +33,15 @@ const reference::KernelTable& CpuKernels() {
     t[static_cast<size_t>(OpKind::kRelu6)] = &cpu::Relu6;
     t[static_cast<size_t>(OpKind::kReluN1To1)] = &cpu::ReluN1To1;
     t[static_cast<size_t>(OpKind::kAdd)] = &cpu::Add;
+    t[static_cast<size_t>(OpKind::kSub)] = &cpu::Sub;
+    t[static_cast<size_t>(OpKind::kMean)] = &cpu::Mean;
     t[static_cast<size_t>(OpKind::kPad)] = &cpu::Pad;
+    t[static_cast<size_t>(OpKind::kDepthToSpace)] = &cpu::DepthToSpace;
     t[static_cast<size_t>(OpKind::kMaxPool2D)] = &cpu::MaxPool2D;
     t[static_cast<size_t>(OpKind::kAvgPool2D)] = &cpu::AvgPool2D;
     t[static_cast<size_t>(OpKind::kSigmoid)] = &cpu::Sigmoid;
     t[static_cast<size_t>(OpKind::kHardSwish)] = &cpu::HardSwish;
+    t[static_cast<size_t>(OpKind::kTanh)] = &cpu::Tanh;
     t[static_cast<size_t>(OpKind::kMul)] = &cpu::Mul;
     t[static_cast<size_t>(OpKind::kPRelu)] = &cpu::PRelu;
     t[static_cast<size_t>(OpKind::kLookupTable)] = &cpu::LookupTable;

@@ -24,13 +24,18 @@ Status TransposeConv2D(reference::KernelContext& ctx);
 Status Relu(reference::KernelContext& ctx);
 Status Relu6(reference::KernelContext& ctx);
 Status ReluN1To1(reference::KernelContext& ctx);
-/// Same-shape operands; a broadcasting add runs on the reference's kernel.
+/// Same-shape operands; a broadcasting add or sub runs on the reference's kernel.
 Status Add(reference::KernelContext& ctx);
+Status Sub(reference::KernelContext& ctx);
+/// Reduced axes that are one run of dimensions; others on the reference's kernel.
+Status Mean(reference::KernelContext& ctx);
 Status Pad(reference::KernelContext& ctx);
+Status DepthToSpace(reference::KernelContext& ctx);
 Status MaxPool2D(reference::KernelContext& ctx);
 Status AvgPool2D(reference::KernelContext& ctx);
 Status Sigmoid(reference::KernelContext& ctx);
 Status HardSwish(reference::KernelContext& ctx);
+Status Tanh(reference::KernelContext& ctx);
 /// The rhs of the output's shape or repeating along it (binary.cc); other
 /// broadcasts run on the reference's kernels.
 Status Mul(reference::KernelContext& ctx);

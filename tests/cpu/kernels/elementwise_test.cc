@@ -1,12 +1,12 @@
 //===- tests/cpu/kernels/elementwise_test.cc - Elementwise ops against the reference -===//
 //
-// The CPU executor's activations, same-shape add, mul, prelu, lookup_table,
-// quantize and pad compute the reference's rules in other loops, so both
+// The CPU executor's activations, same-shape add and sub, mul, prelu, lookup_table,
+// quantize, pad and depth_to_space compute the reference's rules in other loops, so both
 // agree exactly, floats included: random values (with ties and both
 // saturations in reach), every input and output format, fraction lengths
 // that shift both ways, fused activations on add and mul, every broadcast
 // form of mul's and prelu's second operand, infinities and NaN for
-// quantize; and a broadcasting add, which runs on the reference's kernel.
+// quantize; and a broadcasting add or sub, which runs on the reference's kernel.
 //
 //===----------------------------------------------------------------------===//
 #include <doctest/doctest.h>
@@ -50,32 +50,37 @@ TEST_CASE("activations equal the reference's in every format") {
       }
 }
 
-TEST_CASE("add equals the reference's, broadcasting or not") {
+TEST_CASE("add and sub equal the reference's, broadcasting or not") {
   Draw draw(4);
   const char* activations[] = {"none", "relu", "relu6", "relu_n1_to_1"};
-  for (DType in : {DType::kF32, DType::kI8, DType::kU8, DType::kI16})
-    for (int i = 0; i < 12; ++i) {
-      const Shape shape{1, draw.Int(1, 9), draw.Int(1, 9), draw.Int(1, 17)};
-      const bool broadcast = i % 4 == 3;
-      const Shape rhs_shape = broadcast ? Shape{shape[3]} : shape;
-      Attributes attrs;
-      attrs.Set("activation", AttrValue(std::string(activations[draw.Int(0, 3)])));
-      GraphBuilder b("add");
-      const TensorId x = b.Input("x", in, shape);
-      const TensorId z = b.Input("z", in, rhs_shape);
-      const TensorId y = b.Op(OpKind::kAdd, "add", {x, z}, attrs);
-      b.Output(y);
-      Graph g = std::move(b).Finish().value();
-      if (in != DType::kF32) {
-        g.tensor(x).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 9))}, -1};
-        g.tensor(z).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 9))}, -1};
-        g.tensor(y).dtype = kFormats[draw.Int(0, 2)];
-        g.tensor(y).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 9))}, -1};
+  for (OpKind op : {OpKind::kAdd, OpKind::kSub})
+    for (DType in : {DType::kF32, DType::kI8, DType::kU8, DType::kI16})
+      for (int i = 0; i < 12; ++i) {
+        const Shape shape{1, draw.Int(1, 9), draw.Int(1, 9), draw.Int(1, 17)};
+        const bool broadcast = i % 4 == 3;
+        const Shape rhs_shape = broadcast ? Shape{shape[3]} : shape;
+        Attributes attrs;
+        attrs.Set("activation", AttrValue(std::string(activations[draw.Int(0, 3)])));
+        GraphBuilder b("add");
+        const TensorId x = b.Input("x", in, shape);
+        const TensorId z = b.Input("z", in, rhs_shape);
+        const TensorId y = b.Op(op, "op", {x, z}, attrs);
+        b.Output(y);
+        Graph g = std::move(b).Finish().value();
+        if (in != DType::kF32) {
+          // i16 lhs of fraction 16..23 over an rhs of 0..9: sums beyond int32 (the int64 form)
+          const bool wide = in == DType::kI16 && i % 3 == 0;
+          g.tensor(x).fixed_point =
+              FixedPoint{{static_cast<int32_t>(wide ? draw.Int(16, 23) : draw.Int(0, 9))}, -1};
+          g.tensor(z).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 9))}, -1};
+          g.tensor(y).dtype = kFormats[draw.Int(0, 2)];
+          g.tensor(y).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 9))}, -1};
+        }
+        CAPTURE(OpName(op));
+        CAPTURE(DTypeName(in));
+        CAPTURE(broadcast);
+        CHECK(testing::SameAsReference(g, {draw.Values(in, shape), draw.Values(in, rhs_shape)}));
       }
-      CAPTURE(DTypeName(in));
-      CAPTURE(broadcast);
-      CHECK(testing::SameAsReference(g, {draw.Values(in, shape), draw.Values(in, rhs_shape)}));
-    }
 }
 
 /// The second operand's shapes for an output of `shape`: the same shape, a
@@ -234,6 +239,33 @@ TEST_CASE("pad equals the reference's, moving between formats or not") {
       g.nodes[0].attrs.Set("value", AttrValue(static_cast<double>(draw.Int(lowest, 5))));
       CAPTURE(DTypeName(in));
       CAPTURE(DTypeName(g.tensor(y).dtype));
+      CHECK(testing::SameAsReference(g, {draw.Values(in, shape)}));
+    }
+}
+
+TEST_CASE("depth_to_space equals the reference's, moving between formats or not") {
+  Draw draw(6);
+  for (DType in : {DType::kF32, DType::kI8, DType::kU8, DType::kI16})
+    for (int i = 0; i < 12; ++i) {
+      const int64_t block = draw.Int(2, 3);
+      const Shape shape{draw.Int(1, 2), draw.Int(1, 5), draw.Int(1, 5),
+                        block * block * draw.Int(1, 7)};
+      Attributes attrs;
+      attrs.Set("block_size", AttrValue(block));
+      GraphBuilder b("depth_to_space");
+      const TensorId x = b.Input("x", in, shape);
+      const TensorId y = b.Op(OpKind::kDepthToSpace, "d2s", {x}, attrs);
+      b.Output(y);
+      Graph g = std::move(b).Finish().value();
+      if (in != DType::kF32) {
+        const bool same = i % 2 == 0;  // every other case a plain copy
+        const auto f = static_cast<int32_t>(draw.Int(0, 9));
+        g.tensor(x).fixed_point = FixedPoint{{f}, -1};
+        g.tensor(y).dtype = same ? in : kFormats[draw.Int(0, 2)];
+        g.tensor(y).fixed_point = FixedPoint{{same ? f : static_cast<int32_t>(draw.Int(0, 9))}, -1};
+      }
+      CAPTURE(DTypeName(in));
+      CAPTURE(ShapeToString(shape));
       CHECK(testing::SameAsReference(g, {draw.Values(in, shape)}));
     }
 }

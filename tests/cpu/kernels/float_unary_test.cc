@@ -4,7 +4,8 @@
 // bit pattern of [-87.3, 88.3]); the CPU executor's float sigmoid within
 // 4e-7 of the reference's everywhere (outputs lie in [0, 1]), across the
 // rule's two cut-offs, at ±inf, and NaN for NaN; its hard swish the
-// reference's bits, at the kinks, ±inf and NaN included.
+// reference's bits, at the kinks, ±inf and NaN included; its tanh within 3
+// ulp of std::tanh over [-12, 12], ±1 at ±inf, NaN for NaN.
 //
 //===----------------------------------------------------------------------===//
 #include <doctest/doctest.h>
@@ -96,6 +97,49 @@ TEST_CASE("the float hard swish gives the reference's bits") {
                            std::numeric_limits<float>::quiet_NaN()};
   for (size_t i = 0; i < std::size(special); ++i) v[i * 41] = special[i];
   CHECK(testing::SameAsReference(g, {in}));
+}
+
+TEST_CASE("the float tanh is within 3 ulp of std::tanh, +-1 at +-inf, NaN for NaN") {
+  // Every 31st float bit pattern of [-12, 12] (both forms, the switch at 0.625, the saturation)
+  // through the executor, against std::tanh (the reference's rule).
+  std::vector<float> values;
+  for (int64_t o = Ordered(-12.0f); o <= Ordered(12.0f); o += 31) {
+    const int32_t bits = o < 0 ? static_cast<int32_t>(-o) | INT32_MIN : static_cast<int32_t>(o);
+    float x;
+    std::memcpy(&x, &bits, sizeof x);
+    values.push_back(x);
+  }
+  const float special[] = {0.625f,
+                           std::nextafter(0.625f, 0.0f),
+                           -0.0f,
+                           1e30f,
+                           std::numeric_limits<float>::infinity(),
+                           -std::numeric_limits<float>::infinity(),
+                           std::numeric_limits<float>::quiet_NaN()};
+  values.insert(values.end(), std::begin(special), std::end(special));
+  const auto n = static_cast<int64_t>(values.size());
+  GraphBuilder b("tanh");
+  const TensorId x = b.Input("x", DType::kF32, {n});
+  b.Output(b.Op(OpKind::kTanh, "t", {x}));
+  const Graph g = std::move(b).Finish().value();
+  HostTensor in = HostTensor::Zeros(DType::kF32, {n}).value();
+  std::copy(values.begin(), values.end(), in.data<float>());
+  const HostTensor got = RunCpu(g, {in}).value().front();
+  int64_t worst = 0;
+  float worst_at = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const float want = std::tanh(values[static_cast<size_t>(i)]);
+    const float a = got.data<float>()[i];
+    if (std::isnan(want)) {
+      CHECK(std::isnan(a));
+      continue;
+    }
+    const int64_t ulps = std::abs(Ordered(a) - Ordered(want));
+    if (ulps > worst) worst = ulps, worst_at = values[static_cast<size_t>(i)];
+  }
+  CAPTURE(worst_at);
+  CHECK(worst <= 3);
+  MESSAGE("tanh: worst ", worst, " ulp at ", worst_at);
 }
 
 }  // namespace
