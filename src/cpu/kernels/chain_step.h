@@ -10,7 +10,9 @@ namespace opuc::cpu {
 /// An elementwise op after an inner product, on the running value.
 struct ChainStep {
   enum class Operand { kNone, kWhole, kChannel, kScalar };
-  OpKind op = OpKind::kRelu;  ///< relu, relu6, relu_n1_to_1, add, sub, mul or prelu.
+  /// relu, relu6, relu_n1_to_1, add, sub, mul or prelu; sigmoid, hard_swish
+  /// or tanh on floats, lookup_table (whose table is `other`) on integers.
+  OpKind op = OpKind::kRelu;
   Activation activation = Activation::kNone;  ///< A binary op's fused activation.
   const float* other = nullptr;               ///< A binary op's other operand.
   Operand operand = Operand::kNone;  ///< Its shape: the output's, [channels] or one element.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "kernels.h"
+
 namespace opuc::cpu {
 
 FloatEpilogue::FloatEpilogue(const reference::KernelContext& ctx)
@@ -97,7 +99,8 @@ void FloatChain::Apply(float* data, int64_t offset, int64_t rows, int64_t n) con
       case OpKind::kRelu: Activate(Activation::kRelu, data, rows * n); continue;
       case OpKind::kRelu6: Activate(Activation::kRelu6, data, rows * n); continue;
       case OpKind::kReluN1To1: Activate(Activation::kReluN1To1, data, rows * n); continue;
-      default: break;
+      default:
+        if (FloatUnaryInPlace(step.op, data, rows * n)) continue;
     }
     // The whole-shape operand's elements for this block start at `offset`.
     const float* other =

@@ -28,42 +28,41 @@
 namespace opuc::cpu {
 namespace {
 
-/// Not inlined: inlined, GCC 12 drops restrict and leaves the loop scalar.
-[[gnu::noinline]] void Logistic(const float* __restrict x, float* __restrict y, int64_t count) {
+float LogisticOf(float v) {
   constexpr float kUpper = 16.619047164916992188f;
   constexpr float kLower = -9.0f;
-  for (int64_t i = 0; i < count; ++i) {
-    const float v = x[i];
-    const bool small = v < kLower;
-    const float e = FastExp(small ? v : -v);
-    const float logistic = 1.0f / (1.0f + e);  // computed either way: selects, no branches
-    const float out = small ? e : logistic;
-    y[i] = v > kUpper ? 1.0f : out;  // NaN compares false throughout and stays NaN
-  }
+  const bool small = v < kLower;
+  const float e = FastExp(small ? v : -v);
+  const float logistic = 1.0f / (1.0f + e);  // computed either way: selects, no branches
+  const float out = small ? e : logistic;
+  return v > kUpper ? 1.0f : out;  // NaN compares false throughout and stays NaN
 }
 
-/// Not inlined: inlined, GCC 12 drops restrict and leaves the loop scalar.
-[[gnu::noinline]] void HardSwishLoop(const float* __restrict x, float* __restrict y,
-                                     int64_t count) {
-  for (int64_t i = 0; i < count; ++i)
-    y[i] = x[i] * std::min(6.0f, std::max(0.0f, x[i] + 3.0f)) / 6.0f;
+float HardSwishOf(float v) { return v * std::min(6.0f, std::max(0.0f, v + 3.0f)) / 6.0f; }
+
+float TanhOf(float v) {
+  const float a = std::fabs(v);
+  const float z = v * v;
+  const float odd = ((((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z +
+                      1.33314422036e-1f) *
+                         z -
+                     3.33332819422e-1f) *
+                        z * v +
+                    v;
+  const float far = std::copysign(1.0f - 2.0f / (FastExp(a + a) + 1.0f), v);
+  return a < 0.625f ? odd : far;  // NaN compares false and takes `far`, NaN
 }
 
-/// Not inlined: inlined, GCC 12 drops restrict and leaves the loop scalar.
-[[gnu::noinline]] void TanhLoop(const float* __restrict x, float* __restrict y, int64_t count) {
-  for (int64_t i = 0; i < count; ++i) {
-    const float v = x[i];
-    const float a = std::fabs(v);
-    const float z = v * v;
-    const float odd = ((((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z +
-                        1.33314422036e-1f) *
-                           z -
-                       3.33332819422e-1f) *
-                          z * v +
-                      v;
-    const float far = std::copysign(1.0f - 2.0f / (FastExp(a + a) + 1.0f), v);
-    y[i] = a < 0.625f ? odd : far;  // NaN compares false and takes `far`, NaN
-  }
+// The loops are not inlined: inlined, GCC 12 drops restrict and leaves them scalar.
+
+template <float (*F)(float)>
+[[gnu::noinline]] void MapTo(const float* __restrict x, float* __restrict y, int64_t count) {
+  for (int64_t i = 0; i < count; ++i) y[i] = F(x[i]);
+}
+
+template <float (*F)(float)>
+[[gnu::noinline]] void MapInPlace(float* __restrict x, int64_t count) {
+  for (int64_t i = 0; i < count; ++i) x[i] = F(x[i]);
 }
 
 /// `loop` over a float input's elements; a quantized input gets the
@@ -80,15 +79,24 @@ Status FloatActivation(reference::KernelContext& ctx, reference::KernelFn refere
 }  // namespace
 
 Status HardSwish(reference::KernelContext& ctx) {
-  return FloatActivation(ctx, &reference::EvalHardSwish, &HardSwishLoop);
+  return FloatActivation(ctx, &reference::EvalHardSwish, &MapTo<HardSwishOf>);
 }
 
 Status Tanh(reference::KernelContext& ctx) {
-  return FloatActivation(ctx, &reference::EvalTanh, &TanhLoop);
+  return FloatActivation(ctx, &reference::EvalTanh, &MapTo<TanhOf>);
 }
 
 Status Sigmoid(reference::KernelContext& ctx) {
-  return FloatActivation(ctx, &reference::EvalSigmoid, &Logistic);
+  return FloatActivation(ctx, &reference::EvalSigmoid, &MapTo<LogisticOf>);
+}
+
+bool FloatUnaryInPlace(OpKind op, float* x, int64_t count) {
+  switch (op) {
+    case OpKind::kSigmoid: MapInPlace<LogisticOf>(x, count); return true;
+    case OpKind::kHardSwish: MapInPlace<HardSwishOf>(x, count); return true;
+    case OpKind::kTanh: MapInPlace<TanhOf>(x, count); return true;
+    default: return false;
+  }
 }
 
 }  // namespace opuc::cpu

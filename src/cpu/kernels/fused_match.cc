@@ -16,6 +16,11 @@ bool IsClamp(OpKind op) {
 
 bool IsBinary(OpKind op) { return op == OpKind::kAdd || op == OpKind::kSub || op == OpKind::kMul; }
 
+/// Float activations the chain computes as their kernels do (integer ones are tables).
+bool IsFloatUnary(OpKind op) {
+  return op == OpKind::kSigmoid || op == OpKind::kHardSwish || op == OpKind::kTanh;
+}
+
 /// Whether a chain of f32 values (integer: quantized ones) may hold `dtype`.
 bool IsValue(DType dtype, bool integer) {
   return integer ? IsQuantizedFormat(dtype) : dtype == DType::kF32;
@@ -38,7 +43,7 @@ TensorId StartOf(const Graph& body) {
   const Node& first = body.nodes.front();
   if (first.outputs.size() != 1 || first.inputs.empty()) return kNoTensor;
   const Shape& shape = body.tensor(first.outputs[0]).shape;
-  const size_t candidates = first.op == OpKind::kPRelu || IsClamp(first.op) ? 1 : 2;
+  const size_t candidates = IsBinary(first.op) ? 2 : 1;
   for (size_t i = 0; i < std::min(candidates, first.inputs.size()); ++i) {
     const TensorId t = first.inputs[i];
     if (t >= 0 && static_cast<size_t>(t) < body.tensors.size() && body.tensor(t).shape == shape &&
@@ -91,8 +96,14 @@ std::optional<FusedTail> MatchFusedTail(const Graph& body) {
     ChainStep step;
     step.op = node.op;
     TensorId other = kNoTensor;
-    if (IsClamp(node.op)) {
+    if (IsClamp(node.op) || (IsFloatUnary(node.op) && !tail.integer)) {
       if (node.inputs.size() != 1 || node.inputs[0] != value) return std::nullopt;
+    } else if (node.op == OpKind::kLookupTable && tail.integer) {
+      if (node.inputs.size() != 2 || node.inputs[0] != value || node.inputs[1] == value)
+        return std::nullopt;
+      other = node.inputs[1];  // the table, read whole
+      const Tensor* t = tensor(other);
+      if (!t || !IsQuantizedFormat(t->dtype) || t->sparsity) return std::nullopt;
     } else if ((IsBinary(node.op) || node.op == OpKind::kPRelu) && node.inputs.size() == 2 &&
                (node.inputs[0] == value) != (node.inputs[1] == value)) {
       step.value_first = node.inputs[0] == value;

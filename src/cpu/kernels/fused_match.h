@@ -2,7 +2,8 @@
 //
 // A fused function's body that the CPU executor runs as one kernel (fused.cc):
 // a chain of elementwise ops, each on the value before it (and one more
-// operand at most), the last one the body's output; the chain starts either
+// operand at most, or a lookup_table's table), the last one the body's
+// output; the chain starts either
 // at an inner product (conv2d, depthwise_conv2d, fully_connected: the first
 // node) or at an argument of the output's shape (an injective chain). Its
 // values are all f32, or all quantized (i8, u8, i16) of one shape.

@@ -77,6 +77,19 @@ template <typename Fn>
 int32_t Narrowed(int64_t v) { return static_cast<int32_t>(v); }  // within the step's range
 
 void RunStep(const Step& s, int32_t* v, int64_t offset, int64_t count, int64_t period) {
+  if (s.op == OpKind::kLookupTable) {  // the entries are in the output's format already
+    const int32_t* t = s.repeated.data();
+    if (s.interpolate) {
+      Each(v, count, [t](int32_t q) {
+        const Int16Bytes b = SplitInt16(q);
+        return Narrowed(Interpolate(t[b.high + 128], t[b.high + 129], b.low));
+      });
+    } else {
+      const int32_t at = s.table_offset;
+      Each(v, count, [t, at](int32_t q) { return t[q + at]; });
+    }
+    return;
+  }
   if (IsClamp(s.op)) {
     if (s.int32) {
       const FixedRequant r(s.shift, s.lo, s.hi);
@@ -181,6 +194,15 @@ Expected<IntegerChain> IntegerChain::Make(const Graph& body, const FusedTail& ta
       s.lo = range.lo, s.hi = range.hi;
       s.shift = f_in - f_out;
       s.int32 = Requant32::Covers(s.shift);
+    } else if (c.op == OpKind::kLookupTable) {
+      // As the reference: an 8-bit value indexes 256 entries, an i16 one 257 knots.
+      const int64_t entries = value == DType::kI16 ? 257 : 256;
+      if (!s.other || !IsQuantizedFormat(s.other->dtype()) || s.other->elements() != entries)
+        return InvalidArgument("a lookup_table's table does not fit its input");
+      s.repeated = reference::Widened(*s.other);
+      s.table_offset = value == DType::kI8 ? 128 : 0;
+      s.interpolate = value == DType::kI16;
+      s.int32 = true;
     } else {
       if (!s.other || !IsQuantizedFormat(s.other->dtype()))
         return InternalError("an integer chain's step has no quantized operand");

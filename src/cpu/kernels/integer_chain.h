@@ -2,9 +2,9 @@
 //
 // FloatChain's integer twin (epilogue.h): the elementwise ops of a fused
 // function over quantized values, each by its reference rule (numerics.md
-// §3 and §5: relu, relu6, relu_n1_to_1 as clamps; add and sub aligned up
+// §3, §5 and §6: relu, relu6, relu_n1_to_1 as clamps; add and sub aligned up
 // to the finest fraction length and rounded once; mul and prelu on the
-// exact product), a block of elements at a time while the block is in
+// exact product; lookup_table), a block of elements at a time while the block is in
 // cache. The block is widened to int32 once; every step's result saturates
 // to its own output's range, so int32 holds each value exactly, and a step
 // runs in int32 lanes (requant32.h) where its sums provably fit, else on
@@ -52,8 +52,13 @@ class IntegerChain {
     int64_t value_scale = 1, other_scale = 1;
     bool int32 = false;  ///< Every sum fits int32 and each shift is Requant32's.
     /// A per-channel operand widened and laid out several times over, so
-    /// that a loop along it is long enough for whole vectors.
+    /// that a loop along it is long enough for whole vectors; or a
+    /// lookup_table's table, widened.
     std::vector<int32_t> repeated;
+    /// lookup_table: an i8 value's index offset (128), or an i16 value's
+    /// interpolation between knots.
+    int32_t table_offset = 0;
+    bool interpolate = false;
   };
   const std::vector<Step>& steps() const { return steps_; }
 

@@ -36,6 +36,9 @@ Status AvgPool2D(reference::KernelContext& ctx);
 Status Sigmoid(reference::KernelContext& ctx);
 Status HardSwish(reference::KernelContext& ctx);
 Status Tanh(reference::KernelContext& ctx);
+/// x = op(x) over `count` floats for sigmoid, hard_swish and tanh, as their
+/// kernels compute it (a fused chain's step); false for any other op.
+bool FloatUnaryInPlace(OpKind op, float* x, int64_t count);
 /// The rhs of the output's shape or repeating along it (binary.cc); other
 /// broadcasts run on the reference's kernels.
 Status Mul(reference::KernelContext& ctx);

@@ -206,6 +206,27 @@ TEST_CASE("an injective chain runs as one kernel over several blocks") {
   CHECK(std::memcmp(got->front().raw(), want->front().raw(), want->front().bytes()) == 0);
 }
 
+TEST_CASE("float activations are chain steps: conv, sigmoid, a channel scale, hard swish, tanh") {
+  GraphBuilder b("activations");
+  const TensorId x = b.Input("x", DType::kF32, {1, 7, 7, 5});
+  std::vector<float> w(12 * 3 * 3 * 5), s(12);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i % 9) - 4) / 6;
+  for (size_t i = 0; i < s.size(); ++i) s[i] = static_cast<float>(i) - 5.5f;
+  Attributes same;
+  same.Set("padding", AttrValue(std::string("same")));
+  const TensorId c = b.Op(OpKind::kConv2D, "conv", {x, b.ConstantF32("w", {12, 3, 3, 5}, w)}, same);
+  const TensorId g = b.Op(OpKind::kSigmoid, "sigmoid", {c});
+  const TensorId m = b.Op(OpKind::kMul, "scale", {g, b.ConstantF32("s", {12}, s)});
+  const TensorId h = b.Op(OpKind::kHardSwish, "hard_swish", {m});
+  b.Output(b.Op(OpKind::kTanh, "tanh", {h}));
+  const std::optional<cpu::FusedTail> tail = CheckOneFunction(std::move(b).Finish().value(), 9);
+  REQUIRE(tail.has_value());
+  REQUIRE(tail->steps.size() == 4);
+  CHECK(tail->steps[0].op == OpKind::kSigmoid);
+  CHECK(tail->steps[2].op == OpKind::kHardSwish);
+  CHECK(tail->steps[3].op == OpKind::kTanh);
+}
+
 TEST_CASE("a prelu whose slope is the running value runs op by op") {
   GraphBuilder b("slope_from_map");
   const TensorId x = b.Input("x", DType::kF32, {1, 4, 4, 3});

@@ -2,13 +2,14 @@
 //
 // A random quantized conv2d, depthwise_conv2d or fully_connected
 // (random_inner_product.h), or an argument, followed by one to four
-// elementwise steps (relu, relu6, relu_n1_to_1, add, sub, mul, prelu), each
+// elementwise steps (relu, relu6, relu_n1_to_1, add, sub, mul, prelu,
+// lookup_table with a random table), each
 // with its own output format (i8, u8, i16) and fraction length, an operand
 // of the output's shape, one per channel or one value, on either side, and
 // a fused activation: FuseOps makes each one function, which the CPU
 // executor runs as one kernel (checked), and it gives the integer
 // reference's bytes on the unfused graph. Fraction lengths mostly stay near
-// the value's, sometimes anywhere in their range, and in a fifth of the
+// the value's, sometimes anywhere in their range, and in a third of the
 // cases often at either end: shifts beyond 30 and sums beyond int32 take
 // the int64 steps (counted: both kinds occur).
 //
@@ -31,8 +32,9 @@ namespace opuc {
 namespace {
 
 constexpr DType kFormats[] = {DType::kI8, DType::kU8, DType::kI16};
-constexpr OpKind kSteps[] = {OpKind::kRelu, OpKind::kRelu6, OpKind::kReluN1To1, OpKind::kAdd,
-                             OpKind::kSub,  OpKind::kMul,   OpKind::kPRelu};
+constexpr OpKind kSteps[] = {OpKind::kRelu,  OpKind::kRelu6,      OpKind::kReluN1To1,
+                             OpKind::kAdd,   OpKind::kSub,        OpKind::kMul,
+                             OpKind::kPRelu, OpKind::kLookupTable};
 const char* const kActivations[] = {"none", "relu", "relu6", "relu_n1_to_1"};
 
 /// Appends random steps to `c`'s graph after `value` (an i8/u8/i16 tensor
@@ -49,7 +51,7 @@ void AppendSteps(testing::RandomCase& c, TensorId value, bool extreme, testing::
   };
   const int64_t steps = draw.Int(1, 4);
   for (int64_t k = 0; k < steps; ++k) {
-    const OpKind op = kSteps[draw.Int(0, 6)];
+    const OpKind op = kSteps[draw.Int(0, 7)];
     const int f_value = g.tensor(value).fixed_point.fraction_bits[0];
     Node node;
     node.op = op;
@@ -81,6 +83,16 @@ void AppendSteps(testing::RandomCase& c, TensorId value, bool extreme, testing::
     Tensor result;
     result.name = "value" + std::to_string(k);
     result.dtype = kFormats[draw.Int(0, 2)];
+    if (op == OpKind::kLookupTable) {  // a random table in the result's format
+      Tensor table;
+      table.name = "table" + std::to_string(k);
+      table.dtype = result.dtype;
+      table.shape = {g.tensor(value).dtype == DType::kI16 ? 257 : 256};
+      const TensorId t = g.AddTensor(table);
+      g.inputs.push_back(t);
+      c.inputs.push_back(draw.Values(table.dtype, table.shape));
+      node.inputs.push_back(t);
+    }
     result.shape = shape;
     result.fixed_point = FixedPoint{{fraction(f_value, result.dtype, 15)}, -1};
     value = g.AddTensor(result);
@@ -94,7 +106,7 @@ TEST_CASE("quantized elementwise chains run as one kernel with the integer refer
   testing::Draw draw(21);
   testing::InnerProductDraw products(22);
   const OpKind heads[] = {OpKind::kConv2D, OpKind::kDepthwiseConv2D, OpKind::kFullyConnected};
-  int64_t int32_steps = 0, int64_steps = 0, injective = 0;
+  int64_t int32_steps = 0, int64_steps = 0, tables = 0, injective = 0;
   for (int i = 0; i < 480; ++i) {
     CAPTURE(i);
     testing::RandomCase c;
@@ -113,7 +125,7 @@ TEST_CASE("quantized elementwise chains run as one kernel with the integer refer
       c = products.Make(heads[i % 3], kFormats[draw.Int(0, 2)]);
       value = c.graph.outputs[0];
     }
-    AppendSteps(c, value, /*extreme=*/i % 5 == 4, draw);
+    AppendSteps(c, value, /*extreme=*/i % 3 == 2, draw);
     if (i % 4 == 3 && c.graph.nodes.size() < 2) continue;  // one op is no function
     CAPTURE(c.description);
     Expected<std::vector<HostTensor>> want = RunReference(c.graph, c.inputs);
@@ -130,14 +142,18 @@ TEST_CASE("quantized elementwise chains run as one kernel with the integer refer
     // Which steps leave the int32 lanes (the operands' formats decide, not their values).
     std::vector<HostTensor> formats;
     for (TensorId t : tail->others)
-      formats.push_back(t == kNoTensor ? HostTensor()
-                                       : HostTensor::Zeros(body.tensor(t).dtype, {1}).value());
+      formats.push_back(
+          t == kNoTensor ? HostTensor()
+                         : HostTensor::Zeros(body.tensor(t).dtype, body.tensor(t).shape).value());
     std::vector<const HostTensor*> others;
     for (size_t k = 0; k < formats.size(); ++k)
       others.push_back(tail->others[k] == kNoTensor ? nullptr : &formats[k]);
     Expected<cpu::IntegerChain> chain = cpu::IntegerChain::Make(body, *tail, others, nullptr);
     REQUIRE_MESSAGE(chain.ok(), chain.status().ToString());
-    for (const cpu::IntegerChain::Step& s : chain->steps()) ++(s.int32 ? int32_steps : int64_steps);
+    for (const cpu::IntegerChain::Step& s : chain->steps()) {
+      ++(s.int32 ? int32_steps : int64_steps);
+      tables += s.op == OpKind::kLookupTable;
+    }
 
     Expected<std::vector<HostTensor>> got = RunCpu(g, c.inputs);
     REQUIRE_MESSAGE(got.ok(), got.status().ToString());
@@ -149,7 +165,9 @@ TEST_CASE("quantized elementwise chains run as one kernel with the integer refer
   CHECK(injective > 60);
   CHECK(int32_steps > 200);
   CHECK(int64_steps > 20);
-  MESSAGE(injective, " injective chains; steps in int32 ", int32_steps, ", in int64 ", int64_steps);
+  CHECK(tables > 50);
+  MESSAGE(injective, " injective chains; steps in int32 ", int32_steps, " (", tables,
+          " tables), in int64 ", int64_steps);
 }
 
 }  // namespace
