@@ -89,13 +89,13 @@ int64_t BlockElements(int64_t channels) {
          std::max<int64_t>(channels, 1);
 }
 
-/// Runs the body's inner product (node 0) with `tail` after each block,
-/// its output where `allocator` puts it (nullptr: the fused node's place).
+/// Runs the body's inner product (node 0, output type `types`) with `tail`
+/// after each block, its output where `allocator` puts it (nullptr: the
+/// fused node's place).
 Status RunProduct(reference::KernelContext& ctx, const Graph& body,
-                  const std::vector<const HostTensor*>& inputs, Tail tail,
+                  const std::vector<const HostTensor*>& inputs,
+                  const std::vector<TensorType>& types, Tail tail,
                   const reference::OutputAllocator* allocator, std::vector<HostTensor>* outputs) {
-  OPUC_ASSIGN_OR_RETURN(std::vector<TensorType> types,
-                        reference::CheckedOutputTypes(body, 0, inputs));
   outputs->resize(1);
   reference::KernelContext product(body, 0, inputs, types, outputs,
                                    allocator ? allocator : ctx.allocator());
@@ -115,7 +115,7 @@ Status Fused(reference::KernelContext& ctx) {
   if (!tail || body->inputs.size() != ctx.num_inputs()) return RunOpByOp(ctx, *body);
 
   // The body's values: its parameters are the node's arguments, its
-  // constants are viewed in place. Each must have its tensor's dtype (else
+  // constants are viewed in place. Each must have its tensor's type (else
   // the reference, op by op, says which is wrong).
   std::map<TensorId, const HostTensor*> value;
   for (size_t i = 0; i < body->inputs.size(); ++i) value[body->inputs[i]] = ctx.input(i);
@@ -130,7 +130,7 @@ Status Fused(reference::KernelContext& ctx) {
       OPUC_ASSIGN_OR_RETURN(HostTensor view, HostTensor::FromConstant(body->tensor(t)));
       v = value[t] = &constants.emplace_back(std::move(view));
     }
-    typed &= v && v->dtype() == body->tensor(t).dtype;
+    typed &= v && v->type() == body->tensor(t).type();
     return v;
   };
   std::vector<const HostTensor*> others;
@@ -139,12 +139,19 @@ Status Fused(reference::KernelContext& ctx) {
     others.push_back(v);
   }
   std::vector<const HostTensor*> product_inputs;
+  std::vector<TensorType> product_types;
   const HostTensor* start = nullptr;
   if (tail->inner_product) {
     for (TensorId t : body->nodes.front().inputs) {
       OPUC_ASSIGN_OR_RETURN(const HostTensor* v, lookup(t));
       product_inputs.push_back(v);
     }
+    // The declared output type, checked against inference (else op by op
+    // names what disagrees).
+    Expected<std::vector<TensorType>> types =
+        reference::CheckedOutputTypes(*body, 0, product_inputs);
+    if (!types.ok()) return RunOpByOp(ctx, *body);
+    product_types = std::move(types).value();
   } else {
     OPUC_ASSIGN_OR_RETURN(start, lookup(tail->start));
   }
@@ -158,8 +165,8 @@ Status Fused(reference::KernelContext& ctx) {
     const FloatChain chain(std::move(steps));
     if (tail->inner_product) {
       // The product computes into the fused node's own output (its arena place).
-      OPUC_RETURN_IF_ERROR(
-          RunProduct(ctx, *body, product_inputs, {&chain, nullptr}, nullptr, &product));
+      OPUC_RETURN_IF_ERROR(RunProduct(ctx, *body, product_inputs, product_types, {&chain, nullptr},
+                                      nullptr, &product));
       return ctx.SetOutput(0, std::move(product[0]));
     }
     OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());
@@ -178,7 +185,8 @@ Status Fused(reference::KernelContext& ctx) {
   if (!chain.ok()) return RunOpByOp(ctx, *body);  // the reference names what is wrong
   if (tail->inner_product) {
     const reference::OutputAllocator kept = KeptProductOutput;
-    return RunProduct(ctx, *body, product_inputs, {nullptr, &*chain}, &kept, &product);
+    return RunProduct(ctx, *body, product_inputs, product_types, {nullptr, &*chain}, &kept,
+                      &product);
   }
   const int64_t block = BlockElements(out->shape().empty() ? 1 : out->shape().back());
   for (int64_t e = 0; e < out->elements(); e += block)

@@ -227,6 +227,40 @@ TEST_CASE("float activations are chain steps: conv, sigmoid, a channel scale, ha
   CHECK(tail->steps[3].op == OpKind::kTanh);
 }
 
+TEST_CASE(
+    "a body whose declared shapes disagree with its conv is an error, never a write past the end") {
+  // x -> conv2d(1x1, 8 channels) -> relu -> relu6, fused; then the body's conv output and the
+  // chain's values declared one row short of what the conv makes.
+  for (DType format : {DType::kF32, DType::kI8}) {
+    CAPTURE(DTypeName(format));
+    GraphBuilder b("short");
+    const TensorId x = b.Input("x", format, {1, 6, 6, 4});
+    const TensorId w = format == DType::kF32
+                           ? b.ConstantF32("w", {8, 1, 1, 4}, std::vector<float>(32, 0.25f))
+                           : b.Constant("w", DType::kI8, {8, 1, 1, 4},
+                                        ConstantData::Copy(std::vector<int8_t>(32, 3).data(), 32));
+    const TensorId c = b.Op(OpKind::kConv2D, "conv", {x, w});
+    b.Output(b.Op(OpKind::kRelu6, "relu6", {b.Op(OpKind::kRelu, "relu", {c})}));
+    Graph g = std::move(b).Finish().value();
+    if (format != DType::kF32)
+      for (Tensor& t : g.tensors) t.fixed_point = FixedPoint{{t.name == "w" ? 2 : 4}, -1};
+    REQUIRE(FuseOps(g, FuseOptions()).ok());
+    REQUIRE(g.nodes.size() == 1);
+    Graph body = *g.nodes[0].body;
+    for (Tensor& t : body.tensors)
+      if (t.shape == Shape{1, 6, 6, 8}) t.shape = {1, 5, 6, 8};
+    REQUIRE(cpu::MatchFusedTail(body).has_value());  // the chain still matches as declared
+    g.nodes[0].body = std::make_shared<const Graph>(std::move(body));
+    g.tensor(g.outputs[0]).shape = {1, 5, 6, 8};
+    Expected<std::vector<HostTensor>> inputs = RandomInputs(g, 4);
+    REQUIRE(inputs.ok());
+    Expected<std::vector<HostTensor>> got = RunCpu(g, *inputs);
+    REQUIRE_FALSE(got.ok());
+    CHECK(got.status().ToString().find("conv") != std::string::npos);
+    MESSAGE(got.status().ToString());
+  }
+}
+
 TEST_CASE("a prelu whose slope is the running value runs op by op") {
   GraphBuilder b("slope_from_map");
   const TensorId x = b.Input("x", DType::kF32, {1, 4, 4, 3});
