@@ -8,9 +8,10 @@
 // (conv2d, depthwise_conv2d, fully_connected), the chain is applied to each
 // block of the product's output while the block is in cache, TVM's
 // "out-elementwise fusable" group; from an argument (an injective chain),
-// block by block over the argument. Float values go through FloatChain
-// (epilogue.h) in place, quantized ones through IntegerChain
-// (integer_chain.h). Any other body runs op by op on the CPU executor.
+// block by block over the argument, and into a mean's sums when a mean ends
+// the body. Float values go through FloatChain (epilogue.h) in place,
+// quantized ones through IntegerChain (integer_chain.h). Any other body runs
+// op by op on the CPU executor.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -22,7 +23,9 @@
 #include "evaluate.h"
 #include "fused_match.h"
 #include "integer_chain.h"
+#include "kept_buffer.h"
 #include "kernels.h"
+#include "mean_extents.h"
 
 namespace opuc::cpu {
 namespace {
@@ -106,6 +109,82 @@ Status RunProduct(reference::KernelContext& ctx, const Graph& body,
   return run.WithContext(DescribeNode(body, 0));
 }
 
+/// sums[(o, i)] += values[j] for elements [at, at + count) of a mean's
+/// outer × count × inner input, in C order (the reference's).
+template <typename T, typename Acc>
+void AddToMeans(const T* values, int64_t at, int64_t count, const MeanExtents& e, Acc* sums) {
+  if (count == 0) return;
+  int64_t i = at % e.inner, r = at / e.inner % e.count, o = at / e.inner / e.count;
+  for (int64_t j = 0; j < count; ++j) {
+    sums[o * e.inner + i] += static_cast<Acc>(values[j]);
+    if (++i < e.inner) continue;
+    i = 0;
+    if (++r == e.count) r = 0, ++o;
+  }
+}
+
+struct ChainBlock;  // KeptBuffer tags
+struct FloatMeans;
+struct ExactMeans;
+
+/// An injective chain from `start` reduced by the body's last node, a mean:
+/// block by block, each block's last values added into the mean's sums as
+/// they come, then each sum averaged as the mean kernel averages it.
+Status ChainMean(reference::KernelContext& ctx, const Graph& body, const FusedTail& tail,
+                 const HostTensor& start, const std::vector<const HostTensor*>& others) {
+  const NodeId mean = static_cast<NodeId>(body.nodes.size() - 1);
+  const MeanExtents e = MeanExtentsOf(start.shape(), MeanAttrs::Of(body.node(mean).attrs).axes);
+  const int64_t n = start.shape().empty() ? 1 : std::max<int64_t>(start.shape().back(), 1);
+  const int64_t block = BlockElements(n), total = start.elements();
+  if (!tail.integer) {
+    std::vector<ChainStep> steps = tail.steps;
+    for (size_t k = 0; k < steps.size(); ++k)
+      if (others[k]) steps[k].other = others[k]->data<float>();
+    const FloatChain chain(std::move(steps));
+    OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());
+    std::vector<float>& values = KeptBuffer<float, ChainBlock>();
+    std::vector<float>& sums = KeptBuffer<float, FloatMeans>();
+    values.resize(static_cast<size_t>(std::min(block, total)));
+    sums.assign(static_cast<size_t>(out->elements()), 0.0f);
+    for (int64_t at = 0; at < total; at += block) {
+      const int64_t size = std::min(block, total - at);
+      std::copy(start.data<float>() + at, start.data<float>() + at + size, values.begin());
+      chain.Apply(values.data(), at, size / n, n);
+      AddToMeans(values.data(), at, size, e, sums.data());
+    }
+    float* y = out->data<float>();
+    for (int64_t o = 0; o < out->elements(); ++o)
+      y[o] = e.count == 0 ? sums[static_cast<size_t>(o)]
+                          : sums[static_cast<size_t>(o)] / static_cast<float>(e.count);
+    return OkStatus();
+  }
+  Expected<IntegerChain> chain = IntegerChain::Make(body, tail, others, nullptr);
+  const std::vector<const HostTensor*> no_inputs;
+  const std::vector<TensorType> no_types;
+  const reference::KernelContext mean_ctx(body, mean, no_inputs, no_types, nullptr);
+  const Expected<int> f_in = reference::InputFraction(mean_ctx, 0, "input");
+  const Expected<int> f_out = reference::OutputFraction(mean_ctx);
+  if (!chain.ok() || !f_in.ok() || !f_out.ok())
+    return RunOpByOp(ctx, body);  // the reference names it
+  OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());
+  std::vector<int64_t>& sums = KeptBuffer<int64_t, ExactMeans>();
+  sums.assign(static_cast<size_t>(out->elements()), 0);
+  for (int64_t at = 0; at < total; at += block)
+    chain->Apply(start, at, std::min(block, total - at),
+                 [&](const int32_t* values, int64_t first, int64_t count) {
+                   AddToMeans(values, first, count, e, sums.data());
+                 });
+  const reference::IntRange range = reference::FormatRange(out->dtype());
+  const reference::IntWriter y(out);
+  for (int64_t o = 0; o < out->elements(); ++o) {
+    OPUC_ASSIGN_OR_RETURN(
+        const int64_t average,
+        reference::Average(sums[static_cast<size_t>(o)], e.count, *f_out - *f_in, range));
+    y.Set(o, average);
+  }
+  return OkStatus();
+}
+
 }  // namespace
 
 Status Fused(reference::KernelContext& ctx) {
@@ -156,6 +235,7 @@ Status Fused(reference::KernelContext& ctx) {
     OPUC_ASSIGN_OR_RETURN(start, lookup(tail->start));
   }
   if (!typed) return RunOpByOp(ctx, *body);
+  if (tail->mean) return ChainMean(ctx, *body, *tail, *start, others);
 
   std::vector<HostTensor> product(1);
   if (!tail->integer) {

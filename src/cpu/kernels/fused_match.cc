@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "mean_extents.h"
+
 namespace opuc::cpu {
 namespace {
 
@@ -91,6 +93,14 @@ std::optional<FusedTail> MatchFusedTail(const Graph& body) {
       if (body.outputs[0] == value) return std::nullopt;
     }
     const Tensor* result = node.outputs.size() == 1 ? tensor(node.outputs[0]) : nullptr;
+    if (node.op == OpKind::kMean && k + 1 == body.nodes.size() && !tail.inner_product &&
+        !tail.steps.empty() && node.inputs.size() == 1 && node.inputs[0] == value && result &&
+        IsValue(result->dtype, tail.integer) &&
+        MeanExtentsOf(shape, MeanAttrs::Of(node.attrs).axes).count >= 0) {
+      tail.mean = true;
+      value = node.outputs[0];
+      break;
+    }
     if (!result || !(result->shape == shape) || !IsValue(result->dtype, tail.integer))
       return std::nullopt;
     ChainStep step;

@@ -5,7 +5,8 @@
 // operand at most, or a lookup_table's table), the last one the body's
 // output; the chain starts either
 // at an inner product (conv2d, depthwise_conv2d, fully_connected: the first
-// node) or at an argument of the output's shape (an injective chain). Its
+// node) or at an argument of the output's shape (an injective chain, which
+// may end in a mean: TVM's injective ops fused into a reduction). Its
 // values are all f32, or all quantized (i8, u8, i16) of one shape.
 //
 //===----------------------------------------------------------------------===//
@@ -27,6 +28,9 @@ struct FusedTail {
   std::vector<NodeId> nodes;     ///< The steps' nodes, in order.
   std::vector<ChainStep> steps;  ///< Without their operands' data.
   std::vector<TensorId> others;  ///< Per step, its other operand (kNoTensor: none).
+  /// The body's last node is a mean over the last step's value (its reduced
+  /// axes one run of dimensions) and not a step: an injective chain reduced.
+  bool mean = false;
 };
 
 /// The chain of the body, or nullopt when the body has another shape.

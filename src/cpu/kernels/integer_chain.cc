@@ -231,6 +231,14 @@ IntegerChain::IntegerChain(std::vector<Step> steps, int64_t channels, HostTensor
 }
 
 void IntegerChain::Apply(const HostTensor& first, int64_t offset, int64_t count) const {
+  Apply(first, offset, count, [this](const int32_t* values, int64_t at, int64_t size) {
+    reference::VisitFormat(
+        out_->dtype(), [&](auto tag) { Narrow(values, out_->data<decltype(tag)>() + at, size); });
+  });
+}
+
+void IntegerChain::Apply(const HostTensor& first, int64_t offset, int64_t count,
+                         const Sink& sink) const {
   // A few KB of int32 at a time, whole repetitions of the channel
   // operands, so that every step's pass stays in L1.
   const int64_t chunk = std::max<int64_t>(1, 1024 / period_) * period_;
@@ -241,8 +249,7 @@ void IntegerChain::Apply(const HostTensor& first, int64_t offset, int64_t count)
     reference::VisitFormat(
         first.dtype(), [&](auto tag) { Widen(first.data<decltype(tag)>() + at, v.data(), size); });
     for (const Step& s : steps_) RunStep(s, v.data(), at, size, period_);
-    reference::VisitFormat(
-        out_->dtype(), [&](auto tag) { Narrow(v.data(), out_->data<decltype(tag)>() + at, size); });
+    sink(v.data(), at, size);
   }
 }
 

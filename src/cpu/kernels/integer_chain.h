@@ -16,6 +16,7 @@
 #define OPUC_SRC_CPU_KERNELS_INTEGER_CHAIN_H
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "fused_match.h"
@@ -37,6 +38,12 @@ class IntegerChain {
   /// of the output's shape) through every step into the same elements of
   /// the output; `offset` is a multiple of the channel count.
   void Apply(const HostTensor& first, int64_t offset, int64_t count) const;
+
+  /// As Apply, but each chunk of the last step's values (int32, each within
+  /// its format) goes to `sink` (its first element's index, how many)
+  /// instead of into the output: a reduction's input.
+  using Sink = std::function<void(const int32_t* values, int64_t at, int64_t count)>;
+  void Apply(const HostTensor& first, int64_t offset, int64_t count, const Sink& sink) const;
 
   struct Step {
     OpKind op = OpKind::kRelu;

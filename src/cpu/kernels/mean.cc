@@ -16,6 +16,7 @@
 #include "integer_util.h"
 #include "kept_buffer.h"
 #include "kernels.h"
+#include "mean_extents.h"
 
 namespace opuc::cpu {
 namespace {
@@ -26,35 +27,30 @@ template <typename T, typename Acc>
   for (int64_t i = 0; i < n; ++i) sums[i] += static_cast<Acc>(row[i]);
 }
 
-/// outer × count × inner, or count < 0 when the reduced axes are not one run.
-struct Extents {
-  int64_t outer = 1, count = 1, inner = 1;
-};
-Extents ExtentsOf(const Shape& shape, const std::vector<int64_t>& axes) {
-  const auto rank = static_cast<int64_t>(shape.size());
-  std::vector<bool> reduced(shape.size(), false);
-  for (int64_t axis : axes) reduced[static_cast<size_t>(axis < 0 ? axis + rank : axis)] = true;
-  const auto first = std::find(reduced.begin(), reduced.end(), true);
-  const auto end = std::find(first, reduced.end(), false);
-  Extents e;
-  if (std::find(end, reduced.end(), true) != reduced.end()) return {1, -1, 1};
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t& part = reduced[static_cast<size_t>(d)]                     ? e.count
-                    : d < static_cast<int64_t>(first - reduced.begin()) ? e.outer
-                                                                        : e.inner;
-    part *= shape[static_cast<size_t>(d)];
-  }
-  return e;
-}
-
 struct MeanSums;  // KeptBuffer tags
 struct ExactMeanSums;
 
 }  // namespace
 
+MeanExtents MeanExtentsOf(const Shape& shape, const std::vector<int64_t>& axes) {
+  const auto rank = static_cast<int64_t>(shape.size());
+  std::vector<bool> reduced(shape.size(), false);
+  for (int64_t axis : axes) reduced[static_cast<size_t>(axis < 0 ? axis + rank : axis)] = true;
+  const auto first = std::find(reduced.begin(), reduced.end(), true);
+  const auto end = std::find(first, reduced.end(), false);
+  if (std::find(end, reduced.end(), true) != reduced.end()) return {1, -1, 1};
+  MeanExtents e;
+  const auto before = static_cast<int64_t>(first - reduced.begin());
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t& part = reduced[static_cast<size_t>(d)] ? e.count : d < before ? e.outer : e.inner;
+    part *= shape[static_cast<size_t>(d)];
+  }
+  return e;
+}
+
 Status Mean(reference::KernelContext& ctx) {
   const HostTensor& input = *ctx.input(0);
-  const Extents e = ExtentsOf(input.shape(), MeanAttrs::Of(ctx.attrs()).axes);
+  const MeanExtents e = MeanExtentsOf(input.shape(), MeanAttrs::Of(ctx.attrs()).axes);
   if (e.count < 0) return reference::EvalMean(ctx);
   const auto rows = [&](auto tag, auto& sums, int64_t o) {
     const auto* in = input.data<decltype(tag)>() + o * e.count * e.inner;

@@ -167,8 +167,9 @@ TEST_CASE("a subtraction chain keeps each operand on its side, and prelu its slo
 }
 
 /// x + y -> · s[c] -> relu over 1x24x24x40: an injective chain of three
-/// blocks (blocks are whole rows of 40 channels), float or quantized.
-Graph InjectiveChain(DType format) {
+/// blocks (blocks are whole rows of 40 channels), float or quantized; then,
+/// given `axes`, a mean over them.
+Graph InjectiveChain(DType format, std::vector<int64_t> axes = {}) {
   GraphBuilder b("injective");
   const Shape shape{1, 24, 24, 40};
   const TensorId x = b.Input("x", format, shape);
@@ -176,7 +177,10 @@ Graph InjectiveChain(DType format) {
   const TensorId s = b.Input("s", format, {40});
   const TensorId sum = b.Op(OpKind::kAdd, "add", {x, y});
   const TensorId scaled = b.Op(OpKind::kMul, "scale", {sum, s});
-  b.Output(b.Op(OpKind::kRelu, "relu", {scaled}));
+  const TensorId relu = b.Op(OpKind::kRelu, "relu", {scaled});
+  Attributes mean;
+  mean.Set("axes", AttrValue(axes));
+  b.Output(axes.empty() ? relu : b.Op(OpKind::kMean, "mean", {relu}, mean));
   Graph g = std::move(b).Finish().value();
   if (format != DType::kF32) {
     int f = 3;
@@ -185,25 +189,31 @@ Graph InjectiveChain(DType format) {
   return g;
 }
 
-TEST_CASE("an injective chain runs as one kernel over several blocks") {
-  const std::optional<cpu::FusedTail> tail = CheckOneFunction(InjectiveChain(DType::kF32), 7);
-  REQUIRE(tail.has_value());
-  CHECK_FALSE(tail->inner_product);
+TEST_CASE("an injective chain runs as one kernel over several blocks, reduced by a mean or not") {
+  // axes {1, 2}: a global average pool (one run of axes, one kernel); {1, 3}: op by op
+  for (const std::vector<int64_t>& axes : {std::vector<int64_t>{}, {1, 2}, {1, 3}}) {
+    CAPTURE(axes.size());
+    const bool one_kernel = axes.size() != 2 || axes[1] == 2;
+    const std::optional<cpu::FusedTail> tail =
+        CheckOneFunction(InjectiveChain(DType::kF32, axes), 7);
+    REQUIRE(tail.has_value() == one_kernel);
+    if (tail) CHECK((!tail->inner_product && tail->mean == !axes.empty()));
 
-  Graph g = InjectiveChain(DType::kI8);
-  Expected<std::vector<HostTensor>> inputs = RandomInputs(g, 8);
-  REQUIRE(inputs.ok());
-  Expected<std::vector<HostTensor>> want = RunReference(g, *inputs);
-  REQUIRE(want.ok());
-  REQUIRE(FuseOps(g, FuseOptions()).ok());
-  REQUIRE(g.nodes.size() == 1);
-  const std::optional<cpu::FusedTail> integer = cpu::MatchFusedTail(*g.nodes[0].body);
-  REQUIRE(integer.has_value());
-  CHECK(integer->integer);
-  Expected<std::vector<HostTensor>> got = RunCpu(g, *inputs);
-  REQUIRE_MESSAGE(got.ok(), got.status().ToString());
-  REQUIRE(got->front().type() == want->front().type());
-  CHECK(std::memcmp(got->front().raw(), want->front().raw(), want->front().bytes()) == 0);
+    Graph g = InjectiveChain(DType::kI8, axes);
+    Expected<std::vector<HostTensor>> inputs = RandomInputs(g, 8);
+    REQUIRE(inputs.ok());
+    Expected<std::vector<HostTensor>> want = RunReference(g, *inputs);
+    REQUIRE(want.ok());
+    REQUIRE(FuseOps(g, FuseOptions()).ok());
+    REQUIRE(g.nodes.size() == 1);
+    const std::optional<cpu::FusedTail> integer = cpu::MatchFusedTail(*g.nodes[0].body);
+    REQUIRE(integer.has_value() == one_kernel);
+    if (integer) CHECK(integer->integer);
+    Expected<std::vector<HostTensor>> got = RunCpu(g, *inputs);
+    REQUIRE_MESSAGE(got.ok(), got.status().ToString());
+    REQUIRE(got->front().type() == want->front().type());
+    CHECK(std::memcmp(got->front().raw(), want->front().raw(), want->front().bytes()) == 0);
+  }
 }
 
 TEST_CASE("float activations are chain steps: conv, sigmoid, a channel scale, hard swish, tanh") {

@@ -6,7 +6,8 @@
 // lookup_table with a random table), each
 // with its own output format (i8, u8, i16) and fraction length, an operand
 // of the output's shape, one per channel or one value, on either side, and
-// a fused activation: FuseOps makes each one function, which the CPU
+// a fused activation; half the chains from an argument end in a mean over
+// a run of axes: FuseOps makes each one function, which the CPU
 // executor runs as one kernel (checked), and it gives the integer
 // reference's bytes on the unfused graph. Fraction lengths mostly stay near
 // the value's, sometimes anywhere in their range, and in a third of the
@@ -102,11 +103,44 @@ void AppendSteps(testing::RandomCase& c, TensorId value, bool extreme, testing::
   g.outputs = {value};
 }
 
+/// A mean over a random run of the value's axes after the chain's last value.
+void AppendMean(testing::RandomCase& c, testing::Draw& draw) {
+  Graph& g = c.graph;
+  const TensorId value = g.outputs[0];
+  const auto rank = static_cast<int64_t>(g.tensor(value).shape.size());
+  const int64_t first = draw.Int(0, rank - 1), end = draw.Int(first + 1, rank);
+  std::vector<int64_t> axes;
+  for (int64_t d = first; d < end; ++d) axes.push_back(d);
+  Node node;
+  node.op = OpKind::kMean;
+  node.name = "mean";
+  node.inputs = {value};
+  node.attrs.Set("axes", AttrValue(axes));
+  node.attrs.Set("keep_dims", AttrValue(draw.Int(0, 1) == 1));
+  Tensor result;
+  result.name = "mean";
+  result.dtype = kFormats[draw.Int(0, 2)];
+  result.fixed_point = FixedPoint{
+      {std::clamp(g.tensor(value).fixed_point.fraction_bits[0] + static_cast<int>(draw.Int(-2, 2)),
+                  -8, 15)},
+      -1};
+  const Shape& in = g.tensor(value).shape;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d < first || d >= end)
+      result.shape.push_back(in[static_cast<size_t>(d)]);
+    else if (node.attrs.GetBool("keep_dims"))
+      result.shape.push_back(1);
+  const TensorId out = g.AddTensor(result);
+  node.outputs = {out};
+  g.AddNode(node);
+  g.outputs = {out};
+}
+
 TEST_CASE("quantized elementwise chains run as one kernel with the integer reference's bytes") {
   testing::Draw draw(21);
   testing::InnerProductDraw products(22);
   const OpKind heads[] = {OpKind::kConv2D, OpKind::kDepthwiseConv2D, OpKind::kFullyConnected};
-  int64_t int32_steps = 0, int64_steps = 0, tables = 0, injective = 0;
+  int64_t int32_steps = 0, int64_steps = 0, tables = 0, injective = 0, means = 0;
   for (int i = 0; i < 480; ++i) {
     CAPTURE(i);
     testing::RandomCase c;
@@ -126,6 +160,7 @@ TEST_CASE("quantized elementwise chains run as one kernel with the integer refer
       value = c.graph.outputs[0];
     }
     AppendSteps(c, value, /*extreme=*/i % 3 == 2, draw);
+    if (i % 8 == 7) AppendMean(c, draw);  // half the injective chains end in a reduction
     if (i % 4 == 3 && c.graph.nodes.size() < 2) continue;  // one op is no function
     CAPTURE(c.description);
     Expected<std::vector<HostTensor>> want = RunReference(c.graph, c.inputs);
@@ -139,6 +174,7 @@ TEST_CASE("quantized elementwise chains run as one kernel with the integer refer
     REQUIRE(tail.has_value());
     CHECK(tail->integer);
     injective += !tail->inner_product;
+    means += tail->mean;
     // Which steps leave the int32 lanes (the operands' formats decide, not their values).
     std::vector<HostTensor> formats;
     for (TensorId t : tail->others)
@@ -166,8 +202,9 @@ TEST_CASE("quantized elementwise chains run as one kernel with the integer refer
   CHECK(int32_steps > 200);
   CHECK(int64_steps > 20);
   CHECK(tables > 50);
-  MESSAGE(injective, " injective chains; steps in int32 ", int32_steps, " (", tables,
-          " tables), in int64 ", int64_steps);
+  CHECK(means > 30);
+  MESSAGE(injective, " injective chains (", means, " ending in a mean); steps in int32 ",
+          int32_steps, " (", tables, " tables), in int64 ", int64_steps);
 }
 
 }  // namespace
