@@ -213,6 +213,15 @@ TEST_CASE("quantize equals the reference's: ties, infinities, NaN, both ends") {
     }
 }
 
+/// Fraction lengths for a quantized move from x to y: `same` keeps x's
+/// format and fraction length (the copy without a move), else y's are drawn.
+void MoveFormats(Graph& g, TensorId x, TensorId y, bool same, Draw& draw) {
+  const auto f = static_cast<int32_t>(draw.Int(0, 9));
+  g.tensor(x).fixed_point = FixedPoint{{f}, -1};
+  g.tensor(y).dtype = same ? g.tensor(x).dtype : kFormats[draw.Int(0, 2)];
+  g.tensor(y).fixed_point = FixedPoint{{same ? f : static_cast<int32_t>(draw.Int(0, 9))}, -1};
+}
+
 TEST_CASE("pad equals the reference's, moving between formats or not") {
   Draw draw(5);
   for (DType in : {DType::kF32, DType::kI8, DType::kU8, DType::kI16})
@@ -227,14 +236,7 @@ TEST_CASE("pad equals the reference's, moving between formats or not") {
       const TensorId y = b.Op(OpKind::kPad, "pad", {x}, attrs);
       b.Output(y);
       Graph g = std::move(b).Finish().value();
-      if (in != DType::kF32) {
-        // every other case keeps format and f: the copy without a move
-        const bool same = i % 2 == 0;
-        const auto f = static_cast<int32_t>(draw.Int(0, 9));
-        g.tensor(x).fixed_point = FixedPoint{{f}, -1};
-        g.tensor(y).dtype = same ? in : kFormats[draw.Int(0, 2)];
-        g.tensor(y).fixed_point = FixedPoint{{same ? f : static_cast<int32_t>(draw.Int(0, 9))}, -1};
-      }
+      if (in != DType::kF32) MoveFormats(g, x, y, /*same=*/i % 2 == 0, draw);
       const int64_t lowest = g.tensor(y).dtype == DType::kU8 ? 0 : -5;  // inside the format
       g.nodes[0].attrs.Set("value", AttrValue(static_cast<double>(draw.Int(lowest, 5))));
       CAPTURE(DTypeName(in));
@@ -257,13 +259,7 @@ TEST_CASE("depth_to_space equals the reference's, moving between formats or not"
       const TensorId y = b.Op(OpKind::kDepthToSpace, "d2s", {x}, attrs);
       b.Output(y);
       Graph g = std::move(b).Finish().value();
-      if (in != DType::kF32) {
-        const bool same = i % 2 == 0;  // every other case a plain copy
-        const auto f = static_cast<int32_t>(draw.Int(0, 9));
-        g.tensor(x).fixed_point = FixedPoint{{f}, -1};
-        g.tensor(y).dtype = same ? in : kFormats[draw.Int(0, 2)];
-        g.tensor(y).fixed_point = FixedPoint{{same ? f : static_cast<int32_t>(draw.Int(0, 9))}, -1};
-      }
+      if (in != DType::kF32) MoveFormats(g, x, y, /*same=*/i % 2 == 0, draw);
       CAPTURE(DTypeName(in));
       CAPTURE(ShapeToString(shape));
       CHECK(testing::SameAsReference(g, {draw.Values(in, shape)}));
