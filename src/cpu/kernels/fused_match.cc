@@ -95,8 +95,10 @@ std::optional<FusedTail> MatchFusedTail(const Graph& body) {
     const Tensor* result = node.outputs.size() == 1 ? tensor(node.outputs[0]) : nullptr;
     if (node.op == OpKind::kMean && k + 1 == body.nodes.size() && !tail.inner_product &&
         !tail.steps.empty() && node.inputs.size() == 1 && node.inputs[0] == value && result &&
-        IsValue(result->dtype, tail.integer) &&
-        MeanExtentsOf(shape, MeanAttrs::Of(node.attrs).axes).count >= 0) {
+        IsValue(result->dtype, tail.integer)) {
+      // One run of axes, and a result of as many elements as it makes.
+      const MeanExtents e = MeanExtentsOf(shape, MeanAttrs::Of(node.attrs).axes);
+      if (e.count < 0 || NumElements(result->shape) != e.outer * e.inner) return std::nullopt;
       tail.mean = true;
       value = node.outputs[0];
       break;

@@ -35,7 +35,10 @@ struct ExactMeanSums;
 MeanExtents MeanExtentsOf(const Shape& shape, const std::vector<int64_t>& axes) {
   const auto rank = static_cast<int64_t>(shape.size());
   std::vector<bool> reduced(shape.size(), false);
-  for (int64_t axis : axes) reduced[static_cast<size_t>(axis < 0 ? axis + rank : axis)] = true;
+  for (int64_t axis : axes) {
+    if (axis < -rank || axis >= rank) return {1, -1, 1};  // (the mean's checks name it)
+    reduced[static_cast<size_t>(axis < 0 ? axis + rank : axis)] = true;
+  }
   const auto first = std::find(reduced.begin(), reduced.end(), true);
   const auto end = std::find(first, reduced.end(), false);
   if (std::find(end, reduced.end(), true) != reduced.end()) return {1, -1, 1};

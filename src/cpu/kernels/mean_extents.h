@@ -11,7 +11,8 @@ namespace opuc::cpu {
 
 /// A mean whose reduced axes are one run [a, b) of the input's dimensions
 /// sees its input as outer × count × inner: output element (o, i) averages
-/// the `count` elements in[o][r][i]. `count` < 0 when the axes are not one run.
+/// the `count` elements in[o][r][i]. `count` < 0 when the axes are not one
+/// run, or one is out of range.
 struct MeanExtents {
   int64_t outer = 1, count = 1, inner = 1;
 };
