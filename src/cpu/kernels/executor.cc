@@ -46,6 +46,8 @@ const reference::KernelTable& CpuKernels() {
     t[static_cast<size_t>(OpKind::kPRelu)] = &cpu::PRelu;
     t[static_cast<size_t>(OpKind::kLookupTable)] = &cpu::LookupTable;
     t[static_cast<size_t>(OpKind::kQuantize)] = &cpu::Quantize;
+    t[static_cast<size_t>(OpKind::kDequantize)] = &cpu::Dequantize;
+    t[static_cast<size_t>(OpKind::kSoftmax)] = &cpu::Softmax;
     t[static_cast<size_t>(OpKind::kResizeBilinear)] = &cpu::ResizeBilinear;
     t[static_cast<size_t>(OpKind::kFused)] = &cpu::Fused;
     return t;

@@ -47,6 +47,10 @@ Status LookupTable(reference::KernelContext& ctx);
 /// Quantized inputs; a float resize runs on the reference's kernel.
 Status ResizeBilinear(reference::KernelContext& ctx);
 Status Quantize(reference::KernelContext& ctx);
+/// Per-tensor fixed points; per-axis ones and f16 on the reference's kernel.
+Status Dequantize(reference::KernelContext& ctx);
+/// Float inputs; quantized ones on the reference's kernel.
+Status Softmax(reference::KernelContext& ctx);
 /// A fused node: one kernel for an elementwise chain after an inner product
 /// or from an argument, its body op by op otherwise.
 Status Fused(reference::KernelContext& ctx);

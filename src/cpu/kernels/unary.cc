@@ -1,4 +1,4 @@
-//===- src/cpu/kernels/unary.cc - LOOKUP_TABLE and QUANTIZE ---------------===//
+//===- src/cpu/kernels/unary.cc - LOOKUP_TABLE, QUANTIZE, DEQUANTIZE ------===//
 //
 // The reference's rules (numerics.md §6 and §7) in typed loops: the
 // reference widens every element to int32 and writes each through a switch
@@ -6,7 +6,9 @@
 // i16 input interpolates between its high byte's knots (Interpolate, the
 // rule itself). Quantize rounds half up in
 // float64 as the reference does (x · 2^f is exact there), without a call
-// per element.
+// per element. Dequantize multiplies by 2^-f, which is exact (|q| ≤ 2^15,
+// f in [-8, 23]) and so the reference's ldexp; a per-axis fixed point and
+// f16 inputs run on the reference's kernel.
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
@@ -54,6 +56,19 @@ Status Quantize(reference::KernelContext& ctx) {
       const double clamped = rounded < lo ? lo : rounded > hi ? hi : rounded;
       return static_cast<Out>(v != v ? 0.0 : clamped);
     });
+    return OkStatus();
+  });
+}
+
+Status Dequantize(reference::KernelContext& ctx) {
+  const HostTensor& x = *ctx.input(0);
+  const FixedPoint& fp = ctx.input_tensor(0).fixed_point;
+  if (!IsQuantizedFormat(x.dtype()) || fp.axis >= 0 || fp.fraction_bits.size() != 1)
+    return reference::EvalDequantize(ctx);
+  OPUC_ASSIGN_OR_RETURN(HostTensor * y, ctx.AllocateOutput());
+  const float scale = std::ldexp(1.0f, -fp.fraction_bits[0]);
+  return reference::VisitFormat(x.dtype(), [&](auto in) {
+    Map<decltype(in), float>(x, y, [scale](auto q) { return static_cast<float>(q) * scale; });
     return OkStatus();
   });
 }

@@ -1,11 +1,10 @@
 //===- tests/cpu/kernels/elementwise_test.cc - Elementwise ops against the reference -===//
 //
 // The CPU executor's activations, same-shape add and sub, mul, prelu, lookup_table,
-// quantize, pad and depth_to_space compute the reference's rules in other loops, so both
-// agree exactly, floats included: random values (with ties and both
-// saturations in reach), every input and output format, fraction lengths
-// that shift both ways, fused activations on add and mul, every broadcast
-// form of mul's and prelu's second operand, infinities and NaN for
+// quantize, dequantize, pad and depth_to_space compute the reference's rules in other loops, so
+// both agree exactly, floats included: random values (with ties and both saturations in reach),
+// every input and output format, fraction lengths that shift both ways, fused activations on add
+// and mul, every broadcast form of mul's and prelu's second operand, infinities and NaN for
 // quantize; and a broadcasting add or sub, which runs on the reference's kernel.
 //
 //===----------------------------------------------------------------------===//
@@ -210,6 +209,29 @@ TEST_CASE("quantize equals the reference's: ties, infinities, NaN, both ends") {
       CAPTURE(DTypeName(out));
       CAPTURE(f);
       CHECK(testing::SameAsReference(g, {values}));
+    }
+}
+
+TEST_CASE("dequantize gives the reference's bits in every format, per tensor or per axis") {
+  Draw draw(7);
+  for (DType in : kFormats)
+    for (int i = 0; i < 12; ++i) {
+      const Shape shape{1, draw.Int(1, 6), draw.Int(1, 6), draw.Int(1, 9)};
+      GraphBuilder b("dequantize");
+      const TensorId x = b.Input("x", in, shape);
+      const TensorId y = b.Op(OpKind::kDequantize, "dq", {x});
+      b.Output(y);
+      Graph g = std::move(b).Finish().value();
+      const int top = in == DType::kI16 ? 23 : 15;
+      if (i % 4 == 3) {  // per channel: the reference's kernel
+        std::vector<int32_t> f;
+        for (int64_t c = 0; c < shape[3]; ++c) f.push_back(static_cast<int32_t>(draw.Int(-8, top)));
+        g.tensor(x).fixed_point = FixedPoint{f, 3};
+      } else {
+        g.tensor(x).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(-8, top))}, -1};
+      }
+      CAPTURE(DTypeName(in));
+      CHECK(testing::SameAsReference(g, {draw.Values(in, shape)}));
     }
 }
 

@@ -5,7 +5,8 @@
 // 4e-7 of the reference's everywhere (outputs lie in [0, 1]), across the
 // rule's two cut-offs, at ±inf, and NaN for NaN; its hard swish the
 // reference's bits, at the kinks, ±inf and NaN included; its tanh within 3
-// ulp of std::tanh over [-12, 12], ±1 at ±inf, NaN for NaN.
+// ulp of std::tanh over [-12, 12], ±1 at ±inf, NaN for NaN; its softmax
+// within 2e-7 of the reference's (outputs in [0, 1]).
 //
 //===----------------------------------------------------------------------===//
 #include <doctest/doctest.h>
@@ -140,6 +141,24 @@ TEST_CASE("the float tanh is within 3 ulp of std::tanh, +-1 at +-inf, NaN for Na
   CAPTURE(worst_at);
   CHECK(worst <= 3);
   MESSAGE("tanh: worst ", worst, " ulp at ", worst_at);
+}
+
+TEST_CASE("the float softmax stays within 2e-7 of the reference's") {
+  for (const double beta : {1.0, 0.5, 2.5}) {
+    CAPTURE(beta);
+    GraphBuilder b("softmax");
+    const TensorId x = b.Input("x", DType::kF32, {37, 19});
+    Attributes attrs;
+    attrs.Set("beta", AttrValue(beta));
+    b.Output(b.Op(OpKind::kSoftmax, "s", {x}, attrs));
+    const Graph g = std::move(b).Finish().value();
+    HostTensor in = RandomTensor(DType::kF32, {37, 19}, 5).value();
+    for (int64_t i = 0; i < in.elements(); ++i) in.data<float>()[i] *= 12.0f;  // rows far apart
+    const HostTensor want = RunReference(g, {in}).value().front();
+    const HostTensor got = RunCpu(g, {in}).value().front();
+    for (int64_t i = 0; i < in.elements(); ++i)
+      CHECK(std::abs(got.data<float>()[i] - want.data<float>()[i]) <= 2e-7f);
+  }
 }
 
 }  // namespace
