@@ -7,8 +7,8 @@
 // rule itself). Quantize rounds half up in
 // float64 as the reference does (x · 2^f is exact there), without a call
 // per element. Dequantize multiplies by 2^-f, which is exact (|q| ≤ 2^15,
-// f in [-8, 23]) and so the reference's ldexp; a per-axis fixed point and
-// f16 inputs run on the reference's kernel.
+// f in [-8, 23]) and so the reference's ldexp; a per-axis fixed point, any
+// other f, and f16 inputs run on the reference's kernel.
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
@@ -63,7 +63,10 @@ Status Quantize(reference::KernelContext& ctx) {
 Status Dequantize(reference::KernelContext& ctx) {
   const HostTensor& x = *ctx.input(0);
   const FixedPoint& fp = ctx.input_tensor(0).fixed_point;
-  if (!IsQuantizedFormat(x.dtype()) || fp.axis >= 0 || fp.fraction_bits.size() != 1)
+  // The product is exact (the reference's ldexp) for an activation's fraction lengths.
+  if (!IsQuantizedFormat(x.dtype()) || fp.axis >= 0 || fp.fraction_bits.size() != 1 ||
+      fp.fraction_bits[0] < reference::kMinActivationFraction ||
+      fp.fraction_bits[0] > reference::kMaxWideActivationFraction)
     return reference::EvalDequantize(ctx);
   OPUC_ASSIGN_OR_RETURN(HostTensor * y, ctx.AllocateOutput());
   const float scale = std::ldexp(1.0f, -fp.fraction_bits[0]);
