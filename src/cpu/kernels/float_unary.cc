@@ -1,7 +1,8 @@
 //===- src/cpu/kernels/float_unary.cc - LOGISTIC, HARD_SWISH, TANH, SOFTMAX in vector lanes -===//
 //
-// Float activations the quantizer turns into tables (quantized inputs never
-// reach these; the reference's kernel gives its error).
+// Float activations and softmax. The quantizer turns the activations into
+// tables (a quantized input gets the reference kernel's error); a quantized
+// softmax runs on the reference's kernel.
 //
 // Sigmoid: the reference's rule (sigmoid.cc: TFLite's reference Logistic,
 // 1 / (1 + exp(-x)), exactly 1 above 16.619..., exp(x) below -9) with

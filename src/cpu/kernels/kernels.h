@@ -44,15 +44,16 @@ bool FloatUnaryInPlace(OpKind op, float* x, int64_t count);
 Status Mul(reference::KernelContext& ctx);
 Status PRelu(reference::KernelContext& ctx);
 Status LookupTable(reference::KernelContext& ctx);
-/// Quantized inputs; a float resize runs on the reference's kernel.
+/// Integer sums that fit int32 (others on the reference's kernel), and floats.
 Status ResizeBilinear(reference::KernelContext& ctx);
 Status Quantize(reference::KernelContext& ctx);
-/// Per-tensor fixed points; per-axis ones and f16 on the reference's kernel.
+/// A per-tensor fixed point of an activation's length; per-axis ones, other
+/// lengths and f16 on the reference's kernel.
 Status Dequantize(reference::KernelContext& ctx);
 /// Float inputs; quantized ones on the reference's kernel.
 Status Softmax(reference::KernelContext& ctx);
 /// A fused node: one kernel for an elementwise chain after an inner product
-/// or from an argument, its body op by op otherwise.
+/// or from an argument (maybe into a mean), its body op by op otherwise.
 Status Fused(reference::KernelContext& ctx);
 
 /// EvaluateNodeOnCpu with the outputs taken from `allocator` when given (a
