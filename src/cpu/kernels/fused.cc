@@ -109,6 +109,14 @@ Status RunProduct(reference::KernelContext& ctx, const Graph& body,
   return run.WithContext(DescribeNode(body, 0));
 }
 
+/// The float chain of `tail`, each step reading its operand in `others`.
+FloatChain FloatChainOf(const FusedTail& tail, const std::vector<const HostTensor*>& others) {
+  std::vector<ChainStep> steps = tail.steps;
+  for (size_t k = 0; k < steps.size(); ++k)
+    if (others[k]) steps[k].other = others[k]->data<float>();
+  return FloatChain(std::move(steps));
+}
+
 /// sums[(o, i)] += values[j] for elements [at, at + count) of a mean's
 /// outer × count × inner input, in C order (the reference's).
 template <typename T, typename Acc>
@@ -137,10 +145,7 @@ Status ChainMean(reference::KernelContext& ctx, const Graph& body, const FusedTa
   const int64_t n = start.shape().empty() ? 1 : std::max<int64_t>(start.shape().back(), 1);
   const int64_t block = BlockElements(n), total = start.elements();
   if (!tail.integer) {
-    std::vector<ChainStep> steps = tail.steps;
-    for (size_t k = 0; k < steps.size(); ++k)
-      if (others[k]) steps[k].other = others[k]->data<float>();
-    const FloatChain chain(std::move(steps));
+    const FloatChain chain = FloatChainOf(tail, others);
     OPUC_ASSIGN_OR_RETURN(HostTensor * out, ctx.AllocateOutput());
     std::vector<float>& values = KeptBuffer<float, ChainBlock>();
     std::vector<float>& sums = KeptBuffer<float, FloatMeans>();
@@ -239,10 +244,7 @@ Status Fused(reference::KernelContext& ctx) {
 
   std::vector<HostTensor> product(1);
   if (!tail->integer) {
-    std::vector<ChainStep> steps = tail->steps;
-    for (size_t k = 0; k < steps.size(); ++k)
-      if (others[k]) steps[k].other = others[k]->data<float>();
-    const FloatChain chain(std::move(steps));
+    const FloatChain chain = FloatChainOf(*tail, others);
     if (tail->inner_product) {
       // The product computes into the fused node's own output (its arena place).
       OPUC_RETURN_IF_ERROR(RunProduct(ctx, *body, product_inputs, product_types, {&chain, nullptr},
