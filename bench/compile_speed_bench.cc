@@ -22,6 +22,7 @@
 #include "opuc/frontend/load_model.h"
 #include "opuc/image/calibration_set.h"
 #include "opuc/image/model_defaults.h"
+#include "support/batch_allocator.h"
 #include "support/fetched_data.h"
 
 namespace {
@@ -78,6 +79,7 @@ int Bench(const std::string& name, const HwConfig& hw) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  PrepareAllocatorForBatchJob();  // as `opuc` does
   std::vector<std::string> names;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--all") == 0)

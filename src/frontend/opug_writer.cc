@@ -5,6 +5,7 @@
 #include "opug_generated.h"
 #include "opug_writable.h"
 #include "support/format.h"
+#include "support/vector_allocator.h"
 
 namespace opuc {
 namespace {
@@ -107,9 +108,10 @@ Expected<std::vector<uint8_t>> WriteOpug(const Graph& graph) {
   if (graph.ConstantBytes() > kMaxConstantBytes)
     return Unsupported(Cat("constants total ", graph.ConstantBytes(), " bytes; a .opug file ",
                            "holds at most ", kMaxConstantBytes));
-  FlatBufferBuilder fbb(BytesBound(graph));  // < 2 GiB: checked
+  VectorAllocator storage;  // outlives the builder: the file is built in it
+  FlatBufferBuilder fbb(BytesBound(graph), &storage);  // < 2 GiB: checked
   fb::FinishGraphBuffer(fbb, WriteGraph(fbb, graph));
-  return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+  return storage.Take(fbb);
 }
 
 }  // namespace opuc

@@ -15,6 +15,7 @@
 #include "opuc/program/program.h"
 #include "opup_generated.h"
 #include "support/format.h"
+#include "support/vector_allocator.h"
 
 namespace opuc {
 namespace {
@@ -139,7 +140,8 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
   OPUC_ASSIGN_OR_RETURN(const CpuFunctions fused, FuseCpuFunctions(graph, partition));
   OPUC_ASSIGN_OR_RETURN(std::vector<uint8_t> opug, WriteOpug(fused.graph));
   Renumber renumber(fused);
-  FlatBufferBuilder fbb(ProgramBytesBound(opug.size(), partition, code));
+  VectorAllocator storage;  // outlives the builder: the program is built in it
+  FlatBufferBuilder fbb(ProgramBytesBound(opug.size(), partition, code), &storage);
   const auto build_table = WriteBuild(fbb, build, hw);
   fbb.ForceVectorAlignment(opug.size(), 1, kConstantAlignment);
   const auto graph_bytes = fbb.CreateVector(opug);
@@ -162,7 +164,7 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
       fb::CreateProgram(fbb, kProgramVersion, build_table, graph_bytes, constants, code.dram_bytes,
                         fbb.CreateVector(activations), fbb.CreateVector(steps));
   fb::FinishProgramBuffer(fbb, root);
-  return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+  return storage.Take(fbb);
 }
 
 }  // namespace opuc

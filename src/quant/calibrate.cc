@@ -72,23 +72,42 @@ constexpr BandRounding kRounding;
 /// chunk order, so they do not depend on how many threads make them.
 constexpr int64_t kErrorChunk = int64_t{1} << 16;
 
-/// Σ e² of one band over significands that share a sign, e = M − the
-/// rounded M (saturated at `limit` when `Saturates`). In integers, so
-/// exactly: |e| < 2^23.1 (a rounding moves M by at most half its step, a
-/// saturation by less than 2^24 − 127·2^16), and a chunk's 2^16 squares
-/// stay below 2^63. Contiguous and branch-free (the bands that never
-/// saturate skip the minimum): a native build vectorizes it over the
-/// elements; the portable baseline, SSE2, has no 64-bit multiply for it.
-template <bool Saturates>
-uint64_t BandSquares(const int32_t* m, int64_t count, int32_t half, int32_t mask, int32_t limit) {
+/// Σ term(i) over i < count, each term a non-negative integer below 2^48
+/// held in a double: in blocks of 64 over four double lanes (at most 19
+/// terms a lane, so each lane's sum stays below 2^53 and is exact), each
+/// block's lanes then added as integers. The sum is the integer one,
+/// whatever the order, and the lanes let GCC vectorize it: the portable
+/// baseline, SSE2, has no 64-bit integer multiply (measured 2.6-3x faster
+/// than summing in uint64_t there).
+template <typename Term>
+uint64_t ExactSum(int64_t count, Term term) {
+  constexpr int64_t kBlock = 64, kLanes = 4;
   uint64_t sum = 0;
-  for (int64_t i = 0; i < count; ++i) {
-    const int32_t rounded = (m[i] + half) & mask;
-    const int32_t e = m[i] - (Saturates ? std::min(rounded, limit) : rounded);
-    const auto magnitude = static_cast<uint32_t>(e < 0 ? -e : e);
-    sum += uint64_t{magnitude} * magnitude;
+  for (int64_t i0 = 0; i0 < count; i0 += kBlock) {
+    const int64_t i1 = std::min(count, i0 + kBlock);
+    double lanes[kLanes] = {};
+    int64_t i = i0;
+    for (; i + kLanes <= i1; i += kLanes)
+      for (int64_t l = 0; l < kLanes; ++l) lanes[l] += term(i + l);
+    for (; i < i1; ++i) lanes[0] += term(i);
+    for (const double lane : lanes) sum += static_cast<uint64_t>(lane);
   }
   return sum;
+}
+
+/// Σ e² of one band over significands that share a sign, e = M − the
+/// rounded M (saturated at `limit` when `Saturates`). Exact: |e| < 2^23.1
+/// (a rounding moves M by at most half its step, a saturation by less than
+/// 2^24 − 127·2^16), so e² < 2^46.2, and a chunk's 2^16 squares stay below
+/// 2^63. Contiguous and branch-free (the bands that never saturate skip
+/// the minimum).
+template <bool Saturates>
+uint64_t BandSquares(const int32_t* m, int64_t count, int32_t half, int32_t mask, int32_t limit) {
+  return ExactSum(count, [&](int64_t i) {
+    const int32_t rounded = (m[i] + half) & mask;
+    const auto e = static_cast<double>(m[i] - (Saturates ? std::min(rounded, limit) : rounded));
+    return e * e;
+  });
 }
 
 /// One chunk's sums of one bucket: M² below 2^48, so 2^16 of them below 2^64.
@@ -102,11 +121,11 @@ struct BucketSums {
 BucketSums SumBucket(const int32_t* m, int64_t count, bool negative) {
   BucketSums s;
   s.count = count;
-  for (int64_t i = 0; i < count; ++i) {
-    const auto v = static_cast<uint64_t>(m[i]);
-    s.m += v;
-    s.m2 += v * v;
-  }
+  s.m = ExactSum(count, [&](int64_t i) { return static_cast<double>(m[i]); });
+  s.m2 = ExactSum(count, [&](int64_t i) {  // M < 2^24: M² < 2^48
+    const auto v = static_cast<double>(m[i]);
+    return v * v;
+  });
   const auto n = static_cast<int32_t>(negative);
   const std::array<int32_t, kBand>& limit = kRounding.limit[static_cast<size_t>(n)];
   for (size_t j = 0; j < kBand; ++j)

@@ -143,39 +143,51 @@ void AccumulateConv(const WindowGeometry& g, const Shape& out, int64_t kh, int64
 
 /// depthwise: a group per input channel, taps over the window only. A
 /// position's taps of many channels are contiguous in the input, so the
-/// sums run over channels innermost: for each pair of taps a ≤ b, one
-/// vector loop adds x_a·x_b of a block of channels (whose sums stay in
-/// cache), where a matrix product per channel would be mostly overhead
-/// (its matrices are 9×9 or 25×25). Each channel's sums are made in
-/// position order, whichever thread makes its block.
+/// sums run over channels innermost, kChannels at a time (vector lanes):
+/// the taps of kPositions positions are gathered, then for each pair of
+/// taps a ≤ b the block's sums are loaded once, take x_a·x_b of each of
+/// those positions in order, and are stored back — where a matrix product
+/// per channel would be mostly overhead (its matrices are 9×9 or 25×25),
+/// and a load and store of the sums per position was memory bound. Each
+/// channel's sums are made in position order, whichever thread makes its
+/// block, so they do not depend on the batching or the threads.
 void AccumulateDepthwise(const WindowGeometry& g, const Shape& out, int64_t kh, int64_t kw,
                          const HostTensor& input, InputGram& gram, int threads) {
-  constexpr int64_t kBlock = 64;
+  constexpr int64_t kChannels = 16, kPositions = 8;
   const std::vector<int64_t> positions = SampledPositions(out[0] * out[1] * out[2]);
+  const auto count = static_cast<int64_t>(positions.size());
   const int64_t dim = gram.dim, pairs = dim * (dim + 1) / 2;
-  ParallelFor((gram.groups + kBlock - 1) / kBlock, threads, [&](int64_t block) {
-    const int64_t c0 = block * kBlock, width = std::min(kBlock, gram.groups - c0);
-    std::vector<double> sums(static_cast<size_t>(pairs * width), 0.0);  // [pair][channel]
-    std::vector<double> taps(static_cast<size_t>(dim * width));         // [tap][channel]
-    for (int64_t p : positions) {
-      ForEachTap(g, input, out, kh, kw, p, [&](int64_t tap, const float* pixel) {
-        double* t = taps.data() + tap * width;
-        for (int64_t c = 0; c < width; ++c) t[c] = pixel ? pixel[c0 + c] : 0.0;
-      });
+  ParallelFor((gram.groups + kChannels - 1) / kChannels, threads, [&](int64_t block) {
+    const int64_t c0 = block * kChannels, width = std::min(kChannels, gram.groups - c0);
+    std::vector<double> sums(static_cast<size_t>(pairs * kChannels), 0.0);  // [pair][channel]
+    // [position][tap][channel]; lanes past `width` stay 0.
+    std::vector<double> taps(static_cast<size_t>(kPositions * dim * kChannels), 0.0);
+    for (int64_t p0 = 0; p0 < count; p0 += kPositions) {
+      const int64_t batch = std::min(kPositions, count - p0);
+      for (int64_t q = 0; q < batch; ++q)
+        ForEachTap(g, input, out, kh, kw, positions[static_cast<size_t>(p0 + q)],
+                   [&](int64_t tap, const float* pixel) {
+                     double* t = taps.data() + (q * dim + tap) * kChannels;
+                     for (int64_t c = 0; c < width; ++c) t[c] = pixel ? pixel[c0 + c] : 0.0;
+                   });
       double* s = sums.data();
-      for (int64_t a = 0; a < dim; ++a) {
-        const double* ta = taps.data() + a * width;
-        for (int64_t b = a; b < dim; ++b, s += width) {
-          const double* tb = taps.data() + b * width;
-          for (int64_t c = 0; c < width; ++c) s[c] += ta[c] * tb[c];
+      for (int64_t a = 0; a < dim; ++a)
+        for (int64_t b = a; b < dim; ++b, s += kChannels) {
+          double acc[kChannels];
+          for (int64_t c = 0; c < kChannels; ++c) acc[c] = s[c];
+          for (int64_t q = 0; q < batch; ++q) {
+            const double* ta = taps.data() + (q * dim + a) * kChannels;
+            const double* tb = taps.data() + (q * dim + b) * kChannels;
+            for (int64_t c = 0; c < kChannels; ++c) acc[c] += ta[c] * tb[c];
+          }
+          for (int64_t c = 0; c < kChannels; ++c) s[c] = acc[c];
         }
-      }
     }
     for (int64_t c = 0; c < width; ++c) {
       double* m = gram.values.data() + (c0 + c) * dim * dim;
       const double* s = sums.data() + c;
       for (int64_t a = 0; a < dim; ++a)
-        for (int64_t b = a; b < dim; ++b, s += width) {
+        for (int64_t b = a; b < dim; ++b, s += kChannels) {
           m[a * dim + b] += *s;
           if (b != a) m[b * dim + a] += *s;
         }
@@ -245,6 +257,7 @@ void FactorGrams(std::map<NodeId, InputGram>& grams, int threads) {
   };
   std::vector<Item> items;
   for (auto& [node, gram] : grams) {
+    if (!gram.factors.empty()) continue;  // factored already
     gram.factors.assign(static_cast<size_t>(gram.groups), {});
     for (int64_t g = 0; g < gram.groups; ++g) items.push_back({&gram, g});
   }
@@ -263,8 +276,8 @@ void FactorGrams(std::map<NodeId, InputGram>& grams, int threads) {
   for (auto& entry : grams) Release(entry.second);
 }
 
-InputGramCollector::InputGramCollector(const Graph& graph, int threads)
-    : graph_(graph), threads_(threads) {
+InputGramCollector::InputGramCollector(const Graph& graph, int threads, int64_t factor_after)
+    : graph_(graph), threads_(threads), factor_after_(factor_after) {
   for (size_t k = 0; k < graph.nodes.size(); ++k)
     if (HasGram(graph, graph.nodes[k]))
       readers_[graph.nodes[k].inputs[0]].push_back(static_cast<NodeId>(k));
@@ -273,8 +286,16 @@ InputGramCollector::InputGramCollector(const Graph& graph, int threads)
 Status InputGramCollector::Observe(TensorId t, const HostTensor& value) {
   auto it = readers_.find(t);
   if (it == readers_.end() || value.dtype() != DType::kF32) return OkStatus();
-  for (NodeId k : it->second)
-    AccumulateInputGram(graph_, graph_.node(k), value, grams_[k], threads_);
+  for (NodeId k : it->second) {
+    InputGram& gram = grams_[k];
+    AccumulateInputGram(graph_, graph_.node(k), value, gram, threads_);
+    if (factor_after_ > 0 && gram.groups > 1 && ++runs_[k] == factor_after_) {
+      gram.factors.assign(static_cast<size_t>(gram.groups), {});
+      ParallelFor(gram.groups, threads_,
+                  [&](int64_t g) { gram.factors[static_cast<size_t>(g)] = gram.Factor(g); });
+      Release(gram);
+    }
+  }
   return OkStatus();
 }
 

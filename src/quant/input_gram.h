@@ -60,7 +60,7 @@ void AccumulateInputGram(const Graph& graph, const Node& node, const HostTensor&
 /// Replaces every group's matrix by its rounding factor
 /// (compensated_rounding.h), once for every rounding of the weights that
 /// follows, on up to `threads` threads (0: one per core; the factors are
-/// the same whichever thread makes them).
+/// the same whichever thread makes them). Grams already factored are kept.
 void FactorGrams(std::map<NodeId, InputGram>& grams, int threads);
 
 /// The Gram matrix of every conv2d, depthwise conv and fully connected node
@@ -69,15 +69,22 @@ void FactorGrams(std::map<NodeId, InputGram>& grams, int threads);
 /// as a TensorObserver, so that it shares the run calibration makes.
 class InputGramCollector {
  public:
-  explicit InputGramCollector(const Graph& graph, int threads = 1);
+  /// With `factor_after` > 0, a depthwise node's matrices are replaced by
+  /// their factors as soon as that many runs have shown them: a large
+  /// model's depthwise matrices together take a hundred megabytes, which
+  /// then serve the next node's instead of adding to every factor made
+  /// later (each is small: factoring them on the spot costs little).
+  explicit InputGramCollector(const Graph& graph, int threads = 1, int64_t factor_after = 0);
   Status Observe(TensorId t, const HostTensor& value);
   std::map<NodeId, InputGram> Take() && { return std::move(grams_); }
 
  private:
   const Graph& graph_;
   int threads_;
+  int64_t factor_after_;
   std::map<TensorId, std::vector<NodeId>> readers_;  ///< Inner products by the input they read.
   std::map<NodeId, InputGram> grams_;
+  std::map<NodeId, int64_t> runs_;  ///< Runs seen per node, with factor_after.
 };
 
 }  // namespace opuc::quant

@@ -4,8 +4,11 @@
 // QuantizeToInt8 spends a libm ldexp and floor on each (the portable x86-64
 // baseline has no floor instruction). At one length the scale is a power
 // of two, so v·2^f is the same exact product, and once it is limited to
-// [−256, 256] (which saturation to int8 would undo anyway) a truncation and
-// a correction give the floor.
+// [−256, 256] (which saturation to int8 would undo anyway) the nearest
+// integer (adding and taking away 1.5·2^52, whose unit is 1) and a
+// correction give the floor: double arithmetic and compares only, which
+// GCC vectorizes (under -fno-trapping-math) where a conversion to int32
+// kept the loops scalar.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_QUANT_INT8_ROUNDER_H
@@ -30,9 +33,10 @@ class Int8Rounder {
   /// SatInt8(Rhu(y)) as a double, for any y but NaN (without branches on
   /// the value: callers vectorize it).
   static double Saturated(double y) {
+    constexpr double kShift = 6755399441055744.0;  // 1.5·2^52
     y = std::min(256.0, std::max(-256.0, y));
-    const double truncated = static_cast<double>(static_cast<int32_t>(y));
-    const double floor = truncated - (truncated > y ? 1.0 : 0.0);
+    const double nearest = (y + kShift) - kShift;  // exact: |y| ≤ 256
+    const double floor = nearest - (nearest > y ? 1.0 : 0.0);
     const double rounded = floor + (y - floor >= 0.5 ? 1.0 : 0.0);  // half up
     return std::min(127.0, std::max(-128.0, rounded));
   }

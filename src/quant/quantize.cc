@@ -161,8 +161,10 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
     return InvalidArgument("quantization needs at least one calibration sample");
   Graph equalized = graph;
   OPUC_ASSIGN_OR_RETURN(const int pairs, quant::EqualizeChannels(equalized, calibration));
-  // One run per sample gives the lengths' statistics and the Gram matrices.
-  quant::InputGramCollector collector(equalized, options.threads);
+  // One run per sample gives the lengths' statistics and the Gram matrices
+  // (a depthwise node's factored once the last sample has shown them).
+  quant::InputGramCollector collector(equalized, options.threads,
+                                      static_cast<int64_t>(calibration.size()));
   FloatOutputs float_outputs(equalized);
   OPUC_ASSIGN_OR_RETURN(std::vector<quant::TensorStats> stats,
                         quant::Calibrate(

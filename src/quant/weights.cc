@@ -22,6 +22,7 @@ constexpr int64_t kInt32Max = 2147483647;
 /// Where channel c's weights are: (o·extent + c)·inner + i for o < outer, i < inner.
 struct ChannelLayout {
   int64_t outer = 1, extent = 1, inner = 1;
+  int64_t size() const { return outer * inner; }
   template <typename Fn>
   void ForEach(int64_t c, Fn fn) const {
     for (int64_t o = 0; o < outer; ++o)
@@ -40,52 +41,79 @@ ChannelLayout LayoutOf(const Shape& shape, int axis) {
   return layout;
 }
 
+/// Channel c's layout.size() weights in ForEach's order as doubles, into
+/// `row`: the loops below then run over one array of one type, which GCC
+/// vectorizes (over ForEach's two loops, or converting floats on the way,
+/// it did not).
+void ChannelRow(const float* w, const ChannelLayout& layout, int64_t c, double* row) {
+  layout.ForEach(c, [&](int64_t k) { *row++ = w[k]; });
+}
+
 /// Whether y rounds (half up) outside int8: y ≥ 127.5 or y < −128.5.
 bool ClipsScaled(double y) { return y >= 127.5 || y < -128.5; }
 
 bool Clips(double v, int bits) { return ClipsScaled(std::ldexp(v, bits)); }
 
-/// Squared error of channel c's weights at `bits` (saturation included).
-/// Squared errors of channel c's weights at lengths first, ..., first + 3
+/// Squared errors of a channel's `n` weights at lengths first, ..., first + 3
 /// (saturation included), in one pass over them: the four roundings of a
 /// weight are independent, which GCC vectorizes. Each is Int8Rounder's.
-std::array<double, 4> ChannelErrors(const float* w, const ChannelLayout& layout, int64_t c,
-                                    int first) {
+std::array<double, 4> ChannelErrors(const double* row, int64_t n, int first) {
   std::array<double, 4> scales{}, steps{}, sums{};
   for (size_t j = 0; j < 4; ++j) {
     scales[j] = std::ldexp(1.0, first + static_cast<int>(j));
     steps[j] = 1.0 / scales[j];  // a power of two: exact
   }
-  layout.ForEach(c, [&](int64_t k) {
-    const double v = w[k];
+  for (int64_t k = 0; k < n; ++k) {
+    const double v = row[k];
     std::array<double, 4> e;
     for (size_t j = 0; j < 4; ++j) e[j] = v - Int8Rounder::Saturated(v * scales[j]) * steps[j];
     for (size_t j = 0; j < 4; ++j) sums[j] += e[j] * e[j];
-  });
+  }
   return sums;
 }
 
 /// The largest length in [lo, hi] at which neither extreme clips.
-int NoClipBetween(float lowest, float highest, int lo, int hi) {
+int NoClipBetween(double lowest, double highest, int lo, int hi) {
   int bits = hi;
   while (bits > lo && (Clips(highest, bits) || Clips(lowest, bits))) --bits;
   return bits;
 }
 
-int BestChannelBits(const float* w, const ChannelLayout& layout, int64_t c) {
-  float lowest = 0.0f, highest = 0.0f;
-  layout.ForEach(c, [&](int64_t k) {
-    lowest = std::min(lowest, w[k]);
-    highest = std::max(highest, w[k]);
-  });
-  if (lowest == 0.0f && highest == 0.0f) return kMaxWeightBits;
+int BestChannelBits(const double* row, int64_t n) {
+  double lowest = 0.0, highest = 0.0;
+  for (int64_t k = 0; k < n; ++k) {
+    lowest = std::min(lowest, row[k]);
+    highest = std::max(highest, row[k]);
+  }
+  if (lowest == 0.0 && highest == 0.0) return kMaxWeightBits;
   const int no_clip = NoClipBetween(lowest, highest, kMinWeightBits, kMaxWeightBits);
-  const std::array<double, 4> errors = ChannelErrors(w, layout, c, no_clip);
+  const std::array<double, 4> errors = ChannelErrors(row, n, no_clip);
   int best = no_clip;
   for (int bits = no_clip + 1; bits <= std::min(no_clip + 3, kMaxWeightBits); ++bits)
     if (errors[static_cast<size_t>(bits - no_clip)] < errors[static_cast<size_t>(best - no_clip)])
       best = bits;
   return best;
+}
+
+/// Σ |q| over the row rounded at `bits` (Int8Rounder's q, 0 for NaN): each
+/// term and every partial sum is an integer below 2^53, so the double sum
+/// is exact and its order does not matter.
+int64_t SumOfMagnitudes(const double* row, int64_t n, int bits) {
+  const double scale = std::ldexp(1.0, bits);
+  double sum = 0.0;
+  for (int64_t k = 0; k < n; ++k) {
+    const double v = row[k];
+    sum += v == v ? std::abs(Int8Rounder::Saturated(v * scale)) : 0.0;
+  }
+  return static_cast<int64_t>(sum);
+}
+
+/// How many of the row's weights clip at `bits`.
+int64_t ClippedCount(const double* row, int64_t n, int bits) {
+  const double scale = std::ldexp(1.0, bits);  // a power of two: w·scale is exact
+  double count = 0.0;  // a double, like the loop's other values: it vectorizes
+  for (int64_t k = 0; k < n; ++k) count += ClipsScaled(row[k] * scale) ? 1.0 : 0.0;
+  return static_cast<int64_t>(count);
 }
 
 /// The weights of `channels` (each at its own fraction length `bits[c]`):
@@ -104,26 +132,27 @@ int64_t RoundChannels(const float* w, const ChannelLayout& layout,
     for (int64_t c : channels) nearest(c);
     return 0;
   }
-  std::vector<double> rows;
-  for (int64_t c : channels) layout.ForEach(c, [&](int64_t k) { rows.push_back(w[k]); });
+  const int64_t dim = layout.size();
+  std::vector<double> rows(static_cast<size_t>(dim) * channels.size());
+  for (size_t r = 0; r < channels.size(); ++r)
+    ChannelRow(w, layout, channels[r], rows.data() + static_cast<int64_t>(r) * dim);
   const auto count = static_cast<int64_t>(channels.size());
   std::vector<Int8Rounder> rounders;
   for (int64_t c : channels) rounders.emplace_back(bits[static_cast<size_t>(c)]);
   factor->Round(rows, count,
                 [&](int64_t r, double x) { return rounders[static_cast<size_t>(r)].Value(x); });
-  const size_t dim = rows.size() / channels.size();
   int64_t compensated = 0;
   for (size_t r = 0; r < channels.size(); ++r) {
     const int64_t c = channels[r];
     const Int8Rounder& round = rounders[r];
-    const double* row = rows.data() + r * dim;
+    const double* row = rows.data() + static_cast<int64_t>(r) * dim;
     int64_t bound = std::llabs(int64_t{bias[static_cast<size_t>(c)]});
-    for (size_t i = 0; i < dim; ++i) bound += input_magnitude * std::abs(int{round(row[i])});
+    for (int64_t i = 0; i < dim; ++i) bound += input_magnitude * std::abs(int{round(row[i])});
     if (bound > kInt32Max) {
       nearest(c);
       continue;
     }
-    size_t i = 0;
+    int64_t i = 0;
     layout.ForEach(c, [&](int64_t k) { out[static_cast<size_t>(k)] = round(row[i++]); });
     ++compensated;
   }
@@ -166,15 +195,17 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
     gram = nullptr;  // not this node's patches: round to nearest
   const int64_t groups = gram ? gram->groups : 1;
   const int64_t channels_per_group = layout.extent / groups;
+  const int64_t n = layout.size();
+  std::vector<double> channel(static_cast<size_t>(n));
   for (int64_t c = 0; c < layout.extent; ++c) {
     const double b = bias ? bias->data<float>()[c] : 0.0;
-    int bits = BestChannelBits(w, layout, c);
+    ChannelRow(w, layout, c, channel.data());
+    const double* row = channel.data();
+    int bits = BestChannelBits(row, n);
     const int chosen = bits;
     for (;; --bits) {
       const int64_t q_bias = Rhu(std::ldexp(b, input_bits + bits));
-      int64_t bound = std::llabs(q_bias);
-      const Int8Rounder round(bits);
-      layout.ForEach(c, [&](int64_t k) { bound += input_magnitude * std::abs(int{round(w[k])}); });
+      const int64_t bound = std::llabs(q_bias) + input_magnitude * SumOfMagnitudes(row, n, bits);
       if (bound <= kInt32Max) {
         result.bias.push_back(static_cast<int32_t>(q_bias));
         break;
@@ -187,8 +218,7 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
     }
     if (bits != chosen) ++result.lowered;
     result.bits.push_back(bits);
-    const double scale = std::ldexp(1.0, bits);  // a power of two: w·scale is exact
-    layout.ForEach(c, [&](int64_t k) { result.saturated += ClipsScaled(w[k] * scale); });
+    result.saturated += ClippedCount(row, n, bits);
   }
   // The channels of one Gram group read the same inputs: rounded together.
   for (int64_t group = 0; group < groups; ++group) {

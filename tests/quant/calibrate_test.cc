@@ -120,6 +120,25 @@ TEST_CASE("calibrate: the errors of every length, on values of every magnitude a
   CHECK(stats.count == 4);
 }
 
+TEST_CASE("calibrate: a chunk's sums are exact where a running double sum rounds") {
+  // 2^16 copies of v = 1 + 2^-23 (one whole chunk). At f = -1, v/2 rounds
+  // up to 1, so each error is v - 2 = -(1 - 2^-23): e² = (2^23 - 1)²·2^-46,
+  // an odd 46-bit integer times a power of two. The exact sum, 2^16 e², is
+  // a double; adding e² to a running double 65536 times is not (the sums
+  // pass 2^53 units). Likewise Σv² = 2^16 (2^23 + 1)²·2^-46.
+  const float v = 1.0f + std::ldexp(1.0f, -23);
+  const std::vector<float> values(size_t{1} << 16, v);
+  TensorStats stats;
+  AccumulateErrors(values.data(), static_cast<int64_t>(values.size()), stats);
+  const double units = 8388607.0 * 8388607.0;  // (2^23 - 1)², exact
+  CHECK(stats.squared_error[static_cast<size_t>(-1 - kMinActivationBits)] ==
+        std::ldexp(units, 16 - 46));
+  CHECK(stats.sum_squares == std::ldexp(8388609.0 * 8388609.0, 16 - 46));
+  double running = 0.0;  // what the exact sums avoid
+  for (size_t i = 0; i < values.size(); ++i) running += std::ldexp(units, -46);
+  CHECK(running != std::ldexp(units, 16 - 46));
+}
+
 TEST_CASE("calibrate: u8 rounds a negative value to 0, i8 rounds ties up") {
   // −1.5 at f = 0: i8 rounds −1.5 + 0.5 = −1 down to −1, error 0.25;
   // −0.5 rounds to 0, error 0.25. In u8 both are 0: errors 2.25 and 0.25.

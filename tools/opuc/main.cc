@@ -7,11 +7,13 @@
 #include <iostream>
 
 #include "opuc/opuc_app.h"
+#include "support/batch_allocator.h"
 #ifdef OPUC_HAVE_RTL
 #include "rtl.h"
 #endif
 
 int main(int argc, char** argv) {
+  opuc::PrepareAllocatorForBatchJob();  // before any thread: one heap, reused
 #ifdef OPUC_HAVE_RTL
   opuc::rtl::RegisterRtlDevice();  // the "rtl" device, built where Verilator is
 #endif
