@@ -9,6 +9,13 @@
 //   w8        float activations, int8 weights per output channel with a free
 //             (non-power-of-two) scale, each rounded to nearest: the error
 //             of conventionally rounded weights alone;
+//   w8p2      the same with a power-of-two scale per channel, the one of
+//             least squared error as opuc chooses it (the coarsest that
+//             clips nothing and the three finer);
+//   w8m       with the free scale of least squared error (max|w|/127 times
+//             2^(-k/16), k = 0..48: the same range as w8p2's, finely): what
+//             per-channel multipliers M[c] (numerics.md §3) allow, so w8m
+//             against w8p2 is what they would buy the weights;
 //   w8a8      w8 plus every activation quantized TFLite-style (asymmetric,
 //             free scale from the calibration min/max), emulated in float
 //             with quantize/dequantize at f = 0.
@@ -40,8 +47,23 @@ bool IsInnerProduct(OpKind op) {
          op == OpKind::kTransposeConv2D || op == OpKind::kFullyConnected;
 }
 
-/// Weights rounded to int8 per output channel with scale max|w| / 127.
-void FakeQuantizeWeights(Graph& g) {
+/// The squared error of `values` rounded to nearest (ties up, saturated to
+/// int8) at scale `s`, and the values it gives when `out` is given.
+double RoundAtScale(const std::vector<float>& values, double s, std::vector<float>* out) {
+  double error = 0.0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const double q = std::min(127.0, std::max(-128.0, std::floor(values[i] / s + 0.5)));
+    error += (values[i] - q * s) * (values[i] - q * s);
+    if (out) (*out)[i] = static_cast<float>(q * s);
+  }
+  return error;
+}
+
+enum class WeightScale { kMaxAbs, kPowerOfTwo, kFree };
+
+/// Weights rounded to int8 per output channel: with scale max|w| / 127, or
+/// the candidate of least squared error (WeightScale and the header say which).
+void FakeQuantizeWeights(Graph& g, WeightScale mode) {
   for (Node& node : g.nodes) {
     if (!IsInnerProduct(node.op)) continue;
     const Tensor& w = g.tensor(node.inputs[1]);
@@ -49,13 +71,31 @@ void FakeQuantizeWeights(Graph& g) {
     std::vector<float> v(h.data<float>(), h.data<float>() + h.elements());
     const bool last = node.op == OpKind::kDepthwiseConv2D;
     const size_t channels = static_cast<size_t>(last ? w.shape.back() : w.shape[0]);
-    auto channel = [&](size_t i) { return last ? i % channels : i / (v.size() / channels); };
-    std::vector<double> max_abs(channels, 0.0);
-    for (size_t i = 0; i < v.size(); ++i)
-      max_abs[channel(i)] = std::max(max_abs[channel(i)], static_cast<double>(std::fabs(v[i])));
-    for (size_t i = 0; i < v.size(); ++i) {
-      const double s = max_abs[channel(i)] / 127.0;
-      if (s > 0) v[i] = static_cast<float>(std::nearbyint(v[i] / s) * s);
+    const size_t inner = v.size() / channels;
+    for (size_t c = 0; c < channels; ++c) {
+      std::vector<float> row(inner);
+      for (size_t k = 0; k < inner; ++k) row[k] = v[last ? k * channels + c : c * inner + k];
+      double max_abs = 0.0;
+      for (float x : row) max_abs = std::max(max_abs, static_cast<double>(std::fabs(x)));
+      if (max_abs == 0.0) continue;
+      std::vector<double> candidates = {max_abs / 127.0};
+      if (mode == WeightScale::kPowerOfTwo) {
+        const double coarsest =
+            std::ldexp(1.0, static_cast<int>(std::ceil(std::log2(max_abs / 127.0))));
+        candidates = {coarsest, coarsest / 2, coarsest / 4, coarsest / 8};
+      } else if (mode == WeightScale::kFree) {
+        for (int k = 1; k <= 48; ++k) candidates.push_back(max_abs / 127.0 * std::exp2(-k / 16.0));
+      }
+      double s = candidates[0], best = RoundAtScale(row, s, nullptr);
+      for (const double candidate : candidates) {
+        const double error = RoundAtScale(row, candidate, nullptr);
+        if (error < best) {
+          best = error;
+          s = candidate;
+        }
+      }
+      RoundAtScale(row, s, &row);
+      for (size_t k = 0; k < inner; ++k) v[last ? k * channels + c : c * inner + k] = row[k];
     }
     node.inputs[1] = g.AddConstant(UniqueTensorName(g, w.name + "/w8"), DType::kF32, w.shape,
                                    ConstantData::Copy(v.data(), v.size() * sizeof(float)));
@@ -167,8 +207,14 @@ int main(int argc, char** argv) {
     Print("opuc", q.ok() ? CompareWithFloat(graph, q->graph, evaluation)
                          : Expected<std::vector<OutputAccuracy>>(q.status()));
     Graph w8 = graph;
-    FakeQuantizeWeights(w8);
+    FakeQuantizeWeights(w8, WeightScale::kMaxAbs);
     Print("w8", CompareWithFloat(graph, w8, evaluation));
+    Graph w8p2 = graph;
+    FakeQuantizeWeights(w8p2, WeightScale::kPowerOfTwo);
+    Print("w8p2", CompareWithFloat(graph, w8p2, evaluation));
+    Graph w8m = graph;
+    FakeQuantizeWeights(w8m, WeightScale::kFree);
+    Print("w8m", CompareWithFloat(graph, w8m, evaluation));
     Graph w8a8 = w8;
     FakeQuantizeActivations(w8a8, calibration);
     Print("w8a8", CompareWithFloat(graph, w8a8, evaluation));
