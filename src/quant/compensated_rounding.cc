@@ -96,7 +96,7 @@ double RoundingFactor::operator()(int64_t i, int64_t j) const {
 }
 
 void RoundingFactor::Round(std::vector<double>& rows, int64_t count,
-                           const std::function<double(int64_t, double)>& round) const {
+                           const ColumnRounding& round) const {
   if (count <= 0 || empty()) return;
   const auto n = static_cast<Eigen::Index>(dim_), m = static_cast<Eigen::Index>(count);
   const auto k = static_cast<Eigen::Index>(samples_);
@@ -107,6 +107,7 @@ void RoundingFactor::Round(std::vector<double>& rows, int64_t count,
   Eigen::MatrixXd pending(m, kRoundingBlock);    // Σ_{i<j} R[i][j]·(w_i − q_i)
   Matrix block(kRoundingBlock, kRoundingBlock);  // R on the block's columns
   Matrix sums = Matrix::Zero(m, k);              // short: Σ_{i<b0} (w_i − q_i) v_i
+  Vector column(m);                              // the column being rounded
   for (Eigen::Index b0 = 0; b0 < n; b0 += kRoundingBlock) {
     const Eigen::Index b1 = std::min<Eigen::Index>(b0 + kRoundingBlock, n), size = b1 - b0;
     auto before = pending.leftCols(size);
@@ -123,10 +124,11 @@ void RoundingFactor::Round(std::vector<double>& rows, int64_t count,
     }
     for (Eigen::Index j = b0; j < b1; ++j) {
       const double diagonal = short_form() ? diagonal_[static_cast<size_t>(j)] : r(j, j);
+      for (Eigen::Index i = 0; i < m; ++i) column(i) = w(i, j) + pending(i, j - b0) / diagonal;
+      round(column.data(), count);
       for (Eigen::Index i = 0; i < m; ++i) {
-        const double q = round(static_cast<int64_t>(i), w(i, j) + pending(i, j - b0) / diagonal);
-        errors(i, j) = w(i, j) - q;
-        w(i, j) = q;
+        errors(i, j) = w(i, j) - column(i);
+        w(i, j) = column(i);
       }
       pending.middleCols(j - b0 + 1, b1 - j - 1).noalias() +=
           errors.col(j) * within.row(j - b0).segment(j - b0 + 1, b1 - j - 1);

@@ -61,23 +61,22 @@ class RoundingFactor {
   /// R[i][j] (0 below the diagonal).
   double operator()(int64_t i, int64_t j) const;
 
+  /// Rounds column values in place: values[r] (r < count) is row r's weight
+  /// plus its compensation; each becomes the grid value it rounds to in
+  /// that row (saturation included). One call per column, so that the
+  /// rounding of a layer's channels can be one vector loop.
+  using ColumnRounding = std::function<void(double* values, int64_t count)>;
+
   /// Rounds `count` rows of `dim` weights each (row-major in `rows`, every
-  /// row in G's order, all reading the same inputs) in place with
-  /// `round(row, x)`, which returns the grid value x rounds to in that row
-  /// (saturation included), each from its weight plus the compensation of
-  /// the errors before it. Whole: the columns go in blocks of
+  /// row in G's order, all reading the same inputs) in place, column by
+  /// column with `round`, each weight from its value plus the compensation
+  /// of the errors before it. Whole: the columns go in blocks of
   /// kRoundingBlock, the errors of the blocks before reaching a block in one
   /// matrix product (OPTQ's lazy batch updates: the same arithmetic, summed
   /// in another order). Short: the errors so far kept as one N-vector a row.
-  void Round(std::vector<double>& rows, int64_t count,
-             const std::function<double(int64_t, double)>& round) const;
+  void Round(std::vector<double>& rows, int64_t count, const ColumnRounding& round) const;
 
  private:
-  void RoundWhole(double* w, int64_t count,
-                  const std::function<double(int64_t, double)>& round) const;
-  void RoundShort(double* w, int64_t count,
-                  const std::function<double(int64_t, double)>& round) const;
-
   int64_t dim_ = 0, samples_ = 0;
   std::vector<double> upper_;     ///< Whole: R, dim × dim row-major.
   std::vector<double> diagonal_;  ///< Short: R[j][j].

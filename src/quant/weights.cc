@@ -138,9 +138,19 @@ int64_t RoundChannels(const float* w, const ChannelLayout& layout,
     ChannelRow(w, layout, channels[r], rows.data() + static_cast<int64_t>(r) * dim);
   const auto count = static_cast<int64_t>(channels.size());
   std::vector<Int8Rounder> rounders;
-  for (int64_t c : channels) rounders.emplace_back(bits[static_cast<size_t>(c)]);
-  factor->Round(rows, count,
-                [&](int64_t r, double x) { return rounders[static_cast<size_t>(r)].Value(x); });
+  std::vector<double> scales, steps;  // per row: Int8Rounder's, as arrays the loop vectorizes over
+  for (int64_t c : channels) {
+    const int f = bits[static_cast<size_t>(c)];
+    rounders.emplace_back(f);
+    scales.push_back(std::ldexp(1.0, f));
+    steps.push_back(std::ldexp(1.0, -f));
+  }
+  factor->Round(rows, count, [scale = scales.data(), step = steps.data()](double* x, int64_t n) {
+    for (int64_t r = 0; r < n; ++r) {  // Int8Rounder::Value: NaN rounds to 0
+      const double v = x[r], rounded = Int8Rounder::Saturated(v * scale[r]) * step[r];
+      x[r] = v == v ? rounded : 0.0;
+    }
+  });
   int64_t compensated = 0;
   for (size_t r = 0; r < channels.size(); ++r) {
     const int64_t c = channels[r];

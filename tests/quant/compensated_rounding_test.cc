@@ -15,8 +15,18 @@ namespace opuc::quant {
 namespace {
 
 double Nearest(double x) { return std::floor(x + 0.5); }
-double NearestInRow(int64_t, double x) { return Nearest(x); }
-double QuarterGrid(int64_t, double x) { return Nearest(x * 4) / 4; }
+/// Row r's grid: steps of 2^-r, so that a rounding given another row's
+/// value would show.
+double RowGrid(int64_t row, double x) {
+  return Nearest(std::ldexp(x, static_cast<int>(row))) / std::ldexp(1.0, static_cast<int>(row));
+}
+/// The column roundings RoundingFactor::Round takes: value r is row r's.
+void NearestColumn(double* x, int64_t count) {
+  for (int64_t r = 0; r < count; ++r) x[r] = Nearest(x[r]);
+}
+void RowGridColumn(double* x, int64_t count) {
+  for (int64_t r = 0; r < count; ++r) x[r] = RowGrid(r, x[r]);
+}
 
 /// (w − q)ᵀ G (w − q) for a 2×2 G.
 double OutputError(const std::vector<double>& w, const std::vector<double>& q,
@@ -105,9 +115,10 @@ TEST_CASE("compensated rounding: two inputs that always agree share one rounding
        {RoundingFactor::OfGram(g.data(), 2), RoundingFactor::OfPatches(v.data(), 2, 1)}) {
     CAPTURE(r.short_form());
     std::vector<double> w = {0.4, 0.4};
-    r.Round(w, 1, [](int64_t, double x) {
-      if (x != 0.4) CHECK(x == doctest::Approx(0.4 + 0.4 / 1.01));
-      return Nearest(x);
+    r.Round(w, 1, [](double* x, int64_t count) {
+      REQUIRE(count == 1);
+      if (x[0] != 0.4) CHECK(x[0] == doctest::Approx(0.4 + 0.4 / 1.01));
+      x[0] = Nearest(x[0]);
     });
     CHECK(w == std::vector<double>{0.0, 1.0});
     CHECK(OutputError({0.4, 0.4}, w, g) == doctest::Approx(0.04));
@@ -118,7 +129,7 @@ TEST_CASE("compensated rounding: two inputs that always agree share one rounding
 TEST_CASE("compensated rounding: independent inputs round each weight to nearest") {
   const std::vector<double> g = {2, 0, 0, 3};
   std::vector<double> w = {0.4, -1.6};
-  RoundingFactor::OfGram(g.data(), 2).Round(w, 1, NearestInRow);
+  RoundingFactor::OfGram(g.data(), 2).Round(w, 1, NearestColumn);
   CHECK(w == std::vector<double>{0.0, -2.0});
 }
 
@@ -132,7 +143,7 @@ TEST_CASE("compensated rounding: inputs of opposite sign push the next weight th
        {RoundingFactor::OfGram(g.data(), 2), RoundingFactor::OfPatches(v.data(), 2, 1)}) {
     CAPTURE(r.short_form());
     std::vector<double> w = {0.4, 0.6};
-    r.Round(w, 1, NearestInRow);
+    r.Round(w, 1, NearestColumn);
     CHECK(w == std::vector<double>{0.0, 0.0});
     CHECK(OutputError({0.4, 0.6}, w, g) == doctest::Approx(0.04));
     CHECK(OutputError({0.4, 0.6}, {0.0, 1.0}, g) == doctest::Approx(0.64));
@@ -171,7 +182,7 @@ TEST_CASE("compensated rounding: a large factor multiplies back to the damped Gr
   CHECK(WorstProductError(r, g, n) < 1e-9 * g[0]);
 }
 
-/// `rows` (count × n) rounded on a grid of 0.25 by OPTQ's update written
+/// `rows` (count × n) rounded on RowGrid by OPTQ's update written
 /// out weight by weight: with U = R⁻¹ (by back substitution), rounding w_j
 /// to q moves every later w_k by −(w_j − q)·U[j][k] / U[j][j].
 std::vector<double> OptqByHand(const RoundingFactor& r, std::vector<double> rows, int64_t count) {
@@ -191,7 +202,7 @@ std::vector<double> OptqByHand(const RoundingFactor& r, std::vector<double> rows
   for (int64_t row = 0; row < count; ++row) {
     double* w = rows.data() + row * n;
     for (int64_t j = 0; j < n; ++j) {
-      const double q = QuarterGrid(row, w[j]);
+      const double q = RowGrid(row, w[j]);
       for (int64_t k = j + 1; k < n; ++k) w[k] -= (w[j] - q) / at(j, j) * at(j, k);
       w[j] = q;
     }
@@ -214,7 +225,7 @@ TEST_CASE("compensated rounding: rows in blocks round as OPTQ's update one weigh
   REQUIRE(!r.empty());
   std::vector<double> rows = SomeWeights(n * count);
   const std::vector<double> expected = OptqByHand(r, rows, count);
-  r.Round(rows, count, QuarterGrid);
+  r.Round(rows, count, RowGridColumn);
   CHECK(rows == expected);
 }
 
@@ -242,8 +253,8 @@ TEST_CASE("compensated rounding: fewer samples than inputs, the short form is th
   CHECK(worst < 1e-9);
   std::vector<double> a = SomeWeights(n * count), b = a;
   const std::vector<double> expected = OptqByHand(short_form, a, count);
-  whole.Round(a, count, QuarterGrid);
-  short_form.Round(b, count, QuarterGrid);
+  whole.Round(a, count, RowGridColumn);
+  short_form.Round(b, count, RowGridColumn);
   CHECK(b == expected);
   CHECK(a == b);
 }
