@@ -145,7 +145,9 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
   const auto build_table = WriteBuild(fbb, build, hw);
   fbb.ForceVectorAlignment(opug.size(), 1, kConstantAlignment);
   const auto graph_bytes = fbb.CreateVector(opug);
-  fbb.ForceVectorAlignment(code.constants.size(), 1, 64);
+  // 64, past FlatBuffers' largest vector alignment (32: ForceVectorAlignment
+  // asserts in a debug build), is what PreAlign, which it calls, takes.
+  fbb.PreAlign(code.constants.size(), 64);
   const auto constants = fbb.CreateVector(code.constants);
   std::vector<Offset<fb::Activation>> activations;
   for (const ActivationLayout& a : code.activations) {

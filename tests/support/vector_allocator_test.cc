@@ -21,7 +21,7 @@ void Fill(flatbuffers::FlatBufferBuilder& fbb) {
   for (int i = 0; i < 300; ++i) names.push_back(fbb.CreateString("name " + std::to_string(i)));
   std::vector<uint8_t> bytes(5000);
   for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 7 + 3);
-  fbb.ForceVectorAlignment(bytes.size(), 1, 64);
+  fbb.ForceVectorAlignment(bytes.size(), 1, 16);
   const auto data = fbb.CreateVector(bytes);
   const auto list = fbb.CreateVector(names);
   const flatbuffers::uoffset_t start = fbb.StartTable();
