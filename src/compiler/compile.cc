@@ -1,12 +1,16 @@
 //===- src/compiler/compile.cc - A model to a .opup program ---------------===//
 #include "opuc/compiler/compile.h"
 
+#include <future>
+#include <system_error>
+
 #include "opuc/opu/codegen.h"
 #include "opuc/partition/hw_partition.h"
 #include "opuc/pass/pass_context.h"
 #include "opuc/pass/registry.h"
 #include "opuc/version.h"
 #include "support/format.h"
+#include "support/sha256.h"
 
 namespace opuc {
 namespace {
@@ -69,6 +73,15 @@ Expected<CompiledModel> CompileModel(Graph model,
   auto stage = [&](std::string_view name) {
     if (progress) progress(name);
   };
+  const AlignedBytes& source = options.source;
+  std::future<std::string> hash;
+  if (options.source_sha256.empty() && source.data() && options.quantize.threads != 1) {
+    try {
+      hash = std::async(std::launch::async,
+                        [source] { return Sha256Hex(source.data(), source.size); });
+    } catch (const std::system_error&) {  // no thread to be had: hashed in line below
+    }
+  }
   stage("passes");
   OPUC_RETURN_IF_ERROR(RunPasses(model, options).WithContext("passes"));
   stage("quantize");
@@ -88,7 +101,10 @@ Expected<CompiledModel> CompileModel(Graph model,
   build.disabled_passes = options.disabled_passes;
   build.precision = PrecisionName(options.quantize.precision);
   build.source_name = options.source_name;
-  build.source_sha256 = options.source_sha256;
+  build.source_sha256 = !options.source_sha256.empty() ? options.source_sha256
+                        : hash.valid()                 ? hash.get()
+                        : source.data()                ? Sha256Hex(source.data(), source.size)
+                                                       : std::string();
   CompiledModel compiled;
   Expected<std::vector<uint8_t>> bytes = WriteProgram(graph, *partition, *code, hw, build);
   if (!bytes.ok()) return bytes.status().WithContext("program");

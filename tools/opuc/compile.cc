@@ -22,7 +22,6 @@
 #include "opuc/exit_codes.h"
 #include "opuc/frontend/file_io.h"  // WriteFileBytes
 #include "opuc/frontend/load_model.h"
-#include "support/sha256.h"
 
 namespace opuc::cli {
 namespace {
@@ -84,7 +83,7 @@ int RunCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
   compile.quantize.target_sqnr_db = options.target_sqnr;
   compile.quantize.threads = options.threads;
   compile.source_name = std::filesystem::path(options.model).filename().string();
-  compile.source_sha256 = Sha256Hex(model->file.data(), model->file.size);
+  compile.source = model->file;  // hashed while the compile runs
   const bool terminal = isatty(STDERR_FILENO) != 0;
   Expected<CompiledModel> compiled =
       CompileModel(std::move(model->graph), *samples, *hw, compile, [&](std::string_view stage) {
