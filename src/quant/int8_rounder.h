@@ -25,10 +25,7 @@ class Int8Rounder {
  public:
   explicit Int8Rounder(int f) : scale_(std::ldexp(1.0, f)), step_(std::ldexp(1.0, -f)) {}
 
-  int8_t operator()(double v) const {
-    if (std::isnan(v)) return 0;
-    return static_cast<int8_t>(Saturated(v * scale_));
-  }
+  int8_t operator()(double v) const { return static_cast<int8_t>(Quantized(v, scale_)); }
 
   /// SatInt8(Rhu(y)) as a double, for any y but NaN (without branches on
   /// the value: callers vectorize it).
@@ -41,8 +38,16 @@ class Int8Rounder {
     return std::min(127.0, std::max(-128.0, rounded));
   }
 
+  /// QuantizeToInt8(v, f) as a double, at scale = 2^f: NaN gives 0. Without
+  /// a branch (the rounding is made either way), so that loops over many
+  /// values, each at its own scale, vectorize.
+  static double Quantized(double v, double scale) {
+    const double q = Saturated(v * scale);
+    return v == v ? q : 0.0;
+  }
+
   /// The rounded value as a real: q·2^−f (exact).
-  double Value(double v) const { return (*this)(v)*step_; }
+  double Value(double v) const { return Quantized(v, scale_) * step_; }
 
  private:
   double scale_, step_;

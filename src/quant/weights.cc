@@ -95,16 +95,13 @@ int BestChannelBits(const double* row, int64_t n) {
   return best;
 }
 
-/// Σ |q| over the row rounded at `bits` (Int8Rounder's q, 0 for NaN): each
-/// term and every partial sum is an integer below 2^53, so the double sum
-/// is exact and its order does not matter.
+/// Σ |q| over the row rounded at `bits` (Int8Rounder's q): each term and
+/// every partial sum is an integer below 2^53, so the double sum is exact
+/// and its order does not matter.
 int64_t SumOfMagnitudes(const double* row, int64_t n, int bits) {
   const double scale = std::ldexp(1.0, bits);
   double sum = 0.0;
-  for (int64_t k = 0; k < n; ++k) {
-    const double v = row[k];
-    sum += v == v ? std::abs(Int8Rounder::Saturated(v * scale)) : 0.0;
-  }
+  for (int64_t k = 0; k < n; ++k) sum += std::abs(Int8Rounder::Quantized(row[k], scale));
   return static_cast<int64_t>(sum);
 }
 
@@ -146,18 +143,15 @@ int64_t RoundChannels(const float* w, const ChannelLayout& layout,
     steps.push_back(std::ldexp(1.0, -f));
   }
   factor->Round(rows, count, [scale = scales.data(), step = steps.data()](double* x, int64_t n) {
-    for (int64_t r = 0; r < n; ++r) {  // Int8Rounder::Value: NaN rounds to 0
-      const double v = x[r], rounded = Int8Rounder::Saturated(v * scale[r]) * step[r];
-      x[r] = v == v ? rounded : 0.0;
-    }
+    for (int64_t r = 0; r < n; ++r) x[r] = Int8Rounder::Quantized(x[r], scale[r]) * step[r];
   });
   int64_t compensated = 0;
   for (size_t r = 0; r < channels.size(); ++r) {
     const int64_t c = channels[r];
     const Int8Rounder& round = rounders[r];
-    const double* row = rows.data() + static_cast<int64_t>(r) * dim;
-    int64_t bound = std::llabs(int64_t{bias[static_cast<size_t>(c)]});
-    for (int64_t i = 0; i < dim; ++i) bound += input_magnitude * std::abs(int{round(row[i])});
+    const double* row = rows.data() + static_cast<int64_t>(r) * dim;  // on the grid now
+    const int64_t bound = std::llabs(int64_t{bias[static_cast<size_t>(c)]}) +
+                          input_magnitude * SumOfMagnitudes(row, dim, bits[static_cast<size_t>(c)]);
     if (bound > kInt32Max) {
       nearest(c);
       continue;

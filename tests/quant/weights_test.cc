@@ -88,12 +88,12 @@ TEST_CASE("weights: a bias that fits at no length is an error naming the channel
 InputGram AgreeingPair() { return InputGram{2, 1, {1, 1, 1, 1}, {}, {}, 0}; }
 
 /// fully_connected of x [1,2] with weights 76.4/256 twice (f_w = 8: 76.4
-/// each; 152.8 at 9 clips), and a bias of 0.5 when `with_bias`.
-Graph TwoInputFc(bool with_bias) {
+/// each; 152.8 at 9 clips), and a bias (0.5 unless given) when `with_bias`.
+Graph TwoInputFc(bool with_bias, float bias = 0.5f) {
   GraphBuilder b("net");
   TensorId x = b.Input("x", DType::kF32, {1, 2});
   std::vector<TensorId> inputs = {x, b.ConstantF32("w", {1, 2}, {76.4f / 256, 76.4f / 256})};
-  if (with_bias) inputs.push_back(b.ConstantF32("b", {1}, {0.5f}));
+  if (with_bias) inputs.push_back(b.ConstantF32("b", {1}, {bias}));
   b.Output(b.Op(OpKind::kFullyConnected, "fc", inputs));
   return Build(std::move(b));
 }
@@ -113,6 +113,21 @@ TEST_CASE("weights: with the Gram matrix a channel is rounded with compensation"
   REQUIRE(nearest.ok());
   CHECK(nearest->weights == std::vector<int8_t>{76, 76});
   CHECK(nearest->compensated == 0);
+}
+
+TEST_CASE("weights: a compensated channel that breaks the bound is rounded to nearest") {
+  // As above, with a bias of 16 777 063·2^-5 at f_in + f_w = 4 + 8: 2 147 464 064.
+  // Nearest (76 + 76) keeps the bound at 2 147 464 064 + 128·152 =
+  // 2 147 483 520 ≤ 2^31 − 1, so f_w stays 8; compensated (76 + 77) would
+  // reach 2 147 483 648 = 2^31, so the channel falls back to nearest.
+  Graph g = TwoInputFc(true, 16777063.0f / 32);
+  const InputGram gram = AgreeingPair();
+  Expected<QuantizedWeights> q = QuantizeInnerProduct(g, 0, 4, &gram);
+  REQUIRE(q.ok());
+  CHECK(q->bits == std::vector<int32_t>{8});
+  CHECK(q->bias == std::vector<int32_t>{2147464064});
+  CHECK(q->weights == std::vector<int8_t>{76, 76});
+  CHECK(q->compensated == 0);
 }
 
 TEST_CASE("weights: WithRoundedWeights puts in the values the integers stand for") {
