@@ -1,6 +1,8 @@
 // An on-chip buffer of ROWS rows, each BEATS beats of BEAT_BITS: the load
 // engine writes a beat at a time (or a whole row of zeros, for padding);
-// the compute engine reads a whole row, one cycle after the address.
+// the compute engine reads a whole row, one cycle after the address. A
+// diagonal write (the weight buffer's, whose BEATS are CO) spreads one beat
+// over the row: beat j keeps the beat's bytes l with l mod BEATS = j.
 module opu_buffer #(
   parameter int unsigned ROWS = 16,
   parameter int unsigned BEATS = 1,
@@ -13,15 +15,23 @@ module opu_buffer #(
   input  logic [AW-1:0]              waddr_i,
   input  logic [BW-1:0]              wbeat_i,
   input  logic                       wzero_row_i,  // write zeros to every beat of the row
+  input  logic                       wdiag_i,
   input  logic [BEAT_BITS-1:0]       wdata_i,
   input  logic [AW-1:0]              raddr_i,
   output logic [BEATS*BEAT_BITS-1:0] rdata_o
 );
   logic [BEATS*BEAT_BITS-1:0] mem [ROWS];
+  logic [BEATS*BEAT_BITS-1:0] spread;
+
+  always_comb
+    for (int unsigned j = 0; j < BEATS; j++)
+      for (int unsigned l = 0; l < BEAT_BITS / 8; l++)
+        spread[j*BEAT_BITS + 8*l +: 8] = l % BEATS == j ? wdata_i[8*l +: 8] : 8'd0;
 
   always_ff @(posedge clk_i) begin
     if (we_i) begin
       if (wzero_row_i) mem[waddr_i] <= '0;
+      else if (wdiag_i) mem[waddr_i] <= spread;
       else mem[waddr_i][wbeat_i*BEAT_BITS +: BEAT_BITS] <= wdata_i;
     end
     rdata_o <= mem[raddr_i];

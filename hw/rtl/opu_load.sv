@@ -1,7 +1,8 @@
 // The load engine: rows x cols units from DRAM (rows dram_stride bytes
 // apart, each row contiguous) into one buffer, inside a frame of zero
 // units (the padding never crosses the bus). A unit is one beat of L bytes
-// for the feature map, CO beats for weights, CO x 8 / L beats for params.
+// for the feature map, CO beats for weights (one with `diagonal`: the
+// weight buffer spreads it over the row), CO x 8 / L beats for params.
 // With zeros_y / zeros_x the units read land step_y = zeros_y + 1 rows and
 // step_x = zeros_x + 1 units apart, zeros between (a transposed
 // convolution's zero-inserted input).
@@ -27,10 +28,11 @@ module opu_load
   output logic [31:0]          waddr_o,
   output logic [7:0]           wbeat_o,
   output logic                 wzero_o,
+  output logic                 wdiag_o,     // spread the beat over a weight row's CO beats
   output logic [BEAT_BITS-1:0] wdata_o,
   output logic [63:0]          bytes_o
 );
-  logic        active_q;
+  logic        active_q, diagonal_q;
   logic [1:0]  buffer_q;
   logic [31:0] rows_q, cols_q, stride_q, pitch_q, height_q, beats_q;
   logic [31:0] pad_left_q, step_x_q, step_y_q, row_step_q;
@@ -65,11 +67,13 @@ module opu_load
     waddr_o = '0;
     wbeat_o = '0;
     wzero_o = 1'b0;
+    wdiag_o = 1'b0;
     wdata_o = rd_rsp_data_i;
     if (rd_rsp_valid_i && rsp_more) begin
       we_o[buffer_q] = 1'b1;
       waddr_o = rs_unit_q;
       wbeat_o = rs_b_q[7:0];
+      wdiag_o = diagonal_q;
     end else if (zero_write) begin
       we_o[buffer_q] = 1'b1;
       waddr_o = zrow_unit_q + zx_q;
@@ -80,6 +84,7 @@ module opu_load
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       active_q <= 1'b0;
+      diagonal_q <= 1'b0;
       done_o <= 1'b0;
       bytes_o <= '0;
       {buffer_q, rows_q, cols_q, stride_q, pitch_q, height_q, beats_q, pad_left_q} <= '0;
@@ -114,7 +119,9 @@ module opu_load
         step_x_q <= sx;
         step_y_q <= sy;
         row_step_q <= pitch * sy;
-        beats_q <= `OPU_FIELD(insn_i, LOAD_BUFFER) == 2'd1 ? WGT_BEATS :
+        diagonal_q <= `OPU_FIELD(insn_i, LOAD_DIAGONAL);
+        beats_q <= `OPU_FIELD(insn_i, LOAD_DIAGONAL) ? 32'd1 :
+                   `OPU_FIELD(insn_i, LOAD_BUFFER) == 2'd1 ? WGT_BEATS :
                    `OPU_FIELD(insn_i, LOAD_BUFFER) == 2'd2 ? PARAM_BEATS : FM_BEATS;
         pad_left_q <= pl;
         {rq_r_q, rq_c_q, rq_b_q, rq_off_q} <= '0;

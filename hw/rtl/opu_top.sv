@@ -86,7 +86,7 @@ module opu_top
   logic [2:0]  load_we;
   logic [31:0] load_waddr, fm_raddr, wgt_raddr, param_raddr, acc_raddr, acc_waddr, store_raddr;
   logic [7:0]  load_wbeat;
-  logic        load_wzero, acc_we;
+  logic        load_wzero, load_wdiag, acc_we;
   logic [BEAT_BITS-1:0]  load_wdata, fm_rdata;
   logic [WGT_BITS-1:0]   wgt_rdata;
   logic [PARAM_BITS-1:0] param_rdata;
@@ -94,17 +94,19 @@ module opu_top
 
   opu_buffer #(.ROWS(FM_ROWS), .BEATS(FM_BEATS), .BEAT_BITS(BEAT_BITS)) u_fm (
     .clk_i, .we_i(load_we[0]), .waddr_i(FM_AW'(load_waddr)), .wbeat_i(1'b0),
-    .wzero_row_i(load_wzero), .wdata_i(load_wdata), .raddr_i(FM_AW'(fm_raddr)),
+    .wzero_row_i(load_wzero), .wdiag_i(1'b0), .wdata_i(load_wdata), .raddr_i(FM_AW'(fm_raddr)),
     .rdata_o(fm_rdata)
   );
   opu_buffer #(.ROWS(WGT_ROWS), .BEATS(WGT_BEATS), .BEAT_BITS(BEAT_BITS)) u_weight (
     .clk_i, .we_i(load_we[1]), .waddr_i(WGT_AW'(load_waddr)), .wbeat_i(WGT_BW'(load_wbeat)),
-    .wzero_row_i(load_wzero), .wdata_i(load_wdata), .raddr_i(WGT_AW'(wgt_raddr)),
+    .wzero_row_i(load_wzero), .wdiag_i(load_wdiag), .wdata_i(load_wdata),
+    .raddr_i(WGT_AW'(wgt_raddr)),
     .rdata_o(wgt_rdata)
   );
   opu_buffer #(.ROWS(PARAM_ROWS), .BEATS(PARAM_BEATS), .BEAT_BITS(BEAT_BITS)) u_param (
     .clk_i, .we_i(load_we[2]), .waddr_i(PARAM_AW'(load_waddr)),
-    .wbeat_i(PARAM_BW'(load_wbeat)), .wzero_row_i(load_wzero), .wdata_i(load_wdata),
+    .wbeat_i(PARAM_BW'(load_wbeat)), .wzero_row_i(load_wzero), .wdiag_i(1'b0),
+    .wdata_i(load_wdata),
     .raddr_i(PARAM_AW'(param_raddr)), .rdata_o(param_rdata)
   );
   opu_acc_buffer u_acc (
@@ -117,7 +119,8 @@ module opu_top
     .clk_i, .rst_ni, .start_i(start[E_LOAD]), .insn_i(insn[E_LOAD]), .done_o(done[E_LOAD]),
     .dram_wait_o(dram_wait[E_LOAD]), .rd_req_valid_o, .rd_req_addr_o, .rd_req_ready_i,
     .rd_rsp_valid_i, .rd_rsp_data_i, .we_o(load_we), .waddr_o(load_waddr),
-    .wbeat_o(load_wbeat), .wzero_o(load_wzero), .wdata_o(load_wdata), .bytes_o(bytes_loaded)
+    .wbeat_o(load_wbeat), .wzero_o(load_wzero), .wdiag_o(load_wdiag), .wdata_o(load_wdata),
+    .bytes_o(bytes_loaded)
   );
   opu_compute u_compute (
     .clk_i, .rst_ni, .start_i(start[E_COMPUTE]), .insn_i(insn[E_COMPUTE]),

@@ -40,7 +40,7 @@ Status CheckDramAccesses(const Program& program, const ProgramStep& step) {
     if (const auto* load = std::get_if<isa::LoadInsn>(&*insn)) {
       if (load->rows == 0 || load->cols == 0) continue;
       const Range r{load->dram_addr, load->dram_addr + (load->rows - 1) * load->dram_stride +
-                                         load->cols * units.LoadUnitBytes(load->buffer)};
+                                         load->cols * units.LoadUnitBytes(*load)};
       if (!Inside(r, 0, program.constant_bytes()) && !InsideOneOf(program, step.inputs, r))
         return InvalidArgument(Cat("word ", i, " (Load): DRAM bytes [", r.begin, ", ", r.end,
                                    ") are outside the constants and the step's inputs"));

@@ -61,7 +61,7 @@ Expected<int64_t> ConstantBytesRead(const Program& program, const ProgramStep& s
     const auto* load = std::get_if<isa::LoadInsn>(&*insn);
     if (!load || load->rows == 0 || load->cols == 0 || load->dram_addr >= program.constant_bytes())
       continue;
-    const int64_t unit = units.LoadUnitBytes(load->buffer);
+    const int64_t unit = units.LoadUnitBytes(*load);
     for (int64_t r = 0; r < load->rows; ++r) {
       const int64_t begin = load->dram_addr + r * load->dram_stride;
       ranges.emplace_back(begin, begin + load->cols * unit);

@@ -26,7 +26,7 @@ Expected<StepUsage> UsageOfStep(const Program& program, const ProgramStep& step)
     Expected<isa::Instruction> insn = isa::Decode(step.word(i));
     if (!insn.ok()) return insn.status().WithContext(Cat("word ", i));
     if (const auto* load = std::get_if<isa::LoadInsn>(&*insn)) {
-      use.bytes_loaded += load->rows * load->cols * units.LoadUnitBytes(load->buffer);
+      use.bytes_loaded += load->rows * load->cols * units.LoadUnitBytes(*load);
       const int64_t end = load->sram_addr + LoadedUnits(*load);
       int64_t& high = load->buffer == 0   ? use.fm_rows
                       : load->buffer == 1 ? use.weight_rows

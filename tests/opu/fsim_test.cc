@@ -102,6 +102,46 @@ TEST_CASE("a load that writes a zero row and unit between those it reads") {
         "zeros between");
 }
 
+TEST_CASE("a diagonal load spreads an L-byte unit over a weight row: row j keeps lanes j, j + Co") {
+  // tiny: L = 8, Co = 4. Two beats: [10 20 30 40 1 2 3 -6] and all ones, so
+  // W0[j] has w[j] on lane j and w[j + 4] on lane j + 4, zero elsewhere
+  // (over a row of 99s loaded first), and W1[j] ones on lanes j and j + 4.
+  // A pixel p gives out j = p[j]·w[j] + p[j+4]·w[j+4] + p[j] + p[j+4]:
+  // pixel [1..8]: 10+5+6 = 21, 40+12+8 = 60, 90+21+10 = 121, 160-48+12 = 124.
+  Bench b;
+  b.Bytes(0, {1, 2, 3, 4, 5, 6, 7, 8, -1, -2, -3, -4, -5, -6, -7, -8});
+  b.Bytes(64, {10, 20, 30, 40, 1, 2, 3, -6, 1, 1, 1, 1, 1, 1, 1, 1});
+  for (int i = 0; i < 64; ++i) b.dram[static_cast<size_t>(384 + i)] = 99;
+  for (int j = 0; j < 4; ++j) b.Param(128, j, 0, 1, 0);
+  b.Add(Load(0, 0, 0, 1, 2, 16));
+  b.Add(Load(1, 0, 384, 1, 2, 64));  // the 99s a row not spread would keep
+  LoadInsn diagonal = Load(1, 0, 64, 1, 2, 16);
+  diagonal.diagonal = 1;
+  b.Add(diagonal);
+  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
+  b.Add(With(Gemm(0, 2, 1, 2, 2), kPopPrev));
+  GemmInsn ones = Gemm(0, 2, 1, 2, 0);
+  ones.wgt_addr = 1;
+  b.Add(ones);
+  b.Add(With(Output(2, -128, 127), kPushNext));
+  b.Add(With(Store(1, 2, 2, 256, 16), kPopPrev));
+  OpuCounters counters;
+  REQUIRE(b.Run(&counters).ok());
+  CHECK(b.Signed(256, 12) == std::vector<int>{21, 60, 121, 124, 0, 0, 0, 0, -21, -60, -121, -124});
+  CHECK(counters.bytes_loaded == 16 + 64 + 16 + 32);  // a diagonal unit is L bytes in DRAM
+
+  for (int64_t buffer : {0, 2}) {
+    LoadInsn wrong = Load(buffer, 0, 0, 1, 1, 8);
+    wrong.diagonal = 1;
+    Bench bad;
+    bad.Add(wrong);
+    CHECK(bad.Run().message() ==
+          "instruction 0 (Load): diagonal with buffer " + std::to_string(buffer) +
+              ", 8 lanes and 4 outputs: only weights load diagonally, where the outputs divide "
+              "the lanes");
+  }
+}
+
 TEST_CASE("the upsample stage: a 2x2 tile stored as the 4x4 doubled map") {
   Bench b;
   // Pixel p = (y, x) of the tile holds 10 + p in lane 0 and -(10 + p) in lane 1.

@@ -119,7 +119,7 @@ TEST_CASE("every field round-trips at its minimum and maximum") {
 #define OPUC_ISA_FIELD(N, F, L, W, K, D) OPUC_ISA_TRIP_##K(N, F, L, W)
 #define OPUC_ISA_END(N)
 #include "opuc/opu/isa.def"
-  CHECK(checked == 89);
+  CHECK(checked == 90);
 }
 
 TEST_CASE("dependency bits round-trip") {
@@ -146,17 +146,18 @@ TEST_CASE("a load word, bit for bit as worked out by hand") {
   load.pad_left = 3;
   load.pad_right = 4;
   load.zeros_x = 1;
+  load.diagonal = 1;
   load.deps.push_next = true;
   Expected<Word> word = Encode(load);
   REQUIRE(word.ok());
   // opcode 1 | push_next 0x80 | buffer 1<<8 | sram 2<<10 | dram 2^12<<26 | rows 3<<58
   CHECK(word->lo == 0x0C00004000000981u);
   // cols 4<<6 | stride 64<<18 | pads 1<<42, 2<<46, 3<<50, 4<<54 | zeros_x 1<<60
-  // (bit 64 is bit 0 here)
-  CHECK(word->hi == 0x110C840001000100u);
+  // | diagonal 1<<62 (bit 64 is bit 0 here)
+  CHECK(word->hi == 0x510C840001000100u);
   CHECK(Disassemble(load) ==
         "load buffer=1 sram_addr=2 dram_addr=4096 rows=3 cols=4 dram_stride=64 pad_top=1 "
-        "pad_bottom=2 pad_left=3 pad_right=4 zeros_y=0 zeros_x=1 | push_next");
+        "pad_bottom=2 pad_left=3 pad_right=4 zeros_y=0 zeros_x=1 diagonal=1 | push_next");
 }
 
 TEST_CASE("decoding refuses opcode 0, unknown opcodes and reserved bits") {
@@ -166,8 +167,8 @@ TEST_CASE("decoding refuses opcode 0, unknown opcodes and reserved bits") {
   CHECK(Decode(Word{15, 0}).status().message() == "opcode 15 is not an instruction");
   CHECK(Decode(Word{2, uint64_t{1} << 63}).status().message() ==
         "Gemm.reserved (bits 127:112) is not 0");
-  CHECK(Decode(Word{1, uint64_t{1} << 62}).status().message() ==
-        "Load.reserved (bits 127:126) is not 0");
+  CHECK(Decode(Word{1, uint64_t{1} << 63}).status().message() ==
+        "Load.reserved (bit 127) is not 0");
   // Reserved fields wider than 64 bits: Table's runs over bits 58..127, and
   // only its last bit is set (checked bit by bit: found by fuzz_program as
   // a shift past 64 under UBSan).

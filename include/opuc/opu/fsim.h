@@ -43,10 +43,11 @@ struct OpuBufferUnits {
   int64_t param_rows = 0;
   int64_t acc_entries = 0;
 
-  /// Bytes of one unit a Load moves into `buffer` (0 feature map, 1
-  /// weights, 2 params): L, Co x L, Co x 8.
-  int64_t LoadUnitBytes(int64_t buffer) const {
-    return buffer == 0 ? lanes : buffer == 1 ? lanes * out_lanes : out_lanes * 8;
+  /// DRAM bytes of one unit `load` reads: L into the feature map, Co x L
+  /// into the weights (L with `diagonal`), Co x 8 into the params.
+  int64_t LoadUnitBytes(const isa::LoadInsn& load) const {
+    if (load.buffer == 1) return load.diagonal ? lanes : lanes * out_lanes;
+    return load.buffer == 0 ? lanes : out_lanes * 8;
   }
 };
 OpuBufferUnits BufferUnits(const HwConfig& hw);

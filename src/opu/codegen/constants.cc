@@ -24,24 +24,26 @@ int64_t InputBlock(const InnerProductGroup& g, const OpuBufferUnits& u, int64_t 
 ConstantPlacement PackConstants(const InnerProductGroup& g, const Tiling& t,
                                 const OpuBufferUnits& u, int64_t align,
                                 std::vector<uint8_t>& blob) {
-  const int64_t L = u.lanes, Co = u.out_lanes;
+  const int64_t L = u.lanes, Co = u.out_lanes, row_bytes = WeightRowBytes(g, u);
+  const bool compact = CompactWeightRows(g, u);
   ConstantPlacement at;
   Align(blob, align);
   at.weights = static_cast<int64_t>(blob.size());
-  blob.resize(blob.size() + static_cast<size_t>(t.out_blocks * t.rows_per_out_block * Co * L), 0);
+  blob.resize(blob.size() + static_cast<size_t>(t.out_blocks * t.rows_per_out_block * row_bytes),
+              0);
   for (int64_t ob = 0; ob < t.out_blocks; ++ob) {
     for (int64_t tap = 0; tap < t.taps; ++tap) {
       const int64_t ky = tap / g.kw, kx = tap % g.kw;
       for (int64_t bl = 0; bl < t.blocks; ++bl) {
         const int64_t row = ob * t.rows_per_out_block + tap * t.blocks + bl;
-        uint8_t* w = blob.data() + at.weights + row * Co * L;
+        uint8_t* w = blob.data() + at.weights + row * row_bytes;
         const int64_t block = InputBlock(g, u, ob, bl);
         for (int64_t j = 0; j < Co; ++j) {
           const int64_t o = ob * Co + j;
           if (o >= g.out_c) break;
           if (g.depthwise) {
             const int64_t l = o / g.multiplier - block * L;
-            w[j * L + l] = static_cast<uint8_t>(g.Weight(o, ky, kx, 0));
+            w[(compact ? 0 : j * L) + l] = static_cast<uint8_t>(g.Weight(o, ky, kx, 0));
             continue;
           }
           const InputBlockSource& from = t.sources[static_cast<size_t>(block)];

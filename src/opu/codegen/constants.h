@@ -2,7 +2,8 @@
 //
 // For each block of Co output channels: its weight rows, tap by tap (ky,
 // then kx), each tap's input blocks in order, one Co x L matrix W[j][l] per
-// row (zero past the channels; a depthwise row is diagonal); then, for
+// row (zero past the channels; a depthwise row is diagonal, and of
+// multiplier 1 only its L bytes of lanes, CompactWeightRows); then, for
 // every output block, one param row: per lane the bias (i32), M (i16, 1:
 // power-of-two mode), S (i8) and a prelu's slope (i8) or 0, little-endian;
 // then a lookup table's entries as i16, little-endian, zero to a whole row.
@@ -24,6 +25,18 @@ struct ConstantPlacement {
   int64_t table = 0;              ///< Of a lookup table's table_rows x L bytes.
   int64_t channel_constants = 0;  ///< Of the constant_rows x L bytes of per-channel constants.
 };
+
+/// Whether the group's weight rows travel compact: a depthwise product of
+/// multiplier 1 has one weight per output in a row, on lane l with l mod Co
+/// = j for output j, so its row is the L bytes of those lanes in DRAM and a
+/// diagonal Load spreads it over the Co x L matrix (docs/isa.md).
+inline bool CompactWeightRows(const InnerProductGroup& g, const OpuBufferUnits& u) {
+  return g.depthwise && g.multiplier == 1 && u.lanes % u.out_lanes == 0;
+}
+/// DRAM bytes of one of the group's weight rows: L compact, else Co x L.
+inline int64_t WeightRowBytes(const InnerProductGroup& g, const OpuBufferUnits& u) {
+  return CompactWeightRows(g, u) ? u.lanes : u.lanes * u.out_lanes;
+}
 
 /// The input block that weight row `block_row` (0 .. t.blocks-1) of output
 /// block `ob` reads.

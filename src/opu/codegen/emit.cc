@@ -120,13 +120,15 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       }
     }
     isa::LoadInsn w;
+    const int64_t row_bytes = WeightRowBytes(g, u);
     w.buffer = 1;
+    w.diagonal = CompactWeightRows(g, u);
     w.sram_addr = wgt_base;
-    w.dram_addr = constants.weights + (unit.ob * t.rows_per_out_block + unit.first_row) * Co * L;
+    w.dram_addr = constants.weights + (unit.ob * t.rows_per_out_block + unit.first_row) * row_bytes;
     w.rows = 1;
     w.cols = unit.rows;
-    w.dram_stride = unit.rows * Co * L;
-    estimate.Load(unit.rows * Co * L);
+    w.dram_stride = unit.rows * row_bytes;
+    estimate.Load(unit.rows * row_bytes);
     load.Add(w);
     if (unit.first_chunk) {
       isa::LoadInsn prm;

@@ -53,6 +53,11 @@ std::string DepsText(const Deps& deps) {
   return text.empty() ? text : " |" + text;
 }
 
+// "bit 127" or "bits 127:112", as an error names a field.
+std::string BitRange(int lsb, int width) {
+  return width == 1 ? Cat("bit ", lsb) : Cat("bits ", lsb + width - 1, ":", lsb);
+}
+
 std::string Lower(std::string_view name) {
   std::string text(name);
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -85,7 +90,7 @@ std::string Lower(std::string_view name) {
 #define OPUC_ISA_GET_S(N, F, L, W) insn.F = SignExtend(GetBits(word, L, W), W);
 #define OPUC_ISA_GET_R(N, F, L, W) \
   if (AnyBits(word, L, W))         \
-    return InvalidArgument(Cat(#N ".", #F, " (bits ", (L) + (W)-1, ":", L, ") is not 0"));
+    return InvalidArgument(Cat(#N ".", #F, " (", BitRange(L, W), ") is not 0"));
 #define OPUC_ISA_FIELD(N, F, L, W, K, D) OPUC_ISA_GET_##K(N, F, L, W)
 #define OPUC_ISA_END(N)     \
   return Instruction(insn); \

@@ -6,7 +6,8 @@
 // convolution never travels over the bus. With zeros_y / zeros_x the rows
 // and units read land that many zero rows and units apart (the
 // zero-inserted input a transposed convolution slides its kernel over),
-// and the region grows to match.
+// and the region grows to match. A diagonal load spreads each L-byte unit
+// over a weight row's Co x L matrix: row j keeps lanes l with l mod Co = j.
 //
 //===----------------------------------------------------------------------===//
 #include <cstring>
@@ -40,7 +41,13 @@ Status ExecLoad(Machine& m, const isa::LoadInsn& insn) {
   if (insn.buffer != 0 && (insn.zeros_y != 0 || insn.zeros_x != 0))
     return m.Fail(Cat("zeros_y ", insn.zeros_y, " and zeros_x ", insn.zeros_x, " with buffer ",
                       insn.buffer, ": only the feature map takes zeros between"));
-  const int64_t unit = m.units.LoadUnitBytes(insn.buffer);
+  if (insn.diagonal && (insn.buffer != 1 || m.units.lanes % m.units.out_lanes != 0))
+    return m.Fail(Cat("diagonal with buffer ", insn.buffer, ", ", m.units.lanes, " lanes and ",
+                      m.units.out_lanes,
+                      " outputs: only weights load diagonally, where the "
+                      "outputs divide the lanes"));
+  const int64_t unit = m.units.LoadUnitBytes(insn);                           // in DRAM
+  const int64_t row_bytes = insn.diagonal ? unit * m.units.out_lanes : unit;  // on chip
   const int64_t step_y = insn.zeros_y + 1, step_x = insn.zeros_x + 1;
   const int64_t height = LoadedRows(insn), pitch = LoadedPitch(insn);
   OPUC_RETURN_IF_ERROR(m.InRange("sram_addr", insn.sram_addr, height * pitch, units, what));
@@ -49,13 +56,20 @@ Status ExecLoad(Machine& m, const isa::LoadInsn& insn) {
     OPUC_RETURN_IF_ERROR(m.InRange("dram_addr", insn.dram_addr,
                                    (insn.rows - 1) * insn.dram_stride + insn.cols * unit, dram_size,
                                    "DRAM byte"));
-  uint8_t* region = base + insn.sram_addr * unit;
-  std::memset(region, 0, static_cast<size_t>(height * pitch * unit));
+  uint8_t* region = base + insn.sram_addr * row_bytes;
+  std::memset(region, 0, static_cast<size_t>(height * pitch * row_bytes));
   for (int64_t r = 0; r < insn.rows; ++r) {
     const uint8_t* from = m.dram->data() + insn.dram_addr + r * insn.dram_stride;
-    uint8_t* to = region + ((insn.pad_top + r * step_y) * pitch + insn.pad_left) * unit;
-    for (int64_t c = 0; c < insn.cols; ++c)
-      std::memcpy(to + c * step_x * unit, from + c * unit, static_cast<size_t>(unit));
+    uint8_t* to = region + ((insn.pad_top + r * step_y) * pitch + insn.pad_left) * row_bytes;
+    for (int64_t c = 0; c < insn.cols; ++c) {
+      uint8_t* row = to + c * step_x * row_bytes;
+      if (!insn.diagonal) {
+        std::memcpy(row, from + c * unit, static_cast<size_t>(unit));
+        continue;
+      }
+      // Row j of the Co x L matrix keeps lanes j, j + Co, ...
+      for (int64_t l = 0; l < unit; ++l) row[l % m.units.out_lanes * unit + l] = from[c * unit + l];
+    }
   }
   m.counters.bytes_loaded += insn.rows * insn.cols * unit;
   return OkStatus();
