@@ -1,6 +1,7 @@
 // An on-chip buffer of ROWS rows, each BEATS beats of BEAT_BITS: the load
 // engine writes a beat at a time (or a whole row of zeros, for padding);
-// the compute engine reads a whole row, one cycle after the address. A
+// the compute engine reads whole rows, one cycle after the address, through
+// two ports (the array's and the post-processing stages'). A
 // diagonal write (the weight buffer's, whose BEATS are CO) spreads one beat
 // over the row: beat j keeps the beat's bytes l with l mod BEATS = j.
 module opu_buffer #(
@@ -18,7 +19,9 @@ module opu_buffer #(
   input  logic                       wdiag_i,
   input  logic [BEAT_BITS-1:0]       wdata_i,
   input  logic [AW-1:0]              raddr_i,
-  output logic [BEATS*BEAT_BITS-1:0] rdata_o
+  output logic [BEATS*BEAT_BITS-1:0] rdata_o,
+  input  logic [AW-1:0]              raddr_b_i,
+  output logic [BEATS*BEAT_BITS-1:0] rdata_b_o
 );
   logic [BEATS*BEAT_BITS-1:0] mem [ROWS];
   logic [BEATS*BEAT_BITS-1:0] spread;
@@ -35,5 +38,6 @@ module opu_buffer #(
       else mem[waddr_i][wbeat_i*BEAT_BITS +: BEAT_BITS] <= wdata_i;
     end
     rdata_o <= mem[raddr_i];
+    rdata_b_o <= mem[raddr_b_i];
   end
 endmodule

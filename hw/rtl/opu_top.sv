@@ -52,6 +52,9 @@ module opu_top
   logic [63:0] retired [NUM_ENGINES];
   index_t last_retired [NUM_ENGINES];
   logic [63:0] bytes_loaded, bytes_stored, gemm_issues, post_entries, cycles_q;
+  // The compute engine's two sides (opu_compute_engine).
+  logic  gemm_start, gemm_done, post_start, post_done;
+  word_t gemm_insn, post_insn;
   logic running_q;
 
   opu_imem u_imem (
@@ -65,15 +68,32 @@ module opu_top
       .pop_i(pop[e]), .head_o(head[e]), .head_index_o(head_index[e]),
       .head_valid_o(head_valid[e]), .done_o(fetch_done[e]), .illegal_o(illegal[e])
     );
-    opu_engine u_engine (
-      .clk_i, .rst_ni, .head_valid_i(head_valid[e]), .head_i(head[e]),
-      .head_index_i(head_index[e]), .pop_o(pop[e]), .has_prev_i(has_prev[e]),
-      .has_next_i(has_next[e]), .take_prev_o(take_prev[e]), .take_next_o(take_next[e]),
-      .give_prev_o(give_prev[e]), .give_next_o(give_next[e]), .start_o(start[e]),
-      .insn_o(insn[e]), .done_i(done[e]), .dram_wait_i(dram_wait[e]), .busy_o(busy[e]),
-      .busy_cycles_o(busy_cycles[e]), .token_cycles_o(token_cycles[e]),
-      .dram_cycles_o(dram_cycles[e]), .retired_o(retired[e]), .last_retired_o(last_retired[e])
-    );
+    if (e == E_COMPUTE) begin : g_compute
+      opu_compute_engine u_engine (
+        .clk_i, .rst_ni, .head_valid_i(head_valid[e]), .head_i(head[e]),
+        .head_index_i(head_index[e]), .pop_o(pop[e]), .has_prev_i(has_prev[e]),
+        .has_next_i(has_next[e]), .take_prev_o(take_prev[e]), .take_next_o(take_next[e]),
+        .give_prev_o(give_prev[e]), .give_next_o(give_next[e]), .gemm_start_o(gemm_start),
+        .gemm_insn_o(gemm_insn), .gemm_done_i(gemm_done), .post_start_o(post_start),
+        .post_insn_o(post_insn), .post_done_i(post_done), .busy_o(busy[e]),
+        .busy_cycles_o(busy_cycles[e]), .token_cycles_o(token_cycles[e]),
+        .retired_o(retired[e]), .last_retired_o(last_retired[e])
+      );
+      assign start[e] = gemm_start || post_start;
+      assign insn[e] = '0;
+      assign dram_cycles[e] = '0;
+    end else begin : g_other
+      opu_engine u_engine (
+        .clk_i, .rst_ni, .head_valid_i(head_valid[e]), .head_i(head[e]),
+        .head_index_i(head_index[e]), .pop_o(pop[e]), .has_prev_i(has_prev[e]),
+        .has_next_i(has_next[e]), .take_prev_o(take_prev[e]), .take_next_o(take_next[e]),
+        .give_prev_o(give_prev[e]), .give_next_o(give_next[e]), .start_o(start[e]),
+        .insn_o(insn[e]), .done_i(done[e]), .dram_wait_i(dram_wait[e]), .busy_o(busy[e]),
+        .busy_cycles_o(busy_cycles[e]), .token_cycles_o(token_cycles[e]),
+        .dram_cycles_o(dram_cycles[e]), .retired_o(retired[e]),
+        .last_retired_o(last_retired[e])
+      );
+    end
   end
 
   opu_tokens u_tokens (
@@ -85,6 +105,12 @@ module opu_top
   // Buffers.
   logic [2:0]  load_we;
   logic [31:0] load_waddr, fm_raddr, wgt_raddr, param_raddr, acc_raddr, acc_waddr, store_raddr;
+  logic [31:0] post_fm_raddr, post_param_raddr, post_acc_raddr, post_acc_waddr;
+  logic        post_acc_we;
+  logic [BEAT_BITS-1:0]  post_fm_rdata;
+  logic [PARAM_BITS-1:0] post_param_rdata;
+  logic [WGT_BITS-1:0]   wgt_rdata_unused;
+  logic [ENTRY_BITS-1:0] post_acc_rdata, post_acc_wdata;
   logic [7:0]  load_wbeat;
   logic        load_wzero, load_wdiag, acc_we;
   logic [BEAT_BITS-1:0]  load_wdata, fm_rdata;
@@ -95,23 +121,26 @@ module opu_top
   opu_buffer #(.ROWS(FM_ROWS), .BEATS(FM_BEATS), .BEAT_BITS(BEAT_BITS)) u_fm (
     .clk_i, .we_i(load_we[0]), .waddr_i(FM_AW'(load_waddr)), .wbeat_i(1'b0),
     .wzero_row_i(load_wzero), .wdiag_i(1'b0), .wdata_i(load_wdata), .raddr_i(FM_AW'(fm_raddr)),
-    .rdata_o(fm_rdata)
+    .rdata_o(fm_rdata), .raddr_b_i(FM_AW'(post_fm_raddr)), .rdata_b_o(post_fm_rdata)
   );
   opu_buffer #(.ROWS(WGT_ROWS), .BEATS(WGT_BEATS), .BEAT_BITS(BEAT_BITS)) u_weight (
     .clk_i, .we_i(load_we[1]), .waddr_i(WGT_AW'(load_waddr)), .wbeat_i(WGT_BW'(load_wbeat)),
     .wzero_row_i(load_wzero), .wdiag_i(load_wdiag), .wdata_i(load_wdata),
-    .raddr_i(WGT_AW'(wgt_raddr)),
-    .rdata_o(wgt_rdata)
+    .raddr_i(WGT_AW'(wgt_raddr)), .rdata_o(wgt_rdata), .raddr_b_i('0),
+    .rdata_b_o(wgt_rdata_unused)
   );
   opu_buffer #(.ROWS(PARAM_ROWS), .BEATS(PARAM_BEATS), .BEAT_BITS(BEAT_BITS)) u_param (
     .clk_i, .we_i(load_we[2]), .waddr_i(PARAM_AW'(load_waddr)),
     .wbeat_i(PARAM_BW'(load_wbeat)), .wzero_row_i(load_wzero), .wdiag_i(1'b0),
     .wdata_i(load_wdata),
-    .raddr_i(PARAM_AW'(param_raddr)), .rdata_o(param_rdata)
+    .raddr_i(PARAM_AW'(param_raddr)), .rdata_o(param_rdata),
+    .raddr_b_i(PARAM_AW'(post_param_raddr)), .rdata_b_o(post_param_rdata)
   );
   opu_acc_buffer u_acc (
     .clk_i, .we_i(acc_we), .waddr_i(ACC_AW'(acc_waddr)), .wdata_i(acc_wdata),
-    .raddr_i(ACC_AW'(acc_raddr)), .rdata_o(acc_rdata),
+    .raddr_i(ACC_AW'(acc_raddr)), .rdata_o(acc_rdata), .we_b_i(post_acc_we),
+    .waddr_b_i(ACC_AW'(post_acc_waddr)), .wdata_b_i(post_acc_wdata),
+    .raddr_b_i(ACC_AW'(post_acc_raddr)), .rdata_b_o(post_acc_rdata),
     .store_raddr_i(ACC_AW'(store_raddr)), .store_rdata_o(store_rdata)
   );
 
@@ -123,14 +152,21 @@ module opu_top
     .bytes_o(bytes_loaded)
   );
   opu_compute u_compute (
-    .clk_i, .rst_ni, .start_i(start[E_COMPUTE]), .insn_i(insn[E_COMPUTE]),
-    .done_o(done[E_COMPUTE]), .fm_raddr_o(fm_raddr), .fm_rdata_i(fm_rdata),
+    .clk_i, .rst_ni, .gemm_start_i(gemm_start), .gemm_insn_i(gemm_insn),
+    .gemm_done_o(gemm_done), .post_start_i(post_start), .post_insn_i(post_insn),
+    .post_done_o(post_done), .fm_raddr_o(fm_raddr), .fm_rdata_i(fm_rdata),
     .wgt_raddr_o(wgt_raddr), .wgt_rdata_i(wgt_rdata), .param_raddr_o(param_raddr),
     .param_rdata_i(param_rdata), .acc_raddr_o(acc_raddr), .acc_rdata_i(acc_rdata),
     .acc_we_o(acc_we), .acc_waddr_o(acc_waddr), .acc_wdata_o(acc_wdata),
+    .post_fm_raddr_o(post_fm_raddr), .post_fm_rdata_i(post_fm_rdata),
+    .post_param_raddr_o(post_param_raddr), .post_param_rdata_i(post_param_rdata),
+    .post_acc_raddr_o(post_acc_raddr), .post_acc_rdata_i(post_acc_rdata),
+    .post_acc_we_o(post_acc_we), .post_acc_waddr_o(post_acc_waddr),
+    .post_acc_wdata_o(post_acc_wdata),
     .gemm_issues_o(gemm_issues), .post_entries_o(post_entries)
   );
   assign dram_wait[E_COMPUTE] = 1'b0;
+  assign done[E_COMPUTE] = 1'b0;
   opu_store u_store (
     .clk_i, .rst_ni, .start_i(start[E_STORE]), .insn_i(insn[E_STORE]), .done_o(done[E_STORE]),
     .dram_wait_o(dram_wait[E_STORE]), .acc_raddr_o(store_raddr), .acc_rdata_i(store_rdata),

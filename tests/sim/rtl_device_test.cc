@@ -1,9 +1,11 @@
 // The "rtl" device through the runtime: a small model's program on tiny and
 // opu1024 computes what the integer reference and the functional simulator
 // compute, and each OPU step's cycles respect two bounds the RTL cannot beat:
-// the array's one output pixel a cycle, and DRAM's bytes a cycle.
+// the array's one output pixel a cycle (and the post-processing stages' one
+// entry a cycle, which run beside it), and DRAM's bytes a cycle.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "opuc/runtime/run_program.h"
@@ -40,7 +42,9 @@ TEST_CASE("rtl device: a small model's program agrees with ref and fsim, in plau
       const OpuCounters& c = run->counters[s];
       CAPTURE(s);
       ++opu_steps;
-      CHECK(c.cycles >= c.gemm_issues + c.post_entries);
+      // The array and the post-processing stages run at once: each a cycle
+      // per issue or entry, neither faster.
+      CHECK(c.cycles >= std::max(c.gemm_issues, c.post_entries));
       CHECK(static_cast<double>(c.cycles) >=
             static_cast<double>(c.bytes_loaded + c.bytes_stored) / bytes_per_cycle);
     }

@@ -81,6 +81,48 @@ TEST_CASE("a load of 64 feature-map units takes the latency plus a beat a cycle"
   CHECK(stats.dram.reads == 64);
 }
 
+// Two tiles of 64 pixels, each a Gemm and an Output over its 64 entries, on
+// zeros: the cycles tell whether the second Gemm ran beside the first
+// Output (other entries) or after it (the same entries).
+int64_t TwoTilesCycles(int64_t second_tile_entry) {
+  std::vector<Word> words;
+  for (int64_t entry : {int64_t{0}, second_tile_entry}) {
+    GemmInsn gemm;
+    gemm.acc_addr = entry;
+    gemm.fm_pitch = 64;
+    gemm.out_rows = 1;
+    gemm.out_cols = 64;
+    gemm.stride_y = gemm.stride_x = 1;
+    gemm.init = entry == 0 ? 2 : 0;
+    OutputInsn output;
+    output.acc_addr = entry;
+    output.count = 64;
+    output.hi = 127;
+    words.push_back(W(gemm));
+    words.push_back(W(output));
+  }
+  std::vector<uint8_t> dram(64);
+  RtlStats stats;
+  const Status run = RunRtl(Tiny(), words, dram, &stats);
+  REQUIRE_MESSAGE(run.ok(), run.ToString());
+  CHECK(stats.counters.gemm_issues == 128);
+  CHECK(stats.counters.post_entries == 128);
+  CHECK(stats.engines[1].retired == 4);
+  return stats.cycles;
+}
+
+TEST_CASE("the post stages run beside the array, unless they share accumulator entries") {
+  // Other entries: Gemm 1, then Output 1 beside Gemm 2, then Output 2: three
+  // passes of 64 cycles and a few per instruction, not four.
+  const int64_t beside = TwoTilesCycles(64);
+  CHECK(beside >= 3 * 64);
+  CHECK(beside < 3 * 64 + 32);
+  // The same entries: Gemm 2 adds to what Output 1 writes, so it waits.
+  const int64_t after = TwoTilesCycles(0);
+  CHECK(after >= 4 * 64);
+  CHECK(after < 4 * 64 + 32);
+}
+
 TEST_CASE("a token that never comes is a hang that names each engine's last instruction") {
   LoadInsn load;
   load.rows = load.cols = 1;

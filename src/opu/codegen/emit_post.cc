@@ -72,7 +72,7 @@ void EmitAverages(const InnerProductGroup& g, const PostTile& tile, CycleEstimat
       avg.shift = pool.clamp.shift;
       avg.lo = pool.clamp.lo;
       avg.hi = pool.clamp.hi;
-      estimate.Compute(avg.rows * avg.cols);
+      estimate.Post(avg.rows * avg.cols);
       out.push_back(avg);
       c = c1;
     }
@@ -102,15 +102,15 @@ void EmitPool(const InnerProductGroup& g, const PostTile& tile, CycleEstimate& e
   mp.sum = pool.average;
   mp.accumulate = tile.pool_accumulate;
   out.push_back(mp);
-  estimate.Compute(WindowTaps(tile.pool_rows, mp.size_y, mp.stride_y, mp.pad_y, tile.th) *
-                   WindowTaps(tile.pool_cols, mp.size_x, mp.stride_x, mp.pad_x, tile.tw));
+  estimate.Post(WindowTaps(tile.pool_rows, mp.size_y, mp.stride_y, mp.pad_y, tile.th) *
+                WindowTaps(tile.pool_cols, mp.size_x, mp.stride_x, mp.pad_x, tile.tw));
   if (!tile.pool_last) return;
   if (pool.average) {
     EmitAverages(g, tile, estimate, out);
   } else if (pool.requant) {
     const int64_t pooled = tile.pool_rows * tile.pool_cols;
     out.push_back(Clamp(tile.pool_base, pooled, pool.clamp));
-    estimate.Compute(pooled);
+    estimate.Post(pooled);
   }
 }
 
@@ -126,12 +126,12 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
   o.lo = g.lo;
   o.hi = g.hi;
   out.push_back(o);
-  estimate.Compute(entries);
+  estimate.Post(entries);
   for (const PostStep& step : g.post) {
     // An i16 residual's entries take two cycles: its high and low rows.
     const bool two_rows =
         step.kind == PostStep::kResidual && g.residuals[step.residual].format == DType::kI16;
-    estimate.Compute(two_rows ? 2 * entries : entries);
+    estimate.Post(two_rows ? 2 * entries : entries);
     if (step.kind == PostStep::kPRelu) {
       isa::PReluInsn pr;
       pr.acc_addr = tile.acc_base;

@@ -49,6 +49,11 @@ class CycleEstimate {
   static constexpr int64_t kHandOverCycles = 14;
   static constexpr int64_t kUnitCycles = 3;
   static constexpr int64_t kStartCycles = 7;
+  /// What a post-processing instruction costs besides its entries, and
+  /// what the first of a unit waits after the unit's last Gemm (its
+  /// retirement, the queue, the start), as the RTL measures them.
+  static constexpr int64_t kPostInstructionCycles = 3;
+  static constexpr int64_t kPostStartCycles = 1;
 
   void BeginUnit() { units_.emplace_back(); }
   /// A load of `bytes` that writes `units` on chip when that, not the
@@ -63,7 +68,13 @@ class CycleEstimate {
     const int64_t per_pixel = pixels > 0 ? (bytes / pixels + word_bytes_ - 1) / word_bytes_ : 0;
     units_.back().store_words += Bandwidth(pixels * per_pixel * word_bytes_);
   }
+  /// The array's instructions, and the post-processing stages' (which run
+  /// beside the array: the next unit's Gemms overlap this unit's stages).
   void Compute(int64_t cycles) { units_.back().compute += cycles + kInstructionCycles; }
+  void Post(int64_t cycles) {
+    units_.back().post += cycles + kPostInstructionCycles;
+    ++units_.back().post_insns;
+  }
   int64_t Total() const {
     if (units_.empty()) return 0;
     // The engines' timelines, unit by unit, as the tokens order them: a
@@ -72,7 +83,9 @@ class CycleEstimate {
     // accumulator slot the store two before emptied, its store for its
     // computation and the store before.
     const size_t n = units_.size();
-    std::vector<int64_t> load_end(n), compute_end(n);
+    // compute_end: when the unit's last instruction gave its tokens, which
+    // waits for every instruction before it (its post stages').
+    std::vector<int64_t> load_end(n), gemm_end(n), post_end(n), compute_end(n);
     StoreTimeline stores(n);
     for (size_t u = 0; u < n; ++u) {
       const Unit& unit = units_[u];
@@ -85,10 +98,18 @@ class CycleEstimate {
         t += latency_ + kInstructionCycles;
       }
       load_end[u] = t;
-      const int64_t begin = std::max({load_end[u] + kHandOverCycles,
-                                      u > 0 ? compute_end[u - 1] + kUnitCycles : int64_t{0},
-                                      u > 1 ? stores.end[u - 2] : int64_t{0}});
-      compute_end[u] = begin + unit.compute;
+      // The array's first Gemm issues after the post stages of the unit
+      // before entered their queue (one a cycle once its last Gemm is done).
+      const int64_t begin =
+          std::max({load_end[u] + kHandOverCycles,
+                    u > 0 ? gemm_end[u - 1] + kUnitCycles + units_[u - 1].post_insns : int64_t{0},
+                    u > 1 ? stores.end[u - 2] : int64_t{0}});
+      gemm_end[u] = begin + unit.compute;
+      const int64_t post_before = u > 0 ? post_end[u - 1] : int64_t{0};
+      post_end[u] = unit.post_insns > 0
+                        ? std::max(gemm_end[u] + kPostStartCycles, post_before) + unit.post
+                        : post_before;
+      compute_end[u] = std::max(gemm_end[u], post_end[u]);
       stores.Place(u, compute_end[u], unit.store, unit.store_words);
     }
     return stores.end[n - 1];
@@ -96,7 +117,7 @@ class CycleEstimate {
 
  private:
   struct Unit {
-    int64_t compute = 0, store = 0;
+    int64_t compute = 0, post = 0, post_insns = 0, store = 0;
     std::vector<int64_t> load_beats;  ///< Each load's DRAM cycles, in order.
     int64_t store_words = 0;          ///< The DRAM cycles its stores' writes take.
   };

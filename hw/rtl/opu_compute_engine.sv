@@ -1,0 +1,203 @@
+// The compute engine's shell: in program order it issues each instruction
+// to one of two units that run at once, the array (Gemm) and the stages
+// after it (Output, Clamp, PRelu, Table, ResAdd, Pool, Average), which
+// takes its instructions from a queue. So a tile's post-processing runs
+// while the array computes the next tile, as the OPU's datapath streams
+// its output stages behind the array.
+//
+// The engine still behaves as one in-order engine (docs/isa.md):
+//  - an instruction issues only when no instruction of the other unit
+//    that is still outstanding touches an accumulator entry it touches
+//    (footprint below), so reads and writes of the accumulator happen in
+//    program order;
+//  - an instruction that gives a token retires only when every older
+//    instruction has finished, so a token means what it meant: everything
+//    before it is done. Instructions without tokens retire as they finish.
+// The two units read the buffers through ports of their own.
+`include "opu_field.svh"
+module opu_compute_engine
+  import opu_pkg::*;
+#(
+  parameter int unsigned QUEUE = 8  // post instructions waiting (a power of two)
+) (
+  input  logic    clk_i,
+  input  logic    rst_ni,
+  input  logic    head_valid_i,
+  input  word_t   head_i,
+  input  index_t  head_index_i,
+  output logic    pop_o,
+  input  logic    has_prev_i,
+  input  logic    has_next_i,
+  output logic    take_prev_o,
+  output logic    take_next_o,
+  output logic    give_prev_o,
+  output logic    give_next_o,
+  output logic    gemm_start_o,  // one cycle, the first that gemm_insn_o holds the instruction
+  output word_t   gemm_insn_o,
+  input  logic    gemm_done_i,
+  output logic    post_start_o,
+  output word_t   post_insn_o,
+  input  logic    post_done_i,
+  output logic    busy_o,
+  output logic [63:0] busy_cycles_o,
+  output logic [63:0] token_cycles_o,
+  output logic [63:0] retired_o,
+  output index_t  last_retired_o
+);
+  localparam int unsigned QW = $clog2(QUEUE);
+
+  // The accumulator entries an instruction reads or writes: [lo, hi), and
+  // for a Pool, whose pooled entries lie apart from its source tile (a
+  // global pool's sums, after both tiles' halves), a second range [lo2, hi2).
+  typedef struct packed {
+    logic [31:0] lo;
+    logic [31:0] hi;
+    logic [31:0] lo2;
+    logic [31:0] hi2;
+  } span_t;
+
+  function automatic span_t footprint(input word_t w);
+    logic [31:0] a, b;
+    unique case (`OPU_FIELD(w, OPCODE))
+      OP_GEMM: begin
+        a = 32'(`OPU_FIELD(w, GEMM_ACC_ADDR));
+        return '{a, a + 32'(`OPU_FIELD(w, GEMM_OUT_ROWS)) * 32'(`OPU_FIELD(w, GEMM_OUT_COLS)),
+                 '0, '0};
+      end
+      OP_POOL: begin
+        a = 32'(`OPU_FIELD(w, POOL_SRC_ADDR));
+        b = 32'(`OPU_FIELD(w, POOL_DST_ADDR));
+        return '{a, a + 32'(`OPU_FIELD(w, POOL_SRC_ROWS)) * 32'(`OPU_FIELD(w, POOL_SRC_COLS)),
+                 b, b + 32'(`OPU_FIELD(w, POOL_OUT_ROWS)) * 32'(`OPU_FIELD(w, POOL_OUT_COLS))};
+      end
+      OP_AVERAGE: begin
+        a = 32'(`OPU_FIELD(w, AVERAGE_ACC_ADDR));
+        if (`OPU_FIELD(w, AVERAGE_ROWS) == '0 || `OPU_FIELD(w, AVERAGE_COLS) == '0)
+          return '{a, a, '0, '0};
+        return '{a, a + (32'(`OPU_FIELD(w, AVERAGE_ROWS)) - 1) * 32'(`OPU_FIELD(w, AVERAGE_PITCH)) +
+                    32'(`OPU_FIELD(w, AVERAGE_COLS)), '0, '0};
+      end
+      default: begin  // Output, Clamp, PRelu, Table, ResAdd: count entries from acc_addr
+        a = 32'(`OPU_FIELD(w, OUTPUT_ACC_ADDR));
+        return '{a, a + 32'(`OPU_FIELD(w, OUTPUT_COUNT)), '0, '0};
+      end
+    endcase
+  endfunction
+
+  function automatic logic meet(input logic [31:0] lo, hi, lo2, hi2);
+    return lo < hi2 && lo2 < hi;
+  endfunction
+  function automatic logic overlap(input span_t x, input span_t y);
+    return meet(x.lo, x.hi, y.lo, y.hi) || meet(x.lo, x.hi, y.lo2, y.hi2) ||
+           meet(x.lo2, x.hi2, y.lo, y.hi) || meet(x.lo2, x.hi2, y.lo2, y.hi2);
+  endfunction
+
+  function automatic logic gives(input word_t w);
+    return `OPU_FIELD(w, PUSH_PREV) || `OPU_FIELD(w, PUSH_NEXT);
+  endfunction
+
+  // The array's instruction, and the post unit's, from issue to retirement
+  // (done: finished, waiting for an older instruction to give its tokens).
+  logic   g_busy_q, g_done_q, p_busy_q, p_done_q;
+  index_t g_index_q, p_index_q;
+  span_t  g_span_q, p_span_q;
+  // The queue of post instructions issued and not yet started.
+  word_t  q_word [QUEUE];
+  index_t q_index [QUEUE];
+  span_t  q_span [QUEUE];
+  logic [QW-1:0] q_rd_q, q_wr_q;
+  logic [QW:0]   q_count_q;
+
+  logic  is_gemm, tokens, clash, ready, g_finished, p_finished, g_older, p_older;
+  logic  g_retire, p_retire, p_take;
+  span_t head_span;
+
+  assign is_gemm = `OPU_FIELD(head_i, OPCODE) == OP_GEMM;
+  assign head_span = footprint(head_i);
+  assign tokens = (!`OPU_FIELD(head_i, POP_PREV) || has_prev_i) &&
+                  (!`OPU_FIELD(head_i, POP_NEXT) || has_next_i);
+  always_comb begin
+    if (is_gemm) begin
+      clash = p_busy_q && overlap(head_span, p_span_q);
+      for (int unsigned k = 0; k < QUEUE; k++)
+        if (QW'(k) - q_rd_q < q_count_q[QW-1:0] || q_count_q[QW])
+          clash = clash || overlap(head_span, q_span[k]);
+    end else begin
+      clash = g_busy_q && overlap(head_span, g_span_q);
+    end
+  end
+  assign ready = head_valid_i && tokens && !clash &&
+                 (is_gemm ? !g_busy_q : q_count_q != (QW+1)'(QUEUE));
+  assign pop_o = ready;
+  assign take_prev_o = ready && `OPU_FIELD(head_i, POP_PREV);
+  assign take_next_o = ready && `OPU_FIELD(head_i, POP_NEXT);
+
+  // Retirement: at once, or for an instruction that gives tokens once
+  // every older instruction of the other unit is done (the post unit's
+  // queue holds only younger ones than the instruction it runs).
+  assign g_finished = g_busy_q && (g_done_q || gemm_done_i);
+  assign p_finished = p_busy_q && (p_done_q || post_done_i);
+  assign g_older = (p_busy_q && p_index_q < g_index_q) ||
+                   (q_count_q != '0 && q_index[q_rd_q] < g_index_q);
+  assign p_older = g_busy_q && g_index_q < p_index_q;
+  assign g_retire = g_finished && (!gives(gemm_insn_o) || !g_older);
+  assign p_retire = p_finished && (!gives(post_insn_o) || !p_older);
+  assign give_prev_o = (g_retire && `OPU_FIELD(gemm_insn_o, PUSH_PREV)) ||
+                       (p_retire && `OPU_FIELD(post_insn_o, PUSH_PREV));
+  assign give_next_o = (g_retire && `OPU_FIELD(gemm_insn_o, PUSH_NEXT)) ||
+                       (p_retire && `OPU_FIELD(post_insn_o, PUSH_NEXT));
+  // The post unit takes the queue's oldest instruction when it is free.
+  assign p_take = !p_busy_q && q_count_q != '0;
+  assign busy_o = g_busy_q || p_busy_q || q_count_q != '0;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      {g_busy_q, g_done_q, p_busy_q, p_done_q, gemm_start_o, post_start_o} <= '0;
+      {g_index_q, p_index_q, g_span_q, p_span_q} <= '0;
+      {gemm_insn_o, post_insn_o} <= '0;
+      {q_rd_q, q_wr_q, q_count_q} <= '0;
+      busy_cycles_o <= '0;
+      token_cycles_o <= '0;
+      retired_o <= '0;
+      last_retired_o <= '1;
+    end else begin
+      gemm_start_o <= ready && is_gemm;
+      post_start_o <= p_take;
+      if (ready && is_gemm) begin
+        g_busy_q <= 1'b1;
+        gemm_insn_o <= head_i;
+        g_index_q <= head_index_i;
+        g_span_q <= head_span;
+      end else if (g_retire) begin
+        g_busy_q <= 1'b0;
+        g_done_q <= 1'b0;
+      end else if (gemm_done_i) begin
+        g_done_q <= 1'b1;
+      end
+      if (ready && !is_gemm) begin
+        q_word[q_wr_q] <= head_i;
+        q_index[q_wr_q] <= head_index_i;
+        q_span[q_wr_q] <= head_span;
+        q_wr_q <= q_wr_q + 1'b1;
+      end
+      if (p_take) begin
+        p_busy_q <= 1'b1;
+        post_insn_o <= q_word[q_rd_q];
+        p_index_q <= q_index[q_rd_q];
+        p_span_q <= q_span[q_rd_q];
+        q_rd_q <= q_rd_q + 1'b1;
+      end else if (p_retire) begin
+        p_busy_q <= 1'b0;
+        p_done_q <= 1'b0;
+      end else if (post_done_i) begin
+        p_done_q <= 1'b1;
+      end
+      q_count_q <= q_count_q + (QW+1)'(ready && !is_gemm) - (QW+1)'(p_take);
+      retired_o <= retired_o + 64'(g_retire) + 64'(p_retire);
+      if (g_retire || p_retire)
+        last_retired_o <= g_retire && (!p_retire || g_index_q > p_index_q) ? g_index_q : p_index_q;
+      if (busy_o) busy_cycles_o <= busy_cycles_o + 1;
+      if (head_valid_i && !tokens) token_cycles_o <= token_cycles_o + 1;
+    end
+  end
+endmodule
