@@ -3,7 +3,10 @@
 // after it (Output, Clamp, PRelu, Table, ResAdd, Pool, Average), which
 // takes its instructions from a queue. So a tile's post-processing runs
 // while the array computes the next tile, as the OPU's datapath streams
-// its output stages behind the array.
+// its output stages behind the array. The post side takes up to three
+// queued stages over the same entries as one pass (a chain: each entry
+// through all of them, opu_post), so Output, ResAdd and a compare cost one
+// pass, not three.
 //
 // The engine still behaves as one in-order engine (docs/isa.md):
 //  - an instruction issues only when no instruction of the other unit
@@ -37,6 +40,9 @@ module opu_compute_engine
   input  logic    gemm_done_i,
   output logic    post_start_o,
   output word_t   post_insn_o,
+  output word_t   post_insn2_o,  // the stages chained to post_insn_o
+  output word_t   post_insn3_o,
+  output logic [1:0] post_links_o,
   input  logic    post_done_i,
   output logic    busy_o,
   output logic [63:0] busy_cycles_o,
@@ -96,6 +102,34 @@ module opu_compute_engine
     return `OPU_FIELD(w, PUSH_PREV) || `OPU_FIELD(w, PUSH_NEXT);
   endfunction
 
+  // A chain: stages of `count` entries from one `acc_addr` (the fields sit
+  // alike in Output, Clamp, PRelu, Table and ResAdd), at most one ResAdd
+  // (one residual row an entry) and one Table, the param-reading ones on one
+  // param row, and no token given before its last.
+  function automatic logic streams(input word_t w);
+    logic [3:0] op;
+    op = `OPU_FIELD(w, OPCODE);
+    return op == OP_OUTPUT || op == OP_CLAMP || op == OP_PRELU || op == OP_TABLE ||
+           op == OP_RESADD;
+  endfunction
+  function automatic logic reads_params(input word_t w);
+    return `OPU_FIELD(w, OPCODE) == OP_OUTPUT || `OPU_FIELD(w, OPCODE) == OP_PRELU;
+  endfunction
+  function automatic logic agree(input word_t a, input word_t b);
+    return `OPU_FIELD(a, OUTPUT_ACC_ADDR) == `OPU_FIELD(b, OUTPUT_ACC_ADDR) &&
+           `OPU_FIELD(a, OUTPUT_COUNT) == `OPU_FIELD(b, OUTPUT_COUNT) &&
+           !(`OPU_FIELD(a, OPCODE) == OP_RESADD && `OPU_FIELD(b, OPCODE) == OP_RESADD) &&
+           !(`OPU_FIELD(a, OPCODE) == OP_TABLE && `OPU_FIELD(b, OPCODE) == OP_TABLE) &&
+           !(reads_params(a) && reads_params(b) &&
+             `OPU_FIELD(a, OUTPUT_PARAM_ADDR) != `OPU_FIELD(b, OUTPUT_PARAM_ADDR));
+  endfunction
+  // Whether `next` joins the chain `first` (and `second`, with two).
+  function automatic logic joins(input word_t first, input word_t second, input logic two,
+                                 input word_t next);
+    return streams(first) && streams(next) && agree(first, next) &&
+           (two ? !gives(second) && agree(second, next) : !gives(first));
+  endfunction
+
   // The array's instruction, and the post unit's, from issue to retirement
   // (done: finished, waiting for an older instruction to give its tokens).
   logic   g_busy_q, g_done_q, p_busy_q, p_done_q;
@@ -109,7 +143,10 @@ module opu_compute_engine
   logic [QW:0]   q_count_q;
 
   logic  is_gemm, tokens, clash, ready, g_finished, p_finished, g_older, p_older;
-  logic  g_retire, p_retire, p_take;
+  logic  g_retire, p_retire, p_take, link1, link2, head_joins;
+  logic [1:0] links;
+  index_t p_last_index_q;
+  word_t q0, q1, q2, last_post;
   span_t head_span;
 
   assign is_gemm = `OPU_FIELD(head_i, OPCODE) == OP_GEMM;
@@ -139,22 +176,35 @@ module opu_compute_engine
   assign p_finished = p_busy_q && (p_done_q || post_done_i);
   assign g_older = (p_busy_q && p_index_q < g_index_q) ||
                    (q_count_q != '0 && q_index[q_rd_q] < g_index_q);
-  assign p_older = g_busy_q && g_index_q < p_index_q;
+  assign p_older = g_busy_q && g_index_q < p_last_index_q;
   assign g_retire = g_finished && (!gives(gemm_insn_o) || !g_older);
-  assign p_retire = p_finished && (!gives(post_insn_o) || !p_older);
+  assign p_retire = p_finished && (!gives(last_post) || !p_older);
   assign give_prev_o = (g_retire && `OPU_FIELD(gemm_insn_o, PUSH_PREV)) ||
-                       (p_retire && `OPU_FIELD(post_insn_o, PUSH_PREV));
+                       (p_retire && `OPU_FIELD(last_post, PUSH_PREV));
   assign give_next_o = (g_retire && `OPU_FIELD(gemm_insn_o, PUSH_NEXT)) ||
-                       (p_retire && `OPU_FIELD(post_insn_o, PUSH_NEXT));
-  // The post unit takes the queue's oldest instruction when it is free.
-  assign p_take = !p_busy_q && q_count_q != '0;
+                       (p_retire && `OPU_FIELD(last_post, PUSH_NEXT));
+  // The post unit takes the queue's oldest instruction when it is free,
+  // with the stages that chain to it, but waits a cycle while the head, as
+  // it enters the queue, would join the chain.
+  assign q0 = q_word[q_rd_q];
+  assign q1 = q_word[q_rd_q + 1'b1];
+  assign q2 = q_word[q_rd_q + 2'd2];
+  assign link1 = q_count_q >= (QW+1)'(2) && joins(q0, q0, 1'b0, q1);
+  assign link2 = link1 && q_count_q >= (QW+1)'(3) && joins(q0, q1, 1'b1, q2);
+  assign links = link2 ? 2'd2 : link1 ? 2'd1 : 2'd0;
+  assign head_joins = ready && !is_gemm && links != 2'd2 && q_count_q == (QW+1)'(links) + 1'b1 &&
+                   joins(q0, q1, links == 2'd1, head_i);
+  assign p_take = !p_busy_q && q_count_q != '0 && !head_joins;
+  assign last_post = post_links_o == 2'd2 ? post_insn3_o :
+                     post_links_o == 2'd1 ? post_insn2_o : post_insn_o;
   assign busy_o = g_busy_q || p_busy_q || q_count_q != '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {g_busy_q, g_done_q, p_busy_q, p_done_q, gemm_start_o, post_start_o} <= '0;
       {g_index_q, p_index_q, g_span_q, p_span_q} <= '0;
-      {gemm_insn_o, post_insn_o} <= '0;
+      {gemm_insn_o, post_insn_o, post_insn2_o, post_insn3_o, post_links_o} <= '0;
+      p_last_index_q <= '0;
       {q_rd_q, q_wr_q, q_count_q} <= '0;
       busy_cycles_o <= '0;
       token_cycles_o <= '0;
@@ -182,20 +232,26 @@ module opu_compute_engine
       end
       if (p_take) begin
         p_busy_q <= 1'b1;
-        post_insn_o <= q_word[q_rd_q];
+        post_insn_o <= q0;
+        post_insn2_o <= q1;
+        post_insn3_o <= q2;
+        post_links_o <= links;
         p_index_q <= q_index[q_rd_q];
+        p_last_index_q <= q_index[q_rd_q + QW'(links)];
         p_span_q <= q_span[q_rd_q];
-        q_rd_q <= q_rd_q + 1'b1;
+        q_rd_q <= q_rd_q + QW'(links) + 1'b1;
       end else if (p_retire) begin
         p_busy_q <= 1'b0;
         p_done_q <= 1'b0;
       end else if (post_done_i) begin
         p_done_q <= 1'b1;
       end
-      q_count_q <= q_count_q + (QW+1)'(ready && !is_gemm) - (QW+1)'(p_take);
-      retired_o <= retired_o + 64'(g_retire) + 64'(p_retire);
+      q_count_q <= q_count_q + (QW+1)'(ready && !is_gemm) -
+                   (p_take ? (QW+1)'(links) + 1'b1 : '0);
+      retired_o <= retired_o + 64'(g_retire) + (p_retire ? 64'(post_links_o) + 1 : '0);
       if (g_retire || p_retire)
-        last_retired_o <= g_retire && (!p_retire || g_index_q > p_index_q) ? g_index_q : p_index_q;
+        last_retired_o <= g_retire && (!p_retire || g_index_q > p_last_index_q) ? g_index_q
+                                                                                : p_last_index_q;
       if (busy_o) busy_cycles_o <= busy_cycles_o + 1;
       if (head_valid_i && !tokens) token_cycles_o <= token_cycles_o + 1;
     end

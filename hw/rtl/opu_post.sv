@@ -1,12 +1,13 @@
 // The post-processing stages that rewrite accumulator entries in place:
-// Output, Clamp, PRelu, Table, ResAdd and Average. Entry by entry, one a
-// cycle: read the entry (and, for ResAdd, its residual's feature-map row),
-// and a cycle later write what the instruction's stage makes of it. An i16
-// residual has two rows (high bytes, then low bytes `count` rows on): its
-// entries take two cycles, the first reading the high row. A Table
-// first copies its table from the feature map into the table's registers.
-// Average walks rows x cols entries `pitch` apart; the others `count`
-// consecutive entries.
+// Output, Clamp, PRelu, Table, ResAdd and Average, one instruction or a
+// chain of up to three over the same entries (links_i followers, chosen by
+// opu_compute_engine), which stream through in one pass: each entry is read,
+// goes through every instruction's stage in order (opu_post_stage), and is
+// written once, a cycle later. A ResAdd's residual row is read with its
+// entry (an i16 residual has two rows, high bytes then low bytes `count`
+// rows on, so its entries take two cycles); a Table first copies its table
+// from the feature map into its registers. Average walks rows x cols
+// entries `pitch` apart, alone; the others `count` consecutive entries.
 `include "opu_field.svh"
 module opu_post
   import opu_pkg::*;
@@ -14,7 +15,10 @@ module opu_post
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  start_i,
-  input  word_t                 insn_i,       // held for the whole instruction
+  input  word_t                 insn_i,       // held for the whole pass, as are the next three
+  input  word_t                 insn2_i,
+  input  word_t                 insn3_i,
+  input  logic [1:0]            links_i,
   output logic                  done_o,
   output logic [31:0]           fm_raddr_o,
   input  logic [BEAT_BITS-1:0]  fm_rdata_i,
@@ -28,7 +32,10 @@ module opu_post
   output logic [63:0]           entries_o
 );
   localparam int unsigned TABLE_ROWS = (2 * 257 + L - 1) / L;
-  logic [3:0]  op;
+  word_t       slot [3];
+  logic [2:0]  active;
+  logic        has_table, has_res, has_param;
+  word_t       table_insn, res_insn, param_insn;
   logic        filling_q, fill_s1_q, running_q, s1_valid_q;
   logic        res_i16, low_q;          // an i16 residual; reading its low row
   logic        advance;                 // this cycle's entry is read in full
@@ -36,108 +43,59 @@ module opu_post
   logic [31:0] fill_q, fill_s1_row_q;
   logic [31:0] r_q, c_q, row_entry_q, entry_q, res_q, s1_entry_q;
   logic [31:0] rows, cols, pitch, first_entry;
-  logic [ENTRY_BITS-1:0] out_stage, compared, looked_up, added, averaged;
+  logic [ENTRY_BITS-1:0] through [4];  // an entry before the first stage and after each
 
-  assign op = `OPU_FIELD(insn_i, OPCODE);
+  assign slot = '{insn_i, insn2_i, insn3_i};
+  assign active = {links_i == 2'd2, links_i != 2'd0, 1'b1};
+  // The chain's one Table, one ResAdd, and the param row its Output and
+  // PRelu share (opu_compute_engine chains no more than that).
+  always_comb begin
+    {has_table, has_res, has_param} = '0;
+    {table_insn, res_insn, param_insn} = '0;
+    for (int k = 2; k >= 0; k--) begin
+      logic [3:0] op;
+      op = `OPU_FIELD(slot[k], OPCODE);
+      if (active[k] && op == OP_TABLE) {has_table, table_insn} = {1'b1, slot[k]};
+      if (active[k] && op == OP_RESADD) {has_res, res_insn} = {1'b1, slot[k]};
+      if (active[k] && (op == OP_OUTPUT || op == OP_PRELU)) {has_param, param_insn} = {1'b1, slot[k]};
+    end
+  end
+
   always_comb begin
     rows = 32'd1;
     pitch = '0;
-    unique case (op)
-      OP_OUTPUT: begin
-        cols = 32'(`OPU_FIELD(insn_i, OUTPUT_COUNT));
-        first_entry = 32'(`OPU_FIELD(insn_i, OUTPUT_ACC_ADDR));
-        param_raddr_o = 32'(`OPU_FIELD(insn_i, OUTPUT_PARAM_ADDR));
-      end
-      OP_CLAMP: begin
-        cols = 32'(`OPU_FIELD(insn_i, CLAMP_COUNT));
-        first_entry = 32'(`OPU_FIELD(insn_i, CLAMP_ACC_ADDR));
-        param_raddr_o = '0;
-      end
-      OP_PRELU: begin
-        cols = 32'(`OPU_FIELD(insn_i, PRELU_COUNT));
-        first_entry = 32'(`OPU_FIELD(insn_i, PRELU_ACC_ADDR));
-        param_raddr_o = 32'(`OPU_FIELD(insn_i, PRELU_PARAM_ADDR));
-      end
-      OP_TABLE: begin
-        cols = 32'(`OPU_FIELD(insn_i, TABLE_COUNT));
-        first_entry = 32'(`OPU_FIELD(insn_i, TABLE_ACC_ADDR));
-        param_raddr_o = '0;
-      end
-      OP_RESADD: begin
-        cols = 32'(`OPU_FIELD(insn_i, RESADD_COUNT));
-        first_entry = 32'(`OPU_FIELD(insn_i, RESADD_ACC_ADDR));
-        param_raddr_o = '0;
-      end
-      default: begin  // OP_AVERAGE
-        rows = 32'(`OPU_FIELD(insn_i, AVERAGE_ROWS));
-        cols = 32'(`OPU_FIELD(insn_i, AVERAGE_COLS));
-        pitch = 32'(`OPU_FIELD(insn_i, AVERAGE_PITCH));
-        first_entry = 32'(`OPU_FIELD(insn_i, AVERAGE_ACC_ADDR));
-        param_raddr_o = '0;
-      end
-    endcase
+    cols = 32'(`OPU_FIELD(insn_i, OUTPUT_COUNT));  // the count of every chained stage
+    first_entry = 32'(`OPU_FIELD(insn_i, OUTPUT_ACC_ADDR));
+    if (`OPU_FIELD(insn_i, OPCODE) == OP_AVERAGE) begin
+      rows = 32'(`OPU_FIELD(insn_i, AVERAGE_ROWS));
+      cols = 32'(`OPU_FIELD(insn_i, AVERAGE_COLS));
+      pitch = 32'(`OPU_FIELD(insn_i, AVERAGE_PITCH));
+      first_entry = 32'(`OPU_FIELD(insn_i, AVERAGE_ACC_ADDR));
+    end
   end
+  assign param_raddr_o = has_param ? 32'(`OPU_FIELD(param_insn, OUTPUT_PARAM_ADDR)) : '0;
 
-  assign res_i16 = op == OP_RESADD && `OPU_FIELD(insn_i, RESADD_RES_FORMAT) == 2'd2;
+  assign res_i16 = has_res && `OPU_FIELD(res_insn, RESADD_RES_FORMAT) == 2'd2;
   assign advance = running_q && (!res_i16 || low_q);
   // An i16's low row: `count` rows on, or the next row of a broadcast one.
-  assign fm_raddr_o = filling_q ? 32'(`OPU_FIELD(insn_i, TABLE_TABLE_ADDR)) + fill_q
-                      : low_q   ? res_q + (`OPU_FIELD(insn_i, RESADD_BROADCAST) ? 32'd1 : cols)
+  assign fm_raddr_o = filling_q ? 32'(`OPU_FIELD(table_insn, TABLE_TABLE_ADDR)) + fill_q
+                      : low_q   ? res_q + (`OPU_FIELD(res_insn, RESADD_BROADCAST) ? 32'd1 : cols)
                                 : res_q;
   assign acc_raddr_o = entry_q;
 
-  // Only the stage whose result is written this cycle computes.
-  opu_output_stage u_output (
-    .enable_i(s1_valid_q && op == OP_OUTPUT), .entry_i(acc_rdata_i), .param_i(param_rdata_i),
-    .lo_i(`OPU_FIELD(insn_i, OUTPUT_LO)), .hi_i(`OPU_FIELD(insn_i, OUTPUT_HI)),
-    .entry_o(out_stage)
-  );
-  opu_compare u_compare (
-    .enable_i(s1_valid_q && (op == OP_CLAMP || op == OP_PRELU)), .entry_i(acc_rdata_i), .prelu_i(op == OP_PRELU),
-    .shift_i(op == OP_PRELU ? 8'(signed'(`OPU_FIELD(insn_i, PRELU_POS_SHIFT)))
-                            : 8'(signed'(`OPU_FIELD(insn_i, CLAMP_SHIFT)))),
-    .neg_shift_i(8'(signed'(`OPU_FIELD(insn_i, PRELU_NEG_SHIFT)))),
-    .param_i(param_rdata_i),
-    .lo_i(op == OP_PRELU ? `OPU_FIELD(insn_i, PRELU_LO) : `OPU_FIELD(insn_i, CLAMP_LO)),
-    .hi_i(op == OP_PRELU ? `OPU_FIELD(insn_i, PRELU_HI) : `OPU_FIELD(insn_i, CLAMP_HI)),
-    .entry_o(compared)
-  );
-  opu_table u_table (
-    .clk_i, .fill_i(fill_s1_q), .fill_row_i(fill_s1_row_q), .row_i(fm_rdata_i),
-    .format_i(`OPU_FIELD(insn_i, TABLE_IN_FORMAT)), .enable_i(s1_valid_q && op == OP_TABLE),
-    .entry_i(acc_rdata_i), .entry_o(looked_up)
-  );
-  opu_residual_add u_residual (
-    .enable_i(s1_valid_q && op == OP_RESADD), .entry_i(acc_rdata_i), .row_i(fm_rdata_i),
-    .high_row_i(high_row_q),
-    .res_lane_i(`OPU_FIELD(insn_i, RESADD_RES_LANE)),
-    .res_lanes_i(`OPU_FIELD(insn_i, RESADD_RES_LANES)),
-    .res_format_i(`OPU_FIELD(insn_i, RESADD_RES_FORMAT)),
-    .multiply_i(`OPU_FIELD(insn_i, RESADD_MULTIPLY)),
-    .acc_shift_i(`OPU_FIELD(insn_i, RESADD_ACC_SHIFT)),
-    .res_shift_i(`OPU_FIELD(insn_i, RESADD_RES_SHIFT)),
-    .out_shift_i(`OPU_FIELD(insn_i, RESADD_OUT_SHIFT)),
-    .lo_i(`OPU_FIELD(insn_i, RESADD_LO)), .hi_i(`OPU_FIELD(insn_i, RESADD_HI)),
-    .entry_o(added)
-  );
-  opu_average u_average (
-    .enable_i(s1_valid_q && op == OP_AVERAGE), .entry_i(acc_rdata_i), .count_i(`OPU_FIELD(insn_i, AVERAGE_COUNT)),
-    .shift_i(`OPU_FIELD(insn_i, AVERAGE_SHIFT)),
-    .lo_i(`OPU_FIELD(insn_i, AVERAGE_LO)), .hi_i(`OPU_FIELD(insn_i, AVERAGE_HI)),
-    .entry_o(averaged)
-  );
-
-  always_comb begin
-    acc_we_o = s1_valid_q;
-    acc_waddr_o = s1_entry_q;
-    unique case (op)
-      OP_OUTPUT: acc_wdata_o = out_stage;
-      OP_CLAMP, OP_PRELU: acc_wdata_o = compared;
-      OP_TABLE: acc_wdata_o = looked_up;
-      OP_RESADD: acc_wdata_o = added;
-      default: acc_wdata_o = averaged;
-    endcase
+  assign through[0] = acc_rdata_i;
+  for (genvar k = 0; k < 3; k++) begin : g_stage
+    opu_post_stage u_stage (
+      .clk_i, .insn_i(slot[k]), .enable_i(s1_valid_q && active[k]),
+      .fill_i(fill_s1_q && active[k]), .fill_row_i(fill_s1_row_q), .row_i(fm_rdata_i),
+      .high_row_i(high_row_q), .param_i(param_rdata_i), .entry_i(through[k]),
+      .entry_o(through[k+1])
+    );
   end
+
+  assign acc_we_o = s1_valid_q;
+  assign acc_waddr_o = s1_entry_q;
+  assign acc_wdata_o = through[32'(links_i) + 1];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -154,14 +112,14 @@ module opu_post
       fill_s1_q <= filling_q;
       fill_s1_row_q <= fill_q;
       if (start_i) begin
-        filling_q <= op == OP_TABLE;
+        filling_q <= has_table;
         fill_q <= '0;
-        running_q <= op != OP_TABLE && rows != 0 && cols != 0;
-        done_o <= op != OP_TABLE && (rows == 0 || cols == 0);
+        running_q <= !has_table && rows != 0 && cols != 0;
+        done_o <= !has_table && (rows == 0 || cols == 0);
         {r_q, c_q} <= '0;
         row_entry_q <= first_entry;
         entry_q <= first_entry;
-        res_q <= 32'(`OPU_FIELD(insn_i, RESADD_RES_ADDR));
+        res_q <= 32'(`OPU_FIELD(res_insn, RESADD_RES_ADDR));
       end else if (filling_q) begin
         fill_q <= fill_q + 1;
         if (fill_q + 1 == TABLE_ROWS) begin
@@ -170,8 +128,9 @@ module opu_post
           done_o <= cols == 0;
         end
       end else if (advance) begin
-        entries_o <= entries_o + 1;
-        if (!`OPU_FIELD(insn_i, RESADD_BROADCAST)) res_q <= res_q + 1;
+        // Each chained instruction counts its entries, as one alone would.
+        entries_o <= entries_o + 64'(links_i) + 1;
+        if (!`OPU_FIELD(res_insn, RESADD_BROADCAST)) res_q <= res_q + 1;
         if (c_q + 1 < cols) begin
           c_q <= c_q + 1;
           entry_q <= entry_q + 1;

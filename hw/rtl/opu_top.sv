@@ -54,7 +54,8 @@ module opu_top
   logic [63:0] bytes_loaded, bytes_stored, gemm_issues, post_entries, cycles_q;
   // The compute engine's two sides (opu_compute_engine).
   logic  gemm_start, gemm_done, post_start, post_done;
-  word_t gemm_insn, post_insn;
+  word_t gemm_insn, post_insn, post_insn2, post_insn3;
+  logic [1:0] post_links;
   logic running_q;
 
   opu_imem u_imem (
@@ -75,7 +76,8 @@ module opu_top
         .has_next_i(has_next[e]), .take_prev_o(take_prev[e]), .take_next_o(take_next[e]),
         .give_prev_o(give_prev[e]), .give_next_o(give_next[e]), .gemm_start_o(gemm_start),
         .gemm_insn_o(gemm_insn), .gemm_done_i(gemm_done), .post_start_o(post_start),
-        .post_insn_o(post_insn), .post_done_i(post_done), .busy_o(busy[e]),
+        .post_insn_o(post_insn), .post_insn2_o(post_insn2), .post_insn3_o(post_insn3),
+        .post_links_o(post_links), .post_done_i(post_done), .busy_o(busy[e]),
         .busy_cycles_o(busy_cycles[e]), .token_cycles_o(token_cycles[e]),
         .retired_o(retired[e]), .last_retired_o(last_retired[e])
       );
@@ -154,6 +156,7 @@ module opu_top
   opu_compute u_compute (
     .clk_i, .rst_ni, .gemm_start_i(gemm_start), .gemm_insn_i(gemm_insn),
     .gemm_done_o(gemm_done), .post_start_i(post_start), .post_insn_i(post_insn),
+    .post_insn2_i(post_insn2), .post_insn3_i(post_insn3), .post_links_i(post_links),
     .post_done_o(post_done), .fm_raddr_o(fm_raddr), .fm_rdata_i(fm_rdata),
     .wgt_raddr_o(wgt_raddr), .wgt_rdata_i(wgt_rdata), .param_raddr_o(param_raddr),
     .param_rdata_i(param_rdata), .acc_raddr_o(acc_raddr), .acc_rdata_i(acc_rdata),

@@ -9,6 +9,8 @@
 #include "emit.h"
 
 #include <algorithm>
+#include <type_traits>
+#include <variant>
 
 namespace opuc::codegen {
 namespace {
@@ -27,6 +29,49 @@ isa::ClampInsn Clamp(int64_t acc_addr, int64_t count, const ClampStep& step) {
   cl.lo = step.lo;
   cl.hi = step.hi;
   return cl;
+}
+
+// The stage's entries: Output, Clamp, PRelu, Table and ResAdd are `count`
+// entries from `acc_addr`; Pool and Average are not streamed.
+struct Stream {
+  bool ok = false;
+  int64_t acc_addr = 0, count = 0, param_addr = -1;  ///< param_addr: Output's or PRelu's.
+  bool residual = false, table = false;
+};
+Stream StreamOf(const isa::Instruction& insn) {
+  return std::visit(
+      [](const auto& i) {
+        using T = std::decay_t<decltype(i)>;
+        Stream s;
+        if constexpr (std::is_same_v<T, isa::OutputInsn> || std::is_same_v<T, isa::ClampInsn> ||
+                      std::is_same_v<T, isa::PReluInsn> || std::is_same_v<T, isa::TableInsn> ||
+                      std::is_same_v<T, isa::ResAddInsn>) {
+          s = {true,
+               i.acc_addr,
+               i.count,
+               -1,
+               std::is_same_v<T, isa::ResAddInsn>,
+               std::is_same_v<T, isa::TableInsn>};
+          if constexpr (std::is_same_v<T, isa::OutputInsn> || std::is_same_v<T, isa::PReluInsn>)
+            s.param_addr = i.param_addr;
+        }
+        return s;
+      },
+      insn);
+}
+
+// Whether `next` streams through the RTL's post side in the same pass as
+// `pass` (hw/rtl/opu_compute_engine.sv: up to three stages over the same
+// entries, one ResAdd and one Table at most, the param-reading ones on one
+// row; codegen gives tokens only on a unit's last instruction).
+bool JoinsPass(const std::vector<Stream>& pass, const Stream& next) {
+  if (pass.empty() || pass.size() >= 3 || !pass.front().ok || !next.ok) return false;
+  for (const Stream& s : pass) {
+    if (s.acc_addr != next.acc_addr || s.count != next.count) return false;
+    if ((s.residual && next.residual) || (s.table && next.table)) return false;
+    if (s.param_addr >= 0 && next.param_addr >= 0 && s.param_addr != next.param_addr) return false;
+  }
+  return true;
 }
 
 // The taps along one axis of window `i`, which starts `pad` pixels before
@@ -126,12 +171,9 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
   o.lo = g.lo;
   o.hi = g.hi;
   out.push_back(o);
+  std::vector<Stream> pass{StreamOf(out.back())};
   estimate.Post(entries);
   for (const PostStep& step : g.post) {
-    // An i16 residual's entries take two cycles: its high and low rows.
-    const bool two_rows =
-        step.kind == PostStep::kResidual && g.residuals[step.residual].format == DType::kI16;
-    estimate.Post(two_rows ? 2 * entries : entries);
     if (step.kind == PostStep::kPRelu) {
       isa::PReluInsn pr;
       pr.acc_addr = tile.acc_base;
@@ -174,6 +216,14 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
     } else {
       out.push_back(Clamp(tile.acc_base, entries, step.clamp));
     }
+    // An i16 residual's entries take two cycles: its high and low rows.
+    const bool two_rows =
+        step.kind == PostStep::kResidual && g.residuals[step.residual].format == DType::kI16;
+    const Stream next = StreamOf(out.back());
+    const bool joins = JoinsPass(pass, next);
+    if (!joins) pass.clear();
+    pass.push_back(next);
+    estimate.Post(two_rows ? 2 * entries : entries, joins);
   }
   if (g.pool) EmitPool(g, tile, estimate, out);
 }

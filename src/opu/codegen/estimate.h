@@ -71,9 +71,18 @@ class CycleEstimate {
   /// The array's instructions, and the post-processing stages' (which run
   /// beside the array: the next unit's Gemms overlap this unit's stages).
   void Compute(int64_t cycles) { units_.back().compute += cycles + kInstructionCycles; }
-  void Post(int64_t cycles) {
-    units_.back().post += cycles + kPostInstructionCycles;
-    ++units_.back().post_insns;
+  /// A stage that `joins` the pass before streams through with it (the
+  /// pass then takes its slowest stage's cycles; opu_compute_engine.sv).
+  void Post(int64_t cycles, bool joins = false) {
+    Unit& unit = units_.back();
+    ++unit.post_insns;
+    if (joins) {
+      unit.post += std::max<int64_t>(0, cycles - unit.pass);
+      unit.pass = std::max(unit.pass, cycles);
+      return;
+    }
+    unit.post += cycles + kPostInstructionCycles;
+    unit.pass = cycles;
   }
   int64_t Total() const {
     if (units_.empty()) return 0;
@@ -118,6 +127,7 @@ class CycleEstimate {
  private:
   struct Unit {
     int64_t compute = 0, post = 0, post_insns = 0, store = 0;
+    int64_t pass = 0;                 ///< The cycles of the post side's latest pass.
     std::vector<int64_t> load_beats;  ///< Each load's DRAM cycles, in order.
     int64_t store_words = 0;          ///< The DRAM cycles its stores' writes take.
   };

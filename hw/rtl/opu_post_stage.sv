@@ -1,0 +1,73 @@
+// One post-processing instruction's arithmetic on one entry: Output, Clamp,
+// PRelu, Table, ResAdd or Average, picked by the opcode of insn_i. Only
+// the stage the instruction names computes, and only with enable_i. A
+// Table's registers fill from feature-map rows before its entries pass.
+`include "opu_field.svh"
+module opu_post_stage
+  import opu_pkg::*;
+(
+  input  logic                  clk_i,
+  input  word_t                 insn_i,
+  input  logic                  enable_i,
+  input  logic                  fill_i,       // a Table's row of entries: row_i at fill_row_i
+  input  logic [31:0]           fill_row_i,
+  input  logic [BEAT_BITS-1:0]  row_i,        // a feature-map row: the table's, or the residual
+  input  logic [BEAT_BITS-1:0]  high_row_i,   // an i16 residual's high row
+  input  logic [PARAM_BITS-1:0] param_i,
+  input  logic [ENTRY_BITS-1:0] entry_i,
+  output logic [ENTRY_BITS-1:0] entry_o
+);
+  logic [3:0] op;
+  logic [ENTRY_BITS-1:0] out_stage, compared, looked_up, added, averaged;
+  assign op = `OPU_FIELD(insn_i, OPCODE);
+
+  opu_output_stage u_output (
+    .enable_i(enable_i && op == OP_OUTPUT), .entry_i, .param_i,
+    .lo_i(`OPU_FIELD(insn_i, OUTPUT_LO)), .hi_i(`OPU_FIELD(insn_i, OUTPUT_HI)),
+    .entry_o(out_stage)
+  );
+  opu_compare u_compare (
+    .enable_i(enable_i && (op == OP_CLAMP || op == OP_PRELU)), .entry_i,
+    .prelu_i(op == OP_PRELU),
+    .shift_i(op == OP_PRELU ? 8'(signed'(`OPU_FIELD(insn_i, PRELU_POS_SHIFT)))
+                            : 8'(signed'(`OPU_FIELD(insn_i, CLAMP_SHIFT)))),
+    .neg_shift_i(8'(signed'(`OPU_FIELD(insn_i, PRELU_NEG_SHIFT)))),
+    .param_i,
+    .lo_i(op == OP_PRELU ? `OPU_FIELD(insn_i, PRELU_LO) : `OPU_FIELD(insn_i, CLAMP_LO)),
+    .hi_i(op == OP_PRELU ? `OPU_FIELD(insn_i, PRELU_HI) : `OPU_FIELD(insn_i, CLAMP_HI)),
+    .entry_o(compared)
+  );
+  opu_table u_table (
+    .clk_i, .fill_i(fill_i && op == OP_TABLE), .fill_row_i, .row_i,
+    .format_i(`OPU_FIELD(insn_i, TABLE_IN_FORMAT)), .enable_i(enable_i && op == OP_TABLE),
+    .entry_i, .entry_o(looked_up)
+  );
+  opu_residual_add u_residual (
+    .enable_i(enable_i && op == OP_RESADD), .entry_i, .row_i, .high_row_i,
+    .res_lane_i(`OPU_FIELD(insn_i, RESADD_RES_LANE)),
+    .res_lanes_i(`OPU_FIELD(insn_i, RESADD_RES_LANES)),
+    .res_format_i(`OPU_FIELD(insn_i, RESADD_RES_FORMAT)),
+    .multiply_i(`OPU_FIELD(insn_i, RESADD_MULTIPLY)),
+    .acc_shift_i(`OPU_FIELD(insn_i, RESADD_ACC_SHIFT)),
+    .res_shift_i(`OPU_FIELD(insn_i, RESADD_RES_SHIFT)),
+    .out_shift_i(`OPU_FIELD(insn_i, RESADD_OUT_SHIFT)),
+    .lo_i(`OPU_FIELD(insn_i, RESADD_LO)), .hi_i(`OPU_FIELD(insn_i, RESADD_HI)),
+    .entry_o(added)
+  );
+  opu_average u_average (
+    .enable_i(enable_i && op == OP_AVERAGE), .entry_i,
+    .count_i(`OPU_FIELD(insn_i, AVERAGE_COUNT)), .shift_i(`OPU_FIELD(insn_i, AVERAGE_SHIFT)),
+    .lo_i(`OPU_FIELD(insn_i, AVERAGE_LO)), .hi_i(`OPU_FIELD(insn_i, AVERAGE_HI)),
+    .entry_o(averaged)
+  );
+
+  always_comb begin
+    unique case (op)
+      OP_OUTPUT: entry_o = out_stage;
+      OP_CLAMP, OP_PRELU: entry_o = compared;
+      OP_TABLE: entry_o = looked_up;
+      OP_RESADD: entry_o = added;
+      default: entry_o = averaged;
+    endcase
+  end
+endmodule
