@@ -6,17 +6,19 @@
 // bytes per clock); a store one pixel a cycle, or its bytes at the
 // bandwidth when that is slower (writes are posted: no latency); a Gemm one
 // cycle per output pixel (the array takes one pixel's L x Co products per
-// cycle); the output, compare and pool stages one cycle per entry or tap.
-// Every instruction adds kInstructionCycles (its start, its last write, the
-// hand-over to the next); a unit's computation waits kHandOverCycles for the
-// token of its loads (given, seen, taken) but only kUnitCycles after the
-// unit before when its loads are already there; a group starts after
+// cycle); the output, compare and pool stages one cycle per entry or tap,
+// beside the array, the stages a pass streams together costing the pass
+// once. Every instruction adds kInstructionCycles (its start, its last
+// write, the hand-over to the next); a unit's Gemms wait kHandOverCycles for
+// the token of its loads (given, seen, taken) but only kUnitCycles after the
+// unit before's (and a cycle per post instruction of it, entering the post
+// side's queue) when its loads are already there; a group starts after
 // kStartCycles. With double buffering the engines run as the tokens order
 // them, and Total() follows each engine's timeline unit by unit: a unit's
 // loads wait for the buffer slot the unit two before computed from, its
-// computation for its loads, for the unit before and for the accumulator
-// slot the store two before emptied, its store for its computation and the
-// store before. Loads and stores share the DRAM, which takes a read or a
+// Gemms for its loads, for the unit before's and for the accumulator slot
+// the store two before emptied, its post stages for its Gemms and the unit
+// before's stages, its store for both and the store before. Loads and stores share the DRAM, which takes a read or a
 // write a cycle: a write that falls in a load's request burst delays the
 // load a cycle, and the store as much, and with it the stores after it.
 //
