@@ -57,7 +57,8 @@ module opu_compute
   );
   opu_post u_post (
     .clk_i, .rst_ni, .start_i(post_start_i && !is_pool), .insn_i(post_insn_i),
-    .insn2_i(post_insn2_i), .insn3_i(post_insn3_i), .links_i(post_links_i), .done_o(stage_done), .fm_raddr_o(post_fm_raddr_o), .fm_rdata_i(post_fm_rdata_i),
+    .insn2_i(post_insn2_i), .insn3_i(post_insn3_i), .links_i(post_links_i), .done_o(stage_done),
+    .fm_raddr_o(post_fm_raddr_o), .fm_rdata_i(post_fm_rdata_i),
     .param_raddr_o(stage_param), .param_rdata_i(post_param_rdata_i),
     .acc_raddr_o(stage_acc_r), .acc_rdata_i(post_acc_rdata_i), .acc_we_o(stage_we),
     .acc_waddr_o(stage_acc_w), .acc_wdata_o(stage_wdata), .entries_o(entries)

@@ -57,7 +57,8 @@ module opu_post
       op = `OPU_FIELD(slot[k], OPCODE);
       if (active[k] && op == OP_TABLE) {has_table, table_insn} = {1'b1, slot[k]};
       if (active[k] && op == OP_RESADD) {has_res, res_insn} = {1'b1, slot[k]};
-      if (active[k] && (op == OP_OUTPUT || op == OP_PRELU)) {has_param, param_insn} = {1'b1, slot[k]};
+      if (active[k] && (op == OP_OUTPUT || op == OP_PRELU))
+        {has_param, param_insn} = {1'b1, slot[k]};
     end
   end
 

@@ -34,6 +34,29 @@ TEST_CASE("the estimator's timeline: three units of a load, a computation and a 
   CHECK(estimate.Total() == 670);
 }
 
+TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, in one pass") {
+  // Each unit: a 10-beat load, a 100-cycle Gemm (+3), two post stages of 100
+  // entries streamed in one pass (100 + 3), a store of 10 pixels of 16 bytes
+  // (13 cycles, 10 word writes). Latency 10: a load takes 10 + 10 + 3.
+  // u0: load 7..30; Gemm 44..147; post 148..251; store 251..264 (writes to 261).
+  // u1: load 30..53; Gemm after u0's and its two post instructions entering
+  //     the queue: max(67, 147 + 3 + 2) = 152..255, beside u0's post;
+  //     post max(256, 251)..359; store 359..372.
+  // u2: load from u0's computation, 251: u0's writes fill 251..261, so the
+  //     load ends at 251 + 20 + 13 = 284 (u0's store at 274); Gemm
+  //     max(298, 260, 274) = 298..401; post 402..505; store 505..518.
+  CycleEstimate estimate(Opu1024WithLatency(10));
+  for (int u = 0; u < 3; ++u) {
+    estimate.BeginUnit();
+    estimate.Load(10 * 64);
+    estimate.Compute(100);
+    estimate.Post(100);
+    estimate.Post(100, /*joins=*/true);
+    estimate.Store(10, 10 * 16);
+  }
+  CHECK(estimate.Total() == 518);
+}
+
 TEST_CASE("no estimate is shorter than the DRAM's reads and writes one a cycle") {
   // Loads and stores of every proportion, the DRAM the bottleneck or not:
   // the stores' writes meet several units' loads, and a store a read

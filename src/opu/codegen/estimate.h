@@ -18,9 +18,10 @@
 // loads wait for the buffer slot the unit two before computed from, its
 // Gemms for its loads, for the unit before's and for the accumulator slot
 // the store two before emptied, its post stages for its Gemms and the unit
-// before's stages, its store for both and the store before. Loads and stores share the DRAM, which takes a read or a
-// write a cycle: a write that falls in a load's request burst delays the
-// load a cycle, and the store as much, and with it the stores after it.
+// before's stages, its store for both and the store before. Loads and
+// stores share the DRAM, which takes a read or a write a cycle: a write
+// that falls in a load's request burst delays the load a cycle, and the
+// store as much, and with it the stores after it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_OPU_CODEGEN_ESTIMATE_H
