@@ -26,10 +26,16 @@ module opu_buffer #(
   logic [BEATS*BEAT_BITS-1:0] mem [ROWS];
   logic [BEATS*BEAT_BITS-1:0] spread;
 
+  // Beat j's mask: the bytes l with l mod BEATS = j.
+  function automatic logic [BEAT_BITS-1:0] lanes_of(input int unsigned j);
+    for (int unsigned l = 0; l < BEAT_BITS / 8; l++)
+      lanes_of[8*l +: 8] = l % BEATS == j ? 8'hff : 8'h00;
+  endfunction
+  // Only a diagonal write computes it (operand isolation: the write data
+  // changes with every beat any load brings).
   always_comb
     for (int unsigned j = 0; j < BEATS; j++)
-      for (int unsigned l = 0; l < BEAT_BITS / 8; l++)
-        spread[j*BEAT_BITS + 8*l +: 8] = l % BEATS == j ? wdata_i[8*l +: 8] : 8'd0;
+      spread[j*BEAT_BITS +: BEAT_BITS] = wdiag_i ? wdata_i & lanes_of(j) : '0;
 
   always_ff @(posedge clk_i) begin
     if (we_i) begin
