@@ -257,10 +257,9 @@ int BestFractionBits(const TensorStats& stats) {
   return kMinActivationBits + static_cast<int>(best);
 }
 
-int WideFractionBits(const TensorStats& stats) {
+int WideFractionBits(double max_abs) {
   int bits = kMaxWideActivationBits;
-  while (bits > kMinActivationBits && std::floor(std::ldexp(stats.max_abs, bits) + 0.5) > 32767.0)
-    --bits;
+  while (bits > kMinActivationBits && std::floor(std::ldexp(max_abs, bits) + 0.5) > 32767.0) --bits;
   return bits;
 }
 

@@ -50,10 +50,10 @@ void AccumulateErrors(const float* values, int64_t count, TensorStats& stats, in
 /// (the wider range). An unseen or all-zero tensor gets the largest length.
 int BestFractionBits(const TensorStats& stats);
 
-/// The i16 length: the largest in [−8, 23] at which max_abs rounds into
+/// The i16 length: the largest in [−8, 23] at which `max_abs` rounds into
 /// [−32768, 32767] (16 bits resolve finely enough that clipping, not
 /// rounding, is what to avoid).
-int WideFractionBits(const TensorStats& stats);
+int WideFractionBits(double max_abs);
 
 /// Stats for every tensor of `graph` (indexed by TensorId; f32 activations
 /// only, constants untouched), over every sample (one HostTensor per graph

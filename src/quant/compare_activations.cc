@@ -9,7 +9,7 @@
 namespace opuc {
 namespace {
 
-/// The float name an int8 tensor stands for.
+/// The float name an integer tensor stands for.
 std::string FloatName(const std::string& name) {
   const std::string suffix = "/int8";
   if (name.size() > suffix.size() &&
@@ -18,11 +18,26 @@ std::string FloatName(const std::string& name) {
   return name;
 }
 
+bool IsActivationFormat(DType dtype) {
+  return dtype == DType::kI8 || dtype == DType::kU8 || dtype == DType::kI16;
+}
+
+template <typename T>
+void Scale(const HostTensor& q, int bits, float* out) {
+  for (int64_t i = 0; i < q.elements(); ++i)
+    out[i] = std::ldexp(static_cast<float>(q.data<T>()[i]), -bits);
+}
+
+/// q · 2^-bits for an i8, u8 or i16 tensor (exact in float).
 Expected<HostTensor> Dequantized(const HostTensor& q, int bits) {
   OPUC_ASSIGN_OR_RETURN(HostTensor real, HostTensor::Zeros(DType::kF32, q.shape()));
   float* out = real.data<float>();
-  for (int64_t i = 0; i < q.elements(); ++i)
-    out[i] = std::ldexp(static_cast<float>(q.data<int8_t>()[i]), -bits);
+  if (q.dtype() == DType::kU8)
+    Scale<uint8_t>(q, bits, out);
+  else if (q.dtype() == DType::kI16)
+    Scale<int16_t>(q, bits, out);
+  else
+    Scale<int8_t>(q, bits, out);
   return real;
 }
 
@@ -36,7 +51,7 @@ Expected<std::vector<OutputAccuracy>> CompareActivations(
   for (const Node& node : quantized_graph.nodes)
     for (TensorId t : node.outputs) {
       const Tensor& tensor = quantized_graph.tensor(t);
-      if (tensor.dtype == DType::kI8 && tensor.fixed_point.fraction_bits.size() == 1) {
+      if (IsActivationFormat(tensor.dtype) && tensor.fixed_point.fraction_bits.size() == 1) {
         order.push_back(tensor.name);
         meters[tensor.name];
       }

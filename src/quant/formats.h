@@ -40,6 +40,20 @@ struct FormatGroup {
 };
 
 /// Every activation's format and fraction length (kF32 / kNoBits elsewhere).
+/// Bits of range an i16 tensor keeps above the largest value calibration
+/// saw: 8 bits are too few to spare one, 16 are not. New photographs exceed
+/// the calibrated ranges (docs/quantization.md): with none,
+/// face_detection_short_range's classificators stopped at 16.8 dB in
+/// int16 (values clipped on the evaluation photographs); with one, 23.1.
+inline constexpr int kWideHeadroomBits = 1;
+
+/// An i16 tensor only sigmoid and tanh read needs no range past ±16: the
+/// functions are within 1.2e-7 of their limits there, under half a step of
+/// any 16-bit output, and the 257 knots of its table (numerics.md §1b)
+/// then lie 1/8 apart instead of spreading over the logits' whole range
+/// (selfie_segmentation's mask logits pass ±512: knots 8 apart).
+inline constexpr double kSaturatedTableInput = 16.0;
+
 struct ActivationFormats {
   std::vector<DType> format;
   std::vector<int> bits;
@@ -61,8 +75,10 @@ class FormatPlanner {
  private:
   const std::vector<TensorStats>& stats_;
   std::vector<int> bits8_;
-  std::vector<bool> votes_;     ///< ActivationGroups::votes
-  std::vector<bool> unsigned_;  ///< u8 when 8-bit.
+  std::vector<bool> votes_;             ///< ActivationGroups::votes
+  std::vector<bool> unsigned_;          ///< u8 when 8-bit.
+  std::vector<bool> table_input_;       ///< Read by a lookup table (tables.h).
+  std::vector<bool> saturating_input_;  ///< Read by sigmoid and tanh only.
   std::vector<FormatGroup> groups_;
   int64_t total_macs_ = 0;
 };

@@ -26,8 +26,10 @@
 #include "opuc/cpu/executor.h"
 #include "opuc/ir/graph_edit.h"
 #include "opuc/ir/verifier.h"
+#include "opuc/partition/macs.h"
 #include "opuc/quant/accuracy.h"
 #include "refine_lengths.h"
+#include "split_weights.h"
 #include "support/format.h"
 #include "weights.h"
 
@@ -159,8 +161,15 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
   OPUC_RETURN_IF_ERROR(CheckFloatGraph(graph));
   if (calibration.empty())
     return InvalidArgument("quantization needs at least one calibration sample");
+  if (options.wide_weights && options.precision == Precision::kInt8)
+    return InvalidArgument(
+        "16-bit weights need 16-bit partial sums: use them with precision mixed or int16");
   Graph equalized = graph;
   OPUC_ASSIGN_OR_RETURN(const int pairs, quant::EqualizeChannels(equalized, calibration));
+  std::vector<quant::SplitLayer> split;
+  if (options.wide_weights) {
+    OPUC_ASSIGN_OR_RETURN(split, quant::SplitWeights(equalized));
+  }
   // One run per sample gives the lengths' statistics and the Gram matrices
   // (a depthwise node's factored once the last sample has shown them).
   quant::InputGramCollector collector(equalized, options.threads,
@@ -207,13 +216,17 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
   report.refined_groups = refined_groups;
   report.calibration_sqnr_db = mixed.sqnr_db;
   report.precision_rounds = mixed.rounds;
-  int64_t extra = 0;
+  // The low halves of split layers are extra passes over the model's own
+  // MACs (their i16 inputs' second passes are counted with the groups).
+  int64_t extra = 0, low_macs = 0;
   for (size_t k = 0; k < wide.size(); ++k)
     if (wide[k] && planner.groups()[k].may_widen) extra += planner.groups()[k].extra_macs;
-  report.extra_mac_passes_percent =
-      planner.total_macs() > 0
-          ? 100.0 * static_cast<double>(extra) / static_cast<double>(planner.total_macs())
-          : 0.0;
+  for (const quant::SplitLayer& layer : split) low_macs += NodeMacs(equalized, layer.low);
+  const int64_t model_macs = planner.total_macs() - low_macs;
+  report.wide_weight_layers = static_cast<int64_t>(split.size());
+  report.extra_mac_passes_percent = model_macs > 0 ? 100.0 * static_cast<double>(extra + low_macs) /
+                                                         static_cast<double>(model_macs)
+                                                   : 0.0;
   return result;
 }
 

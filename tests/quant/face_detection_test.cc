@@ -2,7 +2,8 @@
 // the same face quantized as in float on astronaut.png (one face, Eileen
 // Collins, upper middle) when calibrated on the other skimage photographs
 // (issue 7), and on both portraits of the evaluation set when calibrated on
-// the calibration set (issue 15).
+// the calibration set (issue 15), in int8 and with 16-bit activations and
+// weights.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -101,28 +102,35 @@ TEST_CASE("face detection, calibrated on calibration/: the same faces on both po
     calibration.emplace_back();
     calibration.back().push_back(std::move(sample.tensor));
   }
-  Expected<QuantizedGraph> quantized = Quantize(graph, calibration);
-  REQUIRE(quantized.ok());
-
-  for (const std::string file : {"grace_hopper.jpg", "astronaut.png"}) {
-    CAPTURE(file);
-    Expected<CalibrationSample> portrait =
-        LoadCalibrationSample(test::ImagePath(file), input, preprocess);
-    REQUIRE(portrait.ok());
-    std::vector<HostTensor> inputs;
-    inputs.push_back(std::move(portrait->tensor));
-    Expected<std::vector<HostTensor>> real = RunReference(graph, inputs);
-    Expected<std::vector<HostTensor>> fixed = RunReference(quantized->graph, inputs);
-    REQUIRE(real.ok());
-    REQUIRE(fixed.ok());
-    const std::vector<FaceDetection> float_faces = Faces(*real);
-    const std::vector<FaceDetection> int_faces = Faces(*fixed);
-    REQUIRE(float_faces.size() == 1);  // each portrait shows one face
-    CHECK(int_faces.size() == float_faces.size());
-    REQUIRE_FALSE(int_faces.empty());
-    MESSAGE(file << ": quantized face IoU " << IoU(int_faces[0], float_faces[0]) << ", score "
-                 << int_faces[0].score << " (float " << float_faces[0].score << ")");
-    CHECK(IoU(int_faces[0], float_faces[0]) >= 0.9f);
+  // int8, and 16-bit activations and weights (numerics.md §1b, §1c).
+  QuantizeOptions wide;
+  wide.precision = Precision::kInt16;
+  wide.wide_weights = true;
+  for (const QuantizeOptions& options : {QuantizeOptions(), wide}) {
+    CAPTURE(options.wide_weights);
+    Expected<QuantizedGraph> quantized = Quantize(graph, calibration, options);
+    REQUIRE_MESSAGE(quantized.ok(), quantized.status().ToString());
+    for (const std::string file : {"grace_hopper.jpg", "astronaut.png"}) {
+      CAPTURE(file);
+      Expected<CalibrationSample> portrait =
+          LoadCalibrationSample(test::ImagePath(file), input, preprocess);
+      REQUIRE(portrait.ok());
+      std::vector<HostTensor> inputs;
+      inputs.push_back(std::move(portrait->tensor));
+      Expected<std::vector<HostTensor>> real = RunReference(graph, inputs);
+      Expected<std::vector<HostTensor>> fixed = RunReference(quantized->graph, inputs);
+      REQUIRE(real.ok());
+      REQUIRE(fixed.ok());
+      const std::vector<FaceDetection> float_faces = Faces(*real);
+      const std::vector<FaceDetection> int_faces = Faces(*fixed);
+      REQUIRE(float_faces.size() == 1);  // each portrait shows one face
+      CHECK(int_faces.size() == float_faces.size());
+      REQUIRE_FALSE(int_faces.empty());
+      MESSAGE(file << std::string(options.wide_weights ? " (16-bit)" : " (int8)")
+                   << ": quantized face IoU " << IoU(int_faces[0], float_faces[0]) << ", score "
+                   << int_faces[0].score << " (float " << float_faces[0].score << ")");
+      CHECK(IoU(int_faces[0], float_faces[0]) >= 0.9f);
+    }
   }
 }
 

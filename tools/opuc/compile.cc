@@ -2,7 +2,8 @@
 //
 // opuc compile MODEL -o PROG.opup [--hw NAME] [--opt-level N]
 //              [--disable-pass P]... [--calibration DIR] [--preprocess SPEC]
-//              [--precision int8|mixed|int16] [--target-sqnr DB] [--report FILE]
+//              [--precision int8|mixed|int16] [--target-sqnr DB] [--wide-weights]
+//              [--report FILE]
 //
 // The stages print as they start when stderr is a terminal; the summary
 // goes to stdout, the per-group report (JSON) to --report.
@@ -81,6 +82,7 @@ int RunCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
                                : options.precision == "int16" ? Precision::kInt16
                                                               : Precision::kMixed;
   compile.quantize.target_sqnr_db = options.target_sqnr;
+  compile.quantize.wide_weights = options.wide_weights;
   compile.quantize.threads = options.threads;
   compile.source_name = std::filesystem::path(options.model).filename().string();
   compile.source = model->file;  // hashed while the compile runs
@@ -133,6 +135,9 @@ Command AddCompileCommand(CLI::App& app) {
                        "With --precision mixed: the least output SQNR (dB) on the calibration "
                        "samples")
             ->capture_default_str();
+        cli.add_flag("--wide-weights", o.wide_weights,
+                     "16-bit weights: each inner product as two 8-bit ones, the high byte and "
+                     "the residual (with --precision mixed or int16; docs/numerics.md 1c)");
         cli.add_option(
                "--threads", o.threads,
                "Threads for the weights' rounding factors (0: one per core; the result is the same "

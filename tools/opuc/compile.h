@@ -20,8 +20,9 @@ struct CompileOptions {
   std::string preprocess;
   std::string precision = "int8";
   double target_sqnr = 25.0;
-  int threads = 0;     ///< opuc::QuantizeOptions::threads.
-  std::string report;  ///< JSON report file.
+  bool wide_weights = false;  ///< opuc::QuantizeOptions::wide_weights.
+  int threads = 0;            ///< opuc::QuantizeOptions::threads.
+  std::string report;         ///< JSON report file.
 };
 
 int RunCompile(const CompileOptions& options, std::ostream& out, std::ostream& err);

@@ -1,7 +1,7 @@
 //===- tools/opuc/quantize.cc - `opuc quantize` ---------------------------===//
 //
 // opuc quantize MODEL [--calibration DIR] [--evaluate DIR2 | --holdout N]
-//                     [--precision int8|mixed|int16] [--target-sqnr DB]
+//                     [--precision int8|mixed|int16] [--target-sqnr DB] [--wide-weights]
 //                     [--preprocess SPEC] [--min-sqnr DB] [--json] [-o OUT.opug]
 //
 // With --evaluate, every sample of DIR calibrates and every sample of DIR2 is
@@ -154,6 +154,9 @@ void PrintText(const SplitSamples& split, const QuantizeReport& report,
         << " measured configurations";
   if (report.refined_groups > 0) out << " (" << report.refined_groups << " length groups refined)";
   out << "\n";
+  if (report.wide_weight_layers > 0)
+    out << report.wide_weight_layers
+        << " layers with 16-bit weights, each two int8 inner products\n";
   out << report.weights << " weights int8 (" << report.saturated_weights << " saturated, "
       << report.compensated_channels << " channels rounded with compensation, "
       << report.lowered_channels << " lowered for their bias or bound), " << report.tables
@@ -189,6 +192,7 @@ Json ToJson(const SplitSamples& split, const QuantizeReport& report,
             {"i8", report.i8_tensors},
             {"i16", report.i16_tensors},
             {"extra_mac_passes_percent", report.extra_mac_passes_percent},
+            {"wide_weight_layers", report.wide_weight_layers},
             {"calibration_sqnr_db",
              report.precision_rounds > 0 ? JsonDb(report.calibration_sqnr_db) : Json(nullptr)}}}};
 }
@@ -208,6 +212,7 @@ int RunQuantize(const QuantizeOptions& options, std::ostream& out, std::ostream&
                                : options.precision == "int16" ? Precision::kInt16
                                                               : Precision::kMixed;
   quantize_options.target_sqnr_db = options.target_sqnr;
+  quantize_options.wide_weights = options.wide_weights;
   quantize_options.threads = options.threads;
   Expected<QuantizedGraph> quantized = Quantize(*graph, split->calibration, quantize_options);
   if (!quantized.ok()) return ReportError(quantized.status().WithContext(options.model), err);
@@ -281,6 +286,10 @@ Command AddQuantizeCommand(CLI::App& app) {
                        "calibration samples, with the fewest 16-bit activations")
             ->check(CLI::Range(0.0, 200.0))
             ->default_str("25");
+        cli.add_flag("--wide-weights", o.wide_weights,
+                     "16-bit weights: each conv and fully connected layer as two 8-bit inner "
+                     "products, the high byte and the residual, and an add (with --precision "
+                     "mixed or int16; docs/numerics.md 1c)");
         cli.add_option(
                "--threads", o.threads,
                "Threads for the weights' rounding factors (0: one per core; the result is the same "

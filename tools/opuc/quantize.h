@@ -21,6 +21,7 @@ struct QuantizeOptions {
   bool refine_lengths = false;     ///< opuc::QuantizeOptions::refine_lengths.
   std::string precision = "int8";  ///< int8, mixed or int16 (opuc::Precision).
   double target_sqnr = 25.0;       ///< opuc::QuantizeOptions::target_sqnr_db.
+  bool wide_weights = false;       ///< opuc::QuantizeOptions::wide_weights.
   int threads = 0;                 ///< opuc::QuantizeOptions::threads.
   bool json = false;
   std::string output;  ///< Write the quantized graph (.opug or .opug.json).

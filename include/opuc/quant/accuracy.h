@@ -46,7 +46,7 @@ Expected<std::vector<OutputAccuracy>> CompareWithFloat(
     const Graph& float_graph, const Graph& quantized_graph,
     const std::vector<std::vector<HostTensor>>& samples);
 
-/// The same comparison for every int8 activation of the quantized graph
+/// The same comparison for every activation (i8, u8 or i16) of the quantized graph
 /// against the float tensor of the same name (a graph input's or output's
 /// int8 twin is "<name>/int8"), in the quantized graph's order: where the
 /// error comes from. Keeps one sample's float activations in memory.

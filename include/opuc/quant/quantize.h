@@ -13,7 +13,8 @@
 //   - inner-product weights become int8 with a fraction length per output
 //     channel, rounded as a whole against the inputs they meet on the
 //     calibration samples; biases int32 at the accumulator's length, and
-//     every channel provably accumulates in int32;
+//     every channel provably accumulates in int32; with `wide_weights` each
+//     layer becomes two int8 inner products and an add (16-bit weights);
 //   - sigmoid, tanh, hard_swish and leaky_relu become lookup_table nodes and
 //     softmax gets its exp table;
 //   - graph inputs and outputs stay f32 under their names: a `quantize` node
@@ -51,8 +52,11 @@ struct QuantizeReport {
   int64_t u8_tensors = 0;            ///< Activations per format (numerics.md §1b).
   int64_t i8_tensors = 0;
   int64_t i16_tensors = 0;
-  /// Extra array passes of the i16 inputs, in percent of the MACs of an all
-  /// 8-bit graph (an i16 input is two passes).
+  /// Layers whose weights are 16-bit (QuantizeOptions::wide_weights).
+  int64_t wide_weight_layers = 0;
+  /// Extra array passes of the i16 inputs and the wide weights' low bytes,
+  /// in percent of the MACs of the model with all 8-bit operands (an i16
+  /// input is two passes, a wide-weight layer two inner products).
   double extra_mac_passes_percent = 0.0;
   /// Mixed precision: the least output SQNR measured on the calibration
   /// samples for the chosen formats, and how many configurations were run.
@@ -78,6 +82,11 @@ struct QuantizeOptions {
   Precision precision = Precision::kInt8;
   /// kMixed: the least output SQNR, in dB, to reach on the calibration samples.
   double target_sqnr_db = 25.0;
+  /// Every conv2d, depthwise conv and fully connected layer with 16-bit
+  /// weights: two int8 inner products over its input, the high byte and the
+  /// residual, and an add (docs/numerics.md §1c). Needs kMixed or kInt16
+  /// (the partial sums are i16); a second pass of the array per layer.
+  bool wide_weights = false;
   /// Threads for the weights' rounding factors, the costliest part of a
   /// large model (0: one per core). The result is the same for any count.
   int threads = 0;
