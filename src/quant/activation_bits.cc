@@ -47,10 +47,12 @@ bool IsClamp(OpKind op) {
 
 }  // namespace
 
-ActivationGroups UnifyActivations(const Graph& graph) {
+ActivationGroups UnifyActivations(const Graph& graph, const std::vector<TensorId>& partial_sums) {
   const size_t n = graph.tensors.size();
   UnionFind groups(n);
   std::vector<bool> votes(n, true);
+  std::vector<bool> partial(n, false);
+  for (TensorId t : partial_sums) partial[static_cast<size_t>(t)] = true;
   const std::vector<int> uses = CountUses(graph);
   auto unite = [&](TensorId a, TensorId b) {
     if (IsActivation(graph, a) && IsActivation(graph, b))
@@ -75,14 +77,27 @@ ActivationGroups UnifyActivations(const Graph& graph) {
       }
     }
   }
+  // A split layer's partial sums vote for their own range (the sum may be
+  // small where they are not: a regression head's terms cancel), except
+  // where the sum is a clamp's input, which does not vote: then they take
+  // the clamp's length as the layer's output did before the split (a value
+  // the clamp removes may clip; one it keeps needs the clamp's resolution).
+  for (const Node& node : graph.nodes) {
+    if (node.op != OpKind::kAdd || !partial[static_cast<size_t>(node.inputs[0])]) continue;
+    const TensorId sum = node.outputs[0];
+    if (votes[static_cast<size_t>(sum)]) continue;
+    for (TensorId in : node.inputs) votes[static_cast<size_t>(in)] = false;
+    unite(node.inputs[0], sum);
+  }
   ActivationGroups result{std::vector<size_t>(n), std::move(votes)};
   for (size_t t = 0; t < n; ++t) result.group[t] = groups.Find(t);
   return result;
 }
 
-std::vector<int> ChooseActivationBits(const Graph& graph, const std::vector<TensorStats>& stats) {
+std::vector<int> ChooseActivationBits(const Graph& graph, const std::vector<TensorStats>& stats,
+                                      const std::vector<TensorId>& partial_sums) {
   const size_t n = graph.tensors.size();
-  const ActivationGroups groups = UnifyActivations(graph);
+  const ActivationGroups groups = UnifyActivations(graph, partial_sums);
   // Each group's length: the least of its voters' choices.
   std::vector<int> group_bits(n, kMaxActivationBits + 1);
   for (size_t t = 0; t < n; ++t)

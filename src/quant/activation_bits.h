@@ -30,15 +30,19 @@ inline constexpr int kNoBits = -1000;
 
 /// Which activations must share a length: `group[t]` is the same for every
 /// member of a unified group (and unique otherwise); `votes[t]` is false for
-/// a clamp's input.
+/// a clamp's input, and for the `partial_sums` of a split layer
+/// (split_weights.h) whose sum is one: they then take the clamp's length,
+/// as the layer's output had it before the split.
 struct ActivationGroups {
   std::vector<size_t> group;
   std::vector<bool> votes;
 };
-ActivationGroups UnifyActivations(const Graph& graph);
+ActivationGroups UnifyActivations(const Graph& graph,
+                                  const std::vector<TensorId>& partial_sums = {});
 
 /// The fraction length of every tensor (kNoBits where none applies).
-std::vector<int> ChooseActivationBits(const Graph& graph, const std::vector<TensorStats>& stats);
+std::vector<int> ChooseActivationBits(const Graph& graph, const std::vector<TensorStats>& stats,
+                                      const std::vector<TensorId>& partial_sums = {});
 
 }  // namespace opuc::quant
 

@@ -75,9 +75,10 @@ std::vector<bool> ProveNonNegative(const Graph& graph) {
 }
 
 FormatPlanner::FormatPlanner(const Graph& graph, const std::vector<TensorStats>& stats,
-                             std::vector<int> bits8, bool allow_unsigned)
+                             std::vector<int> bits8, bool allow_unsigned,
+                             const std::vector<TensorId>& partial_sums)
     : stats_(stats), bits8_(std::move(bits8)) {
-  const ActivationGroups unified = UnifyActivations(graph);
+  const ActivationGroups unified = UnifyActivations(graph, partial_sums);
   votes_ = unified.votes;
   const std::vector<bool> non_negative = ProveNonNegative(graph);
   std::map<size_t, size_t> index;  // unified group id -> groups_ index

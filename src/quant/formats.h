@@ -64,7 +64,7 @@ class FormatPlanner {
   /// `bits8`: the i8 lengths (ChooseActivationBits, maybe refined);
   /// `allow_unsigned`: u8 where proved (else every 8-bit tensor is i8).
   FormatPlanner(const Graph& graph, const std::vector<TensorStats>& stats, std::vector<int> bits8,
-                bool allow_unsigned);
+                bool allow_unsigned, const std::vector<TensorId>& partial_sums = {});
 
   const std::vector<FormatGroup>& groups() const { return groups_; }
   /// MACs of every inner product of the graph (one pass each).

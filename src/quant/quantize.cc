@@ -1,6 +1,7 @@
 //===- src/quant/quantize.cc - Float graph to OPU fixed point -------------===//
 //
-// Equalize channel ranges (equalize.h) → calibrate (calibrate.h) → choose
+// Equalize channel ranges (equalize.h) → with wide weights, split each inner
+// product into two int8 ones (split_weights.h) → calibrate (calibrate.h) → choose
 // activation lengths (activation_bits.h) → measure what each inner product
 // sees (input_gram.h) → optionally refine the lengths against the outputs,
 // with the weights rounded ahead (refine_lengths.h) → choose each
@@ -170,6 +171,7 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
   if (options.wide_weights) {
     OPUC_ASSIGN_OR_RETURN(split, quant::SplitWeights(equalized));
   }
+  const std::vector<TensorId> partial_sums = quant::PartialSums(equalized, split);
   // One run per sample gives the lengths' statistics and the Gram matrices
   // (a depthwise node's factored once the last sample has shown them).
   quant::InputGramCollector collector(equalized, options.threads,
@@ -185,16 +187,18 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
                             options.threads));
   std::map<NodeId, quant::InputGram> grams = std::move(collector).Take();
   quant::FactorGrams(grams, options.threads);
-  std::vector<int> bits = quant::ChooseActivationBits(equalized, stats);
+  std::vector<int> bits = quant::ChooseActivationBits(equalized, stats, partial_sums);
   int64_t refined_groups = 0;
   if (options.refine_lengths) {
     OPUC_ASSIGN_OR_RETURN(const Graph rounded, quant::WithRoundedWeights(equalized, bits, grams));
-    OPUC_ASSIGN_OR_RETURN(const quant::RefineReport refined,
-                          quant::RefineActivationBits(equalized, rounded, calibration, bits));
+    OPUC_ASSIGN_OR_RETURN(
+        const quant::RefineReport refined,
+        quant::RefineActivationBits(equalized, rounded, calibration, bits, partial_sums));
     refined_groups = refined.groups_changed;
   }
 
-  const quant::FormatPlanner planner(equalized, stats, bits, options.precision != Precision::kInt8);
+  const quant::FormatPlanner planner(equalized, stats, bits, options.precision != Precision::kInt8,
+                                     partial_sums);
   const auto build = [&](const std::vector<bool>& wide) {
     return Lower(equalized, planner.Plan(wide), grams, options.threads);
   };

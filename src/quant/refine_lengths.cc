@@ -124,9 +124,10 @@ class RoundedRuns {
 }  // namespace
 
 Expected<RefineReport> RefineActivationBits(const Graph& graph, const Graph& rounded,
-                                            const Samples& samples, std::vector<int>& bits) {
+                                            const Samples& samples, std::vector<int>& bits,
+                                            const std::vector<TensorId>& partial_sums) {
   // Each group's members and the first node that produces one of them.
-  const ActivationGroups unified = UnifyActivations(graph);
+  const ActivationGroups unified = UnifyActivations(graph, partial_sums);
   std::vector<NodeId> producer(graph.tensors.size(), 0);
   for (size_t k = 0; k < graph.nodes.size(); ++k)
     for (TensorId t : graph.nodes[k].outputs)

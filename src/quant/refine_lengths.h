@@ -39,7 +39,8 @@ struct RefineReport {
 /// Errors name the sample.
 Expected<RefineReport> RefineActivationBits(const Graph& graph, const Graph& rounded,
                                             const std::vector<std::vector<HostTensor>>& samples,
-                                            std::vector<int>& bits);
+                                            std::vector<int>& bits,
+                                            const std::vector<TensorId>& partial_sums = {});
 
 }  // namespace opuc::quant
 

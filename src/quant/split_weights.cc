@@ -104,4 +104,13 @@ Expected<std::vector<SplitLayer>> SplitWeights(Graph& graph) {
   return layers;
 }
 
+std::vector<TensorId> PartialSums(const Graph& graph, const std::vector<SplitLayer>& layers) {
+  std::vector<TensorId> sums;
+  for (const SplitLayer& layer : layers) {
+    sums.push_back(graph.node(layer.high).outputs[0]);
+    sums.push_back(graph.node(layer.low).outputs[0]);
+  }
+  return sums;
+}
+
 }  // namespace opuc::quant

@@ -33,6 +33,10 @@ struct SplitLayer {
   NodeId low = 0;   ///< x·w_lo.
 };
 
+/// The partial sums of `layers`: two per layer, the tensors the quantizer
+/// gives the length of the sum they add to (activation_bits.h).
+std::vector<TensorId> PartialSums(const Graph& graph, const std::vector<SplitLayer>& layers);
+
 /// Splits every conv2d, depthwise, transposed conv2d and fully connected node of
 /// `graph` whose weights are a dense f32 constant (the others are left as
 /// they are); nodes keep their order, each split layer's three in its

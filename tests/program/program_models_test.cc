@@ -242,5 +242,31 @@ TEST_CASE("programs: mixed precision, i16 residuals on the OPU") {
   }
 }
 
+// With 16-bit weights (numerics.md §1c) every layer is two inner products
+// over an i16 input and an add of i16 partial sums: the face detector's
+// program still runs every MAC on the OPU, bit for bit with the reference,
+// and each step's estimate is within 5% of the RTL.
+TEST_CASE("programs: 16-bit weights, two inner products a layer on the OPU") {
+  test::RequireImagesCache();
+  const RealModel model = LoadRealModel("face_detection_short_range");
+  CompileOptions options;
+  options.quantize.precision = Precision::kInt16;
+  options.quantize.wide_weights = true;
+  Expected<CompiledModel> compiled =
+      CompileModel(model.graph, model.calibration, HwConfigPreset("opu1024").value(), options);
+  REQUIRE_MESSAGE(compiled.ok(), compiled.status().ToString());
+  CHECK(compiled->report.opu_macs == compiled->report.total_macs);
+  const std::vector<uint8_t>& bytes = compiled->program;
+  Expected<Program> program = ReadProgram(nullptr, bytes.data(), bytes.size(), "wide");
+  REQUIRE_MESSAGE(program.ok(), program.status().ToString());
+  CheckAgree(*program, model.Photo("astronaut.png"), true);
+  if (RtlBuilt()) {
+    Expected<ProgramRun> run =
+        RunProgram(*program, *MakeDevice("rtl").value(), model.Photo("coffee.png"));
+    REQUIRE_MESSAGE(run.ok(), run.status().ToString());
+    CheckEstimateAgainstRtl(*program, *run);
+  }
+}
+
 }  // namespace
 }  // namespace opuc

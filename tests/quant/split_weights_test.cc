@@ -160,5 +160,34 @@ TEST_CASE("an i16 tensor only a sigmoid or tanh reads keeps ±16 of its range at
   CHECK(Named(hard_swish->graph, "c").fixed_point.fraction_bits == std::vector<int32_t>{8});
 }
 
+/// x[1,1,1,1] → conv (w = 2) → c → `tail` (or c is the output).
+Graph ConvThen(bool relu6) {
+  GraphBuilder b("split_then");
+  const TensorId x = b.Input("x", DType::kF32, {1, 1, 1, 1});
+  const TensorId c = b.Op(OpKind::kConv2D, "c", {x, b.ConstantF32("w", {1, 1, 1, 1}, {2.0f})});
+  b.Output(relu6 ? b.Op(OpKind::kRelu6, "y", {c}) : c);
+  return Build(std::move(b));
+}
+
+TEST_CASE("a split layer's partial sums take a clamp's length where the sum feeds one") {
+  // x = 10: c = 20. Before a relu6 the group's only voter is its output
+  // (at most 6: 6·2^12 = 24576 fits i16, 2^13 does not, 12, less the
+  // headroom bit: 11), as c had it unsplit; the partial sums may clip
+  // where the clamp would. Alone, they keep their own range (20·2^10 fits,
+  // 2^11 does not: 10, less one: 9): a sum may be small where they are not.
+  const std::vector<std::vector<HostTensor>> samples = {{F32Tensor({1, 1, 1, 1}, {10.0f})}};
+  QuantizeOptions options;
+  options.precision = Precision::kInt16;
+  options.wide_weights = true;
+  const Expected<QuantizedGraph> clamped = Quantize(ConvThen(true), samples, options);
+  REQUIRE_MESSAGE(clamped.ok(), clamped.status().ToString());
+  CHECK(Named(clamped->graph, "c/high").fixed_point.fraction_bits == std::vector<int32_t>{11});
+  CHECK(Named(clamped->graph, "c/low").fixed_point.fraction_bits == std::vector<int32_t>{11});
+  const Expected<QuantizedGraph> alone = Quantize(ConvThen(false), samples, options);
+  REQUIRE_MESSAGE(alone.ok(), alone.status().ToString());
+  CHECK(Named(alone->graph, "c/high").fixed_point.fraction_bits == std::vector<int32_t>{9});
+  CHECK(Named(alone->graph, "c/low").fixed_point.fraction_bits == std::vector<int32_t>{9});
+}
+
 }  // namespace
 }  // namespace opuc

@@ -16,6 +16,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -124,10 +125,14 @@ void PrintAccuracyTable(const std::vector<OutputAccuracy>& rows, const Graph& qu
     if (t.fixed_point.fraction_bits.size() == 1) bits[t.name] = t.fixed_point.fraction_bits[0];
   out << "tensor                                  SQNR (dB)    cosine  max |error|\n";
   for (const OutputAccuracy& a : rows) {
-    char line[200];
-    std::snprintf(line, sizeof(line), "%-38s %10.2f %9.5f  %-10.6g", a.name.c_str(), a.sqnr_db,
-                  a.cosine, a.max_abs_error);
-    out << line;
+    // TFLite's fused names run to hundreds of characters: keep the start
+    // and the end (where "/high", "/low" and the op's own name are).
+    std::string name = a.name;
+    if (name.size() > 38) name = name.substr(0, 17) + "..." + name.substr(name.size() - 18);
+    char numbers[64];
+    std::snprintf(numbers, sizeof(numbers), " %10.2f %9.5f  %-10.6g", a.sqnr_db, a.cosine,
+                  a.max_abs_error);
+    out << name << std::string(38 - std::min<size_t>(38, name.size()), ' ') << numbers;
     if (bits.count(a.name)) out << "  f=" << bits[a.name];
     out << '\n';
   }
