@@ -195,6 +195,17 @@ TEST_CASE("programs: every real model compiles and verifies on fsim") {
   CHECK(verified > 0);
 }
 
+// A photograph on every device (the RTL too where it is built), and each
+// OPU step's estimate against the RTL's cycles on another.
+void CheckAgreeAndEstimate(const Program& program, const RealModel& model) {
+  CheckAgree(program, model.Photo("astronaut.png"), true);
+  if (!RtlBuilt()) return;
+  Expected<ProgramRun> run =
+      RunProgram(program, *MakeDevice("rtl").value(), model.Photo("coffee.png"));
+  REQUIRE_MESSAGE(run.ok(), run.status().ToString());
+  CheckEstimateAgainstRtl(program, *run);
+}
+
 // With u8 and i16 activations (docs/quantization.md) the face detector's
 // residual branches are i16: every add still runs on the OPU, bit for bit,
 // and every step's estimate is within 5% of the RTL; in the slow build the
@@ -230,15 +241,9 @@ TEST_CASE("programs: mixed precision, i16 residuals on the OPU") {
       }
       CHECK(i16_residual);
     }
-    CheckAgree(*program, model.Photo("astronaut.png"), true);
     // The estimate holds on the i16 steps too: their reads and the stores'
     // writes delay each other in the DRAM (docs/codegen.md).
-    if (RtlBuilt()) {
-      Expected<ProgramRun> run =
-          RunProgram(*program, *MakeDevice("rtl").value(), model.Photo("coffee.png"));
-      REQUIRE_MESSAGE(run.ok(), run.status().ToString());
-      CheckEstimateAgainstRtl(*program, *run);
-    }
+    CheckAgreeAndEstimate(*program, model);
   }
 }
 
@@ -259,13 +264,7 @@ TEST_CASE("programs: 16-bit weights, two inner products a layer on the OPU") {
   const std::vector<uint8_t>& bytes = compiled->program;
   Expected<Program> program = ReadProgram(nullptr, bytes.data(), bytes.size(), "wide");
   REQUIRE_MESSAGE(program.ok(), program.status().ToString());
-  CheckAgree(*program, model.Photo("astronaut.png"), true);
-  if (RtlBuilt()) {
-    Expected<ProgramRun> run =
-        RunProgram(*program, *MakeDevice("rtl").value(), model.Photo("coffee.png"));
-    REQUIRE_MESSAGE(run.ok(), run.status().ToString());
-    CheckEstimateAgainstRtl(*program, *run);
-  }
+  CheckAgreeAndEstimate(*program, model);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "frontend/model_cache.h"
 #include "image/image_cache.h"
+#include "image/image_sample.h"
 #include "opuc/cpu/reference.h"
 #include "opuc/frontend/load_model.h"
 #include "opuc/image/calibration_set.h"
@@ -94,14 +95,8 @@ TEST_CASE("face detection, calibrated on calibration/: the same faces on both po
   const Graph& graph = detector.graph;
   const TensorType& input = detector.input;
   const PreprocessOptions& preprocess = detector.preprocess;
-  Expected<std::vector<CalibrationSample>> set =
-      LoadCalibrationSet(test::CalibrationImagesDir(), input, preprocess);
-  REQUIRE_MESSAGE(set.ok(), set.status().ToString());
-  std::vector<std::vector<HostTensor>> calibration;
-  for (CalibrationSample& sample : *set) {
-    calibration.emplace_back();
-    calibration.back().push_back(std::move(sample.tensor));
-  }
+  const std::vector<std::vector<HostTensor>> calibration =
+      test::ImageSamples(test::CalibrationImagesDir(), input, preprocess);
   // int8, and 16-bit activations and weights (numerics.md §1b, §1c).
   QuantizeOptions wide;
   wide.precision = Precision::kInt16;
