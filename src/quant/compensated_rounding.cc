@@ -43,6 +43,14 @@ RoundingFactor RoundingFactor::OfGram(const double* gram, int64_t dim) {
   m.reverseInPlace();             // P L P: upper triangular
   if (!m.allFinite()) return {};  // a non-finite input sum
   f.dim_ = dim;
+  if (dim <= kPackedFactorDim) {
+    std::vector<double> rows;
+    rows.reserve(static_cast<size_t>(dim * (dim + 1) / 2));
+    for (Eigen::Index i = 0; i < n; ++i)
+      for (Eigen::Index j = i; j < n; ++j) rows.push_back(m(i, j));
+    f.upper_ = std::move(rows);
+    f.packed_ = true;
+  }
   return f;
 }
 
@@ -84,8 +92,22 @@ RoundingFactor RoundingFactor::OfPatches(const double* patches, int64_t dim, int
   return f;
 }
 
+std::vector<double> RoundingFactor::Unpacked() const {
+  if (!packed_) return upper_;
+  std::vector<double> full(static_cast<size_t>(dim_ * dim_), 0.0);
+  auto packed = upper_.begin();
+  for (int64_t i = 0; i < dim_; ++i) {
+    const auto row = full.begin() + static_cast<std::ptrdiff_t>(i * dim_ + i);
+    std::copy(packed, packed + (dim_ - i), row);
+    packed += dim_ - i;
+  }
+  return full;
+}
+
 double RoundingFactor::operator()(int64_t i, int64_t j) const {
   if (i > j) return 0.0;
+  // Row i of the packed triangle starts after rows 0..i-1: i·dim − i(i−1)/2.
+  if (packed_) return upper_[static_cast<size_t>(i * dim_ - i * (i - 1) / 2 + (j - i))];
   if (!short_form()) return upper_[static_cast<size_t>(i * dim_ + j)];
   if (i == j) return diagonal_[static_cast<size_t>(j)];
   double sum = 0.0;
@@ -101,7 +123,9 @@ void RoundingFactor::Round(std::vector<double>& rows, int64_t count,
   const auto n = static_cast<Eigen::Index>(dim_), m = static_cast<Eigen::Index>(count);
   const auto k = static_cast<Eigen::Index>(samples_);
   Eigen::Map<Matrix> w(rows.data(), m, n);
-  const Eigen::Map<const Matrix> r(upper_.data(), short_form() ? 0 : n, short_form() ? 0 : n);
+  const std::vector<double> unpacked = packed_ ? Unpacked() : std::vector<double>();
+  const Eigen::Map<const Matrix> r(packed_ ? unpacked.data() : upper_.data(), short_form() ? 0 : n,
+                                   short_form() ? 0 : n);
   const Eigen::Map<const Matrix> basis(basis_.data(), n, k), c(columns_.data(), n, k);
   Eigen::MatrixXd errors(m, n);                  // w_i − q_i of the columns rounded
   Eigen::MatrixXd pending(m, kRoundingBlock);    // Σ_{i<j} R[i][j]·(w_i − q_i)

@@ -43,6 +43,11 @@ inline constexpr double kGramDamping = 0.01;
 /// Columns rounded one at a time before their errors reach the rest at once.
 inline constexpr int64_t kRoundingBlock = 64;
 
+/// Whole factors up to this dim keep only their upper triangle: a large
+/// model's depthwise channels hold tens of thousands of 9×9 and 25×25
+/// factors, and the lower halves were a third of its compile's peak memory.
+inline constexpr int64_t kPackedFactorDim = 64;
+
 /// R for one Gram matrix, whole or in its short form; empty when the damped
 /// matrix is numerically not positive definite or not finite (the caller
 /// then rounds to nearest).
@@ -77,8 +82,12 @@ class RoundingFactor {
   void Round(std::vector<double>& rows, int64_t count, const ColumnRounding& round) const;
 
  private:
+  /// R as the dim × dim row-major matrix Round maps (unpacked if need be).
+  std::vector<double> Unpacked() const;
+
   int64_t dim_ = 0, samples_ = 0;
-  std::vector<double> upper_;     ///< Whole: R, dim × dim row-major.
+  bool packed_ = false;           ///< Whole, dim <= kPackedFactorDim.
+  std::vector<double> upper_;     ///< Whole: R, dim × dim row-major, or its upper triangle's rows.
   std::vector<double> diagonal_;  ///< Short: R[j][j].
   std::vector<double> basis_;     ///< Short: V, dim × N row-major.
   std::vector<double> columns_;   ///< Short: c_j, dim × N row-major.

@@ -229,6 +229,22 @@ TEST_CASE("compensated rounding: rows in blocks round as OPTQ's update one weigh
   CHECK(rows == expected);
 }
 
+TEST_CASE("compensated rounding: a factor kept as its upper triangle, the same products") {
+  // Up to kPackedFactorDim only R's upper triangle is stored (depthwise
+  // factors by the ten thousand); it must multiply back and round as the
+  // update written out, like the whole matrix of the 150-input tests.
+  const int64_t n = 40, count = 3;
+  static_assert(n <= kPackedFactorDim && n > kRoundingBlock / 2);
+  const std::vector<double> g = RandomGram(n, 100, 13);
+  const RoundingFactor r = RoundingFactor::OfGram(g.data(), n);
+  REQUIRE(!r.empty());
+  CHECK(WorstProductError(r, g, n) < 1e-9 * g[0]);
+  std::vector<double> rows = SomeWeights(n * count);
+  const std::vector<double> expected = OptqByHand(r, rows, count);
+  r.Round(rows, count, RowGridColumn);
+  CHECK(rows == expected);
+}
+
 TEST_CASE("compensated rounding: fewer samples than inputs, the short form is the same factor") {
   // 40 samples of 150 inputs: R from the patches against R from their Gram
   // matrix, entry by entry, and the same roundings.
