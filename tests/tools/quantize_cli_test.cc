@@ -112,6 +112,23 @@ TEST_CASE("opuc quantize --refine-lengths refines, without it no length moves") 
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("opuc quantize --wide-weights: the layers split in the report; refused in int8") {
+  const std::string dir = SampleDir("quantize_wide", 3);
+  Run run = Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration " + dir +
+                 " --precision int16 --wide-weights --json");
+  REQUIRE(run.exit_code == 0);
+  const auto precision = nlohmann::json::parse(run.out)["precision"];
+  CHECK(precision["wide_weight_layers"] == 7);  // the example's seven convs
+  for (const char* key : {"u8", "i8", "i16", "extra_mac_passes_percent"})
+    CHECK(precision[key].is_number());
+  Run refused = Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration " + dir +
+                     " --wide-weights");
+  CHECK(refused.exit_code == 2);
+  CHECK(CountLines(refused.err) == 1);
+  CHECK(refused.err.find("precision mixed or int16") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("opuc quantize --min-sqnr fails with 1 naming the output") {
   const std::string dir = SampleDir("quantize_min", 2);
   Run run = Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration " + dir +
