@@ -48,10 +48,11 @@ struct FormatGroup {
 inline constexpr int kWideHeadroomBits = 1;
 
 /// An i16 tensor only sigmoid and tanh read needs no range past ±16: the
-/// functions are within 1.2e-7 of their limits there, under half a step of
-/// any 16-bit output, and the 257 knots of its table (numerics.md §1b)
-/// then lie 1/8 apart instead of spreading over the logits' whole range
-/// (selfie_segmentation's mask logits pass ±512: knots 8 apart).
+/// functions are within 1.2e-7 of their limits there (one step of i16's
+/// finest length, 2^-23, is 1.19e-7), and the 257 knots of its table
+/// (numerics.md §1b) then lie 1/8 apart instead of spreading over the
+/// logits' whole range (selfie_segmentation's mask logits pass ±512: knots
+/// 8 apart).
 inline constexpr double kSaturatedTableInput = 16.0;
 
 struct ActivationFormats {
