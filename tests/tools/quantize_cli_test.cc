@@ -112,7 +112,7 @@ TEST_CASE("opuc quantize --refine-lengths refines, without it no length moves") 
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("opuc quantize --wide-weights: the layers split in the report; refused in int8") {
+TEST_CASE("opuc quantize --wide-weights: the layers split in the report, and refused in int8") {
   const std::string dir = SampleDir("quantize_wide", 3);
   Run run = Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration " + dir +
                  " --precision int16 --wide-weights --json");
