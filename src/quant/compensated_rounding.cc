@@ -98,8 +98,9 @@ std::vector<double> RoundingFactor::Unpacked() const {
   auto packed = upper_.begin();
   for (int64_t i = 0; i < dim_; ++i) {
     const auto row = full.begin() + static_cast<std::ptrdiff_t>(i * dim_ + i);
-    std::copy(packed, packed + (dim_ - i), row);
-    packed += dim_ - i;
+    const auto length = static_cast<std::ptrdiff_t>(dim_ - i);
+    std::copy(packed, packed + length, row);
+    packed += length;
   }
   return full;
 }
