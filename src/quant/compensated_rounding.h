@@ -45,7 +45,8 @@ inline constexpr int64_t kRoundingBlock = 64;
 
 /// Whole factors up to this dim keep only their upper triangle: a large
 /// model's depthwise channels hold tens of thousands of 9×9 and 25×25
-/// factors, and the lower halves were a third of its compile's peak memory.
+/// factors (pose_landmark_heavy's, 107 MB of a 323 MB compile peak), each
+/// half zeros below the diagonal; kept packed, the peak fell to 295 MB.
 inline constexpr int64_t kPackedFactorDim = 64;
 
 /// R for one Gram matrix, whole or in its short form; empty when the damped
