@@ -18,6 +18,7 @@ namespace opuc::quant {
 namespace {
 
 using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using FloatMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Vector = Eigen::VectorXd;
 
 /// What the damping adds to a diagonal entry g of G: λ, and 1 where g is 0.
@@ -54,14 +55,14 @@ RoundingFactor RoundingFactor::OfGram(const double* gram, int64_t dim) {
   return f;
 }
 
-RoundingFactor RoundingFactor::OfPatches(const double* patches, int64_t dim, int64_t samples) {
+RoundingFactor RoundingFactor::OfPatches(const float* patches, int64_t dim, int64_t samples) {
   // Eliminating the inputs from the last: what remains of G + λI after
   // columns j+1.. is D + V S Vᵀ on inputs 0..j (D the damping, S = I at
   // first), so column j of R is (D_j + v_j·S v_j)^½ on the diagonal and
   // v_i · c_j above it with c_j = S v_j / R[j][j]; then S −= c_j c_jᵀ.
   RoundingFactor f;
   const auto n = static_cast<Eigen::Index>(dim), k = static_cast<Eigen::Index>(samples);
-  const Eigen::Map<const Matrix> v(patches, n, k);
+  const Matrix v = Eigen::Map<const FloatMatrix>(patches, n, k).cast<double>();
   const Vector norms = v.rowwise().squaredNorm();
   const double mean = norms.mean();
   f.diagonal_.resize(static_cast<size_t>(dim));
@@ -113,7 +114,7 @@ double RoundingFactor::operator()(int64_t i, int64_t j) const {
   if (i == j) return diagonal_[static_cast<size_t>(j)];
   double sum = 0.0;
   for (int64_t s = 0; s < samples_; ++s)
-    sum += basis_[static_cast<size_t>(i * samples_ + s)] *
+    sum += static_cast<double>(basis_[static_cast<size_t>(i * samples_ + s)]) *
            columns_[static_cast<size_t>(j * samples_ + s)];
   return sum;
 }
@@ -127,7 +128,8 @@ void RoundingFactor::Round(std::vector<double>& rows, int64_t count,
   const std::vector<double> unpacked = packed_ ? Unpacked() : std::vector<double>();
   const Eigen::Map<const Matrix> r(packed_ ? unpacked.data() : upper_.data(), short_form() ? 0 : n,
                                    short_form() ? 0 : n);
-  const Eigen::Map<const Matrix> basis(basis_.data(), n, k), c(columns_.data(), n, k);
+  const Eigen::Map<const FloatMatrix> basis(basis_.data(), n, k);
+  const Eigen::Map<const Matrix> c(columns_.data(), n, k);
   Eigen::MatrixXd errors(m, n);                  // w_i − q_i of the columns rounded
   Eigen::MatrixXd pending(m, kRoundingBlock);    // Σ_{i<j} R[i][j]·(w_i − q_i)
   Matrix block(kRoundingBlock, kRoundingBlock);  // R on the block's columns
@@ -139,7 +141,8 @@ void RoundingFactor::Round(std::vector<double>& rows, int64_t count,
     auto within = block.topLeftCorner(size, size);
     if (short_form()) {
       before.noalias() = sums * c.middleRows(b0, size).transpose();
-      within.noalias() = basis.middleRows(b0, size) * c.middleRows(b0, size).transpose();
+      within.noalias() =
+          basis.middleRows(b0, size).cast<double>() * c.middleRows(b0, size).transpose();
     } else {
       if (b0 == 0)
         before.setZero();
@@ -158,7 +161,8 @@ void RoundingFactor::Round(std::vector<double>& rows, int64_t count,
       pending.middleCols(j - b0 + 1, b1 - j - 1).noalias() +=
           errors.col(j) * within.row(j - b0).segment(j - b0 + 1, b1 - j - 1);
     }
-    if (short_form()) sums.noalias() += errors.middleCols(b0, size) * basis.middleRows(b0, size);
+    if (short_form())
+      sums.noalias() += errors.middleCols(b0, size) * basis.middleRows(b0, size).cast<double>();
   }
 }
 

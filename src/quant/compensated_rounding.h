@@ -58,8 +58,9 @@ class RoundingFactor {
   /// From the `dim` × `dim` Gram matrix `gram` (row-major).
   static RoundingFactor OfGram(const double* gram, int64_t dim);
   /// From the patches: `dim` × `samples`, row i input i on every sample
-  /// (G = V Vᵀ), in the short form.
-  static RoundingFactor OfPatches(const double* patches, int64_t dim, int64_t samples);
+  /// (G = V Vᵀ), in the short form. Floats, as the activations hold them:
+  /// kept so, they take half the bytes and lose nothing.
+  static RoundingFactor OfPatches(const float* patches, int64_t dim, int64_t samples);
 
   bool empty() const { return dim_ == 0; }
   int64_t dim() const { return dim_; }
@@ -90,7 +91,7 @@ class RoundingFactor {
   bool packed_ = false;           ///< Whole, dim <= kPackedFactorDim.
   std::vector<double> upper_;     ///< Whole: R, dim × dim row-major, or its upper triangle's rows.
   std::vector<double> diagonal_;  ///< Short: R[j][j].
-  std::vector<double> basis_;     ///< Short: V, dim × N row-major.
+  std::vector<float> basis_;      ///< Short: V, dim × N row-major.
   std::vector<double> columns_;   ///< Short: c_j, dim × N row-major.
 };
 

@@ -23,8 +23,9 @@ bool HasGram(const Graph& graph, const Node& node) {
 /// that G[a][b] is one contiguous dot product.
 struct Patches {
   int64_t dim = 0, rows = 0;
-  std::vector<double> columns;  // dim × rows
-  double* column(int64_t j) { return columns.data() + j * rows; }
+  std::vector<float> columns;  // dim × rows
+  float* column(int64_t j) { return columns.data() + j * rows; }
+  const float* column(int64_t j) const { return columns.data() + j * rows; }
 };
 
 /// G += XᵀX for the patches X (`rows` × `dim`, column-major as Patches
@@ -32,21 +33,27 @@ struct Patches {
 /// written): one Eigen rank update, or from dim 192 blocks of 64 columns,
 /// each one matrix product on one of up to `threads` threads (measured
 /// 1.5x faster on two cores there, slower below). The choice depends on dim
-/// alone, so the sums do not depend on the threads.
+/// alone, so the sums do not depend on the threads. The products are summed
+/// in float, each block then added to G in double: the portable baseline's
+/// vectors (SSE2) hold four floats but two doubles, and the Gram matrices
+/// were a quarter of a large model's compile (decisions.md: what it moved).
 void AddOuterProducts(const Patches& x, double* gram, int threads = 1) {
   constexpr Eigen::Index kBlock = 64;
   const auto dim = static_cast<Eigen::Index>(x.dim);
-  const Eigen::Map<const Eigen::MatrixXd> patches(x.columns.data(),
+  const Eigen::Map<const Eigen::MatrixXf> patches(x.columns.data(),
                                                   static_cast<Eigen::Index>(x.rows), dim);
   Eigen::Map<Eigen::MatrixXd> g(gram, dim, dim);  // symmetric: either storage order
   if (dim < 3 * kBlock) {
-    g.selfadjointView<Eigen::Lower>().rankUpdate(patches.transpose());
+    Eigen::MatrixXf f = Eigen::MatrixXf::Zero(dim, dim);
+    f.selfadjointView<Eigen::Lower>().rankUpdate(patches.transpose());
+    g.triangularView<Eigen::Lower>() += f.cast<double>();
   } else {
     ParallelFor((dim + kBlock - 1) / kBlock, threads, [&](int64_t b) {
       const Eigen::Index j0 = static_cast<Eigen::Index>(b) * kBlock,
                          size = std::min(kBlock, dim - j0);
-      g.block(j0, j0, dim - j0, size).noalias() +=
+      const Eigen::MatrixXf f =
           patches.rightCols(dim - j0).transpose() * patches.middleCols(j0, size);
+      g.block(j0, j0, dim - j0, size) += f.cast<double>();
     });
   }
   for (Eigen::Index j = 0; j < dim; ++j)
@@ -58,7 +65,7 @@ void AddOuterProducts(const Patches& x, double* gram, int threads = 1) {
 void AddPatches(Patches& x, InputGram& gram, int threads) {
   const int64_t dim = gram.dim;
   if (gram.values.empty() && 2 * (gram.samples + x.rows) <= dim) {
-    std::vector<double> joined(static_cast<size_t>(dim * (gram.samples + x.rows)));
+    std::vector<float> joined(static_cast<size_t>(dim * (gram.samples + x.rows)));
     auto out = joined.begin();
     for (int64_t i = 0; i < dim; ++i) {
       const auto held = gram.patches.begin() + static_cast<std::ptrdiff_t>(i * gram.samples);
@@ -136,7 +143,7 @@ void AccumulateConv(const WindowGeometry& g, const Shape& out, int64_t kh, int64
     ForEachTap(g, input, out, kh, kw, positions[static_cast<size_t>(r)],
                [&](int64_t tap, const float* pixel) {
                  for (int64_t c = 0; c < channels; ++c)
-                   patches.column(tap * channels + c)[r] = pixel ? pixel[c] : 0.0;
+                   patches.column(tap * channels + c)[r] = pixel ? pixel[c] : 0.0f;
                });
   AddPatches(patches, gram, threads);
 }
@@ -145,15 +152,15 @@ void AccumulateConv(const WindowGeometry& g, const Shape& out, int64_t kh, int64
 /// position's taps of many channels are contiguous in the input, so the
 /// sums run over channels innermost, kChannels at a time (vector lanes):
 /// the taps of kPositions positions are gathered, then for each pair of
-/// taps a ≤ b the block's sums are loaded once, take x_a·x_b of each of
-/// those positions in order, and are stored back — where a matrix product
-/// per channel would be mostly overhead (its matrices are 9×9 or 25×25),
-/// and a load and store of the sums per position was memory bound. Each
-/// channel's sums are made in position order, whichever thread makes its
-/// block, so they do not depend on the batching or the threads.
+/// taps a ≤ b the products x_a·x_b of those positions are summed in float
+/// registers, in order, and the batch's sum added to the double sums — where
+/// a matrix product per channel would be mostly overhead (its matrices are
+/// 9×9 or 25×25), and a load and store of the sums per position was memory
+/// bound. Each channel's sums are made in position order, whichever thread
+/// makes its block, so they do not depend on the threads.
 void AccumulateDepthwise(const WindowGeometry& g, const Shape& out, int64_t kh, int64_t kw,
                          const HostTensor& input, InputGram& gram, int threads) {
-  constexpr int64_t kChannels = 16, kPositions = 8;
+  constexpr int64_t kChannels = 16, kPositions = 16;
   const std::vector<int64_t> positions = SampledPositions(out[0] * out[1] * out[2]);
   const auto count = static_cast<int64_t>(positions.size());
   const int64_t dim = gram.dim, pairs = dim * (dim + 1) / 2;
@@ -161,26 +168,25 @@ void AccumulateDepthwise(const WindowGeometry& g, const Shape& out, int64_t kh, 
     const int64_t c0 = block * kChannels, width = std::min(kChannels, gram.groups - c0);
     std::vector<double> sums(static_cast<size_t>(pairs * kChannels), 0.0);  // [pair][channel]
     // [position][tap][channel]; lanes past `width` stay 0.
-    std::vector<double> taps(static_cast<size_t>(kPositions * dim * kChannels), 0.0);
+    std::vector<float> taps(static_cast<size_t>(kPositions * dim * kChannels), 0.0f);
     for (int64_t p0 = 0; p0 < count; p0 += kPositions) {
       const int64_t batch = std::min(kPositions, count - p0);
       for (int64_t q = 0; q < batch; ++q)
         ForEachTap(g, input, out, kh, kw, positions[static_cast<size_t>(p0 + q)],
                    [&](int64_t tap, const float* pixel) {
-                     double* t = taps.data() + (q * dim + tap) * kChannels;
-                     for (int64_t c = 0; c < width; ++c) t[c] = pixel ? pixel[c0 + c] : 0.0;
+                     float* t = taps.data() + (q * dim + tap) * kChannels;
+                     for (int64_t c = 0; c < width; ++c) t[c] = pixel ? pixel[c0 + c] : 0.0f;
                    });
       double* s = sums.data();
       for (int64_t a = 0; a < dim; ++a)
         for (int64_t b = a; b < dim; ++b, s += kChannels) {
-          double acc[kChannels];
-          for (int64_t c = 0; c < kChannels; ++c) acc[c] = s[c];
+          float acc[kChannels] = {};
           for (int64_t q = 0; q < batch; ++q) {
-            const double* ta = taps.data() + (q * dim + a) * kChannels;
-            const double* tb = taps.data() + (q * dim + b) * kChannels;
+            const float* ta = taps.data() + (q * dim + a) * kChannels;
+            const float* tb = taps.data() + (q * dim + b) * kChannels;
             for (int64_t c = 0; c < kChannels; ++c) acc[c] += ta[c] * tb[c];
           }
-          for (int64_t c = 0; c < kChannels; ++c) s[c] = acc[c];
+          for (int64_t c = 0; c < kChannels; ++c) s[c] += static_cast<double>(acc[c]);
         }
     }
     for (int64_t c = 0; c < width; ++c) {
@@ -228,7 +234,10 @@ std::vector<double> InputGram::Matrix(int64_t g) const {
   std::vector<double> m(static_cast<size_t>(dim * dim), 0.0);
   const auto n = static_cast<Eigen::Index>(dim);
   using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const Eigen::Map<const RowMajor> v(patches.data(), n, static_cast<Eigen::Index>(samples));
+  using RowMajorF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const RowMajor v =
+      Eigen::Map<const RowMajorF>(patches.data(), n, static_cast<Eigen::Index>(samples))
+          .cast<double>();
   Eigen::Map<RowMajor>(m.data(), n, n).noalias() = v * v.transpose();
   return m;
 }
@@ -244,7 +253,7 @@ namespace {
 /// Frees what the factors were made from.
 void Release(InputGram& gram) {
   std::vector<double>().swap(gram.values);
-  std::vector<double>().swap(gram.patches);
+  std::vector<float>().swap(gram.patches);
   gram.samples = 0;
 }
 

@@ -36,8 +36,8 @@ struct InputGram {
   /// Per group, the rounding factor once FactorGrams ran (`values` and
   /// `patches` are then released); empty where the factor failed.
   std::vector<RoundingFactor> factors;
-  std::vector<double> patches;  ///< dim × samples, row-major: row i is input i.
-  int64_t samples = 0;          ///< Patches held in `patches`.
+  std::vector<float> patches;  ///< dim × samples, row-major: row i is input i.
+  int64_t samples = 0;         ///< Patches held in `patches`.
 
   const double* group(int64_t g) const { return values.data() + g * dim * dim; }
   /// The Gram matrix of group `g`, whichever way it is held.

@@ -79,8 +79,8 @@ TEST_CASE("compensated rounding: an input that is always zero still gets a facto
   CHECK(r(0, 1) == 0.0);
   CHECK(r(1, 1) == doctest::Approx(std::sqrt(2.01)));
   // The same from the patches: input 0 is 0 on both samples, input 1 is 1.
-  const std::vector<double> v = {0, 0,  //
-                                 1, 1};
+  const std::vector<float> v = {0, 0,  //
+                                1, 1};
   const RoundingFactor s = RoundingFactor::OfPatches(v.data(), 2, 2);
   REQUIRE(!s.empty());
   CHECK(s.short_form());
@@ -99,7 +99,7 @@ TEST_CASE("compensated rounding: a sum that overflowed gives no factor") {
   const double inf = std::numeric_limits<double>::infinity();
   const std::vector<double> g = {1, inf, inf, 1e300};
   CHECK(RoundingFactor::OfGram(g.data(), 2).empty());
-  const std::vector<double> v = {1, inf, 1, 1};
+  const std::vector<float> v = {1, std::numeric_limits<float>::infinity(), 1, 1};
   CHECK(RoundingFactor::OfPatches(v.data(), 2, 2).empty());
 }
 
@@ -110,7 +110,8 @@ TEST_CASE("compensated rounding: two inputs that always agree share one rounding
   // 0.4 + 0.4 / 1.01 = 0.796 (R[1][1] = √1.01, R[0][1] = 1/√1.01), which
   // rounds to 1: the output is 1·x, an error of 0.2·x. The same from the
   // one sample's patch (1, 1), in the short form.
-  const std::vector<double> g = {1, 1, 1, 1}, v = {1, 1};
+  const std::vector<double> g = {1, 1, 1, 1};
+  const std::vector<float> v = {1, 1};
   for (const RoundingFactor& r :
        {RoundingFactor::OfGram(g.data(), 2), RoundingFactor::OfPatches(v.data(), 2, 1)}) {
     CAPTURE(r.short_form());
@@ -138,7 +139,8 @@ TEST_CASE("compensated rounding: inputs of opposite sign push the next weight th
   // of 0.4·x0 − 0.4·x1 = 0.8·x0. Compensated: rounding w0 down by 0.4 moves
   // w1 by −0.4/1.01 to 0.204, which rounds to 0: the error is 0.4·x0 +
   // 0.6·x1 = −0.2·x0.
-  const std::vector<double> g = {1, -1, -1, 1}, v = {1, -1};
+  const std::vector<double> g = {1, -1, -1, 1};
+  const std::vector<float> v = {1, -1};
   for (const RoundingFactor& r :
        {RoundingFactor::OfGram(g.data(), 2), RoundingFactor::OfPatches(v.data(), 2, 1)}) {
     CAPTURE(r.short_form());
@@ -249,15 +251,17 @@ TEST_CASE("compensated rounding: fewer samples than inputs, the short form is th
   // 40 samples of 150 inputs: R from the patches against R from their Gram
   // matrix, entry by entry, and the same roundings.
   const int64_t n = 150, samples = 40, count = 5;
-  std::vector<double> v(static_cast<size_t>(n * samples));
+  std::vector<float> v(static_cast<size_t>(n * samples));
   for (size_t i = 0; i < v.size(); ++i)
-    v[i] = std::sin(0.7 * static_cast<double>(i)) + 0.5 * std::cos(0.013 * static_cast<double>(i));
+    v[i] = static_cast<float>(std::sin(0.7 * static_cast<double>(i)) +
+                              0.5 * std::cos(0.013 * static_cast<double>(i)));
   std::vector<double> g(static_cast<size_t>(n * n), 0.0);
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j)
       for (int64_t s = 0; s < samples; ++s)
         g[static_cast<size_t>(i * n + j)] +=
-            v[static_cast<size_t>(i * samples + s)] * v[static_cast<size_t>(j * samples + s)];
+            static_cast<double>(v[static_cast<size_t>(i * samples + s)]) *
+            static_cast<double>(v[static_cast<size_t>(j * samples + s)]);
   const RoundingFactor whole = RoundingFactor::OfGram(g.data(), n);
   const RoundingFactor short_form = RoundingFactor::OfPatches(v.data(), n, samples);
   REQUIRE(!whole.empty());

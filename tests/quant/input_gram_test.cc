@@ -2,6 +2,9 @@
 // by hand over the patches each output position reads.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <random>
+
 #include "input_gram.h"
 #include "opuc/cpu/reference.h"
 #include "opuc/ir/graph_builder.h"
@@ -88,6 +91,83 @@ TEST_CASE("input gram: depthwise matrices, both triangles, for channels across b
   for (int64_t c = 0; c < kChannels; ++c) {
     const auto k2 = static_cast<double>((c + 1) * (c + 1));
     CHECK(gram.Matrix(c) == std::vector<double>{5 * k2, 8 * k2, 8 * k2, 13 * k2});
+  }
+}
+
+/// The largest |G − exact| / √(G_ii·G_jj) over the entries of `gram`'s group
+/// `group`, exact being Σ x_a·x_b over `patches` (one row of dim inputs a
+/// patch) summed in double, which holds each float product exactly.
+double WorstRelativeError(const InputGram& gram, int64_t group,
+                          const std::vector<std::vector<float>>& patches) {
+  const int64_t dim = gram.dim;
+  const std::vector<double> got = gram.Matrix(group);
+  std::vector<double> exact(static_cast<size_t>(dim * dim), 0.0);
+  for (const std::vector<float>& x : patches)
+    for (int64_t a = 0; a < dim; ++a)
+      for (int64_t b = 0; b < dim; ++b)
+        exact[static_cast<size_t>(a * dim + b)] +=
+            static_cast<double>(x[static_cast<size_t>(a)]) * x[static_cast<size_t>(b)];
+  double worst = 0.0;
+  for (int64_t a = 0; a < dim; ++a)
+    for (int64_t b = 0; b < dim; ++b) {
+      const auto at = [&](int64_t i, int64_t j) { return exact[static_cast<size_t>(i * dim + j)]; };
+      const double scale = std::sqrt(at(a, a) * at(b, b));
+      worst = std::max(worst, std::abs(got[static_cast<size_t>(a * dim + b)] - at(a, b)) / scale);
+    }
+  return worst;
+}
+
+TEST_CASE("input gram: summed in float, a full-size layer's matrix is within 1e-5 of exact") {
+  // 4096 patches (kMaxGramPositions) of random values of mixed signs: a
+  // fully connected layer of 256 inputs (the blocked products) and a
+  // depthwise 3x3 over a 64x64 map (its float batches), against the sums
+  // of the exact products. Float keeps about 7 digits a sum; 1e-5 of the
+  // Cauchy-Schwarz scale leaves a margin and catches a sum in half
+  // precision or a block added twice or left out.
+  std::mt19937 random(7);
+  std::uniform_real_distribution<float> value(-2.0f, 3.0f);
+  constexpr int64_t kRows = 4096, kInputs = 256;
+  std::vector<float> rows(static_cast<size_t>(kRows * kInputs));
+  for (float& v : rows) v = value(random);
+  {
+    GraphBuilder b("net");
+    TensorId x = b.Input("x", DType::kF32, {kRows, kInputs});
+    TensorId w = b.ConstantF32("w", {1, kInputs}, std::vector<float>(kInputs, 1.0f));
+    b.Output(b.Op(OpKind::kFullyConnected, "fc", {x, w}));
+    Graph g = Build(std::move(b));
+    InputGram gram;
+    AccumulateInputGram(g, g.nodes[0], testing::F32Tensor({kRows, kInputs}, rows), gram, 2);
+    std::vector<std::vector<float>> patches;
+    for (int64_t r = 0; r < kRows; ++r)
+      patches.emplace_back(rows.begin() + r * kInputs, rows.begin() + (r + 1) * kInputs);
+    CHECK(WorstRelativeError(gram, 0, patches) < 1e-5);
+  }
+  {
+    constexpr int64_t kSide = 64, kChannels = 3;
+    const std::vector<float> map(rows.begin(), rows.begin() + kSide * kSide * kChannels);
+    GraphBuilder b("net");
+    TensorId x = b.Input("x", DType::kF32, {1, kSide, kSide, kChannels});
+    TensorId w = b.ConstantF32("w", {1, 3, 3, kChannels}, std::vector<float>(9 * kChannels, 1.0f));
+    b.Output(b.Op(OpKind::kDepthwiseConv2D, "dw", {x, w},
+                  testing::Attrs({{"padding", std::string("valid")}})));
+    Graph g = Build(std::move(b));
+    InputGram gram;
+    AccumulateInputGram(g, g.nodes[0], testing::F32Tensor({1, kSide, kSide, kChannels}, map), gram,
+                        2);
+    for (int64_t c = 0; c < kChannels; ++c) {
+      std::vector<std::vector<float>> patches;  // every output position's 3x3 window
+      for (int64_t y = 0; y + 3 <= kSide; ++y)
+        for (int64_t x0 = 0; x0 + 3 <= kSide; ++x0) {
+          std::vector<float> window;
+          for (int64_t ky = 0; ky < 3; ++ky)
+            for (int64_t kx = 0; kx < 3; ++kx)
+              window.push_back(
+                  map[static_cast<size_t>(((y + ky) * kSide + x0 + kx) * kChannels + c)]);
+          patches.push_back(window);
+        }
+      CAPTURE(c);
+      CHECK(WorstRelativeError(gram, c, patches) < 1e-5);
+    }
   }
 }
 
