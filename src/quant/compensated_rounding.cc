@@ -130,11 +130,12 @@ void RoundingFactor::Round(std::vector<double>& rows, int64_t count,
                                    short_form() ? 0 : n);
   const Eigen::Map<const FloatMatrix> basis(basis_.data(), n, k);
   const Eigen::Map<const Matrix> c(columns_.data(), n, k);
-  Eigen::MatrixXd errors(m, n);                  // w_i − q_i of the columns rounded
-  Eigen::MatrixXd pending(m, kRoundingBlock);    // Σ_{i<j} R[i][j]·(w_i − q_i)
-  Matrix block(kRoundingBlock, kRoundingBlock);  // R on the block's columns
-  Matrix sums = Matrix::Zero(m, k);              // short: Σ_{i<b0} (w_i − q_i) v_i
-  Vector column(m);                              // the column being rounded
+  const Eigen::Index widest = std::min<Eigen::Index>(kRoundingBlock, n);
+  Eigen::MatrixXd errors(m, n);        // w_i − q_i of the columns rounded
+  Eigen::MatrixXd pending(m, widest);  // Σ_{i<j} R[i][j]·(w_i − q_i)
+  Matrix block(widest, widest);        // R on the block's columns (a depthwise channel's: 9×9)
+  Matrix sums = Matrix::Zero(m, k);    // short: Σ_{i<b0} (w_i − q_i) v_i
+  Vector column(m);                    // the column being rounded
   for (Eigen::Index b0 = 0; b0 < n; b0 += kRoundingBlock) {
     const Eigen::Index b1 = std::min<Eigen::Index>(b0 + kRoundingBlock, n), size = b1 - b0;
     auto before = pending.leftCols(size);

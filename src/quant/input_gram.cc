@@ -257,6 +257,15 @@ void Release(InputGram& gram) {
   gram.samples = 0;
 }
 
+/// Factors every group on up to `threads` threads, then releases the matrices.
+void FactorAll(InputGram& gram, int threads) {
+  std::vector<RoundingFactor> factors(static_cast<size_t>(gram.groups));
+  ParallelFor(gram.groups, threads,
+              [&](int64_t g) { factors[static_cast<size_t>(g)] = gram.Factor(g); });
+  gram.factors = std::move(factors);
+  Release(gram);
+}
+
 }  // namespace
 
 void FactorGrams(std::map<NodeId, InputGram>& grams, int threads) {
@@ -290,6 +299,7 @@ InputGramCollector::InputGramCollector(const Graph& graph, int threads, int64_t 
   for (size_t k = 0; k < graph.nodes.size(); ++k)
     if (HasGram(graph, graph.nodes[k]))
       readers_[graph.nodes[k].inputs[0]].push_back(static_cast<NodeId>(k));
+  if (factor_after > 0 && ThreadCount(threads) > 1) worker_ = std::make_unique<SerialWorker>();
 }
 
 Status InputGramCollector::Observe(TensorId t, const HostTensor& value) {
@@ -298,14 +308,18 @@ Status InputGramCollector::Observe(TensorId t, const HostTensor& value) {
   for (NodeId k : it->second) {
     InputGram& gram = grams_[k];
     AccumulateInputGram(graph_, graph_.node(k), value, gram, threads_);
-    if (factor_after_ > 0 && gram.groups > 1 && ++runs_[k] == factor_after_) {
-      gram.factors.assign(static_cast<size_t>(gram.groups), {});
-      ParallelFor(gram.groups, threads_,
-                  [&](int64_t g) { gram.factors[static_cast<size_t>(g)] = gram.Factor(g); });
-      Release(gram);
-    }
+    if (factor_after_ == 0 || ++runs_[k] != factor_after_) continue;
+    if (gram.groups == 1 && worker_)
+      worker_->Post([&gram] { FactorAll(gram, 1); });  // the run no longer touches it
+    else
+      FactorAll(gram, threads_);
   }
   return OkStatus();
+}
+
+std::map<NodeId, InputGram> InputGramCollector::Take() && {
+  if (worker_) worker_->Wait();
+  return std::move(grams_);
 }
 
 }  // namespace opuc::quant

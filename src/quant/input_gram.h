@@ -17,12 +17,14 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "compensated_rounding.h"
 #include "opuc/ir/graph.h"
 #include "opuc/status.h"
 #include "opuc/tensor_io/host_tensor.h"
+#include "support/serial_worker.h"
 
 namespace opuc::quant {
 
@@ -69,14 +71,17 @@ void FactorGrams(std::map<NodeId, InputGram>& grams, int threads);
 /// as a TensorObserver, so that it shares the run calibration makes.
 class InputGramCollector {
  public:
-  /// With `factor_after` > 0, a depthwise node's matrices are replaced by
-  /// their factors as soon as that many runs have shown them: a large
-  /// model's depthwise matrices together take a hundred megabytes, which
-  /// then serve the next node's instead of adding to every factor made
-  /// later (each is small: factoring them on the spot costs little).
+  /// With `factor_after` > 0, a node's matrices are replaced by their
+  /// factors as soon as that many runs have shown them, so that a large
+  /// model's matrices (hundreds of megabytes together) are not all held at
+  /// once: a depthwise node's many small ones on the spot, on every core;
+  /// another node's one matrix, where `threads` allows two or more, on a
+  /// thread beside the run, which goes on meanwhile (its serial stretches
+  /// leave a core idle). The factors are the same either way.
   explicit InputGramCollector(const Graph& graph, int threads = 1, int64_t factor_after = 0);
   Status Observe(TensorId t, const HostTensor& value);
-  std::map<NodeId, InputGram> Take() && { return std::move(grams_); }
+  /// The matrices and factors, once the factors in the making are made.
+  std::map<NodeId, InputGram> Take() &&;
 
  private:
   const Graph& graph_;
@@ -84,7 +89,8 @@ class InputGramCollector {
   int64_t factor_after_;
   std::map<TensorId, std::vector<NodeId>> readers_;  ///< Inner products by the input they read.
   std::map<NodeId, InputGram> grams_;
-  std::map<NodeId, int64_t> runs_;  ///< Runs seen per node, with factor_after.
+  std::map<NodeId, int64_t> runs_;        ///< Runs seen per node, with factor_after.
+  std::unique_ptr<SerialWorker> worker_;  ///< Last: its jobs use grams_.
 };
 
 }  // namespace opuc::quant

@@ -105,6 +105,17 @@ int64_t SumOfMagnitudes(const double* row, int64_t n, int bits) {
   return static_cast<int64_t>(sum);
 }
 
+/// |q_bias| + input_magnitude · Σ |q| over the row at `bits`, the largest
+/// sum the channel's accumulator can reach; when even |q| ≤ 128 for every
+/// weight keeps it within int32 (always, for an 8-bit input), that looser
+/// bound is returned instead: the callers only compare it with 2^31 − 1.
+int64_t AccumulationBound(int64_t q_bias, int input_magnitude, const double* row, int64_t n,
+                          int bits) {
+  const int64_t loose = std::llabs(q_bias) + input_magnitude * 128 * n;
+  if (loose <= kInt32Max) return loose;
+  return std::llabs(q_bias) + input_magnitude * SumOfMagnitudes(row, n, bits);
+}
+
 /// How many of the row's weights clip at `bits`.
 int64_t ClippedCount(const double* row, int64_t n, int bits) {
   const double scale = std::ldexp(1.0, bits);  // a power of two: w·scale is exact
@@ -150,9 +161,8 @@ int64_t RoundChannels(const float* w, const ChannelLayout& layout,
     const int64_t c = channels[r];
     const Int8Rounder& round = rounders[r];
     const double* row = rows.data() + static_cast<int64_t>(r) * dim;  // on the grid now
-    const int64_t bound = std::llabs(int64_t{bias[static_cast<size_t>(c)]}) +
-                          input_magnitude * SumOfMagnitudes(row, dim, bits[static_cast<size_t>(c)]);
-    if (bound > kInt32Max) {
+    if (AccumulationBound(bias[static_cast<size_t>(c)], input_magnitude, row, dim,
+                          bits[static_cast<size_t>(c)]) > kInt32Max) {
       nearest(c);
       continue;
     }
@@ -209,7 +219,7 @@ Expected<QuantizedWeights> QuantizeInnerProduct(const Graph& graph, NodeId id, i
     const int chosen = bits;
     for (;; --bits) {
       const int64_t q_bias = Rhu(std::ldexp(b, input_bits + bits));
-      const int64_t bound = std::llabs(q_bias) + input_magnitude * SumOfMagnitudes(row, n, bits);
+      const int64_t bound = AccumulationBound(q_bias, input_magnitude, row, n, bits);
       if (bound <= kInt32Max) {
         result.bias.push_back(static_cast<int32_t>(q_bias));
         break;

@@ -196,13 +196,13 @@ TEST_CASE("input gram: the collector sums each inner product's input over every 
   CHECK(grams.at(0).values == std::vector<double>{10, 14, 14, 20});
 }
 
-TEST_CASE("input gram: a depthwise node's matrices are factored once the last run showed them") {
+TEST_CASE("input gram: each node's matrices are factored once the last run showed them") {
   // A depthwise 1x2 window over width 3 (two channels), then a fully
-  // connected layer. Factored on the spot after the second of two runs,
-  // the depthwise factors are those FactorGrams makes from the summed
-  // matrices, and the matrices are released; the fully connected node's
-  // matrix waits for FactorGrams. Told to wait for three runs, nothing is
-  // factored.
+  // connected layer. Factored as soon as the second of two runs showed
+  // them (the depthwise channels on the spot, the fully connected matrix
+  // on the spot with one thread, beside the run with two), the factors are
+  // those FactorGrams makes from the summed matrices, and the matrices are
+  // released. Told to wait for three runs, nothing is factored.
   GraphBuilder b("net");
   TensorId x = b.Input("x", DType::kF32, {1, 1, 3, 2});
   TensorId dw =
@@ -212,8 +212,8 @@ TEST_CASE("input gram: a depthwise node's matrices are factored once the last ru
   b.Output(b.Op(OpKind::kFullyConnected, "fc", {flat, b.ConstantF32("fw", {1, 4}, {1, 1, 1, 1})}));
   Graph g = Build(std::move(b));
   const std::vector<std::vector<float>> runs = {{1, -2, 3, 5, -4, 1}, {2, 7, -1, 3, 6, -5}};
-  const auto collect = [&](int64_t factor_after) {
-    InputGramCollector collector(g, 1, factor_after);
+  const auto collect = [&](int threads, int64_t factor_after) {
+    InputGramCollector collector(g, threads, factor_after);
     for (const std::vector<float>& v : runs)
       REQUIRE(RunReference(
                   g, {testing::F32Tensor({1, 1, 3, 2}, v)},
@@ -221,26 +221,27 @@ TEST_CASE("input gram: a depthwise node's matrices are factored once the last ru
                   .ok());
     return std::move(collector).Take();
   };
-  std::map<NodeId, InputGram> early = collect(2), late = collect(0), waiting = collect(3);
-  const InputGram& depthwise = early.at(0);
-  REQUIRE(depthwise.factors.size() == 2);
-  CHECK(depthwise.values.empty());
-  CHECK(early.at(2).factors.empty());
-  CHECK(early.at(2).values == late.at(2).values);
-  CHECK(waiting.at(0).factors.empty());
-  CHECK(waiting.at(0).values == late.at(0).values);
-  FactorGrams(late, 1);
-  FactorGrams(early, 1);  // factors the fully connected node, keeps the rest
+  std::map<NodeId, InputGram> late = collect(1, 0), waiting = collect(2, 3);
   for (NodeId k : {0, 2}) {
-    const InputGram& a = early.at(k);
-    const InputGram& c = late.at(k);
-    REQUIRE(a.factors.size() == c.factors.size());
-    for (size_t group = 0; group < a.factors.size(); ++group) {
-      REQUIRE(!a.factors[group].empty());
-      REQUIRE(a.factors[group].dim() == c.factors[group].dim());
-      for (int64_t i = 0; i < a.factors[group].dim(); ++i)
-        for (int64_t j = 0; j < a.factors[group].dim(); ++j)
-          CHECK(a.factors[group](i, j) == c.factors[group](i, j));
+    CHECK(waiting.at(k).factors.empty());
+    CHECK(waiting.at(k).values == late.at(k).values);
+  }
+  FactorGrams(late, 1);
+  for (const int threads : {1, 2}) {
+    CAPTURE(threads);
+    const std::map<NodeId, InputGram> early = collect(threads, 2);
+    for (NodeId k : {0, 2}) {
+      const InputGram& a = early.at(k);
+      const InputGram& c = late.at(k);
+      CHECK(a.values.empty());
+      REQUIRE(a.factors.size() == c.factors.size());
+      for (size_t group = 0; group < a.factors.size(); ++group) {
+        REQUIRE(!a.factors[group].empty());
+        REQUIRE(a.factors[group].dim() == c.factors[group].dim());
+        for (int64_t i = 0; i < a.factors[group].dim(); ++i)
+          for (int64_t j = 0; j < a.factors[group].dim(); ++j)
+            CHECK(a.factors[group](i, j) == c.factors[group](i, j));
+      }
     }
   }
 }
