@@ -29,28 +29,27 @@ double Damping(double g, double mean) { return (g == 0.0 ? 1.0 : 0.0) + kGramDam
 RoundingFactor RoundingFactor::OfGram(const double* gram, int64_t dim) {
   // With P the reversal permutation, P(G + λI)P = L Lᵀ gives G + λI = R Rᵀ
   // for the upper triangular R = P L P: one Cholesky factorization, in
-  // place in the matrix kept (a large layer's is tens of megabytes).
-  RoundingFactor f;
+  // double, then kept in float.
   const auto n = static_cast<Eigen::Index>(dim);
-  f.upper_.resize(static_cast<size_t>(dim * dim));
-  Eigen::Map<Matrix> m(f.upper_.data(), n, n);
   const Eigen::Map<const Matrix> g(gram, n, n);
   const double mean = g.diagonal().mean();
-  m = g.reverse();
+  Matrix m = g.reverse();
   for (Eigen::Index i = 0; i < n; ++i) m(i, i) += Damping(m(i, i), mean);
   const Eigen::LLT<Eigen::Ref<Matrix>, Eigen::Lower> llt(m);  // m's lower triangle is L
   if (llt.info() != Eigen::Success) return {};
   m.triangularView<Eigen::StrictlyUpper>().setZero();
   m.reverseInPlace();             // P L P: upper triangular
   if (!m.allFinite()) return {};  // a non-finite input sum
+  RoundingFactor f;
   f.dim_ = dim;
-  if (dim <= kPackedFactorDim) {
-    std::vector<double> rows;
-    rows.reserve(static_cast<size_t>(dim * (dim + 1) / 2));
+  f.packed_ = dim <= kPackedFactorDim;
+  if (f.packed_) {
+    f.upper_.reserve(static_cast<size_t>(dim * (dim + 1) / 2));
     for (Eigen::Index i = 0; i < n; ++i)
-      for (Eigen::Index j = i; j < n; ++j) rows.push_back(m(i, j));
-    f.upper_ = std::move(rows);
-    f.packed_ = true;
+      for (Eigen::Index j = i; j < n; ++j) f.upper_.push_back(static_cast<float>(m(i, j)));
+  } else {
+    f.upper_.resize(static_cast<size_t>(dim * dim));
+    Eigen::Map<FloatMatrix>(f.upper_.data(), n, n) = m.cast<float>();
   }
   return f;
 }
@@ -66,8 +65,7 @@ RoundingFactor RoundingFactor::OfPatches(const float* patches, int64_t dim, int6
   const Vector norms = v.rowwise().squaredNorm();
   const double mean = norms.mean();
   f.diagonal_.resize(static_cast<size_t>(dim));
-  f.columns_.resize(static_cast<size_t>(dim * samples));
-  Eigen::Map<Matrix> c(f.columns_.data(), n, k);
+  Matrix c(n, k);
   Matrix s = Matrix::Identity(k, k);
   // By blocks of columns from the last, S as it was before the block: the
   // block's own c_i come off S v_j one by one, the block off S at once.
@@ -87,15 +85,16 @@ RoundingFactor RoundingFactor::OfPatches(const float* patches, int64_t dim, int6
     s.noalias() -= c.middleRows(j0, j1 - j0).transpose() * c.middleRows(j0, j1 - j0);
   }
   if (!c.allFinite()) return {};
+  f.columns_.resize(static_cast<size_t>(dim * samples));
+  Eigen::Map<FloatMatrix>(f.columns_.data(), n, k) = c.cast<float>();
   f.basis_.assign(patches, patches + dim * samples);
   f.dim_ = dim;
   f.samples_ = samples;
   return f;
 }
 
-std::vector<double> RoundingFactor::Unpacked() const {
-  if (!packed_) return upper_;
-  std::vector<double> full(static_cast<size_t>(dim_ * dim_), 0.0);
+std::vector<float> RoundingFactor::Unpacked() const {
+  std::vector<float> full(static_cast<size_t>(dim_ * dim_), 0.0f);
   auto packed = upper_.begin();
   for (int64_t i = 0; i < dim_; ++i) {
     const auto row = full.begin() + static_cast<std::ptrdiff_t>(i * dim_ + i);
@@ -115,7 +114,7 @@ double RoundingFactor::operator()(int64_t i, int64_t j) const {
   double sum = 0.0;
   for (int64_t s = 0; s < samples_; ++s)
     sum += static_cast<double>(basis_[static_cast<size_t>(i * samples_ + s)]) *
-           columns_[static_cast<size_t>(j * samples_ + s)];
+           static_cast<double>(columns_[static_cast<size_t>(j * samples_ + s)]);
   return sum;
 }
 
@@ -125,11 +124,10 @@ void RoundingFactor::Round(std::vector<double>& rows, int64_t count,
   const auto n = static_cast<Eigen::Index>(dim_), m = static_cast<Eigen::Index>(count);
   const auto k = static_cast<Eigen::Index>(samples_);
   Eigen::Map<Matrix> w(rows.data(), m, n);
-  const std::vector<double> unpacked = packed_ ? Unpacked() : std::vector<double>();
-  const Eigen::Map<const Matrix> r(packed_ ? unpacked.data() : upper_.data(), short_form() ? 0 : n,
-                                   short_form() ? 0 : n);
-  const Eigen::Map<const FloatMatrix> basis(basis_.data(), n, k);
-  const Eigen::Map<const Matrix> c(columns_.data(), n, k);
+  const std::vector<float> unpacked = packed_ ? Unpacked() : std::vector<float>();
+  const Eigen::Map<const FloatMatrix> r(packed_ ? unpacked.data() : upper_.data(),
+                                        short_form() ? 0 : n, short_form() ? 0 : n);
+  const Eigen::Map<const FloatMatrix> basis(basis_.data(), n, k), c(columns_.data(), n, k);
   const Eigen::Index widest = std::min<Eigen::Index>(kRoundingBlock, n);
   Eigen::MatrixXd errors(m, n);        // w_i − q_i of the columns rounded
   Eigen::MatrixXd pending(m, widest);  // Σ_{i<j} R[i][j]·(w_i − q_i)
@@ -141,18 +139,19 @@ void RoundingFactor::Round(std::vector<double>& rows, int64_t count,
     auto before = pending.leftCols(size);
     auto within = block.topLeftCorner(size, size);
     if (short_form()) {
-      before.noalias() = sums * c.middleRows(b0, size).transpose();
-      within.noalias() =
-          basis.middleRows(b0, size).cast<double>() * c.middleRows(b0, size).transpose();
+      const Matrix columns = c.middleRows(b0, size).cast<double>();
+      before.noalias() = sums * columns.transpose();
+      within.noalias() = basis.middleRows(b0, size).cast<double>() * columns.transpose();
     } else {
       if (b0 == 0)
         before.setZero();
       else
-        before.noalias() = errors.leftCols(b0) * r.block(0, b0, b0, size);
-      within = r.block(b0, b0, size, size);
+        before.noalias() = errors.leftCols(b0) * r.block(0, b0, b0, size).cast<double>();
+      within = r.block(b0, b0, size, size).cast<double>();
     }
     for (Eigen::Index j = b0; j < b1; ++j) {
-      const double diagonal = short_form() ? diagonal_[static_cast<size_t>(j)] : r(j, j);
+      const double diagonal =
+          short_form() ? diagonal_[static_cast<size_t>(j)] : within(j - b0, j - b0);
       for (Eigen::Index i = 0; i < m; ++i) column(i) = w(i, j) + pending(i, j - b0) / diagonal;
       round(column.data(), count);
       for (Eigen::Index i = 0; i < m; ++i) {

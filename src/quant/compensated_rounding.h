@@ -84,15 +84,18 @@ class RoundingFactor {
   void Round(std::vector<double>& rows, int64_t count, const ColumnRounding& round) const;
 
  private:
-  /// R as the dim × dim row-major matrix Round maps (unpacked if need be).
-  std::vector<double> Unpacked() const;
+  /// A packed R as the dim × dim row-major matrix Round maps.
+  std::vector<float> Unpacked() const;
 
+  // R is computed in double and kept in float: half the bytes of a large
+  // model's factors (tens of megabytes), and seven digits are more than
+  // the Gram matrices it comes from hold (their sums are made in float).
   int64_t dim_ = 0, samples_ = 0;
   bool packed_ = false;           ///< Whole, dim <= kPackedFactorDim.
-  std::vector<double> upper_;     ///< Whole: R, dim × dim row-major, or its upper triangle's rows.
+  std::vector<float> upper_;      ///< Whole: R, dim × dim row-major, or its upper triangle's rows.
   std::vector<double> diagonal_;  ///< Short: R[j][j].
   std::vector<float> basis_;      ///< Short: V, dim × N row-major.
-  std::vector<double> columns_;   ///< Short: c_j, dim × N row-major.
+  std::vector<float> columns_;    ///< Short: c_j, dim × N row-major.
 };
 
 }  // namespace opuc::quant

@@ -36,7 +36,8 @@ double OutputError(const std::vector<double>& w, const std::vector<double>& q,
 }
 
 /// The largest |(R Rᵀ)[i][j] − (G + λI)[i][j]| (with G's zero diagonal
-/// entries taken as 1).
+/// entries taken as 1). R is kept in float, so the products hold to a few
+/// parts in 10^7 of G's scale: the tests allow 1e-6 of it.
 double WorstProductError(const RoundingFactor& r, const std::vector<double>& g, int64_t n) {
   double mean = 0.0;
   for (int64_t i = 0; i < n; ++i)
@@ -66,7 +67,7 @@ TEST_CASE("compensated rounding: the factor's R·Rᵀ is the damped Gram matrix"
   CHECK(r(2, 2) == doctest::Approx(std::sqrt(6.05)));
   CHECK(r(0, 2) == doctest::Approx(1 / std::sqrt(6.05)));
   CHECK(r(1, 2) == doctest::Approx(3 / std::sqrt(6.05)));
-  CHECK(WorstProductError(r, g, 3) < 1e-12);
+  CHECK(WorstProductError(r, g, 3) < 1e-6 * g[8]);
 }
 
 TEST_CASE("compensated rounding: an input that is always zero still gets a factor") {
@@ -181,7 +182,7 @@ TEST_CASE("compensated rounding: a large factor multiplies back to the damped Gr
   const std::vector<double> g = RandomGram(n, 400, 7);
   const RoundingFactor r = RoundingFactor::OfGram(g.data(), n);
   REQUIRE(!r.empty());
-  CHECK(WorstProductError(r, g, n) < 1e-9 * g[0]);
+  CHECK(WorstProductError(r, g, n) < 1e-6 * g[0]);
 }
 
 /// `rows` (count × n) rounded on RowGrid by OPTQ's update written
@@ -240,7 +241,7 @@ TEST_CASE("compensated rounding: a factor kept as its upper triangle, the same p
   const std::vector<double> g = RandomGram(n, 100, 13);
   const RoundingFactor r = RoundingFactor::OfGram(g.data(), n);
   REQUIRE(!r.empty());
-  CHECK(WorstProductError(r, g, n) < 1e-9 * g[0]);
+  CHECK(WorstProductError(r, g, n) < 1e-6 * g[0]);
   std::vector<double> rows = SomeWeights(n * count);
   const std::vector<double> expected = OptqByHand(r, rows, count);
   r.Round(rows, count, RowGridColumn);
@@ -270,7 +271,7 @@ TEST_CASE("compensated rounding: fewer samples than inputs, the short form is th
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = i; j < n; ++j)
       worst = std::max(worst, std::fabs(whole(i, j) - short_form(i, j)));
-  CHECK(worst < 1e-9);
+  CHECK(worst < 1e-6);  // both kept in float
   std::vector<double> a = SomeWeights(n * count), b = a;
   const std::vector<double> expected = OptqByHand(short_form, a, count);
   whole.Round(a, count, RowGridColumn);
