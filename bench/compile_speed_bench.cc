@@ -57,8 +57,11 @@ int Bench(const std::string& name, const HwConfig& hw) {
   const auto photographed = Clock::now();
 
   std::vector<std::pair<std::string, Clock::time_point>> stages;
+  CompileOptions options;  // as `opuc compile` gives them: the file to hash, then let go
+  options.source_name = name + ".tflite";
+  options.source = std::move(model->file);
   Expected<CompiledModel> compiled = CompileModel(
-      std::move(model->graph), calibration, hw, {},
+      std::move(model->graph), calibration, hw, std::move(options),
       [&](std::string_view stage) { stages.emplace_back(std::string(stage), Clock::now()); });
   const auto done = Clock::now();
   if (!compiled.ok()) {

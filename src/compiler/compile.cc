@@ -68,17 +68,21 @@ CompileReport Report(const Graph& graph, const HwPartition& partition, const Opu
 
 Expected<CompiledModel> CompileModel(Graph model,
                                      const std::vector<std::vector<HostTensor>>& calibration,
-                                     const HwConfig& hw, const CompileOptions& options,
+                                     const HwConfig& hw, CompileOptions options,
                                      const CompileProgress& progress) {
   auto stage = [&](std::string_view name) {
     if (progress) progress(name);
   };
-  const AlignedBytes& source = options.source;
+  AlignedBytes& source = options.source;
   std::future<std::string> hash;
   if (options.source_sha256.empty() && source.data() && options.quantize.threads != 1) {
     try {
-      hash = std::async(std::launch::async,
-                        [source] { return Sha256Hex(source.data(), source.size); });
+      hash = std::async(std::launch::async, [bytes = source]() mutable {
+        std::string hex = Sha256Hex(bytes.data(), bytes.size);
+        bytes = AlignedBytes();  // let go now, not when the result is read
+        return hex;
+      });
+      source = AlignedBytes();            // the hash holds the file now
     } catch (const std::system_error&) {  // no thread to be had: hashed in line below
     }
   }

@@ -8,9 +8,13 @@
 // of the RTL's cycles. The default run takes the main job's model on
 // opu1024; the `slow` build of this file (OPUC_ALL_MODELS) all thirteen on
 // opu1024 and on tiny where they fit. At mixed precision (i16 residuals) the
-// face detector runs in both, all thirteen in the slow build.
+// face detector runs in both, all thirteen in the slow build. And the
+// compile lets the model file go once it has hashed it.
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <memory>
+#include <thread>
 #include <variant>
 
 #include "frontend/model_cache.h"
@@ -25,6 +29,7 @@
 #include "opuc/tensor_io/random_input.h"
 #include "program/estimate_bounds.h"
 #include "program/usage_check.h"
+#include "support/sha256.h"
 #ifdef OPUC_ALSO_RTL
 #include "rtl.h"
 #endif
@@ -266,6 +271,38 @@ TEST_CASE("programs: 16-bit weights, two inner products a layer on the OPU") {
   REQUIRE_MESSAGE(program.ok(), program.status().ToString());
   CheckAgreeAndEstimate(*program, model);
 }
+
+#ifndef OPUC_ALL_MODELS
+// `opuc compile` moves the model file into the compile to be hashed; once
+// hashed, and once the passes have folded the half-precision weights that
+// viewed it, its memory serves the compile instead of adding to the peak.
+// The program still records the file's SHA-256.
+TEST_CASE("programs: the compile lets the model file go once it has hashed it") {
+  test::RequireImagesCache();
+  const RealModel model = LoadRealModel("pose_landmark_lite");
+  Expected<LoadedModel> loaded = LoadModel(test::ModelPath("pose_landmark_lite.tflite"));
+  REQUIRE(loaded.ok());
+  const std::string sha256 = Sha256Hex(loaded->file.data(), loaded->file.size);
+  const std::weak_ptr<uint8_t> file = loaded->file.owner;
+  CompileOptions options;
+  options.source = std::move(loaded->file);
+  bool let_go = false;
+  Expected<CompiledModel> compiled =
+      CompileModel(std::move(loaded->graph), model.calibration, HwConfigPreset("opu1024").value(),
+                   std::move(options), [&](std::string_view stage) {
+                     if (stage != "codegen") return;
+                     for (int i = 0; i < 500 && !file.expired(); ++i)  // the hash's own thread
+                       std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                     let_go = file.expired();
+                   });
+  REQUIRE_MESSAGE(compiled.ok(), compiled.status().ToString());
+  CHECK(let_go);
+  Expected<Program> program =
+      ReadProgram(nullptr, compiled->program.data(), compiled->program.size(), "pose");
+  REQUIRE(program.ok());
+  CHECK(program->build().source_sha256 == sha256);
+}
+#endif
 
 }  // namespace
 }  // namespace opuc

@@ -85,10 +85,10 @@ int RunCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
   compile.quantize.wide_weights = options.wide_weights;
   compile.quantize.threads = options.threads;
   compile.source_name = std::filesystem::path(options.model).filename().string();
-  compile.source = model->file;  // hashed while the compile runs
+  compile.source = std::move(model->file);  // hashed while the compile runs, then let go
   const bool terminal = isatty(STDERR_FILENO) != 0;
-  Expected<CompiledModel> compiled =
-      CompileModel(std::move(model->graph), *samples, *hw, compile, [&](std::string_view stage) {
+  Expected<CompiledModel> compiled = CompileModel(
+      std::move(model->graph), *samples, *hw, std::move(compile), [&](std::string_view stage) {
         if (terminal) err << "compile: " << stage << "...\n" << std::flush;
       });
   if (!compiled.ok()) return ReportError(compiled.status().WithContext(options.model), err);
