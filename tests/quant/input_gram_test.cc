@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <random>
 
 #include "input_gram.h"
@@ -138,8 +139,10 @@ TEST_CASE("input gram: summed in float, a full-size layer's matrix is within 1e-
     InputGram gram;
     AccumulateInputGram(g, g.nodes[0], testing::F32Tensor({kRows, kInputs}, rows), gram, 2);
     std::vector<std::vector<float>> patches;
-    for (int64_t r = 0; r < kRows; ++r)
-      patches.emplace_back(rows.begin() + r * kInputs, rows.begin() + (r + 1) * kInputs);
+    for (int64_t r = 0; r < kRows; ++r) {
+      const auto row = rows.begin() + static_cast<std::ptrdiff_t>(r * kInputs);  // 32 bits on armhf
+      patches.emplace_back(row, row + kInputs);
+    }
     CHECK(WorstRelativeError(gram, 0, patches) < 1e-5);
   }
   {
