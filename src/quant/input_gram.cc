@@ -3,6 +3,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <system_error>
 
 #include "compensated_rounding.h"
 #include "opuc/ir/conv_geometry.h"
@@ -300,7 +301,12 @@ InputGramCollector::InputGramCollector(const Graph& graph, int threads, int64_t 
   for (size_t k = 0; k < graph.nodes.size(); ++k)
     if (HasGram(graph, graph.nodes[k]))
       readers_[graph.nodes[k].inputs[0]].push_back(static_cast<NodeId>(k));
-  if (factor_after > 0 && ThreadCount(threads) > 1) worker_ = std::make_unique<SerialWorker>();
+  if (factor_after > 0 && ThreadCount(threads) > 1) {
+    try {
+      worker_ = std::make_unique<SerialWorker>();
+    } catch (const std::system_error&) {  // no thread to be had: factored on the spot
+    }
+  }
 }
 
 Status InputGramCollector::Observe(TensorId t, const HostTensor& value) {

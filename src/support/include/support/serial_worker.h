@@ -4,7 +4,8 @@
 // factor a layer's Gram matrix as soon as the calibration run has shown the
 // layer its input, while the run goes on to the next layers (and leaves a
 // core idle in its serial stretches). A SerialWorker is one thread that
-// runs the jobs posted to it, in order, until Wait().
+// runs the jobs posted to it in order; Wait() returns once they have run.
+// Its constructor throws std::system_error when no thread is to be had.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SUPPORT_SERIAL_WORKER_H
