@@ -244,10 +244,10 @@ std::vector<double> InputGram::Matrix(int64_t g) const {
 }
 
 RoundingFactor InputGram::Factor(int64_t g) const {
-  if (values.empty() && samples > 0) return RoundingFactor::OfPatches(patches.data(), dim, samples);
   if (!values.empty()) return RoundingFactor::OfGram(group(g), dim);
-  const std::vector<double> m = Matrix(g);
-  return RoundingFactor::OfGram(m.data(), dim);
+  if (samples > 0) return RoundingFactor::OfPatches(patches.data(), dim, samples);
+  const std::vector<double> zeros = Matrix(g);  // nothing seen: R is the damping's
+  return RoundingFactor::OfGram(zeros.data(), dim);
 }
 
 namespace {

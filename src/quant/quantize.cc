@@ -172,8 +172,9 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
     OPUC_ASSIGN_OR_RETURN(split, quant::SplitWeights(equalized));
   }
   const std::vector<TensorId> partial_sums = quant::PartialSums(equalized, split);
-  // One run per sample gives the lengths' statistics and the Gram matrices
-  // (a depthwise node's factored once the last sample has shown them).
+  // One run per sample gives the lengths' statistics and the Gram matrices,
+  // each node's factored as soon as the last sample has shown it its input
+  // (Take waits for the factors still in the making).
   quant::InputGramCollector collector(equalized, options.threads,
                                       static_cast<int64_t>(calibration.size()));
   FloatOutputs float_outputs(equalized);
@@ -185,8 +186,7 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
                               return collector.Observe(t, value);
                             },
                             options.threads));
-  std::map<NodeId, quant::InputGram> grams = std::move(collector).Take();
-  quant::FactorGrams(grams, options.threads);
+  const std::map<NodeId, quant::InputGram> grams = std::move(collector).Take();
   std::vector<int> bits = quant::ChooseActivationBits(equalized, stats, partial_sums);
   int64_t refined_groups = 0;
   if (options.refine_lengths) {

@@ -33,8 +33,9 @@ struct SplitLayer {
   NodeId low = 0;   ///< x·w_lo.
 };
 
-/// The partial sums of `layers`: two per layer, the tensors the quantizer
-/// gives the length of the sum they add to (activation_bits.h).
+/// The partial sums of `layers`: two per layer, which choose their own
+/// length unless their sum is a clamp's input, whose length they then take
+/// (UnifyActivations, activation_bits.h).
 std::vector<TensorId> PartialSums(const Graph& graph, const std::vector<SplitLayer>& layers);
 
 /// Splits every conv2d, depthwise, transposed conv2d and fully connected node of
