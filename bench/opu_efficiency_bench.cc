@@ -1,26 +1,29 @@
-//===- bench/opu_efficiency_bench.cc - RTL cycles against the hardware's limit ===//
+//===- bench/opu_efficiency_bench.cc - RTL cycles against the physical limit ===//
 //
-// Claims (issue 19, items 3 and 4): how close compiled programs come to
-// what the OPU can do, and how well the codegen's estimator predicts the
+// Claims (issues 19 and 44): how close compiled programs come to what the
+// OPU's hardware can do, and how well the codegen's estimator predicts the
 // RTL. Each model given (default: face_detection_short_range; `--all` for
 // the thirteen of scripts/fetch-models) is compiled for opu1024 (calibrated
 // on two seeded random inputs: the cycles do not depend on the values) and
 // run on the `rtl` device. Per model, in one run:
-//   - RTL cycles, the hardware's limit (opuc/program/step_bound.h: per
-//     step, the array's cycles with its channel rounding or the DRAM bytes
-//     the step must move, whichever is more) and their ratio;
-//   - the same ratio over the dense inner-product steps (conv2d, fully
-//     connected) and over the depthwise ones, each with its worst step;
-//   - the estimate, its ratio to the RTL and the step it misses most;
-//   - time at the clock, MAC efficiency (MACs / (cycles x L x Co)), and how
-//     long the simulation took.
+//   - RTL cycles against the hardware's physical limit
+//     (opuc/program/physical_bound.h: per layer, MACs / (L x Co) or its
+//     fewest DRAM bytes at the bandwidth, whichever is more), the ratio and
+//     MAC efficiency (MACs / (cycles x L x Co)), in all and per step kind
+//     (first layer, dense, depthwise, other; worst step after @);
+//   - the same against the limit of opuc's mapping
+//     (opuc/program/mapping_bound.h): what the mapping costs is the gap;
+//   - DRAM bytes moved against the fewest the layers need;
+//   - the estimate, its ratio to the RTL and the step it misses most, and
+//     how long the simulation took.
+// With more than one model, a table of one line a model ends the run.
 //
 //   build/bench/opu_efficiency_bench [--all | MODEL...] [--steps] [--precision mixed|int16]
 //
-// --steps adds a line per OPU step: its RTL cycles, bound, estimate, the
-// counts that explain them and each engine's busy, token-wait and DRAM-wait
-// cycles. --precision compiles with u8/i16 activations (docs/quantization.md)
-// instead of int8: the i16 passes, residuals and stores.
+// --steps adds a line per OPU step: its RTL cycles, both bounds, estimate,
+// the counts that explain them and each engine's busy, token-wait and
+// DRAM-wait cycles. --precision compiles with u8/i16 activations
+// (docs/quantization.md) instead of int8: the i16 passes, residuals and stores.
 //
 //===----------------------------------------------------------------------===//
 #include <chrono>
@@ -49,36 +52,34 @@ double Ratio(int64_t a, int64_t b) {
   return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
 }
 
-/// RTL cycles over bound for a set of steps, and the worst step.
-struct Gap {
-  int64_t cycles = 0, bound = 0;
-  double worst = 0;
-  size_t worst_step = 0;
-  void Add(const StepReport& s, int64_t measured) {
-    cycles += measured;
-    bound += s.bound.cycles();
-    if (Ratio(measured, s.bound.cycles()) > worst) {
-      worst = Ratio(measured, s.bound.cycles());
-      worst_step = s.step;
-    }
-  }
-  std::string Text() const {
-    if (bound == 0) return "-";
-    char text[48];
-    std::snprintf(text, sizeof text, "%.2f (%.2f @%zu)", Ratio(cycles, bound), worst, worst_step);
-    return text;
-  }
+const LayerClass kClasses[] = {LayerClass::kFirst, LayerClass::kDense, LayerClass::kDepthwise,
+                               LayerClass::kOther};
+
+/// The worst step of a kind: RTL cycles over its physical bound.
+struct Worst {
+  double ratio = 0;
+  size_t step = 0;
 };
+
+/// What the summary table keeps of a model.
+struct ModelLine {
+  std::string name;
+  int64_t cycles = 0, physical = 0, mapping = 0, moved = 0, fewest = 0, estimate = 0;
+  double efficiency = 0;
+  double by_class[4] = {0, 0, 0, 0};  ///< RTL / physical per kind, 0 where none.
+};
+std::vector<ModelLine> g_lines;
 
 void PrintStep(const Program& program, const StepReport& s, const OpuCounters& k) {
   std::printf(
-      "  step %4zu  rtl %9lld  bound %9lld  %5.2fx  est %9lld  %6.3f  issues %8lld  "
-      "post %8lld  load %9lld  store %8lld",
-      s.step, static_cast<long long>(*s.measured_cycles), static_cast<long long>(s.bound.cycles()),
-      Ratio(*s.measured_cycles, s.bound.cycles()), static_cast<long long>(s.estimated_cycles),
-      Ratio(s.estimated_cycles, *s.measured_cycles), static_cast<long long>(k.gemm_issues),
-      static_cast<long long>(k.post_entries), static_cast<long long>(k.bytes_loaded),
-      static_cast<long long>(k.bytes_stored));
+      "  step %4zu %-11s rtl %9lld  physical %8lld %6.2fx  mapping %9lld %5.2fx  est %9lld  %6.3f  "
+      "issues %8lld  post %8lld  load %9lld  store %8lld",
+      s.step, LayerClassName(s.layer_class), static_cast<long long>(*s.measured_cycles),
+      static_cast<long long>(s.physical.cycles), Ratio(*s.measured_cycles, s.physical.cycles),
+      static_cast<long long>(s.mapping.cycles()), Ratio(*s.measured_cycles, s.mapping.cycles()),
+      static_cast<long long>(s.estimated_cycles), Ratio(s.estimated_cycles, *s.measured_cycles),
+      static_cast<long long>(k.gemm_issues), static_cast<long long>(k.post_entries),
+      static_cast<long long>(k.bytes_loaded), static_cast<long long>(k.bytes_stored));
   // The cycles do not depend on the values: the step again on a zero image,
   // for each engine's busy, token-wait and DRAM-wait cycles.
   std::vector<uint8_t> zeros(static_cast<size_t>(program.dram_bytes()));
@@ -125,14 +126,15 @@ int Bench(const std::string& name, const HwConfig& hw) {
     std::fprintf(stderr, "%s: no RTL cycles to report\n", name.c_str());
     return 1;
   }
-  Gap dense, depthwise;
+  Worst worst[4];
   double worst_estimate = 1.0;
   size_t worst_step = 0;
   for (const StepReport& s : report->steps) {
     if (s.kind != StepKind::kOpu) continue;
     const int64_t measured = *s.measured_cycles;
-    if (s.bound.kind == InnerProductKind::kDense) dense.Add(s, measured);
-    if (s.bound.kind == InnerProductKind::kDepthwise) depthwise.Add(s, measured);
+    Worst& w = worst[static_cast<size_t>(s.layer_class)];
+    if (Ratio(measured, s.physical.cycles) > w.ratio)
+      w = {Ratio(measured, s.physical.cycles), s.step};
     const double ratio = Ratio(s.estimated_cycles, measured);
     if (std::fabs(std::log(ratio)) > std::fabs(std::log(worst_estimate))) {
       worst_estimate = ratio;
@@ -140,17 +142,66 @@ int Bench(const std::string& name, const HwConfig& hw) {
     }
     if (g_steps) PrintStep(*program, s, run->counters[s.step]);
   }
-  const int64_t cycles = *report->measured_cycles;
+  const ProgramReport& r = *report;
+  ModelLine line{name,
+                 *r.measured_cycles,
+                 r.physical.cycles,
+                 r.mapping_bound_cycles,
+                 r.bytes_loaded + r.bytes_stored,
+                 r.physical.dram_bytes,
+                 r.estimated_cycles,
+                 r.Efficiency(r.opu_macs, *r.measured_cycles),
+                 {}};
   std::printf(
-      "%-34s %5lld %10lld %10lld %5.2f  %-20s %-20s %10lld %6.3f %6.3f@%-4zu %8.3f %6.1f%% %6.1f\n",
-      name.c_str(), static_cast<long long>(report->opu_steps), static_cast<long long>(cycles),
-      static_cast<long long>(report->bound_cycles), Ratio(cycles, report->bound_cycles),
-      dense.Text().c_str(), depthwise.Text().c_str(),
-      static_cast<long long>(report->estimated_cycles), Ratio(report->estimated_cycles, cycles),
-      worst_estimate, worst_step, report->Milliseconds(cycles),
-      100.0 * report->Efficiency(report->opu_macs, cycles), seconds);
+      "%s: %lld OPU steps, %lld RTL cycles (%.3f ms); physical limit %lld: %.2fx, MAC efficiency "
+      "%.1f%%; mapping limit %lld: %.2fx\n  DRAM %lld bytes moved, fewest %lld: %.2fx; estimate "
+      "%lld: %.3f of the RTL (worst %.3f @%zu); simulated in %.1f s\n",
+      name.c_str(), static_cast<long long>(r.opu_steps), static_cast<long long>(line.cycles),
+      r.Milliseconds(line.cycles), static_cast<long long>(line.physical),
+      Ratio(line.cycles, line.physical), 100.0 * line.efficiency,
+      static_cast<long long>(line.mapping), Ratio(line.cycles, line.mapping),
+      static_cast<long long>(line.moved), static_cast<long long>(line.fewest),
+      Ratio(line.moved, line.fewest), static_cast<long long>(line.estimate),
+      Ratio(line.estimate, line.cycles), worst_estimate, worst_step, seconds);
+  std::printf("  %-12s %5s %10s %6s %9s %8s %15s %8s %9s %6s %11s %10s\n", "step kind", "steps",
+              "rtl cycles", "share", "physical", "x", "(worst step)", "MAC eff", "mapping", "x",
+              "DRAM fewest", "MAC share");
+  for (LayerClass c : kClasses) {
+    const ClassTotals t = r.Totals(c);
+    if (t.steps == 0) continue;
+    const Worst& w = worst[static_cast<size_t>(c)];
+    line.by_class[static_cast<size_t>(c)] = Ratio(t.cycles, t.physical.cycles);
+    std::printf(
+        "  %-12s %5lld %10lld %5.1f%% %9lld %7.2fx %8.2fx @%-4zu %7.1f%% %9lld %5.2fx %11lld "
+        "%9.1f%%\n",
+        LayerClassName(c), static_cast<long long>(t.steps), static_cast<long long>(t.cycles),
+        100.0 * Ratio(t.cycles, line.cycles), static_cast<long long>(t.physical.cycles),
+        Ratio(t.cycles, t.physical.cycles), w.ratio, w.step, 100.0 * r.Efficiency(t.macs, t.cycles),
+        static_cast<long long>(t.mapping_bound_cycles), Ratio(t.cycles, t.mapping_bound_cycles),
+        static_cast<long long>(t.physical.dram_bytes), 100.0 * Ratio(t.macs, r.opu_macs));
+  }
   std::fflush(stdout);
+  g_lines.push_back(line);
   return 0;
+}
+
+/// One line a model: the table docs/codegen.md holds.
+void PrintTable() {
+  std::printf(
+      "\n| model | RTL cycles | physical | x | first | dense | depthwise | other | MAC eff. "
+      "| mapping | x | DRAM moved / fewest | est./RTL |\n"
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const ModelLine& l : g_lines) {
+    std::printf("| %s | %lld | %lld | %.2f |", l.name.c_str(), static_cast<long long>(l.cycles),
+                static_cast<long long>(l.physical), Ratio(l.cycles, l.physical));
+    for (LayerClass c : kClasses) {
+      const double x = l.by_class[static_cast<size_t>(c)];
+      x > 0 ? std::printf(" %.2f |", x) : std::printf(" - |");
+    }
+    std::printf(" %.1f%% | %lld | %.2f | %.2f | %.3f |\n", 100.0 * l.efficiency,
+                static_cast<long long>(l.mapping), Ratio(l.cycles, l.mapping),
+                Ratio(l.moved, l.fewest), Ratio(l.estimate, l.cycles));
+  }
 }
 
 }  // namespace
@@ -171,15 +222,12 @@ int main(int argc, char** argv) {
   if (names.empty()) names.emplace_back("face_detection_short_range");
   const HwConfig hw = HwConfigPreset("opu1024").value();
   std::printf(
-      "opu1024 (%lld x %lld array at %.0f MHz): RTL cycles against the hardware's limit "
-      "(bound) and the estimate;\nx = rtl/bound over all OPU steps, over the dense and the "
-      "depthwise ones (worst step after @)\n",
+      "opu1024 (%lld x %lld array at %.0f MHz, DRAM %.0f bytes a cycle): RTL cycles "
+      "against the hardware's physical limit and the limit of opuc's mapping\n",
       static_cast<long long>(hw.array.input_channels),
-      static_cast<long long>(hw.array.output_channels), hw.array.clock_mhz);
-  std::printf("%-34s %5s %10s %10s %5s  %-20s %-20s %10s %6s %11s %8s %7s %6s\n", "model", "steps",
-              "rtl cycles", "bound", "x", "dense x (worst)", "depthwise x (worst)", "estimate",
-              "est/rtl", "worst", "ms", "MAC eff", "sim s");
+      static_cast<long long>(hw.array.output_channels), hw.array.clock_mhz, DramBytesPerCycle(hw));
   int failures = 0;
   for (const std::string& name : names) failures += Bench(name, hw);
+  if (g_lines.size() > 1) PrintTable();
   return failures == 0 ? 0 : 1;
 }

@@ -17,6 +17,23 @@ int64_t ProgramReport::Cycles(const StepReport& step) const {
   return step.measured_cycles.value_or(step.estimated_cycles);
 }
 
+ClassTotals ProgramReport::Totals(LayerClass layer_class) const {
+  ClassTotals totals;
+  for (const StepReport& s : steps) {
+    if (s.kind != StepKind::kOpu || s.layer_class != layer_class) continue;
+    ++totals.steps;
+    totals.macs += s.macs;
+    totals.cycles += Cycles(s);
+    totals.mapping_bound_cycles += s.mapping.cycles();
+    totals.physical.Add(s.physical);
+  }
+  return totals;
+}
+
+double ProgramReport::Ratio(int64_t cycles, int64_t bound) {
+  return bound > 0 ? static_cast<double>(cycles) / static_cast<double>(bound) : 0.0;
+}
+
 double ProgramReport::Milliseconds(int64_t cycles) const {
   return clock_mhz > 0 ? static_cast<double>(cycles) / (clock_mhz * 1000.0) : 0.0;
 }
@@ -33,6 +50,7 @@ Expected<ProgramReport> ReportProgram(const Program& program,
       program.hw().array.input_channels * program.hw().array.output_channels;
   report.clock_mhz = program.hw().array.clock_mhz;
   report.buffers = BufferUnits(program.hw());
+  const PhysicalLimit limit(graph, program.hw());
   int64_t measured_cycles = 0, measured_steps = 0;
   for (size_t s = 0; s < steps.size(); ++s) {
     const ProgramStep& step = steps[s];
@@ -61,10 +79,12 @@ Expected<ProgramReport> ReportProgram(const Program& program,
     Expected<StepUsage> usage = UsageOfStep(program, step);
     if (!usage.ok()) return usage.status().WithContext(Cat("step ", s));
     r.usage = *usage;
-    Expected<StepBound> bound = BoundOfStep(program, step, r.usage);
-    if (!bound.ok()) return bound.status().WithContext(Cat("step ", s));
-    r.bound = *bound;
-    report.bound_cycles += bound->cycles();
+    Expected<MappingBound> mapping = MappingBoundOfStep(program, step, r.usage);
+    if (!mapping.ok()) return mapping.status().WithContext(Cat("step ", s));
+    r.mapping = *mapping;
+    report.mapping_bound_cycles += mapping->cycles();
+    r.physical = limit.Bound(step.nodes, &r.layer_class);
+    report.physical.Add(r.physical);
     if (measured != nullptr && (*measured)[s].cycles > 0) {
       r.measured_cycles = (*measured)[s].cycles;
       measured_cycles += *r.measured_cycles;

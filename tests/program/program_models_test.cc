@@ -24,7 +24,8 @@
 #include "opuc/frontend/load_model.h"
 #include "opuc/image/model_defaults.h"
 #include "opuc/opu/isa.h"
-#include "opuc/program/step_bound.h"
+#include "opuc/program/mapping_bound.h"
+#include "opuc/program/physical_bound.h"
 #include "opuc/runtime/run_program.h"
 #include "opuc/tensor_io/random_input.h"
 #include "program/estimate_bounds.h"
@@ -60,17 +61,22 @@ std::vector<std::unique_ptr<Device>> Devices(bool rtl) {
 // step's estimate within 5% of the cycles the RTL took, on the main job's
 // model and, in the slow run, on all thirteen (the worst group,
 // selfie_segmentation's 4, a 242-cycle step, is 4.5% over).
-// The hardware's limit (opuc/program/step_bound.h) is a lower bound: no
-// step of a real model runs faster on the RTL.
-void CheckBoundBelowRtl(const Program& program, const ProgramRun& run) {
+// Both limits are lower bounds: no step of a real model runs faster on the
+// RTL than its mapping allows (opuc/program/mapping_bound.h), nor, while
+// every step's tensors go through DRAM, than the hardware's physical limit
+// (opuc/program/physical_bound.h), which the mapping's never undercuts.
+void CheckBoundsBelowRtl(const Program& program, const ProgramRun& run) {
+  const PhysicalLimit limit(program.graph(), program.hw());
   for (size_t i = 0; i < program.steps().size(); ++i) {
     const ProgramStep& step = program.steps()[i];
     if (step.kind != StepKind::kOpu) continue;
     CAPTURE(i);
     const StepUsage usage = UsageOfStep(program, step).value();
-    const StepBound bound = BoundOfStep(program, step, usage).value();
-    CHECK(bound.cycles() > 0);
-    CHECK(bound.cycles() <= run.counters[i].cycles);
+    const MappingBound mapping = MappingBoundOfStep(program, step, usage).value();
+    const PhysicalBound physical = limit.Bound(step.nodes);
+    CHECK(physical.cycles > 0);
+    CHECK(physical.cycles <= mapping.cycles());
+    CHECK(mapping.cycles() <= run.counters[i].cycles);
   }
 }
 
@@ -162,34 +168,44 @@ TEST_CASE("programs: every real model compiles and verifies on fsim") {
       test::CheckUsageAgainstCounters(*program, *run);
       if (on_rtl) {
         CheckEstimateAgainstRtl(*program, *run);
-        CheckBoundBelowRtl(*program, *run);
+        CheckBoundsBelowRtl(*program, *run);
       }
       if (name == "face_detection_short_range" && preset == "opu1024") {
         // By hand, on opu1024's 64 x 16 array: the first conv (5x5, 3 -> 24
-        // channels, 64x64 outputs) takes 64·64 pixels x 25 taps x ceil(3/64)
-        // x ceil(24/16) = 204800 array cycles; the first depthwise (3x3, 24
-        // channels, 64x64) 64·64 x 9 x ceil(24/16) = 73728.
-        std::vector<StepBound> first(3);
+        // channels, 64x64 outputs) takes, in opuc's mapping, 64·64 pixels x
+        // 25 taps x ceil(3/64) x ceil(24/16) = 204800 array cycles, and
+        // physically its 7,372,800 MACs / 1024 = 7200; the first depthwise
+        // (3x3, 24 channels, 64x64) 64·64 x 9 x ceil(24/16) = 73728 in the
+        // mapping, and physically its bytes: 64·64·24 in and out, 216 of
+        // weights and 96 of bias = 196,920 / 64 = 3077 cycles.
+        const PhysicalLimit limit(program->graph(), program->hw());
+        std::vector<std::pair<MappingBound, PhysicalBound>> first(4);
         for (const ProgramStep& step : program->steps()) {
           if (step.kind != StepKind::kOpu) continue;
-          const StepBound b =
-              BoundOfStep(*program, step, UsageOfStep(*program, step).value()).value();
-          StepBound& seen = first[static_cast<size_t>(b.kind)];
-          if (seen.array_cycles == 0) seen = b;
+          LayerClass cls = LayerClass::kOther;
+          const PhysicalBound physical = limit.Bound(step.nodes, &cls);
+          auto& seen = first[static_cast<size_t>(cls)];
+          if (seen.second.cycles == 0)
+            seen = {MappingBoundOfStep(*program, step, UsageOfStep(*program, step).value()).value(),
+                    physical};
         }
-        CHECK(first[static_cast<size_t>(InnerProductKind::kDense)].array_cycles == 204800);
-        CHECK(first[static_cast<size_t>(InnerProductKind::kDepthwise)].array_cycles == 73728);
+        const auto& conv = first[static_cast<size_t>(LayerClass::kFirst)];
+        CHECK(conv.first.array_cycles == 204800);
+        CHECK(conv.second.compute_cycles == 7200);
+        CHECK(conv.second.cycles == 7200);
+        const auto& depthwise = first[static_cast<size_t>(LayerClass::kDepthwise)];
+        CHECK(depthwise.first.array_cycles == 73728);
+        CHECK(depthwise.second.cycles == 3077);
       }
       if (name == "selfie_segmentation" && preset == "opu1024") {
         // The last OPU step is the head, a 2x2 transposed conv every 2 to
         // 256x256x1 from fewer than 64 channels: each output pixel takes
         // (2/2)·(2/2) tap, so 256·256 x 1 x 1 block x ceil(1/16) = 65536.
         CHECK(compiled->report.opu_macs == compiled->report.total_macs);
-        StepBound last;
+        MappingBound last;
         for (const ProgramStep& step : program->steps())
           if (step.kind == StepKind::kOpu)
-            last = BoundOfStep(*program, step, UsageOfStep(*program, step).value()).value();
-        CHECK(last.kind == InnerProductKind::kDense);
+            last = MappingBoundOfStep(*program, step, UsageOfStep(*program, step).value()).value();
         CHECK(last.array_cycles == 65536);
       }
       ++verified;

@@ -54,7 +54,7 @@ TEST_CASE("opuc report: per step and in total, against the compile report and a 
   CHECK(report["cycles_from"].is_null());  // fsim has no clock: estimates only
   const Json& steps = report["steps"];
   REQUIRE(steps.size() == c.groups.size());
-  int64_t macs = 0, estimated = 0, read = 0, written = 0;
+  int64_t macs = 0, estimated = 0, read = 0, written = 0, physical = 0, mapping = 0;
   size_t opu = 0;
   for (size_t s = 0; s < steps.size(); ++s) {
     CAPTURE(s);
@@ -68,6 +68,14 @@ TEST_CASE("opuc report: per step and in total, against the compile report and a 
     CHECK(step["estimated_cycles"] == c.groups[s]["estimated_cycles"]);
     CHECK(step["dram_bytes_read"] == engines["bytes_loaded"]);
     CHECK(step["dram_bytes_written"] == engines["bytes_stored"]);
+    // Per layer the more of its two terms, so a step's bound is at least each sum.
+    const Json& bound = step["physical_bound"];
+    CHECK(bound["cycles"] >= bound["compute_cycles"]);
+    CHECK(bound["cycles"] >= bound["dram_cycles"]);
+    CHECK(bound["dram_cycles"] == (bound["dram_bytes"].get<int64_t>() + 63) / 64);  // 64 B a cycle
+    CHECK(bound["cycles"] <= step["mapping_bound"]["cycles"]);
+    physical += bound["cycles"].get<int64_t>();
+    mapping += step["mapping_bound"]["cycles"].get<int64_t>();
     macs += step["macs"].get<int64_t>();
     estimated += step["estimated_cycles"].get<int64_t>();
     read += engines["bytes_loaded"].get<int64_t>();
@@ -79,6 +87,15 @@ TEST_CASE("opuc report: per step and in total, against the compile report and a 
   CHECK(totals["estimated_cycles"] == estimated);
   CHECK(totals["dram_bytes_read"] == read);
   CHECK(totals["dram_bytes_written"] == written);
+  CHECK(totals["physical_bound_cycles"] == physical);
+  CHECK(totals["mapping_bound_cycles"] == mapping);
+  int64_t classes = 0, class_cycles = 0;
+  for (const auto& [name, totals_of] : totals["by_class"].items()) {
+    CAPTURE(name);
+    classes += totals_of["steps"].get<int64_t>() > 0;
+    class_cycles += totals_of["physical_bound"]["cycles"].get<int64_t>();
+  }
+  CHECK(class_cycles == physical);
   // opu1024: a 64 x 16 array.
   CHECK(report["array_macs_per_cycle"] == 1024);
   CHECK(totals["mac_efficiency"].get<double>() ==
@@ -95,8 +112,12 @@ TEST_CASE("opuc report: per step and in total, against the compile report and a 
 
   Run summary = Opuc("report " + c.program + " --summary");
   CHECK(summary.exit_code == 0);
-  CHECK(CountLines(summary.out) == 5);  // cycles, limit, efficiency, traffic, share
+  // cycles, physical limit, efficiency, a heading and a line per step class, mapping, traffic,
+  // share
+  CHECK(CountLines(summary.out) == 7 + classes);
   CHECK(summary.out.find("cycles: " + std::to_string(estimated) + " (estimated)") == 0);
+  CHECK(summary.out.find("\nphysical limit: " + std::to_string(physical) + " cycles") !=
+        std::string::npos);
 
   const std::string csv = TempPath("report.csv"), html = TempPath("report.html");
   Run files = Opuc("report " + c.program + " --csv " + csv + " --html " + html);
@@ -104,7 +125,7 @@ TEST_CASE("opuc report: per step and in total, against the compile report and a 
   CHECK(files.out.find("MAC efficiency: ") != std::string::npos);
   const std::string table = ReadFile(csv);
   CHECK(CountLines(table) == steps.size() + 1);
-  CHECK(table.find("step,kind,group,ops,") == 0);
+  CHECK(table.find("step,kind,class,group,ops,") == 0);
   const std::string page = ReadFile(html);
   CHECK(page.find("<!DOCTYPE html>") == 0);
   CHECK(Count(page, "<svg") == 2);  // the partition, the cycles

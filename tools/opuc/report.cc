@@ -42,6 +42,44 @@ std::string Bytes(int64_t bytes) {
   return Fixed(static_cast<double>(bytes) / 1e6, 2) + " MB";
 }
 
+/// "13.57x": `cycles` against `bound`.
+std::string Times(int64_t cycles, int64_t bound) {
+  return Fixed(ProgramReport::Ratio(cycles, bound), 2) + "x";
+}
+
+constexpr LayerClass kClasses[] = {LayerClass::kFirst, LayerClass::kDense, LayerClass::kDepthwise,
+                                   LayerClass::kOther};
+
+const char* ClassLabel(LayerClass layer_class) {
+  switch (layer_class) {
+    case LayerClass::kFirst: return "first layer";
+    case LayerClass::kDense: return "dense";
+    case LayerClass::kDepthwise: return "depthwise";
+    case LayerClass::kOther: break;
+  }
+  return "other";
+}
+
+/// The OPU steps by kind against both bounds: where the cycles go and how
+/// far each kind is from what the hardware could do.
+void PrintClasses(const ProgramReport& r, std::ostream& text) {
+  const int64_t cycles = r.TotalCycles();
+  text << std::left << std::setw(14) << "  step kind" << std::right << std::setw(6) << "steps"
+       << std::setw(11) << "cycles" << std::setw(7) << "share" << std::setw(10) << "physical"
+       << std::setw(9) << "x" << std::setw(9) << "MAC eff" << std::setw(10) << "mapping"
+       << std::setw(7) << "x" << '\n';
+  for (LayerClass c : kClasses) {
+    const ClassTotals t = r.Totals(c);
+    if (t.steps == 0) continue;
+    text << "  " << std::left << std::setw(12) << ClassLabel(c) << std::right << std::setw(6)
+         << t.steps << std::setw(11) << t.cycles << std::setw(7) << Percent(Share(t.cycles, cycles))
+         << std::setw(10) << t.physical.cycles << std::setw(9) << Times(t.cycles, t.physical.cycles)
+         << std::setw(9) << Percent(r.Efficiency(t.macs, t.cycles)) << std::setw(10)
+         << t.mapping_bound_cycles << std::setw(7) << Times(t.cycles, t.mapping_bound_cycles)
+         << '\n';
+  }
+}
+
 std::string SummaryText(const ReportView& v) {
   const ProgramReport& r = v.report;
   const int64_t cycles = r.TotalCycles();
@@ -53,18 +91,33 @@ std::string SummaryText(const ReportView& v) {
   if (r.measured_cycles)
     text << "; estimate " << r.estimated_cycles << " ("
          << Fixed(static_cast<double>(r.estimated_cycles) / static_cast<double>(cycles), 3) << "x)";
-  text << "\nhardware limit: " << r.bound_cycles << " cycles; the run takes "
-       << Fixed(static_cast<double>(cycles) /
-                    static_cast<double>(std::max<int64_t>(1, r.bound_cycles)),
-                2)
-       << "x it";
-  text << "\nMAC efficiency: " << Percent(r.Efficiency(r.opu_macs, cycles)) << " of "
-       << r.array_macs_per_cycle << " MACs a cycle over the OPU steps\n"
+  text << "\nphysical limit: " << r.physical.cycles << " cycles; the run takes "
+       << Times(cycles, r.physical.cycles) << " it (per layer the more of MACs / "
+       << r.array_macs_per_cycle << ", " << r.physical.compute_cycles
+       << " in all, and its fewest DRAM bytes, " << Bytes(r.physical.dram_bytes) << ")"
+       << "\nMAC efficiency: " << Percent(r.Efficiency(r.opu_macs, cycles)) << " of "
+       << r.array_macs_per_cycle << " MACs a cycle over the OPU steps\n";
+  PrintClasses(r, text);
+  text << "opuc's mapping: its limit " << r.mapping_bound_cycles << " cycles; the run takes "
+       << Times(cycles, r.mapping_bound_cycles)
+       << " it (channels in blocks of the lanes, depthwise on the diagonal, bytes as laid out)\n"
        << "DRAM traffic: " << Bytes(r.bytes_loaded) << " read, " << Bytes(r.bytes_stored)
-       << " written\n"
+       << " written; " << Times(r.bytes_loaded + r.bytes_stored, r.physical.dram_bytes)
+       << " the fewest bytes\n"
        << "OPU: " << r.opu_steps << " steps, " << Percent(Share(r.opu_macs, macs)) << " of " << macs
        << " MACs; CPU: " << r.cpu_steps << " steps, " << Percent(Share(r.cpu_macs, macs)) << "\n";
   return text.str();
+}
+
+/// A step's class in a narrow column.
+const char* ShortClass(LayerClass layer_class) {
+  switch (layer_class) {
+    case LayerClass::kFirst: return "first";
+    case LayerClass::kDense: return "dense";
+    case LayerClass::kDepthwise: return "dw";
+    case LayerClass::kOther: break;
+  }
+  return "other";
 }
 
 void PrintTable(const ReportView& v, std::ostream& out) {
@@ -72,19 +125,24 @@ void PrintTable(const ReportView& v, std::ostream& out) {
   const bool measured = !v.cycles_from.empty();
   out << v.program << ": " << v.source << " for " << v.hw << " (" << r.array_macs_per_cycle
       << " MACs a cycle at " << Fixed(r.clock_mhz, 0) << " MHz)"
-      << (measured ? "; measured cycles from " + v.cycles_from : std::string()) << "\n\n";
+      << (measured ? "; measured cycles from " + v.cycles_from : std::string()) << "\n"
+      << "physical: the hardware's limit (docs/codegen.md), x: cycles over it; mapping: the limit "
+         "of opuc's mapping\n\n";
   out << std::right << std::setw(5) << "step"
-      << "  " << std::left << std::setw(4) << "kind" << std::right << std::setw(10) << "MACs"
-      << std::setw(10) << "est cyc";
+      << "  " << std::left << std::setw(5) << "kind" << std::setw(6) << "class" << std::right
+      << std::setw(10) << "MACs" << std::setw(10) << "est cyc";
   if (measured)
     out << std::setw(10) << (v.cycles_from + " cyc") << std::setw(8) << "est/" + v.cycles_from;
-  out << std::setw(10) << "bound" << std::setw(7) << "x" << std::setw(7) << "eff" << std::setw(11)
-      << "DRAM read" << std::setw(10) << "written" << std::setw(6) << "fm" << std::setw(5) << "wgt"
-      << std::setw(5) << "acc"
+  out << std::setw(10) << "physical" << std::setw(8) << "x" << std::setw(7) << "eff"
+      << std::setw(10) << "mapping" << std::setw(6) << "x" << std::setw(11) << "DRAM read"
+      << std::setw(10) << "written" << std::setw(10) << "fewest" << std::setw(6) << "fm"
+      << std::setw(5) << "wgt" << std::setw(5) << "acc"
       << "  ops\n";
   for (const StepReport& s : r.steps) {
-    out << std::right << std::setw(5) << s.step << "  " << std::left << std::setw(4)
-        << (s.kind == StepKind::kOpu ? "OPU" : "CPU") << std::right << std::setw(10) << s.macs;
+    out << std::right << std::setw(5) << s.step << "  " << std::left << std::setw(5)
+        << (s.kind == StepKind::kOpu ? "OPU" : "CPU") << std::setw(6)
+        << (s.kind == StepKind::kOpu ? ShortClass(s.layer_class) : "") << std::right
+        << std::setw(10) << s.macs;
     if (s.kind == StepKind::kCpu) {
       out << "  " << s.reason << '\n';  // the reason names each op
       continue;
@@ -100,12 +158,12 @@ void PrintTable(const ReportView& v, std::ostream& out) {
         out << std::setw(10) << "-" << std::setw(8) << "-";
     }
     const StepUsage& u = s.usage;
-    out << std::setw(10) << s.bound.cycles() << std::setw(7)
-        << Fixed(static_cast<double>(r.Cycles(s)) /
-                     static_cast<double>(std::max<int64_t>(1, s.bound.cycles())),
-                 2)
-        << std::setw(7) << Percent(r.Efficiency(s.macs, r.Cycles(s))) << std::setw(11)
-        << u.bytes_loaded << std::setw(10) << u.bytes_stored << std::setw(6)
+    out << std::setw(10) << s.physical.cycles << std::setw(8)
+        << Fixed(ProgramReport::Ratio(r.Cycles(s), s.physical.cycles), 2) << std::setw(7)
+        << Percent(r.Efficiency(s.macs, r.Cycles(s))) << std::setw(10) << s.mapping.cycles()
+        << std::setw(6) << Fixed(ProgramReport::Ratio(r.Cycles(s), s.mapping.cycles()), 2)
+        << std::setw(11) << u.bytes_loaded << std::setw(10) << u.bytes_stored << std::setw(10)
+        << s.physical.dram_bytes << std::setw(6)
         << Fixed(100.0 * Share(u.fm_rows, r.buffers.fm_rows), 0) + "%" << std::setw(5)
         << Fixed(100.0 * Share(u.weight_rows, r.buffers.weight_rows), 0) + "%" << std::setw(5)
         << Fixed(100.0 * Share(u.acc_entries, r.buffers.acc_entries), 0) + "%"
@@ -114,13 +172,11 @@ void PrintTable(const ReportView& v, std::ostream& out) {
   out << '\n' << SummaryText(v);
 }
 
-const char* BoundKind(InnerProductKind kind) {
-  switch (kind) {
-    case InnerProductKind::kDense: return "dense";
-    case InnerProductKind::kDepthwise: return "depthwise";
-    case InnerProductKind::kNone: break;
-  }
-  return "none";
+Json PhysicalJson(const PhysicalBound& b) {
+  return {{"cycles", b.cycles},
+          {"compute_cycles", b.compute_cycles},
+          {"dram_bytes", b.dram_bytes},
+          {"dram_cycles", b.dram_cycles}};
 }
 
 Json ToJson(const ReportView& v) {
@@ -143,15 +199,26 @@ Json ToJson(const ReportView& v) {
                            {"param_rows", s.usage.param_rows},
                            {"acc_entries", s.usage.acc_entries}};
       j["tiling"] = s.tiling;
-      j["bound"] = {{"inner_product", BoundKind(s.bound.kind)},
-                    {"array_cycles", s.bound.array_cycles},
-                    {"dram_bytes", s.bound.dram_bytes},
-                    {"dram_cycles", s.bound.dram_cycles},
-                    {"cycles", s.bound.cycles()}};
+      j["class"] = LayerClassName(s.layer_class);
+      j["physical_bound"] = PhysicalJson(s.physical);
+      j["mapping_bound"] = {{"array_cycles", s.mapping.array_cycles},
+                            {"dram_bytes", s.mapping.dram_bytes},
+                            {"dram_cycles", s.mapping.dram_cycles},
+                            {"cycles", s.mapping.cycles()}};
     }
     steps.push_back(std::move(j));
   }
   const int64_t cycles = r.TotalCycles();
+  Json classes = Json::object();
+  for (LayerClass c : kClasses) {
+    const ClassTotals t = r.Totals(c);
+    classes[LayerClassName(c)] = {{"steps", t.steps},
+                                  {"macs", t.macs},
+                                  {"cycles", t.cycles},
+                                  {"physical_bound", PhysicalJson(t.physical)},
+                                  {"mapping_bound_cycles", t.mapping_bound_cycles},
+                                  {"mac_efficiency", r.Efficiency(t.macs, t.cycles)}};
+  }
   return {{"program", v.program},
           {"source", v.source},
           {"hw", v.hw},
@@ -171,11 +238,14 @@ Json ToJson(const ReportView& v) {
             {"cpu_macs", r.cpu_macs},
             {"estimated_cycles", r.estimated_cycles},
             {"measured_cycles", r.measured_cycles ? Json(*r.measured_cycles) : Json(nullptr)},
-            {"bound_cycles", r.bound_cycles},
+            {"physical_bound_cycles", r.physical.cycles},
+            {"physical_bound", PhysicalJson(r.physical)},
+            {"mapping_bound_cycles", r.mapping_bound_cycles},
             {"milliseconds", r.Milliseconds(cycles)},
             {"mac_efficiency", r.Efficiency(r.opu_macs, cycles)},
             {"dram_bytes_read", r.bytes_loaded},
-            {"dram_bytes_written", r.bytes_stored}}}};
+            {"dram_bytes_written", r.bytes_stored},
+            {"by_class", classes}}}};
 }
 
 /// A CSV field: quoted when it holds a comma, quote or line break.
@@ -189,23 +259,26 @@ std::string CsvField(const std::string& text) {
 std::string ToCsv(const ReportView& v) {
   const ProgramReport& r = v.report;
   std::ostringstream csv;
-  csv << "step,kind,group,ops,output,macs,estimated_cycles,measured_cycles,bound_cycles,"
-         "mac_efficiency,"
+  csv << "step,kind,class,group,ops,output,macs,estimated_cycles,measured_cycles,"
+         "physical_bound_cycles,physical_compute_cycles,physical_dram_bytes,"
+         "physical_dram_cycles,mapping_bound_cycles,mac_efficiency,"
          "dram_bytes_read,dram_bytes_written,fm_rows,weight_rows,param_rows,acc_entries,"
          "tiling_or_reason\n";
   for (const StepReport& s : r.steps) {
     const bool opu = s.kind == StepKind::kOpu;
-    csv << s.step << ',' << (opu ? "opu" : "cpu") << ',' << s.group << ',' << CsvField(OpsText(s))
-        << ',' << CsvField(s.output) << ',' << s.macs << ',';
+    csv << s.step << ',' << (opu ? "opu" : "cpu") << ','
+        << (opu ? LayerClassName(s.layer_class) : "") << ',' << s.group << ','
+        << CsvField(OpsText(s)) << ',' << CsvField(s.output) << ',' << s.macs << ',';
     if (opu)
       csv << s.estimated_cycles << ','
           << (s.measured_cycles ? std::to_string(*s.measured_cycles) : std::string()) << ','
-          << s.bound.cycles() << ',' << Fixed(r.Efficiency(s.macs, r.Cycles(s)), 6) << ','
-          << s.usage.bytes_loaded << ',' << s.usage.bytes_stored << ',' << s.usage.fm_rows << ','
-          << s.usage.weight_rows << ',' << s.usage.param_rows << ',' << s.usage.acc_entries << ','
-          << CsvField(s.tiling);
+          << s.physical.cycles << ',' << s.physical.compute_cycles << ',' << s.physical.dram_bytes
+          << ',' << s.physical.dram_cycles << ',' << s.mapping.cycles() << ','
+          << Fixed(r.Efficiency(s.macs, r.Cycles(s)), 6) << ',' << s.usage.bytes_loaded << ','
+          << s.usage.bytes_stored << ',' << s.usage.fm_rows << ',' << s.usage.weight_rows << ','
+          << s.usage.param_rows << ',' << s.usage.acc_entries << ',' << CsvField(s.tiling);
     else
-      csv << ",,,,,,,,,," << CsvField(s.reason);
+      csv << ",,,,,,,,,,,,,," << CsvField(s.reason);
     csv << '\n';
   }
   return csv.str();

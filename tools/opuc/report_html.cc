@@ -1,9 +1,10 @@
 //===- tools/opuc/report_html.cc - `opuc report --html` -------------------===//
 //
 // One self-contained page (no scripts, no external files): the totals as
-// five figures, the partition as a strip of steps in program order (width
+// five figures (first, how many times the hardware's physical limit the run
+// takes), the partition as a strip of steps in program order (width
 // by MACs, OPU blue, CPU orange), a bar per OPU step (estimated cycles
-// light, measured dark, the hardware's limit a tick, on one scale), then
+// light, measured dark, the hardware's physical limit a tick, on one scale), then
 // the table. Every name from the
 // model is escaped.
 //
@@ -126,9 +127,9 @@ void CycleBars(std::ostringstream& h, const ReportView& v) {
         << Fixed(length(*s.measured_cycles), 1) << "\" height=\"7\" fill=\"" << kOpuColor
         << "\"><title>" << Escape(v.cycles_from) << " " << *s.measured_cycles
         << " cycles</title></rect>\n";  // The hardware's limit: a dark tick across the bars.
-    h << "<rect x=\"" << Fixed(label + length(s.bound.cycles()) - 1, 1) << "\" y=\"" << y
-      << "\" width=\"2\" height=\"18\" fill=\"#1d2530\"><title>the hardware's limit: "
-      << s.bound.cycles() << " cycles</title></rect>\n";
+    h << "<rect x=\"" << Fixed(label + length(s.physical.cycles) - 1, 1) << "\" y=\"" << y
+      << "\" width=\"2\" height=\"18\" fill=\"#1d2530\"><title>the hardware's physical limit: "
+      << s.physical.cycles << " cycles</title></rect>\n";
     h << "<text x=\"" << label + bar + 6 << "\" y=\"" << y + 13 << "\">"
       << s.measured_cycles.value_or(s.estimated_cycles) << " cyc, "
       << Fixed(100 * r.Efficiency(s.macs, r.Cycles(s)), 1) << "%</text>\n";
@@ -138,17 +139,18 @@ void CycleBars(std::ostringstream& h, const ReportView& v) {
     << "\"></i>estimated cycles";
   if (measured)
     h << "<i style=\"background:" << kOpuColor << "\"></i>" << Escape(v.cycles_from) << " cycles";
-  h << "<i style=\"background:#1d2530;width:3px\"></i>the hardware's limit"
+  h << "<i style=\"background:#1d2530;width:3px\"></i>the hardware's physical limit"
        " &nbsp; (right: cycles and MAC efficiency)</div>\n";
 }
 
 void Table(std::ostringstream& h, const ReportView& v) {
   const ProgramReport& r = v.report;
   const bool measured = !v.cycles_from.empty();
-  h << "<div class=wide><table><tr><th>step</th><th class=l>kind</th><th class=l>ops</th><th "
-       "class=l>output</th><th>MACs</th><th>est. cycles</th>";
+  h << "<div class=wide><table><tr><th>step</th><th class=l>kind</th><th class=l>class</th><th "
+       "class=l>ops</th><th class=l>output</th><th>MACs</th><th>est. cycles</th>";
   if (measured) h << "<th>" << Escape(v.cycles_from) << " cycles</th>";
-  h << "<th>MAC eff.</th><th>DRAM read</th><th>DRAM written</th><th>fm</th><th>weights</th>"
+  h << "<th>physical limit</th><th>x</th><th>mapping limit</th><th>x</th><th>MAC eff.</th><th>DRAM "
+       "read</th><th>DRAM written</th><th>fm</th><th>weights</th>"
        "<th>acc</th><th class=l>tiling / reason</th></tr>\n";
   const auto share = [](int64_t used, int64_t size) {
     return Fixed(size > 0 ? 100.0 * static_cast<double>(used) / static_cast<double>(size) : 0, 0) +
@@ -157,16 +159,21 @@ void Table(std::ostringstream& h, const ReportView& v) {
   for (const StepReport& s : r.steps) {
     const bool opu = s.kind == StepKind::kOpu;
     h << "<tr" << (opu ? "" : " class=cpu") << "><td>" << s.step << "</td><td class=l>"
-      << (opu ? "OPU" : "CPU") << "</td><td class=l>" << Escape(OpsText(s)) << "</td><td class=l>"
-      << Escape(s.output) << "</td><td>" << s.macs << "</td>";
+      << (opu ? "OPU" : "CPU") << "</td><td class=l>" << (opu ? LayerClassName(s.layer_class) : "")
+      << "</td><td class=l>" << Escape(OpsText(s)) << "</td><td class=l>" << Escape(s.output)
+      << "</td><td>" << s.macs << "</td>";
     if (!opu) {
-      h << "<td colspan=\"" << (measured ? 8 : 7) << "\"></td><td class=l>" << Escape(s.reason)
+      h << "<td colspan=\"" << (measured ? 12 : 11) << "\"></td><td class=l>" << Escape(s.reason)
         << "</td></tr>\n";
       continue;
     }
     h << "<td>" << s.estimated_cycles << "</td>";
     if (measured)
       h << "<td>" << (s.measured_cycles ? std::to_string(*s.measured_cycles) : "-") << "</td>";
+    h << "<td>" << s.physical.cycles << "</td><td>"
+      << Fixed(ProgramReport::Ratio(r.Cycles(s), s.physical.cycles), 2) << "</td><td>"
+      << s.mapping.cycles() << "</td><td>"
+      << Fixed(ProgramReport::Ratio(r.Cycles(s), s.mapping.cycles()), 2) << "</td>";
     h << "<td>" << Fixed(100 * r.Efficiency(s.macs, r.Cycles(s)), 1) << "%</td><td>"
       << s.usage.bytes_loaded << "</td><td>" << s.usage.bytes_stored << "</td><td>"
       << share(s.usage.fm_rows, r.buffers.fm_rows) << "</td><td>"
@@ -191,20 +198,19 @@ std::string ReportHtml(const ReportView& v) {
     << Fixed(r.clock_mhz, 0) << " MHz &middot; cycles "
     << (v.cycles_from.empty() ? "estimated" : "measured on " + Escape(v.cycles_from))
     << "</div>\n<div class=cards>\n";
+  Card(h, Fixed(ProgramReport::Ratio(cycles, r.physical.cycles), 2) + "x the physical limit",
+       "the hardware's limit: " + std::to_string(r.physical.cycles) +
+           " cycles (opuc's mapping: " + std::to_string(r.mapping_bound_cycles) + ", " +
+           Fixed(ProgramReport::Ratio(cycles, r.mapping_bound_cycles), 2) + "x)");
   Card(h, Fixed(r.Milliseconds(cycles), 3) + " ms",
        std::to_string(cycles) + " cycles" +
            (r.measured_cycles ? " (estimate " + std::to_string(r.estimated_cycles) + ")" : ""));
-  Card(
-      h,
-      Fixed(static_cast<double>(cycles) / static_cast<double>(std::max<int64_t>(1, r.bound_cycles)),
-            2) +
-          "x the limit",
-      "the hardware's limit: " + std::to_string(r.bound_cycles) + " cycles");
   Card(h, Fixed(100 * r.Efficiency(r.opu_macs, cycles), 1) + "%",
        "MAC efficiency of the OPU steps");
   Card(h, Fixed(static_cast<double>(r.bytes_loaded + r.bytes_stored) / 1e6, 2) + " MB",
        "DRAM traffic: " + Fixed(static_cast<double>(r.bytes_loaded) / 1e6, 2) + " read, " +
-           Fixed(static_cast<double>(r.bytes_stored) / 1e6, 2) + " written");
+           Fixed(static_cast<double>(r.bytes_stored) / 1e6, 2) + " written; the fewest " +
+           Fixed(static_cast<double>(r.physical.dram_bytes) / 1e6, 2));
   Card(
       h,
       Fixed(macs > 0 ? 100.0 * static_cast<double>(r.opu_macs) / static_cast<double>(macs) : 0, 1) +

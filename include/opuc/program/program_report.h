@@ -5,8 +5,10 @@
 // estimator's cycles, the cycles a device with a clock measured (the RTL,
 // when a run recorded them), MAC efficiency (MACs over cycles × the array's
 // MACs per cycle: L × Co), the DRAM bytes read and written and the on-chip
-// buffers' occupancy (opuc/program/step_usage.h), and the fewest cycles the
-// hardware could take (opuc/program/step_bound.h).
+// buffers' occupancy (opuc/program/step_usage.h), the fewest cycles the
+// hardware could take (opuc/program/physical_bound.h: the measure the
+// reports lead with) and the fewest opuc's mapping could
+// (opuc/program/mapping_bound.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_PROGRAM_PROGRAM_REPORT_H
@@ -18,8 +20,9 @@
 #include <vector>
 
 #include "opuc/opu/fsim.h"
+#include "opuc/program/mapping_bound.h"
+#include "opuc/program/physical_bound.h"
 #include "opuc/program/program.h"
-#include "opuc/program/step_bound.h"
 #include "opuc/program/step_usage.h"
 
 namespace opuc {
@@ -31,12 +34,22 @@ struct StepReport {
   std::vector<std::string> ops;  ///< The nodes' op names, in order.
   std::string output;            ///< The step's first output tensor: the layer it ends.
   int64_t macs = 0;
-  int64_t estimated_cycles = 0;            ///< OPU steps.
-  std::optional<int64_t> measured_cycles;  ///< OPU steps a clocked device ran.
-  StepUsage usage;                         ///< OPU steps.
-  StepBound bound;                         ///< OPU steps: the hardware's limit.
-  std::string tiling;                      ///< OPU steps.
-  std::string reason;                      ///< CPU steps: why not on the OPU.
+  int64_t estimated_cycles = 0;                 ///< OPU steps.
+  std::optional<int64_t> measured_cycles;       ///< OPU steps a clocked device ran.
+  StepUsage usage;                              ///< OPU steps.
+  PhysicalBound physical;                       ///< OPU steps: the hardware's limit.
+  LayerClass layer_class = LayerClass::kOther;  ///< OPU steps: its layer of most compute.
+  MappingBound mapping;                         ///< OPU steps: the limit of opuc's mapping.
+  std::string tiling;                           ///< OPU steps.
+  std::string reason;                           ///< CPU steps: why not on the OPU.
+};
+
+/// The OPU steps of one class (first layer, dense, depthwise, other) added up.
+struct ClassTotals {
+  int64_t steps = 0, macs = 0;
+  int64_t cycles = 0;  ///< Measured where known, else estimated (ProgramReport::Cycles).
+  int64_t mapping_bound_cycles = 0;
+  PhysicalBound physical;
 };
 
 struct ProgramReport {
@@ -49,15 +62,20 @@ struct ProgramReport {
   int64_t estimated_cycles = 0;
   std::optional<int64_t> measured_cycles;  ///< When every OPU step was measured.
   int64_t bytes_loaded = 0, bytes_stored = 0;
-  int64_t bound_cycles = 0;  ///< The OPU steps' bounds added up.
+  PhysicalBound physical;            ///< The OPU steps' physical bounds added up.
+  int64_t mapping_bound_cycles = 0;  ///< The OPU steps' mapping bounds added up.
   /// Buffer sizes in their units (the denominators of occupancy).
   OpuBufferUnits buffers;
 
+  /// The OPU steps whose layer of most compute is of `layer_class`.
+  ClassTotals Totals(LayerClass layer_class) const;
   /// MACs / (cycles × array_macs_per_cycle); 0 without cycles.
   double Efficiency(int64_t macs, int64_t cycles) const;
   /// The measured cycles where known, else the estimate.
   int64_t Cycles(const StepReport& step) const;
   int64_t TotalCycles() const { return measured_cycles.value_or(estimated_cycles); }
+  /// `cycles` over `bound` (how many times the bound a run takes); 0 without a bound.
+  static double Ratio(int64_t cycles, int64_t bound);
   /// Milliseconds `cycles` take at the HwConfig's clock.
   double Milliseconds(int64_t cycles) const;
 };

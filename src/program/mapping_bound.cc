@@ -1,13 +1,13 @@
-//===- src/program/step_bound.cc - The fewest cycles an OPU step can take -===//
-#include "opuc/program/step_bound.h"
+//===- src/program/mapping_bound.cc - The limit of opuc's own mapping ----===//
+#include "opuc/program/mapping_bound.h"
 
-#include <cmath>
 #include <utility>
 #include <variant>
 #include <vector>
 
 #include "opuc/ir/op_attrs.h"
 #include "opuc/opu/fsim.h"
+#include "opuc/program/physical_bound.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -15,10 +15,9 @@ namespace {
 
 int64_t CeilDiv(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
 
-/// The array cycles of one node, and which kind of inner product it is.
-std::pair<InnerProductKind, int64_t> ArrayCycles(const Graph& graph, const Node& node,
-                                                 const HwConfig& hw) {
-  if (node.inputs.size() < 2 || node.outputs.empty()) return {InnerProductKind::kNone, 0};
+/// The array cycles of one node with the mapping's channel rounding.
+int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw) {
+  if (node.inputs.size() < 2 || node.outputs.empty()) return 0;
   const Tensor& in = graph.tensor(node.inputs[0]);
   const Shape& w = graph.tensor(node.inputs[1]).shape;
   const Shape& out = graph.tensor(node.outputs[0]).shape;
@@ -27,28 +26,26 @@ std::pair<InnerProductKind, int64_t> ArrayCycles(const Graph& graph, const Node&
   switch (node.op) {
     case OpKind::kConv2D:  // out [N,Ho,Wo,Co], w [Co,Kh,Kw,Ci]
       if (out.size() != 4 || w.size() != 4) break;
-      return {InnerProductKind::kDense, out[0] * out[1] * out[2] * w[1] * w[2] * CeilDiv(w[3], L) *
-                                            CeilDiv(out[3], Co) * planes};
+      return out[0] * out[1] * out[2] * w[1] * w[2] * CeilDiv(w[3], L) * CeilDiv(out[3], Co) *
+             planes;
     case OpKind::kDepthwiseConv2D:  // out [N,Ho,Wo,C*M], w [1,Kh,Kw,C*M]
       if (out.size() != 4 || w.size() != 4) break;
-      return {InnerProductKind::kDepthwise,
-              out[0] * out[1] * out[2] * w[1] * w[2] * CeilDiv(out[3], Co) * planes};
+      return out[0] * out[1] * out[2] * w[1] * w[2] * CeilDiv(out[3], Co) * planes;
     case OpKind::kTransposeConv2D: {  // w [Co,Kh,Kw,Ci]: an output pixel takes at least
       if (out.size() != 4 || w.size() != 4) break;  // floor(K / s) taps along each axis
       const Pair s = TransposeConv2DAttrs::Of(node.attrs).strides;
-      return {InnerProductKind::kDense, out[0] * out[1] * out[2] * (w[1] / s[0]) * (w[2] / s[1]) *
-                                            CeilDiv(w[3], L) * CeilDiv(out[3], Co) * planes};
+      return out[0] * out[1] * out[2] * (w[1] / s[0]) * (w[2] / s[1]) * CeilDiv(w[3], L) *
+             CeilDiv(out[3], Co) * planes;
     }
     case OpKind::kFullyConnected: {  // w [Co,Ci]; rows = elements / Ci
       if (w.size() != 2 || w[1] <= 0) break;
       int64_t elements = 1;
       for (int64_t d : in.shape) elements *= d;
-      return {InnerProductKind::kDense,
-              elements / w[1] * CeilDiv(w[1], L) * CeilDiv(w[0], Co) * planes};
+      return elements / w[1] * CeilDiv(w[1], L) * CeilDiv(w[0], Co) * planes;
     }
     default: break;
   }
-  return {InnerProductKind::kNone, 0};
+  return 0;
 }
 
 /// The bytes of the constant blob the step's loads read, each byte once.
@@ -79,26 +76,17 @@ Expected<int64_t> ConstantBytesRead(const Program& program, const ProgramStep& s
 
 }  // namespace
 
-Expected<StepBound> BoundOfStep(const Program& program, const ProgramStep& step,
-                                const StepUsage& usage) {
-  StepBound bound;
+Expected<MappingBound> MappingBoundOfStep(const Program& program, const ProgramStep& step,
+                                          const StepUsage& usage) {
+  MappingBound bound;
   if (step.kind != StepKind::kOpu) return bound;
   const Graph& graph = program.graph();
-  for (NodeId n : step.nodes) {
-    const auto [kind, cycles] = ArrayCycles(graph, graph.node(n), program.hw());
-    bound.array_cycles += cycles;
-    if (kind != InnerProductKind::kNone) bound.kind = kind;
-  }
+  for (NodeId n : step.nodes) bound.array_cycles += ArrayCycles(graph, graph.node(n), program.hw());
   for (TensorId t : step.inputs)
     if (const ActivationLayout* layout = program.Find(t)) bound.dram_bytes += layout->bytes();
   OPUC_ASSIGN_OR_RETURN(int64_t constants, ConstantBytesRead(program, step));
   bound.dram_bytes += constants + usage.bytes_stored;
-  const HwConfig& hw = program.hw();
-  const double bytes_per_cycle = hw.dram.bandwidth_gb_per_s * 1e3 / hw.array.clock_mhz;
-  bound.dram_cycles =
-      bytes_per_cycle > 0
-          ? static_cast<int64_t>(std::ceil(static_cast<double>(bound.dram_bytes) / bytes_per_cycle))
-          : 0;
+  bound.dram_cycles = DramCycles(bound.dram_bytes, DramBytesPerCycle(program.hw()));
   return bound;
 }
 

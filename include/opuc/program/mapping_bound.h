@@ -1,7 +1,9 @@
-//===- opuc/program/step_bound.h - The fewest cycles an OPU step can take -*- C++ -*-===//
+//===- opuc/program/mapping_bound.h - The limit of opuc's own mapping -*- C++ -*-===//
 //
-// A lower bound on an OPU step's cycles that no tiling or schedule can
-// beat on its HwConfig: the larger of
+// A lower bound on an OPU step's cycles that no tiling or schedule of opuc's
+// mapping can beat on its HwConfig (the hardware's own limit, which does not
+// take the mapping's choices as given, is opuc/program/physical_bound.h):
+// the larger of
 //   array: the cycles the L × Co array needs with the channel rounding its
 //          geometry forces (one output pixel per cycle; per tap, a block of
 //          L input channels and Co output channels):
@@ -13,12 +15,12 @@
 //   DRAM:  the bytes the step cannot avoid moving — each input activation
 //          read once as laid out, each constant byte it uses read once, each
 //          output byte written once — at the HwConfig's bandwidth.
-// `opuc report` and bench/opu_efficiency_bench put the measured cycles
-// beside it.
+// `opuc report` and bench/opu_efficiency_bench show it beside the physical
+// bound: the gap between the two is what the mapping costs.
 //
 //===----------------------------------------------------------------------===//
-#ifndef OPUC_PROGRAM_STEP_BOUND_H
-#define OPUC_PROGRAM_STEP_BOUND_H
+#ifndef OPUC_PROGRAM_MAPPING_BOUND_H
+#define OPUC_PROGRAM_MAPPING_BOUND_H
 
 #include <algorithm>
 #include <cstdint>
@@ -28,13 +30,7 @@
 
 namespace opuc {
 
-/// What bounds a step's array cycles: dense inner products (conv2d,
-/// transpose_conv2d, fully_connected), depthwise ones, or none (pools, adds,
-/// tables alone).
-enum class InnerProductKind : uint8_t { kNone, kDense, kDepthwise };
-
-struct StepBound {
-  InnerProductKind kind = InnerProductKind::kNone;
+struct MappingBound {
   int64_t array_cycles = 0;
   int64_t dram_bytes = 0;
   int64_t dram_cycles = 0;
@@ -44,9 +40,9 @@ struct StepBound {
 /// The bound of `step` (all zero for a CPU step), given what its words use
 /// (UsageOfStep: the bytes it stores). Errors name the word that does not
 /// decode.
-Expected<StepBound> BoundOfStep(const Program& program, const ProgramStep& step,
-                                const StepUsage& usage);
+Expected<MappingBound> MappingBoundOfStep(const Program& program, const ProgramStep& step,
+                                          const StepUsage& usage);
 
 }  // namespace opuc
 
-#endif  // OPUC_PROGRAM_STEP_BOUND_H
+#endif  // OPUC_PROGRAM_MAPPING_BOUND_H
