@@ -127,6 +127,18 @@ TEST_CASE("control bytes in names reach no terminal: every text output shows \\x
   }
   Run run = Opuc("inspect " + model);
   CHECK(run.out.find("in\\x1b[31m") != std::string::npos);
+  // JSON escapes them itself (\u001b), DEL included (found by the probe:
+  // JSON may hold a raw DEL, which the terminal filter turned into "\x7f").
+  const std::string deleted = ConvModel("in\x7f\x08", "c", "out\x7f");
+  for (const std::string& args :
+       {"inspect " + deleted + " --json", "partition " + deleted + " --hw tiny --json",
+        "run " + deleted + " --device ref --json --output-dir " + TempPath("control_out")}) {
+    CAPTURE(args);
+    Run json = Opuc(args);
+    CHECK_MESSAGE(json.exit_code == 0, json.err);
+    CHECK(Json::accept(json.out));
+    CHECK(!HasControlBytes(json.out));
+  }
 }
 
 TEST_CASE("an output that is one of the inputs is refused, and the input kept") {

@@ -46,6 +46,12 @@ std::string TerminalText(std::string_view text) {
   return out;
 }
 
+std::string EscapeDelete(std::string text) {
+  for (size_t at = text.find('\x7f'); at != std::string::npos; at = text.find('\x7f', at))
+    text.replace(at, 1, "\\u007f");
+  return text;
+}
+
 TerminalBuf::int_type TerminalBuf::overflow(int_type c) {
   if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
   const char byte = traits_type::to_char_type(c);

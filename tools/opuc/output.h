@@ -18,11 +18,16 @@
 
 namespace opuc::cli {
 
+/// `text` (JSON) with DEL, which JSON may hold raw and TerminalBuf would
+/// turn into an invalid "\x7f", as \u007f.
+std::string EscapeDelete(std::string text);
+
 /// `json` as text, indented; a string that is not UTF-8 (a tensor named
-/// "\xff") has U+FFFD for each bad byte instead of throwing.
+/// "\xff") has U+FFFD for each bad byte instead of throwing, and no byte
+/// of it is a control byte (nlohmann escapes the others).
 template <typename Json>
 std::string JsonText(const Json& json, int indent = 2) {
-  return json.dump(indent, ' ', false, Json::error_handler_t::replace);
+  return EscapeDelete(json.dump(indent, ' ', false, Json::error_handler_t::replace));
 }
 
 /// `text` with each control byte but line feed and tab (ESC, CR, NUL,
