@@ -14,7 +14,6 @@ namespace opuc {
 namespace {
 // Generous next to opu1024 (64 x 16 lanes, 512 KiB banks, 512-bit words).
 constexpr int64_t kMaxLanes = 4096;
-constexpr int64_t kMaxBankBytes = int64_t{1} << 28;  // 256 MiB, the whole buffer's bound too
 constexpr int64_t kMaxBanks = 16;
 constexpr int64_t kMaxWordBits = 8192;  // DRAM regions align to a word
 constexpr int64_t kMaxWindow = 1024;    // kernel, stride, dilation per axis
@@ -32,13 +31,13 @@ const std::vector<HwField>& HwConfigFields() {
       HW_FIELD(ipa.max_stride, 1, kMaxWindow),
       HW_FIELD(ipa.max_dilation, 1, kMaxWindow),
       HW_FIELD(compare.lookup_table, 0, 1),
-      HW_FIELD(buffers.feature_map.bytes_per_bank, 1, kMaxBankBytes),
+      HW_FIELD(buffers.feature_map.bytes_per_bank, 1, kMaxBufferBytes),
       HW_FIELD(buffers.feature_map.banks, 1, kMaxBanks),
-      HW_FIELD(buffers.weight.bytes_per_bank, 1, kMaxBankBytes),
+      HW_FIELD(buffers.weight.bytes_per_bank, 1, kMaxBufferBytes),
       HW_FIELD(buffers.weight.banks, 1, kMaxBanks),
-      HW_FIELD(buffers.bias.bytes_per_bank, 1, kMaxBankBytes),
+      HW_FIELD(buffers.bias.bytes_per_bank, 1, kMaxBufferBytes),
       HW_FIELD(buffers.bias.banks, 1, kMaxBanks),
-      HW_FIELD(buffers.partial_sum.bytes_per_bank, 1, kMaxBankBytes),
+      HW_FIELD(buffers.partial_sum.bytes_per_bank, 1, kMaxBufferBytes),
       HW_FIELD(buffers.partial_sum.banks, 1, kMaxBanks),
       HW_FIELD(dram.word_bits, 8, kMaxWordBits),
       HW_FIELD(dram.bandwidth_gb_per_s, 0, 0),

@@ -31,6 +31,10 @@ struct HwField {
   int64_t maximum;
 };
 
+/// The most bytes one buffer may have, its banks together: 32 times
+/// opu1024's largest, and the simulator's four buffers stay under 100 MiB.
+inline constexpr int64_t kMaxBufferBytes = int64_t{1} << 24;
+
 /// Every number and flag of HwConfig, in the order files list them.
 const std::vector<HwField>& HwConfigFields();
 

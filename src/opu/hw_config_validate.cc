@@ -32,10 +32,10 @@ constexpr int64_t kMaxBufferRows = int64_t{1} << 16;
 /// rows of `row_bytes`: a whole buffer within the bank bound and 2^16 rows.
 Status CheckBuffer(const char* name, const BufferSpec& b, int64_t row_bytes, const char* rows) {
   const int64_t bytes = b.bytes_per_bank * b.banks;
-  const int64_t max_bytes = int64_t{1} << 28;
-  if (bytes > max_bytes)
+  if (bytes > kMaxBufferBytes)
     return InvalidArgument(Cat("buffers.", name, " is ", bytes,
-                               " bytes (bytes_per_bank x banks); expected at most ", max_bytes));
+                               " bytes (bytes_per_bank x banks); expected at most ",
+                               kMaxBufferBytes));
   if (bytes / row_bytes > kMaxBufferRows)
     return InvalidArgument(Cat("buffers.", name, " holds ", bytes / row_bytes, " ", rows, " of ",
                                row_bytes, " bytes; instructions address at most ", kMaxBufferRows));

@@ -120,11 +120,11 @@ TEST_CASE("every size is bounded, naming the field (the config travels in progra
   // DRAM words made a 218 MB program of a 26 KB model.
   CHECK(ErrorOf(
             R"({"base": "tiny", "buffers": {"feature_map": {"bytes_per_bank": 1099511627776}}})") ==
-        "buffers.feature_map.bytes_per_bank is 1099511627776; expected at most 268435456");
+        "buffers.feature_map.bytes_per_bank is 1099511627776; expected at most 16777216");
   CHECK(
       ErrorOf(
           R"({"base": "tiny", "buffers": {"partial_sum": {"bytes_per_bank": 4611686018427387904}}})") ==
-      "buffers.partial_sum.bytes_per_bank is 4611686018427387904; expected at most 268435456");
+      "buffers.partial_sum.bytes_per_bank is 4611686018427387904; expected at most 16777216");
   CHECK(ErrorOf(R"({"base": "tiny", "buffers": {"weight": {"banks": 1000000}}})") ==
         "buffers.weight.banks is 1000000; expected at most 16");
   CHECK(ErrorOf(R"({"base": "tiny", "dram": {"word_bits": 134217728}})") ==
@@ -135,11 +135,11 @@ TEST_CASE("every size is bounded, naming the field (the config travels in progra
         "ipa.max_kernel is 100000; expected at most 1024");
   CHECK(ErrorOf(R"({"base": "tiny", "store": {"max_outputs": 100000}})") ==
         "store.max_outputs is 100000; expected at most 1024");
-  // Each field in range, the whole buffer not: 16 banks of 2^28 bytes.
+  // Each field in range, the whole buffer not: 16 banks of 2^24 bytes.
   CHECK(
       ErrorOf(
-          R"({"base": "tiny", "buffers": {"bias": {"bytes_per_bank": 268435456, "banks": 16}}})") ==
-      "buffers.bias is 4294967296 bytes (bytes_per_bank x banks); expected at most 268435456");
+          R"({"base": "tiny", "buffers": {"bias": {"bytes_per_bank": 16777216, "banks": 16}}})") ==
+      "buffers.bias is 268435456 bytes (bytes_per_bank x banks); expected at most 16777216");
   // Rows past what a 16-bit address reaches: 2^20 bytes of 8-byte rows.
   CHECK(ErrorOf(R"({"base": "tiny", "buffers": {"feature_map": {"bytes_per_bank": 1048576}}})") ==
         "buffers.feature_map holds 262144 rows of 8 bytes; instructions address at most 65536");

@@ -375,7 +375,7 @@ TEST_CASE("program: the semantic checks name what is wrong") {
     m.hw.buffers.feature_map.bytes_per_bank = int64_t{1} << 40;
     CHECK(Contains(ReadError(m.Write()),
                    "buffers.feature_map.bytes_per_bank is 1099511627776; "
-                   "expected at most 268435456"));
+                   "expected at most 16777216"));
   }
   SUBCASE("a group left out") {
     test::SmallModel m = base;
