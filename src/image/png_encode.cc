@@ -7,10 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include <spng.h>
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <memory>
 
 #include "opuc/image/image.h"

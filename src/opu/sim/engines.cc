@@ -4,10 +4,10 @@
 // engine then runs its queue in order, an instruction only once the tokens
 // it pops are there. The simulator lets each engine run as far ahead as its
 // tokens allow (load first, then compute, then store), the most reordering
-// the hardware could do, so that a missing token shows up as a wrong
-// result here rather than only on the RTL; and a buffer row that two
-// engines touch, one writing, without a token between them is refused
-// outright (hazards.h), whatever order this run happened to take.
+// the hardware could do. A missing token is refused rather than left to
+// change the result: a buffer row that two engines touch, one writing,
+// without a token between them stops the run (hazards.h), whatever order
+// this run happened to take.
 //
 //===----------------------------------------------------------------------===//
 #include <deque>
