@@ -9,12 +9,16 @@
 //===----------------------------------------------------------------------===//
 #include <sys/stat.h>
 
+#include <cstring>
 #include <filesystem>
+#include <memory>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "cli_util.h"
 #include "frontend/tflite_builder.h"
+#include "opuc/program/program.h"
 
 namespace opuc::cli_test {
 namespace {
@@ -247,6 +251,60 @@ TEST_CASE("CSV cells that a spreadsheet would take for formulas are quoted") {
   CHECK(text.find(",@") == std::string::npos);
   CHECK(text.find(",\"=") == std::string::npos);
   CHECK(text.find("'@SUM(A1)") != std::string::npos);
+}
+
+TEST_CASE("a program whose result would depend on timing is refused by every device and verify") {
+  const std::string program = Compile(ConvModel("x", "c", "y"), "racy.opup");
+  std::string bytes = ReadFile(program);
+  // Where the first OPU step's words lie in the file: read in place from an
+  // aligned copy, as a loaded file is.
+  auto owner =
+      std::shared_ptr<uint8_t>(new (std::align_val_t(64)) uint8_t[bytes.size()],
+                               [](uint8_t* p) { ::operator delete[](p, std::align_val_t(64)); });
+  std::memcpy(owner.get(), bytes.data(), bytes.size());
+  Expected<Program> read = ReadProgram(owner, owner.get(), bytes.size(), "racy.opup");
+  REQUIRE_MESSAGE(read.ok(), read.status().ToString());
+  const ProgramStep* step = nullptr;
+  for (const ProgramStep& s : read->steps())
+    if (s.kind == StepKind::kOpu && step == nullptr) step = &s;
+  REQUIRE(step != nullptr);
+  const size_t words = static_cast<size_t>(step->words - owner.get());
+  // The first token from the load engine taken away, its push and its pop
+  // (bits 7 and 4 of a word's first byte): the first Gemm may then read
+  // rows before or after the loads that fill them.
+  bool pushed = false, popped = false;
+  for (size_t i = 0; i < step->word_count; ++i) {
+    const isa::Instruction insn = isa::Decode(step->word(i)).value();
+    const isa::Deps& deps = isa::DepsOf(insn);
+    const isa::Engine engine = isa::EngineOf(insn);
+    char& first = bytes[words + 16 * i];
+    if (!pushed && engine == isa::Engine::kLoad && deps.push_next) {
+      first = static_cast<char>(static_cast<unsigned char>(first) & ~0x80u);
+      pushed = true;
+    } else if (!popped && engine == isa::Engine::kCompute && deps.pop_prev) {
+      first = static_cast<char>(static_cast<unsigned char>(first) & ~0x10u);
+      popped = true;
+    }
+  }
+  REQUIRE((pushed && popped));
+  const std::string racy = TempPath("racy_bad.opup");
+  WriteFile(racy, bytes);
+  std::vector<std::string> commands = {"verify " + racy};
+  for (const char* device : {"ref", "cpu", "fsim"})
+    commands.push_back("run " + racy + " --device " + device + " --output-dir " +
+                       TempPath("racy_out"));
+#ifdef OPUC_HAVE_RTL
+  commands.push_back("run " + racy + " --device rtl --output-dir " + TempPath("racy_out"));
+#endif
+  for (const std::string& args : commands) {
+    CAPTURE(args);
+    Run run = Opuc(args);
+    CHECK(run.exit_code == 2);
+    CHECK_MESSAGE(run.err.find("(Gemm) reads ") != std::string::npos, run.err);
+    CHECK_MESSAGE(
+        run.err.find("(Load) writes, with no token ordering the two") != std::string::npos,
+        run.err);
+  }
 }
 
 }  // namespace
