@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "support/format.h"
+#include "support/output_file.h"
 
 namespace opuc {
 namespace {
@@ -33,12 +34,6 @@ class Fd {
     if (fd_ >= 0) ::close(fd_);
   }
   int get() const { return fd_; }
-  /// Closes now and reports whether that worked (a write can fail here).
-  bool Close() {
-    const int fd = fd_;
-    fd_ = -1;
-    return ::close(fd) == 0;
-  }
 
  private:
   int fd_;
@@ -54,6 +49,7 @@ Expected<AlignedBytes> ReadFileAligned(const std::string& path) {
   struct stat info;
   if (::fstat(fd.get(), &info) != 0) return OsError(path, "stat");
   if (!S_ISREG(info.st_mode)) return IoError(Cat(path, ": not a regular file"));
+  NoteInputFile(path);
   // No object is larger than PTRDIFF_MAX; with a 32-bit size_t that is 2 GiB.
   if (static_cast<uintmax_t>(info.st_size) > static_cast<uintmax_t>(PTRDIFF_MAX))
     return IoError(Cat(path, ": ", static_cast<uintmax_t>(info.st_size),
@@ -75,18 +71,7 @@ Expected<AlignedBytes> ReadFileAligned(const std::string& path) {
 }
 
 Status WriteFileBytes(const std::string& path, const void* data, size_t size) {
-  Fd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (fd.get() < 0) return OsError(path, "create");
-  const auto* bytes = static_cast<const uint8_t*>(data);
-  size_t done = 0;
-  while (done < size) {
-    const ssize_t n = ::write(fd.get(), bytes + done, size - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return OsError(path, "write");
-    done += static_cast<size_t>(n);
-  }
-  if (!fd.Close()) return OsError(path, "write");
-  return OkStatus();
+  return WriteOutputFile(path, {std::string_view(static_cast<const char*>(data), size)});
 }
 
 }  // namespace opuc

@@ -31,6 +31,10 @@ extern const char kOpugSchemaText[];
 namespace opuc {
 namespace {
 
+/// A JSON string: names may be any bytes, a JSON file holds UTF-8 (each
+/// other byte becomes U+FFFD; the binary .opug keeps them as they are).
+std::string JsonString(std::string_view text) { return Quote(ValidUtf8(text)); }
+
 namespace fb = ::opuc::opug;
 
 std::string Ints(const std::vector<int64_t>& values) {
@@ -52,7 +56,7 @@ std::string AttrJson(const std::string& name, const AttrValue& value) {
     case AttrType::kBool:
       body = std::get<bool>(value) ? "\"value\": true" : "\"value\": false";
       break;
-    case AttrType::kString: body = "\"value\": " + Quote(std::get<std::string>(value)); break;
+    case AttrType::kString: body = "\"value\": " + JsonString(std::get<std::string>(value)); break;
     case AttrType::kInts:
       body = "\"values\": " + Ints(std::get<std::vector<int64_t>>(value));
       break;
@@ -60,13 +64,13 @@ std::string AttrJson(const std::string& name, const AttrValue& value) {
       body = "\"values\": " + JoinList(std::get<std::vector<double>>(value), FormatDouble);
       break;
   }
-  return Cat("{ \"name\": ", Quote(name), ", \"value_type\": \"", AttrValueTypeName(TypeOf(value)),
-             "\", \"value\": { ", body, " } }");
+  return Cat("{ \"name\": ", JsonString(name), ", \"value_type\": \"",
+             AttrValueTypeName(TypeOf(value)), "\", \"value\": { ", body, " } }");
 }
 
 std::string TensorJson(const Tensor& t, uint32_t buffer) {
   std::string text =
-      Cat("{ \"name\": ", Quote(t.name), ", \"dtype\": \"",
+      Cat("{ \"name\": ", JsonString(t.name), ", \"dtype\": \"",
           fb::EnumNameDType(static_cast<fb::DType>(t.dtype)), "\", \"shape\": ", Ints(t.shape));
   if (buffer != 0) text += Cat(", \"buffer\": ", buffer);
   if (!t.fixed_point.empty())
@@ -106,8 +110,8 @@ std::string Indent(const std::string& text, size_t indent) {
 }
 
 std::string NodeJson(const Node& node) {
-  std::string text = Cat("{\n      \"op\": ", Quote(OpName(node.op)));
-  if (!node.name.empty()) text += Cat(",\n      \"name\": ", Quote(node.name));
+  std::string text = Cat("{\n      \"op\": ", JsonString(OpName(node.op)));
+  if (!node.name.empty()) text += Cat(",\n      \"name\": ", JsonString(node.name));
   text += Cat(",\n      \"inputs\": ", Ints(Widen(node.inputs)),
               ",\n      \"outputs\": ", Ints(Widen(node.outputs)), ",\n      \"attrs\": [");
   const auto& attrs = node.attrs.entries();
@@ -138,9 +142,10 @@ std::string GraphJson(const Graph& graph) {
   }
   for (const Node& node : graph.nodes) nodes.push_back(NodeJson(node));
   for (const auto& [key, value] : graph.metadata)
-    metadata.push_back(Cat("{ \"key\": ", Quote(key), ", \"value\": ", Quote(value), " }"));
+    metadata.push_back(
+        Cat("{ \"key\": ", JsonString(key), ", \"value\": ", JsonString(value), " }"));
   std::string json = Cat("{\n  \"version\": ", kOpugVersion, ",\n");
-  if (!graph.name.empty()) json += Cat("  \"name\": ", Quote(graph.name), ",\n");
+  if (!graph.name.empty()) json += Cat("  \"name\": ", JsonString(graph.name), ",\n");
   json += List("tensors", tensors) + ",\n" + List("buffers", buffers) + ",\n" +
           List("nodes", nodes) + ",\n";
   json += Cat("  \"inputs\": ", Ints(Widen(graph.inputs)),

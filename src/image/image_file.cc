@@ -13,6 +13,7 @@
 
 #include "opuc/image/image.h"
 #include "support/format.h"
+#include "support/output_file.h"
 
 namespace opuc {
 namespace {
@@ -38,6 +39,7 @@ Expected<Image> LoadImage(const std::string& path) {
     return InvalidArgument(Cat(path, ": not a regular file (a PNG or JPEG photograph is needed)"));
   std::ifstream in(path, std::ios::binary);
   if (!in) return IoError(Cat(path, ": cannot open: ", std::strerror(errno)));
+  NoteInputFile(path);
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                              std::istreambuf_iterator<char>());
   if (in.bad()) return IoError(Cat(path, ": read failed: ", std::strerror(errno)));

@@ -7,14 +7,12 @@
 //===----------------------------------------------------------------------===//
 #include <spng.h>
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <memory>
 
 #include "opuc/image/image.h"
 #include "support/format.h"
+#include "support/output_file.h"
 
 namespace opuc {
 
@@ -54,12 +52,8 @@ Expected<std::vector<uint8_t>> EncodePng(const Image& image, std::string_view na
 
 Status SavePng(const Image& image, const std::string& path) {
   OPUC_ASSIGN_OR_RETURN(std::vector<uint8_t> png, EncodePng(image, path));
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return IoError(Cat(path, ": cannot create: ", std::strerror(errno)));
-  out.write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
-  out.close();
-  if (!out) return IoError(Cat(path, ": write failed: ", std::strerror(errno)));
-  return OkStatus();
+  return WriteOutputFile(path,
+                         {std::string_view(reinterpret_cast<const char*>(png.data()), png.size())});
 }
 
 }  // namespace opuc

@@ -23,10 +23,17 @@ using HwFieldRef = std::variant<int64_t*, double*, bool*>;
 struct HwField {
   const char* path;  ///< "buffers.weight.banks"
   HwFieldRef (*ref)(HwConfig&);
-  /// The least value of an integer field; a real-valued field must be
-  /// positive and a bool takes either value.
+  /// The least and the greatest value of an integer field; a real-valued
+  /// field must be positive and a bool takes either value. The greatest
+  /// keeps every size a program derives from the config (buffers the
+  /// simulator allocates, DRAM word alignment) far inside memory and int64.
   int64_t minimum;
+  int64_t maximum;
 };
+
+/// The most bytes one buffer may have, its banks together: 32 times
+/// opu1024's largest, and the simulator's four buffers stay under 100 MiB.
+inline constexpr int64_t kMaxBufferBytes = int64_t{1} << 24;
 
 /// Every number and flag of HwConfig, in the order files list them.
 const std::vector<HwField>& HwConfigFields();

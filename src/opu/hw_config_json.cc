@@ -18,6 +18,7 @@
 #include "opuc/opu/hw_config.h"
 #include "support/format.h"
 #include "support/json_parse.h"
+#include "support/output_file.h"
 
 namespace opuc {
 namespace {
@@ -257,6 +258,7 @@ Expected<HwConfig> LoadHwConfig(const std::string& name_or_path) {
   if (!file)
     return NotFound(Cat("'", name_or_path, "' is neither a hardware preset (opu1024, tiny) nor a",
                         " readable file"));
+  NoteInputFile(name_or_path);
   std::ostringstream text;
   text << file.rdbuf();
   return ParseHwConfigJson(text.str(), name_or_path);

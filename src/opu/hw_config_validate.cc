@@ -15,9 +15,39 @@
 namespace opuc {
 namespace {
 
-Status AtLeast(const char* field, int64_t value, int64_t low) {
-  if (value >= low) return OkStatus();
-  return InvalidArgument(Cat(field, " is ", value, "; expected at least ", low));
+Status InRange(const HwField& field, int64_t value) {
+  if (value < field.minimum)
+    return InvalidArgument(Cat(field.path, " is ", value, "; expected at least ", field.minimum));
+  if (value > field.maximum)
+    return InvalidArgument(Cat(field.path, " is ", value, "; expected at most ", field.maximum));
+  return OkStatus();
+}
+
+// Instructions address a buffer with at most 16 bits (Load.sram_addr,
+// Gemm.fm_addr, acc_addr): rows past that are unreachable, and the
+// simulator would still allocate them.
+constexpr int64_t kMaxBufferRows = int64_t{1} << 16;
+
+/// The buffer's bytes (both fields bounded, so the product fits) and its
+/// rows of `row_bytes`: a whole buffer within the bank bound and 2^16 rows.
+Status CheckBuffer(const char* name, const BufferSpec& b, int64_t row_bytes, const char* rows) {
+  const int64_t bytes = b.bytes_per_bank * b.banks;
+  if (bytes > kMaxBufferBytes)
+    return InvalidArgument(Cat("buffers.", name, " is ", bytes,
+                               " bytes (bytes_per_bank x banks); expected at most ",
+                               kMaxBufferBytes));
+  if (bytes / row_bytes > kMaxBufferRows)
+    return InvalidArgument(Cat("buffers.", name, " holds ", bytes / row_bytes, " ", rows, " of ",
+                               row_bytes, " bytes; instructions address at most ", kMaxBufferRows));
+  return OkStatus();
+}
+
+Status CheckBuffers(const HwConfig& c) {
+  const int64_t L = c.array.input_channels, Co = c.array.output_channels;
+  OPUC_RETURN_IF_ERROR(CheckBuffer("feature_map", c.buffers.feature_map, L, "rows"));
+  OPUC_RETURN_IF_ERROR(CheckBuffer("weight", c.buffers.weight, L * Co, "rows"));
+  OPUC_RETURN_IF_ERROR(CheckBuffer("bias", c.buffers.bias, Co * 8, "rows"));
+  return CheckBuffer("partial_sum", c.buffers.partial_sum, Co * 6, "entries");
 }
 
 Status Positive(const char* field, double value) {
@@ -83,7 +113,7 @@ Status ValidateHwConfig(const HwConfig& c) {
     // The table hands out mutable references; this only reads through them.
     const HwFieldRef ref = field.ref(const_cast<HwConfig&>(c));
     if (auto* i = std::get_if<int64_t*>(&ref)) {
-      OPUC_RETURN_IF_ERROR(AtLeast(field.path, **i, field.minimum));
+      OPUC_RETURN_IF_ERROR(InRange(field, **i));
     } else if (auto* d = std::get_if<double*>(&ref)) {
       OPUC_RETURN_IF_ERROR(Positive(field.path, **d));
     }
@@ -93,6 +123,7 @@ Status ValidateHwConfig(const HwConfig& c) {
         Cat("dram.word_bits is ", c.dram.word_bits, "; expected a multiple of 8"));
   if (c.store.taps >> kNumHwModules)
     return InvalidArgument("store.taps holds a bit that names no module");
+  OPUC_RETURN_IF_ERROR(CheckBuffers(c));
   return CheckHdfg(c.hdfg);
 }
 

@@ -12,6 +12,7 @@
 #include "dram_access.h"
 #include "opuc/frontend/aligned_bytes.h"
 #include "opuc/frontend/opug.h"
+#include "opuc/opu/fsim.h"
 #include "opuc/program/program.h"
 #include "opup_generated.h"
 #include "support/fb_damage.h"
@@ -265,13 +266,17 @@ Status ProgramReader::CheckSharedRegions() const {
 }
 
 // Last, with the regions known to be consistent: each instruction's DRAM
-// accesses stay inside the regions its step may touch (dram_access.h).
+// accesses stay inside the regions its step may touch (dram_access.h), and
+// the words pass the simulator's checks without data (CheckOpuProgram:
+// ranges, tokens, hazards), so that every device refuses what fsim refuses.
 Status ProgramReader::CheckInstructions() const {
   for (size_t i = 0; i < program_.steps_.size(); ++i) {
     const ProgramStep& step = program_.steps_[i];
     if (step.kind != StepKind::kOpu) continue;
+    const std::string where = StepName(i, true, step.group);
+    OPUC_RETURN_IF_ERROR(CheckDramAccesses(program_, step).WithContext(where));
     OPUC_RETURN_IF_ERROR(
-        CheckDramAccesses(program_, step).WithContext(StepName(i, true, step.group)));
+        CheckOpuProgram(program_.hw_, step.Words(), program_.dram_bytes_).WithContext(where));
   }
   return OkStatus();
 }

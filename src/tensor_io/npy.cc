@@ -21,6 +21,7 @@
 
 #include "npy_header.h"
 #include "support/format.h"
+#include "support/output_file.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "the .npy reader and writer copy little-endian data as is");
@@ -114,6 +115,7 @@ Expected<HostTensor> ReadNpy(const std::string& path) {
     return InvalidArgument(Cat(path, ": not a regular file (a .npy file is needed)"));
   File file(std::fopen(path.c_str(), "rb"));
   if (!file) return OsError(path, "open");
+  NoteInputFile(path);
   // The file's size bounds every length the file declares: nothing is
   // allocated for a header or data the file does not hold.
   if (std::fseek(file.get(), 0, SEEK_END) != 0) return OsError(path, "seek");
@@ -179,15 +181,10 @@ std::string EncodeNpyHeader(DType dtype, const Shape& shape) {
 }
 
 Status WriteNpy(const std::string& path, const HostTensor& tensor) {
-  File file(std::fopen(path.c_str(), "wb"));
-  if (!file) return OsError(path, "create");
   const std::string header = EncodeNpyHeader(tensor.dtype(), tensor.shape());
-  if (std::fwrite(header.data(), 1, header.size(), file.get()) != header.size() ||
-      (tensor.bytes() &&
-       std::fwrite(tensor.raw(), 1, tensor.bytes(), file.get()) != tensor.bytes()))
-    return OsError(path, "write");
-  if (std::fclose(file.release()) != 0) return OsError(path, "write");
-  return OkStatus();
+  return WriteOutputFile(
+      path,
+      {header, std::string_view(reinterpret_cast<const char*>(tensor.raw()), tensor.bytes())});
 }
 
 }  // namespace opuc

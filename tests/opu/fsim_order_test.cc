@@ -4,6 +4,8 @@
 // before it is done. Hand-built streams for `tiny`, each result worked out
 // by hand; the functional simulator runs them in order, and the same tests
 // on the RTL (opuc_rtl_instruction_tests) must end with the same bytes.
+// And what a program may not do: touch a buffer row another engine writes,
+// or has still to read, without a token between the two (sim/hazards.h).
 #include "fsim_bench.h"
 
 namespace opuc::fsim_test {
@@ -51,6 +53,83 @@ TEST_CASE("a token given after a post stage still running means that stage is do
   b.Add(With(last, kPopPrev));
   REQUIRE(b.Run().ok());
   for (int p = 0; p < 8; ++p) CHECK(b.Signed(768 + p * 8, 4) == std::vector<int>{50, 50, 50, 50});
+}
+
+TEST_CASE("a load over feature-map rows a Gemm still reads is refused, naming both") {
+  // Load 3 waits for Gemm 4's token before it rewrites row 0, but Gemm 5
+  // reads row 0 too, after that token: it may see either value.
+  Bench b;
+  b.Add(Load(1, 0, 64, 1, 1, 32));
+  b.Add(Load(2, 0, 128, 1, 1, 32));
+  b.Add(With(Load(0, 0, 0, 1, 1, 8), kPushNext));
+  b.Add(With(Load(0, 0, 8, 1, 1, 8), Deps{false, true, false, false}));
+  b.Add(With(Gemm(0, 1, 1, 1, 1), Deps{true, false, true, false}));
+  b.Add(Gemm(0, 1, 1, 1, 0));
+  b.Add(With(Output(1, -128, 127), kPushNext));
+  b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
+  CHECK(b.Run().message() ==
+        "instruction 3 (Load) writes feature-map row 0, which instruction 5 (Gemm) reads, with "
+        "no token ordering the two: the result would depend on which engine runs first");
+}
+
+TEST_CASE("a store of entries the compute engine has not handed over is refused") {
+  Bench b;
+  b.Add(Load(0, 0, 0, 1, 1, 8));
+  b.Add(Load(1, 0, 64, 1, 1, 32));
+  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
+  b.Add(With(Gemm(0, 1, 1, 1, 1), kPopPrev));
+  b.Add(Output(1, -128, 127));
+  b.Add(Store(1, 1, 1, 256, 8));  // no token from the compute engine
+  CHECK(b.Run().message() ==
+        "instruction 5 (Store) reads accumulator entry 0, which instruction 4 (Output) writes, "
+        "with no token ordering the two: the result would depend on which engine runs first");
+}
+
+TEST_CASE("the checks alone, without data, refuse what a run refuses") {
+  // CheckOpuProgram is what the program reader runs for every device.
+  SUBCASE("a Gemm's weight row past the buffer") {
+    Bench b;
+    GemmInsn g = Gemm(0, 1, 1, 1, 2);
+    g.wgt_addr = 300;  // tiny: 256 weight rows
+    b.Add(g);
+    CHECK(CheckOpuProgram(Tiny(), b.program, 1024).message() ==
+          "instruction 0 (Gemm): wgt_addr reaches weight row 300; there are 256");
+  }
+  SUBCASE("a pool writing over its own source") {
+    Bench b;
+    PoolInsn pool;
+    pool.src_rows = pool.src_cols = 2;
+    pool.out_rows = pool.out_cols = 1;
+    pool.size_y = pool.size_x = pool.stride_y = pool.stride_x = 2;
+    pool.dst_addr = 3;
+    b.Add(pool);
+    CHECK(CheckOpuProgram(Tiny(), b.program, 1024).message() ==
+          "instruction 0 (Pool): dst_addr entries 3 to 3 overlap the source's 0 to 3");
+  }
+  SUBCASE("a race") {
+    Bench b;
+    b.Add(Load(0, 0, 0, 1, 1, 8));
+    b.Add(Gemm(0, 1, 1, 1, 2));
+    CHECK(CheckOpuProgram(Tiny(), b.program, 1024).message() ==
+          "instruction 1 (Gemm) reads feature-map row 0, which instruction 0 (Load) writes, with "
+          "no token ordering the two: the result would depend on which engine runs first");
+  }
+  SUBCASE("a DRAM image too small") {
+    Bench b;
+    b.Add(Load(0, 0, 1000, 1, 8, 64));
+    CHECK(CheckOpuProgram(Tiny(), b.program, 1024).message() ==
+          "instruction 0 (Load): dram_addr reaches DRAM byte 1063; there are 1024");
+  }
+  SUBCASE("an ordered program passes") {
+    Bench b;
+    b.Add(Load(0, 0, 0, 1, 1, 8));
+    b.Add(Load(1, 0, 64, 1, 1, 32));
+    b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
+    b.Add(With(Gemm(0, 1, 1, 1, 1), kPopPrev));
+    b.Add(With(Output(1, -128, 127), kPushNext));
+    b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));
+    CHECK(CheckOpuProgram(Tiny(), b.program, 1024).ok());
+  }
 }
 
 }  // namespace

@@ -115,6 +115,36 @@ TEST_CASE("errors name the field") {
   CHECK(ErrorOf("[1]") == "the config is an array; expected an object");
 }
 
+TEST_CASE("every size is bounded, naming the field (the config travels in programs)") {
+  // Issue 50: 2^40 bytes compiled, then fsim died in bad_alloc; 2^27-bit
+  // DRAM words made a 218 MB program of a 26 KB model.
+  CHECK(ErrorOf(
+            R"({"base": "tiny", "buffers": {"feature_map": {"bytes_per_bank": 1099511627776}}})") ==
+        "buffers.feature_map.bytes_per_bank is 1099511627776; expected at most 16777216");
+  CHECK(
+      ErrorOf(
+          R"({"base": "tiny", "buffers": {"partial_sum": {"bytes_per_bank": 4611686018427387904}}})") ==
+      "buffers.partial_sum.bytes_per_bank is 4611686018427387904; expected at most 16777216");
+  CHECK(ErrorOf(R"({"base": "tiny", "buffers": {"weight": {"banks": 1000000}}})") ==
+        "buffers.weight.banks is 1000000; expected at most 16");
+  CHECK(ErrorOf(R"({"base": "tiny", "dram": {"word_bits": 134217728}})") ==
+        "dram.word_bits is 134217728; expected at most 8192");
+  CHECK(ErrorOf(R"({"base": "tiny", "array": {"output_channels": 100000}})") ==
+        "array.output_channels is 100000; expected at most 4096");
+  CHECK(ErrorOf(R"({"base": "tiny", "ipa": {"max_kernel": 100000}})") ==
+        "ipa.max_kernel is 100000; expected at most 1024");
+  CHECK(ErrorOf(R"({"base": "tiny", "store": {"max_outputs": 100000}})") ==
+        "store.max_outputs is 100000; expected at most 1024");
+  // Each field in range, the whole buffer not: 16 banks of 2^24 bytes.
+  CHECK(
+      ErrorOf(
+          R"({"base": "tiny", "buffers": {"bias": {"bytes_per_bank": 16777216, "banks": 16}}})") ==
+      "buffers.bias is 268435456 bytes (bytes_per_bank x banks); expected at most 16777216");
+  // Rows past what a 16-bit address reaches: 2^20 bytes of 8-byte rows.
+  CHECK(ErrorOf(R"({"base": "tiny", "buffers": {"feature_map": {"bytes_per_bank": 1048576}}})") ==
+        "buffers.feature_map holds 262144 rows of 8 bytes; instructions address at most 65536");
+}
+
 TEST_CASE("the HDFG is checked: names, edges, reachability, one ipa per group") {
   const std::string head = R"({"base": "opu1024", "hdfg": {"root": "rd", "stages": [
       {"name": "rd", "module": "mem_rd"}, {"name": "ipa", "module": "ipa"},

@@ -9,7 +9,10 @@
 // opu1024; the `slow` build of this file (OPUC_ALL_MODELS) all thirteen on
 // opu1024 and on tiny where they fit. At mixed precision (i16 residuals) the
 // face detector runs in both, all thirteen in the slow build. And the
-// compile lets the model file go once it has hashed it.
+// compile lets the model file go once it has hashed it. Every run here also
+// holds codegen's own programs to the simulator's race check: each program
+// is read (CheckOpuProgram on every OPU step) and run on fsim, which refuse
+// a buffer access the tokens do not order (sim/hazards.h).
 #include <doctest/doctest.h>
 
 #include <chrono>

@@ -313,6 +313,70 @@ TEST_CASE("program: the semantic checks name what is wrong") {
     m.code.groups[0].words[1] = isa::Word{};
     CHECK(Contains(ReadError(m.Write()), step_name + ": word 1: "));
   }
+  // What the simulator refuses, every device refuses: the reader runs its
+  // checks (CheckOpuProgram) on every OPU step.
+  SUBCASE("a Gemm's weight row past the buffer") {
+    test::SmallModel m = base;
+    const size_t at = PatchWord<isa::GemmInsn>(m.code.groups[0].words, [](isa::GemmInsn& g) {
+                        g.wgt_addr = 16452;
+                      }).first;
+    // tiny: 2 x 4096 bytes of rows of 4 x 8 = 256 weight rows.
+    CHECK(Contains(ReadError(m.Write()),
+                   step_name + ": instruction " + std::to_string(at) +
+                       " (Gemm): wgt_addr reaches weight row 16452; there are 256"));
+  }
+  SUBCASE("a load of a param row past the buffer") {
+    test::SmallModel m = base;
+    std::vector<isa::Word>& words = m.code.groups[0].words;
+    size_t at = 0;
+    for (; at < words.size(); ++at) {
+      isa::Instruction insn = isa::Decode(words[at]).value();
+      auto* load = std::get_if<isa::LoadInsn>(&insn);
+      if (load == nullptr || load->buffer != 2) continue;
+      load->sram_addr = 8;  // tiny: 2 x 64 bytes of rows of 4 x 8 = 4 param rows
+      words[at] = isa::Encode(insn).value();
+      break;
+    }
+    REQUIRE(at < words.size());
+    CHECK(Contains(ReadError(m.Write()), step_name + ": instruction " + std::to_string(at) +
+                                             " (Load): sram_addr reaches param row 8"));
+  }
+  SUBCASE("a read the tokens do not order after its write") {
+    // The first token from the load engine taken away (its push and its
+    // pop): the first Gemm may then read feature-map rows before the loads
+    // that fill them, or after; the result would depend on the timing.
+    test::SmallModel m = base;
+    std::vector<isa::Word>& words = m.code.groups[0].words;
+    bool pushed = false, popped = false;
+    for (isa::Word& word : words) {
+      isa::Instruction insn = isa::Decode(word).value();
+      isa::Deps& deps = isa::DepsOf(insn);
+      const isa::Engine engine = isa::EngineOf(insn);
+      if (!pushed && engine == isa::Engine::kLoad && deps.push_next) {
+        deps.push_next = false;
+        pushed = true;
+      } else if (!popped && engine == isa::Engine::kCompute && deps.pop_prev) {
+        deps.pop_prev = false;
+        popped = true;
+      } else {
+        continue;
+      }
+      word = isa::Encode(insn).value();
+    }
+    REQUIRE((pushed && popped));
+    const std::string error = ReadError(m.Write());
+    CAPTURE(error);
+    CHECK(Contains(error, step_name + ": instruction "));
+    CHECK(Contains(error, "(Gemm) reads "));
+    CHECK(Contains(error, "(Load) writes, with no token ordering the two"));
+  }
+  SUBCASE("a hardware config too large to simulate, inside the program") {
+    test::SmallModel m = base;
+    m.hw.buffers.feature_map.bytes_per_bank = int64_t{1} << 40;
+    CHECK(Contains(ReadError(m.Write()),
+                   "buffers.feature_map.bytes_per_bank is 1099511627776; "
+                   "expected at most 16777216"));
+  }
   SUBCASE("a group left out") {
     test::SmallModel m = base;
     m.partition.groups.pop_back();

@@ -15,7 +15,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "opuc/calibration_inputs.h"
@@ -23,6 +22,7 @@
 #include "opuc/exit_codes.h"
 #include "opuc/frontend/file_io.h"  // WriteFileBytes
 #include "opuc/frontend/load_model.h"
+#include "opuc/output.h"
 
 namespace opuc::cli {
 namespace {
@@ -97,9 +97,9 @@ int RunCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
     return ReportError(s, err);
   const CompileReport& r = compiled->report;
   if (!options.report.empty()) {
-    std::ofstream file(options.report);
-    file << ReportJson(options.model, *hw, r).dump(2) << '\n';
-    if (!file) return ReportError(IoError(options.report + ": cannot write the report"), err);
+    const std::string text = JsonText(ReportJson(options.model, *hw, r)) + '\n';
+    if (Status s = WriteFileBytes(options.report, text.data(), text.size()); !s.ok())
+      return ReportError(s, err);
   }
   out << options.model << " -> " << options.output << " (" << r.program_bytes << " bytes) for "
       << hw->name << "\n  " << r.opu_steps << " OPU steps (" << Percent(r.opu_macs, r.total_macs)

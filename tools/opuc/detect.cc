@@ -21,6 +21,7 @@
 #include "opuc/image/draw.h"
 #include "opuc/image/face_detections.h"
 #include "opuc/image/model_defaults.h"
+#include "opuc/output.h"
 #include "opuc/profile.h"
 #include "opuc/run_target.h"
 #include "opuc/text_format.h"
@@ -207,7 +208,7 @@ int Run(const DetectOptions& o, std::ostream& out, std::ostream& err) {
     }
     if (!o.draw.empty()) json["drawn"] = o.draw;
     // Names from the file system may be any bytes: shown, not thrown on.
-    out << json.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+    out << JsonText(json) << '\n';
     return kExitOk;
   }
   PrintFaces(o, *image, *faces, float_faces ? &*float_faces : nullptr, out);

@@ -9,6 +9,7 @@
 #include "opuc/exit_codes.h"
 #include "opuc/frontend/load_model.h"
 #include "opuc/ir/op_kind.h"
+#include "opuc/output.h"
 
 namespace opuc::cli {
 namespace {
@@ -40,14 +41,14 @@ void PrintJson(const ModelOverview& overview, std::ostream& out) {
   if (!overview.imported) {
     json["imported"] = false;
     json["import_error"] = overview.import_error;
-    out << json.dump(2) << '\n';
+    out << JsonText(json) << '\n';
     return;
   }
   json["inputs"] = TensorList(graph, graph.inputs);
   json["outputs"] = TensorList(graph, graph.outputs);
   json["tensors"] = graph.tensors.size();
   json["constant_bytes"] = graph.ConstantBytes();
-  out << json.dump(2) << '\n';
+  out << JsonText(json) << '\n';
 }
 
 void PrintTensors(const Graph& graph, const char* title, const std::vector<TensorId>& ids,

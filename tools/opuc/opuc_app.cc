@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <optional>
 #include <string>
@@ -18,6 +20,7 @@
 #include "opuc/inspect.h"
 #include "opuc/isa.h"
 #include "opuc/opt.h"
+#include "opuc/output.h"
 #include "opuc/partition.h"
 #include "opuc/quantize.h"
 #include "opuc/report.h"
@@ -25,6 +28,7 @@
 #include "opuc/tensor_io/allocation_limit.h"
 #include "opuc/verify.h"
 #include "opuc/version.h"
+#include "support/output_file.h"
 
 namespace opuc::cli {
 namespace {
@@ -128,7 +132,22 @@ void AddGlobalOptions(CLI::App& app, GlobalOptions* options) {
 }
 
 int RunOpuc(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  return RunGuarded([&] { return ParseAndRun(argc, argv, out, err); }, err);
+  GuardInputFiles();  // no command writes over a file it read
+  // Every byte to the terminal passes TerminalBuf (names' control bytes as
+  // \xNN), and stdout is flushed and checked: a report that could not be
+  // written (a full disk, /dev/full) is an error, not a success.
+  TerminalBuf out_buf(out.rdbuf()), err_buf(err.rdbuf());
+  std::ostream terminal_out(&out_buf), terminal_err(&err_buf);
+  int code =
+      RunGuarded([&] { return ParseAndRun(argc, argv, terminal_out, terminal_err); }, terminal_err);
+  terminal_out.flush();
+  if (!terminal_out) {
+    const char* reason = errno != 0 ? std::strerror(errno) : "the stream refused it";
+    terminal_err << "opuc: error: standard output: cannot write: " << reason << '\n';
+    code = code == kExitInternal ? code : kExitBadInput;
+  }
+  terminal_err.flush();
+  return code;
 }
 
 int RunGuarded(const std::function<int()>& body, std::ostream& err) {

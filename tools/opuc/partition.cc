@@ -2,13 +2,15 @@
 #include "opuc/partition.h"
 
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "opuc/exit_codes.h"
+#include "opuc/frontend/file_io.h"  // WriteFileBytes
 #include "opuc/frontend/load_model.h"
 #include "opuc/opu/hw_config.h"
+#include "opuc/output.h"
 #include "opuc/partition/hw_partition.h"
 #include "opuc/pass/pass_context.h"
 #include "opuc/pass/registry.h"
@@ -65,7 +67,7 @@ void PrintJson(const Graph& graph, const HwConfig& hw, const HwPartition& p, std
   json["opu_ops"] = p.opu_ops;
   json["cpu_ops"] = p.cpu_ops;
   json["macs"] = {{"total", p.total_macs}, {"opu", p.opu_macs}, {"opu_share", Share(p)}};
-  out << json.dump(2) << '\n';
+  out << JsonText(json) << '\n';
 }
 
 std::string JoinNames(const Graph& graph, const std::vector<TensorId>& ids) {
@@ -121,8 +123,7 @@ Status WriteDot(const std::string& file, const Graph& graph, const HwConfig& hw,
                 const HwPartition& p) {
   static const char* kColors[] = {"#a6cee3", "#b2df8a", "#fdbf6f", "#cab2d6", "#ffff99",
                                   "#fb9a99", "#8dd3c7", "#bebada", "#80b1d3", "#fdb462"};
-  std::ofstream dot(file);
-  if (!dot) return IoError(file + ": cannot open for writing");
+  std::ostringstream dot;
   dot << "digraph " << DotQuote(graph.name) << " {\n  rankdir=TB;\n"
       << "  node [shape=box, style=filled, fontname=\"Helvetica\", fontsize=10];\n";
   for (const HwGroup& g : p.groups) {
@@ -150,8 +151,8 @@ Status WriteDot(const std::string& file, const Graph& graph, const HwConfig& hw,
           << ";\n";
     }
   dot << "}\n";
-  if (!dot) return IoError(file + ": write failed");
-  return OkStatus();
+  const std::string text = dot.str();
+  return WriteFileBytes(file, text.data(), text.size());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "opuc/frontend/file_io.h"
+#include "opuc/output.h"
 #include "support/format.h"
 #include "support/json_parse.h"
 
@@ -125,7 +126,7 @@ Status WriteProfile(const std::string& path, const Program& program, const std::
                    {"steps", steps.size()}}},
                  {"steps", list}};
   // A model's file name may be any bytes: written with U+FFFD, not thrown on.
-  const std::string text = doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
+  const std::string text = JsonText(doc, 1) + "\n";
   return WriteFileBytes(path, text.data(), text.size());
 }
 

@@ -31,6 +31,7 @@
 #include "opuc/image/calibration_set.h"
 #include "opuc/image/model_defaults.h"
 #include "opuc/optimized_model.h"
+#include "opuc/output.h"
 #include "opuc/quant/accuracy.h"
 #include "opuc/quant/quantize.h"
 #include "support/fetched_data.h"
@@ -227,7 +228,7 @@ int RunQuantize(const QuantizeOptions& options, std::ostream& out, std::ostream&
   if (!accuracy.ok()) return ReportError(accuracy.status().WithContext(options.model), err);
 
   if (options.json)
-    out << ToJson(*split, quantized->report, *accuracy).dump(2) << '\n';
+    out << JsonText(ToJson(*split, quantized->report, *accuracy)) << '\n';
   else
     PrintText(*split, quantized->report, *accuracy, out);
   if (options.per_tensor && !options.json) {

@@ -21,6 +21,7 @@
 
 #include "opuc/exit_codes.h"
 #include "opuc/frontend/file_io.h"
+#include "opuc/output.h"
 #include "opuc/profile.h"
 #include "opuc/text_format.h"
 
@@ -248,13 +249,8 @@ Json ToJson(const ReportView& v) {
             {"by_class", classes}}}};
 }
 
-/// A CSV field: quoted when it holds a comma, quote or line break.
-std::string CsvField(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
+/// A CSV field, safe in a spreadsheet (opuc/output.h).
+std::string CsvField(const std::string& text) { return CsvCell(text); }
 
 std::string ToCsv(const ReportView& v) {
   const ProgramReport& r = v.report;
@@ -320,7 +316,7 @@ int RunReport(const ReportOptions& options, std::ostream& out, std::ostream& err
   if (!options.html.empty())
     if (Status s = WriteText(options.html, ReportHtml(view)); !s.ok()) return ReportError(s, err);
   if (options.json)
-    out << ToJson(view).dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+    out << JsonText(ToJson(view)) << '\n';
   else if (options.summary)
     out << SummaryText(view);
   else

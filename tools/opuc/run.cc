@@ -24,6 +24,7 @@
 
 #include "opuc/exit_codes.h"
 #include "opuc/graph_inputs.h"
+#include "opuc/output.h"
 #include "opuc/profile.h"
 #include "opuc/program/program.h"
 #include "opuc/run_target.h"
@@ -35,7 +36,8 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 /// A file name for each output: its name with characters other than
-/// [A-Za-z0-9._-] replaced by '_', made unique, plus ".npy".
+/// [A-Za-z0-9._-] replaced by '_', at most 120 bytes (a longer one keeps
+/// its start and a hash of the whole), made unique, plus ".npy".
 std::vector<std::string> OutputFileNames(const Graph& graph) {
   std::vector<std::string> names;
   std::set<std::string> used;
@@ -44,6 +46,7 @@ std::vector<std::string> OutputFileNames(const Graph& graph) {
     for (char& c : name)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '_';
     if (name.find_first_not_of('.') == std::string::npos) name = "output" + std::to_string(i);
+    name = ShortFileName(name, 120);
     if (used.count(name + ".npy")) name += "_" + std::to_string(i);
     used.insert(name + ".npy");
     names.push_back(name + ".npy");
@@ -165,7 +168,7 @@ int RunRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
       json["cycles"] = {{"measured", cycles.measured},
                         {"estimated", cycles.estimated},
                         {"opu_steps", cycles.steps}};
-    out << json.dump(2) << '\n';
+    out << JsonText(json) << '\n';
   } else if (cycles.measured > 0) {
     out << options.device << ": " << cycles.measured << " cycles over " << cycles.steps
         << " OPU steps (" << TextNumber(static_cast<double>(cycles.measured) / mhz / 1000.0)

@@ -14,6 +14,7 @@
 
 #include "opuc/exit_codes.h"
 #include "opuc/graph_inputs.h"
+#include "opuc/output.h"
 #include "opuc/runtime/run_program.h"
 
 namespace opuc::cli {
@@ -62,7 +63,7 @@ int RunVerify(const VerifyOptions& options, std::ostream& out, std::ostream& err
           {"index", d->index},
           {"values", {{d->devices[0], d->values[0]}, {d->devices[1], d->values[1]}}},
           {"differing_elements", d->differing}};
-    out << json.dump(2) << '\n';
+    out << JsonText(json) << '\n';
   } else if (!d) {
     out << options.program << ": " << names << " agree bit for bit on all " << result->steps_run
         << " steps (" << result->tensors_compared << " tensors compared)\n";

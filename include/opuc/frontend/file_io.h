@@ -15,7 +15,9 @@ namespace opuc {
 /// kConstantAlignment. Errors name the path and the OS reason.
 Expected<AlignedBytes> ReadFileAligned(const std::string& path);
 
-/// Replaces the file at `path` with `size` bytes at `data`.
+/// Replaces the file at `path` with `size` bytes at `data`: written beside
+/// it and renamed, never over a file this process read as an input
+/// (support/output_file.h).
 Status WriteFileBytes(const std::string& path, const void* data, size_t size);
 
 }  // namespace opuc

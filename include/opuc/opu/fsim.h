@@ -81,6 +81,18 @@ inline int64_t StoredSpan(const isa::StoreInsn& s, int64_t lanes) {
 Status RunFunctionalSim(const HwConfig& hw, const std::vector<isa::Word>& program,
                         std::vector<uint8_t>& dram, OpuCounters* counters = nullptr);
 
+/// What every device relies on before it runs `program` on a DRAM image of
+/// `dram_bytes` (the program reader checks it, so the RTL and the CPU
+/// executor refuse what the simulator refuses): each instruction's fields
+/// and its buffer and DRAM ranges as a run checks them, the tokens (no
+/// deadlock, none left over), and every buffer row two engines touch, one
+/// writing, ordered by tokens (a read after its write, a write after the
+/// reads before it), else the message names both instructions. No data
+/// moves, so what depends on values (an accumulator's overflow) waits for
+/// the run.
+Status CheckOpuProgram(const HwConfig& hw, const std::vector<isa::Word>& program,
+                       int64_t dram_bytes);
+
 }  // namespace opuc
 
 #endif  // OPUC_OPU_FSIM_H

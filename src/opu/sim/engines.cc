@@ -4,12 +4,15 @@
 // engine then runs its queue in order, an instruction only once the tokens
 // it pops are there. The simulator lets each engine run as far ahead as its
 // tokens allow (load first, then compute, then store), the most reordering
-// the hardware could do, so that a missing token shows up as a wrong
-// result here rather than only on the RTL.
+// the hardware could do. A missing token is refused rather than left to
+// change the result: a buffer row that two engines touch, one writing,
+// without a token between them stops the run (hazards.h), whatever order
+// this run happened to take.
 //
 //===----------------------------------------------------------------------===//
 #include <deque>
 
+#include "hazards.h"
 #include "machine.h"
 
 namespace opuc {
@@ -62,10 +65,9 @@ std::string Neighbour(int e, int step) {
   return std::string(isa::EngineName(static_cast<Engine>(e + step)));
 }
 
-}  // namespace
-
-Status RunFunctionalSim(const HwConfig& hw, const std::vector<isa::Word>& program,
-                        std::vector<uint8_t>& dram, OpuCounters* counters) {
+/// A run, or with `dram` null the checks alone over `dram_bytes`.
+Status Simulate(const HwConfig& hw, const std::vector<isa::Word>& program,
+                std::vector<uint8_t>* dram, int64_t dram_bytes, OpuCounters* counters) {
   std::deque<Pending> queues[isa::kNumEngines];
   for (size_t i = 0; i < program.size(); ++i) {
     Expected<isa::Instruction> insn = isa::Decode(program[i]);
@@ -81,8 +83,10 @@ Status RunFunctionalSim(const HwConfig& hw, const std::vector<isa::Word>& progra
                                  "): the store engine has no next engine (pop_next, push_next)"));
     queues[e].push_back({static_cast<int64_t>(i), std::move(*insn)});
   }
-  fsim::Machine m(hw);
-  m.dram = &dram;
+  fsim::Machine m(hw, dram == nullptr);
+  m.dram = dram;
+  m.dram_bytes = dram_bytes;
+  fsim::HazardTracker hazards(m.units);
   Tokens tokens;
   for (;;) {
     bool progress = false;
@@ -93,14 +97,29 @@ Status RunFunctionalSim(const HwConfig& hw, const std::vector<isa::Word>& progra
         int64_t* prev = PrevQueue(tokens, e);
         int64_t* next = NextQueue(tokens, e);
         if ((d.pop_prev && *prev == 0) || (d.pop_next && *next == 0)) break;
-        if (d.pop_prev) --*prev;
-        if (d.pop_next) --*next;
+        if (d.pop_prev) {
+          --*prev;
+          hazards.Pop(e - 1, e);
+        }
+        if (d.pop_next) {
+          --*next;
+          hazards.Pop(e + 1, e);
+        }
         m.index = head.index;
         m.name = NameOf(head.insn);
+        hazards.Start(e);
         OPUC_RETURN_IF_ERROR(Execute(m, head.insn));
+        OPUC_RETURN_IF_ERROR(
+            hazards.Touch(e, head.index, m.name, fsim::AccessesOf(head.insn, m.units)));
         ++m.counters.instructions[static_cast<size_t>(e)];
-        if (d.push_prev) ++tokens.backward[e];
-        if (d.push_next) ++tokens.forward[e];
+        if (d.push_prev) {
+          ++tokens.backward[e];
+          hazards.Push(e, e - 1);
+        }
+        if (d.push_next) {
+          ++tokens.forward[e];
+          hazards.Push(e, e + 1);
+        }
         queues[e].pop_front();
         progress = true;
       }
@@ -134,6 +153,18 @@ Status RunFunctionalSim(const HwConfig& hw, const std::vector<isa::Word>& progra
   }
   if (counters) *counters = m.counters;
   return OkStatus();
+}
+
+}  // namespace
+
+Status RunFunctionalSim(const HwConfig& hw, const std::vector<isa::Word>& program,
+                        std::vector<uint8_t>& dram, OpuCounters* counters) {
+  return Simulate(hw, program, &dram, static_cast<int64_t>(dram.size()), counters);
+}
+
+Status CheckOpuProgram(const HwConfig& hw, const std::vector<isa::Word>& program,
+                       int64_t dram_bytes) {
+  return Simulate(hw, program, nullptr, dram_bytes, nullptr);
 }
 
 }  // namespace opuc

@@ -51,11 +51,12 @@ Status ExecLoad(Machine& m, const isa::LoadInsn& insn) {
   const int64_t step_y = insn.zeros_y + 1, step_x = insn.zeros_x + 1;
   const int64_t height = LoadedRows(insn), pitch = LoadedPitch(insn);
   OPUC_RETURN_IF_ERROR(m.InRange("sram_addr", insn.sram_addr, height * pitch, units, what));
-  const auto dram_size = static_cast<int64_t>(m.dram->size());
+  const auto dram_size = m.dram_bytes;
   if (insn.rows > 0 && insn.cols > 0)
     OPUC_RETURN_IF_ERROR(m.InRange("dram_addr", insn.dram_addr,
                                    (insn.rows - 1) * insn.dram_stride + insn.cols * unit, dram_size,
                                    "DRAM byte"));
+  if (m.dry) return OkStatus();  // checked; no data to move
   uint8_t* region = base + insn.sram_addr * row_bytes;
   std::memset(region, 0, static_cast<size_t>(height * pitch * row_bytes));
   for (int64_t r = 0; r < insn.rows; ++r) {

@@ -17,7 +17,8 @@ OpuBufferUnits BufferUnits(const HwConfig& hw) {
 
 namespace fsim {
 
-Machine::Machine(const HwConfig& hw) : units(BufferUnits(hw)) {
+Machine::Machine(const HwConfig& hw, bool checks_only) : units(BufferUnits(hw)), dry(checks_only) {
+  if (dry) return;
   fm.assign(static_cast<size_t>(units.fm_rows * units.lanes), 0);
   weight.assign(static_cast<size_t>(units.weight_rows * units.lanes * units.out_lanes), 0);
   param.assign(static_cast<size_t>(units.param_rows * units.out_lanes * 8), 0);

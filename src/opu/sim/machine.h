@@ -24,17 +24,22 @@ inline constexpr int64_t kAccMin = -(int64_t{1} << 47);
 
 struct Machine {
   OpuBufferUnits units;
-  std::vector<int8_t> fm;      ///< fm_rows x L bytes (raw; signedness is the reader's).
-  std::vector<int8_t> weight;  ///< weight_rows x (Co x L): row-major W[j][l].
-  std::vector<uint8_t> param;  ///< param_rows x (Co x 8): bias i32, M i16, S i8, 0.
-  std::vector<int64_t> acc;    ///< acc_entries x Co.
-  std::vector<uint8_t>* dram = nullptr;
+  std::vector<int8_t> fm;                ///< fm_rows x L bytes (raw; signedness is the reader's).
+  std::vector<int8_t> weight;            ///< weight_rows x (Co x L): row-major W[j][l].
+  std::vector<uint8_t> param;            ///< param_rows x (Co x 8): bias i32, M i16, S i8, 0.
+  std::vector<int64_t> acc;              ///< acc_entries x Co.
+  std::vector<uint8_t>* dram = nullptr;  ///< Null when dry.
+  int64_t dram_bytes = 0;                ///< What instructions may address.
+  /// Checks only (CheckOpuProgram): every field and range is checked as in
+  /// a run, then the instruction returns before touching data; the
+  /// buffers are not even allocated.
+  bool dry = false;
   OpuCounters counters;
 
   int64_t index = 0;      ///< The running instruction, for messages.
   std::string_view name;  ///< Its name ("Gemm").
 
-  explicit Machine(const HwConfig& hw);
+  Machine(const HwConfig& hw, bool checks_only);
 
   /// OK when [first, first + count) lies in [0, size); else an error naming
   /// the field: "instruction 7 (Gemm): fm_addr reaches row 4100; the

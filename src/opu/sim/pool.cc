@@ -46,6 +46,7 @@ Status ExecPool(Machine& m, const isa::PoolInsn& insn) {
     return m.Fail(Cat("dst_addr entries ", insn.dst_addr, " to ", insn.dst_addr + dst_count - 1,
                       " overlap the source's ", insn.src_addr, " to ",
                       insn.src_addr + src_count - 1));
+  if (m.dry) return OkStatus();  // checked; no data to move
   const auto entry = [&](int64_t addr) { return &m.acc[static_cast<size_t>(addr * Co)]; };
   int64_t taps = 0;
   for (int64_t oy = 0; oy < insn.out_rows; ++oy) {
@@ -92,6 +93,7 @@ Status ExecAverage(Machine& m, const isa::AverageInsn& insn) {
     return m.Fail(Cat("pitch ", insn.pitch, " is less than the ", insn.cols, " sums of a row"));
   const int64_t last = insn.acc_addr + (insn.rows - 1) * insn.pitch + insn.cols - 1;
   OPUC_RETURN_IF_ERROR(m.CheckPost(insn.acc_addr, last - insn.acc_addr + 1, insn.lo, insn.hi));
+  if (m.dry) return OkStatus();  // checked; no data to move
   const int64_t up = insn.shift < 0 ? -insn.shift : 0, down = insn.shift > 0 ? insn.shift : 0;
   for (int64_t r = 0; r < insn.rows; ++r)
     for (int64_t c = 0; c < insn.cols; ++c) {

@@ -16,6 +16,7 @@ Status ExecPRelu(Machine& m, const isa::PReluInsn& insn) {
   OPUC_RETURN_IF_ERROR(m.CheckPost(insn.acc_addr, insn.count, insn.lo, insn.hi));
   OPUC_RETURN_IF_ERROR(
       m.InRange("param_addr", insn.param_addr, 1, m.units.param_rows, "param row"));
+  if (m.dry) return OkStatus();  // checked; no data to move
   for (int64_t e = insn.acc_addr; e < insn.acc_addr + insn.count; ++e) {
     int64_t* acc = &m.acc[static_cast<size_t>(e * Co)];
     for (int64_t j = 0; j < Co; ++j) {

@@ -39,6 +39,7 @@ Status ExecResAdd(Machine& m, const isa::ResAddInsn& insn) {
   if (lanes > 0)
     OPUC_RETURN_IF_ERROR(m.InRange("res_addr", insn.res_addr, rows * (i16 ? 2 : 1), m.units.fm_rows,
                                    "feature-map row"));
+  if (m.dry) return OkStatus();  // checked; no data to move
   for (int64_t e = 0; e < insn.count; ++e) {
     const auto at = [&](int64_t row) {
       return &m.fm[static_cast<size_t>((insn.res_addr + row) * L + insn.res_lane)];

@@ -19,8 +19,9 @@ Status ExecStore(Machine& m, const isa::StoreInsn& insn) {
   const int64_t last_entry = insn.acc_addr + (insn.rows - 1) * insn.acc_pitch + insn.cols - 1;
   OPUC_RETURN_IF_ERROR(m.InRange("acc_addr", insn.acc_addr, last_entry - insn.acc_addr + 1,
                                  m.units.acc_entries, "accumulator entry"));
-  OPUC_RETURN_IF_ERROR(m.InRange("dram_addr", insn.dram_addr, StoredSpan(insn, L),
-                                 static_cast<int64_t>(m.dram->size()), "DRAM byte"));
+  OPUC_RETURN_IF_ERROR(
+      m.InRange("dram_addr", insn.dram_addr, StoredSpan(insn, L), m.dram_bytes, "DRAM byte"));
+  if (m.dry) return OkStatus();                  // checked; no data to move
   const int64_t copies = insn.upsample ? 2 : 1;  // per axis
   const int shift = insn.high_byte ? 8 : 0;
   for (int64_t r = 0; r < insn.rows; ++r) {

@@ -29,6 +29,7 @@ Status ExecTable(Machine& m, const isa::TableInsn& insn) {
                                  m.units.fm_rows, "feature-map row"));
   OPUC_RETURN_IF_ERROR(
       m.InRange("acc_addr", insn.acc_addr, insn.count, m.units.acc_entries, "accumulator entry"));
+  if (m.dry) return OkStatus();  // checked; no data to move
   const auto* bytes =
       reinterpret_cast<const uint8_t*>(&m.fm[static_cast<size_t>(insn.table_addr * L)]);
   const auto entry = [bytes](int64_t k) {

@@ -28,6 +28,10 @@ std::string FormatDouble(double value);
 /// `text` in double quotes with JSON escapes.
 std::string Quote(std::string_view text);
 
+/// `text` with U+FFFD for each byte that is not part of well-formed UTF-8
+/// (what a JSON file must hold; names from files may be any bytes).
+std::string ValidUtf8(std::string_view text);
+
 /// "[a,b,c]" with `format` applied to each element.
 template <typename List, typename Format>
 std::string JoinList(const List& list, Format format) {
