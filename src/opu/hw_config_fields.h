@@ -24,7 +24,7 @@ struct HwField {
   const char* path;  ///< "buffers.weight.banks"
   HwFieldRef (*ref)(HwConfig&);
   /// The least and the greatest value of an integer field; a real-valued
-  /// field must be positive and a bool takes either value. The greatest
+  /// field must be positive and at most `maximum`; a bool takes either value. The greatest
   /// keeps every size a program derives from the config (buffers the
   /// simulator allocates, DRAM word alignment) far inside memory and int64.
   int64_t minimum;

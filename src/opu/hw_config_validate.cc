@@ -1,6 +1,7 @@
 //===- src/opu/hw_config_validate.cc - Is this a usable OPU? --------------===//
 //
-// Every number in range (the minimums of the field table), and an HDFG the
+// Every number in range (the field table's least and greatest values), DRAM
+// at least a byte in 1,024 cycles, and an HDFG the
 // matcher can walk: unique stage names, edges in range without repeats or
 // self-loops, every stage reachable from the root, and no inner-product
 // stage on a cycle (one ipa per group).
@@ -50,9 +51,27 @@ Status CheckBuffers(const HwConfig& c) {
   return CheckBuffer("partial_sum", c.buffers.partial_sum, Co * 6, "entries");
 }
 
-Status Positive(const char* field, double value) {
-  if (value > 0.0) return OkStatus();
-  return InvalidArgument(Cat(field, " is ", value, "; expected a positive number"));
+/// A real-valued field: positive and at most the table's greatest value
+/// (NaN fails both tests).
+Status PositiveInRange(const HwField& field, double value) {
+  if (!(value > 0.0))
+    return InvalidArgument(Cat(field.path, " is ", value, "; expected a positive number"));
+  if (!(value <= static_cast<double>(field.maximum)))
+    return InvalidArgument(Cat(field.path, " is ", value, "; expected at most ", field.maximum));
+  return OkStatus();
+}
+
+// DRAM bytes a cycle (bandwidth / clock) the estimator and the bounds divide
+// by: at least a byte in 1,024 cycles, so that a program's cycles stay
+// within int64 (and within anything a report can mean).
+constexpr double kMinDramBytesPerCycle = 1.0 / 1024;
+
+Status CheckDramRate(const HwConfig& c) {
+  const double bytes_per_cycle = c.dram.bandwidth_gb_per_s * 1e3 / c.array.clock_mhz;
+  if (bytes_per_cycle >= kMinDramBytesPerCycle) return OkStatus();
+  return InvalidArgument(Cat("dram.bandwidth_gb_per_s is ", c.dram.bandwidth_gb_per_s,
+                             " at array.clock_mhz ", c.array.clock_mhz, ": ", bytes_per_cycle,
+                             " bytes a cycle; expected at least one byte in 1024 cycles"));
 }
 
 Status CheckHdfg(const Hdfg& g) {
@@ -115,7 +134,7 @@ Status ValidateHwConfig(const HwConfig& c) {
     if (auto* i = std::get_if<int64_t*>(&ref)) {
       OPUC_RETURN_IF_ERROR(InRange(field, **i));
     } else if (auto* d = std::get_if<double*>(&ref)) {
-      OPUC_RETURN_IF_ERROR(Positive(field.path, **d));
+      OPUC_RETURN_IF_ERROR(PositiveInRange(field, **d));
     }
   }
   if (c.dram.word_bits % 8 != 0)
@@ -124,6 +143,7 @@ Status ValidateHwConfig(const HwConfig& c) {
   if (c.store.taps >> kNumHwModules)
     return InvalidArgument("store.taps holds a bit that names no module");
   OPUC_RETURN_IF_ERROR(CheckBuffers(c));
+  OPUC_RETURN_IF_ERROR(CheckDramRate(c));
   return CheckHdfg(c.hdfg);
 }
 

@@ -249,9 +249,6 @@ Json ToJson(const ReportView& v) {
             {"by_class", classes}}}};
 }
 
-/// A CSV field, safe in a spreadsheet (opuc/output.h).
-std::string CsvField(const std::string& text) { return CsvCell(text); }
-
 std::string ToCsv(const ReportView& v) {
   const ProgramReport& r = v.report;
   std::ostringstream csv;
@@ -264,7 +261,7 @@ std::string ToCsv(const ReportView& v) {
     const bool opu = s.kind == StepKind::kOpu;
     csv << s.step << ',' << (opu ? "opu" : "cpu") << ','
         << (opu ? LayerClassName(s.layer_class) : "") << ',' << s.group << ','
-        << CsvField(OpsText(s)) << ',' << CsvField(s.output) << ',' << s.macs << ',';
+        << CsvCell(OpsText(s)) << ',' << CsvCell(s.output) << ',' << s.macs << ',';
     if (opu)
       csv << s.estimated_cycles << ','
           << (s.measured_cycles ? std::to_string(*s.measured_cycles) : std::string()) << ','
@@ -272,9 +269,9 @@ std::string ToCsv(const ReportView& v) {
           << ',' << s.physical.dram_cycles << ',' << s.mapping.cycles() << ','
           << Fixed(r.Efficiency(s.macs, r.Cycles(s)), 6) << ',' << s.usage.bytes_loaded << ','
           << s.usage.bytes_stored << ',' << s.usage.fm_rows << ',' << s.usage.weight_rows << ','
-          << s.usage.param_rows << ',' << s.usage.acc_entries << ',' << CsvField(s.tiling);
+          << s.usage.param_rows << ',' << s.usage.acc_entries << ',' << CsvCell(s.tiling);
     else
-      csv << ",,,,,,,,,,,,,," << CsvField(s.reason);
+      csv << ",,,,,,,,,,,,,," << CsvCell(s.reason);
     csv << '\n';
   }
   return csv.str();
