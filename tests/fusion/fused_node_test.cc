@@ -6,9 +6,9 @@
 
 #include "fusion/fusion_test_util.h"
 #include "opuc/cpu/reference.h"
-#include "opuc/frontend/opug.h"
 #include "opuc/fusion/fuse_mutator.h"
 #include "opuc/ir/verifier.h"
+#include "opuc/opug/opug.h"
 #include "opuc/tensor_io/random_input.h"
 
 namespace opuc {

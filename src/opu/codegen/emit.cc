@@ -62,9 +62,9 @@ void PlacePool(const InnerProductGroup& g, const Tiling& t, const Unit& unit, in
 
 }  // namespace
 
-Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling& t,
-                                        const HwConfig& hw, const ConstantPlacement& constants,
-                                        const GroupLayouts& layouts) {
+Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& g, const Tiling& t,
+                                       const HwConfig& hw, const ConstantPlacement& constants,
+                                       const GroupLayouts& layouts) {
   const OpuBufferUnits u = BufferUnits(hw);
   const int64_t L = u.lanes, Co = u.out_lanes;
   const std::vector<Unit> units = Units(g, t, u);
@@ -96,7 +96,7 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       for (int64_t p = 0; p < t.planes; ++p) {
         for (int64_t bl = 0; bl < t.blocks; ++bl) {
           isa::LoadInsn l;
-          l.buffer = 0;
+          l.buffer = isa::LoadInsn::kFeatureMap;
           l.sram_addr = fm_base + (p * t.blocks + bl) * ih * iw;
           const InputBlockSource& from =
               t.sources[static_cast<size_t>(g.depthwise ? unit.in_block : bl)];
@@ -121,7 +121,7 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
     }
     isa::LoadInsn w;
     const int64_t row_bytes = WeightRowBytes(g, u);
-    w.buffer = 1;
+    w.buffer = isa::LoadInsn::kWeights;
     w.diagonal = CompactWeightRows(g, u);
     w.sram_addr = wgt_base;
     w.dram_addr = constants.weights + (unit.ob * t.rows_per_out_block + unit.first_row) * row_bytes;
@@ -132,7 +132,7 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
     load.Add(w);
     if (unit.first_chunk) {
       isa::LoadInsn prm;
-      prm.buffer = 2;
+      prm.buffer = isa::LoadInsn::kParams;
       prm.sram_addr = param_row;
       prm.dram_addr = constants.params + unit.ob * Co * 8;
       prm.rows = prm.cols = 1;
@@ -151,7 +151,7 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       const ActivationLayout& res = *layouts.residuals[k];
       for (int64_t p = 0; p < res.planes(); ++p) {
         isa::LoadInsn r;
-        r.buffer = 0;
+        r.buffer = isa::LoadInsn::kFeatureMap;
         r.sram_addr = residual_base + ResidualTilesBefore(g, k) * t.tile_h * t.tile_w +
                       p * unit.row.size * unit.col.size;
         r.dram_addr = res.PixelAddress(p, unit.ob * Co / L, unit.row.first, unit.col.first);
@@ -180,7 +180,8 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
         gm.out_cols = unit.col.size;
         gm.stride_y = g.sy;
         gm.stride_x = g.sx;
-        gm.init = unit.first_chunk && compute.insns.empty() ? 1 : 0;
+        gm.init = unit.first_chunk && compute.insns.empty() ? isa::GemmInsn::kFromBias
+                                                            : isa::GemmInsn::kAccumulate;
         gm.fm_unsigned = g.in_format == DType::kU8 || (t.planes == 2 && p == 1);
         gm.high_byte = t.planes == 2 && p == 0;
         estimate.Compute(unit.row.size * unit.col.size);
@@ -239,7 +240,8 @@ Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling
       for (isa::Instruction& insn : batch->insns) program.push_back(std::move(insn));
   }
 
-  OpuGroupCode code;
+  PlannedStep code;
+  code.kind = StepKind::kOpu;
   code.group = g.group;
   code.tiling = t.Text(g);
   code.estimated_cycles = estimate.Total();

@@ -22,9 +22,9 @@ struct GroupLayouts {
   const ActivationLayout* upsampled = nullptr;  ///< The doubled map of the last value.
 };
 
-Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling& t,
-                                        const HwConfig& hw, const ConstantPlacement& constants,
-                                        const GroupLayouts& layouts);
+Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& g, const Tiling& t,
+                                       const HwConfig& hw, const ConstantPlacement& constants,
+                                       const GroupLayouts& layouts);
 
 /// Where one unit's tile sits on chip for the stages after the inner product.
 struct PostTile {
