@@ -1,4 +1,4 @@
-//===- tests/oracle/fold_dequantize.h - Float16 weights made float32 -*- C++ -*-===//
+//===- oracle/fold_dequantize.h - Float16 weights made float32 -*- C++ -*-===//
 //
 // Arm NN 20.08's TFLite parser needs convolution weights in constant
 // buffers, but the MediaPipe models compute them with DEQUANTIZE from
@@ -10,8 +10,8 @@
 // reads.
 //
 //===----------------------------------------------------------------------===//
-#ifndef OPUC_TESTS_ORACLE_FOLD_DEQUANTIZE_H
-#define OPUC_TESTS_ORACLE_FOLD_DEQUANTIZE_H
+#ifndef OPUC_ORACLE_FOLD_DEQUANTIZE_H
+#define OPUC_ORACLE_FOLD_DEQUANTIZE_H
 
 #include <cstdint>
 #include <string_view>
@@ -19,7 +19,7 @@
 
 #include "opuc/status.h"
 
-namespace opuc::test {
+namespace opuc::oracle {
 
 struct FoldedModel {
   std::vector<uint8_t> bytes;  ///< The rewritten .tflite.
@@ -33,6 +33,6 @@ struct FoldedModel {
 /// cannot carry.
 Expected<FoldedModel> FoldDequantize(const std::vector<uint8_t>& bytes, std::string_view name);
 
-}  // namespace opuc::test
+}  // namespace opuc::oracle
 
-#endif  // OPUC_TESTS_ORACLE_FOLD_DEQUANTIZE_H
+#endif  // OPUC_ORACLE_FOLD_DEQUANTIZE_H

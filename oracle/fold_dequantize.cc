@@ -1,4 +1,4 @@
-//===- tests/oracle/fold_dequantize.cc - Float16 weights made float32 -----===//
+//===- oracle/fold_dequantize.cc - Float16 weights made float32 -----===//
 #include "oracle/fold_dequantize.h"
 
 #include <flatbuffers/flatbuffers.h>
@@ -10,7 +10,7 @@
 #include "opuc/tensor_io/half.h"
 #include "tflite_oracle_generated.h"
 
-namespace opuc::test {
+namespace opuc::oracle {
 namespace {
 
 namespace tfl = ::opuc::oracle_tflite;
@@ -114,4 +114,4 @@ Expected<FoldedModel> FoldDequantize(const std::vector<uint8_t>& bytes, std::str
   return result;
 }
 
-}  // namespace opuc::test
+}  // namespace opuc::oracle

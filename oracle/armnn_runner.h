@@ -1,4 +1,4 @@
-//===- tests/oracle/armnn_runner.h - A .tflite on Arm NN's CpuRef -*- C++ -*-===//
+//===- oracle/armnn_runner.h - A .tflite on Arm NN's CpuRef -*- C++ -*-===//
 //
 // Parses a .tflite with Arm NN 20.08's TFLite parser, optimizes it for the
 // CpuRef backend and runs it: the independent float implementation the
@@ -11,8 +11,8 @@
 // process ends.
 //
 //===----------------------------------------------------------------------===//
-#ifndef OPUC_TESTS_ORACLE_ARMNN_RUNNER_H
-#define OPUC_TESTS_ORACLE_ARMNN_RUNNER_H
+#ifndef OPUC_ORACLE_ARMNN_RUNNER_H
+#define OPUC_ORACLE_ARMNN_RUNNER_H
 
 #include <cstdint>
 #include <memory>
@@ -23,7 +23,7 @@
 #include "opuc/status.h"
 #include "opuc/tensor_io/host_tensor.h"
 
-namespace opuc::test {
+namespace opuc::oracle {
 
 /// One output of a run: the subgraph output's name, shape and values.
 struct ArmnnOutput {
@@ -55,6 +55,6 @@ class ArmnnModel {
   std::unique_ptr<State> state_;
 };
 
-}  // namespace opuc::test
+}  // namespace opuc::oracle
 
-#endif  // OPUC_TESTS_ORACLE_ARMNN_RUNNER_H
+#endif  // OPUC_ORACLE_ARMNN_RUNNER_H

@@ -1,4 +1,4 @@
-//===- tests/oracle/armnn_runner.cc - A .tflite on Arm NN's CpuRef --------===//
+//===- oracle/armnn_runner.cc - A .tflite on Arm NN's CpuRef --------===//
 #include "oracle/armnn_runner.h"
 
 #include <armnn/ArmNN.hpp>
@@ -6,7 +6,7 @@
 #include <exception>
 #include <utility>
 
-namespace opuc::test {
+namespace opuc::oracle {
 namespace {
 
 // The process's one runtime (see the header), never destroyed.
@@ -91,4 +91,4 @@ Expected<std::vector<ArmnnOutput>> ArmnnModel::Run(const std::vector<HostTensor>
   return results;
 }
 
-}  // namespace opuc::test
+}  // namespace opuc::oracle
