@@ -9,7 +9,7 @@
 // executor's time goes by op (timed between the walk's observer calls);
 // then the CPU executor on the graph after FuseOps (functions of an inner
 // product and its elementwise tail run as one kernel), and its gain.
-// Where the build found Arm NN (the oracle tests' runner), the float model
+// Where the build found Arm NN (oracle/, as the oracle tests), the float model
 // also runs on Arm NN 20.08's CpuRef backend: the original .tflite with its
 // float16 weights folded, on the same inputs.
 //
@@ -106,14 +106,15 @@ double TimeArmnn([[maybe_unused]] const std::string& name,
   const std::string file = FetchedModelsDir() + "/" + name + ".tflite";
   std::ifstream in(file, std::ios::binary);
   const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
-  Expected<test::FoldedModel> folded = test::FoldDequantize(bytes, file);
+  Expected<oracle::FoldedModel> folded = oracle::FoldDequantize(bytes, file);
   if (!folded.ok()) Fail(name, folded.status());
-  Expected<std::unique_ptr<test::ArmnnModel>> armnn = test::ArmnnModel::Load(folded->bytes, file);
+  Expected<std::unique_ptr<oracle::ArmnnModel>> armnn =
+      oracle::ArmnnModel::Load(folded->bytes, file);
   if (!armnn.ok()) return 0;  // an operator Arm NN 20.08 cannot parse: no figure
   double best = 0;
   for (int rep = 0; rep < 2; ++rep) {
     const auto t0 = Clock::now();
-    Expected<std::vector<test::ArmnnOutput>> out = (*armnn)->Run(inputs);
+    Expected<std::vector<oracle::ArmnnOutput>> out = (*armnn)->Run(inputs);
     const double s = std::chrono::duration<double>(Clock::now() - t0).count();
     if (!out.ok()) Fail(name, out.status());
     if (rep == 0 || s < best) best = s;

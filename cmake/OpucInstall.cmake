@@ -1,7 +1,9 @@
 # Installs opuc for other projects: the static libraries, the public headers
 # (with the generated version.h), a CMake package -- find_package(opuc) gives
-# opuc::opuc -- and a pkg-config file, opuc.pc. docs/cross-compiling.md shows
-# both in use; tests/consumer/ builds against them.
+# opuc::opuc, find_package(opuc COMPONENTS runtime) opuc::runtime and only
+# the packages the runtime needs -- and two pkg-config modules, opuc.pc and
+# opuc-runtime.pc. docs/cross-compiling.md shows them in use; tests/consumer/
+# builds against them.
 #
 # What gets installed follows the link graph of the umbrella target `opuc`:
 # a library added to it is installed and exported with no change here. Each
@@ -10,17 +12,17 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 # Visits the link graph from `target` depth first. Appends our own targets to
-# the global property OPUC_INSTALL_TARGETS in post-order (each after all it
-# links) and the imported targets it reaches to OPUC_INSTALL_IMPORTED.
-function(_opuc_walk target)
-  get_property(seen GLOBAL PROPERTY _OPUC_WALK_SEEN)
+# the global property <set>_TARGETS in post-order (each after all it links)
+# and the imported targets it reaches to <set>_IMPORTED.
+function(_opuc_walk set target)
+  get_property(seen GLOBAL PROPERTY ${set}_SEEN)
   if(target IN_LIST seen)
     return()
   endif()
-  set_property(GLOBAL APPEND PROPERTY _OPUC_WALK_SEEN ${target})
+  set_property(GLOBAL APPEND PROPERTY ${set}_SEEN ${target})
   get_target_property(imported ${target} IMPORTED)
   if(imported)
-    set_property(GLOBAL APPEND PROPERTY OPUC_INSTALL_IMPORTED ${target})
+    set_property(GLOBAL APPEND PROPERTY ${set}_IMPORTED ${target})
     return()
   endif()
   # A static library's private dependencies appear here as $<LINK_ONLY:...>;
@@ -33,10 +35,10 @@ function(_opuc_walk target)
       if(aliased)
         set(dep ${aliased})
       endif()
-      _opuc_walk(${dep})
+      _opuc_walk(${set} ${dep})
     endif()
   endforeach()
-  set_property(GLOBAL APPEND PROPERTY OPUC_INSTALL_TARGETS ${target})
+  set_property(GLOBAL APPEND PROPERTY ${set}_TARGETS ${target})
 endfunction()
 
 # The CMake package and the pkg-config module of an imported target's package.
@@ -56,39 +58,57 @@ function(_opuc_package_of target cmake_var pc_var)
   endif()
 endfunction()
 
-_opuc_walk(opuc)
-get_property(_opuc_targets GLOBAL PROPERTY OPUC_INSTALL_TARGETS)
-get_property(_opuc_imported GLOBAL PROPERTY OPUC_INSTALL_IMPORTED)
+# What `root` brings along: the pkg-config Libs (in <prefix>_PC_LIBS, users
+# before what they use) and Requires (<prefix>_PC_REQUIRES), and the
+# find_dependency() lines of its outside packages (<prefix>_FIND_DEPENDENCIES).
+function(_opuc_link_set root prefix)
+  _opuc_walk(${prefix} ${root})
+  get_property(targets GLOBAL PROPERTY ${prefix}_TARGETS)
+  get_property(imported GLOBAL PROPERTY ${prefix}_IMPORTED)
+  set(libs "")
+  foreach(target IN LISTS targets)
+    get_target_property(type ${target} TYPE)
+    if(type STREQUAL "STATIC_LIBRARY")
+      get_target_property(output_name ${target} OUTPUT_NAME)
+      if(NOT output_name)
+        set(output_name ${target})
+      endif()
+      set(libs "-l${output_name} ${libs}")
+    endif()
+  endforeach()
+  set(find_dependencies "")
+  set(requires "")
+  foreach(target IN LISTS imported)
+    _opuc_package_of(${target} package pc_module)
+    string(APPEND find_dependencies "find_dependency(${package})\n")
+    if(pc_module)
+      list(APPEND requires ${pc_module})
+    elseif(target STREQUAL "Threads::Threads")
+      set(libs "${libs}-pthread")  # it ends in a blank
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES requires)
+  list(JOIN requires ", " requires)
+  string(STRIP "${libs}" libs)
+  if(requires)
+    set(requires "Requires: ${requires}")
+  endif()
+  set(${prefix}_TARGETS ${targets} PARENT_SCOPE)
+  set(${prefix}_PC_LIBS "${libs}" PARENT_SCOPE)
+  set(${prefix}_PC_REQUIRES "${requires}" PARENT_SCOPE)
+  set(${prefix}_FIND_DEPENDENCIES "${find_dependencies}" PARENT_SCOPE)
+endfunction()
 
-# Exported as opuc::<name without the opuc_ prefix>: opuc::opuc, opuc::ir, ...
-# Static libraries go to pkg-config's Libs, users before what they use.
-set(_opuc_pc_libs "")
+_opuc_link_set(opuc OPUC)
+_opuc_link_set(opuc_runtime OPUC_RUNTIME)
+set(_opuc_targets ${OPUC_TARGETS})
+
+# Exported as opuc::<name without the opuc_ prefix>: opuc::opuc, opuc::ir,
+# opuc::runtime, ...
 foreach(target IN LISTS _opuc_targets)
   string(REGEX REPLACE "^opuc_" "" name ${target})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
-  get_target_property(type ${target} TYPE)
-  if(type STREQUAL "STATIC_LIBRARY")
-    get_target_property(output_name ${target} OUTPUT_NAME)
-    if(NOT output_name)
-      set(output_name ${target})
-    endif()
-    set(_opuc_pc_libs "-l${output_name} ${_opuc_pc_libs}")
-  endif()
 endforeach()
-
-set(OPUC_FIND_DEPENDENCIES "")
-set(_opuc_pc_requires "")
-foreach(target IN LISTS _opuc_imported)
-  _opuc_package_of(${target} package pc_module)
-  string(APPEND OPUC_FIND_DEPENDENCIES "find_dependency(${package})\n")
-  if(pc_module)
-    list(APPEND _opuc_pc_requires ${pc_module})
-  elseif(target STREQUAL "Threads::Threads")
-    set(_opuc_pc_libs "${_opuc_pc_libs}-pthread")  # it ends in a blank
-  endif()
-endforeach()
-list(REMOVE_DUPLICATES _opuc_pc_requires)
-list(JOIN _opuc_pc_requires ", " _opuc_pc_requires)
 
 set(_opuc_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/opuc)
 install(TARGETS ${_opuc_targets} EXPORT opucTargets
@@ -108,13 +128,20 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/opucConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/opucConfig.cmake ${PROJECT_BINARY_DIR}/opucConfigVersion.cmake
   DESTINATION ${_opuc_cmake_dir})
 
-# opuc.pc finds its prefix relative to itself, so the tree can be moved.
+# The .pc files find their prefix relative to themselves, so the tree can be moved.
 file(RELATIVE_PATH OPUC_PC_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 string(REGEX REPLACE "/$" "" OPUC_PC_PREFIX ${OPUC_PC_PREFIX})
-string(STRIP "${_opuc_pc_libs}" OPUC_PC_LIBS)
-set(OPUC_PC_REQUIRES "")
-if(_opuc_pc_requires)
-  set(OPUC_PC_REQUIRES "Requires: ${_opuc_pc_requires}")
-endif()
-configure_file(cmake/opuc.pc.in ${PROJECT_BINARY_DIR}/opuc.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/opuc.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+# opuc_pc_module(<module> <description> <prefix>): <module>.pc from _opuc_link_set's <prefix>.
+function(opuc_pc_module module description prefix)
+  set(OPUC_PC_NAME ${module})
+  set(OPUC_PC_DESCRIPTION "${description}")
+  set(OPUC_PC_LIBS "${${prefix}_PC_LIBS}")
+  set(OPUC_PC_REQUIRES "${${prefix}_PC_REQUIRES}")
+  configure_file(cmake/opuc.pc.in ${PROJECT_BINARY_DIR}/${module}.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/${module}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endfunction()
+opuc_pc_module(opuc "Ahead-of-time compiler library for the OPU FPGA accelerator (static, C++17)"
+               OPUC)
+opuc_pc_module(opuc-runtime
+               "Runs .opup programs on the OPU's devices, without the compiler (static, C++17)"
+               OPUC_RUNTIME)

@@ -27,8 +27,8 @@
 #include <string>
 #include <vector>
 
-#include "opuc/frontend/opug.h"
 #include "opuc/ir/graph_builder.h"
+#include "opuc/opug/opug.h"
 #include "opuc/tensor_io/random_input.h"
 
 namespace {

@@ -51,8 +51,9 @@ module opu_gemm
     acc_waddr_o = s1_entry_q;
     for (int unsigned j = 0; j < CO; j++) begin
       logic signed [47:0] start, product;
-      start = init == 2'd0 ? acc_rdata_i[ACC_BITS*j +: ACC_BITS] :
-              init == 2'd1 ? {{16{param_rdata_i[64*j+31]}}, param_rdata_i[64*j +: 32]} : '0;
+      start = init == opuc_isa_pkg::GEMM_INIT_ACCUMULATE ? acc_rdata_i[ACC_BITS*j +: ACC_BITS] :
+              init == opuc_isa_pkg::GEMM_INIT_FROM_BIAS ?
+                  {{16{param_rdata_i[64*j+31]}}, param_rdata_i[64*j +: 32]} : '0;
       product = {{16{sums[j][31]}}, sums[j]};
       if (`OPU_FIELD(insn_i, GEMM_HIGH_BYTE)) product = product <<< 8;
       acc_wdata_o[ACC_BITS*j +: ACC_BITS] = start + product;

@@ -98,6 +98,8 @@ module opu_load
       if (start_i) begin
         logic [31:0] pitch, first_unit, pl, pt, rows, cols, sx, sy, spread_x, spread_y;
         logic        first_middle;
+        logic [1:0]  buffer;
+        buffer = `OPU_FIELD(insn_i, LOAD_BUFFER);
         pl = 32'(`OPU_FIELD(insn_i, LOAD_PAD_LEFT));
         pt = 32'(`OPU_FIELD(insn_i, LOAD_PAD_TOP));
         rows = 32'(`OPU_FIELD(insn_i, LOAD_ROWS));
@@ -110,7 +112,7 @@ module opu_load
         first_unit = 32'(`OPU_FIELD(insn_i, LOAD_SRAM_ADDR)) + pt * pitch + pl;
         first_middle = pt == 0 && rows != 0 && cols != 0;
         active_q <= 1'b1;
-        buffer_q <= `OPU_FIELD(insn_i, LOAD_BUFFER);
+        buffer_q <= buffer;
         rows_q <= 32'(`OPU_FIELD(insn_i, LOAD_ROWS));
         cols_q <= 32'(`OPU_FIELD(insn_i, LOAD_COLS));
         stride_q <= 32'(`OPU_FIELD(insn_i, LOAD_DRAM_STRIDE));
@@ -121,8 +123,8 @@ module opu_load
         row_step_q <= pitch * sy;
         diagonal_q <= `OPU_FIELD(insn_i, LOAD_DIAGONAL);
         beats_q <= `OPU_FIELD(insn_i, LOAD_DIAGONAL) ? 32'd1 :
-                   `OPU_FIELD(insn_i, LOAD_BUFFER) == 2'd1 ? WGT_BEATS :
-                   `OPU_FIELD(insn_i, LOAD_BUFFER) == 2'd2 ? PARAM_BEATS : FM_BEATS;
+                   buffer == opuc_isa_pkg::LOAD_BUFFER_WEIGHTS ? WGT_BEATS :
+                   buffer == opuc_isa_pkg::LOAD_BUFFER_PARAMS  ? PARAM_BEATS : FM_BEATS;
         pad_left_q <= pl;
         {rq_r_q, rq_c_q, rq_b_q, rq_off_q} <= '0;
         rq_row_q <= `OPU_FIELD(insn_i, LOAD_DRAM_ADDR);

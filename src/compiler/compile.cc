@@ -4,6 +4,7 @@
 #include <future>
 #include <system_error>
 
+#include "opuc/compiler/write_program.h"
 #include "opuc/opu/codegen.h"
 #include "opuc/partition/hw_partition.h"
 #include "opuc/pass/pass_context.h"
@@ -35,10 +36,12 @@ Status RunPasses(Graph& graph, const CompileOptions& options) {
   return pipeline->Run(graph, ctx, counters).status();
 }
 
-CompileReport Report(const Graph& graph, const HwPartition& partition, const OpuCode& code) {
+CompileReport Report(const Graph& graph, const HwPartition& partition, const StepPlan& plan) {
   CompileReport report;
   report.total_macs = partition.total_macs;
-  for (const HwGroup& group : partition.groups) {
+  for (size_t s = 0; s < partition.groups.size(); ++s) {
+    const HwGroup& group = partition.groups[s];
+    const PlannedStep& step = plan.steps[s];  // WriteProgram checked they pair
     GroupReport r;
     r.group = group.id;
     r.opu_group = group.kind == GroupKind::kOpu;
@@ -47,16 +50,16 @@ CompileReport Report(const Graph& graph, const HwPartition& partition, const Opu
       const std::string& name = graph.node(n).name;
       r.ops.push_back(name.empty() ? Cat("#", n) : name);
     }
-    if (const OpuGroupCode* compiled = code.FindGroup(group.id)) {
-      r.step = StepKind::kOpu;
-      r.words = static_cast<int64_t>(compiled->words.size());
-      r.estimated_cycles = compiled->estimated_cycles;
-      r.tiling = compiled->tiling;
+    r.step = step.kind;
+    if (step.kind == StepKind::kOpu) {
+      r.words = static_cast<int64_t>(step.words.size());
+      r.estimated_cycles = step.estimated_cycles;
+      r.tiling = step.tiling;
       ++report.opu_steps;
       report.opu_macs += group.macs;
       report.estimated_cycles += r.estimated_cycles;
     } else {
-      r.reason = CpuStepReason(graph, partition, code, group);
+      r.reason = step.reason;
       ++report.cpu_steps;
     }
     report.groups.push_back(std::move(r));
@@ -96,8 +99,8 @@ Expected<CompiledModel> CompileModel(Graph model,
   Expected<HwPartition> partition = PartitionForHardware(graph, hw);
   if (!partition.ok()) return partition.status().WithContext("partition");
   stage("codegen");
-  Expected<OpuCode> code = CompileOpuGroups(graph, *partition, hw);
-  if (!code.ok()) return code.status().WithContext("codegen");
+  Expected<StepPlan> plan = PlanSteps(graph, *partition, hw);
+  if (!plan.ok()) return plan.status().WithContext("codegen");
   stage("program");
   ProgramBuild build;
   build.compiler = std::string("opuc ") + OPUC_VERSION;
@@ -110,13 +113,13 @@ Expected<CompiledModel> CompileModel(Graph model,
                         : source.data()                ? Sha256Hex(source.data(), source.size)
                                                        : std::string();
   CompiledModel compiled;
-  Expected<std::vector<uint8_t>> bytes = WriteProgram(graph, *partition, *code, hw, build);
+  Expected<std::vector<uint8_t>> bytes = WriteProgram(graph, *partition, *plan, hw, build);
   if (!bytes.ok()) return bytes.status().WithContext("program");
   compiled.program = std::move(bytes).value();
-  compiled.report = Report(graph, *partition, *code);
+  compiled.report = Report(graph, *partition, *plan);
   compiled.report.quantize = quantized->report;
-  compiled.report.constant_bytes = static_cast<int64_t>(code->constants.size());
-  compiled.report.dram_bytes = code->dram_bytes;
+  compiled.report.constant_bytes = static_cast<int64_t>(plan->constants.size());
+  compiled.report.dram_bytes = plan->dram_bytes;
   compiled.report.program_bytes = static_cast<int64_t>(compiled.program.size());
   return compiled;
 }

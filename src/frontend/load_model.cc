@@ -4,9 +4,9 @@
 #include <cctype>
 #include <cstring>
 
-#include "opuc/frontend/file_io.h"
-#include "opuc/frontend/opug.h"
+#include "opuc/file_io/file_io.h"
 #include "opuc/frontend/tflite.h"
+#include "opuc/opug/opug.h"
 #include "support/format.h"
 
 namespace opuc {

@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "opuc/frontend/tflite.h"
 
-#include "fb_vector.h"
-#include "opuc/frontend/aligned_bytes.h"
+#include "opuc/file_io/aligned_bytes.h"
 #include "opuc/ir/verifier.h"
+#include "support/fb_vector.h"
 #include "support/format.h"
 #include "tflite_import.h"
 

@@ -1,5 +1,5 @@
 //===- src/frontend/tflite_op_context.cc - One operator, as converters see it -===//
-#include "fb_vector.h"
+#include "support/fb_vector.h"
 #include "support/format.h"
 #include "tflite_import.h"
 

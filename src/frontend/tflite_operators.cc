@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "opuc/frontend/tflite.h"
 
-#include "opuc/frontend/aligned_bytes.h"
+#include "opuc/file_io/aligned_bytes.h"
 #include "support/format.h"
 #include "tflite_import.h"
 

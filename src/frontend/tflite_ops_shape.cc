@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include <limits>
 
-#include "fb_vector.h"
+#include "support/fb_vector.h"
 #include "support/format.h"
 #include "tflite_import.h"
 

@@ -6,7 +6,7 @@
 // afterwards by CheckSparsity (src/ir/sparsity.cc).
 //
 //===----------------------------------------------------------------------===//
-#include "fb_vector.h"
+#include "support/fb_vector.h"
 #include "support/format.h"
 #include "tflite_import.h"
 

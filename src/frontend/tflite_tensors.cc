@@ -9,8 +9,8 @@
 #include <cstring>
 #include <limits>
 
-#include "fb_vector.h"
 #include "opuc/ir/sparsity.h"
+#include "support/fb_vector.h"
 #include "support/format.h"
 #include "tflite_import.h"
 

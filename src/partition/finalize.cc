@@ -12,7 +12,7 @@
 #include <set>
 
 #include "grouping.h"
-#include "opuc/partition/macs.h"
+#include "opuc/ir/macs.h"
 #include "support/format.h"
 
 namespace opuc::partition {

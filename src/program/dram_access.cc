@@ -10,7 +10,7 @@
 
 #include <variant>
 
-#include "opuc/opu/fsim.h"
+#include "opuc/opu/buffer_units.h"
 #include "support/format.h"
 
 namespace opuc {

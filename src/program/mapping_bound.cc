@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "opuc/ir/op_attrs.h"
-#include "opuc/opu/fsim.h"
+#include "opuc/opu/buffer_units.h"
 #include "opuc/program/physical_bound.h"
 #include "support/format.h"
 

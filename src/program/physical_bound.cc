@@ -9,7 +9,7 @@
 
 #include "opuc/ir/dtype.h"
 #include "opuc/ir/shape.h"
-#include "opuc/partition/macs.h"
+#include "opuc/ir/macs.h"
 
 namespace opuc {
 namespace {

@@ -1,7 +1,7 @@
 //===- src/program/program.cc - A loaded program --------------------------===//
 #include <cstring>
 
-#include "opuc/frontend/file_io.h"
+#include "opuc/file_io/file_io.h"
 #include "opuc/program/program.h"
 
 namespace opuc {

@@ -10,9 +10,10 @@
 #include <set>
 
 #include "dram_access.h"
-#include "opuc/frontend/aligned_bytes.h"
-#include "opuc/frontend/opug.h"
+#include "opuc/file_io/aligned_bytes.h"
 #include "opuc/opu/fsim.h"
+#include "opuc/opug/opug.h"
+#include "opuc/program/lifetime.h"
 #include "opuc/program/program.h"
 #include "opup_generated.h"
 #include "support/fb_damage.h"

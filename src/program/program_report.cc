@@ -1,8 +1,8 @@
 //===- src/program/program_report.cc - What each step of a program does ---===//
 #include "opuc/program/program_report.h"
 
+#include "opuc/ir/macs.h"
 #include "opuc/ir/op_kind.h"
-#include "opuc/partition/macs.h"
 #include "support/format.h"
 
 namespace opuc {

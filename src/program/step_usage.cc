@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <variant>
 
-#include "opuc/opu/fsim.h"
+#include "opuc/opu/buffer_units.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -28,9 +28,9 @@ Expected<StepUsage> UsageOfStep(const Program& program, const ProgramStep& step)
     if (const auto* load = std::get_if<isa::LoadInsn>(&*insn)) {
       use.bytes_loaded += load->rows * load->cols * units.LoadUnitBytes(*load);
       const int64_t end = load->sram_addr + LoadedUnits(*load);
-      int64_t& high = load->buffer == 0   ? use.fm_rows
-                      : load->buffer == 1 ? use.weight_rows
-                                          : use.param_rows;
+      int64_t& high = load->buffer == isa::LoadInsn::kFeatureMap ? use.fm_rows
+                      : load->buffer == isa::LoadInsn::kWeights  ? use.weight_rows
+                                                                 : use.param_rows;
       high = std::max(high, end);
     } else if (const auto* store = std::get_if<isa::StoreInsn>(&*insn)) {
       use.bytes_stored += StoredBytes(*store);

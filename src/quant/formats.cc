@@ -6,8 +6,8 @@
 #include <map>
 
 #include "activation_bits.h"
+#include "opuc/ir/macs.h"
 #include "opuc/ir/op_attrs.h"
-#include "opuc/partition/macs.h"
 #include "tables.h"
 
 namespace opuc::quant {

@@ -5,8 +5,11 @@
 #
 # Installs the opuc build into WORK_DIR/prefix, then builds and runs the
 # consumer project of this folder against it twice: with find_package(opuc),
-# and with the flags `pkg-config --cflags --libs opuc` gives. A cross build
-# passes its toolchain file and runs the programs under its emulator.
+# and with the flags `pkg-config --cflags --libs opuc` gives. The first run
+# compiles a program, which the runtime-only consumer (runtime/) then runs,
+# built the same two ways: find_package(opuc COMPONENTS runtime) and
+# `pkg-config opuc-runtime`. A cross build passes its toolchain file and runs
+# the programs under its emulator.
 set(prefix ${WORK_DIR}/prefix)
 file(REMOVE_RECURSE ${WORK_DIR})
 
@@ -30,17 +33,33 @@ endif()
 run(${CMAKE_COMMAND} -S ${CMAKE_CURRENT_LIST_DIR} -B ${WORK_DIR}/cmake -G ${GENERATOR}
     ${compiler} -DCMAKE_PREFIX_PATH=${prefix})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/cmake)
-run(${EMULATOR} ${WORK_DIR}/cmake/consumer)
+set(program ${WORK_DIR}/consumer.opup)
+run(${EMULATOR} ${WORK_DIR}/cmake/consumer ${program})
 
-message(STATUS "pkg-config opuc")
+message(STATUS "find_package(opuc COMPONENTS runtime)")
+run(${CMAKE_COMMAND} -S ${CMAKE_CURRENT_LIST_DIR}/runtime -B ${WORK_DIR}/runtime-cmake
+    -G ${GENERATOR} ${compiler} -DCMAKE_PREFIX_PATH=${prefix})
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/runtime-cmake)
+run(${EMULATOR} ${WORK_DIR}/runtime-cmake/runtime_consumer ${program})
+
 find_program(PKG_CONFIG NAMES pkg-config pkgconf REQUIRED)
 set(ENV{PKG_CONFIG_PATH} ${prefix}/${LIBDIR}/pkgconfig)
-execute_process(COMMAND ${PKG_CONFIG} --cflags --libs opuc OUTPUT_VARIABLE flags
-                RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "pkg-config does not find opuc in ${prefix}/${LIBDIR}/pkgconfig")
-endif()
-message(STATUS "  ${flags}")
-separate_arguments(flags UNIX_COMMAND "${flags}")
+# pkg_config_flags(<module> <out>): `pkg-config --cflags --libs <module>`, as a list.
+function(pkg_config_flags module out)
+  message(STATUS "pkg-config ${module}")
+  execute_process(COMMAND ${PKG_CONFIG} --cflags --libs ${module} OUTPUT_VARIABLE flags
+                  RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "pkg-config does not find ${module} in ${prefix}/${LIBDIR}/pkgconfig")
+  endif()
+  message(STATUS "  ${flags}")
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  set(${out} ${flags} PARENT_SCOPE)
+endfunction()
+pkg_config_flags(opuc flags)
 run(${CXX} -std=c++17 ${CMAKE_CURRENT_LIST_DIR}/main.cc ${flags} -o ${WORK_DIR}/consumer-pc)
 run(${EMULATOR} ${WORK_DIR}/consumer-pc)
+pkg_config_flags(opuc-runtime flags)
+run(${CXX} -std=c++17 ${CMAKE_CURRENT_LIST_DIR}/runtime/main.cc ${flags}
+    -o ${WORK_DIR}/runtime-consumer-pc)
+run(${EMULATOR} ${WORK_DIR}/runtime-consumer-pc ${program})

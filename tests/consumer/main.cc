@@ -2,12 +2,17 @@
 //
 // Builds a small graph with the public API, writes it as .opug, reads it back
 // and checks that the two print the same; through JSON too when this opuc
-// has FlatBuffers' parser. Exit 0 when everything holds.
+// has FlatBuffers' parser. With a path argument it also compiles the graph
+// for the tiny preset and writes the program there, for the runtime-only
+// consumer (runtime/) to run. Exit 0 when everything holds.
 //
 //===----------------------------------------------------------------------===//
-#include <opuc/frontend/opug.h>
+#include <opuc/compiler/compile.h>
+#include <opuc/file_io/file_io.h>
 #include <opuc/ir/graph_builder.h>
 #include <opuc/ir/printer.h>
+#include <opuc/opug/opug.h>
+#include <opuc/tensor_io/random_input.h>
 #include <opuc/version.h>
 
 #include <cstdint>
@@ -43,7 +48,32 @@ int Fail(const char* what, const opuc::Status& status) {
 
 }  // namespace
 
-int main() {
+// Compiles `graph` for the tiny preset, calibrated on three seeded random
+// samples, and writes the program to `path`.
+int WriteProgramFile(const opuc::Graph& graph, const char* path) {
+  std::vector<std::vector<opuc::HostTensor>> calibration;
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    opuc::Expected<std::vector<opuc::HostTensor>> sample = opuc::RandomInputs(graph, seed);
+    if (!sample.ok()) return Fail("making calibration samples", sample.status());
+    calibration.push_back(std::move(sample).value());
+  }
+  opuc::Expected<opuc::HwConfig> hw = opuc::HwConfigPreset("tiny");
+  if (!hw.ok()) return Fail("the tiny preset", hw.status());
+  opuc::CompileOptions options;
+  options.source_name = "consumer";
+  opuc::Expected<opuc::CompiledModel> compiled =
+      opuc::CompileModel(graph, calibration, *hw, std::move(options));
+  if (!compiled.ok()) return Fail("compiling", compiled.status());
+  const opuc::Status written =
+      opuc::WriteFileBytes(path, compiled->program.data(), compiled->program.size());
+  if (!written.ok()) return Fail("writing the program", written);
+  std::printf("consumer: %s: %lld OPU and %lld CPU steps, %zu bytes\n", path,
+              static_cast<long long>(compiled->report.opu_steps),
+              static_cast<long long>(compiled->report.cpu_steps), compiled->program.size());
+  return 0;
+}
+
+int main(int argc, char** argv) {
   opuc::Expected<opuc::Graph> graph = MakeGraph();
   if (!graph.ok()) return Fail("building the graph", graph.status());
   opuc::Expected<std::vector<uint8_t>> bytes = opuc::WriteOpug(*graph);
@@ -69,5 +99,5 @@ int main() {
   std::printf("opuc %s: %zu nodes, %zu bytes of .opug, read back the same%s\n", OPUC_VERSION,
               graph->nodes.size(), bytes->size(),
               opuc::OpugJsonReaderAvailable() ? " (also through JSON)" : "");
-  return 0;
+  return argc > 1 ? WriteProgramFile(*graph, argv[1]) : 0;
 }

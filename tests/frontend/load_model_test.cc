@@ -10,7 +10,7 @@
 
 #include "frontend/test_graphs.h"
 #include "frontend/tflite_builder.h"
-#include "opuc/frontend/opug.h"
+#include "opuc/opug/opug.h"
 
 namespace opuc {
 namespace {

@@ -8,7 +8,7 @@
 #include <doctest/doctest.h>
 
 #include "frontend/test_graphs.h"
-#include "opuc/frontend/opug.h"
+#include "opuc/opug/opug.h"
 #include "opug_generated.h"
 
 namespace opuc {

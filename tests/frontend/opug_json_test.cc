@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "frontend/test_graphs.h"
-#include "opuc/frontend/opug.h"
+#include "opuc/opug/opug.h"
 
 namespace opuc {
 namespace {

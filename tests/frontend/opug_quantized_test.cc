@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "frontend/test_graphs.h"
-#include "opuc/frontend/opug.h"
 #include "opuc/ir/graph_builder.h"
 #include "opuc/ir/printer.h"
 #include "opuc/ir/verifier.h"
+#include "opuc/opug/opug.h"
 
 namespace opuc {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "frontend/corruption.h"
 #include "frontend/test_graphs.h"
-#include "opuc/frontend/opug.h"
 #include "opuc/ir/verifier.h"
+#include "opuc/opug/opug.h"
 
 namespace opuc {
 namespace {

@@ -4,9 +4,9 @@
 #include <cstring>
 
 #include "frontend/test_graphs.h"
-#include "opuc/frontend/aligned_bytes.h"
-#include "opuc/frontend/opug.h"
+#include "opuc/file_io/aligned_bytes.h"
 #include "opuc/ir/verifier.h"
+#include "opuc/opug/opug.h"
 
 namespace opuc {
 namespace {

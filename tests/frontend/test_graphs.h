@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "opuc/frontend/opug.h"
 #include "opuc/ir/graph.h"
+#include "opuc/opug/opug.h"
 
 namespace opuc::test {
 

@@ -2,8 +2,8 @@
 #include <doctest/doctest.h>
 
 #include "frontend/tflite_test_util.h"
-#include "opuc/frontend/opug.h"
 #include "opuc/ir/sparsity.h"
+#include "opuc/opug/opug.h"
 
 namespace opuc::test {
 namespace {

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "opuc/frontend/opug.h"
+#include "opuc/opug/opug.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<uint8_t> bytes(data, data + size);

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "opuc/frontend/opug.h"
+#include "opuc/opug/opug.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)opuc::ReadOpugJson(std::string_view(reinterpret_cast<const char*>(data), size),

@@ -287,11 +287,11 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   CAPTURE(reasons);
   REQUIRE(partition->groups.size() == 1);
   REQUIRE(partition->groups[0].kind == GroupKind::kOpu);
-  Expected<OpuCode> code = CompileOpuGroups(graph, *partition, hw);
+  Expected<StepPlan> code = PlanSteps(graph, *partition, hw);
   REQUIRE_MESSAGE(code.ok(), code.status().ToString());
-  REQUIRE_MESSAGE(code->skipped.empty(), code->skipped.front().reason);
-  REQUIRE(code->groups.size() == 1);
-  CAPTURE(code->groups[0].tiling);
+  REQUIRE(code->steps.size() == 1);
+  REQUIRE_MESSAGE(code->steps[0].kind == StepKind::kOpu, code->steps[0].reason);
+  CAPTURE(code->steps[0].tiling);
 
   std::vector<uint8_t> dram = code->DramImage();
   for (size_t k = 0; k < pieces.size(); ++k)
@@ -301,10 +301,10 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   if (c.residual2) REQUIRE(WriteActivation(*code->Find(res2), inputs.back(), dram).ok());
   OpuCounters counters;
   [[maybe_unused]] const std::vector<uint8_t> before = dram;
-  const Status run = RunFunctionalSim(hw, code->groups[0].words, dram, &counters);
+  const Status run = RunFunctionalSim(hw, code->steps[0].words, dram, &counters);
   REQUIRE_MESSAGE(run.ok(), run.ToString());
 #ifdef OPUC_ALSO_RTL
-  rtl_test::RequireRtlMatches(hw, code->groups[0].words, before, dram, counters);
+  rtl_test::RequireRtlMatches(hw, code->steps[0].words, before, dram, counters);
 #endif
   for (size_t o = 0; o < graph.outputs.size(); ++o) {
     const TensorId t = graph.outputs[o];
@@ -314,7 +314,7 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
     REQUIRE(got.ok());
     CHECK(Values(*got) == Values((*expected)[o]));
   }
-  CHECK(code->groups[0].estimated_cycles > 0);
+  CHECK(code->steps[0].estimated_cycles > 0);
 }
 
 }  // namespace opuc::codegen_test

@@ -135,7 +135,7 @@ TEST_CASE("dependency bits round-trip") {
 
 TEST_CASE("a load word, bit for bit as worked out by hand") {
   LoadInsn load;
-  load.buffer = 1;
+  load.buffer = LoadInsn::kWeights;
   load.sram_addr = 2;
   load.dram_addr = 0x1000;
   load.rows = 3;
@@ -207,6 +207,41 @@ TEST_CASE("the SystemVerilog package names every opcode and field") {
   CHECK(sv.find("localparam int unsigned LOAD_DRAM_ADDR_LSB = 26;") != std::string::npos);
   CHECK(sv.find("localparam int unsigned LOAD_DRAM_ADDR_WIDTH = 32;") != std::string::npos);
   CHECK(sv.find("localparam int unsigned PUSH_NEXT_LSB = 7;") != std::string::npos);
+  CHECK(sv.find("localparam logic [LOAD_BUFFER_WIDTH-1:0] LOAD_BUFFER_FEATURE_MAP = 0;") !=
+        std::string::npos);
+  CHECK(sv.find("localparam logic [GEMM_INIT_WIDTH-1:0] GEMM_INIT_FROM_ZERO = 2;") !=
+        std::string::npos);
+  CHECK(sv.find("localparam logic [RESADD_RES_FORMAT_WIDTH-1:0] RESADD_RES_FORMAT_I16 = 2;") !=
+        std::string::npos);
+}
+
+// The values as docs/isa.md's meanings number them, worked out by hand.
+TEST_CASE("named field values: the table's, and C++ constants of the same value") {
+  CHECK(CheckValues(FieldTable(), ValueTable()).ok());
+  static_assert(LoadInsn::kFeatureMap == 0 && LoadInsn::kWeights == 1 && LoadInsn::kParams == 2);
+  static_assert(GemmInsn::kAccumulate == 0 && GemmInsn::kFromBias == 1 && GemmInsn::kFromZero == 2);
+  static_assert(TableInsn::kI8 == 0 && TableInsn::kU8 == 1 && TableInsn::kI16 == 2);
+  static_assert(ResAddInsn::kI8 == 0 && ResAddInsn::kU8 == 1 && ResAddInsn::kI16 == 2);
+  CHECK(ValueTable().size() == 12);
+  CHECK(ValueTable()[1].name == "Weights");
+  CHECK(ValueTable()[1].field == "buffer");
+}
+
+std::string BrokenValues(std::vector<ValueInfo> values) {
+  const std::vector<FieldInfo> fields = {{"A", "x", 8, 2, FieldKind::U, ""},
+                                         {"A", "y", 10, 2, FieldKind::S, ""}};
+  Status status = CheckValues(fields, values);
+  return status.ok() ? "accepted" : status.message();
+}
+
+TEST_CASE("broken named values are refused, naming the value") {
+  CHECK(BrokenValues({{"A", "x", "P", 0, ""}, {"A", "x", "Q", 3, ""}}) == "accepted");
+  CHECK(BrokenValues({{"A", "z", "P", 0, ""}}) == "A.z P names no field");
+  CHECK(BrokenValues({{"A", "x", "P", 4, ""}}) == "A.x P is 4; the field holds 0 to 3");
+  CHECK(BrokenValues({{"A", "y", "P", 1, ""}}) == "A.y P is 1; the field holds 0 to 3");
+  CHECK(BrokenValues({{"A", "x", "P", 0, ""}, {"A", "x", "P", 1, ""}}) ==
+        "A.x P: A already names a value P");
+  CHECK(BrokenValues({{"A", "x", "P", 1, ""}, {"A", "x", "Q", 1, ""}}) == "A.x Q is 1, as P is");
 }
 
 }  // namespace

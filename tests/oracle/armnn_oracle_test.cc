@@ -31,9 +31,10 @@ void CheckAgainstArmnn(const std::string& model, const std::vector<uint64_t>& se
   Expected<LoadedModel> loaded = LoadModel(test::ModelPath(file));
   REQUIRE_MESSAGE(loaded.ok(), loaded.status().ToString());
   const Graph& graph = loaded->graph;
-  Expected<test::FoldedModel> folded = test::FoldDequantize(test::ReadModel(file), file);
+  Expected<oracle::FoldedModel> folded = oracle::FoldDequantize(test::ReadModel(file), file);
   REQUIRE_MESSAGE(folded.ok(), folded.status().ToString());
-  Expected<std::unique_ptr<test::ArmnnModel>> armnn = test::ArmnnModel::Load(folded->bytes, file);
+  Expected<std::unique_ptr<oracle::ArmnnModel>> armnn =
+      oracle::ArmnnModel::Load(folded->bytes, file);
   REQUIRE_MESSAGE(armnn.ok(), armnn.status().ToString());
 
   for (uint64_t seed : seeds) {
@@ -42,12 +43,12 @@ void CheckAgainstArmnn(const std::string& model, const std::vector<uint64_t>& se
     REQUIRE(inputs.ok());
     Expected<std::vector<HostTensor>> ours = RunReference(graph, *inputs);
     REQUIRE_MESSAGE(ours.ok(), ours.status().ToString());
-    Expected<std::vector<test::ArmnnOutput>> theirs = (*armnn)->Run(*inputs);
+    Expected<std::vector<oracle::ArmnnOutput>> theirs = (*armnn)->Run(*inputs);
     REQUIRE_MESSAGE(theirs.ok(), theirs.status().ToString());
     REQUIRE(ours->size() == theirs->size());
     for (size_t o = 0; o < ours->size(); ++o) {
       const HostTensor& mine = (*ours)[o];
-      const test::ArmnnOutput& other = (*theirs)[o];
+      const oracle::ArmnnOutput& other = (*theirs)[o];
       CAPTURE(other.name);
       CHECK(graph.tensors[static_cast<size_t>(graph.outputs[o])].name == other.name);
       REQUIRE(mine.shape() == other.shape);

@@ -30,7 +30,7 @@ TEST_CASE("the oracle's models lose every DEQUANTIZE") {
                          Count{"hand_landmark_full", 102}}) {
     CAPTURE(c.model);
     const std::string file = std::string(c.model) + ".tflite";
-    Expected<test::FoldedModel> folded = test::FoldDequantize(test::ReadModel(file), file);
+    Expected<oracle::FoldedModel> folded = oracle::FoldDequantize(test::ReadModel(file), file);
     REQUIRE_MESSAGE(folded.ok(), folded.status().ToString());
     CHECK(folded->folded == c.dequantize);
     const TfliteImport imported = Import(folded->bytes, file);
@@ -45,7 +45,7 @@ TEST_CASE("the oracle's models lose every DEQUANTIZE") {
 TEST_CASE("the folded face detector computes the same bits") {
   const std::string file = "face_detection_short_range.tflite";
   const std::vector<uint8_t> bytes = test::ReadModel(file);
-  Expected<test::FoldedModel> folded = test::FoldDequantize(bytes, file);
+  Expected<oracle::FoldedModel> folded = oracle::FoldDequantize(bytes, file);
   REQUIRE(folded.ok());
   const Graph original = Import(bytes, file).graph;
   const Graph copy = Import(folded->bytes, file).graph;
@@ -65,7 +65,7 @@ TEST_CASE("the folded face detector computes the same bits") {
 TEST_CASE("a corrupted model is an error naming it") {
   std::vector<uint8_t> bytes = test::ReadModel("face_detection_short_range.tflite");
   bytes.resize(bytes.size() / 2);
-  Expected<test::FoldedModel> folded = test::FoldDequantize(bytes, "half.tflite");
+  Expected<oracle::FoldedModel> folded = oracle::FoldDequantize(bytes, "half.tflite");
   REQUIRE_FALSE(folded.ok());
   CHECK(folded.status().message() == "half.tflite: not a valid TFLite FlatBuffer");
 }

@@ -1,5 +1,5 @@
 // MACs from shapes, each worked out by hand in a comment.
-#include "opuc/partition/macs.h"
+#include "opuc/ir/macs.h"
 #include "partition/partition_test_util.h"
 
 namespace opuc {

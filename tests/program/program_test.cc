@@ -6,10 +6,11 @@
 
 #include <cstring>
 #include <random>
+#include <string>
 #include <utility>
 
-#include "opuc/frontend/opug.h"
 #include "opuc/ir/constant_data.h"  // kConstantAlignment
+#include "opuc/opug/opug.h"
 #include "opuc/program/program.h"
 #include "opup_generated.h"
 #include "small_model.h"
@@ -39,7 +40,7 @@ TEST_CASE("program: what is written reads back the same") {
   for (const char* hw : {"tiny", "opu1024"}) {
     CAPTURE(hw);
     const test::SmallModel m = test::MakeSmallModel(hw);
-    REQUIRE_FALSE(m.code.groups.empty());
+    REQUIRE_FALSE(m.code.OpuSteps().empty());
     const std::vector<uint8_t> bytes = m.Write();
     CHECK(bytes == m.Write());  // the bytes depend only on the input
     Expected<Program> p = Read(bytes);
@@ -63,27 +64,28 @@ TEST_CASE("program: what is written reads back the same") {
       CHECK(p->activations()[i].address == m.code.activations[i].address);
       CHECK(p->activations()[i].bytes() == m.code.activations[i].bytes());
     }
-    // One step per group, in order; compiled groups carry their words.
+    // One step per group, in order: compiled groups carry their words,
+    // the others the reason they are on the CPU.
     REQUIRE(p->steps().size() == m.partition.groups.size());
-    size_t compiled = 0;
+    REQUIRE(m.code.steps.size() == m.partition.groups.size());
     for (size_t i = 0; i < p->steps().size(); ++i) {
       const ProgramStep& s = p->steps()[i];
       const HwGroup& g = m.partition.groups[i];
+      const PlannedStep& planned = m.code.steps[i];
       CHECK(s.group == g.id);
+      CHECK(planned.group == g.id);
       CHECK(s.nodes == g.ops);
       CHECK(s.outputs == g.outputs);
+      REQUIRE(s.kind == planned.kind);
       if (s.kind != StepKind::kOpu) {
         CHECK_FALSE(s.reason.empty());
+        CHECK(s.reason == planned.reason);
         continue;
       }
-      REQUIRE(compiled < m.code.groups.size());
-      const OpuGroupCode& code = m.code.groups[compiled++];
-      CHECK(code.group == g.id);
-      CHECK(s.Words() == code.words);
-      CHECK(s.estimated_cycles == code.estimated_cycles);
-      CHECK(s.tiling == code.tiling);
+      CHECK(s.Words() == planned.words);
+      CHECK(s.estimated_cycles == planned.estimated_cycles);
+      CHECK(s.tiling == planned.tiling);
     }
-    CHECK(compiled == m.code.groups.size());
   }
 }
 
@@ -246,9 +248,9 @@ TEST_CASE("program: the semantic checks name what is wrong") {
   REQUIRE(base.code.activations.size() >= 2);
   // The first OPU step's index among the steps.
   size_t first_opu = 0;
-  while (base.partition.groups[first_opu].id != base.code.groups[0].group) ++first_opu;
+  while (base.partition.groups[first_opu].id != base.code.OpuSteps()[0]->group) ++first_opu;
   const std::string step_name = "step " + std::to_string(first_opu) + " (OPU, group " +
-                                std::to_string(base.code.groups[0].group) + ")";
+                                std::to_string(base.code.OpuSteps()[0]->group) + ")";
 
   SUBCASE("an activation over the constants") {
     test::SmallModel m = base;
@@ -280,7 +282,7 @@ TEST_CASE("program: the semantic checks name what is wrong") {
   }
   SUBCASE("a store into the constants") {
     test::SmallModel m = base;
-    const auto [at, store] = PatchWord<isa::StoreInsn>(m.code.groups[0].words,
+    const auto [at, store] = PatchWord<isa::StoreInsn>(m.OpuSteps()[0]->words,
                                                        [](isa::StoreInsn& s) { s.dram_addr = 0; });
     const std::string error = ReadError(m.Write());
     CHECK(
@@ -289,7 +291,7 @@ TEST_CASE("program: the semantic checks name what is wrong") {
   }
   SUBCASE("an upsampled store reaches twice as far in both axes") {
     test::SmallModel m = base;
-    const auto [at, store] = PatchWord<isa::StoreInsn>(m.code.groups[0].words,
+    const auto [at, store] = PatchWord<isa::StoreInsn>(m.OpuSteps()[0]->words,
                                                        [](isa::StoreInsn& s) { s.upsample = 1; });
     // tiny's pixels are 8 bytes apart: rows 2r + 1 and columns 2c + 1 of the doubled map.
     const int64_t end = store.dram_addr + (2 * store.rows - 1) * store.dram_stride +
@@ -302,7 +304,7 @@ TEST_CASE("program: the semantic checks name what is wrong") {
   SUBCASE("a load past its input") {
     test::SmallModel m = base;
     const int64_t past = m.code.dram_bytes - 1;
-    const size_t at = PatchWord<isa::LoadInsn>(m.code.groups[0].words, [past](isa::LoadInsn& l) {
+    const size_t at = PatchWord<isa::LoadInsn>(m.OpuSteps()[0]->words, [past](isa::LoadInsn& l) {
                         l.dram_addr = past;
                       }).first;
     CHECK(Contains(ReadError(m.Write()),
@@ -310,7 +312,7 @@ TEST_CASE("program: the semantic checks name what is wrong") {
   }
   SUBCASE("an illegal word") {
     test::SmallModel m = base;
-    m.code.groups[0].words[1] = isa::Word{};
+    m.OpuSteps()[0]->words[1] = isa::Word{};
     CHECK(Contains(ReadError(m.Write()), step_name + ": word 1: "));
   }
   // What the simulator refuses, every device refuses: the reader runs its
@@ -380,13 +382,35 @@ TEST_CASE("program: the semantic checks name what is wrong") {
   SUBCASE("a group left out") {
     test::SmallModel m = base;
     m.partition.groups.pop_back();
+    m.code.steps.pop_back();  // the plan follows the partition
     CHECK(Contains(ReadError(m.Write()), "is in no step"));
   }
   SUBCASE("steps out of order") {
     test::SmallModel m = base;
     std::swap(m.partition.groups[0], m.partition.groups[1]);
+    std::swap(m.code.steps[0], m.code.steps[1]);
     CHECK(Contains(ReadError(m.Write()), "before any step makes it"));
   }
+}
+
+TEST_CASE("program: the writer refuses a plan that does not follow the partition") {
+  const test::SmallModel base = test::MakeSmallModel("tiny");
+  REQUIRE(base.code.steps.size() >= 2);
+  auto write_error = [](const test::SmallModel& m) {
+    Expected<std::vector<uint8_t>> bytes =
+        WriteProgram(m.graph(), m.partition, m.code, m.hw, ProgramBuild{});
+    return bytes.ok() ? std::string("written") : bytes.status().message();
+  };
+  test::SmallModel fewer = base;
+  fewer.code.steps.pop_back();
+  CHECK(write_error(fewer) == "the plan has " + std::to_string(base.code.steps.size() - 1) +
+                                  " steps for " + std::to_string(base.code.steps.size()) +
+                                  " partition groups");
+  test::SmallModel swapped = base;
+  std::swap(swapped.code.steps[0], swapped.code.steps[1]);
+  CHECK(write_error(swapped) ==
+        "planned step 0 is for group " + std::to_string(base.code.steps[1].group) +
+            ", partition group 0 is group " + std::to_string(base.partition.groups[0].id));
 }
 
 }  // namespace

@@ -69,7 +69,9 @@ TEST_CASE("runtime: every device computes the whole graph's reference results") 
       REQUIRE(groups.size() > 1);
       CHECK(groups[0] == std::vector<std::string>{"scale", "shift"});
       CHECK(groups[1].at(0) == "conv1");
-      CHECK(m.code.skipped.empty());
+      for (size_t s = 0; s < m.partition.groups.size(); ++s)  // every OPU group compiled
+        CHECK((m.partition.groups[s].kind == GroupKind::kOpu) ==
+              (m.code.steps[s].kind == StepKind::kOpu));
     }
     const std::vector<uint8_t> bytes = m.Write();
     const Program program = Load(bytes);
@@ -123,7 +125,7 @@ TEST_CASE("runtime: a CPU group is one fused node of the program, run as one fun
 TEST_CASE("runtime: verify names the first step whose result changed") {
   test::SmallModel m = test::MakeSmallModel("tiny");
   // The last OPU step's output stage now clamps everything to its lowest value.
-  OpuGroupCode& last = m.code.groups.back();
+  PlannedStep& last = *m.OpuSteps().back();
   size_t at = 0;
   while (!std::holds_alternative<isa::OutputInsn>(isa::Decode(last.words[at]).value())) ++at;
   auto output = std::get<isa::OutputInsn>(isa::Decode(last.words[at]).value());

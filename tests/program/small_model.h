@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "opuc/compiler/write_program.h"
 #include "opuc/ir/graph_builder.h"
 #include "opuc/opu/codegen.h"
 #include "opuc/partition/hw_partition.h"
@@ -80,9 +81,16 @@ struct SmallModel {
   HwConfig hw;
   QuantizedGraph quantized;
   HwPartition partition;
-  OpuCode code;
+  StepPlan code;
 
   const Graph& graph() const { return quantized.graph; }
+  /// The planned OPU steps, in order.
+  std::vector<PlannedStep*> OpuSteps() {
+    std::vector<PlannedStep*> opu;
+    for (PlannedStep& step : code.steps)
+      if (step.kind == StepKind::kOpu) opu.push_back(&step);
+    return opu;
+  }
   std::vector<uint8_t> Write() const {
     ProgramBuild build;
     build.compiler = "opuc test";
@@ -107,7 +115,7 @@ inline SmallModel MakeSmallModel(const std::string& hw, bool normalized = false,
   Expected<HwPartition> p = PartitionForHardware(m.graph(), m.hw);
   REQUIRE_MESSAGE(p.ok(), p.status().ToString());
   m.partition = std::move(p).value();
-  Expected<OpuCode> code = CompileOpuGroups(m.graph(), m.partition, m.hw);
+  Expected<StepPlan> code = PlanSteps(m.graph(), m.partition, m.hw);
   REQUIRE_MESSAGE(code.ok(), code.status().ToString());
   m.code = std::move(code).value();
   return m;

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "opuc/frontend/opug.h"
+#include "opuc/opug/opug.h"
 #include "partition/partition_test_util.h"
 #include "tools/cli_util.h"
 

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "opuc/frontend/opug.h"
 #include "opuc/ir/graph_builder.h"
+#include "opuc/opug/opug.h"
 #include "opuc/tensor_io/npy.h"
 #include "opuc/tensor_io/random_input.h"
 #include "tools/cli_util.h"

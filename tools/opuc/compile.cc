@@ -20,7 +20,7 @@
 #include "opuc/calibration_inputs.h"
 #include "opuc/compiler/compile.h"
 #include "opuc/exit_codes.h"
-#include "opuc/frontend/file_io.h"  // WriteFileBytes
+#include "opuc/file_io/file_io.h"  // WriteFileBytes
 #include "opuc/frontend/load_model.h"
 #include "opuc/output.h"
 

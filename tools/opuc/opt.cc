@@ -7,8 +7,8 @@
 
 #include "opuc/exit_codes.h"
 #include "opuc/frontend/load_model.h"
-#include "opuc/frontend/opug.h"
 #include "opuc/ir/printer.h"
+#include "opuc/opug/opug.h"
 #include "opuc/pass/pass_context.h"
 #include "opuc/pass/registry.h"
 

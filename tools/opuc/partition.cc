@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "opuc/exit_codes.h"
-#include "opuc/frontend/file_io.h"  // WriteFileBytes
+#include "opuc/file_io/file_io.h"  // WriteFileBytes
 #include "opuc/frontend/load_model.h"
 #include "opuc/opu/hw_config.h"
 #include "opuc/output.h"

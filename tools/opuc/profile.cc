@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "opuc/frontend/file_io.h"
+#include "opuc/file_io/file_io.h"
 #include "opuc/output.h"
 #include "support/format.h"
 #include "support/json_parse.h"

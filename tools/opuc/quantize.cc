@@ -27,10 +27,10 @@
 
 #include "opuc/calibration_inputs.h"
 #include "opuc/exit_codes.h"
-#include "opuc/frontend/opug.h"
 #include "opuc/image/calibration_set.h"
 #include "opuc/image/model_defaults.h"
 #include "opuc/optimized_model.h"
+#include "opuc/opug/opug.h"
 #include "opuc/output.h"
 #include "opuc/quant/accuracy.h"
 #include "opuc/quant/quantize.h"

@@ -20,7 +20,7 @@
 #include <sstream>
 
 #include "opuc/exit_codes.h"
-#include "opuc/frontend/file_io.h"
+#include "opuc/file_io/file_io.h"
 #include "opuc/output.h"
 #include "opuc/profile.h"
 #include "opuc/text_format.h"

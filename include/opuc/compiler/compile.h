@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "opuc/frontend/aligned_bytes.h"
+#include "opuc/file_io/aligned_bytes.h"
 #include "opuc/ir/graph.h"
 #include "opuc/opu/hw_config.h"
 #include "opuc/program/program.h"

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "opuc/frontend/aligned_bytes.h"
+#include "opuc/file_io/aligned_bytes.h"
 #include "opuc/ir/graph.h"
 #include "opuc/status.h"
 

@@ -51,24 +51,6 @@ struct AttrSpec {
     spec.type = type;
     return spec;
   }
-  /// An attribute that defaults to `value` (and has its type).
-  static AttrSpec Optional(std::string name, AttrValue value) {
-    AttrSpec spec = Required(std::move(name), TypeOf(value));
-    spec.default_value = std::move(value);
-    return spec;
-  }
-  AttrSpec&& AtLeast(int64_t lo) && {
-    min = lo;
-    return std::move(*this);
-  }
-  AttrSpec&& OneOf(std::vector<std::string> values) && {
-    choices = std::move(values);
-    return std::move(*this);
-  }
-  AttrSpec&& Length(size_t n) && {
-    length = n;
-    return std::move(*this);
-  }
 };
 
 struct Graph;

@@ -55,6 +55,15 @@ struct FieldInfo {
   std::string_view meaning;
 };
 
+/// A named value of a field (Load.buffer's Weights is 1).
+struct ValueInfo {
+  std::string_view insn;
+  std::string_view field;
+  std::string_view name;  ///< UpperCamel: "FeatureMap".
+  int64_t value;
+  std::string_view meaning;
+};
+
 struct InsnInfo {
   std::string_view name;
   int opcode;
@@ -75,7 +84,7 @@ struct Deps {
 };
 
 // One struct per instruction (LoadInsn, GemmInsn, ...); reserved fields are
-// not members.
+// not members, named values are constants (LoadInsn::kWeights).
 #define OPUC_ISA_COMMON(F, L, W, K, D)
 #define OPUC_ISA_INSN(N, OP, E, D)                \
   struct N##Insn {                                \
@@ -87,6 +96,7 @@ struct Deps {
 #define OPUC_ISA_FIELD_S(F) int64_t F = 0;
 #define OPUC_ISA_FIELD_R(F)
 #define OPUC_ISA_FIELD(N, F, L, W, K, D) OPUC_ISA_FIELD_##K(F)
+#define OPUC_ISA_VALUE(N, F, V, X, D) static constexpr int64_t k##V = X;
 #define OPUC_ISA_END(N) \
   }                     \
   ;
@@ -119,6 +129,8 @@ std::string DisassembleProgram(const std::vector<Word>& words);
 /// The table, common fields first, then each instruction's in .def order.
 const std::vector<FieldInfo>& FieldTable();
 const std::vector<InsnInfo>& InsnTable();
+/// The named values, in .def order.
+const std::vector<ValueInfo>& ValueTable();
 
 /// Checks a table as the generators need it: every instruction has a unique
 /// opcode that fits the opcode field, every field has width >= 1 and lies
@@ -127,9 +139,14 @@ const std::vector<InsnInfo>& InsnTable();
 /// instruction, the field and the bit.
 Status CheckTable(const std::vector<InsnInfo>& insns, const std::vector<FieldInfo>& fields);
 
+/// Checks the named values: each names a field of its instruction, fits the
+/// field and is unique there by name and by value. The message names the
+/// value.
+Status CheckValues(const std::vector<FieldInfo>& fields, const std::vector<ValueInfo>& values);
+
 /// The table as the Markdown of docs/isa.md, and as a SystemVerilog package
-/// (opuc_isa_pkg: opcode and engine constants, and for each field its LSB
-/// and width as localparams) for hw/.
+/// (opuc_isa_pkg: opcode and engine constants, for each field its LSB and
+/// width, and each named value, as localparams) for hw/.
 std::string IsaMarkdown();
 std::string IsaSystemVerilog();
 

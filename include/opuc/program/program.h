@@ -24,10 +24,9 @@
 #include <vector>
 
 #include "opuc/ir/graph.h"
-#include "opuc/opu/codegen.h"
 #include "opuc/opu/hw_config.h"
 #include "opuc/opu/isa.h"
-#include "opuc/partition/hw_partition.h"
+#include "opuc/program/activation_layout.h"
 #include "opuc/status.h"
 
 namespace opuc {
@@ -98,21 +97,6 @@ class Program {
   std::vector<int32_t> activation_of_;  ///< Per tensor: index into activations_, or -1.
   std::vector<ProgramStep> steps_;
 };
-
-/// Serializes a compiled model: `graph` (quantized), the `partition` made
-/// from it for `hw`, and the `code` CompileOpuGroups made. Every group
-/// becomes one step in partition order: a compiled OPU group an OPU step,
-/// a CPU group or an OPU group codegen skipped a CPU step with the reason.
-/// The bytes depend only on the arguments.
-Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartition& partition,
-                                            const OpuCode& code, const HwConfig& hw,
-                                            const ProgramBuild& build);
-
-/// Why partition group `group` is a CPU step of the program: the
-/// partitioner's reason for a CPU group, "not compiled for the OPU yet: ..."
-/// for an OPU group codegen skipped; empty for a compiled group.
-std::string CpuStepReason(const Graph& graph, const HwPartition& partition, const OpuCode& code,
-                          const HwGroup& group);
 
 /// Reads `size` bytes at `data`, kept alive by `owner`, in place when
 /// `data` is aligned to kConstantAlignment (else after one aligned copy).

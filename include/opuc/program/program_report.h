@@ -1,7 +1,7 @@
 //===- opuc/program/program_report.h - What each step of a program does -*- C++ -*-===//
 //
 // The figures `opuc report` shows, per step and in total: the ops a step
-// covers and their multiply-accumulates (opuc/partition/macs.h), the
+// covers and their multiply-accumulates (opuc/ir/macs.h), the
 // estimator's cycles, the cycles a device with a clock measured (the RTL,
 // when a run recorded them), MAC efficiency (MACs over cycles × the array's
 // MACs per cycle: L × Co), the DRAM bytes read and written and the on-chip
@@ -19,7 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "opuc/opu/fsim.h"
+#include "opuc/opu/buffer_units.h"
+#include "opuc/opu/counters.h"
 #include "opuc/program/mapping_bound.h"
 #include "opuc/program/physical_bound.h"
 #include "opuc/program/program.h"

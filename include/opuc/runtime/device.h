@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "opuc/opu/fsim.h"
+#include "opuc/opu/counters.h"
 #include "opuc/program/program.h"
 #include "opuc/status.h"
 

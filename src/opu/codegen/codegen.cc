@@ -1,16 +1,19 @@
-//===- src/opu/codegen/codegen.cc - Compiling the OPU groups --------------===//
+//===- src/opu/codegen/codegen.cc - The program's steps, planned once -----===//
 //
-// Three passes over the OPU groups: read each (skipping what does not
-// compile yet, with the reason), lay out DRAM (the constants of every
-// group, then a region per activation, first fit among the regions whose
-// lifetimes meet its own), then choose tilings and emit.
+// Three passes over the groups: plan each one's step (a CPU step for a CPU
+// group and for an OPU group that does not compile yet, with the reason),
+// lay out DRAM (the constants of every OPU step, then a region per
+// activation, first fit among the regions whose lifetimes meet its own),
+// then choose tilings and emit.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
+#include <cstring>
 
 #include "emit.h"
 #include "input_blocks.h"
 #include "opuc/opu/codegen.h"
+#include "opuc/program/lifetime.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -31,7 +34,7 @@ std::vector<Lifetime> GroupLifetimes(const Graph& graph, const HwPartition& part
 
 /// The lowest address from `base` where `bytes` fit beside every placed
 /// region whose lifetime meets `life`.
-int64_t FirstFit(const OpuCode& code, const std::vector<Lifetime>& lives, const Lifetime& life,
+int64_t FirstFit(const StepPlan& code, const std::vector<Lifetime>& lives, const Lifetime& life,
                  int64_t bytes, int64_t base, int64_t align) {
   std::vector<std::pair<int64_t, int64_t>> busy;
   for (const ActivationLayout& a : code.activations)
@@ -48,43 +51,61 @@ int64_t FirstFit(const OpuCode& code, const std::vector<Lifetime>& lives, const 
 
 }  // namespace
 
-const OpuGroupCode* OpuCode::FindGroup(int32_t group) const {
-  for (const OpuGroupCode& g : groups)
-    if (g.group == group) return &g;
+const ActivationLayout* StepPlan::Find(TensorId tensor) const {
+  for (const ActivationLayout& l : activations)
+    if (l.tensor == tensor) return &l;
   return nullptr;
 }
 
-const SkippedGroup* OpuCode::FindSkipped(int32_t group) const {
-  for (const SkippedGroup& g : skipped)
-    if (g.group == group) return &g;
+std::vector<uint8_t> StepPlan::DramImage() const {
+  std::vector<uint8_t> dram(static_cast<size_t>(dram_bytes), 0);
+  std::memcpy(dram.data(), constants.data(), constants.size());
+  return dram;
+}
+
+const PlannedStep* StepPlan::FindStep(int32_t group) const {
+  for (const PlannedStep& step : steps)
+    if (step.group == group) return &step;
   return nullptr;
 }
 
-Expected<OpuCode> CompileOpuGroups(const Graph& graph, const HwPartition& partition,
-                                   const HwConfig& hw) {
+std::vector<const PlannedStep*> StepPlan::OpuSteps() const {
+  std::vector<const PlannedStep*> opu;
+  for (const PlannedStep& step : steps)
+    if (step.kind == StepKind::kOpu) opu.push_back(&step);
+  return opu;
+}
+
+Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, const HwConfig& hw) {
   OPUC_RETURN_IF_ERROR(ValidateHwConfig(hw));
   const OpuBufferUnits units = BufferUnits(hw);
   const int64_t align = std::max(kAlign, hw.dram.word_bits / 8);
-  OpuCode code;
+  StepPlan code;
   struct Ready {
+    size_t step = 0;  ///< Index into code.steps.
     codegen::InnerProductGroup group;
     codegen::Tiling tiling;
     codegen::ConstantPlacement constants;
   };
   std::vector<Ready> ready;
   for (const HwGroup& group : partition.groups) {
-    if (group.kind != GroupKind::kOpu) continue;
+    PlannedStep& step = code.steps.emplace_back();
+    step.group = group.id;
+    if (group.kind != GroupKind::kOpu) {
+      step.reason = ReasonText(graph, partition, group.reason);
+      continue;
+    }
     Expected<codegen::InnerProductGroup> described =
         codegen::DescribeGroup(graph, partition, group);
     if (!described.ok()) {
       if (described.status().code() != StatusCode::kUnsupported) return described.status();
-      code.skipped.push_back({group.id, described.status().message()});
+      step.reason = "not compiled for the OPU yet: " + described.status().message();
       continue;
     }
     codegen::LineUpInputBlocks(*described, units.lanes);
     Expected<codegen::Tiling> tiling = codegen::ChooseTiling(*described, units);
     if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", group.id));
-    Ready r{std::move(*described), *tiling, {}};
+    Ready r{code.steps.size() - 1, std::move(*described), *tiling, {}};
     r.constants = codegen::PackConstants(r.group, r.tiling, units, align, code.constants);
     ready.push_back(std::move(r));
   }
@@ -124,9 +145,8 @@ Expected<OpuCode> CompileOpuGroups(const Graph& graph, const HwPartition& partit
       layouts.residuals.push_back(res.constant.empty() ? code.Find(res.tensor) : nullptr);
     if (g.store_pool) layouts.pool = code.Find(g.pool->tensor);
     if (g.upsampled != kNoTensor) layouts.upsampled = code.Find(g.upsampled);
-    OPUC_ASSIGN_OR_RETURN(OpuGroupCode group,
+    OPUC_ASSIGN_OR_RETURN(code.steps[r.step],
                           codegen::EmitInnerProduct(g, r.tiling, hw, r.constants, layouts));
-    code.groups.push_back(std::move(group));
   }
   return code;
 }

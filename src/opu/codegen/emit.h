@@ -10,9 +10,6 @@
 
 namespace opuc::codegen {
 
-/// The stream of an inner-product group: its units in order (tile, output
-/// block, weight chunk), double-buffered, with the tokens that make the
-/// overlap safe (docs/codegen.md), and the estimated cycles.
 /// Where a group's values live in DRAM; null for what the group lacks.
 struct GroupLayouts {
   std::vector<const ActivationLayout*> inputs;     ///< One per piece (input_blocks.h).
@@ -22,9 +19,13 @@ struct GroupLayouts {
   const ActivationLayout* upsampled = nullptr;  ///< The doubled map of the last value.
 };
 
-Expected<OpuGroupCode> EmitInnerProduct(const InnerProductGroup& g, const Tiling& t,
-                                        const HwConfig& hw, const ConstantPlacement& constants,
-                                        const GroupLayouts& layouts);
+/// The OPU step of an inner-product group: its units in order (tile, output
+/// block, weight chunk), each the load, compute and store engines' part,
+/// double-buffered, with the tokens that make the overlap safe
+/// (docs/codegen.md), and the estimated cycles.
+Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Tiling& tiling,
+                                       const HwConfig& hw, const ConstantPlacement& constants,
+                                       const GroupLayouts& layouts);
 
 /// Where one unit's tile sits on chip for the stages after the inner product.
 struct PostTile {

@@ -15,10 +15,11 @@
 namespace opuc::codegen {
 namespace {
 
-// The ISA's code for an operand's format (Table's in_format, ResAdd's
-// res_format): 0 i8, 1 u8, 2 i16.
+// The ISA's code for an operand's format: Table's in_format, ResAdd's
+// res_format (both name kI8, kU8 and kI16).
+template <typename Insn>
 int64_t FormatCode(DType format) {
-  return format == DType::kI16 ? 2 : format == DType::kU8 ? 1 : 0;
+  return format == DType::kI16 ? Insn::kI16 : format == DType::kU8 ? Insn::kU8 : Insn::kI8;
 }
 
 isa::ClampInsn Clamp(int64_t acc_addr, int64_t count, const ClampStep& step) {
@@ -189,7 +190,7 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
       table.acc_addr = tile.acc_base;
       table.count = entries;
       table.table_addr = tile.table_row;
-      table.in_format = FormatCode(g.table_input);
+      table.in_format = FormatCode<isa::TableInsn>(g.table_input);
       out.push_back(table);
     } else if (step.kind == PostStep::kResidual) {
       const ResidualStep& r = g.residuals[step.residual];
@@ -206,7 +207,7 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
         ra.broadcast = 1;
         ra.multiply = r.multiply;
       }
-      ra.res_format = FormatCode(r.format);
+      ra.res_format = FormatCode<isa::ResAddInsn>(r.format);
       ra.acc_shift = r.acc_shift;
       ra.res_shift = r.res_shift;
       ra.out_shift = r.out_shift;

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "input_blocks.h"
-#include "opuc/opu/fsim.h"
+#include "opuc/opu/buffer_units.h"
 #include "spans.h"
 
 namespace opuc::codegen {

@@ -15,7 +15,7 @@ AxisLoad LoadAlong(int64_t first, int64_t n, int64_t extent, int64_t gap) {
 isa::LoadInsn WholeRowsLoad(int64_t sram_row, int64_t dram, int64_t rows, int64_t L,
                             CycleEstimate& estimate) {
   isa::LoadInsn load;
-  load.buffer = 0;
+  load.buffer = isa::LoadInsn::kFeatureMap;
   load.sram_addr = sram_row;
   load.dram_addr = dram;
   load.rows = 1;

@@ -176,6 +176,18 @@ const std::vector<FieldInfo>& FieldTable() {
   return table;
 }
 
+const std::vector<ValueInfo>& ValueTable() {
+  static const std::vector<ValueInfo> table = {
+#define OPUC_ISA_COMMON(F, L, W, K, D)
+#define OPUC_ISA_INSN(N, OP, E, D)
+#define OPUC_ISA_FIELD(N, F, L, W, K, D)
+#define OPUC_ISA_VALUE(N, F, V, X, D) {#N, #F, #V, X, D},
+#define OPUC_ISA_END(N)
+#include "opuc/opu/isa.def"
+  };
+  return table;
+}
+
 const std::vector<InsnInfo>& InsnTable() {
   static const std::vector<InsnInfo> table = {
 #define OPUC_ISA_COMMON(F, L, W, K, D)

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "opuc/opu/isa.h"
@@ -41,6 +42,18 @@ const FieldInfo* Common(const std::vector<FieldInfo>& fields, std::string_view n
   for (const FieldInfo& f : fields)
     if (f.insn.empty() && f.name == name) return &f;
   return nullptr;
+}
+
+// A value's name in SystemVerilog: "FeatureMap" -> "FEATURE_MAP", "I16" -> "I16".
+std::string Snake(std::string_view name) {
+  std::string text;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (i > 0 && std::isupper(c) && std::islower(static_cast<unsigned char>(name[i - 1])))
+      text += '_';
+    text += static_cast<char>(std::toupper(c));
+  }
+  return text;
 }
 
 std::string_view KindText(FieldKind kind) {
@@ -83,6 +96,30 @@ Status CheckTable(const std::vector<InsnInfo>& insns, const std::vector<FieldInf
   for (const FieldInfo& f : fields) {
     if (!f.insn.empty() && names.count(f.insn) == 0)
       return InvalidArgument(Cat("field ", FieldName(f), " names no instruction"));
+  }
+  return OkStatus();
+}
+
+Status CheckValues(const std::vector<FieldInfo>& fields, const std::vector<ValueInfo>& values) {
+  for (size_t v = 0; v < values.size(); ++v) {
+    const ValueInfo& value = values[v];
+    const std::string name = Cat(value.insn, ".", value.field, " ", value.name);
+    const auto field = std::find_if(fields.begin(), fields.end(), [&](const FieldInfo& f) {
+      return f.insn == value.insn && f.name == value.field;
+    });
+    if (field == fields.end()) return InvalidArgument(Cat(name, " names no field"));
+    if (field->kind != FieldKind::U || value.value < 0 ||
+        value.value >= (int64_t{1} << field->width))
+      return InvalidArgument(Cat(name, " is ", value.value, "; the field holds 0 to ",
+                                 (int64_t{1} << field->width) - 1));
+    for (size_t w = 0; w < v; ++w) {
+      const ValueInfo& other = values[w];
+      if (other.insn != value.insn) continue;
+      if (other.name == value.name)
+        return InvalidArgument(Cat(name, ": ", value.insn, " already names a value ", value.name));
+      if (other.field == value.field && other.value == value.value)
+        return InvalidArgument(Cat(name, " is ", value.value, ", as ", other.name, " is"));
+    }
   }
   return OkStatus();
 }
@@ -130,6 +167,12 @@ std::string IsaSystemVerilog() {
     for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     text += Cat("  localparam int unsigned ", name, "_LSB = ", f.lsb, ";\n");
     text += Cat("  localparam int unsigned ", name, "_WIDTH = ", f.width, ";\n");
+  }
+  for (const ValueInfo& v : ValueTable()) {
+    std::string field = Cat(v.insn, "_", v.field);  // as the field's names above
+    for (char& c : field) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    text += Cat("  localparam logic [", field, "_WIDTH-1:0] ", field, "_", Snake(v.name), " = ",
+                v.value, ";\n");
   }
   text += "endpackage\n";
   return text;

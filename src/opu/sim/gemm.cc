@@ -13,13 +13,14 @@ namespace opuc::fsim {
 
 Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
   const int64_t L = m.units.lanes, Co = m.units.out_lanes;
-  if (insn.init == 3) return m.Fail("init is 3; it is 0, 1 or 2");
+  if (insn.init > isa::GemmInsn::kFromZero)
+    return m.Fail(Cat("init is ", insn.init, "; it is 0, 1 or 2"));
   const int64_t pixels = insn.out_rows * insn.out_cols;
   if (pixels == 0) return OkStatus();
   OPUC_RETURN_IF_ERROR(
       m.InRange("acc_addr", insn.acc_addr, pixels, m.units.acc_entries, "accumulator entry"));
   OPUC_RETURN_IF_ERROR(m.InRange("wgt_addr", insn.wgt_addr, 1, m.units.weight_rows, "weight row"));
-  if (insn.init == 1)
+  if (insn.init == isa::GemmInsn::kFromBias)
     OPUC_RETURN_IF_ERROR(
         m.InRange("param_addr", insn.param_addr, 1, m.units.param_rows, "param row"));
   const int64_t last_fm = insn.fm_addr + (insn.out_rows - 1) * insn.stride_y * insn.fm_pitch +
@@ -40,9 +41,9 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
           const int64_t xv = insn.fm_unsigned ? static_cast<uint8_t>(x[l]) : x[l];
           sum += xv * w[j * L + l];
         }
-        const int64_t start = insn.init == 0   ? acc[j]
-                              : insn.init == 1 ? m.Bias(insn.param_addr, j)
-                                               : 0;
+        const int64_t start = insn.init == isa::GemmInsn::kAccumulate ? acc[j]
+                              : insn.init == isa::GemmInsn::kFromBias ? m.Bias(insn.param_addr, j)
+                                                                      : 0;
         const int64_t value = start + sum * scale;
         if (value < kAccMin || value > kAccMax)
           return m.Fail(Cat("accumulator entry ", insn.acc_addr + oy * insn.out_cols + ox, " lane ",

@@ -21,27 +21,28 @@ Status ExecLoad(Machine& m, const isa::LoadInsn& insn) {
   int64_t units = 0;
   std::string_view what;
   switch (insn.buffer) {
-    case 0:
+    case isa::LoadInsn::kFeatureMap:
       base = reinterpret_cast<uint8_t*>(m.fm.data());
       units = m.units.fm_rows;
       what = "feature-map row";
       break;
-    case 1:
+    case isa::LoadInsn::kWeights:
       base = reinterpret_cast<uint8_t*>(m.weight.data());
       units = m.units.weight_rows;
       what = "weight row";
       break;
-    case 2:
+    case isa::LoadInsn::kParams:
       base = m.param.data();
       units = m.units.param_rows;
       what = "param row";
       break;
     default: return m.Fail(Cat("buffer is ", insn.buffer, "; buffers are 0, 1 and 2"));
   }
-  if (insn.buffer != 0 && (insn.zeros_y != 0 || insn.zeros_x != 0))
+  if (insn.buffer != isa::LoadInsn::kFeatureMap && (insn.zeros_y != 0 || insn.zeros_x != 0))
     return m.Fail(Cat("zeros_y ", insn.zeros_y, " and zeros_x ", insn.zeros_x, " with buffer ",
                       insn.buffer, ": only the feature map takes zeros between"));
-  if (insn.diagonal && (insn.buffer != 1 || m.units.lanes % m.units.out_lanes != 0))
+  if (insn.diagonal &&
+      (insn.buffer != isa::LoadInsn::kWeights || m.units.lanes % m.units.out_lanes != 0))
     return m.Fail(Cat("diagonal with buffer ", insn.buffer, ", ", m.units.lanes, " lanes and ",
                       m.units.out_lanes,
                       " outputs: only weights load diagonally, where the "

@@ -31,10 +31,11 @@ Status ExecResAdd(Machine& m, const isa::ResAddInsn& insn) {
     return m.Fail(Cat("res_lane is ", insn.res_lane, "; lanes ", insn.res_lane, " to ",
                       insn.res_lane + lanes - 1, " pass the row's ", L));
   OPUC_RETURN_IF_ERROR(m.CheckPost(insn.acc_addr, insn.count, insn.lo, insn.hi));
-  if (insn.res_format > 2) return m.Fail(Cat("res_format is ", insn.res_format, "; it is 0 to 2"));
+  if (insn.res_format > isa::ResAddInsn::kI16)
+    return m.Fail(Cat("res_format is ", insn.res_format, "; it is 0 to 2"));
   if (insn.multiply && insn.res_shift != 0)
     return m.Fail(Cat("res_shift is ", insn.res_shift, " with multiply; a product shifts by a"));
-  const bool i16 = insn.res_format == 2;
+  const bool i16 = insn.res_format == isa::ResAddInsn::kI16;
   const int64_t rows = insn.broadcast ? 1 : insn.count;  // per plane
   if (lanes > 0)
     OPUC_RETURN_IF_ERROR(m.InRange("res_addr", insn.res_addr, rows * (i16 ? 2 : 1), m.units.fm_rows,
@@ -52,7 +53,8 @@ Status ExecResAdd(Machine& m, const isa::ResAddInsn& insn) {
     for (int64_t j = 0; j < Co; ++j) {
       int64_t res = 0;
       if (j < lanes && i16) res = row[j] * 256 + static_cast<uint8_t>(low[j]);
-      if (j < lanes && !i16) res = insn.res_format == 1 ? static_cast<uint8_t>(row[j]) : row[j];
+      if (j < lanes && !i16)
+        res = insn.res_format == isa::ResAddInsn::kU8 ? static_cast<uint8_t>(row[j]) : row[j];
       int64_t exact = 0;
       if (insn.multiply) {
         // |acc| < 2^47 and |res| <= 2^15; the shift must stay inside 63 bits.

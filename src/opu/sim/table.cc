@@ -16,14 +16,17 @@ namespace opuc::fsim {
 
 Status ExecTable(Machine& m, const isa::TableInsn& insn) {
   const int64_t L = m.units.lanes, Co = m.units.out_lanes;
-  if (insn.in_format > 2) return m.Fail(Cat("in_format is ", insn.in_format, "; it is 0, 1 or 2"));
+  if (insn.in_format > isa::TableInsn::kI16)
+    return m.Fail(Cat("in_format is ", insn.in_format, "; it is 0, 1 or 2"));
   struct Format {
     const char* name;
     int64_t lo, hi;
   };
+  static_assert(isa::TableInsn::kI8 == 0 && isa::TableInsn::kU8 == 1 && isa::TableInsn::kI16 == 2,
+                "formats[] is indexed by in_format");
   const Format formats[] = {{"i8", -128, 127}, {"u8", 0, 255}, {"i16", -32768, 32767}};
   const Format& in = formats[insn.in_format];
-  const bool wide = insn.in_format == 2;
+  const bool wide = insn.in_format == isa::TableInsn::kI16;
   const int64_t entries = wide ? 257 : 256;
   OPUC_RETURN_IF_ERROR(m.InRange("table_addr", insn.table_addr, (2 * entries + L - 1) / L,
                                  m.units.fm_rows, "feature-map row"));
@@ -45,7 +48,7 @@ Status ExecTable(Machine& m, const isa::TableInsn& insn) {
         const Int16Bytes split = SplitInt16(static_cast<int32_t>(v));
         v = Interpolate(entry(split.high + 128), entry(split.high + 129), split.low);
       } else {
-        v = entry(insn.in_format == 0 ? v + 128 : v);
+        v = entry(insn.in_format == isa::TableInsn::kI8 ? v + 128 : v);
       }
     }
   }

@@ -1,0 +1,65 @@
+//===- opuc/opu/buffer_units.h - The OPU's buffers in their units -*- C++ -*-===//
+//
+// Buffer geometry is a fact of the HwConfig, not of one executor: codegen
+// tiles into it, the program's checks bound every access by it, and the
+// functional simulator and the RTL size their buffers from it. What one
+// Load or Store covers, in those units, is here too.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_OPU_BUFFER_UNITS_H
+#define OPUC_OPU_BUFFER_UNITS_H
+
+#include <cstdint>
+
+#include "opuc/opu/hw_config.h"
+#include "opuc/opu/isa.h"
+
+namespace opuc {
+
+/// The on-chip buffers of `hw` in their units (docs/isa.md): feature-map
+/// rows of L bytes, weight rows of Co x L bytes, param rows of Co x 8
+/// bytes, accumulator entries of Co 48-bit lanes; both banks together.
+struct OpuBufferUnits {
+  int64_t lanes = 0;      ///< L: array.input_channels.
+  int64_t out_lanes = 0;  ///< Co: array.output_channels.
+  int64_t fm_rows = 0;
+  int64_t weight_rows = 0;
+  int64_t param_rows = 0;
+  int64_t acc_entries = 0;
+
+  /// DRAM bytes of one unit `load` reads: L into the feature map, Co x L
+  /// into the weights (L with `diagonal`), Co x 8 into the params.
+  int64_t LoadUnitBytes(const isa::LoadInsn& load) const {
+    if (load.buffer == isa::LoadInsn::kWeights) return load.diagonal ? lanes : lanes * out_lanes;
+    return load.buffer == isa::LoadInsn::kFeatureMap ? lanes : out_lanes * 8;
+  }
+};
+OpuBufferUnits BufferUnits(const HwConfig& hw);
+
+/// The region a Load writes from `sram_addr`: its rows and its units per
+/// row (the pitch), the zeros between (`zeros_y`, `zeros_x`) and the frame
+/// included.
+inline int64_t LoadedRows(const isa::LoadInsn& l) {
+  return l.pad_top + (l.rows == 0 ? 0 : (l.rows - 1) * (l.zeros_y + 1) + 1) + l.pad_bottom;
+}
+inline int64_t LoadedPitch(const isa::LoadInsn& l) {
+  return l.pad_left + (l.cols == 0 ? 0 : (l.cols - 1) * (l.zeros_x + 1) + 1) + l.pad_right;
+}
+inline int64_t LoadedUnits(const isa::LoadInsn& l) { return LoadedRows(l) * LoadedPitch(l); }
+
+/// DRAM bytes a Store writes: `lanes` per pixel, each pixel four times
+/// with `upsample`.
+inline int64_t StoredBytes(const isa::StoreInsn& s) {
+  return s.rows * s.cols * s.lanes * (s.upsample ? 4 : 1);
+}
+/// The span of DRAM bytes a Store writes in, from `dram_addr` to past its
+/// last byte, with pixels `lanes` (L) bytes apart; 0 when it stores nothing.
+inline int64_t StoredSpan(const isa::StoreInsn& s, int64_t lanes) {
+  if (s.rows == 0 || s.cols == 0) return 0;
+  const int64_t copies = s.upsample ? 2 : 1;  // per axis
+  return (copies * s.rows - 1) * s.dram_stride + (copies * s.cols - 1) * lanes + s.lanes;
+}
+
+}  // namespace opuc
+
+#endif  // OPUC_OPU_BUFFER_UNITS_H

@@ -1,0 +1,165 @@
+//===- src/compiler/write_program.cc - A compiled model to .opup ----------===//
+//
+// One step per planned step, which is one per partition group in the
+// partition's order (producers first).
+// The graph goes in as a .opug (the same bytes WriteOpug makes), so the
+// program carries the definition of every step's results with it; each CPU
+// group of two or more ops is one `fused` node there (FuseCpuFunctions), so
+// the host runs it as one function. Steps and activations name the nodes
+// and tensors of that graph.
+//
+//===----------------------------------------------------------------------===//
+#include "opuc/compiler/write_program.h"
+
+#include <algorithm>
+
+#include "opuc/opug/opug.h"
+#include "opup_generated.h"
+#include "support/format.h"
+#include "support/vector_allocator.h"
+
+namespace opuc {
+namespace {
+
+namespace fb = ::opuc::opup;
+using flatbuffers::FlatBufferBuilder;
+using flatbuffers::Offset;
+
+static_assert(sizeof(fb::Word) == sizeof(isa::Word), "opup.fbs Word is 16 bytes");
+
+template <typename Id>
+Offset<flatbuffers::Vector<int32_t>> Ids(FlatBufferBuilder& fbb, const std::vector<Id>& ids) {
+  std::vector<int32_t> values(ids.begin(), ids.end());
+  return fbb.CreateVector(values);
+}
+
+Offset<fb::Build> WriteBuild(FlatBufferBuilder& fbb, const ProgramBuild& build,
+                             const HwConfig& hw) {
+  std::vector<Offset<flatbuffers::String>> disabled;
+  for (const std::string& pass : build.disabled_passes) disabled.push_back(fbb.CreateString(pass));
+  return fb::CreateBuildDirect(fbb, build.compiler.c_str(), HwConfigToJson(hw).c_str(),
+                               build.opt_level, &disabled, build.precision.c_str(),
+                               build.source_name.c_str(), build.source_sha256.c_str());
+}
+
+/// Maps the partition's ids (of the graph before fusion) to the program graph's.
+class Renumber {
+ public:
+  explicit Renumber(const CpuFunctions& fused)
+      : fused_(fused), step_of_node_(fused.graph.nodes.size(), -1) {}
+
+  /// A group's nodes: its ops' fused nodes, each once, in graph order.
+  Expected<std::vector<NodeId>> Nodes(const HwGroup& group) {
+    std::vector<NodeId> nodes;
+    for (NodeId n : group.ops) {
+      if (n < 0 || static_cast<size_t>(n) >= fused_.renumbering.node.size())
+        return InternalError(Cat("group ", group.id, " names node ", n, ", which does not exist"));
+      nodes.push_back(fused_.renumbering.node[static_cast<size_t>(n)]);
+    }
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    for (NodeId n : nodes) {
+      int32_t& step = step_of_node_[static_cast<size_t>(n)];
+      if (step >= 0 && step != group.id)
+        return InternalError(
+            Cat(DescribeNode(fused_.graph, n), " holds ops of groups ", step, " and ", group.id));
+      step = group.id;
+    }
+    return nodes;
+  }
+
+  Expected<std::vector<TensorId>> Tensors(const std::vector<TensorId>& ids) const {
+    std::vector<TensorId> out;
+    for (TensorId t : ids) {
+      if (t < 0 || static_cast<size_t>(t) >= fused_.renumbering.tensor.size())
+        return InternalError(Cat("tensor ", t, " does not exist"));
+      const TensorId id = fused_.renumbering.tensor[static_cast<size_t>(t)];
+      if (id == kNoTensor)
+        return InternalError(Cat("tensor ", t, " lives only inside a CPU function, yet a step",
+                                 " or an activation names it"));
+      out.push_back(id);
+    }
+    return out;
+  }
+
+ private:
+  const CpuFunctions& fused_;
+  std::vector<int32_t> step_of_node_;
+};
+
+Expected<Offset<fb::Step>> WriteStep(FlatBufferBuilder& fbb, const HwGroup& group,
+                                     const PlannedStep& planned, Renumber& renumber) {
+  OPUC_ASSIGN_OR_RETURN(const std::vector<NodeId> node_ids, renumber.Nodes(group));
+  OPUC_ASSIGN_OR_RETURN(const std::vector<TensorId> input_ids, renumber.Tensors(group.inputs));
+  OPUC_ASSIGN_OR_RETURN(const std::vector<TensorId> output_ids, renumber.Tensors(group.outputs));
+  const auto nodes = Ids(fbb, node_ids);
+  const auto inputs = Ids(fbb, input_ids);
+  const auto outputs = Ids(fbb, output_ids);
+  if (planned.kind == StepKind::kCpu) {
+    const auto cpu = fb::CreateCpuStepDirect(fbb, planned.reason.c_str()).Union();
+    return fb::CreateStep(fbb, group.id, nodes, inputs, outputs, fb::StepKind::CpuStep, cpu);
+  }
+  std::vector<fb::Word> words;
+  for (const isa::Word& w : planned.words) words.emplace_back(w.lo, w.hi);
+  const auto opu =
+      fb::CreateOpuStepDirect(fbb, &words, planned.estimated_cycles, planned.tiling.c_str())
+          .Union();
+  return fb::CreateStep(fbb, group.id, nodes, inputs, outputs, fb::StepKind::OpuStep, opu);
+}
+
+/// Room for the whole program, so that the builder never grows: growing
+/// copies everything written so far into a buffer half as large again (a
+/// large model's program is tens of megabytes, and fresh pages cost).
+size_t ProgramBytesBound(size_t opug_bytes, const HwPartition& partition, const StepPlan& plan) {
+  size_t bytes = opug_bytes + plan.constants.size() + 2 * kConstantAlignment + 4096;
+  bytes += plan.activations.size() * 16;
+  for (const PlannedStep& step : plan.steps)
+    bytes += step.words.size() * sizeof(fb::Word) + step.tiling.size() + step.reason.size();
+  for (const HwGroup& group : partition.groups)
+    bytes += 4 * (group.ops.size() + group.inputs.size() + group.outputs.size()) + 512;
+  return bytes;
+}
+
+}  // namespace
+
+Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartition& partition,
+                                            const StepPlan& plan, const HwConfig& hw,
+                                            const ProgramBuild& build) {
+  if (plan.steps.size() != partition.groups.size())
+    return InternalError(Cat("the plan has ", plan.steps.size(), " steps for ",
+                             partition.groups.size(), " partition groups"));
+  OPUC_ASSIGN_OR_RETURN(const CpuFunctions fused, FuseCpuFunctions(graph, partition));
+  OPUC_ASSIGN_OR_RETURN(std::vector<uint8_t> opug, WriteOpug(fused.graph));
+  Renumber renumber(fused);
+  VectorAllocator storage;  // outlives the builder: the program is built in it
+  FlatBufferBuilder fbb(ProgramBytesBound(opug.size(), partition, plan), &storage);
+  const auto build_table = WriteBuild(fbb, build, hw);
+  fbb.ForceVectorAlignment(opug.size(), 1, kConstantAlignment);
+  const auto graph_bytes = fbb.CreateVector(opug);
+  // 64, past FlatBuffers' largest vector alignment (32: ForceVectorAlignment
+  // asserts in a debug build), is what PreAlign, which it calls, takes.
+  fbb.PreAlign(plan.constants.size(), 64);
+  const auto constants = fbb.CreateVector(plan.constants);
+  std::vector<Offset<fb::Activation>> activations;
+  for (const ActivationLayout& a : plan.activations) {
+    OPUC_ASSIGN_OR_RETURN(const std::vector<TensorId> tensor, renumber.Tensors({a.tensor}));
+    activations.push_back(fb::CreateActivation(fbb, tensor[0], a.address));
+  }
+  std::vector<Offset<fb::Step>> steps;
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    const HwGroup& group = partition.groups[s];
+    if (plan.steps[s].group != group.id)
+      return InternalError(Cat("planned step ", s, " is for group ", plan.steps[s].group,
+                               ", partition group ", s, " is group ", group.id));
+    OPUC_ASSIGN_OR_RETURN(const Offset<fb::Step> step,
+                          WriteStep(fbb, group, plan.steps[s], renumber));
+    steps.push_back(step);
+  }
+  const auto root =
+      fb::CreateProgram(fbb, kProgramVersion, build_table, graph_bytes, constants, plan.dram_bytes,
+                        fbb.CreateVector(activations), fbb.CreateVector(steps));
+  fb::FinishProgramBuffer(fbb, root);
+  return storage.Take(fbb);
+}
+
+}  // namespace opuc

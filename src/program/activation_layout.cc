@@ -1,0 +1,103 @@
+//===- src/program/activation_layout.cc - Activations in DRAM ------------===//
+#include "opuc/program/activation_layout.h"
+
+#include "support/format.h"
+
+namespace opuc {
+namespace {
+
+int64_t Element(const HostTensor& t, int64_t i) {
+  switch (t.dtype()) {
+    case DType::kU8: return t.data<uint8_t>()[i];
+    case DType::kI16: return t.data<int16_t>()[i];
+    default: return t.data<int8_t>()[i];
+  }
+}
+
+void SetElement(HostTensor& t, int64_t i, int64_t v) {
+  switch (t.dtype()) {
+    case DType::kU8: t.data<uint8_t>()[i] = static_cast<uint8_t>(v); break;
+    case DType::kI16: t.data<int16_t>()[i] = static_cast<int16_t>(v); break;
+    default: t.data<int8_t>()[i] = static_cast<int8_t>(v); break;
+  }
+}
+
+// Calls fn(element index, byte address of its lane, plane) for every
+// element and plane of the layout.
+template <typename Fn>
+void ForEachByte(const ActivationLayout& l, Fn fn) {
+  for (int64_t p = 0; p < l.planes(); ++p)
+    for (int64_t y = 0; y < l.height; ++y)
+      for (int64_t x = 0; x < l.width; ++x)
+        for (int64_t c = 0; c < l.channels; ++c)
+          fn(((y * l.width) + x) * l.channels + c,
+             l.PixelAddress(p, c / l.lanes, y, x) + c % l.lanes, p);
+}
+
+}  // namespace
+
+Expected<ActivationLayout> LayoutActivation(const Graph& graph, TensorId tensor, int64_t lanes,
+                                            int64_t address) {
+  const Tensor& t = graph.tensor(tensor);
+  if (!IsQuantizedFormat(t.dtype))
+    return Unsupported(Cat("tensor ", tensor, " '", t.name, "' is ", DTypeName(t.dtype),
+                           "; the OPU reads and writes i8, u8 and i16 (quantize the model)"));
+  ActivationLayout l;
+  l.tensor = tensor;
+  l.address = address;
+  l.lanes = lanes;
+  l.format = t.dtype;
+  const Shape& s = t.shape;
+  if (s.size() == 4 && s[0] == 1) {
+    l.height = s[1];
+    l.width = s[2];
+    l.channels = s[3];
+  } else if (s.size() == 2) {
+    l.width = s[0];
+    l.channels = s[1];
+  } else {
+    return Unsupported(Cat("tensor ", tensor, " '", t.name, "' has shape ", ShapeToString(s),
+                           "; the OPU stores [1, H, W, C] and [N, C] maps"));
+  }
+  return l;
+}
+
+Status WriteActivation(const ActivationLayout& layout, const HostTensor& value,
+                       std::vector<uint8_t>& dram) {
+  if (value.dtype() != layout.format ||
+      value.elements() != layout.height * layout.width * layout.channels)
+    return InvalidArgument(Cat("a ", DTypeName(value.dtype()), " value of ", value.elements(),
+                               " elements does not fit tensor ", layout.tensor, "'s layout"));
+  if (layout.address + layout.bytes() > static_cast<int64_t>(dram.size()))
+    return InvalidArgument(Cat("tensor ", layout.tensor, "'s region ends past the DRAM image"));
+  const bool wide = layout.planes() == 2;
+  ForEachByte(layout, [&](int64_t i, int64_t at, int64_t plane) {
+    const int64_t v = Element(value, i);
+    // i16: plane 0 holds the high byte, plane 1 the low byte.
+    const int64_t byte = wide && plane == 0 ? v >> 8 : v;
+    dram[static_cast<size_t>(at)] = static_cast<uint8_t>(byte & 255);
+  });
+  return OkStatus();
+}
+
+Expected<HostTensor> ReadActivation(const ActivationLayout& layout, const Shape& shape,
+                                    const std::vector<uint8_t>& dram) {
+  OPUC_ASSIGN_OR_RETURN(HostTensor value, HostTensor::Zeros(layout.format, shape));
+  if (value.elements() != layout.height * layout.width * layout.channels ||
+      layout.address + layout.bytes() > static_cast<int64_t>(dram.size()))
+    return InvalidArgument(Cat("tensor ", layout.tensor, "'s layout does not match its shape"));
+  std::vector<int64_t> high(static_cast<size_t>(value.elements()), 0);
+  ForEachByte(layout, [&](int64_t i, int64_t at, int64_t plane) {
+    const uint8_t byte = dram[static_cast<size_t>(at)];
+    if (layout.planes() == 2 && plane == 0) {
+      high[static_cast<size_t>(i)] = static_cast<int8_t>(byte);
+    } else if (layout.planes() == 2) {
+      SetElement(value, i, high[static_cast<size_t>(i)] * 256 + byte);
+    } else {
+      SetElement(value, i, layout.format == DType::kU8 ? byte : static_cast<int8_t>(byte));
+    }
+  });
+  return value;
+}
+
+}  // namespace opuc
