@@ -23,9 +23,9 @@ package opu_arith_pkg;
       amount = (s < -8'sd20) ? 7'd20 : 7'(-s);
       r = wide <<< amount;
     end
-    if (r < $signed({{112{lo[15]}}, lo})) return {{32{lo[15]}}, lo};
-    if (r > $signed({{112{hi[15]}}, hi})) return {{32{hi[15]}}, hi};
-    return r[47:0];
+    if (r < $signed({{112{lo[15]}}, lo})) requant = {{32{lo[15]}}, lo};
+    else if (r > $signed({{112{hi[15]}}, hi})) requant = {{32{hi[15]}}, hi};
+    else requant = r[47:0];
   endfunction
 
   // Round half up of n / m for m > 0: floor((2n + m) / 2m) (numerics.md
@@ -40,9 +40,9 @@ package opu_arith_pkg;
     den = $signed({31'd0, m, 1'b0});
     q = num / den;
     if (num < 0 && q * den != num) q = q - 67'sd1;
-    if (q < $signed({{51{lo[15]}}, lo})) return {{32{lo[15]}}, lo};
-    if (q > $signed({{51{hi[15]}}, hi})) return {{32{hi[15]}}, hi};
-    return q[47:0];
+    if (q < $signed({{51{lo[15]}}, lo})) rhu_div = {{32{lo[15]}}, lo};
+    else if (q > $signed({{51{hi[15]}}, hi})) rhu_div = {{32{hi[15]}}, hi};
+    else rhu_div = q[47:0];
   endfunction
 
 endpackage
