@@ -2,6 +2,7 @@
 #include "rtl_config.h"
 
 #include "opuc/opu/fsim.h"
+#include "opuc/opu/isa.h"
 #include "support/format.h"
 
 namespace opuc::rtl {
@@ -26,15 +27,20 @@ int RtlImemAddressBits(const HwConfig& hw) { return hw.name == "tiny" ? 21 : 18;
 
 std::string RtlConfigPackage(const HwConfig& hw) {
   const OpuBufferUnits u = BufferUnits(hw);
+  // One package, no imports: Yosys 0.23 reads neither `import` nor one
+  // package's names inside another (docs/decisions.md), so the ISA's word
+  // width is copied here and opu_shapes.svh derives the rest in place.
   return Cat("// Generated for HwConfig '", hw.name, "' by opuc_rtl_packages: do not edit.\n",
-             "package opuc_cfg_pkg;\n", "  localparam int unsigned L = ", u.lanes,
+             "package opu_pkg;\n", "  localparam int unsigned L = ", u.lanes,
              ";  // array.input_channels\n", "  localparam int unsigned CO = ", u.out_lanes,
              ";  // array.output_channels\n", "  localparam int unsigned FM_ROWS = ", u.fm_rows,
              ";\n", "  localparam int unsigned WGT_ROWS = ", u.weight_rows, ";\n",
              "  localparam int unsigned PARAM_ROWS = ", u.param_rows, ";\n",
              "  localparam int unsigned ACC_ENTRIES = ", u.acc_entries, ";\n",
              "  localparam int unsigned IMEM_AW = ", RtlImemAddressBits(hw),
-             ";  // program memory: 2^IMEM_AW words\n", "endpackage\n");
+             ";  // program memory: 2^IMEM_AW words\n",
+             "  localparam int unsigned WORD_BITS = ", isa::kWordBits, ";  // opuc_isa_pkg's\n",
+             "`include \"opu_shapes.svh\"\n", "endpackage\n");
 }
 
 }  // namespace opuc::rtl

@@ -1,8 +1,9 @@
 //===- sim/rtl_config.h - The RTL's parameters from a HwConfig ----*- C++ -*-===//
 //
-// hw/rtl reads its shapes from a SystemVerilog package, opuc_cfg_pkg, made
-// per HwConfig from the same BufferUnits the functional simulator sizes its
-// buffers with; the ISA comes from opuc_isa_pkg (isa::IsaSystemVerilog).
+// hw/rtl reads its shapes from a SystemVerilog package, opu_pkg, made per
+// HwConfig from the same BufferUnits the functional simulator sizes its
+// buffers with (the shapes derived from them: hw/rtl/opu_shapes.svh); the
+// ISA comes from opuc_isa_pkg (isa::IsaSystemVerilog).
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SIM_RTL_CONFIG_H
@@ -26,7 +27,7 @@ Status CheckRtlConfig(const HwConfig& hw);
 /// step of the thirteen real models on opu1024, and build faster for it.
 int RtlImemAddressBits(const HwConfig& hw);
 
-/// The package opuc_cfg_pkg for `hw` (CheckRtlConfig must pass).
+/// The package opu_pkg for `hw` (CheckRtlConfig must pass).
 std::string RtlConfigPackage(const HwConfig& hw);
 
 }  // namespace opuc::rtl

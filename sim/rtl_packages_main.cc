@@ -1,7 +1,7 @@
 //===- sim/rtl_packages_main.cc - Writes hw/rtl's generated packages ------===//
 //
 // opuc_rtl_packages PRESET DIR: writes DIR/opuc_isa_pkg.sv (from isa.def)
-// and DIR/opuc_cfg_pkg.sv (from the preset) for the RTL build; run by
+// and DIR/opu_pkg.sv (from the preset) for the RTL build; run by
 // sim/CMakeLists.txt, never committed.
 //
 //===----------------------------------------------------------------------===//
@@ -40,6 +40,6 @@ int main(int argc, char** argv) {
   }
   const std::string dir = argv[2];
   const bool ok = Write(dir + "/opuc_isa_pkg.sv", opuc::isa::IsaSystemVerilog()) &&
-                  Write(dir + "/opuc_cfg_pkg.sv", opuc::rtl::RtlConfigPackage(*hw));
+                  Write(dir + "/opu_pkg.sv", opuc::rtl::RtlConfigPackage(*hw));
   return ok ? 0 : 1;
 }

@@ -23,7 +23,7 @@ module opu_buffer #(
   input  logic [AW-1:0]              raddr_b_i,
   output logic [BEATS*BEAT_BITS-1:0] rdata_b_o
 );
-  logic [BEATS*BEAT_BITS-1:0] mem [ROWS];
+  (* ram_style = "block" *) logic [BEATS*BEAT_BITS-1:0] mem [ROWS];  // block RAM, not LUTRAM
   logic [BEATS*BEAT_BITS-1:0] spread;
 
   // Beat j's mask: the bytes l with l mod BEATS = j.
@@ -37,12 +37,21 @@ module opu_buffer #(
     for (int unsigned j = 0; j < BEATS; j++)
       spread[j*BEAT_BITS +: BEAT_BITS] = wdiag_i ? wdata_i & lanes_of(j) : '0;
 
-  always_ff @(posedge clk_i) begin
-    if (we_i) begin
-      if (wzero_row_i) mem[waddr_i] <= '0;
-      else if (wdiag_i) mem[waddr_i] <= spread;
-      else mem[waddr_i][wbeat_i*BEAT_BITS +: BEAT_BITS] <= wdata_i;
+  // One write port with a beat's enable each (a block RAM's byte enables):
+  // a zero row and a diagonal write enable every beat, a beat write one.
+  logic [BEATS*BEAT_BITS-1:0] row;
+  logic [BEATS-1:0] beat_we;
+  always_comb begin
+    for (int unsigned j = 0; j < BEATS; j++) begin
+      row[j*BEAT_BITS +: BEAT_BITS] = wzero_row_i ? '0 : wdiag_i ? spread[j*BEAT_BITS +: BEAT_BITS]
+                                                             : wdata_i;
+      beat_we[j] = we_i && (wzero_row_i || wdiag_i || BW'(j) == wbeat_i);
     end
+  end
+
+  always_ff @(posedge clk_i) begin
+    for (int unsigned j = 0; j < BEATS; j++)
+      if (beat_we[j]) mem[waddr_i][j*BEAT_BITS +: BEAT_BITS] <= row[j*BEAT_BITS +: BEAT_BITS];
     rdata_o <= mem[raddr_i];
     rdata_b_o <= mem[raddr_b_i];
   end

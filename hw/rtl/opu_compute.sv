@@ -4,51 +4,50 @@
 // and read the buffers and the accumulator through ports of their own.
 `include "opu_field.svh"
 module opu_compute
-  import opu_pkg::*;
 (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  gemm_start_i,
-  input  word_t                 gemm_insn_i,
+  input  opu_pkg::word_t                 gemm_insn_i,
   output logic                  gemm_done_o,
   input  logic                  post_start_i,
-  input  word_t                 post_insn_i,
-  input  word_t                 post_insn2_i,  // the stages chained to post_insn_i
-  input  word_t                 post_insn3_i,
+  input  opu_pkg::word_t                 post_insn_i,
+  input  opu_pkg::word_t                 post_insn2_i,  // the stages chained to post_insn_i
+  input  opu_pkg::word_t                 post_insn3_i,
   input  logic [1:0]            post_links_i,
   output logic                  post_done_o,
   // The array's ports.
   output logic [31:0]           fm_raddr_o,
-  input  logic [BEAT_BITS-1:0]  fm_rdata_i,
+  input  logic [opu_pkg::BEAT_BITS-1:0]  fm_rdata_i,
   output logic [31:0]           wgt_raddr_o,
-  input  logic [WGT_BITS-1:0]   wgt_rdata_i,
+  input  logic [opu_pkg::WGT_BITS-1:0]   wgt_rdata_i,
   output logic [31:0]           param_raddr_o,
-  input  logic [PARAM_BITS-1:0] param_rdata_i,
+  input  logic [opu_pkg::PARAM_BITS-1:0] param_rdata_i,
   output logic [31:0]           acc_raddr_o,
-  input  logic [ENTRY_BITS-1:0] acc_rdata_i,
+  input  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata_i,
   output logic                  acc_we_o,
   output logic [31:0]           acc_waddr_o,
-  output logic [ENTRY_BITS-1:0] acc_wdata_o,
+  output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata_o,
   // The post-processing side's.
   output logic [31:0]           post_fm_raddr_o,
-  input  logic [BEAT_BITS-1:0]  post_fm_rdata_i,
+  input  logic [opu_pkg::BEAT_BITS-1:0]  post_fm_rdata_i,
   output logic [31:0]           post_param_raddr_o,
-  input  logic [PARAM_BITS-1:0] post_param_rdata_i,
+  input  logic [opu_pkg::PARAM_BITS-1:0] post_param_rdata_i,
   output logic [31:0]           post_acc_raddr_o,
-  input  logic [ENTRY_BITS-1:0] post_acc_rdata_i,
+  input  logic [opu_pkg::ENTRY_BITS-1:0] post_acc_rdata_i,
   output logic                  post_acc_we_o,
   output logic [31:0]           post_acc_waddr_o,
-  output logic [ENTRY_BITS-1:0] post_acc_wdata_o,
+  output logic [opu_pkg::ENTRY_BITS-1:0] post_acc_wdata_o,
   output logic [63:0]           gemm_issues_o,
   output logic [63:0]           post_entries_o
 );
   logic        is_pool, stage_done, pool_done;
   logic [31:0] stage_param, stage_acc_r, stage_acc_w, pool_acc_r, pool_acc_w;
   logic        stage_we, pool_we;
-  logic [ENTRY_BITS-1:0] stage_wdata, pool_wdata;
+  logic [opu_pkg::ENTRY_BITS-1:0] stage_wdata, pool_wdata;
   logic [63:0] entries, taps;
 
-  assign is_pool = `OPU_FIELD(post_insn_i, OPCODE) == OP_POOL;
+  assign is_pool = `OPU_FIELD(post_insn_i, OPCODE) == opuc_isa_pkg::OP_POOL;
 
   opu_gemm u_gemm (
     .clk_i, .rst_ni, .start_i(gemm_start_i), .insn_i(gemm_insn_i), .done_o(gemm_done_o),

@@ -19,15 +19,14 @@
 // The two units read the buffers through ports of their own.
 `include "opu_field.svh"
 module opu_compute_engine
-  import opu_pkg::*;
 #(
   parameter int unsigned QUEUE = 8  // post instructions waiting (a power of two)
 ) (
   input  logic    clk_i,
   input  logic    rst_ni,
   input  logic    head_valid_i,
-  input  word_t   head_i,
-  input  index_t  head_index_i,
+  input  opu_pkg::word_t   head_i,
+  input  opu_pkg::index_t  head_index_i,
   output logic    pop_o,
   input  logic    has_prev_i,
   input  logic    has_next_i,
@@ -36,108 +35,112 @@ module opu_compute_engine
   output logic    give_prev_o,
   output logic    give_next_o,
   output logic    gemm_start_o,  // one cycle, the first that gemm_insn_o holds the instruction
-  output word_t   gemm_insn_o,
+  output opu_pkg::word_t   gemm_insn_o,
   input  logic    gemm_done_i,
   output logic    post_start_o,
-  output word_t   post_insn_o,
-  output word_t   post_insn2_o,  // the stages chained to post_insn_o
-  output word_t   post_insn3_o,
+  output opu_pkg::word_t   post_insn_o,
+  output opu_pkg::word_t   post_insn2_o,  // the stages chained to post_insn_o
+  output opu_pkg::word_t   post_insn3_o,
   output logic [1:0] post_links_o,
   input  logic    post_done_i,
   output logic    busy_o,
   output logic [63:0] busy_cycles_o,
   output logic [63:0] token_cycles_o,
   output logic [63:0] retired_o,
-  output index_t  last_retired_o
+  output opu_pkg::index_t  last_retired_o
 );
   localparam int unsigned QW = $clog2(QUEUE);
 
   // The accumulator entries an instruction reads or writes: [lo, hi), and
   // for a Pool, whose pooled entries lie apart from its source tile (a
   // global pool's sums, after both tiles' halves), a second range [lo2, hi2).
-  typedef struct packed {
-    logic [31:0] lo;
-    logic [31:0] hi;
-    logic [31:0] lo2;
-    logic [31:0] hi2;
-  } span_t;
+  // {lo, hi, lo2, hi2}, 32 bits each: a plain vector, not a struct, since
+  // Yosys 0.23 reads a struct-typed function argument as undef.
+  typedef logic [127:0] span_t;
 
-  function automatic span_t footprint(input word_t w);
+  function automatic span_t footprint(input opu_pkg::word_t w);
     logic [31:0] a, b;
     unique case (`OPU_FIELD(w, OPCODE))
-      OP_GEMM: begin
+      opuc_isa_pkg::OP_GEMM: begin
         a = 32'(`OPU_FIELD(w, GEMM_ACC_ADDR));
-        return '{a, a + 32'(`OPU_FIELD(w, GEMM_OUT_ROWS)) * 32'(`OPU_FIELD(w, GEMM_OUT_COLS)),
-                 '0, '0};
+        footprint = {a, a + 32'(`OPU_FIELD(w, GEMM_OUT_ROWS)) * 32'(`OPU_FIELD(w, GEMM_OUT_COLS)),
+                     64'd0};
       end
-      OP_POOL: begin
+      opuc_isa_pkg::OP_POOL: begin
         a = 32'(`OPU_FIELD(w, POOL_SRC_ADDR));
         b = 32'(`OPU_FIELD(w, POOL_DST_ADDR));
-        return '{a, a + 32'(`OPU_FIELD(w, POOL_SRC_ROWS)) * 32'(`OPU_FIELD(w, POOL_SRC_COLS)),
-                 b, b + 32'(`OPU_FIELD(w, POOL_OUT_ROWS)) * 32'(`OPU_FIELD(w, POOL_OUT_COLS))};
+        footprint = {a, a + 32'(`OPU_FIELD(w, POOL_SRC_ROWS)) * 32'(`OPU_FIELD(w, POOL_SRC_COLS)),
+                     b, b + 32'(`OPU_FIELD(w, POOL_OUT_ROWS)) * 32'(`OPU_FIELD(w, POOL_OUT_COLS))};
       end
-      OP_AVERAGE: begin
+      opuc_isa_pkg::OP_AVERAGE: begin
         a = 32'(`OPU_FIELD(w, AVERAGE_ACC_ADDR));
         if (`OPU_FIELD(w, AVERAGE_ROWS) == '0 || `OPU_FIELD(w, AVERAGE_COLS) == '0)
-          return '{a, a, '0, '0};
-        return '{a, a + (32'(`OPU_FIELD(w, AVERAGE_ROWS)) - 1) * 32'(`OPU_FIELD(w, AVERAGE_PITCH)) +
-                    32'(`OPU_FIELD(w, AVERAGE_COLS)), '0, '0};
+          footprint = {a, a, 64'd0};
+        else
+          footprint = {a, a + (32'(`OPU_FIELD(w, AVERAGE_ROWS)) - 1) *
+                                  32'(`OPU_FIELD(w, AVERAGE_PITCH)) +
+                              32'(`OPU_FIELD(w, AVERAGE_COLS)), 64'd0};
       end
       default: begin  // Output, Clamp, PRelu, Table, ResAdd: count entries from acc_addr
         a = 32'(`OPU_FIELD(w, OUTPUT_ACC_ADDR));
-        return '{a, a + 32'(`OPU_FIELD(w, OUTPUT_COUNT)), '0, '0};
+        footprint = {a, a + 32'(`OPU_FIELD(w, OUTPUT_COUNT)), 64'd0};
       end
     endcase
   endfunction
 
-  function automatic logic meet(input logic [31:0] lo, hi, lo2, hi2);
-    return lo < hi2 && lo2 < hi;
+  // Whether [lo, hi) and [lo2, hi2) meet; r = {lo, hi}.
+  function automatic logic meet(input logic [63:0] r, input logic [63:0] r2);
+    meet = r[63:32] < r2[31:0] && r2[63:32] < r[31:0];
   endfunction
   function automatic logic overlap(input span_t x, input span_t y);
-    return meet(x.lo, x.hi, y.lo, y.hi) || meet(x.lo, x.hi, y.lo2, y.hi2) ||
-           meet(x.lo2, x.hi2, y.lo, y.hi) || meet(x.lo2, x.hi2, y.lo2, y.hi2);
+    overlap = meet(x[127:64], y[127:64]) || meet(x[127:64], y[63:0]) ||
+              meet(x[63:0], y[127:64]) || meet(x[63:0], y[63:0]);
   endfunction
 
-  function automatic logic gives(input word_t w);
-    return `OPU_FIELD(w, PUSH_PREV) || `OPU_FIELD(w, PUSH_NEXT);
+  function automatic logic gives(input opu_pkg::word_t w);
+    gives = `OPU_FIELD(w, PUSH_PREV) || `OPU_FIELD(w, PUSH_NEXT);
   endfunction
 
   // A chain: stages of `count` entries from one `acc_addr` (the fields sit
   // alike in Output, Clamp, PRelu, Table and ResAdd), at most one ResAdd
   // (one residual row an entry) and one Table, the param-reading ones on one
   // param row, and no token given before its last.
-  function automatic logic streams(input word_t w);
+  function automatic logic streams(input opu_pkg::word_t w);
     logic [3:0] op;
     op = `OPU_FIELD(w, OPCODE);
-    return op == OP_OUTPUT || op == OP_CLAMP || op == OP_PRELU || op == OP_TABLE ||
-           op == OP_RESADD;
+    streams = op == opuc_isa_pkg::OP_OUTPUT || op == opuc_isa_pkg::OP_CLAMP ||
+              op == opuc_isa_pkg::OP_PRELU || op == opuc_isa_pkg::OP_TABLE ||
+              op == opuc_isa_pkg::OP_RESADD;
   endfunction
-  function automatic logic reads_params(input word_t w);
-    return `OPU_FIELD(w, OPCODE) == OP_OUTPUT || `OPU_FIELD(w, OPCODE) == OP_PRELU;
+  function automatic logic reads_params(input opu_pkg::word_t w);
+    reads_params = `OPU_FIELD(w, OPCODE) == opuc_isa_pkg::OP_OUTPUT ||
+                   `OPU_FIELD(w, OPCODE) == opuc_isa_pkg::OP_PRELU;
   endfunction
-  function automatic logic agree(input word_t a, input word_t b);
-    return `OPU_FIELD(a, OUTPUT_ACC_ADDR) == `OPU_FIELD(b, OUTPUT_ACC_ADDR) &&
-           `OPU_FIELD(a, OUTPUT_COUNT) == `OPU_FIELD(b, OUTPUT_COUNT) &&
-           !(`OPU_FIELD(a, OPCODE) == OP_RESADD && `OPU_FIELD(b, OPCODE) == OP_RESADD) &&
-           !(`OPU_FIELD(a, OPCODE) == OP_TABLE && `OPU_FIELD(b, OPCODE) == OP_TABLE) &&
-           !(reads_params(a) && reads_params(b) &&
-             `OPU_FIELD(a, OUTPUT_PARAM_ADDR) != `OPU_FIELD(b, OUTPUT_PARAM_ADDR));
+  function automatic logic agree(input opu_pkg::word_t a, input opu_pkg::word_t b);
+    agree = `OPU_FIELD(a, OUTPUT_ACC_ADDR) == `OPU_FIELD(b, OUTPUT_ACC_ADDR) &&
+            `OPU_FIELD(a, OUTPUT_COUNT) == `OPU_FIELD(b, OUTPUT_COUNT) &&
+            !(`OPU_FIELD(a, OPCODE) == opuc_isa_pkg::OP_RESADD &&
+              `OPU_FIELD(b, OPCODE) == opuc_isa_pkg::OP_RESADD) &&
+            !(`OPU_FIELD(a, OPCODE) == opuc_isa_pkg::OP_TABLE &&
+              `OPU_FIELD(b, OPCODE) == opuc_isa_pkg::OP_TABLE) &&
+            !(reads_params(a) && reads_params(b) &&
+              `OPU_FIELD(a, OUTPUT_PARAM_ADDR) != `OPU_FIELD(b, OUTPUT_PARAM_ADDR));
   endfunction
   // Whether `next` joins the chain `first` (and `second`, with two).
-  function automatic logic joins(input word_t first, input word_t second, input logic two,
-                                 input word_t next);
-    return streams(first) && streams(next) && agree(first, next) &&
-           (two ? !gives(second) && agree(second, next) : !gives(first));
+  function automatic logic joins(input opu_pkg::word_t first, input opu_pkg::word_t second,
+                                 input logic two, input opu_pkg::word_t next);
+    joins = streams(first) && streams(next) && agree(first, next) &&
+            (two ? !gives(second) && agree(second, next) : !gives(first));
   endfunction
 
   // The array's instruction, and the post unit's, from issue to retirement
   // (done: finished, waiting for an older instruction to give its tokens).
   logic   g_busy_q, g_done_q, p_busy_q, p_done_q;
-  index_t g_index_q, p_index_q;
+  opu_pkg::index_t g_index_q, p_index_q;
   span_t  g_span_q, p_span_q;
   // The queue of post instructions issued and not yet started.
-  word_t  q_word [QUEUE];
-  index_t q_index [QUEUE];
+  opu_pkg::word_t  q_word [QUEUE];
+  opu_pkg::index_t q_index [QUEUE];
   span_t  q_span [QUEUE];
   logic [QW-1:0] q_rd_q, q_wr_q;
   logic [QW:0]   q_count_q;
@@ -145,11 +148,11 @@ module opu_compute_engine
   logic  is_gemm, tokens, clash, ready, g_finished, p_finished, g_older, p_older;
   logic  g_retire, p_retire, p_take, link1, link2, head_joins;
   logic [1:0] links;
-  index_t p_last_index_q;
-  word_t q0, q1, q2, last_post;
+  opu_pkg::index_t p_last_index_q;
+  opu_pkg::word_t q0, q1, q2, last_post;
   span_t head_span;
 
-  assign is_gemm = `OPU_FIELD(head_i, OPCODE) == OP_GEMM;
+  assign is_gemm = `OPU_FIELD(head_i, OPCODE) == opuc_isa_pkg::OP_GEMM;
   assign head_span = footprint(head_i);
   assign tokens = (!`OPU_FIELD(head_i, POP_PREV) || has_prev_i) &&
                   (!`OPU_FIELD(head_i, POP_NEXT) || has_next_i);

@@ -3,13 +3,12 @@
 // tokens when the unit is done, and counts what it spent its cycles on.
 `include "opu_field.svh"
 module opu_engine
-  import opu_pkg::*;
 (
   input  logic    clk_i,
   input  logic    rst_ni,
   input  logic    head_valid_i,
-  input  word_t   head_i,
-  input  index_t  head_index_i,
+  input  opu_pkg::word_t   head_i,
+  input  opu_pkg::index_t  head_index_i,
   output logic    pop_o,
   input  logic    has_prev_i,
   input  logic    has_next_i,
@@ -18,7 +17,7 @@ module opu_engine
   output logic    give_prev_o,
   output logic    give_next_o,
   output logic    start_o,      // one cycle, the first that insn_o holds the instruction
-  output word_t   insn_o,
+  output opu_pkg::word_t   insn_o,
   input  logic    done_i,       // one cycle: the unit finished insn_o
   input  logic    dram_wait_i,  // the unit waits for DRAM this cycle
   output logic    busy_o,
@@ -26,10 +25,10 @@ module opu_engine
   output logic [63:0] token_cycles_o,
   output logic [63:0] dram_cycles_o,
   output logic [63:0] retired_o,
-  output index_t  last_retired_o
+  output opu_pkg::index_t  last_retired_o
 );
   logic   busy_q;
-  index_t index_q;
+  opu_pkg::index_t index_q;
   logic   ready;
 
   assign ready = head_valid_i && !busy_q &&

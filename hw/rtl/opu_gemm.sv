@@ -5,31 +5,30 @@
 // rows are read once, from the instruction's fields.
 `include "opu_field.svh"
 module opu_gemm
-  import opu_pkg::*;
 (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  start_i,
-  input  word_t                 insn_i,       // held for the whole instruction
+  input  opu_pkg::word_t                 insn_i,       // held for the whole instruction
   output logic                  done_o,
   output logic [31:0]           fm_raddr_o,
-  input  logic [BEAT_BITS-1:0]  fm_rdata_i,
+  input  logic [opu_pkg::BEAT_BITS-1:0]  fm_rdata_i,
   output logic [31:0]           wgt_raddr_o,
-  input  logic [WGT_BITS-1:0]   wgt_rdata_i,
+  input  logic [opu_pkg::WGT_BITS-1:0]   wgt_rdata_i,
   output logic [31:0]           param_raddr_o,
-  input  logic [PARAM_BITS-1:0] param_rdata_i,
+  input  logic [opu_pkg::PARAM_BITS-1:0] param_rdata_i,
   output logic [31:0]           acc_raddr_o,
-  input  logic [ENTRY_BITS-1:0] acc_rdata_i,
+  input  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata_i,
   output logic                  acc_we_o,
   output logic [31:0]           acc_waddr_o,
-  output logic [ENTRY_BITS-1:0] acc_wdata_o,
+  output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata_o,
   output logic [63:0]           issues_o
 );
   logic        running_q, s1_valid_q;
   logic [31:0] oy_q, ox_q, row_fm_q, fm_q, entry_q, s1_entry_q;
   logic [31:0] rows, cols, row_step, stride_x;
   logic [1:0]  init;
-  logic signed [31:0] sums [CO];
+  logic [32*opu_pkg::CO-1:0] sums;
 
   assign rows = 32'(`OPU_FIELD(insn_i, GEMM_OUT_ROWS));
   assign cols = 32'(`OPU_FIELD(insn_i, GEMM_OUT_COLS));
@@ -49,14 +48,15 @@ module opu_gemm
   always_comb begin
     acc_we_o = s1_valid_q;
     acc_waddr_o = s1_entry_q;
-    for (int unsigned j = 0; j < CO; j++) begin
+    for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
       logic signed [47:0] start, product;
-      start = init == opuc_isa_pkg::GEMM_INIT_ACCUMULATE ? acc_rdata_i[ACC_BITS*j +: ACC_BITS] :
+      start = init == opuc_isa_pkg::GEMM_INIT_ACCUMULATE ?
+                  acc_rdata_i[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] :
               init == opuc_isa_pkg::GEMM_INIT_FROM_BIAS ?
                   {{16{param_rdata_i[64*j+31]}}, param_rdata_i[64*j +: 32]} : '0;
-      product = {{16{sums[j][31]}}, sums[j]};
+      product = {{16{sums[32*j+31]}}, sums[32*j +: 32]};
       if (`OPU_FIELD(insn_i, GEMM_HIGH_BYTE)) product = product <<< 8;
-      acc_wdata_o[ACC_BITS*j +: ACC_BITS] = start + product;
+      acc_wdata_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = start + product;
     end
   end
 

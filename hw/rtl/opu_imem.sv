@@ -1,20 +1,22 @@
 // The program memory: the harness writes a step's instruction words before
 // `start`; each engine's fetch unit reads its own port, one cycle after the
-// address.
+// address. The ports are packed vectors, engine e's at e (Yosys 0.23
+// reads no unpacked-array ports).
 module opu_imem
-  import opu_pkg::*;
 (
   input  logic                 clk_i,
   input  logic                 we_i,
-  input  logic [IMEM_AW-1:0]   waddr_i,
-  input  word_t                wdata_i,
-  input  logic [IMEM_AW-1:0]   raddr_i [NUM_ENGINES],
-  output word_t                rdata_o [NUM_ENGINES]
+  input  logic [opu_pkg::IMEM_AW-1:0]   waddr_i,
+  input  opu_pkg::word_t                wdata_i,
+  input  logic [opu_pkg::NUM_ENGINES*opu_pkg::IMEM_AW-1:0]   raddr_i,
+  output logic [opu_pkg::NUM_ENGINES*opu_pkg::WORD_BITS-1:0] rdata_o
 );
-  word_t mem [2**IMEM_AW];
+  opu_pkg::word_t mem [2**opu_pkg::IMEM_AW];
 
   always_ff @(posedge clk_i) begin
     if (we_i) mem[waddr_i] <= wdata_i;
-    for (int unsigned e = 0; e < NUM_ENGINES; e++) rdata_o[e] <= mem[raddr_i[e]];
+    for (int unsigned e = 0; e < opu_pkg::NUM_ENGINES; e++)
+      rdata_o[opu_pkg::WORD_BITS*e +: opu_pkg::WORD_BITS] <=
+          mem[raddr_i[opu_pkg::IMEM_AW*e +: opu_pkg::IMEM_AW]];
   end
 endmodule

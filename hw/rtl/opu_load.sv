@@ -11,25 +11,24 @@
 // writes zeros to the frame's units, yielding the write port to responses.
 `include "opu_field.svh"
 module opu_load
-  import opu_pkg::*;
 (
   input  logic                 clk_i,
   input  logic                 rst_ni,
   input  logic                 start_i,
-  input  word_t                insn_i,
+  input  opu_pkg::word_t                insn_i,
   output logic                 done_o,
   output logic                 dram_wait_o,
   output logic                 rd_req_valid_o,
   output logic [31:0]          rd_req_addr_o,
   input  logic                 rd_req_ready_i,
   input  logic                 rd_rsp_valid_i,
-  input  logic [BEAT_BITS-1:0] rd_rsp_data_i,
+  input  logic [opu_pkg::BEAT_BITS-1:0] rd_rsp_data_i,
   output logic [2:0]           we_o,        // one-hot: feature map, weights, params
   output logic [31:0]          waddr_o,
   output logic [7:0]           wbeat_o,
   output logic                 wzero_o,
   output logic                 wdiag_o,     // spread the beat over a weight row's CO beats
-  output logic [BEAT_BITS-1:0] wdata_o,
+  output logic [opu_pkg::BEAT_BITS-1:0] wdata_o,
   output logic [63:0]          bytes_o
 );
   logic        active_q, diagonal_q;
@@ -123,8 +122,9 @@ module opu_load
         row_step_q <= pitch * sy;
         diagonal_q <= `OPU_FIELD(insn_i, LOAD_DIAGONAL);
         beats_q <= `OPU_FIELD(insn_i, LOAD_DIAGONAL) ? 32'd1 :
-                   buffer == opuc_isa_pkg::LOAD_BUFFER_WEIGHTS ? WGT_BEATS :
-                   buffer == opuc_isa_pkg::LOAD_BUFFER_PARAMS  ? PARAM_BEATS : FM_BEATS;
+                   buffer == opuc_isa_pkg::LOAD_BUFFER_WEIGHTS ? opu_pkg::WGT_BEATS :
+                   buffer == opuc_isa_pkg::LOAD_BUFFER_PARAMS  ? opu_pkg::PARAM_BEATS :
+                                                                 opu_pkg::FM_BEATS;
         pad_left_q <= pl;
         {rq_r_q, rq_c_q, rq_b_q, rq_off_q} <= '0;
         rq_row_q <= `OPU_FIELD(insn_i, LOAD_DRAM_ADDR);
@@ -142,7 +142,7 @@ module opu_load
         zrow_unit_q <= 32'(`OPU_FIELD(insn_i, LOAD_SRAM_ADDR));
       end else if (active_q) begin
         if (req_more && rd_req_ready_i) begin
-          rq_off_q <= rq_off_q + BEAT_BYTES;
+          rq_off_q <= rq_off_q + opu_pkg::BEAT_BYTES;
           if (rq_b_q + 1 < beats_q) begin
             rq_b_q <= rq_b_q + 1;
           end else begin
@@ -158,7 +158,7 @@ module opu_load
           end
         end
         if (rd_rsp_valid_i && rsp_more) begin
-          bytes_o <= bytes_o + 64'(BEAT_BYTES);
+          bytes_o <= bytes_o + 64'(opu_pkg::BEAT_BYTES);
           if (rs_b_q + 1 < beats_q) begin
             rs_b_q <= rs_b_q + 1;
           end else begin

@@ -6,18 +6,17 @@
 // its last tap is read.
 `include "opu_field.svh"
 module opu_pool
-  import opu_pkg::*;
 (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  start_i,
-  input  word_t                 insn_i,       // held for the whole instruction
+  input  opu_pkg::word_t                 insn_i,       // held for the whole instruction
   output logic                  done_o,
   output logic [31:0]           acc_raddr_o,
-  input  logic [ENTRY_BITS-1:0] acc_rdata_i,
+  input  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata_i,
   output logic                  acc_we_o,
   output logic [31:0]           acc_waddr_o,
-  output logic [ENTRY_BITS-1:0] acc_wdata_o,
+  output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata_o,
   output logic [63:0]           taps_o
 );
   logic        running_q, reading_dst_q;
@@ -26,7 +25,7 @@ module opu_pool
   logic [31:0] y0, x0, wy_end, wx_end;  // ... its first inside the source, its end
   logic        s1_valid_q, s1_first_q, s1_last_q;
   logic [31:0] s1_dst_q;
-  logic [ENTRY_BITS-1:0] run_q, combined;
+  logic [opu_pkg::ENTRY_BITS-1:0] run_q, combined;
   logic [31:0] src_rows, src_cols, y1, x1;
   logic        is_sum, accumulate, last_tap;
 
@@ -46,13 +45,13 @@ module opu_pool
                                      : 32'(`OPU_FIELD(insn_i, POOL_SRC_ADDR)) + y_q * src_cols + x_q;
 
   always_comb begin
-    for (int unsigned j = 0; j < CO; j++) begin
+    for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
       logic signed [47:0] run, v;
-      run = run_q[ACC_BITS*j +: ACC_BITS];
-      v = acc_rdata_i[ACC_BITS*j +: ACC_BITS];
-      if (s1_first_q) combined[ACC_BITS*j +: ACC_BITS] = v;
-      else if (is_sum) combined[ACC_BITS*j +: ACC_BITS] = run + v;
-      else combined[ACC_BITS*j +: ACC_BITS] = v > run ? v : run;
+      run = run_q[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS];
+      v = acc_rdata_i[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS];
+      if (s1_first_q) combined[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = v;
+      else if (is_sum) combined[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = run + v;
+      else combined[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = v > run ? v : run;
     end
   end
   assign acc_we_o = s1_valid_q && s1_last_q;

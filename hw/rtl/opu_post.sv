@@ -10,42 +10,49 @@
 // entries `pitch` apart, alone; the others `count` consecutive entries.
 `include "opu_field.svh"
 module opu_post
-  import opu_pkg::*;
 (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  start_i,
-  input  word_t                 insn_i,       // held for the whole pass, as are the next three
-  input  word_t                 insn2_i,
-  input  word_t                 insn3_i,
+  input  opu_pkg::word_t                 insn_i,       // held for the whole pass, as are the next three
+  input  opu_pkg::word_t                 insn2_i,
+  input  opu_pkg::word_t                 insn3_i,
   input  logic [1:0]            links_i,
   output logic                  done_o,
   output logic [31:0]           fm_raddr_o,
-  input  logic [BEAT_BITS-1:0]  fm_rdata_i,
+  input  logic [opu_pkg::BEAT_BITS-1:0]  fm_rdata_i,
   output logic [31:0]           param_raddr_o,
-  input  logic [PARAM_BITS-1:0] param_rdata_i,
+  input  logic [opu_pkg::PARAM_BITS-1:0] param_rdata_i,
   output logic [31:0]           acc_raddr_o,
-  input  logic [ENTRY_BITS-1:0] acc_rdata_i,
+  input  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata_i,
   output logic                  acc_we_o,
   output logic [31:0]           acc_waddr_o,
-  output logic [ENTRY_BITS-1:0] acc_wdata_o,
+  output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata_o,
   output logic [63:0]           entries_o
 );
-  localparam int unsigned TABLE_ROWS = (2 * 257 + L - 1) / L;
-  word_t       slot [3];
+  localparam int unsigned TABLE_ROWS = (2 * 257 + opu_pkg::L - 1) / opu_pkg::L;
+  opu_pkg::word_t       slot [3];
   logic [2:0]  active;
   logic        has_table, has_res, has_param;
-  word_t       table_insn, res_insn, param_insn;
+  opu_pkg::word_t       table_insn, res_insn, param_insn;
   logic        filling_q, fill_s1_q, running_q, s1_valid_q;
+  logic        is_average, preparing_q;  // an Average's divisor being prepared
+  logic        recip_done;
+  logic [36:0] avg_d;
+  logic [5:0]  avg_d_shift;
+  logic [18:0] avg_recip;
+  logic signed [53:0] avg_lo_bound, avg_hi_bound;
   logic        res_i16, low_q;          // an i16 residual; reading its low row
   logic        advance;                 // this cycle's entry is read in full
-  logic [BEAT_BITS-1:0] high_row_q;     // an i16 residual's high row
+  logic [opu_pkg::BEAT_BITS-1:0] high_row_q;     // an i16 residual's high row
   logic [31:0] fill_q, fill_s1_row_q;
   logic [31:0] r_q, c_q, row_entry_q, entry_q, res_q, s1_entry_q;
   logic [31:0] rows, cols, pitch, first_entry;
-  logic [ENTRY_BITS-1:0] through [4];  // an entry before the first stage and after each
+  logic [opu_pkg::ENTRY_BITS-1:0] through [4];  // an entry before the first stage and after each
 
-  assign slot = '{insn_i, insn2_i, insn3_i};
+  assign slot[0] = insn_i;
+  assign slot[1] = insn2_i;
+  assign slot[2] = insn3_i;
   assign active = {links_i == 2'd2, links_i != 2'd0, 1'b1};
   // The chain's one Table, one ResAdd, and the param row its Output and
   // PRelu share (opu_compute_engine chains no more than that).
@@ -55,9 +62,9 @@ module opu_post
     for (int k = 2; k >= 0; k--) begin
       logic [3:0] op;
       op = `OPU_FIELD(slot[k], OPCODE);
-      if (active[k] && op == OP_TABLE) {has_table, table_insn} = {1'b1, slot[k]};
-      if (active[k] && op == OP_RESADD) {has_res, res_insn} = {1'b1, slot[k]};
-      if (active[k] && (op == OP_OUTPUT || op == OP_PRELU))
+      if (active[k] && op == opuc_isa_pkg::OP_TABLE) {has_table, table_insn} = {1'b1, slot[k]};
+      if (active[k] && op == opuc_isa_pkg::OP_RESADD) {has_res, res_insn} = {1'b1, slot[k]};
+      if (active[k] && (op == opuc_isa_pkg::OP_OUTPUT || op == opuc_isa_pkg::OP_PRELU))
         {has_param, param_insn} = {1'b1, slot[k]};
     end
   end
@@ -67,7 +74,7 @@ module opu_post
     pitch = '0;
     cols = 32'(`OPU_FIELD(insn_i, OUTPUT_COUNT));  // the count of every chained stage
     first_entry = 32'(`OPU_FIELD(insn_i, OUTPUT_ACC_ADDR));
-    if (`OPU_FIELD(insn_i, OPCODE) == OP_AVERAGE) begin
+    if (`OPU_FIELD(insn_i, OPCODE) == opuc_isa_pkg::OP_AVERAGE) begin
       rows = 32'(`OPU_FIELD(insn_i, AVERAGE_ROWS));
       cols = 32'(`OPU_FIELD(insn_i, AVERAGE_COLS));
       pitch = 32'(`OPU_FIELD(insn_i, AVERAGE_PITCH));
@@ -85,12 +92,22 @@ module opu_post
   assign acc_raddr_o = entry_q;
 
   assign through[0] = acc_rdata_i;
+  assign is_average = `OPU_FIELD(insn_i, OPCODE) == opuc_isa_pkg::OP_AVERAGE;
+  opu_average_recip u_recip (
+    .clk_i, .rst_ni, .start_i(start_i && is_average), .count_i(`OPU_FIELD(insn_i, AVERAGE_COUNT)),
+    .shift_i(`OPU_FIELD(insn_i, AVERAGE_SHIFT)), .lo_i(`OPU_FIELD(insn_i, AVERAGE_LO)),
+    .hi_i(`OPU_FIELD(insn_i, AVERAGE_HI)), .done_o(recip_done), .d_o(avg_d),
+    .shift_o(avg_d_shift), .recip_o(avg_recip), .lo_bound_o(avg_lo_bound),
+    .hi_bound_o(avg_hi_bound)
+  );
+
   for (genvar k = 0; k < 3; k++) begin : g_stage
-    opu_post_stage u_stage (
+    opu_post_stage #(.HAS_AVERAGE(k == 0)) u_stage (
       .clk_i, .insn_i(slot[k]), .enable_i(s1_valid_q && active[k]),
       .fill_i(fill_s1_q && active[k]), .fill_row_i(fill_s1_row_q), .row_i(fm_rdata_i),
       .high_row_i(high_row_q), .param_i(param_rdata_i), .entry_i(through[k]),
-      .entry_o(through[k+1])
+      .avg_d_i(avg_d), .avg_d_shift_i(avg_d_shift), .avg_recip_i(avg_recip),
+      .avg_lo_bound_i(avg_lo_bound), .avg_hi_bound_i(avg_hi_bound), .entry_o(through[k+1])
     );
   end
 
@@ -100,7 +117,7 @@ module opu_post
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      {filling_q, fill_s1_q, running_q, s1_valid_q, done_o, low_q} <= '0;
+      {filling_q, fill_s1_q, running_q, s1_valid_q, done_o, low_q, preparing_q} <= '0;
       high_row_q <= '0;
       {fill_q, fill_s1_row_q, r_q, c_q, row_entry_q, entry_q, res_q, s1_entry_q} <= '0;
       entries_o <= '0;
@@ -114,13 +131,20 @@ module opu_post
       fill_s1_row_q <= fill_q;
       if (start_i) begin
         filling_q <= has_table;
+        preparing_q <= is_average;
         fill_q <= '0;
-        running_q <= !has_table && rows != 0 && cols != 0;
-        done_o <= !has_table && (rows == 0 || cols == 0);
+        running_q <= !has_table && !is_average && rows != 0 && cols != 0;
+        done_o <= !has_table && !is_average && (rows == 0 || cols == 0);
         {r_q, c_q} <= '0;
         row_entry_q <= first_entry;
         entry_q <= first_entry;
         res_q <= 32'(`OPU_FIELD(res_insn, RESADD_RES_ADDR));
+      end else if (preparing_q) begin
+        if (recip_done) begin
+          preparing_q <= 1'b0;
+          running_q <= rows != 0 && cols != 0;
+          done_o <= rows == 0 || cols == 0;
+        end
       end else if (filling_q) begin
         fill_q <= fill_q + 1;
         if (fill_q + 1 == TABLE_ROWS) begin

@@ -6,24 +6,23 @@
 // is read four times and written as a 2x2 block of the doubled map.
 `include "opu_field.svh"
 module opu_store
-  import opu_pkg::*;
 (
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                  start_i,
-  input  word_t                 insn_i,       // held for the whole instruction
+  input  opu_pkg::word_t                 insn_i,       // held for the whole instruction
   output logic                  done_o,
   output logic                  dram_wait_o,
   output logic [31:0]           acc_raddr_o,
-  input  logic [ENTRY_BITS-1:0] acc_rdata_i,
+  input  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata_i,
   output logic                  wr_valid_o,
   output logic [31:0]           wr_addr_o,
-  output logic [8*CO-1:0]       wr_data_o,
-  output logic [CO-1:0]         wr_mask_o,
+  output logic [8*opu_pkg::CO-1:0]       wr_data_o,
+  output logic [opu_pkg::CO-1:0]         wr_mask_o,
   input  logic                  wr_ready_i,
   output logic [63:0]           bytes_o
 );
-  localparam int unsigned QW = 32 + 8 * CO;
+  localparam int unsigned QW = 32 + 8 * opu_pkg::CO;
   logic        busy_q, running_q, inflight_q;
   logic [31:0] r_q, c_q, row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q;
   logic [31:0] rows, cols, stride, pixel_step, row_step, copy_addr;
@@ -32,15 +31,15 @@ module opu_store
   logic [1:0]  count;
   logic        empty, issue, accept;
   logic [QW-1:0] head;
-  logic [8*CO-1:0] bytes;
+  logic [8*opu_pkg::CO-1:0] bytes;
 
   assign rows = 32'(`OPU_FIELD(insn_i, STORE_ROWS));
   assign cols = 32'(`OPU_FIELD(insn_i, STORE_COLS));
   assign stride = 32'(`OPU_FIELD(insn_i, STORE_DRAM_STRIDE));
   assign up = `OPU_FIELD(insn_i, STORE_UPSAMPLE) != 0;
-  assign pixel_step = up ? 32'(2 * L) : 32'(L);
+  assign pixel_step = up ? 32'(2 * opu_pkg::L) : 32'(opu_pkg::L);
   assign row_step = up ? stride << 1 : stride;
-  assign copy_addr = dram_q + (copy_q[1] ? stride : '0) + (copy_q[0] ? 32'(L) : '0);
+  assign copy_addr = dram_q + (copy_q[1] ? stride : '0) + (copy_q[0] ? 32'(opu_pkg::L) : '0);
   // Room in the queue next cycle for the pixel read now: counting the one
   // leaving this cycle keeps a pixel a cycle flowing.
   assign issue = running_q && 32'(count) + 32'(inflight_q) < 2 + 32'(accept);
@@ -48,10 +47,10 @@ module opu_store
   assign acc_raddr_o = entry_q;
 
   always_comb begin
-    for (int unsigned j = 0; j < CO; j++)
-      bytes[8*j +: 8] = `OPU_FIELD(insn_i, STORE_HIGH_BYTE) ? acc_rdata_i[ACC_BITS*j+8 +: 8]
-                                                           : acc_rdata_i[ACC_BITS*j +: 8];
-    for (int unsigned j = 0; j < CO; j++)
+    for (int unsigned j = 0; j < opu_pkg::CO; j++)
+      bytes[8*j +: 8] = `OPU_FIELD(insn_i, STORE_HIGH_BYTE) ? acc_rdata_i[opu_pkg::ACC_BITS*j+8 +: 8]
+                                                           : acc_rdata_i[opu_pkg::ACC_BITS*j +: 8];
+    for (int unsigned j = 0; j < opu_pkg::CO; j++)
       wr_mask_o[j] = 32'(j) < 32'(`OPU_FIELD(insn_i, STORE_LANES));
   end
 
@@ -61,8 +60,8 @@ module opu_store
     .pop_i(accept), .head_o(head), .empty_o(empty), .count_o(count)
   );
   assign wr_valid_o = !empty;
-  assign wr_addr_o = head[QW-1:8*CO];
-  assign wr_data_o = head[8*CO-1:0];
+  assign wr_addr_o = head[QW-1:8*opu_pkg::CO];
+  assign wr_data_o = head[8*opu_pkg::CO-1:0];
   assign dram_wait_o = !empty && !wr_ready_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -10,14 +10,13 @@
 // cycles from start to done (sim/rtl_harness.h names them).
 `include "opu_field.svh"
 module opu_top
-  import opu_pkg::*;
 (
   input  logic                 clk_i,
   input  logic                 rst_ni,
   input  logic                 imem_we_i,
-  input  logic [IMEM_AW-1:0]   imem_waddr_i,
-  input  word_t                imem_wdata_i,
-  input  logic [IMEM_AW:0]     length_i,
+  input  logic [opu_pkg::IMEM_AW-1:0]   imem_waddr_i,
+  input  opu_pkg::word_t                imem_wdata_i,
+  input  logic [opu_pkg::IMEM_AW:0]     length_i,
   input  logic                 start_i,
   output logic                 done_o,
   output logic                 illegal_o,
@@ -27,11 +26,11 @@ module opu_top
   output logic [31:0]          rd_req_addr_o,
   input  logic                 rd_req_ready_i,
   input  logic                 rd_rsp_valid_i,
-  input  logic [BEAT_BITS-1:0] rd_rsp_data_i,
+  input  logic [opu_pkg::BEAT_BITS-1:0] rd_rsp_data_i,
   output logic                 wr_valid_o,
   output logic [31:0]          wr_addr_o,
-  output logic [8*CO-1:0]      wr_data_o,
-  output logic [CO-1:0]        wr_mask_o,
+  output logic [8*opu_pkg::CO-1:0]      wr_data_o,
+  output logic [opu_pkg::CO-1:0]        wr_mask_o,
   input  logic                 wr_ready_i,
   input  logic [4:0]           counter_sel_i,
   output logic [63:0]          counter_o
@@ -39,31 +38,35 @@ module opu_top
   localparam int unsigned E_LOAD = 0, E_COMPUTE = 1, E_STORE = 2;
 
   // Fetch and queues.
-  logic [IMEM_AW-1:0] imem_raddr [NUM_ENGINES];
-  word_t  imem_rdata [NUM_ENGINES];
-  word_t  head [NUM_ENGINES];
-  index_t head_index [NUM_ENGINES];
-  logic [NUM_ENGINES-1:0] head_valid, pop, fetch_done, illegal;
+  logic [opu_pkg::IMEM_AW-1:0] imem_raddr [opu_pkg::NUM_ENGINES];
+  opu_pkg::word_t  imem_rdata [opu_pkg::NUM_ENGINES];
+  opu_pkg::word_t  head [opu_pkg::NUM_ENGINES];
+  opu_pkg::index_t head_index [opu_pkg::NUM_ENGINES];
+  logic [opu_pkg::NUM_ENGINES-1:0] head_valid, pop, fetch_done, illegal;
   // Engines.
-  logic [NUM_ENGINES-1:0] take_prev, take_next, give_prev, give_next, has_prev, has_next;
-  logic [NUM_ENGINES-1:0] start, done, busy, dram_wait;
-  word_t  insn [NUM_ENGINES];
-  logic [63:0] busy_cycles [NUM_ENGINES], token_cycles [NUM_ENGINES], dram_cycles [NUM_ENGINES];
-  logic [63:0] retired [NUM_ENGINES];
-  index_t last_retired [NUM_ENGINES];
+  logic [opu_pkg::NUM_ENGINES-1:0] take_prev, take_next, give_prev, give_next, has_prev, has_next;
+  logic [opu_pkg::NUM_ENGINES-1:0] start, done, busy, dram_wait;
+  opu_pkg::word_t  insn [opu_pkg::NUM_ENGINES];
+  logic [63:0] busy_cycles [opu_pkg::NUM_ENGINES], token_cycles [opu_pkg::NUM_ENGINES], dram_cycles [opu_pkg::NUM_ENGINES];
+  logic [63:0] retired [opu_pkg::NUM_ENGINES];
+  opu_pkg::index_t last_retired [opu_pkg::NUM_ENGINES];
   logic [63:0] bytes_loaded, bytes_stored, gemm_issues, post_entries, cycles_q;
   // The compute engine's two sides (opu_compute_engine).
   logic  gemm_start, gemm_done, post_start, post_done;
-  word_t gemm_insn, post_insn, post_insn2, post_insn3;
+  opu_pkg::word_t gemm_insn, post_insn, post_insn2, post_insn3;
   logic [1:0] post_links;
   logic running_q;
 
+  logic [opu_pkg::NUM_ENGINES*opu_pkg::IMEM_AW-1:0] imem_raddrs;
+  logic [opu_pkg::NUM_ENGINES*opu_pkg::WORD_BITS-1:0] imem_rdatas;
   opu_imem u_imem (
     .clk_i, .we_i(imem_we_i), .waddr_i(imem_waddr_i), .wdata_i(imem_wdata_i),
-    .raddr_i(imem_raddr), .rdata_o(imem_rdata)
+    .raddr_i(imem_raddrs), .rdata_o(imem_rdatas)
   );
 
-  for (genvar e = 0; e < NUM_ENGINES; e++) begin : g_engine
+  for (genvar e = 0; e < opu_pkg::NUM_ENGINES; e++) begin : g_engine
+    assign imem_raddrs[opu_pkg::IMEM_AW*e +: opu_pkg::IMEM_AW] = imem_raddr[e];
+    assign imem_rdata[e] = imem_rdatas[opu_pkg::WORD_BITS*e +: opu_pkg::WORD_BITS];
     opu_fetch #(.ENGINE(2'(e))) u_fetch (
       .clk_i, .rst_ni, .start_i, .length_i, .raddr_o(imem_raddr[e]), .rdata_i(imem_rdata[e]),
       .pop_i(pop[e]), .head_o(head[e]), .head_index_o(head_index[e]),
@@ -109,41 +112,41 @@ module opu_top
   logic [31:0] load_waddr, fm_raddr, wgt_raddr, param_raddr, acc_raddr, acc_waddr, store_raddr;
   logic [31:0] post_fm_raddr, post_param_raddr, post_acc_raddr, post_acc_waddr;
   logic        post_acc_we;
-  logic [BEAT_BITS-1:0]  post_fm_rdata;
-  logic [PARAM_BITS-1:0] post_param_rdata;
-  logic [WGT_BITS-1:0]   wgt_rdata_unused;
-  logic [ENTRY_BITS-1:0] post_acc_rdata, post_acc_wdata;
+  logic [opu_pkg::BEAT_BITS-1:0]  post_fm_rdata;
+  logic [opu_pkg::PARAM_BITS-1:0] post_param_rdata;
+  logic [opu_pkg::WGT_BITS-1:0]   wgt_rdata_unused;
+  logic [opu_pkg::ENTRY_BITS-1:0] post_acc_rdata, post_acc_wdata;
   logic [7:0]  load_wbeat;
   logic        load_wzero, load_wdiag, acc_we;
-  logic [BEAT_BITS-1:0]  load_wdata, fm_rdata;
-  logic [WGT_BITS-1:0]   wgt_rdata;
-  logic [PARAM_BITS-1:0] param_rdata;
-  logic [ENTRY_BITS-1:0] acc_rdata, acc_wdata, store_rdata;
+  logic [opu_pkg::BEAT_BITS-1:0]  load_wdata, fm_rdata;
+  logic [opu_pkg::WGT_BITS-1:0]   wgt_rdata;
+  logic [opu_pkg::PARAM_BITS-1:0] param_rdata;
+  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata, acc_wdata, store_rdata;
 
-  opu_buffer #(.ROWS(FM_ROWS), .BEATS(FM_BEATS), .BEAT_BITS(BEAT_BITS)) u_fm (
-    .clk_i, .we_i(load_we[0]), .waddr_i(FM_AW'(load_waddr)), .wbeat_i(1'b0),
-    .wzero_row_i(load_wzero), .wdiag_i(1'b0), .wdata_i(load_wdata), .raddr_i(FM_AW'(fm_raddr)),
-    .rdata_o(fm_rdata), .raddr_b_i(FM_AW'(post_fm_raddr)), .rdata_b_o(post_fm_rdata)
+  opu_buffer #(.ROWS(opu_pkg::FM_ROWS), .BEATS(opu_pkg::FM_BEATS), .BEAT_BITS(opu_pkg::BEAT_BITS)) u_fm (
+    .clk_i, .we_i(load_we[0]), .waddr_i(load_waddr[opu_pkg::FM_AW-1:0]), .wbeat_i(1'b0),
+    .wzero_row_i(load_wzero), .wdiag_i(1'b0), .wdata_i(load_wdata), .raddr_i(fm_raddr[opu_pkg::FM_AW-1:0]),
+    .rdata_o(fm_rdata), .raddr_b_i(post_fm_raddr[opu_pkg::FM_AW-1:0]), .rdata_b_o(post_fm_rdata)
   );
-  opu_buffer #(.ROWS(WGT_ROWS), .BEATS(WGT_BEATS), .BEAT_BITS(BEAT_BITS)) u_weight (
-    .clk_i, .we_i(load_we[1]), .waddr_i(WGT_AW'(load_waddr)), .wbeat_i(WGT_BW'(load_wbeat)),
+  opu_buffer #(.ROWS(opu_pkg::WGT_ROWS), .BEATS(opu_pkg::WGT_BEATS), .BEAT_BITS(opu_pkg::BEAT_BITS)) u_weight (
+    .clk_i, .we_i(load_we[1]), .waddr_i(load_waddr[opu_pkg::WGT_AW-1:0]), .wbeat_i(load_wbeat[opu_pkg::WGT_BW-1:0]),
     .wzero_row_i(load_wzero), .wdiag_i(load_wdiag), .wdata_i(load_wdata),
-    .raddr_i(WGT_AW'(wgt_raddr)), .rdata_o(wgt_rdata), .raddr_b_i('0),
+    .raddr_i(wgt_raddr[opu_pkg::WGT_AW-1:0]), .rdata_o(wgt_rdata), .raddr_b_i('0),
     .rdata_b_o(wgt_rdata_unused)
   );
-  opu_buffer #(.ROWS(PARAM_ROWS), .BEATS(PARAM_BEATS), .BEAT_BITS(BEAT_BITS)) u_param (
-    .clk_i, .we_i(load_we[2]), .waddr_i(PARAM_AW'(load_waddr)),
-    .wbeat_i(PARAM_BW'(load_wbeat)), .wzero_row_i(load_wzero), .wdiag_i(1'b0),
+  opu_buffer #(.ROWS(opu_pkg::PARAM_ROWS), .BEATS(opu_pkg::PARAM_BEATS), .BEAT_BITS(opu_pkg::BEAT_BITS)) u_param (
+    .clk_i, .we_i(load_we[2]), .waddr_i(load_waddr[opu_pkg::PARAM_AW-1:0]),
+    .wbeat_i(load_wbeat[opu_pkg::PARAM_BW-1:0]), .wzero_row_i(load_wzero), .wdiag_i(1'b0),
     .wdata_i(load_wdata),
-    .raddr_i(PARAM_AW'(param_raddr)), .rdata_o(param_rdata),
-    .raddr_b_i(PARAM_AW'(post_param_raddr)), .rdata_b_o(post_param_rdata)
+    .raddr_i(param_raddr[opu_pkg::PARAM_AW-1:0]), .rdata_o(param_rdata),
+    .raddr_b_i(post_param_raddr[opu_pkg::PARAM_AW-1:0]), .rdata_b_o(post_param_rdata)
   );
   opu_acc_buffer u_acc (
-    .clk_i, .we_i(acc_we), .waddr_i(ACC_AW'(acc_waddr)), .wdata_i(acc_wdata),
-    .raddr_i(ACC_AW'(acc_raddr)), .rdata_o(acc_rdata), .we_b_i(post_acc_we),
-    .waddr_b_i(ACC_AW'(post_acc_waddr)), .wdata_b_i(post_acc_wdata),
-    .raddr_b_i(ACC_AW'(post_acc_raddr)), .rdata_b_o(post_acc_rdata),
-    .store_raddr_i(ACC_AW'(store_raddr)), .store_rdata_o(store_rdata)
+    .clk_i, .we_i(acc_we), .waddr_i(acc_waddr[opu_pkg::ACC_AW-1:0]), .wdata_i(acc_wdata),
+    .raddr_i(acc_raddr[opu_pkg::ACC_AW-1:0]), .rdata_o(acc_rdata), .we_b_i(post_acc_we),
+    .waddr_b_i(post_acc_waddr[opu_pkg::ACC_AW-1:0]), .wdata_b_i(post_acc_wdata),
+    .raddr_b_i(post_acc_raddr[opu_pkg::ACC_AW-1:0]), .rdata_b_o(post_acc_rdata),
+    .store_raddr_i(store_raddr[opu_pkg::ACC_AW-1:0]), .store_rdata_o(store_rdata)
   );
 
   opu_load u_load (

@@ -66,6 +66,16 @@ struct Bench {
     tb->clk_i = 0;
     tb->eval();
   }
+  // Average's divisor for count_i, avg_shift_i, lo_i and hi_i: the cycles
+  // opu_average_recip takes (20, which codegen's estimate counts).
+  int PrepareAverage() {
+    tb->avg_start_i = 1;
+    Clock();
+    tb->avg_start_i = 0;
+    int cycles = 1;
+    for (; !tb->avg_done_o && cycles < 100; ++cycles) Clock();
+    return cycles;
+  }
 };
 
 TEST_CASE("output stage: acc x M / 2^S rounded half up, saturated, any shift") {
@@ -185,7 +195,7 @@ TEST_CASE("average: sum over taps rounded half up once, with the fraction change
   b.Entry(1, -5);   // -2.5 -> -2
   b.Entry(2, -6);   // -3
   b.Entry(3, 100);  // 50
-  b.tb->eval();
+  CHECK(b.PrepareAverage() == 20);
   CHECK(Lane(b.tb->average_o, 0) == 3);
   CHECK(Lane(b.tb->average_o, 1) == -2);
   CHECK(Lane(b.tb->average_o, 2) == -3);
@@ -194,15 +204,54 @@ TEST_CASE("average: sum over taps rounded half up once, with the fraction change
   b.tb->avg_shift_i = 2;  // f_out = f_in - 2: divide by 9 x 4 = 36
   b.Entry(0, 18);         // 0.5 -> 1
   b.Entry(1, -18);        // -0.5 -> 0
-  b.tb->eval();
+  b.PrepareAverage();
   CHECK(Lane(b.tb->average_o, 0) == 1);
   CHECK(Lane(b.tb->average_o, 1) == 0);
   b.tb->avg_shift_i = -3 & 31;  // 5 bits: f_out = f_in + 3, (sum x 8) / 9
-  b.tb->eval();
+  b.PrepareAverage();
   CHECK(Lane(b.tb->average_o, 0) == 16);   // 144 / 9
   CHECK(Lane(b.tb->average_o, 1) == -16);  // -144 / 9
   CHECK(Lane(b.tb->average_o, 2) == -5);   // -48 / 9 = -5.33
   CHECK(Lane(b.tb->average_o, 3) == 89);   // 800 / 9 = 88.9 -> 89
+}
+
+TEST_CASE("average: large sums, odd counts, ties and the clamp's edges, without a divider") {
+  Bench b;
+  b.Range(-100, 100);
+  b.tb->count_i = 1000003;  // a prime near 2^20
+  b.tb->avg_shift_i = 15;   // divide by 1000003 x 2^15 = 32768098304
+  b.PrepareAverage();
+  b.Entry(0, 3276809830400);   // exactly 100: hi
+  b.Entry(1, 3276809830399);   // 99.99999999997 -> 100
+  b.Entry(2, -3260425781248);  // -99.5 exactly: a tie, up to -99
+  b.Entry(3, -3260425781249);  // just below -99.5: -100
+  b.tb->eval();
+  CHECK(Lane(b.tb->average_o, 0) == 100);
+  CHECK(Lane(b.tb->average_o, 1) == 100);
+  CHECK(Lane(b.tb->average_o, 2) == -99);
+  CHECK(Lane(b.tb->average_o, 3) == -100);
+  b.Entry(0, 3309577928704);           // 101.0: clamped to hi
+  b.Entry(1, -3309577928704);          // -101.0: clamped to lo
+  b.Entry(2, (int64_t{1} << 47) - 1);  // the largest sum: 4295.0 -> hi
+  b.Entry(3, 16384049152);             // 0.5 exactly: up to 1
+  b.tb->eval();
+  CHECK(Lane(b.tb->average_o, 0) == 100);
+  CHECK(Lane(b.tb->average_o, 1) == -100);
+  CHECK(Lane(b.tb->average_o, 2) == 100);
+  CHECK(Lane(b.tb->average_o, 3) == 1);
+  b.Range(-32768, 32767);
+  b.tb->count_i = 3;
+  b.tb->avg_shift_i = -16 & 31;  // (sum x 2^16) / 3
+  b.PrepareAverage();
+  b.Entry(0, 1);   // 65536 / 3 = 21845.33 -> 21845
+  b.Entry(1, 2);   // 131072 / 3 = 43690.7: past hi
+  b.Entry(2, -1);  // -21845.33 -> -21845
+  b.Entry(3, -2);  // -43690.7: past lo
+  b.tb->eval();
+  CHECK(Lane(b.tb->average_o, 0) == 21845);
+  CHECK(Lane(b.tb->average_o, 1) == 32767);
+  CHECK(Lane(b.tb->average_o, 2) == -21845);
+  CHECK(Lane(b.tb->average_o, 3) == -32768);
 }
 
 TEST_CASE("tokens: given and taken in one cycle, per neighbour, the queue keeps order") {

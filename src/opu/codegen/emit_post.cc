@@ -118,7 +118,7 @@ void EmitAverages(const InnerProductGroup& g, const PostTile& tile, CycleEstimat
       avg.shift = pool.clamp.shift;
       avg.lo = pool.clamp.lo;
       avg.hi = pool.clamp.hi;
-      estimate.Post(avg.rows * avg.cols);
+      estimate.Post(avg.rows * avg.cols + CycleEstimate::kAverageSetupCycles);
       out.push_back(avg);
       c = c1;
     }

@@ -57,6 +57,9 @@ class CycleEstimate {
   /// retirement, the queue, the start), as the RTL measures them.
   static constexpr int64_t kPostInstructionCycles = 3;
   static constexpr int64_t kPostStartCycles = 1;
+  /// What an Average spends on its divisor's reciprocal before its first
+  /// entry (opu_average_recip.sv: one quotient bit a cycle).
+  static constexpr int64_t kAverageSetupCycles = 20;
 
   void BeginUnit() { units_.emplace_back(); }
   /// A load of `bytes` that writes `units` on chip when that, not the

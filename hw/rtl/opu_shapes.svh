@@ -1,0 +1,22 @@
+// The shapes every module of hw/rtl shares, derived from the preset's values
+// above them in the generated package opu_pkg (sim/rtl_config.cc writes the
+// package and includes this file in it).
+localparam int unsigned ACC_BITS = 48;     // numerics.md §1b: an i16 input's sum
+localparam int unsigned BEAT_BYTES = L;    // one DRAM read: a feature-map unit
+localparam int unsigned BEAT_BITS = 8 * BEAT_BYTES;
+localparam int unsigned FM_BEATS = 1;
+localparam int unsigned WGT_BEATS = CO;    // a weight unit is CO x L bytes
+localparam int unsigned PARAM_BEATS = CO * 8 / L;
+localparam int unsigned WGT_BITS = WGT_BEATS * BEAT_BITS;
+localparam int unsigned PARAM_BITS = PARAM_BEATS * BEAT_BITS;
+localparam int unsigned ENTRY_BITS = CO * ACC_BITS;
+localparam int unsigned FM_AW = $clog2(FM_ROWS);
+localparam int unsigned WGT_AW = WGT_ROWS > 1 ? $clog2(WGT_ROWS) : 1;
+localparam int unsigned PARAM_AW = PARAM_ROWS > 1 ? $clog2(PARAM_ROWS) : 1;
+localparam int unsigned ACC_AW = $clog2(ACC_ENTRIES);
+localparam int unsigned WGT_BW = WGT_BEATS > 1 ? $clog2(WGT_BEATS) : 1;
+localparam int unsigned PARAM_BW = PARAM_BEATS > 1 ? $clog2(PARAM_BEATS) : 1;
+localparam int unsigned NUM_ENGINES = 3;
+
+typedef logic [WORD_BITS-1:0] word_t;
+typedef logic [31:0] index_t;  // an instruction's place in the program
