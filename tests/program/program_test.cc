@@ -319,7 +319,7 @@ TEST_CASE("program: the semantic checks name what is wrong") {
   // checks (CheckOpuProgram) on every OPU step.
   SUBCASE("a Gemm's weight row past the buffer") {
     test::SmallModel m = base;
-    const size_t at = PatchWord<isa::GemmInsn>(m.code.groups[0].words, [](isa::GemmInsn& g) {
+    const size_t at = PatchWord<isa::GemmInsn>(m.OpuSteps()[0]->words, [](isa::GemmInsn& g) {
                         g.wgt_addr = 16452;
                       }).first;
     // tiny: 2 x 4096 bytes of rows of 4 x 8 = 256 weight rows.
@@ -329,12 +329,12 @@ TEST_CASE("program: the semantic checks name what is wrong") {
   }
   SUBCASE("a load of a param row past the buffer") {
     test::SmallModel m = base;
-    std::vector<isa::Word>& words = m.code.groups[0].words;
+    std::vector<isa::Word>& words = m.OpuSteps()[0]->words;
     size_t at = 0;
     for (; at < words.size(); ++at) {
       isa::Instruction insn = isa::Decode(words[at]).value();
       auto* load = std::get_if<isa::LoadInsn>(&insn);
-      if (load == nullptr || load->buffer != 2) continue;
+      if (load == nullptr || load->buffer != isa::LoadInsn::kParams) continue;
       load->sram_addr = 8;  // tiny: 2 x 64 bytes of rows of 4 x 8 = 4 param rows
       words[at] = isa::Encode(insn).value();
       break;
@@ -348,7 +348,7 @@ TEST_CASE("program: the semantic checks name what is wrong") {
     // pop): the first Gemm may then read feature-map rows before the loads
     // that fill them, or after; the result would depend on the timing.
     test::SmallModel m = base;
-    std::vector<isa::Word>& words = m.code.groups[0].words;
+    std::vector<isa::Word>& words = m.OpuSteps()[0]->words;
     bool pushed = false, popped = false;
     for (isa::Word& word : words) {
       isa::Instruction insn = isa::Decode(word).value();
