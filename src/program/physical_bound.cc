@@ -8,8 +8,8 @@
 #include <unordered_set>
 
 #include "opuc/ir/dtype.h"
-#include "opuc/ir/shape.h"
 #include "opuc/ir/macs.h"
+#include "opuc/ir/shape.h"
 
 namespace opuc {
 namespace {

@@ -150,20 +150,20 @@ TEST_CASE("clock, bandwidth and latency are bounded, so that cycle counts fit") 
   // of 1e-300 or a clock of 1e308 overflowed the bound's double -> int64.
   CHECK(ErrorOf(R"({"base": "tiny", "dram": {"latency_cycles": 1000000000000000000}})") ==
         "dram.latency_cycles is 1000000000000000000; expected at most 1000000");
-  CHECK(ErrorOf(R"({"base": "tiny", "array": {"clock_mhz": 1e308}})").find(
-            "array.clock_mhz is ") == 0);
-  CHECK(ErrorOf(R"({"base": "tiny", "array": {"clock_mhz": 1e308}})").find(
-            "; expected at most 100000") != std::string::npos);
+  CHECK(ErrorOf(R"({"base": "tiny", "array": {"clock_mhz": 1e308}})").find("array.clock_mhz is ") ==
+        0);
+  CHECK(ErrorOf(R"({"base": "tiny", "array": {"clock_mhz": 1e308}})")
+            .find("; expected at most 100000") != std::string::npos);
   CHECK(ErrorOf(R"({"base": "tiny", "dram": {"bandwidth_gb_per_s": 2000000}})") ==
         "dram.bandwidth_gb_per_s is 2000000; expected at most 1000000");
   // 1e-300 GB/s is positive and under the greatest value: the rate (bytes
   // a cycle at the clock) is what is refused. tiny's clock is 100 MHz, so
   // 0.0001 GB/s is 1e5 B/s / 1e8 cycles/s = 1/1000 byte a cycle, just enough,
   // and 0.00005 is 1/2000, too little.
-  CHECK(ErrorOf(R"({"base": "tiny", "dram": {"bandwidth_gb_per_s": 1e-300}})").find(
-            "dram.bandwidth_gb_per_s is ") == 0);
-  CHECK(ErrorOf(R"({"base": "tiny", "dram": {"bandwidth_gb_per_s": 0.00005}})").find(
-            "expected at least one byte in 1024 cycles") != std::string::npos);
+  CHECK(ErrorOf(R"({"base": "tiny", "dram": {"bandwidth_gb_per_s": 1e-300}})")
+            .find("dram.bandwidth_gb_per_s is ") == 0);
+  CHECK(ErrorOf(R"({"base": "tiny", "dram": {"bandwidth_gb_per_s": 0.00005}})")
+            .find("expected at least one byte in 1024 cycles") != std::string::npos);
   CHECK(ParseHwConfigJson(R"({"base": "tiny", "dram": {"bandwidth_gb_per_s": 0.0001}})").ok());
 }
 
