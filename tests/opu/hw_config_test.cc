@@ -155,7 +155,7 @@ TEST_CASE("clock, bandwidth and latency are bounded, so that cycle counts fit") 
   CHECK(ErrorOf(R"({"base": "tiny", "array": {"clock_mhz": 1e308}})")
             .find("; expected at most 100000") != std::string::npos);
   CHECK(ErrorOf(R"({"base": "tiny", "dram": {"bandwidth_gb_per_s": 2000000}})") ==
-        "dram.bandwidth_gb_per_s is 2000000; expected at most 1000000");
+        "dram.bandwidth_gb_per_s is 2e+06; expected at most 1000000");
   // 1e-300 GB/s is positive and under the greatest value: the rate (bytes
   // a cycle at the clock) is what is refused. tiny's clock is 100 MHz, so
   // 0.0001 GB/s is 1e5 B/s / 1e8 cycles/s = 1/1000 byte a cycle, just enough,
