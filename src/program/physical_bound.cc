@@ -73,6 +73,7 @@ PhysicalLimit::PhysicalLimit(const Graph& graph, const HwConfig& hw)
   for (const Node& node : graph.nodes) {  // topological order: inputs are settled first
     bool after = IsInnerProduct(node.op);
     for (TensorId t : node.inputs) {
+      if (t == kNoTensor) continue;  // an absent optional input
       ++consumers_[static_cast<size_t>(t)];
       after = after || after_inner_product_[static_cast<size_t>(t)];
     }
@@ -92,6 +93,7 @@ std::vector<LayerBound> PhysicalLimit::Layers(const std::vector<NodeId>& nodes) 
     if (IsInnerProduct(graph_.node(n).op)) layer_of[n] = layers++;
   auto join_producer = [&](NodeId n) {
     for (TensorId t : graph_.node(n).inputs) {
+      if (t == kNoTensor) continue;
       const auto it = layer_of.find(producers_[static_cast<size_t>(t)]);
       if (it != layer_of.end() && it->second >= 0) return layer_of[n] = it->second, true;
     }
@@ -103,8 +105,9 @@ std::vector<LayerBound> PhysicalLimit::Layers(const std::vector<NodeId>& nodes) 
     if (layer_of[*it] >= 0) continue;
     for (NodeId c : nodes)
       if (layer_of[c] >= 0 &&
-          std::any_of(graph_.node(c).inputs.begin(), graph_.node(c).inputs.end(),
-                      [&](TensorId t) { return producers_[static_cast<size_t>(t)] == *it; })) {
+          std::any_of(graph_.node(c).inputs.begin(), graph_.node(c).inputs.end(), [&](TensorId t) {
+            return t != kNoTensor && producers_[static_cast<size_t>(t)] == *it;
+          })) {
         layer_of[*it] = layer_of[c];
         break;
       }
@@ -129,6 +132,7 @@ LayerBound PhysicalLimit::BoundLayer(std::vector<NodeId> nodes) const {
   for (NodeId n : nodes) {
     const Node& node = graph_.node(n);
     for (TensorId t : node.inputs) {
+      if (t == kNoTensor) continue;
       ++inside_reads[t];
       if (!inside.count(producers_[static_cast<size_t>(t)]) && counted.insert(t).second)
         b.dram_bytes = SaturatingAdd(b.dram_bytes, TensorBytes(graph_.tensor(t)));

@@ -151,6 +151,20 @@ TEST_CASE("an i16 layer takes two array passes and two bytes an element") {
   CHECK(bound.cycles == 576);
 }
 
+TEST_CASE("an absent optional input is no tensor to move") {
+  // The first layer's conv without its bias, marked absent as readers do:
+  // 149,352 - 96 = 149,256 bytes, /64 = 2,332.1 -> 2,333 cycles.
+  GraphBuilder b("no_bias");
+  const TensorId image = b.Input("image", DType::kI8, {1, 128, 128, 3});
+  b.Output(b.Op(OpKind::kConv2D, "conv", {image, Weights(b, "w", {24, 5, 5, 3})}, Conv(2, "same")));
+  Graph g = std::move(b).Finish().value();
+  g.nodes[0].inputs.push_back(kNoTensor);
+  const PhysicalBound bound = PhysicalLimit(g, Array64x16()).Bound(Nodes({0}));
+  CHECK(bound.dram_bytes == 149'256);
+  CHECK(bound.dram_cycles == 2'333);
+  CHECK(bound.cycles == 7'200);
+}
+
 TEST_CASE("DRAM cycles round up and saturate") {
   CHECK(DramCycles(128, 64.0) == 2);
   CHECK(DramCycles(129, 64.0) == 3);
