@@ -31,7 +31,7 @@
 #include <utility>
 #include <vector>
 
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/ir/graph_edit.h"
 #include "opuc/quant/accuracy.h"
 #include "opuc/quant/quantize.h"

@@ -19,7 +19,7 @@ set(OPUC_LAYERS
 set(OPUC_COMPILER_ONLY opuc_frontend opuc_pass opuc_fusion opuc_quant opuc_partition opuc_codegen
                        opuc_compiler)
 set(OPUC_COMPILER_HEADERS "opuc/frontend/" "opuc/pass/" "opuc/fusion/" "opuc/quant/"
-                          "opuc/partition/" "opuc/opu/codegen.h" "opuc/compiler/")
+                          "opuc/partition/" "opuc/codegen/" "opuc/compiler/")
 set(_opuc_build_pieces opuc_build_flags opuc_flatbuffers opuc_schema_opug opuc_schema_tflite
                         opuc_schema_opup)
 

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "dram_model.h"
-#include "opuc/opu/fsim.h"
-#include "opuc/opu/isa.h"
+#include "opuc/fsim/fsim.h"
+#include "opuc/isa/isa.h"
 
 namespace opuc::rtl {
 

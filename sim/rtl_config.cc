@@ -1,8 +1,8 @@
 //===- sim/rtl_config.cc - The RTL's parameters from a HwConfig -----------===//
 #include "rtl_config.h"
 
-#include "opuc/opu/fsim.h"
-#include "opuc/opu/isa.h"
+#include "opuc/fsim/fsim.h"
+#include "opuc/isa/isa.h"
 #include "support/format.h"
 
 namespace opuc::rtl {

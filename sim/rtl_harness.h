@@ -15,7 +15,7 @@
 #include <string>
 
 #include "dram_model.h"
-#include "opuc/opu/fsim.h"
+#include "opuc/fsim/fsim.h"
 #include "rtl.h"
 #include "rtl_config.h"
 #include "support/format.h"

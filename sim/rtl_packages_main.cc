@@ -8,7 +8,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "opuc/opu/isa.h"
+#include "opuc/isa/isa.h"
 #include "rtl_config.h"
 
 namespace {

@@ -4,8 +4,8 @@
 #include <future>
 #include <system_error>
 
+#include "opuc/codegen/codegen.h"
 #include "opuc/compiler/write_program.h"
-#include "opuc/opu/codegen.h"
 #include "opuc/partition/hw_partition.h"
 #include "opuc/pass/pass_context.h"
 #include "opuc/pass/registry.h"

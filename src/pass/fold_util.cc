@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/ir/graph_edit.h"
 #include "opuc/tensor_io/host_tensor.h"
 

@@ -1,7 +1,7 @@
 //===- src/program/dram_access.cc - Where instructions touch DRAM ---------===//
 //
 // The byte ranges are the ones the functional simulator's load and store
-// engines compute (src/opu/sim/load.cc, store.cc); checking them at load
+// engines compute (src/fsim/load.cc, store.cc); checking them at load
 // time means a program that passes cannot scribble over another tensor or
 // the weights, whatever device runs it.
 //

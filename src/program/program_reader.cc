@@ -11,7 +11,7 @@
 
 #include "dram_access.h"
 #include "opuc/file_io/aligned_bytes.h"
-#include "opuc/opu/fsim.h"
+#include "opuc/fsim/fsim.h"
 #include "opuc/opug/opug.h"
 #include "opuc/program/lifetime.h"
 #include "opuc/program/program.h"

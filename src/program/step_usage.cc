@@ -1,6 +1,6 @@
 //===- src/program/step_usage.cc - What an OPU step uses ------------------===//
 //
-// The same extents the functional simulator's engines write (src/opu/sim/):
+// The same extents the functional simulator's engines write (src/fsim/):
 // a load fills LoadedUnits (its rows and units, the zeros between and the
 // frame) from sram_addr and reads rows × cols units of DRAM; a store writes
 // StoredBytes; a Gemm writes out_rows × out_cols

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/ir/graph.h"
 #include "opuc/status.h"
 #include "opuc/tensor_io/host_tensor.h"

@@ -1,6 +1,6 @@
 //===- src/runtime/devices.cc - The ref, cpu and fsim devices -------------===//
 #include "opuc/cpu/executor.h"
-#include "opuc/opu/fsim.h"
+#include "opuc/fsim/fsim.h"
 #include "opuc/runtime/device.h"
 #include "run_nodes.h"
 #include "support/format.h"

@@ -1,7 +1,7 @@
 //===- src/runtime/run_nodes.cc - Some nodes on a CPU executor ------------===//
 #include "run_nodes.h"
 
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "support/format.h"
 
 namespace opuc {

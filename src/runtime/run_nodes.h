@@ -5,7 +5,7 @@
 #include <map>
 #include <vector>
 
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/ir/graph.h"
 #include "opuc/status.h"
 #include "opuc/tensor_io/host_tensor.h"

@@ -8,7 +8,7 @@
 #include "fusion/fusion_test_util.h"
 #include "fusion/random_dag.h"
 #include "fusion/random_ir_graph.h"
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/fusion/fuse_mutator.h"
 #include "opuc/ir/verifier.h"
 #include "opuc/tensor_io/random_input.h"

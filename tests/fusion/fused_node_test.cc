@@ -6,7 +6,7 @@
 
 #include "frontend/test_graphs.h"
 #include "fusion/fusion_test_util.h"
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/fusion/fuse_mutator.h"
 #include "opuc/ir/verifier.h"
 #include "opuc/opug/opug.h"

@@ -7,7 +7,7 @@
 
 #include "frontend/model_cache.h"
 #include "fusion/fusion_test_util.h"
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/frontend/load_model.h"
 #include "opuc/tensor_io/random_input.h"
 

@@ -15,7 +15,7 @@
 #include <cmath>
 
 #include "frontend/model_cache.h"
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/frontend/load_model.h"
 #include "opuc/tensor_io/random_input.h"
 #include "oracle/armnn_runner.h"

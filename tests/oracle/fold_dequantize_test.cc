@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "frontend/model_cache.h"
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/frontend/tflite.h"
 #include "opuc/tensor_io/random_input.h"
 

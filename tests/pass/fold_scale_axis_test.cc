@@ -1,6 +1,6 @@
 // FoldScaleAxis and FoldBatchNorm: per-channel constants after inner
 // products folded into weights and biases; expected values by hand.
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/tensor_io/host_tensor.h"
 #include "pass/pass_test_util.h"
 

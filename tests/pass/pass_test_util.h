@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/frontend/load_model.h"
 #include "opuc/ir/graph_builder.h"
 #include "opuc/ir/printer.h"

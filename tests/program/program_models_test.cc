@@ -28,7 +28,7 @@
 #include "opuc/compiler/compile.h"
 #include "opuc/frontend/load_model.h"
 #include "opuc/image/model_defaults.h"
-#include "opuc/opu/isa.h"
+#include "opuc/isa/isa.h"
 #include "opuc/program/mapping_bound.h"
 #include "opuc/program/physical_bound.h"
 #include "opuc/runtime/run_program.h"

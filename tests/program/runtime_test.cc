@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "estimate_bounds.h"
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/runtime/run_program.h"
 #include "small_model.h"
 #include "usage_check.h"

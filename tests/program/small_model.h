@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "opuc/codegen/codegen.h"
 #include "opuc/compiler/write_program.h"
 #include "opuc/ir/graph_builder.h"
-#include "opuc/opu/codegen.h"
 #include "opuc/partition/hw_partition.h"
 #include "opuc/program/program.h"
 #include "opuc/quant/quantize.h"

@@ -6,7 +6,7 @@
 
 #include <doctest/doctest.h>
 
-#include "opuc/opu/fsim.h"
+#include "opuc/fsim/fsim.h"
 #include "opuc/program/step_usage.h"
 #include "opuc/runtime/run_program.h"
 

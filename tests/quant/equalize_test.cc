@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "equalize.h"
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/ir/graph_builder.h"
 #include "pass/pass_test_util.h"
 

@@ -11,7 +11,7 @@
 #include "frontend/model_cache.h"
 #include "image/image_cache.h"
 #include "image/image_sample.h"
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/frontend/load_model.h"
 #include "opuc/image/calibration_set.h"
 #include "opuc/image/face_detections.h"

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "input_gram.h"
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/ir/graph_builder.h"
 #include "pass/pass_test_util.h"
 

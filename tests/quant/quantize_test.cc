@@ -7,7 +7,7 @@
 #include <limits>
 #include <random>
 
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/ir/graph_builder.h"
 #include "opuc/quant/accuracy.h"
 #include "opuc/quant/quantize.h"

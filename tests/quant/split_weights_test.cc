@@ -8,7 +8,7 @@
 #include <random>
 
 #include "formats.h"
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/ir/graph_builder.h"
 #include "opuc/quant/accuracy.h"
 #include "opuc/quant/quantize.h"

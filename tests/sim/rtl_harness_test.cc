@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "dram_model.h"
-#include "opuc/opu/isa.h"
+#include "opuc/isa/isa.h"
 #include "opuc/runtime/device.h"
 #include "rtl.h"
 

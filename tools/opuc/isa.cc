@@ -2,7 +2,7 @@
 #include "opuc/isa.h"
 
 #include "opuc/exit_codes.h"
-#include "opuc/opu/isa.h"
+#include "opuc/isa/isa.h"
 
 namespace opuc::cli {
 namespace {

@@ -6,7 +6,7 @@
 
 namespace opuc::cli {
 
-/// `opuc isa --markdown | --sv`: the field table of include/opuc/opu/isa.def
+/// `opuc isa --markdown | --sv`: the field table of include/opuc/isa/isa.def
 /// as the table of docs/isa.md or as the SystemVerilog package for hw/.
 Command AddIsaCommand(CLI::App& app);
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "opuc/opu/fsim.h"
+#include "opuc/fsim/fsim.h"
 #include "opuc/program/program.h"
 #include "opuc/status.h"
 

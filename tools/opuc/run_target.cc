@@ -2,7 +2,7 @@
 #include "opuc/run_target.h"
 
 #include "opuc/cpu/executor.h"
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 #include "opuc/fusion/fuse_mutator.h"
 #include "opuc/runtime/run_program.h"
 

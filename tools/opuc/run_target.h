@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "opuc/frontend/load_model.h"
-#include "opuc/opu/fsim.h"
+#include "opuc/fsim/fsim.h"
 #include "opuc/program/program.h"
 #include "opuc/status.h"
 #include "opuc/tensor_io/host_tensor.h"

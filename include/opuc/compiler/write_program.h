@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "opuc/codegen/codegen.h"
 #include "opuc/ir/graph.h"
-#include "opuc/opu/codegen.h"
 #include "opuc/opu/hw_config.h"
 #include "opuc/partition/hw_partition.h"
 #include "opuc/program/program.h"

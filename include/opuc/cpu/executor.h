@@ -1,11 +1,11 @@
 //===- opuc/cpu/executor.h - The CPU executor -------------------*- C++ -*-===//
 //
 // Runs graphs on the host as fast as it can with the reference's contract
-// (opuc/cpu/reference.h): integer results equal the integer reference's bit
+// (opuc/cpu_reference/reference.h): integer results equal the integer reference's bit
 // for bit; float results may differ from the float reference's by the
 // rounding of a different summation order, within the tolerance
 // docs/cpu-executor.md states and the tests check. Inner products run as
-// Eigen GEMMs (src/cpu/kernels/); ops without a kernel of their own run on
+// Eigen GEMMs (src/cpu/); ops without a kernel of their own run on
 // the reference's.
 //
 //===----------------------------------------------------------------------===//
@@ -14,7 +14,7 @@
 
 #include <vector>
 
-#include "opuc/cpu/reference.h"
+#include "opuc/cpu_reference/reference.h"
 
 namespace opuc {
 

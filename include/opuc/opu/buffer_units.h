@@ -11,8 +11,8 @@
 
 #include <cstdint>
 
+#include "opuc/isa/isa.h"
 #include "opuc/opu/hw_config.h"
-#include "opuc/opu/isa.h"
 
 namespace opuc {
 

@@ -11,7 +11,7 @@
 #include <array>
 #include <cstdint>
 
-#include "opuc/opu/isa.h"
+#include "opuc/isa/isa.h"
 
 namespace opuc {
 

@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "opuc/ir/graph.h"
+#include "opuc/isa/isa.h"
 #include "opuc/opu/hw_config.h"
-#include "opuc/opu/isa.h"
 #include "opuc/program/activation_layout.h"
 #include "opuc/status.h"
 

@@ -1,0 +1,72 @@
+//===- opuc/codegen/codegen.h - OPU groups to instruction streams -----*- C++ -*-===//
+//
+// PlanSteps turns a partition (of a quantized graph) into the program's
+// steps: the OPU groups into instruction streams for the HwConfig, with the
+// DRAM they address: one constant blob (weights in the array's order, biases
+// with the output stage's multipliers and shifts) followed by one region per
+// activation a group reads or writes. docs/codegen.md describes the tiling, the layout
+// and the estimator. An OPU group codegen cannot compile yet becomes a CPU
+// step with the reason (the node and the stage); it never fails the others.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_CODEGEN_CODEGEN_H
+#define OPUC_CODEGEN_CODEGEN_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "opuc/ir/graph.h"
+#include "opuc/isa/isa.h"
+#include "opuc/opu/hw_config.h"
+#include "opuc/partition/hw_partition.h"
+#include "opuc/program/activation_layout.h"
+#include "opuc/program/program.h"
+#include "opuc/status.h"
+
+namespace opuc {
+
+/// One step of the program, made for one partition group: an OPU step
+/// (the group's instruction words) or a CPU step with why its nodes are not
+/// on the OPU. The OPU/CPU decision is made here once, for every reader of
+/// the plan (the program writer, the compile report).
+struct PlannedStep {
+  int32_t group = -1;  ///< HwGroup::id.
+  StepKind kind = StepKind::kCpu;
+  // OPU steps:
+  std::vector<isa::Word> words;
+  int64_t estimated_cycles = 0;
+  std::string tiling;  ///< "tile 16x16, 2 output blocks, 1 weight chunk", for reports.
+  // CPU steps: the partitioner's reason for a CPU group; "not compiled for
+  // the OPU yet: node 7 'pool' (max_pool2d) on stage pool: ..." for an OPU
+  // group codegen cannot compile yet.
+  std::string reason;
+};
+
+struct StepPlan {
+  std::vector<uint8_t> constants;  ///< At DRAM address 0.
+  /// After the constants, aligned; two share bytes only when their
+  /// lifetimes (over the partition's groups) do not meet.
+  std::vector<ActivationLayout> activations;
+  int64_t dram_bytes = 0;
+  std::vector<PlannedStep> steps;  ///< One per partition group, in the partition's order.
+
+  /// The layout of `tensor`, or nullptr.
+  const ActivationLayout* Find(TensorId tensor) const;
+  /// The step of partition group `group`, or nullptr.
+  const PlannedStep* FindStep(int32_t group) const;
+  /// The OPU steps, in order.
+  std::vector<const PlannedStep*> OpuSteps() const;
+  /// A DRAM image: the constants in place, every activation zero.
+  std::vector<uint8_t> DramImage() const;
+};
+
+/// Plans one step per group of `partition` (made for `hw` from the
+/// quantized `graph`), compiling every OPU group it can. Errors: an invalid
+/// config, a graph that is not quantized where a group reads it, or a layer
+/// no tiling fits (naming the group, the node, the buffer and by how much).
+Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, const HwConfig& hw);
+
+}  // namespace opuc
+
+#endif  // OPUC_CODEGEN_CODEGEN_H

@@ -1,0 +1,154 @@
+//===- src/codegen/codegen.cc - The program's steps, planned once -----===//
+//
+// Three passes over the groups: plan each one's step (a CPU step for a CPU
+// group and for an OPU group that does not compile yet, with the reason),
+// lay out DRAM (the constants of every OPU step, then a region per
+// activation, first fit among the regions whose lifetimes meet its own),
+// then choose tilings and emit.
+//
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <cstring>
+
+#include "emit.h"
+#include "input_blocks.h"
+#include "opuc/codegen/codegen.h"
+#include "opuc/program/lifetime.h"
+#include "support/format.h"
+
+namespace opuc {
+namespace {
+
+constexpr int64_t kAlign = 64;
+
+int64_t AlignUp(int64_t n, int64_t a) { return (n + a - 1) / a * a; }
+
+std::vector<Lifetime> GroupLifetimes(const Graph& graph, const HwPartition& partition) {
+  std::vector<std::vector<TensorId>> inputs, outputs;
+  for (const HwGroup& g : partition.groups) {
+    inputs.push_back(g.inputs);
+    outputs.push_back(g.outputs);
+  }
+  return Lifetimes(graph.tensors.size(), inputs, outputs, graph.outputs);
+}
+
+/// The lowest address from `base` where `bytes` fit beside every placed
+/// region whose lifetime meets `life`.
+int64_t FirstFit(const StepPlan& code, const std::vector<Lifetime>& lives, const Lifetime& life,
+                 int64_t bytes, int64_t base, int64_t align) {
+  std::vector<std::pair<int64_t, int64_t>> busy;
+  for (const ActivationLayout& a : code.activations)
+    if (lives[static_cast<size_t>(a.tensor)].Meets(life))
+      busy.emplace_back(a.address, AlignUp(a.address + a.bytes(), align));
+  std::sort(busy.begin(), busy.end());
+  int64_t at = base;
+  for (const auto& [begin, end] : busy) {
+    if (at + bytes <= begin) break;
+    at = std::max(at, end);
+  }
+  return at;
+}
+
+}  // namespace
+
+const ActivationLayout* StepPlan::Find(TensorId tensor) const {
+  for (const ActivationLayout& l : activations)
+    if (l.tensor == tensor) return &l;
+  return nullptr;
+}
+
+std::vector<uint8_t> StepPlan::DramImage() const {
+  std::vector<uint8_t> dram(static_cast<size_t>(dram_bytes), 0);
+  std::memcpy(dram.data(), constants.data(), constants.size());
+  return dram;
+}
+
+const PlannedStep* StepPlan::FindStep(int32_t group) const {
+  for (const PlannedStep& step : steps)
+    if (step.group == group) return &step;
+  return nullptr;
+}
+
+std::vector<const PlannedStep*> StepPlan::OpuSteps() const {
+  std::vector<const PlannedStep*> opu;
+  for (const PlannedStep& step : steps)
+    if (step.kind == StepKind::kOpu) opu.push_back(&step);
+  return opu;
+}
+
+Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, const HwConfig& hw) {
+  OPUC_RETURN_IF_ERROR(ValidateHwConfig(hw));
+  const OpuBufferUnits units = BufferUnits(hw);
+  const int64_t align = std::max(kAlign, hw.dram.word_bits / 8);
+  StepPlan code;
+  struct Ready {
+    size_t step = 0;  ///< Index into code.steps.
+    codegen::InnerProductGroup group;
+    codegen::Tiling tiling;
+    codegen::ConstantPlacement constants;
+  };
+  std::vector<Ready> ready;
+  for (const HwGroup& group : partition.groups) {
+    PlannedStep& step = code.steps.emplace_back();
+    step.group = group.id;
+    if (group.kind != GroupKind::kOpu) {
+      step.reason = ReasonText(graph, partition, group.reason);
+      continue;
+    }
+    Expected<codegen::InnerProductGroup> described =
+        codegen::DescribeGroup(graph, partition, group);
+    if (!described.ok()) {
+      if (described.status().code() != StatusCode::kUnsupported) return described.status();
+      step.reason = "not compiled for the OPU yet: " + described.status().message();
+      continue;
+    }
+    codegen::LineUpInputBlocks(*described, units.lanes);
+    Expected<codegen::Tiling> tiling = codegen::ChooseTiling(*described, units);
+    if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", group.id));
+    Ready r{code.steps.size() - 1, std::move(*described), *tiling, {}};
+    r.constants = codegen::PackConstants(r.group, r.tiling, units, align, code.constants);
+    ready.push_back(std::move(r));
+  }
+  const int64_t base = AlignUp(static_cast<int64_t>(code.constants.size()), align);
+  const std::vector<Lifetime> lives = GroupLifetimes(graph, partition);
+  int64_t next = base;
+  auto place = [&](TensorId t) -> Status {
+    if (code.Find(t) != nullptr) return OkStatus();
+    OPUC_ASSIGN_OR_RETURN(ActivationLayout layout, LayoutActivation(graph, t, units.lanes, 0));
+    const int64_t bytes = AlignUp(layout.bytes(), align);
+    layout.address = FirstFit(code, lives, lives[static_cast<size_t>(t)], bytes, base, align);
+    next = std::max(next, layout.address + bytes);
+    code.activations.push_back(layout);
+    return OkStatus();
+  };
+  for (const Ready& r : ready) {
+    const codegen::InnerProductGroup& g = r.group;
+    std::vector<TensorId> placed;
+    for (const codegen::InputPiece& piece : g.pieces) placed.push_back(piece.tensor);
+    if (g.pieces.empty()) placed.push_back(g.input);
+    if (g.store_output) placed.push_back(g.output);
+    for (const codegen::ResidualStep& res : g.residuals)
+      if (res.constant.empty()) placed.push_back(res.tensor);  // a constant stays in the blob
+    if (g.store_pool) placed.push_back(g.pool->tensor);
+    if (g.upsampled != kNoTensor) placed.push_back(g.upsampled);
+    for (TensorId t : placed) OPUC_RETURN_IF_ERROR(place(t).WithContext(Cat("group ", g.group)));
+  }
+  code.dram_bytes = next;
+  for (const Ready& r : ready) {
+    const codegen::InnerProductGroup& g = r.group;
+    codegen::GroupLayouts layouts;
+    for (const codegen::InputPiece& piece : g.pieces)
+      layouts.inputs.push_back(code.Find(piece.tensor));
+    if (g.pieces.empty()) layouts.inputs.push_back(code.Find(g.input));
+    if (g.store_output) layouts.output = code.Find(g.output);
+    for (const codegen::ResidualStep& res : g.residuals)
+      layouts.residuals.push_back(res.constant.empty() ? code.Find(res.tensor) : nullptr);
+    if (g.store_pool) layouts.pool = code.Find(g.pool->tensor);
+    if (g.upsampled != kNoTensor) layouts.upsampled = code.Find(g.upsampled);
+    OPUC_ASSIGN_OR_RETURN(code.steps[r.step],
+                          codegen::EmitInnerProduct(g, r.tiling, hw, r.constants, layouts));
+  }
+  return code;
+}
+
+}  // namespace opuc

@@ -1,0 +1,57 @@
+//===- src/codegen/emit.h - The instruction stream of a group -*- C++ -*-===//
+#ifndef OPUC_SRC_CODEGEN_EMIT_H
+#define OPUC_SRC_CODEGEN_EMIT_H
+
+#include <vector>
+
+#include "constants.h"
+#include "estimate.h"
+#include "opuc/codegen/codegen.h"
+
+namespace opuc::codegen {
+
+/// Where a group's values live in DRAM; null for what the group lacks.
+struct GroupLayouts {
+  std::vector<const ActivationLayout*> inputs;     ///< One per piece (input_blocks.h).
+  const ActivationLayout* output = nullptr;        ///< Null when only the pool's result is stored.
+  std::vector<const ActivationLayout*> residuals;  ///< As InnerProductGroup::residuals.
+  const ActivationLayout* pool = nullptr;       ///< Null when only the upsample's result is stored.
+  const ActivationLayout* upsampled = nullptr;  ///< The doubled map of the last value.
+};
+
+/// The OPU step of an inner-product group: its units in order (tile, output
+/// block, weight chunk), each the load, compute and store engines' part,
+/// double-buffered, with the tokens that make the overlap safe
+/// (docs/codegen.md), and the estimated cycles.
+Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Tiling& tiling,
+                                       const HwConfig& hw, const ConstantPlacement& constants,
+                                       const GroupLayouts& layouts);
+
+/// Where one unit's tile sits on chip for the stages after the inner product.
+struct PostTile {
+  int64_t acc_base = 0, param_row = 0;
+  /// With residual adds: where the first's tile is, the rows from one to
+  /// the next, the lane of the pair's first channel, and the pair's
+  /// channels: [c0, c0 + Co).
+  int64_t residual_row = 0, residual_pitch = 0, residual_lane = 0, c0 = 0, co = 0;
+  int64_t table_row = 0;     ///< With a lookup table.
+  int64_t constant_row = 0;  ///< With per-channel constants (Tiling::constant_row).
+  int64_t lanes = 1;         ///< L: lanes of a feature-map row.
+  int64_t th = 1, tw = 1;    ///< The tile's pixels.
+  /// With a pool: where its entries go, the first of them in the pooled
+  /// map, and how far before the tile its window starts. A global pool's
+  /// one window gathers every tile of an output block into one entry:
+  /// `accumulate` after the first, `last` at the end.
+  int64_t pool_base = 0, pool_rows = 0, pool_cols = 0, pool_y0 = 0, pool_x0 = 0;
+  int64_t pool_pad_y = 0, pool_pad_x = 0;
+  bool pool_accumulate = false, pool_last = true;
+};
+
+/// The output stage and every later stage of `g` over one tile, in order
+/// (emit_post.cc), with their cycles.
+void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstimate& estimate,
+                    std::vector<isa::Instruction>& out);
+
+}  // namespace opuc::codegen
+
+#endif  // OPUC_SRC_CODEGEN_EMIT_H

@@ -1,0 +1,197 @@
+//===- src/codegen/estimate.h - Cycles a group should take ----*- C++ -*-===//
+//
+// An analytical model of the RTL's engines (docs/rtl.md, "Timing of each
+// engine"), calibrated against it with bench/opu_efficiency_bench: a load costs
+// the DRAM latency plus its bytes at the HwConfig's bandwidth (converted to
+// bytes per clock); a store one pixel a cycle, or its bytes at the
+// bandwidth when that is slower (writes are posted: no latency); a Gemm one
+// cycle per output pixel (the array takes one pixel's L x Co products per
+// cycle); the output, compare and pool stages one cycle per entry or tap,
+// beside the array, the stages a pass streams together costing the pass
+// once. Every instruction adds kInstructionCycles (its start, its last
+// write, the hand-over to the next); a unit's Gemms wait kHandOverCycles for
+// the token of its loads (given, seen, taken) but only kUnitCycles after the
+// unit before's (and a cycle per post instruction of it, entering the post
+// side's queue) when its loads are already there; a group starts after
+// kStartCycles. With double buffering the engines run as the tokens order
+// them, and Total() follows each engine's timeline unit by unit: a unit's
+// loads wait for the buffer slot the unit two before computed from, its
+// Gemms for its loads, for the unit before's and for the accumulator slot
+// the store two before emptied, its post stages for its Gemms and the unit
+// before's stages, its store for both and the store before. Loads and
+// stores share the DRAM, which takes a read or a write a cycle: a write
+// that falls in a load's request burst delays the load a cycle, and the
+// store as much, and with it the stores after it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_CODEGEN_ESTIMATE_H
+#define OPUC_SRC_CODEGEN_ESTIMATE_H
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "opuc/opu/hw_config.h"
+
+namespace opuc::codegen {
+
+class CycleEstimate {
+ public:
+  explicit CycleEstimate(const HwConfig& hw)
+      : bytes_per_cycle_(std::max(1e-9, hw.dram.bandwidth_gb_per_s * 1e3 / hw.array.clock_mhz)),
+        latency_(hw.dram.latency_cycles),
+        word_bytes_(std::max<int64_t>(1, hw.dram.word_bits / 8)) {}
+
+  /// What every instruction costs besides its work, as the RTL measures it.
+  static constexpr int64_t kInstructionCycles = 3;
+  /// What a token costs to pass from one engine to another (given, seen,
+  /// taken, the next instruction started), what the compute engine spends
+  /// between two units whose loads are already there, and what starting the
+  /// group costs (the fetch units' first words), as the RTL measures them.
+  static constexpr int64_t kHandOverCycles = 14;
+  static constexpr int64_t kUnitCycles = 3;
+  static constexpr int64_t kStartCycles = 7;
+  /// What a post-processing instruction costs besides its entries, and
+  /// what the first of a unit waits after the unit's last Gemm (its
+  /// retirement, the queue, the start), as the RTL measures them.
+  static constexpr int64_t kPostInstructionCycles = 3;
+  static constexpr int64_t kPostStartCycles = 1;
+  /// What an Average spends on its divisor's reciprocal before its first
+  /// entry (opu_average_recip.sv: one quotient bit a cycle).
+  static constexpr int64_t kAverageSetupCycles = 20;
+
+  void BeginUnit() { units_.emplace_back(); }
+  /// A load of `bytes` that writes `units` on chip when that, not the
+  /// DRAM, may bound it (a zero-inserted window: the load engine writes a
+  /// unit a cycle; the DRAM's latency hides an ordinary border's zeros).
+  void Load(int64_t bytes, int64_t units = 0) {
+    units_.back().load_beats.push_back(std::max(Bandwidth(bytes), units - latency_));
+  }
+  void Store(int64_t pixels, int64_t bytes) {
+    units_.back().store += std::max(pixels, Bandwidth(bytes)) + kInstructionCycles;
+    // Each pixel is one DRAM write, which costs the words it touches.
+    const int64_t per_pixel = pixels > 0 ? (bytes / pixels + word_bytes_ - 1) / word_bytes_ : 0;
+    units_.back().store_words += Bandwidth(pixels * per_pixel * word_bytes_);
+  }
+  /// The array's instructions, and the post-processing stages' (which run
+  /// beside the array: the next unit's Gemms overlap this unit's stages).
+  void Compute(int64_t cycles) { units_.back().compute += cycles + kInstructionCycles; }
+  /// A stage that `joins` the pass before streams through with it (the
+  /// pass then takes its slowest stage's cycles; opu_compute_engine.sv).
+  void Post(int64_t cycles, bool joins = false) {
+    Unit& unit = units_.back();
+    ++unit.post_insns;
+    if (joins) {
+      unit.post += std::max<int64_t>(0, cycles - unit.pass);
+      unit.pass = std::max(unit.pass, cycles);
+      return;
+    }
+    unit.post += cycles + kPostInstructionCycles;
+    unit.pass = cycles;
+  }
+  int64_t Total() const {
+    if (units_.empty()) return 0;
+    // The engines' timelines, unit by unit, as the tokens order them: a
+    // unit's loads wait for the buffer slot the unit two before computed
+    // from, its computation for its loads, the unit before and the
+    // accumulator slot the store two before emptied, its store for its
+    // computation and the store before.
+    const size_t n = units_.size();
+    // compute_end: when the unit's last instruction gave its tokens, which
+    // waits for every instruction before it (its post stages').
+    std::vector<int64_t> load_end(n), gemm_end(n), post_end(n), compute_end(n);
+    StoreTimeline stores(n);
+    for (size_t u = 0; u < n; ++u) {
+      const Unit& unit = units_[u];
+      int64_t t =
+          std::max(u > 0 ? load_end[u - 1] : kStartCycles, u > 1 ? compute_end[u - 2] : int64_t{0});
+      for (int64_t beats : unit.load_beats) {
+        // A read and a write in the same cycle take two of the DRAM's:
+        // each delays the other a cycle.
+        t += beats + stores.MeetReads(t, t + beats, u);
+        t += latency_ + kInstructionCycles;
+      }
+      load_end[u] = t;
+      // The array's first Gemm issues after the post stages of the unit
+      // before entered their queue (one a cycle once its last Gemm is done).
+      const int64_t begin =
+          std::max({load_end[u] + kHandOverCycles,
+                    u > 0 ? gemm_end[u - 1] + kUnitCycles + units_[u - 1].post_insns : int64_t{0},
+                    u > 1 ? stores.end[u - 2] : int64_t{0}});
+      gemm_end[u] = begin + unit.compute;
+      const int64_t post_before = u > 0 ? post_end[u - 1] : int64_t{0};
+      post_end[u] = unit.post_insns > 0
+                        ? std::max(gemm_end[u] + kPostStartCycles, post_before) + unit.post
+                        : post_before;
+      compute_end[u] = std::max(gemm_end[u], post_end[u]);
+      stores.Place(u, compute_end[u], unit.store, unit.store_words);
+    }
+    return stores.end[n - 1];
+  }
+
+ private:
+  struct Unit {
+    int64_t compute = 0, post = 0, post_insns = 0, store = 0;
+    int64_t pass = 0;                 ///< The cycles of the post side's latest pass.
+    std::vector<int64_t> load_beats;  ///< Each load's DRAM cycles, in order.
+    int64_t store_words = 0;          ///< The DRAM cycles its stores' writes take.
+  };
+
+  /// The store engine's timeline: when each unit's store begins and ends,
+  /// and when its DRAM writes end (one a cycle from its start, delayed by
+  /// the reads they meet).
+  struct StoreTimeline {
+    explicit StoreTimeline(size_t n) : begin(n), end(n), write_end(n) {}
+    std::vector<int64_t> begin, end, write_end;
+    size_t writing = 0;  ///< The first store whose writes may not have ended.
+
+    /// Unit u's store, after its computation and the store before.
+    void Place(size_t u, int64_t computed, int64_t cycles, int64_t words) {
+      begin[u] = std::max(computed, u > 0 ? end[u - 1] : int64_t{0});
+      end[u] = begin[u] + cycles;
+      write_end[u] = begin[u] + words;
+    }
+
+    /// The writes of the stores of the units before `u` that fall in the
+    /// reads from `from` to `to`: the cycles they add to the reads, which
+    /// then end as many cycles later and may meet the next store's writes.
+    /// Each such store's writes, and the store, end as many cycles later,
+    /// and a store that then ends after the next one was to begin moves
+    /// that one too. Any store of a unit before may still be writing (when
+    /// the stores are what limits); those before `writing` ended before
+    /// `from`, and so before every later read.
+    int64_t MeetReads(int64_t from, int64_t to, size_t u) {
+      while (writing < u && write_end[writing] <= from && end[writing] <= from) ++writing;
+      int64_t writes = 0;
+      for (size_t v = writing; v < u; ++v) {
+        // After the store before, which reads met since may have delayed.
+        if (v > 0 && end[v - 1] > begin[v]) Delay(v, end[v - 1] - begin[v]);
+        const int64_t met =
+            std::max<int64_t>(0, std::min(to + writes, write_end[v]) - std::max(from, begin[v]));
+        write_end[v] += met;
+        end[v] += met;
+        writes += met;
+      }
+      return writes;
+    }
+
+    void Delay(size_t v, int64_t cycles) {
+      begin[v] += cycles;
+      write_end[v] += cycles;
+      end[v] += cycles;
+    }
+  };
+
+  int64_t Bandwidth(int64_t bytes) const {
+    return static_cast<int64_t>(std::ceil(static_cast<double>(bytes) / bytes_per_cycle_));
+  }
+  double bytes_per_cycle_;
+  int64_t latency_;
+  int64_t word_bytes_;
+  std::vector<Unit> units_;
+};
+
+}  // namespace opuc::codegen
+
+#endif  // OPUC_SRC_CODEGEN_ESTIMATE_H

@@ -1,0 +1,154 @@
+//===- src/codegen/inner_product_group.h - What a group computes -*- C++ -*-===//
+//
+// The one kind of OPU group codegen compiles so far: an optional concat
+// at memory read (input_blocks.h), an optional zero pad (folded into the
+// loads), one inner product (conv2d, depthwise_conv2d, transpose_conv2d,
+// fully_connected; or, in a group without one, an identity pass) with its
+// output stage and fused clamp, then compare
+// stages (relu, relu6, relu_n1_to_1, one prelu with a constant per-channel
+// alpha, one lookup table), residual adds of i8, u8 or i16 values from DRAM
+// (with channels a collected zero pad appends), adds, subs and muls of a
+// per-channel constant, each
+// reading the previous op, then an optional pool, and last an optional
+// nearest 2x upsample (the store writes each pixel as a 2x2 block). Every
+// value here is read from the quantized graph as numerics.md defines it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_CODEGEN_INNER_PRODUCT_GROUP_H
+#define OPUC_SRC_CODEGEN_INNER_PRODUCT_GROUP_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "opuc/ir/graph.h"
+#include "opuc/partition/hw_partition.h"
+#include "opuc/status.h"
+
+namespace opuc::codegen {
+
+/// A compare stage: clamp(requant(q, shift), lo, hi).
+struct ClampStep {
+  int shift = 0;
+  int64_t lo = 0, hi = 0;
+};
+
+/// The residual add (numerics.md §5): clamp(rhu((acc << acc_shift) +
+/// (res << res_shift), out_shift), lo, hi), res read from DRAM. Or, with
+/// `constant`, the adder or multiplier stage: add, sub (the constant
+/// negated) or, with `multiply`, mul of a per-channel constant, which stays
+/// in feature-map rows for the whole group (clamp(rhu((acc · c) <<
+/// acc_shift, out_shift), lo, hi) for mul).
+struct ResidualStep {
+  TensorId tensor = kNoTensor;
+  DType format = DType::kI8;  ///< i8, u8 or i16 (two planes: two rows per pixel on chip).
+  int acc_shift = 0, res_shift = 0, out_shift = 0;
+  int64_t lo = 0, hi = 0;
+  int64_t channels = 0;           ///< Of `tensor`; the output's later channels add 0.
+  std::vector<int32_t> constant;  ///< One value per output channel, else empty.
+  bool multiply = false;
+};
+
+/// A stage after the output stage, in order: a compare stage (a clamp,
+/// prelu or lookup table), or a residual add.
+struct PostStep {
+  enum Kind : uint8_t { kClamp, kPRelu, kTable, kResidual } kind = kClamp;
+  ClampStep clamp;      ///< kClamp; kPRelu: the shift of q >= 0, lo, hi.
+  int neg_shift = 0;    ///< kPRelu: the shift of q · alpha for q < 0.
+  size_t residual = 0;  ///< kResidual: which of the group's residuals.
+};
+
+/// A pool of the value the other stages leave (numerics.md §5). Max: windows
+/// of kh x kw every sy x sx pixels, the first pad_top x pad_left before
+/// pixel (0, 0), then clamp(requant(m, clamp.shift), lo, hi) when `requant`
+/// (the shift is not 0, or the range narrows). Average (avg_pool2d, mean):
+/// the windows' sums, then rhu_div by their taps inside the map with
+/// clamp's shift and range. Windows may overlap (spans.h says how tiles
+/// share them); a global pool has one window over the whole map, gathered
+/// tile by tile.
+struct PoolStep {
+  TensorId tensor = kNoTensor;  ///< The pooled value, stored to DRAM.
+  bool average = false;
+  bool global = false;
+  int64_t kh = 1, kw = 1, sy = 1, sx = 1, pad_top = 0, pad_left = 0;
+  int64_t out_h = 1, out_w = 1;
+  bool requant = false;
+  ClampStep clamp;
+  DType format = DType::kI8;
+};
+
+/// One input of a concat at memory read, and its channels.
+struct InputPiece {
+  TensorId tensor = kNoTensor;
+  int64_t channels = 0;
+};
+
+struct InnerProductGroup {
+  int32_t group = -1;
+  NodeId node = -1;  ///< The inner product.
+  OpKind op = OpKind::kConv2D;
+  std::string what;            ///< "node 3 'conv' (conv2d)", for messages.
+  TensorId input = kNoTensor;  ///< Read from DRAM (before a folded pad), unless `pieces`.
+  /// Concat at memory read: the concat's inputs, read side by side along
+  /// the channels (input_blocks.h); `input` is then the concat's value,
+  /// which is never in DRAM.
+  std::vector<InputPiece> pieces;
+  TensorId output = kNoTensor;  ///< The last op's before a pool.
+  bool store_output = true;     ///< False when only a later stage's result leaves.
+
+  // The window, in the coordinates of `input` (a folded pad included). A
+  // transposed convolution is a stride-1 one over its zero-inserted input:
+  // there in_h, in_w count that map, whose pixel (y·gap_y, x·gap_x) is the
+  // input's (y, x) and the rest zero (Load.zeros_y/x), and the kernel is
+  // turned by 180 degrees.
+  int64_t in_h = 1, in_w = 1, in_c = 1, gap_y = 1, gap_x = 1;
+  int64_t out_h = 1, out_w = 1, out_c = 1;
+  int64_t kh = 1, kw = 1, sy = 1, sx = 1, dy = 1, dx = 1;
+  int64_t pad_top = 0, pad_left = 0;  ///< Zero rows/columns before the input.
+  bool depthwise = false;
+  /// No inner product: a depthwise pass with weight 1 (`node` is the first op).
+  bool identity = false;
+  /// A depthwise product (or the identity pass) run as a dense one, its
+  /// weights zero off the diagonal: a concat's input blocks do not line up.
+  bool diagonal = false;
+  int64_t multiplier = 1;  ///< Depthwise: output channel o reads input o / multiplier.
+
+  DType in_format = DType::kI8;
+  DType out_format = DType::kI8;  ///< Of `output`.
+
+  /// weight(o, ky, kx, i): conv2d [O, kh, kw, I]; depthwise [1, kh, kw, O]
+  /// (i unused); fully_connected [O, I] (ky = kx = 0); transpose_conv2d
+  /// [O, kh, kw, I] read at (kh - 1 - ky, kw - 1 - kx).
+  const int8_t* weights = nullptr;
+  Shape weight_shape;
+  int8_t Weight(int64_t o, int64_t ky, int64_t kx, int64_t i) const;
+
+  std::vector<int32_t> bias;    ///< Per output channel (0 when absent).
+  std::vector<int32_t> shift;   ///< S[o] = f_in + f_w[o] - f_out.
+  int64_t lo = -128, hi = 127;  ///< The output stage's range: format and fused clamp.
+  std::vector<PostStep> post;
+  std::vector<ResidualStep> residuals;  ///< In the order of their adds.
+  std::vector<int8_t> alpha;            ///< A prelu's slope per output channel, else empty.
+  /// A lookup table's entries (numerics.md §6: 256, or 257 knots for an i16
+  /// input), in its output's format, and the format of the values it reads.
+  std::vector<int16_t> table;
+  DType table_input = DType::kI8;
+  std::optional<PoolStep> pool;
+  bool store_pool = true;  ///< With a pool: its result leaves (else only the upsample's).
+  /// With an upsample: the doubled map of the last value, which leaves.
+  TensorId upsampled = kNoTensor;
+
+  /// The range of `output`: the last post step's, else the output stage's.
+  std::pair<int64_t, int64_t> OutputRange() const;
+};
+
+/// Reads group `group` of `partition`; Unsupported naming the node and its
+/// stage for anything codegen does not compile yet.
+Expected<InnerProductGroup> DescribeGroup(const Graph& graph, const HwPartition& partition,
+                                          const HwGroup& group);
+
+}  // namespace opuc::codegen
+
+#endif  // OPUC_SRC_CODEGEN_INNER_PRODUCT_GROUP_H

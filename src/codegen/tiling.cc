@@ -1,0 +1,129 @@
+//===- src/codegen/tiling.cc - Choosing the tile ----------------------===//
+#include "tiling.h"
+
+#include "support/format.h"
+
+namespace opuc::codegen {
+namespace {
+
+constexpr int64_t kMaxTileSide = 1023;  // Gemm.out_rows / out_cols: 10 bits
+constexpr int64_t kMaxPitch = 4095;     // Gemm.fm_pitch: 12 bits
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+std::string Tiling::Text(const InnerProductGroup& g) const {
+  return Cat("tile ", tile_h, "x", tile_w, " of ", g.out_h, "x", g.out_w, ", ", out_blocks,
+             " output block(s), ", CeilDiv(rows_per_out_block, chunk_rows), " weight chunk(s) of ",
+             chunk_rows, " row(s)");
+}
+
+int64_t ResidualTilesBefore(const InnerProductGroup& g, size_t k) {
+  int64_t tiles = 0;
+  for (size_t i = 0; i < k; ++i)
+    if (g.residuals[i].constant.empty()) tiles += g.residuals[i].format == DType::kI16 ? 2 : 1;
+  return tiles;
+}
+
+int64_t ConstantRowsBefore(const InnerProductGroup& g, size_t k, int64_t lanes) {
+  int64_t rows = 0;
+  for (size_t i = 0; i < k; ++i)
+    if (!g.residuals[i].constant.empty())
+      rows += (g.residuals[i].format == DType::kI16 ? 2 : 1) * CeilDiv(g.out_c, lanes);
+  return rows;
+}
+
+Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& u) {
+  if (u.lanes % u.out_lanes != 0)
+    return Unsupported(Cat(g.what, ": array.input_channels (", u.lanes,
+                           ") is not a multiple of array.output_channels (", u.out_lanes, ")"));
+  Tiling t;
+  t.table_rows = g.table.empty() ? 0 : CeilDiv(2 * static_cast<int64_t>(g.table.size()), u.lanes);
+  t.constant_rows = ConstantRowsBefore(g, g.residuals.size(), u.lanes);
+  t.fm_half = (u.fm_rows - t.table_rows - t.constant_rows) / 2;
+  t.table_row = 2 * t.fm_half;
+  t.constant_row = t.table_row + t.table_rows;
+  t.weight_half = u.weight_rows / 2;
+  t.param_half = u.param_rows / 2;
+  // A global pool's sums stay for the whole group: one entry per output
+  // block, after both accumulator halves.
+  const bool global = g.pool && g.pool->global;
+  t.pool_sums = u.acc_entries - (global ? CeilDiv(g.out_c, u.out_lanes) : 0);
+  t.acc_half = t.pool_sums / 2;
+  if (t.param_half < 1 || t.weight_half < 1 || t.acc_half < 1)
+    return Unsupported(Cat(g.what, ": the param, weight and accumulator buffers need two halves"));
+  t.planes = g.in_format == DType::kI16 ? 2 : 1;
+  t.sources = InputBlockSources(g, u.lanes);
+  t.blocks = g.depthwise ? 1 : static_cast<int64_t>(t.sources.size());
+  t.taps = g.kh * g.kw;
+  t.out_blocks = CeilDiv(g.out_c, u.out_lanes);
+  t.rows_per_out_block = t.taps * t.blocks;
+  t.chunk_rows = std::min(t.rows_per_out_block, t.weight_half);
+
+  const int64_t per_pixel = t.blocks * t.planes;  // fm rows per input pixel of the window
+  const int64_t residual = ResidualTilesBefore(g, g.residuals.size());  // fm rows per tile pixel
+  const int64_t smallest = t.InRows(g, 1) * t.InCols(g, 1) * per_pixel + residual;
+  if (smallest > t.fm_half)
+    return Unsupported(Cat(g.what, ": one output pixel reads ", smallest, " feature-map rows (",
+                           g.kh, "x", g.kw, " window, ", t.blocks, " input block(s), ", t.planes,
+                           " plane(s)", residual ? Cat(", ", residual, " residual tile(s)") : "",
+                           "); half the buffer holds ", t.fm_half, ": ", smallest - t.fm_half,
+                           " too many"));
+  // With a pool, a tile holds whole windows and its pooled entries after
+  // them: its size counts pooled pixels (spans.h); a global pool's window
+  // spans the tiles.
+  const bool windowed = g.pool && !global;
+  AxisWindows wy, wx;
+  if (windowed) {
+    const PoolStep& pool = *g.pool;
+    wy = {pool.kh, pool.sy, pool.pad_top, pool.out_h};
+    wx = {pool.kw, pool.sx, pool.pad_left, pool.out_w};
+  }
+  const AxisWindows* pool_y = windowed ? &wy : nullptr;
+  const AxisWindows* pool_x = windowed ? &wx : nullptr;
+  const int64_t along_h = windowed ? wy.pooled : g.out_h, along_w = windowed ? wx.pooled : g.out_w;
+  // Output pixels of the largest tile of `n` along an axis.
+  const auto largest = [&](int64_t extent, int64_t n, const AxisWindows* w) {
+    return w ? LargestSpan(AxisSpans(extent, n, w, g.store_output)) : std::min(n, extent);
+  };
+  int64_t best_tiles = -1, best_area = 0;
+  for (int64_t tw = along_w; tw >= 1; --tw) {
+    const int64_t pixels_w = largest(g.out_w, tw, pool_x);
+    if (pixels_w > kMaxTileSide || t.InCols(g, pixels_w) > kMaxPitch) continue;
+    const int64_t cols = t.InCols(g, pixels_w);
+    // The tallest tile of this width that fits the feature map and accumulator.
+    int64_t lo = 0, hi = along_h;
+    while (lo < hi) {
+      const int64_t th = (lo + hi + 1) / 2;
+      const int64_t pixels_h = largest(g.out_h, th, pool_y), pixels = pixels_h * pixels_w;
+      const bool fits = pixels_h <= kMaxTileSide &&
+                        t.InRows(g, pixels_h) * cols * per_pixel + residual * pixels <= t.fm_half &&
+                        pixels + (windowed ? th * tw : 0) <= t.acc_half;
+      if (fits)
+        lo = th;
+      else
+        hi = th - 1;
+    }
+    if (lo == 0) continue;
+    const int64_t tiles = CeilDiv(along_h, lo) * CeilDiv(along_w, tw);
+    if (best_tiles < 0 || tiles < best_tiles || (tiles == best_tiles && lo * tw > best_area)) {
+      best_tiles = tiles;
+      best_area = lo * tw;
+      t.rows = AxisSpans(g.out_h, lo, pool_y, g.store_output);
+      t.cols = AxisSpans(g.out_w, tw, pool_x, g.store_output);
+    }
+  }
+  if (best_tiles < 0 && windowed)
+    return Unsupported(Cat(g.what, ": no tile of a whole ", wy.size, "x", wx.size,
+                           " pool window fits half the feature-map buffer (", t.fm_half,
+                           " rows) and of the accumulator (", t.acc_half, " entries)"));
+  if (best_tiles < 0)
+    return Unsupported(Cat(g.what, ": no tile fits (accumulator half: ", t.acc_half, " entries)"));
+  t.tile_h = LargestSpan(t.rows);
+  t.tile_w = LargestSpan(t.cols);
+  t.residual_row = t.InRows(g, t.tile_h) * t.InCols(g, t.tile_w) * per_pixel;
+  return t;
+}
+
+}  // namespace opuc::codegen

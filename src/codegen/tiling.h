@@ -1,0 +1,71 @@
+//===- src/codegen/tiling.h - Tiles that fit the buffers ------*- C++ -*-===//
+//
+// An inner-product group runs as units: one output tile x one block of Co
+// output channels x one chunk of its weight rows. Each buffer is split in
+// two halves (ping-pong): while one unit computes from one half, the next
+// unit's loads fill the other (a lookup table takes rows of its own at the
+// feature-map buffer's end). ChooseTiling picks the output tile (spans.h)
+// with the fewest tiles that fits a half of the feature-map buffer (its
+// input window, every input block and plane) and of the accumulator, and
+// the weight chunk that fits a half of the weight buffer.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_CODEGEN_TILING_H
+#define OPUC_SRC_CODEGEN_TILING_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "input_blocks.h"
+#include "opuc/opu/buffer_units.h"
+#include "spans.h"
+
+namespace opuc::codegen {
+
+/// Full tiles of feature-map rows the residuals before residual `k` take:
+/// one per plane (an i16 residual has two); per-channel constants take none.
+int64_t ResidualTilesBefore(const InnerProductGroup& g, size_t k);
+/// Feature-map rows the per-channel constants before residual `k` take,
+/// from Tiling::constant_row: per block of L channels, a row per plane.
+int64_t ConstantRowsBefore(const InnerProductGroup& g, size_t k, int64_t lanes);
+
+struct Tiling {
+  std::vector<Span> rows, cols;           ///< The tiles along each axis.
+  int64_t tile_h = 1, tile_w = 1;         ///< Output pixels of the largest tile.
+  int64_t blocks = 1;                     ///< Input blocks a unit reads (depthwise: its one block).
+  std::vector<InputBlockSource> sources;  ///< Every input block: where it comes from.
+  int64_t planes = 1;                     ///< 2 for an i16 input.
+  int64_t taps = 1;
+  int64_t out_blocks = 1;          ///< ceil(out_c / Co).
+  int64_t rows_per_out_block = 1;  ///< Weight rows: taps x blocks.
+  int64_t chunk_rows = 1;          ///< Weight rows per unit.
+  // Half of each buffer, in its units.
+  int64_t fm_half = 0, weight_half = 0, param_half = 0, acc_half = 0;
+  /// With residual adds: the feature-map row, within a half, after the
+  /// largest window, where a unit's residual tiles (one row per pixel and
+  /// plane, one full tile of rows after another) go.
+  int64_t residual_row = 0;
+  /// With a lookup table: its feature-map rows, after both halves, loaded
+  /// once for the whole group; then the per-channel constants' rows.
+  int64_t table_row = 0, table_rows = 0, constant_row = 0, constant_rows = 0;
+  /// With a global pool: the accumulator entry of output block 0's sums,
+  /// after both halves (block b's is pool_sums + b).
+  int64_t pool_sums = 0;
+
+  /// Input rows/columns an output extent of `n` pixels reads.
+  int64_t InRows(const InnerProductGroup& g, int64_t n) const {
+    return (n - 1) * g.sy + (g.kh - 1) * g.dy + 1;
+  }
+  int64_t InCols(const InnerProductGroup& g, int64_t n) const {
+    return (n - 1) * g.sx + (g.kw - 1) * g.dx + 1;
+  }
+  std::string Text(const InnerProductGroup& g) const;
+};
+
+/// Errors name the group's node, the buffer, and how much is missing.
+Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& units);
+
+}  // namespace opuc::codegen
+
+#endif  // OPUC_SRC_CODEGEN_TILING_H

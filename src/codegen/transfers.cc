@@ -1,0 +1,49 @@
+//===- src/codegen/transfers.cc - A tile's loads and stores -----------===//
+#include "transfers.h"
+
+#include <algorithm>
+
+namespace opuc::codegen {
+
+AxisLoad LoadAlong(int64_t first, int64_t n, int64_t extent, int64_t gap) {
+  const int64_t lo = std::max<int64_t>(0, first), hi = std::min(extent, first + n);
+  const int64_t p0 = (lo + gap - 1) / gap, p1 = hi > 0 ? (hi - 1) / gap + 1 : 0;
+  if (hi <= lo || p1 <= p0) return {0, 0, n, 0};
+  return {p0, p1 - p0, p0 * gap - first, first + n - ((p1 - 1) * gap + 1)};
+}
+
+isa::LoadInsn WholeRowsLoad(int64_t sram_row, int64_t dram, int64_t rows, int64_t L,
+                            CycleEstimate& estimate) {
+  isa::LoadInsn load;
+  load.buffer = isa::LoadInsn::kFeatureMap;
+  load.sram_addr = sram_row;
+  load.dram_addr = dram;
+  load.rows = 1;
+  load.cols = rows;
+  load.dram_stride = rows * L;
+  estimate.Load(rows * L);
+  return load;
+}
+
+void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0, int64_t lanes,
+               int64_t y0, int64_t x0, CycleEstimate& estimate,
+               std::vector<isa::Instruction>& store, bool upsample) {
+  const int64_t L = layout.lanes, copies = upsample ? 4 : 1;
+  for (int64_t p = 0; p < layout.planes(); ++p) {
+    isa::StoreInsn s;
+    s.acc_addr = tile.acc_addr;
+    s.acc_pitch = tile.pitch > 0 ? tile.pitch : tile.cols;
+    s.rows = tile.rows;
+    s.cols = tile.cols;
+    s.lanes = lanes;
+    s.dram_addr =
+        layout.PixelAddress(p, c0 / L, upsample ? 2 * y0 : y0, upsample ? 2 * x0 : x0) + c0 % L;
+    s.dram_stride = layout.width * L;
+    s.high_byte = layout.planes() == 2 && p == 0;
+    s.upsample = upsample;
+    estimate.Store(copies * tile.rows * tile.cols, copies * tile.rows * tile.cols * lanes);
+    store.push_back(s);
+  }
+}
+
+}  // namespace opuc::codegen

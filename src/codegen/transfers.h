@@ -1,0 +1,51 @@
+//===- src/codegen/transfers.h - A tile's loads and stores -----*- C++ -*-===//
+//
+// The Load and Store instructions that move a tile between DRAM and the
+// chip: which input pixels a window's load reads (the rest is the zero
+// frame, and for a transposed convolution the zeros between), the rows a
+// whole group keeps on chip, and a tile's stores, plane by plane.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_CODEGEN_TRANSFERS_H
+#define OPUC_SRC_CODEGEN_TRANSFERS_H
+
+#include <cstdint>
+#include <vector>
+
+#include "estimate.h"
+#include "opuc/codegen/codegen.h"
+#include "opuc/isa/isa.h"
+
+namespace opuc::codegen {
+
+/// Along one axis, what a load of the window [first, first + n) reads: the
+/// input's pixels sit `gap` apart over [0, extent) of the window's space
+/// (1 but for a transposed convolution's zero-inserted input); the rest of
+/// the window is zero.
+struct AxisLoad {
+  int64_t pixel = 0, pixels = 0;  ///< The input pixels read.
+  int64_t pad_before = 0, pad_after = 0;
+};
+AxisLoad LoadAlong(int64_t first, int64_t n, int64_t extent, int64_t gap);
+
+/// `rows` feature-map rows of L bytes from DRAM `dram` to row `sram_row`,
+/// kept for the whole group (a table, per-channel constants).
+isa::LoadInsn WholeRowsLoad(int64_t sram_row, int64_t dram, int64_t rows, int64_t L,
+                            CycleEstimate& estimate);
+
+/// Pixels in the accumulator, row by row from `acc_addr`, `pitch` entries
+/// apart (`cols` when 0).
+struct TileRect {
+  int64_t acc_addr, rows, cols, pitch = 0;
+};
+
+/// Stores lanes [c0, c0 + lanes) of `tile` to `layout` at pixel (y0, x0),
+/// one Store per byte plane; with `upsample`, each pixel as a 2x2 block of
+/// `layout`, the doubled map, from pixel (2 y0, 2 x0).
+void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0, int64_t lanes,
+               int64_t y0, int64_t x0, CycleEstimate& estimate,
+               std::vector<isa::Instruction>& store, bool upsample = false);
+
+}  // namespace opuc::codegen
+
+#endif  // OPUC_SRC_CODEGEN_TRANSFERS_H

@@ -1,0 +1,80 @@
+//===- src/fsim/load.cc - The load engine: DRAM to a buffer ------------===//
+//
+// rows x cols units from DRAM (each row contiguous, rows dram_stride bytes
+// apart) into a buffer region of (pad_top + rows + pad_bottom) rows of
+// (pad_left + cols + pad_right) units, the border zero: the padding of a
+// convolution never travels over the bus. With zeros_y / zeros_x the rows
+// and units read land that many zero rows and units apart (the
+// zero-inserted input a transposed convolution slides its kernel over),
+// and the region grows to match. A diagonal load spreads each L-byte unit
+// over a weight row's Co x L matrix: row j keeps lanes l with l mod Co = j.
+//
+//===----------------------------------------------------------------------===//
+#include <cstring>
+
+#include "machine.h"
+
+namespace opuc::fsim {
+
+Status ExecLoad(Machine& m, const isa::LoadInsn& insn) {
+  uint8_t* base = nullptr;
+  int64_t units = 0;
+  std::string_view what;
+  switch (insn.buffer) {
+    case isa::LoadInsn::kFeatureMap:
+      base = reinterpret_cast<uint8_t*>(m.fm.data());
+      units = m.units.fm_rows;
+      what = "feature-map row";
+      break;
+    case isa::LoadInsn::kWeights:
+      base = reinterpret_cast<uint8_t*>(m.weight.data());
+      units = m.units.weight_rows;
+      what = "weight row";
+      break;
+    case isa::LoadInsn::kParams:
+      base = m.param.data();
+      units = m.units.param_rows;
+      what = "param row";
+      break;
+    default: return m.Fail(Cat("buffer is ", insn.buffer, "; buffers are 0, 1 and 2"));
+  }
+  if (insn.buffer != isa::LoadInsn::kFeatureMap && (insn.zeros_y != 0 || insn.zeros_x != 0))
+    return m.Fail(Cat("zeros_y ", insn.zeros_y, " and zeros_x ", insn.zeros_x, " with buffer ",
+                      insn.buffer, ": only the feature map takes zeros between"));
+  if (insn.diagonal &&
+      (insn.buffer != isa::LoadInsn::kWeights || m.units.lanes % m.units.out_lanes != 0))
+    return m.Fail(Cat("diagonal with buffer ", insn.buffer, ", ", m.units.lanes, " lanes and ",
+                      m.units.out_lanes,
+                      " outputs: only weights load diagonally, where the "
+                      "outputs divide the lanes"));
+  const int64_t unit = m.units.LoadUnitBytes(insn);                           // in DRAM
+  const int64_t row_bytes = insn.diagonal ? unit * m.units.out_lanes : unit;  // on chip
+  const int64_t step_y = insn.zeros_y + 1, step_x = insn.zeros_x + 1;
+  const int64_t height = LoadedRows(insn), pitch = LoadedPitch(insn);
+  OPUC_RETURN_IF_ERROR(m.InRange("sram_addr", insn.sram_addr, height * pitch, units, what));
+  const auto dram_size = m.dram_bytes;
+  if (insn.rows > 0 && insn.cols > 0)
+    OPUC_RETURN_IF_ERROR(m.InRange("dram_addr", insn.dram_addr,
+                                   (insn.rows - 1) * insn.dram_stride + insn.cols * unit, dram_size,
+                                   "DRAM byte"));
+  if (m.dry) return OkStatus();  // checked; no data to move
+  uint8_t* region = base + insn.sram_addr * row_bytes;
+  std::memset(region, 0, static_cast<size_t>(height * pitch * row_bytes));
+  for (int64_t r = 0; r < insn.rows; ++r) {
+    const uint8_t* from = m.dram->data() + insn.dram_addr + r * insn.dram_stride;
+    uint8_t* to = region + ((insn.pad_top + r * step_y) * pitch + insn.pad_left) * row_bytes;
+    for (int64_t c = 0; c < insn.cols; ++c) {
+      uint8_t* row = to + c * step_x * row_bytes;
+      if (!insn.diagonal) {
+        std::memcpy(row, from + c * unit, static_cast<size_t>(unit));
+        continue;
+      }
+      // Row j of the Co x L matrix keeps lanes j, j + Co, ...
+      for (int64_t l = 0; l < unit; ++l) row[l % m.units.out_lanes * unit + l] = from[c * unit + l];
+    }
+  }
+  m.counters.bytes_loaded += insn.rows * insn.cols * unit;
+  return OkStatus();
+}
+
+}  // namespace opuc::fsim

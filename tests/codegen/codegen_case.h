@@ -1,0 +1,81 @@
+// One random differential case of codegen_diff_test.cc: a quantized
+// inner-product group (with an optional residual add, compare stage and
+// pool) built as a graph, run on the integer reference and, compiled, on
+// the functional simulator; every output must agree bit for bit.
+#ifndef OPUC_TESTS_CODEGEN_CASE_H
+#define OPUC_TESTS_CODEGEN_CASE_H
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "opuc/ir/graph.h"
+#include "opuc/opu/hw_config.h"
+
+namespace opuc::codegen_test {
+
+struct Case {
+  OpKind op = OpKind::kConv2D;
+  // No inner product (the group starts with the stages below; `op` unused),
+  // after `pad` zero rows and columns on each side of the input.
+  bool identity = false;
+  int64_t pad = 0;
+  int64_t h = 4, w = 4, ci = 3, co = 2, k = 1, stride = 1, multiplier = 1, dilation = 1;
+  // Concat at memory read: the input is a concat of inputs of these
+  // channels (summing to ci) along the channels; empty: one input.
+  std::vector<int64_t> pieces;
+  bool same = true;
+  DType in = DType::kI8, out = DType::kI8, after_format = DType::kI8;
+  const char* fused = "none";
+  const char* after = nullptr;  // a separate relu / relu6 / relu_n1_to_1 / prelu
+  int f_in = 4, f_out = 3, f_after = 3;
+  // add, sub or mul of a constant with one value per channel (or, with
+  // `channel_scalar`, one for all) right after the inner product.
+  bool channel = false, channel_scalar = false;
+  OpKind channel_op = OpKind::kAdd;
+  DType channel_constant = DType::kI8, channel_format = DType::kI8;
+  int f_constant = 3, f_channel = 3;
+  // A residual add of a second input after the inner product (before `after`).
+  bool residual = false;
+  DType res_format = DType::kI8, sum_format = DType::kI8;
+  int f_res = 3, f_sum = 3;
+  int64_t res_channels = 0;  // > 0: fewer than the output's, a zero pad appends the rest
+  // A second residual add after `after` (BlazePose's add, relu6, add).
+  bool residual2 = false;
+  DType res2_format = DType::kI8, sum2_format = DType::kI8;
+  int f_res2 = 3, f_sum2 = 3;
+  // A pool last (max_pool2d or avg_pool2d of kernel <= stride; with
+  // `pool_global` one window over the whole map, or a mean over H and W),
+  // with the value before it stored too when `keep_tap`.
+  bool pool = false, pool_same = true, keep_tap = false;
+  OpKind pool_op = OpKind::kMaxPool2D;
+  bool pool_global = false, keep_dims = true;
+  int64_t pool_k = 2, pool_s = 2;
+  DType pool_format = DType::kI8;
+  int f_pool = 3;
+  // A nearest 2x upsample last (of the pooled value with a pool); with
+  // `keep_tap` the value before it leaves the group too (and the value
+  // before a pool does not).
+  bool upsample = false;
+  DType up_format = DType::kI8;
+  int f_up = 3;
+};
+
+std::string Describe(const Case& c);
+
+/// A random case (codegen_random_case.cc). `taps`: the HwConfig stores
+/// comparator and residual adder results mid-group (store.taps), so a
+/// pool's input may leave the group too.
+Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool taps);
+
+/// The inner product's output shape: SAME gives ceil(n / stride) pixels,
+/// VALID (n - k) / stride + 1.
+Shape ConvOutShape(const Case& c, int64_t out_c);
+
+/// Builds the case's graph, runs the reference and the compiled group, and
+/// CHECKs that they agree.
+void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng);
+
+}  // namespace opuc::codegen_test
+
+#endif  // OPUC_TESTS_CODEGEN_CASE_H

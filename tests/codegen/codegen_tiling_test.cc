@@ -1,0 +1,104 @@
+// ChooseTiling on `tiny` (feature-map half 512 rows, accumulator half 170
+// entries, weight half 128 rows), with tiles and messages worked out by hand.
+#include <doctest/doctest.h>
+
+#include "tiling.h"
+
+namespace opuc::codegen {
+namespace {
+
+InnerProductGroup Conv(int64_t k, int64_t in_c, int64_t out_hw, DType in_format) {
+  InnerProductGroup g;
+  g.what = "node 3 'conv' (conv2d)";
+  g.kh = g.kw = k;
+  g.in_c = in_c;
+  g.out_c = 4;
+  g.in_h = g.in_w = g.out_h = g.out_w = out_hw;
+  g.in_format = in_format;
+  return g;
+}
+
+const OpuBufferUnits kTiny = BufferUnits(*HwConfigPreset("tiny"));
+
+TEST_CASE("the fewest tiles: 20x20 outputs of a 1x1 conv in 170-entry halves") {
+  // 400 pixels need at least 3 tiles; only full rows (tw = 20) give 3: th = 8.
+  Expected<Tiling> t = ChooseTiling(Conv(1, 8, 20, DType::kI8), kTiny);
+  REQUIRE(t.ok());
+  CHECK(t->tile_h == 8);
+  CHECK(t->tile_w == 20);
+  CHECK(t->chunk_rows == 1);
+}
+
+TEST_CASE("weight rows beyond half the buffer come in chunks") {
+  // 7x7 taps x 5 input blocks of 8 = 245 rows; a half holds 128.
+  Expected<Tiling> t = ChooseTiling(Conv(7, 37, 4, DType::kI8), kTiny);
+  REQUIRE(t.ok());
+  CHECK(t->rows_per_out_block == 245);
+  CHECK(t->chunk_rows == 128);
+  // The window of one 4x4 tile: 10x10 pixels x 5 blocks = 500 rows <= 512.
+  CHECK(t->tile_h == 4);
+  CHECK(t->tile_w == 4);
+}
+
+TEST_CASE("a layer whose one output pixel does not fit says which buffer and by how much") {
+  // 5x5 window x 12 input blocks x 2 planes (i16) = 600 rows > 512.
+  Expected<Tiling> t = ChooseTiling(Conv(5, 96, 10, DType::kI16), kTiny);
+  REQUIRE_FALSE(t.ok());
+  CHECK(t.status().message() ==
+        "node 3 'conv' (conv2d): one output pixel reads 600 feature-map rows (5x5 window, 12 "
+        "input block(s), 2 plane(s)); half the buffer holds 512: 88 too many");
+}
+
+InnerProductGroup Pooled(InnerProductGroup g) {
+  g.pool = PoolStep{};
+  g.pool->kh = g.pool->kw = g.pool->sy = g.pool->sx = 2;
+  g.pool->out_h = g.out_h / 2;
+  g.pool->out_w = g.out_w / 2;
+  return g;
+}
+
+TEST_CASE("with a 2x2 pool, tiles of whole windows and room for the pooled entries") {
+  // th x 20 + (th / 2) x 10 <= 170 gives th = 6 (4 tiles); 10-wide tiles
+  // also need 4 (th = 12: 120 + 30 entries) with the same area, and the
+  // first found, the widest, stays.
+  Expected<Tiling> t = ChooseTiling(Pooled(Conv(1, 8, 20, DType::kI8)), kTiny);
+  REQUIRE(t.ok());
+  CHECK(t->tile_h == 6);
+  CHECK(t->tile_w == 20);
+  // One pixel's 7x7 window (490 rows) fits, but two by two pixels read an
+  // 8x8 window x 5 blocks x 2 planes = 640 rows.
+  Expected<Tiling> none = ChooseTiling(Pooled(Conv(7, 37, 23, DType::kI16)), kTiny);
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.status().message() ==
+        "node 3 'conv' (conv2d): no tile of a whole 2x2 pool window fits half the feature-map "
+        "buffer (512 rows) and of the accumulator (170 entries)");
+}
+
+TEST_CASE("tiles of pooled pixels: overlapping windows share rows, padded ones start at 0") {
+  // A SAME 3x3/2 pool over 9 rows: 5 windows from row -1 (pad 1), window p
+  // reading rows 2p - 1 .. 2p + 1 inside [0, 9). Tiles of 2 pooled rows
+  // compute rows [0, 4) (windows 0, 1; the first one 1 row before), [3, 8)
+  // and [7, 9): row 3 and row 7 twice.
+  const AxisWindows same{3, 2, 1, 5};
+  std::vector<Span> spans = AxisSpans(9, 2, &same, false);
+  REQUIRE(spans.size() == 3);
+  CHECK((spans[0].first == 0 && spans[0].size == 4 && spans[0].pool_pad == 1));
+  CHECK((spans[1].first == 3 && spans[1].size == 5 && spans[1].pool_pad == 0));
+  CHECK((spans[2].first == 7 && spans[2].size == 2 && spans[2].pooled == 1));
+  CHECK((spans[1].pooled_first == 2 && spans[1].pooled == 2));
+  // Storing the pool's input too: each tile keeps its rows up to the next
+  // tile's first, so rows 0-2, 3-6, 7-8 are stored once.
+  spans = AxisSpans(9, 2, &same, true);
+  CHECK((spans[0].kept == 3 && spans[1].kept == 4 && spans[2].kept == 2));
+  // A 1x1 window every 3 rows of 10 (VALID: 4 windows, rows 0, 3, 6, 9)
+  // reads no row between; a tap makes the tiles cover them.
+  const AxisWindows sparse{1, 3, 0, 4};
+  spans = AxisSpans(10, 2, &sparse, false);
+  CHECK((spans[0].first == 0 && spans[0].size == 4 && spans[1].first == 6 && spans[1].size == 4));
+  spans = AxisSpans(10, 2, &sparse, true);
+  CHECK((spans[0].size == 6 && spans[0].kept == 6 && spans[1].size == 4 && spans[1].kept == 4));
+  CHECK(LargestSpan(spans) == 6);
+}
+
+}  // namespace
+}  // namespace opuc::codegen
