@@ -61,4 +61,44 @@ Expected<MixedPrecision> ChooseWideGroups(const FormatPlanner& planner, double t
   return best;
 }
 
+std::vector<size_t> BenefitPerCostOrder(const std::vector<WideCandidate>& candidates,
+                                        int64_t total_macs) {
+  const double total = static_cast<double>(std::max<int64_t>(total_macs, 1));
+  std::vector<size_t> order(candidates.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  const auto priority = [&](size_t k) {
+    return candidates[k].ratio / (static_cast<double>(candidates[k].cost) / total + 0.01);
+  };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (candidates[a].head != candidates[b].head) return candidates[a].head;
+    return priority(a) > priority(b);
+  });
+  return order;
+}
+
+Expected<PrefixChoice> ChooseShortestPrefix(size_t size, double target_db,
+                                            const MeasurePrefix& measure) {
+  PrefixChoice none{0, 0.0, 1};
+  OPUC_ASSIGN_OR_RETURN(none.sqnr_db, measure(0));
+  if (none.sqnr_db >= target_db || size == 0) return none;
+  PrefixChoice all{size, 0.0, 2};
+  OPUC_ASSIGN_OR_RETURN(all.sqnr_db, measure(size));
+  if (all.sqnr_db < target_db) return all;
+  // measure(lo) misses, measure(hi) reaches.
+  size_t lo = 0;
+  PrefixChoice best = all;
+  while (best.count - lo > 1) {
+    const size_t mid = lo + (best.count - lo) / 2;
+    OPUC_ASSIGN_OR_RETURN(const double db, measure(mid));
+    ++best.rounds;
+    if (db >= target_db) {
+      best.count = mid;
+      best.sqnr_db = db;
+    } else {
+      lo = mid;
+    }
+  }
+  return best;
+}
+
 }  // namespace opuc::quant

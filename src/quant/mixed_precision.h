@@ -36,6 +36,34 @@ struct MixedPrecision {
 Expected<MixedPrecision> ChooseWideGroups(const FormatPlanner& planner, double target_db,
                                           const MeasureSqnr& measure);
 
+/// A candidate for 16 bits in the per-layer choice (QuantizeOptions::
+/// per_layer): an activation group or a layer's weights.
+struct WideCandidate {
+  double ratio = 0.0;  ///< Its 8-bit noise-to-signal ratio on the calibration samples.
+  int64_t cost = 0;    ///< The extra MACs (array passes) 16 bits cost it.
+  bool head = false;   ///< It makes or holds a graph output: taken first.
+};
+
+/// The candidates' order: heads first, then by ratio per unit of extra MACs
+/// (`total_macs`: the model's), ties in the given order.
+std::vector<size_t> BenefitPerCostOrder(const std::vector<WideCandidate>& candidates,
+                                        int64_t total_macs);
+
+/// The least output SQNR with the first `count` candidates of the order wide.
+using MeasurePrefix = std::function<Expected<double>(size_t count)>;
+
+struct PrefixChoice {
+  size_t count = 0;      ///< Candidates taken.
+  double sqnr_db = 0.0;  ///< Measured for them.
+  int rounds = 0;        ///< Prefixes measured.
+};
+
+/// The shortest prefix of `size` candidates whose measured SQNR reaches
+/// `target_db`, by bisection (the SQNR taken to grow with the prefix):
+/// none when none are needed, all when even all miss.
+Expected<PrefixChoice> ChooseShortestPrefix(size_t size, double target_db,
+                                            const MeasurePrefix& measure);
+
 }  // namespace opuc::quant
 
 #endif  // OPUC_SRC_QUANT_MIXED_PRECISION_H

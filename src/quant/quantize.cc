@@ -15,7 +15,13 @@
 #include "opuc/quant/quantize.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
+#include <map>
+#include <set>
+#include <string>
 
 #include "activation_bits.h"
 #include "calibrate.h"
@@ -154,6 +160,300 @@ Expected<QuantizedGraph> Lower(const Graph& equalized, const quant::ActivationFo
   return result;
 }
 
+/// Statistics and input Gram matrices of one calibration run of a graph.
+struct Calibrated {
+  std::vector<quant::TensorStats> stats;
+  std::map<NodeId, quant::InputGram> grams;
+};
+
+Expected<Calibrated> CalibrateGraph(const Graph& graph,
+                                    const std::vector<std::vector<HostTensor>>& samples,
+                                    int threads) {
+  quant::InputGramCollector collector(graph, threads, static_cast<int64_t>(samples.size()));
+  Calibrated result;
+  OPUC_ASSIGN_OR_RETURN(
+      result.stats,
+      quant::Calibrate(
+          graph, samples, [&](TensorId t, const HostTensor& v) { return collector.Observe(t, v); },
+          threads));
+  result.grams = std::move(collector).Take();
+  return result;
+}
+
+/// The per-layer choice (QuantizeOptions::per_layer). Every splittable layer
+/// of `equalized` is split once (`all`) and calibrated; a configuration —
+/// which layers keep 16-bit weights, which tensors are i16 — is the
+/// equalized graph with only those layers split, whose tensors and nodes
+/// take the statistics and Gram matrices of their namesakes in `all` (an
+/// unsplit layer reads what its high part reads).
+class PerLayerChoice {
+ public:
+  PerLayerChoice(const Graph& equalized, const Graph& all,
+                 const std::vector<quant::SplitLayer>& split)
+      : equalized_(equalized) {
+    for (size_t t = 0; t < all.tensors.size(); ++t) tensor_of_[all.tensors[t].name] = t;
+    for (size_t k = 0; k < all.nodes.size(); ++k)
+      node_of_[all.nodes[k].name] = static_cast<NodeId>(k);
+    for (const quant::SplitLayer& layer : split) {
+      const Node& high = all.node(layer.high);
+      Layer l;
+      l.name = high.name.substr(0, high.name.size() - std::string("/high").size());
+      l.high_sum = all.tensor(high.outputs[0]).name;
+      l.low_sum = all.tensor(all.node(layer.low).outputs[0]).name;
+      l.macs = NodeMacs(all, layer.low);
+      layers_.push_back(std::move(l));
+    }
+  }
+
+  struct Layer {
+    std::string name, high_sum, low_sum;
+    int64_t macs = 0;
+  };
+  const std::vector<Layer>& layers() const { return layers_; }
+
+  /// One configuration, built with `calibrated` (of `all`).
+  struct Config {
+    Graph graph;
+    std::vector<quant::SplitLayer> split;
+    std::vector<TensorId> partial_sums;
+    std::vector<quant::TensorStats> stats;
+    std::map<NodeId, quant::InputGram> grams;
+  };
+
+  Expected<Config> Make(const std::set<std::string>& wide_layers,
+                        const Calibrated& calibrated) const {
+    Config c;
+    c.graph = equalized_;
+    OPUC_ASSIGN_OR_RETURN(c.split, quant::SplitWeights(c.graph, &wide_layers));
+    c.partial_sums = quant::PartialSums(c.graph, c.split);
+    c.stats.resize(c.graph.tensors.size());
+    for (size_t t = 0; t < c.graph.tensors.size(); ++t) {
+      const auto it = tensor_of_.find(c.graph.tensors[t].name);
+      if (it != tensor_of_.end())
+        c.stats[t] = calibrated.stats[it->second];
+      else if (std::getenv("OPUC_DEBUG_CHOICE") && !c.graph.tensors[t].is_constant())
+        std::fprintf(stderr, "no stats for %s\n", c.graph.tensors[t].name.c_str());
+    }
+    for (size_t k = 0; k < c.graph.nodes.size(); ++k) {
+      auto it = node_of_.find(c.graph.nodes[k].name);
+      if (it == node_of_.end()) it = node_of_.find(c.graph.nodes[k].name + "/high");
+      if (it == node_of_.end()) continue;
+      const auto gram = calibrated.grams.find(it->second);
+      if (gram != calibrated.grams.end()) c.grams.emplace(static_cast<NodeId>(k), gram->second);
+    }
+    return c;
+  }
+
+ private:
+  const Graph& equalized_;
+  std::map<std::string, size_t> tensor_of_;
+  std::map<std::string, NodeId> node_of_;
+  std::vector<Layer> layers_;
+};
+
+/// What the per-layer choice chose: i16 tensors by name, layers with
+/// 16-bit weights by name.
+struct PerLayerSetting {
+  std::set<std::string> wide_tensors, wide_layers;
+};
+
+/// The planner of a configuration and its flags for `setting`.
+struct PlannedConfig {
+  quant::FormatPlanner planner;
+  std::vector<bool> wide;
+};
+
+PlannedConfig PlanConfig(const Graph& graph, const std::vector<quant::TensorStats>& stats,
+                         const std::vector<TensorId>& partial_sums,
+                         const std::set<std::string>& wide_tensors) {
+  const std::vector<int> bits = quant::ChooseActivationBits(graph, stats, partial_sums);
+  PlannedConfig p{quant::FormatPlanner(graph, stats, bits, true, partial_sums), {}};
+  p.wide.assign(p.planner.groups().size(), false);
+  for (size_t k = 0; k < p.planner.groups().size(); ++k)
+    for (TensorId t : p.planner.groups()[k].members)
+      if (wide_tensors.count(graph.tensor(t).name) != 0) p.wide[k] = true;
+  return p;
+}
+
+Expected<double> LeastSqnrOn(const Graph& float_graph, const Graph& quantized,
+                             const std::vector<std::vector<HostTensor>>& samples,
+                             const std::vector<std::vector<HostTensor>>& references) {
+  std::vector<AccuracyMeter> meters(float_graph.outputs.size());
+  for (size_t s = 0; s < samples.size(); ++s) {
+    OPUC_ASSIGN_OR_RETURN(const std::vector<HostTensor> got, RunCpu(quantized, samples[s]));
+    for (size_t o = 0; o < meters.size(); ++o)
+      OPUC_RETURN_IF_ERROR(meters[o].Add(references[s][o], got[o]));
+    if (std::getenv("OPUC_DEBUG_SAMPLES")) {
+      std::fprintf(stderr, "  sample %zu:", s);
+      for (size_t o = 0; o < meters.size(); ++o) {
+        AccuracyMeter one;
+        (void)one.Add(references[s][o], got[o]);
+        std::fprintf(stderr, " %.1f", one.Finish("").sqnr_db);
+      }
+      std::fprintf(stderr, "\n");
+    }
+  }
+  double least = std::numeric_limits<double>::infinity();
+  for (const AccuracyMeter& m : meters) least = std::min(least, m.Finish("").sqnr_db);
+  return least;
+}
+
+}  // namespace
+
+QuantizeOptions DefaultQuantizeOptions() {
+  QuantizeOptions options;
+  options.precision = Precision::kMixed;
+  options.per_layer = true;
+  return options;
+}
+
+namespace {
+
+/// QuantizeOptions::per_layer (docs/quantization.md, "A choice that holds on
+/// new photographs").
+Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
+                                          const std::vector<std::vector<HostTensor>>& calibration,
+                                          const QuantizeOptions& options) {
+  Graph all = equalized;
+  OPUC_ASSIGN_OR_RETURN(const std::vector<quant::SplitLayer> split, quant::SplitWeights(all));
+  const PerLayerChoice choice(equalized, all, split);
+  // The split: every other photograph's views are kept from the statistics
+  // and measure each candidate setting.
+  const size_t views = static_cast<size_t>(std::max(1, options.views_per_photograph));
+  const size_t photographs = calibration.size() / views;
+  std::vector<std::vector<HostTensor>> seen, kept;
+  for (size_t s = 0; s < calibration.size(); ++s)
+    ((photographs >= 2 && (s / views) % 2 == 1 && !std::getenv("OPUC_DEBUG_NOSPLIT")) ? kept : seen)
+        .push_back(calibration[s]);
+  const bool held_out = !kept.empty();
+  if (!held_out) kept = seen;
+  std::vector<std::vector<HostTensor>> references;
+  for (const std::vector<HostTensor>& sample : kept) {
+    OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> out, RunCpu(equalized, sample));
+    references.push_back(std::move(out));
+  }
+  OPUC_ASSIGN_OR_RETURN(const Calibrated on_seen, CalibrateGraph(all, seen, options.threads));
+
+  // Candidates: the activation groups of the unsplit graph, and the layers.
+  const Graph& g0 = equalized;
+  std::map<std::string, size_t> all_tensor;
+  for (size_t t = 0; t < all.tensors.size(); ++t) all_tensor[all.tensors[t].name] = t;
+  std::vector<quant::TensorStats> stats0(g0.tensors.size());
+  for (size_t t = 0; t < g0.tensors.size(); ++t) {
+    const auto it = all_tensor.find(g0.tensors[t].name);
+    if (it != all_tensor.end()) stats0[t] = on_seen.stats[it->second];
+  }
+  const PlannedConfig base = PlanConfig(g0, stats0, {}, {});
+  std::set<std::string> outputs, output_makers;
+  for (TensorId t : g0.outputs) outputs.insert(g0.tensor(t).name);
+  for (const Node& node : g0.nodes)
+    for (TensorId t : node.outputs)
+      if (outputs.count(g0.tensor(t).name) != 0) output_makers.insert(node.name);
+  std::vector<quant::WideCandidate> candidates;
+  std::vector<std::vector<std::string>> names;  // per candidate: tensors, or one layer
+  std::vector<bool> is_layer;
+  for (const quant::FormatGroup& g : base.planner.groups()) {
+    if (!g.may_widen || g.signal <= 0.0 || g.noise <= 0.0) continue;
+    quant::WideCandidate c{g.noise / g.signal, g.extra_macs, false};
+    names.emplace_back();
+    for (TensorId t : g.members) {
+      names.back().push_back(g0.tensor(t).name);
+      c.head = c.head || outputs.count(g0.tensor(t).name) != 0;
+    }
+    candidates.push_back(c);
+    is_layer.push_back(false);
+  }
+  for (const PerLayerChoice::Layer& layer : choice.layers()) {
+    // x·w_lo is the output error of the layer's int8 weights (nearest, at
+    // the high part's length): its energy over the partial sum's.
+    const quant::TensorStats& low = on_seen.stats[all_tensor.at(layer.low_sum)];
+    const quant::TensorStats& high = on_seen.stats[all_tensor.at(layer.high_sum)];
+    if (!(low.sum_squares > 0.0) || !(high.sum_squares > 0.0)) continue;
+    candidates.push_back(
+        {low.sum_squares / high.sum_squares, layer.macs, output_makers.count(layer.name) != 0});
+    names.push_back({layer.name});
+    is_layer.push_back(true);
+  }
+  const std::vector<size_t> order =
+      quant::BenefitPerCostOrder(candidates, base.planner.total_macs());
+  const auto setting_of = [&](size_t count) {
+    PerLayerSetting s;
+    for (size_t i = 0; i < count; ++i) {
+      const size_t k = order[i];
+      if (!is_layer[k]) {
+        s.wide_tensors.insert(names[k].begin(), names[k].end());
+        continue;
+      }
+      s.wide_layers.insert(names[k][0]);
+    }
+    // A layer's partial sums are i16: its 16-bit weights' worth needs them.
+    for (const PerLayerChoice::Layer& layer : choice.layers())
+      if (s.wide_layers.count(layer.name) != 0) {
+        s.wide_tensors.insert(layer.high_sum);
+        s.wide_tensors.insert(layer.low_sum);
+      }
+    return s;
+  };
+  const auto build = [&](const PerLayerSetting& s, const Calibrated& calibrated,
+                         PerLayerChoice::Config* kept_config) -> Expected<QuantizedGraph> {
+    OPUC_ASSIGN_OR_RETURN(PerLayerChoice::Config c, choice.Make(s.wide_layers, calibrated));
+    const PlannedConfig p = PlanConfig(c.graph, c.stats, c.partial_sums, s.wide_tensors);
+    OPUC_ASSIGN_OR_RETURN(QuantizedGraph q,
+                          Lower(c.graph, p.planner.Plan(p.wide), c.grams, options.threads));
+    // The extra array passes: the i16 groups' second passes and the low
+    // halves of the split layers, over the model's own MACs.
+    int64_t extra = 0, low_macs = 0;
+    for (size_t k = 0; k < p.wide.size(); ++k)
+      if (p.wide[k] && p.planner.groups()[k].may_widen) {
+        extra += p.planner.groups()[k].extra_macs;
+        ++q.report.wide_groups;
+      }
+    for (const quant::SplitLayer& layer : c.split) low_macs += NodeMacs(c.graph, layer.low);
+    const int64_t model_macs = p.planner.total_macs() - low_macs;
+    q.report.wide_weight_layers = static_cast<int64_t>(c.split.size());
+    q.report.extra_mac_passes_percent =
+        model_macs > 0
+            ? 100.0 * static_cast<double>(extra + low_macs) / static_cast<double>(model_macs)
+            : 0.0;
+    if (kept_config) *kept_config = std::move(c);
+    return q;
+  };
+  const double target = options.target_sqnr_db + options.margin_db;
+  OPUC_ASSIGN_OR_RETURN(
+      const quant::PrefixChoice chosen,
+      quant::ChooseShortestPrefix(order.size(), target, [&](size_t count) -> Expected<double> {
+        OPUC_ASSIGN_OR_RETURN(QuantizedGraph q, build(setting_of(count), on_seen, nullptr));
+        Expected<double> db = LeastSqnrOn(equalized, q.graph, kept, references);
+        if (std::getenv("OPUC_DEBUG_CHOICE") && db.ok())
+          std::fprintf(stderr, "prefix %zu/%zu: %.2f dB, +%.1f%%\n", count, order.size(), *db,
+                       q.report.extra_mac_passes_percent);
+        return db;
+      }));
+  // The program: the chosen setting, calibrated on every sample.
+  const PerLayerSetting setting = setting_of(chosen.count);
+  OPUC_ASSIGN_OR_RETURN(const Calibrated on_all, CalibrateGraph(all, calibration, options.threads));
+  OPUC_ASSIGN_OR_RETURN(QuantizedGraph result, build(setting, on_all, nullptr));
+  QuantizeReport& report = result.report;
+  report.calibration_samples = static_cast<int64_t>(calibration.size());
+  report.equalized_pairs = pairs;
+  report.precision_rounds = chosen.rounds;
+  report.held_out_sqnr_db = held_out ? chosen.sqnr_db : std::nan("");
+  report.held_out_samples = held_out ? static_cast<int64_t>(kept.size()) : 0;
+  report.candidate_groups =
+      static_cast<int64_t>(std::count(is_layer.begin(), is_layer.end(), false));
+  report.candidate_layers =
+      static_cast<int64_t>(std::count(is_layer.begin(), is_layer.end(), true));
+  // The least SQNR on the samples the program was calibrated on.
+  std::vector<std::vector<HostTensor>> all_references;
+  for (const std::vector<HostTensor>& sample : calibration) {
+    OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> out, RunCpu(equalized, sample));
+    all_references.push_back(std::move(out));
+  }
+  OPUC_ASSIGN_OR_RETURN(report.calibration_sqnr_db,
+                        LeastSqnrOn(equalized, result.graph, calibration, all_references));
+  return result;
+}
+
 }  // namespace
 
 Expected<QuantizedGraph> Quantize(const Graph& graph,
@@ -167,6 +467,8 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
         "16-bit weights need 16-bit partial sums: use them with precision mixed or int16");
   Graph equalized = graph;
   OPUC_ASSIGN_OR_RETURN(const int pairs, quant::EqualizeChannels(equalized, calibration));
+  if (options.per_layer && options.precision == Precision::kMixed && !options.wide_weights)
+    return QuantizePerLayer(equalized, pairs, calibration, options);
   std::vector<quant::SplitLayer> split;
   if (options.wide_weights) {
     OPUC_ASSIGN_OR_RETURN(split, quant::SplitWeights(equalized));

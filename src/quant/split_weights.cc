@@ -53,11 +53,11 @@ TensorId AddPartialSum(Graph& graph, TensorId like, const std::string& suffix) {
 
 }  // namespace
 
-Expected<std::vector<SplitLayer>> SplitWeights(Graph& graph) {
+Expected<std::vector<SplitLayer>> SplitWeights(Graph& graph, const std::set<std::string>* only) {
   std::vector<Node> nodes;
   std::vector<SplitLayer> layers;
   for (Node& node : graph.nodes) {
-    if (!Splittable(graph, node)) {
+    if (!Splittable(graph, node) || (only && only->count(node.name) == 0)) {
       nodes.push_back(std::move(node));
       continue;
     }

@@ -20,6 +20,8 @@
 #ifndef OPUC_SRC_QUANT_SPLIT_WEIGHTS_H
 #define OPUC_SRC_QUANT_SPLIT_WEIGHTS_H
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "opuc/ir/graph.h"
@@ -43,8 +45,11 @@ std::vector<TensorId> PartialSums(const Graph& graph, const std::vector<SplitLay
 /// they are); nodes keep their order, each split layer's three in its
 /// place. Node ids change: the result names the new ones. The outputs keep
 /// their tensors and names; the partial sums are named "<output>/high" and
-/// "<output>/low", the weights "<weights>/high" and "<weights>/low".
-Expected<std::vector<SplitLayer>> SplitWeights(Graph& graph);
+/// "<output>/low", the weights "<weights>/high" and "<weights>/low", the
+/// nodes "<node>/high", "<node>/low" and "<node>/sum". With `only`, just the
+/// nodes of those names (wide weights per layer, mixed_precision.h).
+Expected<std::vector<SplitLayer>> SplitWeights(Graph& graph,
+                                               const std::set<std::string>* only = nullptr);
 
 }  // namespace opuc::quant
 

@@ -23,11 +23,14 @@ std::string CalibrationImagesDir() { return ImagesDir() + "/calibration"; }
 
 std::string EvaluationImagesDir() { return ImagesDir() + "/evaluation"; }
 
+std::string HeldOutImagesDir() { return ImagesDir() + "/heldout"; }
+
 std::string ImagePath(const std::string& file) {
-  for (const std::string& dir : {CalibrationImagesDir(), EvaluationImagesDir()})
+  for (const std::string& dir : {CalibrationImagesDir(), EvaluationImagesDir(), HeldOutImagesDir()})
     if (std::filesystem::is_regular_file(dir + "/" + file)) return dir + "/" + file;
-  FAIL("image " << file << " is in neither " << CalibrationImagesDir() << " nor "
-                << EvaluationImagesDir() << ": run scripts/fetch-images");
+  FAIL("image " << file << " is in none of " << CalibrationImagesDir() << ", "
+                << EvaluationImagesDir() << " and " << HeldOutImagesDir()
+                << ": run scripts/fetch-images");
   return "";
 }
 

@@ -1,6 +1,7 @@
 //===- tools/opuc/calibration_inputs.cc - Samples for quantization --------===//
 #include "opuc/calibration_inputs.h"
 
+#include "opuc/image/augment.h"
 #include "opuc/image/calibration_set.h"
 #include "opuc/image/model_defaults.h"
 #include "support/fetched_data.h"
@@ -27,7 +28,8 @@ Expected<PreprocessOptions> ChoosePreprocess(const std::string& model, const std
 Expected<std::vector<std::vector<HostTensor>>> LoadCalibrationInputs(const std::string& model,
                                                                      const Graph& graph,
                                                                      const std::string& dir,
-                                                                     const std::string& spec) {
+                                                                     const std::string& spec,
+                                                                     bool augmented) {
   if (graph.inputs.size() != 1)
     return InvalidArgument("graph '" + graph.name + "' has " + std::to_string(graph.inputs.size()) +
                            " inputs; calibration takes models with one input");
@@ -35,7 +37,8 @@ Expected<std::vector<std::vector<HostTensor>>> LoadCalibrationInputs(const std::
   OPUC_ASSIGN_OR_RETURN(PreprocessOptions preprocess, ChoosePreprocess(model, spec, input));
   const std::string folder = dir.empty() ? FetchedImagesDir() + "/calibration" : dir;
   OPUC_ASSIGN_OR_RETURN(std::vector<CalibrationSample> samples,
-                        LoadCalibrationSet(folder, input, preprocess));
+                        augmented ? LoadAugmentedCalibrationSet(folder, input, preprocess)
+                                  : LoadCalibrationSet(folder, input, preprocess));
   std::vector<std::vector<HostTensor>> inputs;
   for (CalibrationSample& s : samples) {
     inputs.emplace_back();

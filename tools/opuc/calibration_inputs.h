@@ -24,11 +24,13 @@ Expected<PreprocessOptions> ChoosePreprocess(const std::string& model, const std
                                              const TensorType& input);
 
 /// One input vector per sample of `dir` (empty: the fetched photographs'
-/// calibration set) for a graph with one input.
+/// calibration set) for a graph with one input; with `augmented`, each
+/// file's kAugmentedViews views (opuc/image/augment.h).
 Expected<std::vector<std::vector<HostTensor>>> LoadCalibrationInputs(const std::string& model,
                                                                      const Graph& graph,
                                                                      const std::string& dir,
-                                                                     const std::string& spec);
+                                                                     const std::string& spec,
+                                                                     bool augmented = false);
 
 }  // namespace opuc::cli
 

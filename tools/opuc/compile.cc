@@ -2,7 +2,7 @@
 //
 // opuc compile MODEL -o PROG.opup [--hw NAME] [--opt-level N]
 //              [--disable-pass P]... [--calibration DIR] [--preprocess SPEC]
-//              [--precision int8|mixed|int16] [--target-sqnr DB] [--wide-weights]
+//              [--precision auto|int8|mixed|int16] [--target-sqnr DB] [--wide-weights]
 //              [--report FILE]
 //
 // The stages print as they start when stderr is a terminal; the summary
@@ -22,14 +22,17 @@
 #include "opuc/exit_codes.h"
 #include "opuc/file_io/file_io.h"  // WriteFileBytes
 #include "opuc/frontend/load_model.h"
+#include "opuc/image/augment.h"
 #include "opuc/output.h"
+#include "opuc/precision_report.h"
 
 namespace opuc::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json ReportJson(const std::string& model, const HwConfig& hw, const CompileReport& r) {
+Json ReportJson(const std::string& model, const std::string& precision, const HwConfig& hw,
+                const CompileReport& r) {
   Json groups = Json::array();
   for (const GroupReport& g : r.groups) {
     Json j = {{"group", g.group},
@@ -54,6 +57,7 @@ Json ReportJson(const std::string& model, const HwConfig& hw, const CompileRepor
           {"estimated_cycles", r.estimated_cycles},
           {"bytes",
            {{"constants", r.constant_bytes}, {"dram", r.dram_bytes}, {"program", r.program_bytes}}},
+          {"precision", PrecisionJson(precision, r.quantize)},
           {"groups", groups}};
 }
 
@@ -71,13 +75,18 @@ int RunCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
   if (!hw.ok()) return ReportError(hw.status(), err);
   Expected<LoadedModel> model = LoadModel(options.model);
   if (!model.ok()) return ReportError(model.status(), err);
-  Expected<std::vector<std::vector<HostTensor>>> samples =
-      LoadCalibrationInputs(options.model, model->graph, options.calibration, options.preprocess);
+  const bool automatic = options.precision == "auto";
+  Expected<std::vector<std::vector<HostTensor>>> samples = LoadCalibrationInputs(
+      options.model, model->graph, options.calibration, options.preprocess, automatic);
   if (!samples.ok()) return ReportError(samples.status(), err);
 
   opuc::CompileOptions compile;
   compile.opt_level = options.opt_level;
   compile.disabled_passes = options.disabled_passes;
+  if (automatic) {
+    compile.quantize = DefaultQuantizeOptions();
+    compile.quantize.views_per_photograph = kAugmentedViews;
+  }
   compile.quantize.precision = options.precision == "int8"    ? Precision::kInt8
                                : options.precision == "int16" ? Precision::kInt16
                                                               : Precision::kMixed;
@@ -97,7 +106,7 @@ int RunCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
     return ReportError(s, err);
   const CompileReport& r = compiled->report;
   if (!options.report.empty()) {
-    const std::string text = JsonText(ReportJson(options.model, *hw, r)) + '\n';
+    const std::string text = JsonText(ReportJson(options.model, options.precision, *hw, r)) + '\n';
     if (Status s = WriteFileBytes(options.report, text.data(), text.size()); !s.ok())
       return ReportError(s, err);
   }
@@ -105,7 +114,8 @@ int RunCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
       << hw->name << "\n  " << r.opu_steps << " OPU steps (" << Percent(r.opu_macs, r.total_macs)
       << " of the MACs), " << r.cpu_steps << " CPU steps; estimated " << r.estimated_cycles
       << " OPU cycles\n  DRAM " << r.dram_bytes << " bytes (" << r.constant_bytes
-      << " of constants); " << samples->size() << " calibration samples\n";
+      << " of constants); " << samples->size() << " calibration samples\n  precision "
+      << PrecisionSummary(options.precision, compiled->report.quantize) << "\n";
   return kExitOk;
 }
 
@@ -128,12 +138,14 @@ Command AddCompileCommand(CLI::App& app) {
                        "photographs' calibration set");
         cli.add_option("--preprocess", o.preprocess,
                        "key=value,... over the model's preprocessing (docs/calibration.md)");
-        cli.add_option("--precision", o.precision, "Activation formats: int8, mixed or int16")
-            ->check(CLI::IsMember({"int8", "mixed", "int16"}))
+        cli.add_option("--precision", o.precision,
+                       "auto (16 bits where photographs kept from the choice need them, "
+                       "activations and layers' weights), int8, mixed or int16")
+            ->check(CLI::IsMember({"auto", "int8", "mixed", "int16"}))
             ->capture_default_str();
         cli.add_option("--target-sqnr", o.target_sqnr,
-                       "With --precision mixed: the least output SQNR (dB) on the calibration "
-                       "samples")
+                       "With --precision auto or mixed: the least output SQNR (dB) to reach "
+                       "(auto: on the calibration photographs kept from the statistics)")
             ->capture_default_str();
         cli.add_flag("--wide-weights", o.wide_weights,
                      "16-bit weights: each inner product as two 8-bit ones, the high byte and "

@@ -18,6 +18,8 @@ struct CompileOptions {
   std::vector<std::string> disabled_passes;
   std::string calibration;  ///< Folder of samples; empty: the fetched photographs.
   std::string preprocess;
+  /// auto (mixed, 16 bits per tensor and per layer, chosen on photographs
+  /// kept from the statistics; opuc::DefaultQuantizeOptions), int8, mixed or int16.
   std::string precision = "int8";
   double target_sqnr = 25.0;
   bool wide_weights = false;  ///< opuc::QuantizeOptions::wide_weights.

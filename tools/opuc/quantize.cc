@@ -27,11 +27,13 @@
 
 #include "opuc/calibration_inputs.h"
 #include "opuc/exit_codes.h"
+#include "opuc/image/augment.h"
 #include "opuc/image/calibration_set.h"
 #include "opuc/image/model_defaults.h"
 #include "opuc/optimized_model.h"
 #include "opuc/opug/opug.h"
 #include "opuc/output.h"
+#include "opuc/precision_report.h"
 #include "opuc/quant/accuracy.h"
 #include "opuc/quant/quantize.h"
 #include "support/fetched_data.h"
@@ -47,10 +49,13 @@ struct SplitSamples {
   bool held_out = true;  ///< The evaluation samples were held out of the calibration folder.
   Samples calibration, evaluation;
   std::vector<std::string> calibration_files, evaluation_files;
+  std::vector<std::string> calibration_paths;
 };
 
 /// Appends `sample` to `samples` and its file name to `files`.
-void Add(CalibrationSample sample, Samples& samples, std::vector<std::string>& files) {
+void Add(CalibrationSample sample, Samples& samples, std::vector<std::string>& files,
+         std::vector<std::string>* paths = nullptr) {
+  if (paths) paths->push_back(sample.path);
   files.push_back(std::filesystem::path(sample.path).filename());
   std::vector<HostTensor> inputs;
   inputs.push_back(std::move(sample.tensor));
@@ -80,7 +85,8 @@ Expected<SplitSamples> LoadSamples(const QuantizeOptions& options, const Graph& 
                           LoadCalibrationSet(evaluate, input, preprocess));
     split.evaluation_dir = evaluate;
     split.held_out = false;
-    for (CalibrationSample& s : all) Add(std::move(s), split.calibration, split.calibration_files);
+    for (CalibrationSample& s : all)
+      Add(std::move(s), split.calibration, split.calibration_files, &split.calibration_paths);
     for (CalibrationSample& s : other) Add(std::move(s), split.evaluation, split.evaluation_files);
     return split;
   }
@@ -98,9 +104,26 @@ Expected<SplitSamples> LoadSamples(const QuantizeOptions& options, const Graph& 
   for (int i = 0; i < count; ++i) {
     const bool held = i % step == 0 && i / step < holdout;
     Add(std::move(all[static_cast<size_t>(i)]), held ? split.evaluation : split.calibration,
-        held ? split.evaluation_files : split.calibration_files);
+        held ? split.evaluation_files : split.calibration_files,
+        held ? nullptr : &split.calibration_paths);
   }
   return split;
+}
+
+/// With --precision auto, the calibration part as each file's augmented
+/// views (opuc/image/augment.h); the evaluation part stays as it is.
+Status AugmentCalibration(const QuantizeOptions& options, const Graph& graph, SplitSamples& split) {
+  const TensorType input = graph.tensor(graph.inputs[0]).type();
+  OPUC_ASSIGN_OR_RETURN(PreprocessOptions preprocess,
+                        ChoosePreprocess(options.model, options.preprocess, input));
+  Samples views;
+  for (const std::string& path : split.calibration_paths) {
+    OPUC_ASSIGN_OR_RETURN(std::vector<CalibrationSample> each,
+                          LoadAugmentedCalibrationSample(path, input, preprocess));
+    for (CalibrationSample& v : each) views.push_back({std::move(v.tensor)});
+  }
+  split.calibration = std::move(views);
+  return OkStatus();
 }
 
 Json JsonDb(double db) { return std::isfinite(db) ? Json(db) : Json(nullptr); }
@@ -154,7 +177,9 @@ void PrintText(const SplitSamples& split, const QuantizeReport& report,
   out << report.activations << " activations: " << report.u8_tensors << " u8, " << report.i8_tensors
       << " i8, " << report.i16_tensors << " i16 (extra MAC passes "
       << FormatPercent(report.extra_mac_passes_percent) << ")";
-  if (report.precision_rounds > 0)
+  if (report.candidate_groups + report.candidate_layers > 0)
+    out << "\nprecision " << PrecisionSummary("auto", report);
+  else if (report.precision_rounds > 0)
     out << "; mixed precision: " << FormatDb(report.calibration_sqnr_db)
         << " dB least output SQNR on the calibration samples after " << report.precision_rounds
         << " measured configurations";
@@ -170,7 +195,7 @@ void PrintText(const SplitSamples& split, const QuantizeReport& report,
   PrintAccuracyTable(outputs, Graph(), out);
 }
 
-Json ToJson(const SplitSamples& split, const QuantizeReport& report,
+Json ToJson(const SplitSamples& split, const std::string& setting, const QuantizeReport& report,
             const std::vector<OutputAccuracy>& outputs) {
   Json list = Json::array();
   for (const OutputAccuracy& a : outputs)
@@ -193,14 +218,7 @@ Json ToJson(const SplitSamples& split, const QuantizeReport& report,
           {"refined_groups", report.refined_groups},
           {"lowered_channels", report.lowered_channels},
           {"tables", report.tables},
-          {"precision",
-           {{"u8", report.u8_tensors},
-            {"i8", report.i8_tensors},
-            {"i16", report.i16_tensors},
-            {"extra_mac_passes_percent", report.extra_mac_passes_percent},
-            {"wide_weight_layers", report.wide_weight_layers},
-            {"calibration_sqnr_db",
-             report.precision_rounds > 0 ? JsonDb(report.calibration_sqnr_db) : Json(nullptr)}}}};
+          {"precision", PrecisionJson(setting, report)}};
 }
 
 }  // namespace
@@ -211,8 +229,16 @@ int RunQuantize(const QuantizeOptions& options, std::ostream& out, std::ostream&
   if (!graph.ok()) return ReportError(graph.status(), err);
   Expected<SplitSamples> split = LoadSamples(options, *graph);
   if (!split.ok()) return ReportError(split.status(), err);
+  const bool automatic = options.precision == "auto";
+  if (automatic) {
+    if (Status s = AugmentCalibration(options, *graph, *split); !s.ok()) return ReportError(s, err);
+  }
   if (progress) err << "calibrating on " << split->calibration.size() << " samples...\n";
   opuc::QuantizeOptions quantize_options;
+  if (automatic) {
+    quantize_options = DefaultQuantizeOptions();
+    quantize_options.views_per_photograph = kAugmentedViews;
+  }
   quantize_options.refine_lengths = options.refine_lengths;
   quantize_options.precision = options.precision == "int8"    ? Precision::kInt8
                                : options.precision == "int16" ? Precision::kInt16
@@ -228,7 +254,7 @@ int RunQuantize(const QuantizeOptions& options, std::ostream& out, std::ostream&
   if (!accuracy.ok()) return ReportError(accuracy.status().WithContext(options.model), err);
 
   if (options.json)
-    out << JsonText(ToJson(*split, quantized->report, *accuracy)) << '\n';
+    out << JsonText(ToJson(*split, options.precision, quantized->report, *accuracy)) << '\n';
   else
     PrintText(*split, quantized->report, *accuracy, out);
   if (options.per_tensor && !options.json) {
@@ -284,8 +310,10 @@ Command AddQuantizeCommand(CLI::App& app) {
         cli.add_option(
                "--precision", o.precision,
                "Activation formats: int8 (i8 only), mixed (u8 where non-negative, 16 bits where "
-               "--target-sqnr needs them) or int16 (16 bits wherever allowed)")
-            ->check(CLI::IsMember({"int8", "mixed", "int16"}))
+               "--target-sqnr needs them), int16 (16 bits wherever allowed) or auto (opuc "
+               "compile's default: 16-bit activations and layers' weights chosen on the "
+               "calibration photographs' augmented views, half of them kept from the statistics)")
+            ->check(CLI::IsMember({"auto", "int8", "mixed", "int16"}))
             ->default_str("int8");
         cli.add_option("--target-sqnr", o.target_sqnr,
                        "With --precision mixed: the least output SQNR (dB) to reach on the "

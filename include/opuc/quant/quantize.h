@@ -62,6 +62,15 @@ struct QuantizeReport {
   /// samples for the chosen formats, and how many configurations were run.
   double calibration_sqnr_db = 0.0;
   int64_t precision_rounds = 0;
+  /// QuantizeOptions::per_layer: the least output SQNR of the chosen
+  /// formats on the photographs kept from the statistics during the choice
+  /// (NaN when there was no such split), and what was chosen: i16 groups
+  /// and layers with 16-bit weights among the candidates.
+  double held_out_sqnr_db = 0.0;
+  int64_t held_out_samples = 0;
+  int64_t wide_groups = 0;
+  int64_t candidate_groups = 0;
+  int64_t candidate_layers = 0;
 };
 
 /// Which activation formats the quantizer may use (numerics.md §1b).
@@ -87,6 +96,23 @@ struct QuantizeOptions {
   /// residual, and an add (docs/numerics.md §1c). Needs kMixed or kInt16
   /// (the partial sums are i16); a second pass of the array per layer.
   bool wide_weights = false;
+  /// With kMixed (and not `wide_weights`): choose 16-bit weights per layer
+  /// together with the i16 activations, and make the choice on photographs
+  /// the statistics did not see (docs/quantization.md, "A choice that
+  /// holds on new photographs"): the calibration photographs are split
+  /// (every other one's views kept from the statistics), the candidates —
+  /// activation groups and layers — ordered by their 8-bit noise-to-signal
+  /// ratio per extra array pass (the outputs' own producers first), and the
+  /// shortest prefix of that order whose least output SQNR on the kept
+  /// photographs reaches target_sqnr_db + margin_db is taken; the program is
+  /// then calibrated on every sample.
+  bool per_layer = false;
+  /// With per_layer: dB above the target the kept photographs must show.
+  double margin_db = 1.0;
+  /// With per_layer: the samples come as this many views of each photograph
+  /// in turn (opuc/image/augment.h); the split keeps a photograph's views
+  /// together.
+  int views_per_photograph = 1;
   /// Threads for the weights' rounding factors, the costliest part of a
   /// large model (0: one per core). The result is the same for any count.
   int threads = 0;
@@ -100,6 +126,10 @@ struct QuantizedGraph {
   /// stand for (same names), so per-tensor comparisons use it.
   Graph reference;
 };
+
+/// `opuc compile`'s default: kMixed with per_layer, target 25 dB, margin
+/// 1 dB (the calibration views are set by the caller).
+QuantizeOptions DefaultQuantizeOptions();
 
 /// Quantizes `graph` (f32, verified, no dequantize/densify/fused nodes left:
 /// run the default pipeline first). `calibration` holds one list of graph

@@ -1,0 +1,141 @@
+//===- bench/quant_heldout_bench.cc - Accuracy on photographs no choice saw ===//
+//
+// Claim (issue 49, docs/quantization.md "Photographs kept from every
+// choice"): what each precision setting gives on the held-out photographs
+// of the image cache (heldout/: camera, basketball2, baboon, home; in
+// neither the calibration nor the evaluation set, and seen by no choice
+// the quantizer makes) and what it costs. For each model and setting it
+// prints the least output SQNR against the float model (dB) over the
+// held-out photographs and over evaluation/, each output's held-out SQNR,
+// and the extra array passes over int8 (QuantizeReport).
+//
+// Settings, each calibrated on calibration/ as `opuc compile` does:
+//   int8           --precision int8
+//   mixed          --precision mixed (6 photographs, the target on them)
+//   int16+w16      --precision int16 --wide-weights
+//   default        `opuc compile`'s default (DefaultQuantizeOptions, on the
+//                  augmented views of the calibration photographs)
+//
+//   build/bench/quant_heldout_bench [model ...]
+//     (default: face_detection_short_range hand_landmark_lite selfie_segmentation)
+//
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "opuc/cpu/executor.h"
+#include "opuc/image/augment.h"
+#include "opuc/quant/accuracy.h"
+#include "opuc/quant/quantize.h"
+#include "quant_bench_models.h"
+
+namespace {
+
+using namespace opuc;
+using bench::Samples;
+
+Samples ToSamples(std::vector<CalibrationSample> set) {
+  Samples samples;
+  for (CalibrationSample& s : set) samples.push_back({std::move(s.tensor)});
+  return samples;
+}
+
+Expected<std::vector<double>> OutputSqnr(const Graph& float_graph, const Graph& quantized,
+                                         const Samples& samples) {
+  std::vector<AccuracyMeter> meters(float_graph.outputs.size());
+  for (const std::vector<HostTensor>& sample : samples) {
+    OPUC_ASSIGN_OR_RETURN(const std::vector<HostTensor> want, RunCpu(float_graph, sample));
+    OPUC_ASSIGN_OR_RETURN(const std::vector<HostTensor> got, RunCpu(quantized, sample));
+    for (size_t o = 0; o < meters.size(); ++o) OPUC_RETURN_IF_ERROR(meters[o].Add(want[o], got[o]));
+  }
+  std::vector<double> db;
+  for (const AccuracyMeter& m : meters) db.push_back(m.Finish("").sqnr_db);
+  return db;
+}
+
+double Least(const std::vector<double>& v) {
+  return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
+}
+
+struct Setting {
+  const char* name;
+  QuantizeOptions options;
+  bool augmented;
+};
+
+Status RunModel(const std::string& name) {
+  const std::string image_dir = FetchedImagesDir();
+  OPUC_ASSIGN_OR_RETURN(LoadedModel model, LoadModel(FetchedModelsDir() + "/" + name + ".tflite"));
+  Graph graph = std::move(model.graph);
+  PassContext ctx;
+  ctx.opt_level = 3;
+  PassCounters counters;
+  OPUC_ASSIGN_OR_RETURN(auto pipeline, CreatePipeline(DefaultPipelineNames()));
+  OPUC_RETURN_IF_ERROR(pipeline->Run(graph, ctx, counters).status());
+  const TensorType input = graph.tensor(graph.inputs[0]).type();
+  OPUC_ASSIGN_OR_RETURN(const PreprocessOptions pre, DefaultPreprocess(name, input));
+  OPUC_ASSIGN_OR_RETURN(auto plain, LoadCalibrationSet(image_dir + "/calibration", input, pre));
+  OPUC_ASSIGN_OR_RETURN(auto views,
+                        LoadAugmentedCalibrationSet(image_dir + "/calibration", input, pre));
+  OPUC_ASSIGN_OR_RETURN(auto held, LoadCalibrationSet(image_dir + "/heldout", input, pre));
+  OPUC_ASSIGN_OR_RETURN(auto eval, LoadCalibrationSet(image_dir + "/evaluation", input, pre));
+  const Samples calibration = ToSamples(std::move(plain)), augmented = ToSamples(std::move(views));
+  const Samples heldout = ToSamples(std::move(held)), evaluation = ToSamples(std::move(eval));
+
+  QuantizeOptions int8, mixed, wide;
+  mixed.precision = Precision::kMixed;
+  wide.precision = Precision::kInt16;
+  wide.wide_weights = true;
+  const std::vector<Setting> settings = {{"int8", int8, false},
+                                         {"mixed", mixed, false},
+                                         {"int16+w16", wide, false},
+                                         {"default", DefaultQuantizeOptions(), true}};
+  std::printf("%s (outputs:", name.c_str());
+  for (TensorId t : graph.outputs) std::printf(" %s", graph.tensor(t).name.c_str());
+  std::printf(")\n  %-10s %9s %9s %8s %8s  %s\n", "setting", "held-out", "eval/", "passes",
+              "seconds", "held-out per output");
+  for (const Setting& s : settings) {
+    const auto start = std::chrono::steady_clock::now();
+    OPUC_ASSIGN_OR_RETURN(QuantizedGraph q,
+                          Quantize(graph, s.augmented ? augmented : calibration, s.options));
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    OPUC_ASSIGN_OR_RETURN(const std::vector<double> on_held, OutputSqnr(graph, q.graph, heldout));
+    OPUC_ASSIGN_OR_RETURN(const std::vector<double> on_eval,
+                          OutputSqnr(graph, q.graph, evaluation));
+    std::printf("  %-10s %9.1f %9.1f %+7.0f%% %8.1f  ", s.name, Least(on_held), Least(on_eval),
+                q.report.extra_mac_passes_percent, seconds);
+    for (double db : on_held) std::printf(" %.1f", db);
+    std::printf("   (%lld i16, %lld wide-weight layers)\n",
+                static_cast<long long>(q.report.i16_tensors),
+                static_cast<long long>(q.report.wide_weight_layers));
+    std::fflush(stdout);
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> names;
+  for (int i = 1; i < argc; ++i) names.push_back(argv[i]);
+  if (names.empty())
+    names = {"face_detection_short_range", "hand_landmark_lite", "selfie_segmentation"};
+  std::printf(
+      "calibrated on calibration/ (6 photographs; default: their %d views each), "
+      "measured on heldout/ and evaluation/; passes: extra array passes over int8\n",
+      kAugmentedViews);
+  for (const std::string& name : names) {
+    Status s = RunModel(name);
+    if (!s.ok()) {
+      std::fprintf(stderr, "%s: %s\n", name.c_str(), s.ToString().c_str());
+      return 1;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,130 @@
+// Issue 49: the default program is right on photographs no choice saw.
+// Quantized as `opuc compile` does by default (DefaultQuantizeOptions on
+// the augmented views of calibration/), each model is judged on heldout/
+// (camera, basketball2, baboon, home: in neither the calibration nor the
+// evaluation set) and the face detector on evaluation/ too. The expected
+// values come from the float model on the reference executor.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "frontend/model_cache.h"
+#include "image/image_cache.h"
+#include "image/image_sample.h"
+#include "opuc/cpu/executor.h"
+#include "opuc/cpu_reference/reference.h"
+#include "opuc/image/augment.h"
+#include "opuc/image/calibration_set.h"
+#include "opuc/image/face_detections.h"
+#include "opuc/image/model_defaults.h"
+#include "opuc/quant/accuracy.h"
+#include "opuc/quant/quantize.h"
+#include "pass/pass_test_util.h"
+
+namespace opuc {
+namespace {
+
+struct Model {
+  Graph graph;
+  TensorType input;
+  PreprocessOptions preprocess;
+};
+
+Model LoadOptimized(const std::string& name) {
+  test::RequireImagesCache();
+  Model m;
+  m.graph = testing::OptimizedModel(test::ModelPath(name + ".tflite"));
+  m.input = m.graph.tensor(m.graph.inputs[0]).type();
+  Expected<PreprocessOptions> preprocess = DefaultPreprocess(name, m.input);
+  REQUIRE(preprocess.ok());
+  m.preprocess = *preprocess;
+  return m;
+}
+
+/// Quantized as `opuc compile` quantizes by default.
+QuantizedGraph QuantizeByDefault(const Model& m) {
+  Expected<std::vector<CalibrationSample>> views =
+      LoadAugmentedCalibrationSet(test::CalibrationImagesDir(), m.input, m.preprocess);
+  REQUIRE_MESSAGE(views.ok(), views.status().ToString());
+  std::vector<std::vector<HostTensor>> calibration;
+  for (CalibrationSample& v : *views) calibration.push_back({std::move(v.tensor)});
+  QuantizeOptions options = DefaultQuantizeOptions();
+  options.views_per_photograph = kAugmentedViews;
+  Expected<QuantizedGraph> quantized = Quantize(m.graph, calibration, options);
+  REQUIRE_MESSAGE(quantized.ok(), quantized.status().ToString());
+  MESSAGE("precision: " << quantized->report.i16_tensors << " i16 activations, "
+                        << quantized->report.wide_weight_layers << " layers with 16-bit weights, +"
+                        << quantized->report.extra_mac_passes_percent
+                        << "% array passes; held-out part of the choice "
+                        << quantized->report.held_out_sqnr_db << " dB");
+  return std::move(*quantized);
+}
+
+std::vector<FaceDetection> Faces(const std::vector<HostTensor>& outputs) {
+  Expected<std::vector<FaceDetection>> faces = DecodeFaceDetections(outputs[0], outputs[1], 128);
+  REQUIRE_MESSAGE(faces.ok(), faces.status().ToString());
+  return *faces;
+}
+
+TEST_CASE("default face detector: exactly the float model's faces on photographs it never saw") {
+  const Model m = LoadOptimized("face_detection_short_range");
+  const QuantizedGraph q = QuantizeByDefault(m);
+  int photographs = 0;
+  for (const std::string& dir : {test::HeldOutImagesDir(), test::EvaluationImagesDir()}) {
+    Expected<std::vector<CalibrationSample>> set = LoadCalibrationSet(dir, m.input, m.preprocess);
+    REQUIRE_MESSAGE(set.ok(), set.status().ToString());
+    for (CalibrationSample& s : *set) {
+      const std::string name = std::filesystem::path(s.path).filename().string();
+      CAPTURE(name);
+      std::vector<HostTensor> inputs;
+      inputs.push_back(std::move(s.tensor));
+      Expected<std::vector<HostTensor>> real = RunReference(m.graph, inputs);
+      Expected<std::vector<HostTensor>> fixed = RunReference(q.graph, inputs);
+      REQUIRE(real.ok());
+      REQUIRE(fixed.ok());
+      const std::vector<FaceDetection> want = Faces(*real), got = Faces(*fixed);
+      MESSAGE(name << ": float " << want.size() << " faces, program " << got.size());
+      CHECK(got.size() == want.size());
+      // Each float face has its own program face at IoU >= 0.9 (greedy, best first).
+      std::vector<bool> used(got.size(), false);
+      for (const FaceDetection& f : want) {
+        float best = 0.0f;
+        size_t at = got.size();
+        for (size_t i = 0; i < got.size(); ++i)
+          if (!used[i] && IoU(got[i], f) > best) {
+            best = IoU(got[i], f);
+            at = i;
+          }
+        MESSAGE("  float face score " << f.score << ": IoU " << best);
+        CHECK(best >= 0.9f);
+        if (at < got.size()) used[at] = true;
+      }
+      ++photographs;
+    }
+  }
+  CHECK(photographs == 7);  // 4 held out, 3 evaluation
+}
+
+TEST_CASE("default program: 25 dB on every output on held-out photographs at <= +35% passes") {
+  for (const std::string name :
+       {"face_detection_short_range", "hand_landmark_lite", "selfie_segmentation"}) {
+    CAPTURE(name);
+    const Model m = LoadOptimized(name);
+    const QuantizedGraph q = QuantizeByDefault(m);
+    const std::vector<std::vector<HostTensor>> held =
+        test::ImageSamples(test::HeldOutImagesDir(), m.input, m.preprocess);
+    Expected<std::vector<OutputAccuracy>> accuracy = CompareWithFloat(m.graph, q.graph, held);
+    REQUIRE_MESSAGE(accuracy.ok(), accuracy.status().ToString());
+    for (const OutputAccuracy& a : *accuracy) {
+      CAPTURE(a.name);
+      MESSAGE(name << " " << a.name << ": " << a.sqnr_db << " dB on heldout/");
+      CHECK(a.sqnr_db >= 25.0);
+    }
+    CHECK(q.report.extra_mac_passes_percent <= 35.0);
+  }
+}
+
+}  // namespace
+}  // namespace opuc
