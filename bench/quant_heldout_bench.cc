@@ -87,14 +87,15 @@ Status RunModel(const std::string& name) {
   const Samples calibration = ToSamples(std::move(plain)), augmented = ToSamples(std::move(views));
   const Samples heldout = ToSamples(std::move(held)), evaluation = ToSamples(std::move(eval));
 
-  QuantizeOptions int8, mixed, wide;
+  QuantizeOptions int8, mixed, wide, automatic = DefaultQuantizeOptions();
+  automatic.views_per_photograph = kAugmentedViews;
   mixed.precision = Precision::kMixed;
   wide.precision = Precision::kInt16;
   wide.wide_weights = true;
   const std::vector<Setting> settings = {{"int8", int8, false},
                                          {"mixed", mixed, false},
                                          {"int16+w16", wide, false},
-                                         {"default", DefaultQuantizeOptions(), true}};
+                                         {"default", automatic, true}};
   std::printf("%s (outputs:", name.c_str());
   for (TensorId t : graph.outputs) std::printf(" %s", graph.tensor(t).name.c_str());
   std::printf(")\n  %-10s %9s %9s %8s %8s  %s\n", "setting", "held-out", "eval/", "passes",

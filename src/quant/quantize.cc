@@ -16,8 +16,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <map>
 #include <set>
@@ -35,6 +33,7 @@
 #include "opuc/ir/macs.h"
 #include "opuc/ir/verifier.h"
 #include "opuc/quant/accuracy.h"
+#include "output_sensitivity.h"
 #include "refine_lengths.h"
 #include "split_weights.h"
 #include "support/format.h"
@@ -229,10 +228,7 @@ class PerLayerChoice {
     c.stats.resize(c.graph.tensors.size());
     for (size_t t = 0; t < c.graph.tensors.size(); ++t) {
       const auto it = tensor_of_.find(c.graph.tensors[t].name);
-      if (it != tensor_of_.end())
-        c.stats[t] = calibrated.stats[it->second];
-      else if (std::getenv("OPUC_DEBUG_CHOICE") && !c.graph.tensors[t].is_constant())
-        std::fprintf(stderr, "no stats for %s\n", c.graph.tensors[t].name.c_str());
+      if (it != tensor_of_.end()) c.stats[t] = calibrated.stats[it->second];
     }
     for (size_t k = 0; k < c.graph.nodes.size(); ++k) {
       auto it = node_of_.find(c.graph.nodes[k].name);
@@ -283,15 +279,6 @@ Expected<double> LeastSqnrOn(const Graph& float_graph, const Graph& quantized,
     OPUC_ASSIGN_OR_RETURN(const std::vector<HostTensor> got, RunCpu(quantized, samples[s]));
     for (size_t o = 0; o < meters.size(); ++o)
       OPUC_RETURN_IF_ERROR(meters[o].Add(references[s][o], got[o]));
-    if (std::getenv("OPUC_DEBUG_SAMPLES")) {
-      std::fprintf(stderr, "  sample %zu:", s);
-      for (size_t o = 0; o < meters.size(); ++o) {
-        AccuracyMeter one;
-        (void)one.Add(references[s][o], got[o]);
-        std::fprintf(stderr, " %.1f", one.Finish("").sqnr_db);
-      }
-      std::fprintf(stderr, "\n");
-    }
   }
   double least = std::numeric_limits<double>::infinity();
   for (const AccuracyMeter& m : meters) least = std::min(least, m.Finish("").sqnr_db);
@@ -309,6 +296,9 @@ QuantizeOptions DefaultQuantizeOptions() {
 
 namespace {
 
+/// Candidates the per-layer choice tries to take back from its prefix.
+constexpr size_t kNarrowingTrials = 6;
+
 /// QuantizeOptions::per_layer (docs/quantization.md, "A choice that holds on
 /// new photographs").
 Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
@@ -317,16 +307,21 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
   Graph all = equalized;
   OPUC_ASSIGN_OR_RETURN(const std::vector<quant::SplitLayer> split, quant::SplitWeights(all));
   const PerLayerChoice choice(equalized, all, split);
-  // The split: every other photograph's views are kept from the statistics
-  // and measure each candidate setting.
+  // The split: every other photograph's views are kept from the statistics;
+  // the settings are measured on the kept photographs as they are and
+  // mirrored (views 0 and 1: the augmentations that leave the pixels'
+  // values alone), the candidates' effects on the seen photographs as they
+  // are (view 0).
   const size_t views = static_cast<size_t>(std::max(1, options.views_per_photograph));
   const size_t photographs = calibration.size() / views;
-  std::vector<std::vector<HostTensor>> seen, kept;
-  for (size_t s = 0; s < calibration.size(); ++s)
-    ((photographs >= 2 && (s / views) % 2 == 1 && !std::getenv("OPUC_DEBUG_NOSPLIT")) ? kept : seen)
-        .push_back(calibration[s]);
-  const bool held_out = !kept.empty();
-  if (!held_out) kept = seen;
+  const bool held_out = photographs >= 2;
+  std::vector<std::vector<HostTensor>> seen, kept, probes;
+  for (size_t s = 0; s < calibration.size(); ++s) {
+    const bool keep = held_out && (s / views) % 2 == 1;
+    if (!keep) seen.push_back(calibration[s]);
+    if (!keep && s % views == 0) probes.push_back(calibration[s]);
+    if ((keep || !held_out) && s % views < 2) kept.push_back(calibration[s]);
+  }
   std::vector<std::vector<HostTensor>> references;
   for (const std::vector<HostTensor>& sample : kept) {
     OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> out, RunCpu(equalized, sample));
@@ -350,35 +345,47 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
     for (TensorId t : node.outputs)
       if (outputs.count(g0.tensor(t).name) != 0) output_makers.insert(node.name);
   std::vector<quant::WideCandidate> candidates;
+  std::vector<quant::EightBitCandidate> probes_of;
   std::vector<std::vector<std::string>> names;  // per candidate: tensors, or one layer
   std::vector<bool> is_layer;
+  const quant::ActivationFormats eight = base.planner.Plan(base.wide);
   for (const quant::FormatGroup& g : base.planner.groups()) {
     if (!g.may_widen || g.signal <= 0.0 || g.noise <= 0.0) continue;
-    quant::WideCandidate c{g.noise / g.signal, g.extra_macs, false};
+    quant::WideCandidate c{0.0, g.extra_macs, false};
+    quant::EightBitCandidate probe;
     names.emplace_back();
     for (TensorId t : g.members) {
-      names.back().push_back(g0.tensor(t).name);
-      c.head = c.head || outputs.count(g0.tensor(t).name) != 0;
+      const std::string& name = g0.tensor(t).name;
+      names.back().push_back(name);
+      c.head = c.head || outputs.count(name) != 0;
+      probe.rounded.push_back({static_cast<TensorId>(all_tensor.at(name)),
+                               eight.format[static_cast<size_t>(t)],
+                               eight.bits[static_cast<size_t>(t)]});
     }
     candidates.push_back(c);
+    probes_of.push_back(std::move(probe));
     is_layer.push_back(false);
   }
   for (const PerLayerChoice::Layer& layer : choice.layers()) {
-    // x·w_lo is the output error of the layer's int8 weights (nearest, at
-    // the high part's length): its energy over the partial sum's.
-    const quant::TensorStats& low = on_seen.stats[all_tensor.at(layer.low_sum)];
-    const quant::TensorStats& high = on_seen.stats[all_tensor.at(layer.high_sum)];
-    if (!(low.sum_squares > 0.0) || !(high.sum_squares > 0.0)) continue;
-    candidates.push_back(
-        {low.sum_squares / high.sum_squares, layer.macs, output_makers.count(layer.name) != 0});
+    candidates.push_back({0.0, layer.macs, output_makers.count(layer.name) != 0});
+    quant::EightBitCandidate probe;
+    probe.dropped.push_back(static_cast<TensorId>(all_tensor.at(layer.low_sum)));
+    probes_of.push_back(std::move(probe));
     names.push_back({layer.name});
     is_layer.push_back(true);
   }
+  // Each candidate's measured effect: its worst output's noise-to-signal
+  // ratio with only it at 8 bits.
+  OPUC_ASSIGN_OR_RETURN(const std::vector<std::vector<double>> ratios,
+                        quant::OutputNoiseRatios(all, probes_of, probes));
+  for (size_t k = 0; k < candidates.size(); ++k)
+    for (double r : ratios[k]) candidates[k].ratio = std::max(candidates[k].ratio, r);
   const std::vector<size_t> order =
       quant::BenefitPerCostOrder(candidates, base.planner.total_macs());
-  const auto setting_of = [&](size_t count) {
+  const auto setting_of = [&](const std::vector<bool>& taken) {
     PerLayerSetting s;
-    for (size_t i = 0; i < count; ++i) {
+    for (size_t i = 0; i < order.size(); ++i) {
+      if (!taken[i]) continue;
       const size_t k = order[i];
       if (!is_layer[k]) {
         s.wide_tensors.insert(names[k].begin(), names[k].end());
@@ -394,8 +401,8 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
       }
     return s;
   };
-  const auto build = [&](const PerLayerSetting& s, const Calibrated& calibrated,
-                         PerLayerChoice::Config* kept_config) -> Expected<QuantizedGraph> {
+  const auto build = [&](const PerLayerSetting& s,
+                         const Calibrated& calibrated) -> Expected<QuantizedGraph> {
     OPUC_ASSIGN_OR_RETURN(PerLayerChoice::Config c, choice.Make(s.wide_layers, calibrated));
     const PlannedConfig p = PlanConfig(c.graph, c.stats, c.partial_sums, s.wide_tensors);
     OPUC_ASSIGN_OR_RETURN(QuantizedGraph q,
@@ -415,24 +422,50 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
         model_macs > 0
             ? 100.0 * static_cast<double>(extra + low_macs) / static_cast<double>(model_macs)
             : 0.0;
-    if (kept_config) *kept_config = std::move(c);
     return q;
   };
   const double target = options.target_sqnr_db + options.margin_db;
+  const auto measure = [&](const std::vector<bool>& taken) -> Expected<double> {
+    OPUC_ASSIGN_OR_RETURN(QuantizedGraph q, build(setting_of(taken), on_seen));
+    return LeastSqnrOn(equalized, q.graph, kept, references);
+  };
+  const auto prefix = [&](size_t count) {
+    std::vector<bool> taken(order.size(), false);
+    std::fill(taken.begin(), taken.begin() + static_cast<std::ptrdiff_t>(count), true);
+    return taken;
+  };
   OPUC_ASSIGN_OR_RETURN(
-      const quant::PrefixChoice chosen,
+      quant::PrefixChoice chosen,
       quant::ChooseShortestPrefix(order.size(), target, [&](size_t count) -> Expected<double> {
-        OPUC_ASSIGN_OR_RETURN(QuantizedGraph q, build(setting_of(count), on_seen, nullptr));
-        Expected<double> db = LeastSqnrOn(equalized, q.graph, kept, references);
-        if (std::getenv("OPUC_DEBUG_CHOICE") && db.ok())
-          std::fprintf(stderr, "prefix %zu/%zu: %.2f dB, +%.1f%%\n", count, order.size(), *db,
-                       q.report.extra_mac_passes_percent);
-        return db;
+        return measure(prefix(count));
       }));
+  // Then the costliest candidates taken, one at a time, go back to 8 bits
+  // where the kept photographs still reach the target without them: the
+  // order is by each one's own effect, and together they overlap.
+  std::vector<bool> taken = prefix(chosen.count);
+  if (chosen.sqnr_db >= target) {
+    std::vector<size_t> costly;
+    for (size_t i = 0; i < chosen.count; ++i) costly.push_back(i);
+    std::stable_sort(costly.begin(), costly.end(), [&](size_t a, size_t b) {
+      return candidates[order[a]].cost > candidates[order[b]].cost;
+    });
+    costly.resize(std::min(costly.size(), kNarrowingTrials));
+    for (size_t i : costly) {
+      if (candidates[order[i]].cost == 0) break;
+      taken[i] = false;
+      OPUC_ASSIGN_OR_RETURN(const double db, measure(taken));
+      ++chosen.rounds;
+      if (db >= target) {
+        chosen.sqnr_db = db;
+      } else {
+        taken[i] = true;
+      }
+    }
+  }
   // The program: the chosen setting, calibrated on every sample.
-  const PerLayerSetting setting = setting_of(chosen.count);
+  const PerLayerSetting setting = setting_of(taken);
   OPUC_ASSIGN_OR_RETURN(const Calibrated on_all, CalibrateGraph(all, calibration, options.threads));
-  OPUC_ASSIGN_OR_RETURN(QuantizedGraph result, build(setting, on_all, nullptr));
+  OPUC_ASSIGN_OR_RETURN(QuantizedGraph result, build(setting, on_all));
   QuantizeReport& report = result.report;
   report.calibration_samples = static_cast<int64_t>(calibration.size());
   report.equalized_pairs = pairs;

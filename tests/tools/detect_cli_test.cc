@@ -50,9 +50,11 @@ TEST_CASE("opuc detect: the face on grace_hopper.jpg, float and compiled, drawn"
   CHECK(std::abs(box[2].get<int>() - box[0].get<int>() - 180) < 40);
 
   // Compiled (calibrated on the default calibration set, which does not
-  // hold this photograph): the same face, on every device of the chain.
+  // hold this photograph): the same face, on every device of the chain. In
+  // int8, the fastest compile: tests/quant/held_out_test.cc checks the
+  // default precision's faces (label slow).
   const std::string program = TempPath("face.opup");
-  Run compile = Opuc("compile " + model + " -o " + program);
+  Run compile = Opuc("compile " + model + " -o " + program + " --precision int8");
   REQUIRE_MESSAGE(compile.exit_code == 0, compile.err);
   const std::string drawn = TempPath("face.png");
   const Json fsim =

@@ -199,7 +199,7 @@ TEST_CASE("opuc report --html: a long CPU reason cut with an ellipsis, whole on 
   // the page's bars have room for (100 bytes).
   const std::string model = opuc::test::ModelPath("face_detection_short_range.tflite");
   const std::string program = TempPath("face_report.opup"), html = TempPath("face_report.html");
-  Run compile = Opuc("compile " + model + " --hw opu1024 -o " + program);
+  Run compile = Opuc("compile " + model + " --hw opu1024 -o " + program + " --precision int8");
   REQUIRE_MESSAGE(compile.exit_code == 0, compile.err);
   REQUIRE(Opuc("report " + program + " --html " + html).exit_code == 0);
   const std::string page = ReadFile(html);

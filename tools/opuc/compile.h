@@ -20,7 +20,7 @@ struct CompileOptions {
   std::string preprocess;
   /// auto (mixed, 16 bits per tensor and per layer, chosen on photographs
   /// kept from the statistics; opuc::DefaultQuantizeOptions), int8, mixed or int16.
-  std::string precision = "int8";
+  std::string precision = "auto";
   double target_sqnr = 25.0;
   bool wide_weights = false;  ///< opuc::QuantizeOptions::wide_weights.
   int threads = 0;            ///< opuc::QuantizeOptions::threads.

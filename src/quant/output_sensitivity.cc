@@ -1,0 +1,101 @@
+//===- src/quant/output_sensitivity.cc - What one candidate's 8 bits cost the outputs ===//
+#include "output_sensitivity.h"
+
+#include <map>
+#include <string>
+
+#include "opuc/cpu/executor.h"
+#include "opuc/ir/graph_edit.h"
+
+namespace opuc::quant {
+namespace {
+
+/// `graph` with the candidate's tensors rounded and partial sums dropped.
+Graph WithCandidate(const Graph& graph, const EightBitCandidate& c) {
+  Graph out = graph;
+  std::vector<Node> nodes;
+  std::map<TensorId, TensorId> remap;
+  const auto add_tensor = [&](DType dtype, const Shape& shape, int bits) {
+    Tensor t;
+    t.name = UniqueTensorName(out, "eight_bit");
+    t.dtype = dtype;
+    t.shape = shape;
+    if (dtype != DType::kF32) t.fixed_point = FixedPoint{{bits}, -1};
+    return out.AddTensor(std::move(t));
+  };
+  const auto step = [&](OpKind op, std::vector<TensorId> in, DType dtype, int bits) {
+    Node n;
+    n.op = op;
+    n.name = "eight_bit/" + std::to_string(nodes.size());
+    const Shape shape = out.tensor(in[0]).shape;
+    n.inputs = std::move(in);
+    n.outputs = {add_tensor(dtype, shape, bits)};
+    nodes.push_back(n);
+    return n.outputs[0];
+  };
+  const auto after = [&](TensorId t) {
+    for (const RoundedTensor& r : c.rounded)
+      if (r.tensor == t) {
+        const TensorId q = step(OpKind::kQuantize, {t}, r.format, r.bits);
+        remap[t] = step(OpKind::kDequantize, {q}, DType::kF32, 0);
+      }
+    for (TensorId d : c.dropped)
+      if (d == t) {
+        const float zero = 0.0f;
+        const TensorId z = out.AddConstant(UniqueTensorName(out, "zero"), DType::kF32, {1},
+                                           ConstantData::Copy(&zero, sizeof zero));
+        remap[t] = step(OpKind::kMul, {t, z}, DType::kF32, 0);
+      }
+  };
+  const auto mapped = [&](TensorId t) {
+    const auto it = remap.find(t);
+    return it == remap.end() ? t : it->second;
+  };
+  for (TensorId t : graph.inputs) after(t);
+  for (Node node : graph.nodes) {
+    for (TensorId& in : node.inputs)
+      if (in != kNoTensor) in = mapped(in);
+    const std::vector<TensorId> outputs = node.outputs;
+    nodes.push_back(std::move(node));
+    for (TensorId t : outputs) after(t);
+  }
+  for (TensorId& t : out.outputs) t = mapped(t);
+  out.nodes.clear();
+  for (Node& n : nodes) out.AddNode(std::move(n));
+  return out;
+}
+
+}  // namespace
+
+Expected<std::vector<std::vector<double>>> OutputNoiseRatios(
+    const Graph& graph, const std::vector<EightBitCandidate>& candidates,
+    const std::vector<std::vector<HostTensor>>& samples) {
+  std::vector<std::vector<HostTensor>> references;
+  for (const std::vector<HostTensor>& sample : samples) {
+    OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> out, RunCpu(graph, sample));
+    references.push_back(std::move(out));
+  }
+  std::vector<std::vector<double>> ratios;
+  for (const EightBitCandidate& c : candidates) {
+    const Graph g = WithCandidate(graph, c);
+    std::vector<double> signal(graph.outputs.size(), 0.0), noise(graph.outputs.size(), 0.0);
+    for (size_t s = 0; s < samples.size(); ++s) {
+      OPUC_ASSIGN_OR_RETURN(const std::vector<HostTensor> got, RunCpu(g, samples[s]));
+      for (size_t o = 0; o < got.size(); ++o) {
+        const float* y = references[s][o].data<float>();
+        const float* q = got[o].data<float>();
+        for (int64_t i = 0; i < got[o].elements(); ++i) {
+          const double e = static_cast<double>(y[i]) - static_cast<double>(q[i]);
+          signal[o] += static_cast<double>(y[i]) * static_cast<double>(y[i]);
+          noise[o] += e * e;
+        }
+      }
+    }
+    ratios.emplace_back();
+    for (size_t o = 0; o < signal.size(); ++o)
+      ratios.back().push_back(signal[o] > 0.0 ? noise[o] / signal[o] : 0.0);
+  }
+  return ratios;
+}
+
+}  // namespace opuc::quant

@@ -1,0 +1,44 @@
+//===- src/quant/output_sensitivity.h - 8 bits' cost at the outputs (private) -*- C++ -*-===//
+//
+// The per-layer precision choice (QuantizeOptions::per_layer) orders its
+// candidates by their measured effect on the outputs: the float graph is run
+// with only one candidate at 8 bits — an activation group's tensors rounded
+// to their i8 or u8 format and length (a quantize and a dequantize after
+// each), or a split layer's low partial sum dropped (what remains is its
+// weights' high byte: int8 weights, nearest, at the no-clip length) — and
+// every output's noise-to-signal ratio against the float graph is taken
+// over the samples.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_QUANT_OUTPUT_SENSITIVITY_H
+#define OPUC_SRC_QUANT_OUTPUT_SENSITIVITY_H
+
+#include <vector>
+
+#include "opuc/ir/graph.h"
+#include "opuc/status.h"
+#include "opuc/tensor_io/host_tensor.h"
+
+namespace opuc::quant {
+
+struct RoundedTensor {
+  TensorId tensor = kNoTensor;
+  DType format = DType::kI8;  ///< kI8 or kU8.
+  int bits = 0;               ///< Fraction length.
+};
+
+/// One candidate at 8 bits: tensors rounded, partial sums dropped.
+struct EightBitCandidate {
+  std::vector<RoundedTensor> rounded;
+  std::vector<TensorId> dropped;
+};
+
+/// Per candidate, per output of `graph` (f32), Σ (y − ŷ)² / Σ y² over
+/// `samples` with only that candidate at 8 bits.
+Expected<std::vector<std::vector<double>>> OutputNoiseRatios(
+    const Graph& graph, const std::vector<EightBitCandidate>& candidates,
+    const std::vector<std::vector<HostTensor>>& samples);
+
+}  // namespace opuc::quant
+
+#endif  // OPUC_SRC_QUANT_OUTPUT_SENSITIVITY_H
