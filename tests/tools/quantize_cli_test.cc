@@ -119,6 +119,7 @@ TEST_CASE("opuc quantize --wide-weights: the layers split in the report, and ref
   REQUIRE(run.exit_code == 0);
   const auto precision = nlohmann::json::parse(run.out)["precision"];
   CHECK(precision["wide_weight_layers"] == 7);  // the example's seven convs
+  CHECK(precision["setting"] == "int16");
   for (const char* key : {"u8", "i8", "i16", "extra_mac_passes_percent"})
     CHECK(precision[key].is_number());
   Run refused = Opuc(std::string("quantize ") + OPUC_EXAMPLE_MODEL + " --calibration " + dir +
