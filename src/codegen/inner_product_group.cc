@@ -6,6 +6,7 @@
 
 #include "group_reader.h"
 #include "opuc/ir/conv_geometry.h"
+#include "opuc/ir/macs.h"
 #include "opuc/numerics/fixed_point.h"
 #include "support/format.h"
 
@@ -173,11 +174,6 @@ Status ReadInnerProduct(const Graph& graph, const HwPartition& p, NodeId id, Inn
   g.output = n.outputs[0];
   g.out_format = y.dtype;
   return OkStatus();
-}
-
-bool IsInnerProduct(OpKind op) {
-  return op == OpKind::kConv2D || op == OpKind::kDepthwiseConv2D ||
-         op == OpKind::kTransposeConv2D || op == OpKind::kFullyConnected;
 }
 
 }  // namespace

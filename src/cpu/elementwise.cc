@@ -19,7 +19,7 @@ namespace {
 
 /// A float clamp as the reference writes it, or the integer one of §3.
 template <typename FloatFn>
-Status Activation(reference::KernelContext& ctx, Activation activation, FloatFn float_fn) {
+Status ActivationKernel(reference::KernelContext& ctx, Activation activation, FloatFn float_fn) {
   const HostTensor& x = *ctx.input(0);
   if (!reference::IsQuantizedInput(ctx)) {
     OPUC_RETURN_IF_ERROR(reference::RequireF32(ctx, 0, "input"));
@@ -59,17 +59,17 @@ template <typename In, typename Out>
 }  // namespace
 
 Status Relu(reference::KernelContext& ctx) {
-  return Activation(ctx, Activation::kRelu, [](float x) { return x < 0.0f ? 0.0f : x; });
+  return ActivationKernel(ctx, Activation::kRelu, [](float x) { return x < 0.0f ? 0.0f : x; });
 }
 
 Status Relu6(reference::KernelContext& ctx) {
-  return Activation(ctx, Activation::kRelu6,
-                    [](float x) { return x > 6.0f ? 6.0f : (x < 0.0f ? 0.0f : x); });
+  return ActivationKernel(ctx, Activation::kRelu6,
+                          [](float x) { return x > 6.0f ? 6.0f : (x < 0.0f ? 0.0f : x); });
 }
 
 Status ReluN1To1(reference::KernelContext& ctx) {
-  return Activation(ctx, Activation::kReluN1To1,
-                    [](float x) { return x > 1.0f ? 1.0f : (x < -1.0f ? -1.0f : x); });
+  return ActivationKernel(ctx, Activation::kReluN1To1,
+                          [](float x) { return x > 1.0f ? 1.0f : (x < -1.0f ? -1.0f : x); });
 }
 
 namespace {

@@ -6,14 +6,15 @@
 #include "mean_extents.h"
 
 namespace opuc::cpu {
+
+bool IsClamp(OpKind op) {
+  return op == OpKind::kRelu || op == OpKind::kRelu6 || op == OpKind::kReluN1To1;
+}
+
 namespace {
 
 bool IsInnerProduct(OpKind op) {
   return op == OpKind::kConv2D || op == OpKind::kDepthwiseConv2D || op == OpKind::kFullyConnected;
-}
-
-bool IsClamp(OpKind op) {
-  return op == OpKind::kRelu || op == OpKind::kRelu6 || op == OpKind::kReluN1To1;
 }
 
 bool IsBinary(OpKind op) { return op == OpKind::kAdd || op == OpKind::kSub || op == OpKind::kMul; }

@@ -21,6 +21,9 @@
 
 namespace opuc::cpu {
 
+/// relu, relu6 or relu_n1_to_1: an activation that is a clamp.
+bool IsClamp(OpKind op);
+
 struct FusedTail {
   bool integer = false;          ///< Quantized values (else f32).
   bool inner_product = false;    ///< Node 0 makes the first value (else `start` is an argument).

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "broadcast.h"
+#include "fused_match.h"
 #include "integer_util.h"
 #include "kept_buffer.h"
 #include "requant32.h"
@@ -24,10 +25,6 @@ Activation ClampOf(OpKind op) {
   return op == OpKind::kRelu6       ? Activation::kRelu6
          : op == OpKind::kReluN1To1 ? Activation::kReluN1To1
                                     : Activation::kRelu;
-}
-
-bool IsClamp(OpKind op) {
-  return op == OpKind::kRelu || op == OpKind::kRelu6 || op == OpKind::kReluN1To1;
 }
 
 // The loops below are functions of their own, not inlined: inlined into a

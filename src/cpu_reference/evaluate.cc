@@ -16,10 +16,6 @@
 namespace opuc {
 namespace {
 
-bool InRange(TensorId id, const Graph& graph) {
-  return id >= 0 && static_cast<size_t>(id) < graph.tensors.size();
-}
-
 /// Each present input matches its graph tensor; sparse constants are read
 /// from the graph and need no value.
 Status CheckInputs(const Graph& graph, const Node& node,
@@ -30,7 +26,7 @@ Status CheckInputs(const Graph& graph, const Node& node,
   for (size_t i = 0; i < inputs.size(); ++i) {
     const TensorId id = node.inputs[i];
     if (id == kNoTensor) continue;
-    if (!InRange(id, graph))
+    if (!reference::InRange(id, graph))
       return InvalidArgument(Cat("input ", i, " is tensor ", id, ", which does not exist"));
     const Tensor& declared = graph.tensor(id);
     if (declared.sparsity) continue;
@@ -54,13 +50,13 @@ Expected<std::vector<TensorType>> CheckOutputs(const Graph& graph, const Node& n
   for (TensorId id : node.inputs)
     ctx.inputs.push_back(id == kNoTensor ? nullptr : &graph.tensor(id));
   for (TensorId id : node.outputs)
-    ctx.outputs.push_back(InRange(id, graph) ? &graph.tensor(id) : nullptr);
+    ctx.outputs.push_back(reference::InRange(id, graph) ? &graph.tensor(id) : nullptr);
   OPUC_ASSIGN_OR_RETURN(std::vector<TensorType> types, InferOutputTypes(node.op, ctx));
   if (types.size() != node.outputs.size())
     return InvalidArgument(Cat("has ", node.outputs.size(), " outputs; the op has ", types.size()));
   for (size_t i = 0; i < types.size(); ++i) {
     const TensorId id = node.outputs[i];
-    if (!InRange(id, graph))
+    if (!reference::InRange(id, graph))
       return InvalidArgument(Cat("output ", i, " is tensor ", id, ", which does not exist"));
     const Tensor& declared = graph.tensor(id);
     if (!(declared.type() == types[i]))

@@ -18,6 +18,11 @@
 
 namespace opuc::reference {
 
+/// Whether `id` names one of the graph's tensors (kNoTensor does not).
+inline bool InRange(TensorId id, const Graph& graph) {
+  return id >= 0 && static_cast<size_t>(id) < graph.tensors.size();
+}
+
 using KernelTable = std::array<KernelFn, static_cast<size_t>(kNumOpKinds)>;
 
 /// The reference kernels, indexed by OpKind.

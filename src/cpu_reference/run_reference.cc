@@ -20,10 +20,6 @@ namespace {
 
 constexpr NodeId kKeep = std::numeric_limits<NodeId>::max();
 
-bool InRange(TensorId id, const Graph& graph) {
-  return id >= 0 && static_cast<size_t>(id) < graph.tensors.size();
-}
-
 /// For each tensor, the last node that reads or writes it; graph outputs are
 /// kept to the end. An output nobody reads is freed right after its node.
 IdVector<TensorId, NodeId> LastUses(const Graph& graph) {
@@ -31,12 +27,12 @@ IdVector<TensorId, NodeId> LastUses(const Graph& graph) {
   for (NodeId k : Ids<NodeId>(graph.nodes.size())) {
     const Node& node = graph.node(k);
     for (TensorId id : node.inputs)
-      if (InRange(id, graph)) last[id] = k;
+      if (reference::InRange(id, graph)) last[id] = k;
     for (TensorId id : node.outputs)
-      if (InRange(id, graph)) last[id] = k;
+      if (reference::InRange(id, graph)) last[id] = k;
   }
   for (TensorId id : graph.outputs)
-    if (InRange(id, graph)) last[id] = kKeep;
+    if (reference::InRange(id, graph)) last[id] = kKeep;
   return last;
 }
 
@@ -46,7 +42,7 @@ Status CheckGraphInputs(const Graph& graph, const std::vector<HostTensor>& input
                                " inputs; given ", inputs.size()));
   for (size_t i = 0; i < inputs.size(); ++i) {
     const TensorId id = graph.inputs[i];
-    if (!InRange(id, graph))
+    if (!reference::InRange(id, graph))
       return InvalidArgument(Cat("graph input ", i, " is tensor ", id, ", which does not exist"));
     const Tensor& t = graph.tensor(id);
     if (!(inputs[i].type() == t.type()))
@@ -55,7 +51,7 @@ Status CheckGraphInputs(const Graph& graph, const std::vector<HostTensor>& input
                                  ShapeToString(t.shape)));
   }
   for (TensorId id : graph.outputs)
-    if (!InRange(id, graph))
+    if (!reference::InRange(id, graph))
       return InvalidArgument(Cat("graph output tensor ", id, " does not exist"));
   return OkStatus();
 }
@@ -91,7 +87,7 @@ class Walk {
       }
       for (const auto* list : {&node.inputs, &node.outputs})
         for (TensorId t : *list)
-          if (InRange(t, graph_) && last[t] == id) Release(t);
+          if (reference::InRange(t, graph_) && last[t] == id) Release(t);
     }
     return OkStatus();
   }
@@ -113,7 +109,8 @@ class Walk {
   Expected<const HostTensor*> Value(TensorId t, NodeId reader) {
     if (t == kNoTensor) return static_cast<const HostTensor*>(nullptr);
     const std::string who = reader < 0 ? std::string("graph output") : DescribeNode(graph_, reader);
-    if (!InRange(t, graph_)) return InvalidArgument(Cat(who, ": tensor ", t, " does not exist"));
+    if (!reference::InRange(t, graph_))
+      return InvalidArgument(Cat(who, ": tensor ", t, " does not exist"));
     if (value_[t]) return value_[t];
     const Tensor& tensor = graph_.tensor(t);
     if (tensor.sparsity) return static_cast<const HostTensor*>(nullptr);

@@ -29,6 +29,11 @@ const Shape* ShapeOf(const Graph& graph, TensorId id) {
 
 }  // namespace
 
+bool IsInnerProduct(OpKind op) {
+  return op == OpKind::kConv2D || op == OpKind::kDepthwiseConv2D ||
+         op == OpKind::kTransposeConv2D || op == OpKind::kFullyConnected;
+}
+
 int64_t NodeMacs(const Graph& graph, NodeId id) {
   if (id < 0 || static_cast<size_t>(id) >= graph.nodes.size()) return 0;
   const Node& node = graph.node(id);

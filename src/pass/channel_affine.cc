@@ -4,15 +4,11 @@
 #include <cstring>
 
 #include "opuc/ir/graph_edit.h"
+#include "opuc/ir/macs.h"
 #include "opuc/ir/op_attrs.h"
 
 namespace opuc {
 namespace {
-
-bool IsInnerProduct(OpKind op) {
-  return op == OpKind::kConv2D || op == OpKind::kDepthwiseConv2D ||
-         op == OpKind::kTransposeConv2D || op == OpKind::kFullyConnected;
-}
 
 bool IsF32Constant(const Graph& graph, TensorId id) {
   if (id == kNoTensor) return true;  // an absent bias is fine

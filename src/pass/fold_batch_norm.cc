@@ -16,7 +16,7 @@
 namespace opuc {
 namespace {
 
-void Fold(Graph& graph, const ChannelAffine& match, std::vector<bool>& erase) {
+void ShiftBias(Graph& graph, const ChannelAffine& match, std::vector<bool>& erase) {
   const Node ip = graph.node(match.inner_product);  // copy: inputs change below
   const bool subtract = graph.node(match.consumer).op == OpKind::kSub;
   const bool has_bias = ip.inputs.size() > 2 && ip.inputs[2] != kNoTensor;
@@ -32,7 +32,7 @@ void Fold(Graph& graph, const ChannelAffine& match, std::vector<bool>& erase) {
 
 Expected<bool> FoldBatchNorm(Graph& graph, PassContext&, PassCounters& counters) {
   const int64_t folded = FoldAllChannelAffine(
-      graph, [](OpKind op) { return op == OpKind::kAdd || op == OpKind::kSub; }, Fold);
+      graph, [](OpKind op) { return op == OpKind::kAdd || op == OpKind::kSub; }, ShiftBias);
   if (folded) counters.Add("shifts folded into biases", folded);
   return folded > 0;
 }

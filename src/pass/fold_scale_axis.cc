@@ -28,7 +28,7 @@ std::vector<float> ScaleWeights(const Tensor& weights, OpKind op, const std::vec
   return w;
 }
 
-void Fold(Graph& graph, const ChannelAffine& match, std::vector<bool>& erase) {
+void ScaleInnerProduct(Graph& graph, const ChannelAffine& match, std::vector<bool>& erase) {
   const Node ip = graph.node(match.inner_product);  // copy: inputs change below
   const Tensor& weights = graph.tensor(ip.inputs[1]);
   ReplaceWithConstant(graph, match.inner_product, 1, weights.name + "/scaled", weights.shape,
@@ -44,7 +44,7 @@ void Fold(Graph& graph, const ChannelAffine& match, std::vector<bool>& erase) {
 
 Expected<bool> FoldScaleAxis(Graph& graph, PassContext&, PassCounters& counters) {
   const int64_t folded = FoldAllChannelAffine(
-      graph, [](OpKind op) { return op == OpKind::kMul; }, Fold);
+      graph, [](OpKind op) { return op == OpKind::kMul; }, ScaleInnerProduct);
   if (folded) counters.Add("scales folded into weights", folded);
   return folded > 0;
 }

@@ -18,11 +18,6 @@ constexpr int64_t kMaxCycles = std::numeric_limits<int64_t>::max();
 
 int64_t SaturatingAdd(int64_t a, int64_t b) { return a > kMaxCycles - b ? kMaxCycles : a + b; }
 
-bool IsInnerProduct(OpKind op) {
-  return op == OpKind::kConv2D || op == OpKind::kDepthwiseConv2D ||
-         op == OpKind::kTransposeConv2D || op == OpKind::kFullyConnected;
-}
-
 int64_t TensorBytes(const Tensor& tensor) {
   const std::optional<int64_t> elements = NumElements(tensor.shape);
   if (!elements || *elements <= 0) return 0;

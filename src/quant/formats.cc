@@ -13,11 +13,6 @@
 namespace opuc::quant {
 namespace {
 
-bool IsInnerProduct(OpKind op) {
-  return op == OpKind::kConv2D || op == OpKind::kDepthwiseConv2D ||
-         op == OpKind::kTransposeConv2D || op == OpKind::kFullyConnected;
-}
-
 /// Whether every element of a constant is >= 0 (false if it cannot be read).
 bool NonNegativeConstant(const Tensor& t) {
   if (!t.is_constant() || t.dtype != DType::kF32) return false;

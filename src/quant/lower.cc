@@ -12,6 +12,7 @@
 
 #include "activation_bits.h"
 #include "opuc/ir/graph_edit.h"
+#include "opuc/ir/macs.h"
 #include "opuc/ir/op_attrs.h"
 #include "opuc/numerics/fixed_point.h"
 #include "opuc/tensor_io/host_tensor.h"
@@ -50,11 +51,6 @@ TensorId AddTable(Graph& graph, const std::string& base, DType format,
 }
 
 DType FormatOf(const LowerContext& ctx, TensorId t) { return ctx.formats[static_cast<size_t>(t)]; }
-
-bool IsInnerProduct(OpKind op) {
-  return op == OpKind::kConv2D || op == OpKind::kDepthwiseConv2D ||
-         op == OpKind::kTransposeConv2D || op == OpKind::kFullyConnected;
-}
 
 /// The integer weights of inner product `id` for its input's length and
 /// format.

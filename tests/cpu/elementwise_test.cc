@@ -24,8 +24,6 @@ namespace {
 
 using testing::Draw;
 
-constexpr DType kFormats[] = {DType::kI8, DType::kU8, DType::kI16};
-
 TEST_CASE("activations equal the reference's in every format") {
   Draw draw(3);
   for (OpKind op : {OpKind::kRelu, OpKind::kRelu6, OpKind::kReluN1To1})
@@ -39,7 +37,7 @@ TEST_CASE("activations equal the reference's in every format") {
         Graph g = std::move(b).Finish().value();
         if (in != DType::kF32) {
           g.tensor(x).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 8))}, -1};
-          g.tensor(y).dtype = kFormats[draw.Int(0, 2)];
+          g.tensor(y).dtype = testing::kIntegerFormats[draw.Int(0, 2)];
           g.tensor(y).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 8))}, -1};
         }
         CAPTURE(OpName(op));
@@ -72,7 +70,7 @@ TEST_CASE("add and sub equal the reference's, broadcasting or not") {
           g.tensor(x).fixed_point =
               FixedPoint{{static_cast<int32_t>(wide ? draw.Int(16, 23) : draw.Int(0, 9))}, -1};
           g.tensor(z).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 9))}, -1};
-          g.tensor(y).dtype = kFormats[draw.Int(0, 2)];
+          g.tensor(y).dtype = testing::kIntegerFormats[draw.Int(0, 2)];
           g.tensor(y).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 9))}, -1};
         }
         CAPTURE(OpName(op));
@@ -104,7 +102,7 @@ TEST_CASE("mul equals the reference's over every broadcast, either operand repea
       const std::vector<Shape> forms = BroadcastForms(shape);
       const Shape small = forms[static_cast<size_t>(i) % forms.size()];
       const bool swapped = i % 3 == 2;  // the repeating operand first
-      const DType other = in == DType::kF32 ? in : kFormats[draw.Int(0, 2)];
+      const DType other = in == DType::kF32 ? in : testing::kIntegerFormats[draw.Int(0, 2)];
       Attributes attrs;
       attrs.Set("activation", AttrValue(std::string(activations[draw.Int(0, 3)])));
       GraphBuilder b("mul");
@@ -116,7 +114,7 @@ TEST_CASE("mul equals the reference's over every broadcast, either operand repea
       if (in != DType::kF32) {
         g.tensor(x).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 12))}, -1};
         g.tensor(w).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 12))}, -1};
-        g.tensor(y).dtype = kFormats[draw.Int(0, 2)];
+        g.tensor(y).dtype = testing::kIntegerFormats[draw.Int(0, 2)];
         g.tensor(y).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 14))}, -1};
       }
       CAPTURE(DTypeName(in));
@@ -146,7 +144,7 @@ TEST_CASE("prelu equals the reference's over every broadcast of its slopes") {
         // Slopes' fraction lengths of weights, up to 23: the largest shifts
         // leave the int32 stage's range and run on the reference's kernel.
         g.tensor(a).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 23))}, -1};
-        g.tensor(y).dtype = kFormats[draw.Int(0, 2)];
+        g.tensor(y).dtype = testing::kIntegerFormats[draw.Int(0, 2)];
         g.tensor(y).fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 9))}, -1};
       }
       CAPTURE(DTypeName(in));
@@ -158,8 +156,8 @@ TEST_CASE("prelu equals the reference's over every broadcast of its slopes") {
 
 TEST_CASE("lookup_table equals the reference's for every input and table format") {
   Draw draw(8);
-  for (DType in : kFormats)
-    for (DType out : kFormats)
+  for (DType in : testing::kIntegerFormats)
+    for (DType out : testing::kIntegerFormats)
       for (int i = 0; i < 3; ++i) {
         const Shape shape{1, draw.Int(1, 9), draw.Int(1, 9), draw.Int(1, 17)};
         const Shape entries{in == DType::kI16 ? 257 : 256};
@@ -181,7 +179,7 @@ TEST_CASE("lookup_table equals the reference's for every input and table format"
 
 TEST_CASE("quantize equals the reference's: ties, infinities, NaN, both ends") {
   Draw draw(9);
-  for (DType out : kFormats)
+  for (DType out : testing::kIntegerFormats)
     for (int f : {-3, 0, 4, 11}) {
       const Shape shape{1, 5, 7, 9};
       GraphBuilder b("quantize");
@@ -214,7 +212,7 @@ TEST_CASE("quantize equals the reference's: ties, infinities, NaN, both ends") {
 
 TEST_CASE("dequantize gives the reference's bits in every format, per tensor or per axis") {
   Draw draw(7);
-  for (DType in : kFormats)
+  for (DType in : testing::kIntegerFormats)
     for (int i = 0; i < 12; ++i) {
       const Shape shape{1, draw.Int(1, 6), draw.Int(1, 6), draw.Int(1, 9)};
       GraphBuilder b("dequantize");
@@ -242,7 +240,7 @@ TEST_CASE("dequantize gives the reference's bits in every format, per tensor or 
 void MoveFormats(Graph& g, TensorId x, TensorId y, bool same, Draw& draw) {
   const auto f = static_cast<int32_t>(draw.Int(0, 9));
   g.tensor(x).fixed_point = FixedPoint{{f}, -1};
-  g.tensor(y).dtype = same ? g.tensor(x).dtype : kFormats[draw.Int(0, 2)];
+  g.tensor(y).dtype = same ? g.tensor(x).dtype : testing::kIntegerFormats[draw.Int(0, 2)];
   g.tensor(y).fixed_point = FixedPoint{{same ? f : static_cast<int32_t>(draw.Int(0, 9))}, -1};
 }
 

@@ -32,7 +32,6 @@
 namespace opuc {
 namespace {
 
-constexpr DType kFormats[] = {DType::kI8, DType::kU8, DType::kI16};
 constexpr OpKind kSteps[] = {OpKind::kRelu,  OpKind::kRelu6,      OpKind::kReluN1To1,
                              OpKind::kAdd,   OpKind::kSub,        OpKind::kMul,
                              OpKind::kPRelu, OpKind::kLookupTable};
@@ -63,7 +62,7 @@ void AppendSteps(testing::RandomCase& c, TensorId value, bool extreme, testing::
       const Shape other_shape = form == 0 ? shape : form == 1 ? Shape{shape.back()} : Shape{};
       Tensor other;
       other.name = "other" + std::to_string(k);
-      other.dtype = op == OpKind::kPRelu ? DType::kI8 : kFormats[draw.Int(0, 2)];
+      other.dtype = op == OpKind::kPRelu ? DType::kI8 : testing::kIntegerFormats[draw.Int(0, 2)];
       other.shape = other_shape;
       other.fixed_point = FixedPoint{{fraction(op == OpKind::kPRelu ? 6 : f_value, other.dtype,
                                                op == OpKind::kPRelu ? 23 : 15)},
@@ -83,7 +82,7 @@ void AppendSteps(testing::RandomCase& c, TensorId value, bool extreme, testing::
     }
     Tensor result;
     result.name = "value" + std::to_string(k);
-    result.dtype = kFormats[draw.Int(0, 2)];
+    result.dtype = testing::kIntegerFormats[draw.Int(0, 2)];
     if (op == OpKind::kLookupTable) {  // a random table in the result's format
       Tensor table;
       table.name = "table" + std::to_string(k);
@@ -119,7 +118,7 @@ void AppendMean(testing::RandomCase& c, testing::Draw& draw) {
   node.attrs.Set("keep_dims", AttrValue(draw.Int(0, 1) == 1));
   Tensor result;
   result.name = "mean";
-  result.dtype = kFormats[draw.Int(0, 2)];
+  result.dtype = testing::kIntegerFormats[draw.Int(0, 2)];
   result.fixed_point = FixedPoint{
       {std::clamp(g.tensor(value).fixed_point.fraction_bits[0] + static_cast<int>(draw.Int(-2, 2)),
                   -8, 15)},
@@ -148,7 +147,7 @@ TEST_CASE("quantized elementwise chains run as one kernel with the integer refer
     if (i % 4 == 3) {  // an injective chain from an argument
       Tensor x;
       x.name = "x";
-      x.dtype = kFormats[draw.Int(0, 2)];
+      x.dtype = testing::kIntegerFormats[draw.Int(0, 2)];
       x.shape = {1, draw.Int(1, 9), draw.Int(1, 9), draw.Int(1, 40)};
       x.fixed_point = FixedPoint{{static_cast<int32_t>(draw.Int(0, 8))}, -1};
       value = c.graph.AddTensor(x);
@@ -156,7 +155,7 @@ TEST_CASE("quantized elementwise chains run as one kernel with the integer refer
       c.graph.inputs = {value};
       c.inputs.push_back(draw.Values(x.dtype, x.shape));
     } else {
-      c = products.Make(heads[i % 3], kFormats[draw.Int(0, 2)]);
+      c = products.Make(heads[i % 3], testing::kIntegerFormats[draw.Int(0, 2)]);
       value = c.graph.outputs[0];
     }
     AppendSteps(c, value, /*extreme=*/i % 3 == 2, draw);

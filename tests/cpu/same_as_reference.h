@@ -19,6 +19,9 @@
 
 namespace opuc::testing {
 
+/// The integer activation formats (docs/numerics.md §1b).
+inline constexpr DType kIntegerFormats[] = {DType::kI8, DType::kU8, DType::kI16};
+
 /// Use as CHECK(SameAsReference(g, inputs)).
 inline bool SameAsReference(const Graph& g, const std::vector<HostTensor>& inputs) {
   Expected<std::vector<HostTensor>> want = RunReference(g, inputs);

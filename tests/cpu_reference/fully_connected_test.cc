@@ -11,12 +11,13 @@ using namespace testing;
 //   row 0: o0 = 1 - 3 = -2, o1 = 0.5 + 1 + 1.5 = 3
 //   row 1: o0 = 4 - 6 = -2, o1 = 2 + 2.5 + 3 = 7.5
 // With bias [1,-1]: row 0 (-1, 2), row 1 (-1, 6.5).
-const std::vector<float> kInput = {1, 2, 3, 4, 5, 6};
-const std::vector<float> kWeights = {1, 0, -1, 0.5f, 0.5f, 0.5f};
+const std::vector<float> kFcInput = {1, 2, 3, 4, 5, 6};
+const std::vector<float> kFcWeights = {1, 0, -1, 0.5f, 0.5f, 0.5f};
 
 TEST_CASE("fully_connected with bias and activations") {
   auto run = [](const char* activation) {
-    return RunOp(OpKind::kFullyConnected, {F({2, 3}, kInput), C({2, 3}, kWeights), C({2}, {1, -1})},
+    return RunOp(OpKind::kFullyConnected,
+                 {F({2, 3}, kFcInput), C({2, 3}, kFcWeights), C({2}, {1, -1})},
                  A({{"activation", Str(activation)}}));
   };
   OpRun none = run("none");
@@ -30,14 +31,14 @@ TEST_CASE("fully_connected with bias and activations") {
 
 TEST_CASE("fully_connected without bias flattens any rank") {
   OpRun r =
-      RunOp(OpKind::kFullyConnected, {F({1, 2, 1, 3}, kInput), C({2, 3}, kWeights), Absent()});
+      RunOp(OpKind::kFullyConnected, {F({1, 2, 1, 3}, kFcInput), C({2, 3}, kFcWeights), Absent()});
   REQUIRE(r.status.ok());
   CHECK(r.shape == Shape{2, 2});  // 6 elements / Ci 3 = 2 rows
   CHECK(r.values == std::vector<float>{-2, 3, -2, 7.5f});
 }
 
 TEST_CASE("fully_connected keep_num_dims keeps the leading dimensions") {
-  OpRun r = RunOp(OpKind::kFullyConnected, {F({1, 2, 3}, kInput), C({2, 3}, kWeights)},
+  OpRun r = RunOp(OpKind::kFullyConnected, {F({1, 2, 3}, kFcInput), C({2, 3}, kFcWeights)},
                   A({{"keep_num_dims", Flag(true)}}));
   REQUIRE(r.status.ok());
   CHECK(r.shape == Shape{1, 2, 2});

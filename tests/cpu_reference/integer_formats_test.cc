@@ -16,8 +16,6 @@ constexpr DType kU8 = DType::kU8;
 constexpr DType kI16 = DType::kI16;
 constexpr DType kI8 = DType::kI8;
 
-Attributes Act(const std::string& activation) { return A({{"activation", Str(activation)}}); }
-
 /// fully_connected of one row: out[o] = stage(Σ_i q[i] · w[o, i] + b[o]).
 QRun Fc(DType out_format, QOperand input, QOperand weights, int f_out,
         std::string activation = "none", std::optional<QOperand> bias = std::nullopt) {

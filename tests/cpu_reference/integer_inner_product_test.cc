@@ -8,8 +8,6 @@ namespace {
 
 using namespace testing;
 
-Attributes Act(const std::string& activation) { return A({{"activation", Str(activation)}}); }
-
 // A fully_connected over rows of one element: out[r] = stage(q[r] * w + b).
 QRun Fc(Q8 q, int f_in, int64_t w, int f_w, int f_out, std::string activation = "none",
         std::optional<int64_t> bias = std::nullopt) {

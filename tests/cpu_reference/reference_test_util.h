@@ -137,6 +137,10 @@ inline Attributes A(std::vector<std::pair<std::string, AttrValue>> entries) {
   for (auto& [name, value] : entries) attrs.Set(name, value);
   return attrs;
 }
+/// A fused activation attribute ("relu", "relu6", ...).
+inline Attributes Act(const std::string& activation) {
+  return A({{"activation", Str(activation)}});
+}
 
 /// Element-wise closeness, relative to the expected value (exact for 0),
 /// for results of exp, tanh and divisions.

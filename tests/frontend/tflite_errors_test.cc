@@ -14,25 +14,19 @@
 namespace opuc::test {
 namespace {
 
-std::string Error(const std::vector<uint8_t>& bytes) {
-  Expected<TfliteImport> result = ReadTflite(bytes, "t.tflite");
-  REQUIRE_FALSE(result.ok());
-  return result.status().message();
-}
-
 TEST_CASE("the header and the FlatBuffers verifier come first") {
   TfliteBuilder b;
   std::vector<uint8_t> bytes = ReluAddModel(b);
   REQUIRE(ReadTflite(bytes, "t.tflite").ok());
-  CHECK(Error({1, 2, 3}) == "t.tflite: 3 bytes is too short for a .tflite file (at least 8)");
+  CHECK(ReadError({1, 2, 3}) == "t.tflite: 3 bytes is too short for a .tflite file (at least 8)");
   std::vector<uint8_t> renamed = bytes;
   std::memcpy(renamed.data() + 4, "TFL2", 4);
-  CHECK(Error(renamed) ==
+  CHECK(ReadError(renamed) ==
         "t.tflite: file identifier is \"TFL2\"; expected \"TFL3\" (not a"
         " .tflite file)");
   const std::vector<uint8_t> truncated(
       bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(bytes.size() / 2));
-  CHECK(Error(truncated).rfind("t.tflite: FlatBuffers verification failed in ", 0) == 0);
+  CHECK(ReadError(truncated).rfind("t.tflite: FlatBuffers verification failed in ", 0) == 0);
 }
 
 /// Points the offset field `field` of `table` (inside `bytes`) far past the end.
@@ -60,7 +54,8 @@ TEST_CASE("the search for the damage costs no more than one verification") {
   const std::vector<flatbuffers::Offset<tfl::SubGraph>> subgraphs(200, subgraph);
   fbb.Finish(tfl::CreateModel(fbb, 3, 0, fbb.CreateVector(subgraphs)), "TFL3");
   const std::vector<uint8_t> bytes(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-  CHECK(Error(bytes).rfind("t.tflite: FlatBuffers verification failed in subgraphs[1]", 0) == 0);
+  CHECK(ReadError(bytes).rfind("t.tflite: FlatBuffers verification failed in subgraphs[1]", 0) ==
+        0);
 }
 
 TEST_CASE("a verification failure names the damaged table") {
@@ -69,27 +64,27 @@ TEST_CASE("a verification failure names the damaged table") {
   const tfl::Model* model = tfl::GetModel(bytes.data());
   SUBCASE("a tensor's name") {
     BreakOffset(bytes, model->subgraphs()->Get(0)->tensors()->Get(1), tfl::Tensor::VT_NAME);
-    CHECK(Error(bytes) ==
+    CHECK(ReadError(bytes) ==
           "t.tflite: FlatBuffers verification failed in subgraphs[0].tensors[1]"
           ": the file is truncated or corrupt (an offset, table, vector or string"
           " there lies outside the file)");
   }
   SUBCASE("an operator's inputs") {
     BreakOffset(bytes, model->subgraphs()->Get(0)->operators()->Get(1), tfl::Operator::VT_INPUTS);
-    CHECK(Error(bytes).find("failed in subgraphs[0].operators[1]: ") != std::string::npos);
+    CHECK(ReadError(bytes).find("failed in subgraphs[0].operators[1]: ") != std::string::npos);
   }
   SUBCASE("the buffers vector") {
     BreakOffset(bytes, model, tfl::Model::VT_BUFFERS);
-    CHECK(Error(bytes).find("failed in buffers: ") != std::string::npos);
+    CHECK(ReadError(bytes).find("failed in buffers: ") != std::string::npos);
   }
   SUBCASE("the description, a field the search does not walk") {
     BreakOffset(bytes, model, tfl::Model::VT_DESCRIPTION);
-    CHECK(Error(bytes).find("failed in the Model table or one of its fields: ") !=
+    CHECK(ReadError(bytes).find("failed in the Model table or one of its fields: ") !=
           std::string::npos);
   }
   SUBCASE("the root offset") {
     bytes[2] = 0x7f;
-    CHECK(Error(bytes).find("failed in the root offset or the Model table's header: ") !=
+    CHECK(ReadError(bytes).find("failed in the root offset or the Model table's header: ") !=
           std::string::npos);
   }
 }
@@ -103,9 +98,9 @@ TEST_CASE("model-level checks: schema version, subgraphs") {
 
   flatbuffers::FlatBufferBuilder fbb;
   tfl::FinishModelBuffer(fbb, tfl::CreateModel(fbb, 3));
-  CHECK(
-      Error(std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize())) ==
-      "t.tflite: the model has no subgraphs; expected at least one");
+  CHECK(ReadError(
+            std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize())) ==
+        "t.tflite: the model has no subgraphs; expected at least one");
 }
 
 TEST_CASE("indices out of range are found before the import") {

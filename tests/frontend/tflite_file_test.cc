@@ -16,12 +16,6 @@
 namespace opuc::test {
 namespace {
 
-std::string Error(const std::vector<uint8_t>& bytes) {
-  Expected<TfliteImport> result = ReadTflite(bytes, "t.tflite");
-  REQUIRE_FALSE(result.ok());
-  return result.status().message();
-}
-
 TEST_CASE("operator codes: the legacy byte alone, or the larger of the two") {
   // Old converters set only the byte (slot 0); builtin_code (slot 3) reads 0.
   TfliteBuilder legacy;
@@ -52,8 +46,8 @@ TEST_CASE("buffers stored after the FlatBuffer (offset and size)") {
   CHECK(weights.constant->As<float>()[0] == 1.5f);
   CHECK(weights.constant->As<float>()[1] == -3.0f);
 
-  CHECK(Error(short_file) == "t.tflite: buffer 1 spans bytes 4096..+8 outside the file (" +
-                                 std::to_string(short_file.size()) + " bytes)");
+  CHECK(ReadError(short_file) == "t.tflite: buffer 1 spans bytes 4096..+8 outside the file (" +
+                                     std::to_string(short_file.size()) + " bytes)");
 }
 
 TEST_CASE("IR names are unique: repeated and empty names get the tensor index") {

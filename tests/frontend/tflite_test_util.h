@@ -33,6 +33,13 @@ inline TfliteImport ImportOk(TfliteBuilder& b) {
   return std::move(result).value();
 }
 
+/// Reads `bytes` as t.tflite, which must fail; returns the message.
+inline std::string ReadError(const std::vector<uint8_t>& bytes) {
+  Expected<TfliteImport> result = ReadTflite(bytes, "t.tflite");
+  REQUIRE_FALSE(result.ok());
+  return result.status().message();
+}
+
 /// Imports the builder's model, which must fail; returns the message.
 inline std::string ImportError(TfliteBuilder& b) {
   Expected<TfliteImport> result = ReadTflite(b.Finish(), "t.tflite");

@@ -14,6 +14,13 @@
 
 namespace opuc::testing {
 
+// Shorthands for the pattern kinds the tests spell out node by node.
+inline constexpr auto kElemWise = OpPatternKind::kElemWise;
+inline constexpr auto kBroadcast = OpPatternKind::kBroadcast;
+inline constexpr auto kInjective = OpPatternKind::kInjective;
+inline constexpr auto kFusable = OpPatternKind::kOutEWiseFusable;
+inline constexpr auto kOpaque = OpPatternKind::kOpaque;
+
 struct Partitioned {
   IndexedForwardGraph forward;
   Partition partition;

@@ -14,10 +14,6 @@ namespace {
 
 using namespace testing;
 using Kind = IndexedForwardGraph::NodeKind;
-constexpr auto kElemWise = OpPatternKind::kElemWise;
-constexpr auto kBroadcast = OpPatternKind::kBroadcast;
-constexpr auto kInjective = OpPatternKind::kInjective;
-constexpr auto kOpaque = OpPatternKind::kOpaque;
 
 IndexedForwardGraph Make(const std::vector<OpPatternKind>& patterns,
                          const std::vector<std::tuple<int32_t, int32_t, OpPatternKind>>& edges,

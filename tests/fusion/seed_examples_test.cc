@@ -13,10 +13,6 @@ namespace opuc {
 namespace {
 
 using namespace testing;
-constexpr auto kElemWise = OpPatternKind::kElemWise;
-constexpr auto kBroadcast = OpPatternKind::kBroadcast;
-constexpr auto kFusable = OpPatternKind::kOutEWiseFusable;
-constexpr auto kOpaque = OpPatternKind::kOpaque;
 
 /// Seed 000, in NHWC: x[1,16,16,3], weight[3,3,3,3] (OHWI), c = ones[1,14,14,3].
 ///   conv = conv2d(x, weight); y = add(conv, c); act = relu(y);

@@ -35,7 +35,7 @@ Image Decode(const PngSpec& spec) {
   return std::move(image).value();
 }
 
-bool Contains(const std::string& text, const std::string& part) {
+bool MessageHas(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
@@ -111,7 +111,7 @@ TEST_CASE("malformed PNG bytes are errors that name the source") {
       DecodePng(reinterpret_cast<const uint8_t*>(text.data()), text.size(), "notes.png");
   REQUIRE_FALSE(image.ok());
   CHECK(image.status().code() == StatusCode::kInvalidArgument);
-  CHECK(Contains(image.status().message(), "notes.png: not a readable PNG"));
+  CHECK(MessageHas(image.status().message(), "notes.png: not a readable PNG"));
 
   CHECK_FALSE(DecodePng(nullptr, 0, "empty.png").ok());
 
@@ -166,13 +166,13 @@ TEST_CASE("images larger than the limits are refused before decoding") {
   // The header alone decides: 16384 x 16384 RGB needs 768 MiB > kMaxImageBytes.
   Expected<Image> big = DecodePng(WithSize(png, 16384, 16384).data(), png.size(), "big.png");
   REQUIRE_FALSE(big.ok());
-  CHECK(Contains(big.status().message(),
-                 "big.png: 16384x16384 pixels need 805306368 bytes decoded; opuc accepts at "
-                 "most 268435456"));
+  CHECK(MessageHas(big.status().message(),
+                   "big.png: 16384x16384 pixels need 805306368 bytes decoded; opuc accepts at "
+                   "most 268435456"));
   // Past kMaxImageSide, libspng's own limit refuses it.
   Expected<Image> wide = DecodePng(WithSize(png, 16385, 1).data(), png.size(), "wide.png");
   REQUIRE_FALSE(wide.ok());
-  CHECK(Contains(wide.status().message(), "wide.png: not a readable PNG: header"));
+  CHECK(MessageHas(wide.status().message(), "wide.png: not a readable PNG: header"));
   // The rewriting itself is sound: the same size decodes.
   CHECK(DecodePng(WithSize(png, 1, 1).data(), png.size(), "same.png").ok());
 }
@@ -182,16 +182,16 @@ TEST_CASE("LoadImage names the file in every error") {
   Expected<Image> missing = LoadImage(dir.Path("missing.png"));
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.status().code() == StatusCode::kNotFound);
-  CHECK(Contains(missing.status().message(), dir.Path("missing.png")));
+  CHECK(MessageHas(missing.status().message(), dir.Path("missing.png")));
 
   Expected<Image> folder = LoadImage(dir.path());
   REQUIRE_FALSE(folder.ok());
-  CHECK(Contains(folder.status().message(), "not a regular file"));
+  CHECK(MessageHas(folder.status().message(), "not a regular file"));
 
   test::WriteBytes(dir.Path("bad.png"), {0x89, 'P', 'N', 'G', 1, 2, 3});
   Expected<Image> bad = LoadImage(dir.Path("bad.png"));
   REQUIRE_FALSE(bad.ok());
-  CHECK(Contains(bad.status().message(), dir.Path("bad.png") + ": not a readable PNG"));
+  CHECK(MessageHas(bad.status().message(), dir.Path("bad.png") + ": not a readable PNG"));
 
   test::WriteBytes(dir.Path("ok.png"), EncodePng(Spec(1, 1, PngColor::kRgb, 8, {5, 6, 7})));
   Expected<Image> ok = LoadImage(dir.Path("ok.png"));

@@ -22,6 +22,7 @@
 #include "opuc/ir/graph.h"
 #include "opuc/ir/op_registry.h"
 #include "opuc/ir/shape.h"
+#include "opuc/ir/verifier.h"
 
 namespace opuc {
 
@@ -104,6 +105,13 @@ inline Node MakeNode(std::string name, OpKind op, std::vector<TensorId> in,
   node.inputs = std::move(in);
   node.outputs = std::move(out);
   return node;
+}
+
+/// What Verify says of an invalid graph; the test fails unless it refuses it.
+inline std::string VerifyMessage(const Graph& g) {
+  Status s = Verify(g);
+  CHECK(s.code() == StatusCode::kInvalidArgument);
+  return s.message();
 }
 
 }  // namespace testing

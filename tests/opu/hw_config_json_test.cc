@@ -7,16 +7,13 @@
 #include <filesystem>
 #include <string>
 
+#include "hw_config_error.h"
 #include "opuc/opu/hw_config.h"
 
 namespace opuc {
 namespace {
 
-std::string ErrorOf(const std::string& json) {
-  Expected<HwConfig> c = ParseHwConfigJson(json);
-  REQUIRE_FALSE(c.ok());
-  return c.status().message();
-}
+using testing::ErrorOf;
 
 // Every field, each with a value no preset has, written by hand.
 constexpr const char* kWholeFile = R"({

@@ -6,21 +6,18 @@
 #include <fstream>
 #include <string>
 
+#include "hw_config_error.h"
 #include "opuc/opu/hw_config.h"
 
 namespace opuc {
 namespace {
 
+using testing::ErrorOf;
+
 HwConfig Preset(const char* name) {
   Expected<HwConfig> c = HwConfigPreset(name);
   REQUIRE_MESSAGE(c.ok(), c.status().ToString());
   return std::move(c).value();
-}
-
-std::string ErrorOf(const std::string& json) {
-  Expected<HwConfig> c = ParseHwConfigJson(json);
-  REQUIRE_FALSE(c.ok());
-  return c.status().message();
 }
 
 TEST_CASE("opu1024 is the original's geometry, tiny is small") {

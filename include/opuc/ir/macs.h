@@ -22,6 +22,10 @@ namespace opuc {
 /// that do not fit the formulas (an unverified graph); saturates at INT64_MAX.
 int64_t NodeMacs(const Graph& graph, NodeId id);
 
+/// conv2d, depthwise_conv2d, transpose_conv2d or fully_connected: the ops
+/// whose MACs NodeMacs counts.
+bool IsInnerProduct(OpKind op);
+
 }  // namespace opuc
 
 #endif  // OPUC_IR_MACS_H
