@@ -1,7 +1,7 @@
 //===- bench/quant_heldout_bench.cc - Accuracy on photographs no choice saw ===//
 //
-// Claim (issue 49, docs/quantization.md "Photographs kept from every
-// choice"): what each precision setting gives on the held-out photographs
+// Claim (issue 49, docs/quantization.md "A choice that holds on
+// new photographs"): what each precision setting gives on the held-out photographs
 // of the image cache (heldout/: camera, basketball2, baboon, home; in
 // neither the calibration nor the evaluation set, and seen by no choice
 // the quantizer makes) and what it costs. For each model and setting it
