@@ -1,8 +1,12 @@
 // Gemm: one kernel tap over a tile. Pixel by pixel, one a cycle: read the
-// pixel's feature-map row and accumulator entry, and a cycle later write
-// back start + sum (x 256 for the high byte of an i16), where start is the
-// entry (accumulate), the param row's biases, or zero. The weight and param
-// rows are read once, from the instruction's fields.
+// pixel's feature-map row; its sums leave the array's pipeline IPA_STAGES
+// cycles later (opu_ipa), when the accumulator entry, read a cycle before,
+// is there too; then write back start + sum (x 256 for the high byte of an
+// i16), where start is the entry (accumulate), the param row's biases, or
+// zero. The weight and param rows are read once, from the instruction's
+// fields. A pixel's entry is written D = IPA_STAGES + 1 cycles after its
+// address; each Gemm writes distinct entries, and the next starts after its
+// last write.
 `include "opu_field.svh"
 module opu_gemm
 (
@@ -24,8 +28,13 @@ module opu_gemm
   output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata_o,
   output logic [63:0]           issues_o
 );
-  logic        running_q, s1_valid_q;
-  logic [31:0] oy_q, ox_q, row_fm_q, fm_q, entry_q, s1_entry_q;
+  localparam int unsigned D = opu_pkg::IPA_STAGES + 1;
+  logic        running_q;
+  logic [31:0] oy_q, ox_q, row_fm_q, fm_q, entry_q;
+  // A pixel's place in the pipeline: valid_q[k] and entry_q_d[k] are those
+  // of the pixel whose address was issued k + 1 cycles ago.
+  logic [D-1:0] valid_q;
+  logic [32*D-1:0] entry_d_q;
   logic [31:0] rows, cols, row_step, stride_x;
   logic [1:0]  init;
   logic [32*opu_pkg::CO-1:0] sums;
@@ -38,16 +47,17 @@ module opu_gemm
   assign wgt_raddr_o = 32'(`OPU_FIELD(insn_i, GEMM_WGT_ADDR));
   assign param_raddr_o = 32'(`OPU_FIELD(insn_i, GEMM_PARAM_ADDR));
   assign fm_raddr_o = fm_q;
-  assign acc_raddr_o = entry_q;
+  // The entry is read the cycle before the pixel's sums arrive.
+  assign acc_raddr_o = entry_d_q[32*(D-2) +: 32];
 
   opu_ipa u_ipa (
-    .enable_i(s1_valid_q), .fm_i(fm_rdata_i), .weights_i(wgt_rdata_i),
+    .clk_i, .valid_i(valid_q[0]), .fm_i(fm_rdata_i), .weights_i(wgt_rdata_i),
     .fm_unsigned_i(`OPU_FIELD(insn_i, GEMM_FM_UNSIGNED)), .sums_o(sums)
   );
 
   always_comb begin
-    acc_we_o = s1_valid_q;
-    acc_waddr_o = s1_entry_q;
+    acc_we_o = valid_q[D-1];
+    acc_waddr_o = entry_d_q[32*(D-1) +: 32];
     for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
       logic signed [47:0] start, product;
       start = init == opuc_isa_pkg::GEMM_INIT_ACCUMULATE ?
@@ -62,13 +72,15 @@ module opu_gemm
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      {running_q, s1_valid_q, done_o} <= '0;
-      {oy_q, ox_q, row_fm_q, fm_q, entry_q, s1_entry_q} <= '0;
+      {running_q, done_o} <= '0;
+      {oy_q, ox_q, row_fm_q, fm_q, entry_q} <= '0;
+      valid_q <= '0;
+      entry_d_q <= '0;
       issues_o <= '0;
     end else begin
       done_o <= 1'b0;
-      s1_valid_q <= running_q;
-      s1_entry_q <= entry_q;
+      valid_q <= {valid_q[D-2:0], running_q};
+      entry_d_q <= {entry_d_q[32*(D-1)-1:0], entry_q};
       if (start_i) begin
         running_q <= rows != 0 && cols != 0;
         done_o <= rows == 0 || cols == 0;
@@ -90,8 +102,8 @@ module opu_gemm
           if (oy_q + 1 == rows) running_q <= 1'b0;
         end
       end
-      // The last pixel is written the cycle after it is read.
-      if (s1_valid_q && !running_q) done_o <= 1'b1;
+      // Done as the last pixel is written: nothing behind it.
+      if (valid_q[D-1] && !running_q && valid_q[D-2:0] == '0) done_o <= 1'b1;
     end
   end
 endmodule

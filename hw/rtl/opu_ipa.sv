@@ -1,24 +1,80 @@
 // The inner-product array: CO dot products of one feature-map pixel's L
 // bytes (signed, or unsigned: a u8 or the low byte of an i16) with the CO
-// rows of the weight matrix (signed). CO x L multipliers, one pixel a cycle.
+// rows of the weight matrix (signed). CO x L multipliers, one pixel a
+// cycle, pipelined for the clock (docs/rtl.md, Timing): the 9 x 8-bit
+// products are registered (a DSP slice's M register), then each lane's L
+// products are summed by an adder tree, two levels a register, not a chain.
+// A pixel's sums come IPA_STAGES cycles after its operands (opu_shapes.svh).
 module opu_ipa
 (
-  input  logic                  enable_i,  // operand isolation: idle, it computes nothing
+  input  logic                  clk_i,
+  input  logic                  valid_i,  // operands this cycle; idle, nothing moves
   input  logic [opu_pkg::BEAT_BITS-1:0]       fm_i,
   input  logic [opu_pkg::WGT_BITS-1:0]        weights_i,  // W[j][l] at byte j * L + l
   input  logic                       fm_unsigned_i,
   output logic [32*opu_pkg::CO-1:0] sums_o      // lane j's at 32 j
 );
-  always_comb begin
-    for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
-      logic signed [31:0] sum;
+  localparam int unsigned LEVELS = opu_pkg::IPA_LEVELS;  // the tree's adder levels
+  localparam int unsigned N = 1 << LEVELS;               // L, up to a power of two
+  localparam int unsigned S = opu_pkg::IPA_STAGES - 1;   // the tree's registers
+  localparam int unsigned SW = 17 + LEVELS;              // a sum of N 17-bit products
+  logic [S-1:0] valid_q;  // stage s's registers hold a pixel's values, s < S
+
+  always_ff @(posedge clk_i) begin
+    valid_q[0] <= valid_i;
+    for (int unsigned s = 1; s < S; s++) valid_q[s] <= valid_q[s-1];
+  end
+
+  for (genvar j = 0; j < opu_pkg::CO; j++) begin : g_lane
+    // st_q[0]: the lane's products; st_q[s]: sums of 4^s products (two
+    // levels a stage; the last may have one), the whole sum at 0 in st_q[S];
+    // values past a stage's count hold 0. nxt: what each registers.
+    logic [N*SW-1:0] st_q [S+1];
+    logic [N*SW-1:0] nxt [S+1];
+
+    always_comb begin
+      logic [N*SW-1:0] p, prev, next;
+      logic signed [SW-1:0] sum;
+      int unsigned g, count;
+      p = '0;
       sum = '0;
-      if (enable_i) begin
+      g = 0;
+      count = 0;
+      if (valid_i)
         for (int unsigned l = 0; l < opu_pkg::L; l++)
-          sum = sum + 32'($signed({fm_unsigned_i ? 1'b0 : fm_i[8*l+7], fm_i[8*l +: 8]}) *
-                         $signed(weights_i[8*(j*opu_pkg::L+l) +: 8]));
+          p[SW*l +: SW] =
+              SW'($signed({fm_unsigned_i ? 1'b0 : fm_i[8*l+7], fm_i[8*l +: 8]}) *
+                  $signed(weights_i[8*(j*opu_pkg::L+l) +: 8]));
+      nxt[0] = p;
+      for (int unsigned s = 1; s <= S; s++) begin
+        // Stage s sums groups of g values of stage s - 1: 4 (two levels),
+        // or 2 where one level is left.
+        g = 2 * s <= LEVELS ? 4 : 2;
+        count = N >> (2 * s <= LEVELS ? 2 * s : LEVELS);
+        prev = st_q[s-1];
+        next = '0;
+        if (valid_q[s-1])
+          for (int unsigned v = 0; v < N; v++)
+            if (v < count) begin
+              sum = '0;
+              for (int unsigned k = 0; k < 4; k++)
+                if (k < g) sum = sum + $signed(prev[SW*(v*g + k) +: SW]);
+              next[SW*v +: SW] = sum;
+            end
+        nxt[s] = next;
       end
-      sums_o[32*j +: 32] = sum;
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (valid_i) st_q[0] <= nxt[0];
+      for (int unsigned s = 1; s <= S; s++)
+        if (valid_q[s-1]) st_q[s] <= nxt[s];
+    end
+
+    always_comb begin
+      logic [N*SW-1:0] last;
+      last = st_q[S];
+      sums_o[32*j +: 32] = 32'($signed(last[SW-1:0]));
     end
   end
 endmodule

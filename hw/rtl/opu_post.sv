@@ -2,12 +2,15 @@
 // Output, Clamp, PRelu, Table, ResAdd and Average, one instruction or a
 // chain of up to three over the same entries (links_i followers, chosen by
 // opu_compute_engine), which stream through in one pass: each entry is read,
-// goes through every instruction's stage in order (opu_post_stage), and is
-// written once, a cycle later. A ResAdd's residual row is read with its
-// entry (an i16 residual has two rows, high bytes then low bytes `count`
-// rows on, so its entries take two cycles); a Table first copies its table
-// from the feature map into its registers. Average walks rows x cols
-// entries `pitch` apart, alone; the others `count` consecutive entries.
+// goes through every instruction's stage in order (opu_post_stage), a
+// register between two stages, and is written once, as many cycles later as
+// the chain has stages (a chain of three: three). A ResAdd's residual row is
+// read with its entry and travels with it (an i16 residual has two rows,
+// high bytes then low bytes `count` rows on, so its entries take two
+// cycles); a Table first copies its table from the feature map into the
+// chain's one table (opu_table), which the Table's stage reads. Average
+// walks rows x cols entries `pitch` apart, alone; the others `count`
+// consecutive entries.
 `include "opu_field.svh"
 module opu_post
 (
@@ -48,7 +51,16 @@ module opu_post
   logic [31:0] fill_q, fill_s1_row_q;
   logic [31:0] r_q, c_q, row_entry_q, entry_q, res_q, s1_entry_q;
   logic [31:0] rows, cols, pitch, first_entry;
-  logic [opu_pkg::ENTRY_BITS-1:0] through [4];  // an entry before the first stage and after each
+  // Stage k's entry in and out; the registers between stages (at 1 after
+  // stage 0, at 2 after stage 1) with the entry's residual rows, address and
+  // whether they hold one.
+  logic [opu_pkg::ENTRY_BITS-1:0] stage_in [3];
+  logic [opu_pkg::ENTRY_BITS-1:0] stage_out [3];
+  logic [opu_pkg::ENTRY_BITS-1:0] x1_q, x2_q, looked_up, table_in;
+  logic [opu_pkg::BEAT_BITS-1:0]  row1_q, row2_q, high_row1_q, high_row2_q;
+  logic [31:0] entry1_q, entry2_q;
+  logic        valid1_q, valid2_q, write_valid, younger;
+  logic [1:0]  table_pos;  // the chain's stage that is its Table
 
   assign slot[0] = insn_i;
   assign slot[1] = insn2_i;
@@ -59,10 +71,12 @@ module opu_post
   always_comb begin
     {has_table, has_res, has_param} = '0;
     {table_insn, res_insn, param_insn} = '0;
+    table_pos = '0;
     for (int k = 2; k >= 0; k--) begin
       logic [3:0] op;
       op = `OPU_FIELD(slot[k], OPCODE);
-      if (active[k] && op == opuc_isa_pkg::OP_TABLE) {has_table, table_insn} = {1'b1, slot[k]};
+      if (active[k] && op == opuc_isa_pkg::OP_TABLE)
+        {has_table, table_insn, table_pos} = {1'b1, slot[k], 2'(k)};
       if (active[k] && op == opuc_isa_pkg::OP_RESADD) {has_res, res_insn} = {1'b1, slot[k]};
       if (active[k] && (op == opuc_isa_pkg::OP_OUTPUT || op == opuc_isa_pkg::OP_PRELU))
         {has_param, param_insn} = {1'b1, slot[k]};
@@ -91,7 +105,9 @@ module opu_post
                                 : res_q;
   assign acc_raddr_o = entry_q;
 
-  assign through[0] = acc_rdata_i;
+  assign stage_in[0] = acc_rdata_i;
+  assign stage_in[1] = x1_q;
+  assign stage_in[2] = x2_q;
   assign is_average = `OPU_FIELD(insn_i, OPCODE) == opuc_isa_pkg::OP_AVERAGE;
   opu_average_recip u_recip (
     .clk_i, .rst_ni, .start_i(start_i && is_average), .count_i(`OPU_FIELD(insn_i, AVERAGE_COUNT)),
@@ -101,29 +117,65 @@ module opu_post
     .hi_bound_o(avg_hi_bound)
   );
 
+  // The chain's one table, at the stage that is its Table: its input is a
+  // register's (or the accumulator's read), so no path runs through two stages.
+  assign table_in = table_pos == 2'd0 ? acc_rdata_i : table_pos == 2'd1 ? x1_q : x2_q;
+  opu_table u_table (
+    .clk_i, .fill_i(fill_s1_q && has_table), .fill_row_i(fill_s1_row_q), .row_i(fm_rdata_i),
+    .format_i(`OPU_FIELD(table_insn, TABLE_IN_FORMAT)),
+    .enable_i(has_table && (table_pos == 2'd0 ? s1_valid_q : table_pos == 2'd1 ? valid1_q
+                                                                             : valid2_q)),
+    .entry_i(table_in), .entry_o(looked_up)
+  );
+
   for (genvar k = 0; k < 3; k++) begin : g_stage
     opu_post_stage #(.HAS_AVERAGE(k == 0)) u_stage (
-      .clk_i, .insn_i(slot[k]), .enable_i(s1_valid_q && active[k]),
-      .fill_i(fill_s1_q && active[k]), .fill_row_i(fill_s1_row_q), .row_i(fm_rdata_i),
-      .high_row_i(high_row_q), .param_i(param_rdata_i), .entry_i(through[k]),
+      .insn_i(slot[k]),
+      .enable_i(active[k] && (k == 0 ? s1_valid_q : k == 1 ? valid1_q : valid2_q)),
+      .row_i(k == 0 ? fm_rdata_i : k == 1 ? row1_q : row2_q),
+      .high_row_i(k == 0 ? high_row_q : k == 1 ? high_row1_q : high_row2_q),
+      .param_i(param_rdata_i), .entry_i(stage_in[k]), .looked_up_i(looked_up),
       .avg_d_i(avg_d), .avg_d_shift_i(avg_d_shift), .avg_recip_i(avg_recip),
-      .avg_lo_bound_i(avg_lo_bound), .avg_hi_bound_i(avg_hi_bound), .entry_o(through[k+1])
+      .avg_lo_bound_i(avg_lo_bound), .avg_hi_bound_i(avg_hi_bound), .entry_o(stage_out[k])
     );
   end
 
-  assign acc_we_o = s1_valid_q;
-  assign acc_waddr_o = s1_entry_q;
-  assign acc_wdata_o = through[32'(links_i) + 1];
+  // An entry is written after the chain's last stage; the pass is done
+  // when its last entry is, none behind it.
+  assign write_valid = links_i == 2'd0 ? s1_valid_q : links_i == 2'd1 ? valid1_q : valid2_q;
+  assign younger = links_i == 2'd0 ? 1'b0 : links_i == 2'd1 ? s1_valid_q : s1_valid_q || valid1_q;
+  assign acc_we_o = write_valid;
+  assign acc_waddr_o = links_i == 2'd0 ? s1_entry_q : links_i == 2'd1 ? entry1_q : entry2_q;
+  assign acc_wdata_o = stage_out[links_i];
+
+  // The registers between stages hold an entry only for a chain that long.
+  always_ff @(posedge clk_i) begin
+    if (s1_valid_q && links_i != 2'd0) begin
+      x1_q <= stage_out[0];
+      row1_q <= fm_rdata_i;
+      high_row1_q <= high_row_q;
+      entry1_q <= s1_entry_q;
+    end
+    if (valid1_q && links_i == 2'd2) begin
+      x2_q <= stage_out[1];
+      row2_q <= row1_q;
+      high_row2_q <= high_row1_q;
+      entry2_q <= entry1_q;
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {filling_q, fill_s1_q, running_q, s1_valid_q, done_o, low_q, preparing_q} <= '0;
+      {valid1_q, valid2_q} <= '0;
       high_row_q <= '0;
       {fill_q, fill_s1_row_q, r_q, c_q, row_entry_q, entry_q, res_q, s1_entry_q} <= '0;
       entries_o <= '0;
     end else begin
       done_o <= 1'b0;
       s1_valid_q <= advance;
+      valid1_q <= s1_valid_q && links_i != 2'd0;
+      valid2_q <= valid1_q && links_i == 2'd2;
       low_q <= running_q && res_i16 && !low_q;
       if (low_q) high_row_q <= fm_rdata_i;  // the high row, read a cycle ago
       s1_entry_q <= entry_q;
@@ -167,7 +219,7 @@ module opu_post
           if (r_q + 1 == rows) running_q <= 1'b0;
         end
       end
-      if (s1_valid_q && !running_q) done_o <= 1'b1;
+      if (write_valid && !younger && !running_q) done_o <= 1'b1;
     end
   end
 endmodule

@@ -1,20 +1,18 @@
 // One post-processing instruction's arithmetic on one entry: Output, Clamp,
 // PRelu, Table, ResAdd or Average, picked by the opcode of insn_i. Only
 // the stage the instruction names computes, and only with enable_i. A
-// Table's registers fill from feature-map rows before its entries pass.
+// Table's lookup is the chain's one table's (opu_post), given as looked_up_i.
 `include "opu_field.svh"
 module opu_post_stage #(
   parameter bit HAS_AVERAGE = 1'b1  // Average runs alone: only a chain's first stage needs it
 ) (
-  input  logic                  clk_i,
   input  opu_pkg::word_t                 insn_i,
   input  logic                  enable_i,
-  input  logic                  fill_i,       // a Table's row of entries: row_i at fill_row_i
-  input  logic [31:0]           fill_row_i,
-  input  logic [opu_pkg::BEAT_BITS-1:0]  row_i,        // a feature-map row: the table's, or the residual
+  input  logic [opu_pkg::BEAT_BITS-1:0]  row_i,        // a feature-map row: the residual
   input  logic [opu_pkg::BEAT_BITS-1:0]  high_row_i,   // an i16 residual's high row
   input  logic [opu_pkg::PARAM_BITS-1:0] param_i,
   input  logic [opu_pkg::ENTRY_BITS-1:0] entry_i,
+  input  logic [opu_pkg::ENTRY_BITS-1:0] looked_up_i,  // entry_i through the chain's table
   input  logic [36:0]           avg_d_i,    // opu_average_recip's, for an Average
   input  logic [5:0]            avg_d_shift_i,
   input  logic [18:0]           avg_recip_i,
@@ -23,7 +21,7 @@ module opu_post_stage #(
   output logic [opu_pkg::ENTRY_BITS-1:0] entry_o
 );
   logic [3:0] op;
-  logic [opu_pkg::ENTRY_BITS-1:0] out_stage, compared, looked_up, added, averaged;
+  logic [opu_pkg::ENTRY_BITS-1:0] out_stage, compared, added, averaged;
   assign op = `OPU_FIELD(insn_i, OPCODE);
 
   opu_output_stage u_output (
@@ -41,11 +39,6 @@ module opu_post_stage #(
     .lo_i(op == opuc_isa_pkg::OP_PRELU ? `OPU_FIELD(insn_i, PRELU_LO) : `OPU_FIELD(insn_i, CLAMP_LO)),
     .hi_i(op == opuc_isa_pkg::OP_PRELU ? `OPU_FIELD(insn_i, PRELU_HI) : `OPU_FIELD(insn_i, CLAMP_HI)),
     .entry_o(compared)
-  );
-  opu_table u_table (
-    .clk_i, .fill_i(fill_i && op == opuc_isa_pkg::OP_TABLE), .fill_row_i, .row_i,
-    .format_i(`OPU_FIELD(insn_i, TABLE_IN_FORMAT)), .enable_i(enable_i && op == opuc_isa_pkg::OP_TABLE),
-    .entry_i, .entry_o(looked_up)
   );
   opu_residual_add u_residual (
     .enable_i(enable_i && op == opuc_isa_pkg::OP_RESADD), .entry_i, .row_i, .high_row_i,
@@ -75,7 +68,7 @@ module opu_post_stage #(
     unique case (op)
       opuc_isa_pkg::OP_OUTPUT: entry_o = out_stage;
       opuc_isa_pkg::OP_CLAMP, opuc_isa_pkg::OP_PRELU: entry_o = compared;
-      opuc_isa_pkg::OP_TABLE: entry_o = looked_up;
+      opuc_isa_pkg::OP_TABLE: entry_o = looked_up_i;
       opuc_isa_pkg::OP_RESADD: entry_o = added;
       default: entry_o = averaged;
     endcase

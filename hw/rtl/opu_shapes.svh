@@ -17,6 +17,11 @@ localparam int unsigned ACC_AW = $clog2(ACC_ENTRIES);
 localparam int unsigned WGT_BW = WGT_BEATS > 1 ? $clog2(WGT_BEATS) : 1;
 localparam int unsigned PARAM_BW = PARAM_BEATS > 1 ? $clog2(PARAM_BEATS) : 1;
 localparam int unsigned NUM_ENGINES = 3;
+// The array's pipeline (opu_ipa.sv): the products' register, then an adder
+// tree of IPA_LEVELS levels, two a register; a pixel's sums come IPA_STAGES
+// cycles after its operands.
+localparam int unsigned IPA_LEVELS = L > 1 ? $clog2(L) : 0;
+localparam int unsigned IPA_STAGES = 1 + (IPA_LEVELS > 1 ? (IPA_LEVELS + 1) / 2 : 1);
 
 typedef logic [WORD_BITS-1:0] word_t;
 typedef logic [31:0] index_t;  // an instruction's place in the program

@@ -1,8 +1,12 @@
-// The compare stage's lookup tables: a register file of the table's bytes
-// (filled from feature-map rows before the entries pass), read by every
-// lane at once. An 8-bit value indexes a 256-entry table (T[q + 128] for
-// i8, T[q] for u8); an i16 q = 256 high + low interpolates between knots
-// T[high + 128] and T[high + 129] of a 257-entry table, rounded once.
+// The compare stage's lookup table, one a chain (opu_post): the table's
+// 514 bytes, 257 knots of 16 bits, filled a feature-map row at a time before
+// the entries pass, and read by every lane at once. An 8-bit value indexes a
+// 256-entry table (T[q + 128] for i8, T[q] for u8); an i16 q = 256 high + low
+// interpolates between knots T[high + 128] and T[high + 129] of a 257-entry
+// table, rounded once. Each lane reads its own copy of the rows (LUTRAM: one
+// write port, the fill's, and two asynchronous reads, the knot and the next),
+// so a lookup reads two rows and picks a knot of each, not one byte of 514
+// from a register file per byte read.
 module opu_table
 (
   input  logic                  enable_i,  // operand isolation: idle, it computes nothing
@@ -15,34 +19,41 @@ module opu_table
   output logic [opu_pkg::ENTRY_BITS-1:0] entry_o
 );
   localparam int unsigned ROWS = (2 * 257 + opu_pkg::L - 1) / opu_pkg::L;
-  logic [7:0] bytes_q [ROWS * opu_pkg::L];
+  localparam int unsigned RW = $clog2(ROWS);
+  localparam int unsigned KNOTS = opu_pkg::L / 2;  // knots a row (L is a power of two)
+  localparam int unsigned KW = KNOTS > 1 ? $clog2(KNOTS) : 1;
 
-  function automatic logic signed [16:0] knot(input logic [8:0] k);
-    knot = 17'(signed'({bytes_q[2*k+1], bytes_q[2*k]}));
-  endfunction
+  for (genvar j = 0; j < opu_pkg::CO; j++) begin : g_lane
+    (* ram_style = "distributed" *) logic [opu_pkg::BEAT_BITS-1:0] rows_q [ROWS];
 
-  always_ff @(posedge clk_i) begin
-    if (fill_i && fill_row_i < ROWS)
-      for (int unsigned b = 0; b < opu_pkg::L; b++) bytes_q[fill_row_i*opu_pkg::L+b] <= row_i[8*b +: 8];
-  end
+    always_ff @(posedge clk_i)
+      if (fill_i && fill_row_i < ROWS) rows_q[fill_row_i[RW-1:0]] <= row_i;
 
-  always_comb begin
-    entry_o = '0;
-    for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
+    always_comb begin
       logic [15:0] q;
+      logic [8:0] ka, kb;
+      logic [opu_pkg::BEAT_BITS-1:0] row_a, row_b;
       logic signed [16:0] a, b;
       logic signed [25:0] step;
       q = entry_i[opu_pkg::ACC_BITS*j +: 16];
+      ka = '0;
+      kb = '0;
+      row_a = '0;
+      row_b = '0;
       a = '0;
       b = '0;
       step = '0;
+      entry_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = '0;
       if (enable_i) begin
+        ka = format_i == 2'd2 ? {1'b0, ~q[15], q[14:8]} :
+             format_i == 2'd0 ? {1'b0, ~q[7], q[6:0]} : {1'b0, q[7:0]};
+        kb = ka + 9'd1;
+        row_a = rows_q[RW'(ka >> KW)];
+        a = 17'(signed'(row_a[16 * 32'(ka[KW-1:0]) +: 16]));
         if (format_i == 2'd2) begin
-          a = knot(9'({~q[15], q[14:8]}));
-          b = knot(9'({~q[15], q[14:8]}) + 9'd1);
+          row_b = rows_q[RW'(kb >> KW)];
+          b = 17'(signed'(row_b[16 * 32'(kb[KW-1:0]) +: 16]));
           step = ($signed(26'(b) - 26'(a)) * $signed({18'd0, q[7:0]}) + 26'sd128) >>> 8;
-        end else begin
-          a = knot(format_i == 2'd0 ? {1'b0, ~q[7], q[6:0]} : {1'b0, q[7:0]});
         end
         entry_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = 48'(a) + 48'(step);
       end

@@ -6,9 +6,10 @@
 // bytes per clock); a store one pixel a cycle, or its bytes at the
 // bandwidth when that is slower (writes are posted: no latency); a Gemm one
 // cycle per output pixel (the array takes one pixel's L x Co products per
-// cycle); the output, compare and pool stages one cycle per entry or tap,
-// beside the array, the stages a pass streams together costing the pass
-// once. Every instruction adds kInstructionCycles (its start, its last
+// cycle), and its pipeline's depth once (ArrayPipelineCycles); the output,
+// compare and pool stages one cycle per entry or tap, beside the array, the
+// stages a pass streams together costing the pass once and a cycle each for
+// the register between two. Every instruction adds kInstructionCycles (its start, its last
 // write, the hand-over to the next); a unit's Gemms wait kHandOverCycles for
 // the token of its loads (given, seen, taken) but only kUnitCycles after the
 // unit before's (and a cycle per post instruction of it, entering the post
@@ -41,6 +42,7 @@ class CycleEstimate {
   explicit CycleEstimate(const HwConfig& hw)
       : bytes_per_cycle_(std::max(1e-9, hw.dram.bandwidth_gb_per_s * 1e3 / hw.array.clock_mhz)),
         latency_(hw.dram.latency_cycles),
+        array_pipeline_(ArrayPipelineCycles(hw.array.input_channels)),
         word_bytes_(std::max<int64_t>(1, hw.dram.word_bits / 8)) {}
 
   /// What every instruction costs besides its work, as the RTL measures it.
@@ -60,6 +62,14 @@ class CycleEstimate {
   /// What an Average spends on its divisor's reciprocal before its first
   /// entry (opu_average_recip.sv: one quotient bit a cycle).
   static constexpr int64_t kAverageSetupCycles = 20;
+  /// How much later a pixel's sums reach the accumulator than they would
+  /// with no pipeline (opu_ipa.sv, IPA_STAGES in opu_shapes.svh): the
+  /// products' register, then L's adder tree, two levels a register.
+  static int64_t ArrayPipelineCycles(int64_t input_channels) {
+    int64_t levels = 0;
+    while ((int64_t{1} << levels) < input_channels) ++levels;
+    return 1 + (levels > 1 ? (levels + 1) / 2 : 1);
+  }
 
   void BeginUnit() { units_.emplace_back(); }
   /// A load of `bytes` that writes `units` on chip when that, not the
@@ -76,14 +86,17 @@ class CycleEstimate {
   }
   /// The array's instructions, and the post-processing stages' (which run
   /// beside the array: the next unit's Gemms overlap this unit's stages).
-  void Compute(int64_t cycles) { units_.back().compute += cycles + kInstructionCycles; }
+  void Compute(int64_t cycles) {
+    units_.back().compute += cycles + kInstructionCycles + array_pipeline_;
+  }
   /// A stage that `joins` the pass before streams through with it (the
-  /// pass then takes its slowest stage's cycles; opu_compute_engine.sv).
+  /// pass then takes its slowest stage's cycles, and one more for the
+  /// register before the stage; opu_compute_engine.sv, opu_post.sv).
   void Post(int64_t cycles, bool joins = false) {
     Unit& unit = units_.back();
     ++unit.post_insns;
     if (joins) {
-      unit.post += std::max<int64_t>(0, cycles - unit.pass);
+      unit.post += std::max<int64_t>(0, cycles - unit.pass) + 1;
       unit.pass = std::max(unit.pass, cycles);
       return;
     }
@@ -188,6 +201,7 @@ class CycleEstimate {
   }
   double bytes_per_cycle_;
   int64_t latency_;
+  int64_t array_pipeline_;
   int64_t word_bytes_;
   std::vector<Unit> units_;
 };

@@ -16,14 +16,16 @@ HwConfig Opu1024WithLatency(int64_t latency) {
 }
 
 TEST_CASE("the estimator's timeline: three units of a load, a computation and a store") {
-  // Each unit: a 100-beat load, a 100-cycle Gemm (+3), a store of 100
-  // pixels of 16 bytes (103 cycles, 100 word writes). Latency 10.
-  // u0: load 7..107, +13 → 120; compute 134..237; store 237..340 (writes to 337).
-  // u1: load 120..220 (no writes yet), +13 → 233; compute max(247, 240)..350;
-  //     store max(350, 340) = 350..453.
-  // u2: load from max(233, 237) = 237: u0's writes fill 237..337, 100 cycles
-  //     more (load to 437, u0's store to 440, which pushes u1's to 440..543);
-  //     +13 → 450; compute max(464, 353, 440) = 464..567; store max(567, 543) = 567..670.
+  // Each unit: a 100-beat load, a 100-cycle Gemm (+3, and +4 for the
+  // array's pipeline on opu1024's L = 64: the products' register and three
+  // of the adder tree's six levels), a store of 100 pixels of 16 bytes (103
+  // cycles, 100 word writes). Latency 10.
+  // u0: load 7..107, +13 → 120; compute 134..241; store 241..344 (writes to 341).
+  // u1: load 120..220 (no writes yet), +13 → 233; compute max(247, 244)..354;
+  //     store max(354, 344) = 354..457.
+  // u2: load from max(233, 241) = 241: u0's writes fill 241..341, 100 cycles
+  //     more (load to 441, u0's store to 444, which pushes u1's to 444..547);
+  //     +13 → 454; compute max(468, 357, 444) = 468..575; store max(575, 547) = 575..678.
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 3; ++u) {
     estimate.BeginUnit();
@@ -31,20 +33,21 @@ TEST_CASE("the estimator's timeline: three units of a load, a computation and a 
     estimate.Compute(100);
     estimate.Store(100, 100 * 16);
   }
-  CHECK(estimate.Total() == 670);
+  CHECK(estimate.Total() == 678);
 }
 
 TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, in one pass") {
-  // Each unit: a 10-beat load, a 100-cycle Gemm (+3), two post stages of 100
-  // entries streamed in one pass (100 + 3), a store of 10 pixels of 16 bytes
-  // (13 cycles, 10 word writes). Latency 10: a load takes 10 + 10 + 3.
-  // u0: load 7..30; Gemm 44..147; post 148..251; store 251..264 (writes to 261).
+  // Each unit: a 10-beat load, a 100-cycle Gemm (+3, +4 for the array's
+  // pipeline), two post stages of 100 entries streamed in one pass (100 + 3,
+  // +1 for the register between the two stages), a store of 10 pixels of 16
+  // bytes (13 cycles, 10 word writes). Latency 10: a load takes 10 + 10 + 3.
+  // u0: load 7..30; Gemm 44..151; post 152..256; store 256..269 (writes to 266).
   // u1: load 30..53; Gemm after u0's and its two post instructions entering
-  //     the queue: max(67, 147 + 3 + 2) = 152..255, beside u0's post;
-  //     post max(256, 251)..359; store 359..372.
-  // u2: load from u0's computation, 251: u0's writes fill 251..261, so the
-  //     load ends at 251 + 20 + 13 = 284 (u0's store at 274); Gemm
-  //     max(298, 260, 274) = 298..401; post 402..505; store 505..518.
+  //     the queue: max(67, 151 + 3 + 2) = 156..263, beside u0's post;
+  //     post max(264, 256)..368; store 368..381.
+  // u2: load from u0's computation, 256: u0's writes fill 256..266, so the
+  //     load ends at 256 + 20 + 13 = 289 (u0's store at 279); Gemm
+  //     max(303, 268, 279) = 303..410; post 411..515; store 515..528.
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 3; ++u) {
     estimate.BeginUnit();
@@ -54,7 +57,7 @@ TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, i
     estimate.Post(100, /*joins=*/true);
     estimate.Store(10, 10 * 16);
   }
-  CHECK(estimate.Total() == 518);
+  CHECK(estimate.Total() == 528);
 }
 
 TEST_CASE("no estimate is shorter than the DRAM's reads and writes one a cycle") {
