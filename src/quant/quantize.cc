@@ -9,7 +9,10 @@
 // candidates on the calibration samples) → retype every activation in place
 // → lower each node (lower.h, weights rounded with compensation) → wrap the
 // graph's inputs in `quantize` and its outputs in `dequantize` → drop the
-// float constants nothing reads → verify.
+// float constants nothing reads → verify. With QuantizeOptions::per_layer
+// (`opuc compile`'s default), QuantizePerLayer first chooses which layers keep
+// 16-bit weights and which activations are i16, on photographs kept from the
+// statistics (docs/quantization.md, "A choice that holds on new photographs").
 //
 //===----------------------------------------------------------------------===//
 #include "opuc/quant/quantize.h"
