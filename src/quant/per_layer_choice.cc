@@ -15,6 +15,7 @@
 #include "output_sensitivity.h"
 #include "quantize_steps.h"
 #include "split_weights.h"
+#include "weights.h"
 
 namespace opuc::quant {
 namespace {
@@ -172,18 +173,30 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
       const std::string& name = g0.tensor(t).name;
       names.back().push_back(name);
       c.head = c.head || outputs.count(name) != 0;
-      probe.rounded.push_back({static_cast<TensorId>(all_tensor.at(name)),
-                               eight.format[static_cast<size_t>(t)],
-                               eight.bits[static_cast<size_t>(t)]});
+      probe.rounded.push_back(
+          {t, eight.format[static_cast<size_t>(t)], eight.bits[static_cast<size_t>(t)]});
     }
     candidates.push_back(c);
     probes_of.push_back(std::move(probe));
     is_layer.push_back(false);
   }
+  // A layer's probe reads its int8 weights and bias as the program would
+  // hold them (compensated rounding, weights.h), appended to the float
+  // graph beside its own: nearest rounding at the no-clip length would
+  // price the weights above what they cost.
+  OPUC_ASSIGN_OR_RETURN(const PerLayerChoice::Config unsplit, choice.Make({}, on_seen));
+  OPUC_ASSIGN_OR_RETURN(const Graph rounded, WithRoundedWeights(g0, eight.bits, unsplit.grams));
+  Graph probed = rounded;
+  std::map<std::string, NodeId> node_of;
+  for (size_t k = 0; k < g0.nodes.size(); ++k) {
+    node_of[g0.nodes[k].name] = static_cast<NodeId>(k);
+    probed.nodes[k].inputs = g0.nodes[k].inputs;
+  }
   for (const PerLayerChoice::Layer& layer : choice.layers()) {
     candidates.push_back({0.0, layer.macs, output_makers.count(layer.name) != 0});
     EightBitCandidate probe;
-    probe.dropped.push_back(static_cast<TensorId>(all_tensor.at(layer.low_sum)));
+    const NodeId k = node_of.at(layer.name);
+    probe.inputs[k] = rounded.node(k).inputs;
     probes_of.push_back(std::move(probe));
     names.push_back({layer.name});
     is_layer.push_back(true);
@@ -191,7 +204,7 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
   // Each candidate's measured effect: its worst output's noise-to-signal
   // ratio with only it at 8 bits.
   OPUC_ASSIGN_OR_RETURN(const std::vector<std::vector<double>> ratios,
-                        OutputNoiseRatios(all, probes_of, probes));
+                        OutputNoiseRatios(probed, probes_of, probes));
   for (size_t k = 0; k < candidates.size(); ++k)
     for (double r : ratios[k]) candidates[k].ratio = std::max(candidates[k].ratio, r);
   const std::vector<size_t> order = BenefitPerCostOrder(candidates, base.planner.total_macs());
