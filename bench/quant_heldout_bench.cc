@@ -13,10 +13,12 @@
 //   int8           --precision int8
 //   mixed          --precision mixed (6 photographs, the target on them)
 //   int16+w16      --precision int16 --wide-weights
+//   8-bit          u8 and i8 only, on the augmented views: what the default
+//                  starts from before it widens anything
 //   default        `opuc compile`'s default (DefaultQuantizeOptions, on the
 //                  augmented views of the calibration photographs)
 //
-//   build/bench/quant_heldout_bench [model ...]
+//   build/bench/quant_heldout_bench [--only SETTING]... [model ...]
 //     (default: face_detection_short_range hand_landmark_lite selfie_segmentation)
 //
 //===----------------------------------------------------------------------===//
@@ -68,7 +70,7 @@ struct Setting {
   bool augmented;
 };
 
-Status RunModel(const std::string& name) {
+Status RunModel(const std::string& name, const std::vector<std::string>& only) {
   const std::string image_dir = FetchedImagesDir();
   OPUC_ASSIGN_OR_RETURN(LoadedModel model, LoadModel(FetchedModelsDir() + "/" + name + ".tflite"));
   Graph graph = std::move(model.graph);
@@ -87,20 +89,24 @@ Status RunModel(const std::string& name) {
   const Samples calibration = ToSamples(std::move(plain)), augmented = ToSamples(std::move(views));
   const Samples heldout = ToSamples(std::move(held)), evaluation = ToSamples(std::move(eval));
 
-  QuantizeOptions int8, mixed, wide, automatic = DefaultQuantizeOptions();
+  QuantizeOptions int8, mixed, wide, eight, automatic = DefaultQuantizeOptions();
   automatic.views_per_photograph = kAugmentedViews;
   mixed.precision = Precision::kMixed;
   wide.precision = Precision::kInt16;
   wide.wide_weights = true;
+  eight.precision = Precision::kMixed;
+  eight.target_sqnr_db = -std::numeric_limits<double>::infinity();
   const std::vector<Setting> settings = {{"int8", int8, false},
                                          {"mixed", mixed, false},
                                          {"int16+w16", wide, false},
+                                         {"8-bit", eight, true},
                                          {"default", automatic, true}};
   std::printf("%s (outputs:", name.c_str());
   for (TensorId t : graph.outputs) std::printf(" %s", graph.tensor(t).name.c_str());
   std::printf(")\n  %-10s %9s %9s %8s %8s  %s\n", "setting", "held-out", "eval/", "passes",
               "seconds", "held-out per output");
   for (const Setting& s : settings) {
+    if (!only.empty() && std::find(only.begin(), only.end(), s.name) == only.end()) continue;
     const auto start = std::chrono::steady_clock::now();
     OPUC_ASSIGN_OR_RETURN(QuantizedGraph q,
                           Quantize(graph, s.augmented ? augmented : calibration, s.options));
@@ -123,8 +129,15 @@ Status RunModel(const std::string& name) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> names;
-  for (int i = 1; i < argc; ++i) names.push_back(argv[i]);
+  std::vector<std::string> names, only;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--only" && i + 1 < argc) {
+      only.push_back(argv[++i]);
+      continue;
+    }
+    names.push_back(arg);
+  }
   if (names.empty())
     names = {"face_detection_short_range", "hand_landmark_lite", "selfie_segmentation"};
   std::printf(
@@ -132,7 +145,7 @@ int main(int argc, char** argv) {
       "measured on heldout/ and evaluation/; passes: extra array passes over int8\n",
       kAugmentedViews);
   for (const std::string& name : names) {
-    Status s = RunModel(name);
+    Status s = RunModel(name, only);
     if (!s.ok()) {
       std::fprintf(stderr, "%s: %s\n", name.c_str(), s.ToString().c_str());
       return 1;

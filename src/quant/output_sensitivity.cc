@@ -10,7 +10,7 @@
 namespace opuc::quant {
 namespace {
 
-/// `graph` with the candidate's tensors rounded and partial sums dropped.
+/// `graph` with the candidate's tensors rounded and nodes rewired.
 Graph WithCandidate(const Graph& graph, const EightBitCandidate& c) {
   Graph out = graph;
   std::vector<Node> nodes;
@@ -39,20 +39,16 @@ Graph WithCandidate(const Graph& graph, const EightBitCandidate& c) {
         const TensorId q = step(OpKind::kQuantize, {t}, r.format, r.bits);
         remap[t] = step(OpKind::kDequantize, {q}, DType::kF32, 0);
       }
-    for (TensorId d : c.dropped)
-      if (d == t) {
-        const float zero = 0.0f;
-        const TensorId z = out.AddConstant(UniqueTensorName(out, "zero"), DType::kF32, {1},
-                                           ConstantData::Copy(&zero, sizeof zero));
-        remap[t] = step(OpKind::kMul, {t, z}, DType::kF32, 0);
-      }
   };
   const auto mapped = [&](TensorId t) {
     const auto it = remap.find(t);
     return it == remap.end() ? t : it->second;
   };
   for (TensorId t : graph.inputs) after(t);
-  for (Node node : graph.nodes) {
+  for (size_t k = 0; k < graph.nodes.size(); ++k) {
+    Node node = graph.nodes[k];
+    const auto rewired = c.inputs.find(static_cast<NodeId>(k));
+    if (rewired != c.inputs.end()) node.inputs = rewired->second;
     for (TensorId& in : node.inputs)
       if (in != kNoTensor) in = mapped(in);
     const std::vector<TensorId> outputs = node.outputs;

@@ -4,8 +4,8 @@
 // candidates by their measured effect on the outputs: the float graph is run
 // with only one candidate at 8 bits — an activation group's tensors rounded
 // to their i8 or u8 format and length (a quantize and a dequantize after
-// each), or a split layer's low partial sum dropped (what remains is its
-// weights' high byte: int8 weights, nearest, at the no-clip length) — and
+// each), or a layer reading its int8 weights and bias as the program would
+// hold them (weights.h: compensated rounding at the chosen lengths) — and
 // every output's noise-to-signal ratio against the float graph is taken
 // over the samples.
 //
@@ -13,6 +13,7 @@
 #ifndef OPUC_SRC_QUANT_OUTPUT_SENSITIVITY_H
 #define OPUC_SRC_QUANT_OUTPUT_SENSITIVITY_H
 
+#include <map>
 #include <vector>
 
 #include "opuc/ir/graph.h"
@@ -27,10 +28,11 @@ struct RoundedTensor {
   int bits = 0;               ///< Fraction length.
 };
 
-/// One candidate at 8 bits: tensors rounded, partial sums dropped.
+/// One candidate at 8 bits: tensors rounded, and nodes that read other
+/// inputs (a layer's rounded weights and bias, constants of the graph).
 struct EightBitCandidate {
   std::vector<RoundedTensor> rounded;
-  std::vector<TensorId> dropped;
+  std::map<NodeId, std::vector<TensorId>> inputs;
 };
 
 /// Per candidate, per output of `graph` (f32), Σ (y − ŷ)² / Σ y² over

@@ -9,10 +9,10 @@
 // candidates on the calibration samples) → retype every activation in place
 // → lower each node (lower.h, weights rounded with compensation) → wrap the
 // graph's inputs in `quantize` and its outputs in `dequantize` → drop the
-// float constants nothing reads → verify. With QuantizeOptions::per_layer
-// (`opuc compile`'s default), QuantizePerLayer first chooses which layers keep
-// 16-bit weights and which activations are i16, on photographs kept from the
-// statistics (docs/quantization.md, "A choice that holds on new photographs").
+// float constants nothing reads → verify (the last three: quantize_steps.h).
+// With QuantizeOptions::per_layer (`opuc compile`'s default),
+// per_layer_choice.h chooses which layers keep 16-bit weights and which
+// activations are i16, on photographs kept from the statistics.
 //
 //===----------------------------------------------------------------------===//
 #include "opuc/quant/quantize.h"
@@ -21,7 +21,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <set>
 #include <string>
 
 #include "activation_bits.h"
@@ -29,14 +28,13 @@
 #include "equalize.h"
 #include "formats.h"
 #include "input_gram.h"
-#include "lower.h"
 #include "mixed_precision.h"
 #include "opuc/cpu/executor.h"
-#include "opuc/ir/graph_edit.h"
 #include "opuc/ir/macs.h"
 #include "opuc/ir/verifier.h"
 #include "opuc/quant/accuracy.h"
-#include "output_sensitivity.h"
+#include "per_layer_choice.h"
+#include "quantize_steps.h"
 #include "refine_lengths.h"
 #include "split_weights.h"
 #include "support/format.h"
@@ -44,8 +42,6 @@
 
 namespace opuc {
 namespace {
-
-using quant::kNoBits;
 
 Status CheckFloatGraph(const Graph& graph) {
   OPUC_RETURN_IF_ERROR(Verify(graph));
@@ -57,48 +53,6 @@ Status CheckFloatGraph(const Graph& graph) {
                                  "; the quantizer takes a float graph (f32 activations)"));
   }
   return OkStatus();
-}
-
-/// A new tensor `like` `original` (f32, same shape) that takes over its name;
-/// the original is renamed "<name>/int8".
-TensorId SplitFloatTwin(Graph& graph, TensorId original) {
-  Tensor twin;
-  twin.name = graph.tensor(original).name;
-  twin.dtype = DType::kF32;
-  twin.shape = graph.tensor(original).shape;
-  graph.tensor(original).name = UniqueTensorName(graph, twin.name + "/int8");
-  return graph.AddTensor(std::move(twin));
-}
-
-Node Convert(OpKind op, const std::string& name, TensorId in, TensorId out) {
-  Node node;
-  node.op = op;
-  node.name = name;
-  node.inputs = {in};
-  node.outputs = {out};
-  return node;
-}
-
-/// Inputs: f32 → quantize → (the old id, now i8). Outputs: (old id, i8) →
-/// dequantize → f32 under the old name.
-void WrapInputsAndOutputs(Graph& graph) {
-  std::vector<Node> front, back;
-  for (TensorId& input : graph.inputs) {
-    const TensorId f32 = SplitFloatTwin(graph, input);
-    front.push_back(Convert(OpKind::kQuantize, graph.tensor(f32).name + "/quantize", f32, input));
-    input = f32;
-  }
-  for (TensorId& output : graph.outputs) {
-    const TensorId f32 = SplitFloatTwin(graph, output);
-    back.push_back(
-        Convert(OpKind::kDequantize, graph.tensor(f32).name + "/dequantize", output, f32));
-    output = f32;
-  }
-  std::vector<Node> nodes = std::move(front);
-  for (Node& node : graph.nodes) nodes.push_back(std::move(node));
-  for (Node& node : back) nodes.push_back(std::move(node));
-  graph.nodes.clear();
-  for (Node& node : nodes) graph.AddNode(std::move(node));
 }
 
 /// The float graph's outputs for every calibration sample (seen while
@@ -137,157 +91,6 @@ class FloatOutputs {
   std::vector<size_t> order_;                     ///< Output index of each one seen.
 };
 
-/// The integer graph for the activation formats and lengths of `plan`.
-Expected<QuantizedGraph> Lower(const Graph& equalized, const quant::ActivationFormats& plan,
-                               const std::map<NodeId, quant::InputGram>& grams, int threads) {
-  QuantizedGraph result{equalized, QuantizeReport(), equalized};
-  Graph& q = result.graph;
-  for (size_t t = 0; t < q.tensors.size(); ++t) {
-    if (plan.bits[t] == kNoBits) continue;
-    q.tensors[t].dtype = plan.format[t];
-    q.tensors[t].fixed_point = FixedPoint{{plan.bits[t]}, -1};
-    ++result.report.activations;
-    ++(plan.format[t] == DType::kU8    ? result.report.u8_tensors
-       : plan.format[t] == DType::kI16 ? result.report.i16_tensors
-                                       : result.report.i8_tensors);
-  }
-  quant::LowerContext ctx{result.reference, q, plan.bits, plan.format, result.report, grams};
-  quant::RoundAllWeights(ctx, threads);
-  for (size_t k = 0; k < q.nodes.size(); ++k)
-    OPUC_RETURN_IF_ERROR(quant::LowerNode(ctx, static_cast<NodeId>(k)));
-  WrapInputsAndOutputs(q);
-  RemoveUnusedTensors(q);
-  Status verified = Verify(q);
-  if (!verified.ok()) return verified.WithContext("the quantized graph fails verification");
-  return result;
-}
-
-/// Statistics and input Gram matrices of one calibration run of a graph.
-struct Calibrated {
-  std::vector<quant::TensorStats> stats;
-  std::map<NodeId, quant::InputGram> grams;
-};
-
-Expected<Calibrated> CalibrateGraph(const Graph& graph,
-                                    const std::vector<std::vector<HostTensor>>& samples,
-                                    int threads) {
-  quant::InputGramCollector collector(graph, threads, static_cast<int64_t>(samples.size()));
-  Calibrated result;
-  OPUC_ASSIGN_OR_RETURN(
-      result.stats,
-      quant::Calibrate(
-          graph, samples, [&](TensorId t, const HostTensor& v) { return collector.Observe(t, v); },
-          threads));
-  result.grams = std::move(collector).Take();
-  return result;
-}
-
-/// The per-layer choice (QuantizeOptions::per_layer). Every splittable layer
-/// of `equalized` is split once (`all`) and calibrated; a configuration —
-/// which layers keep 16-bit weights, which tensors are i16 — is the
-/// equalized graph with only those layers split, whose tensors and nodes
-/// take the statistics and Gram matrices of their namesakes in `all` (an
-/// unsplit layer reads what its high part reads).
-class PerLayerChoice {
- public:
-  PerLayerChoice(const Graph& equalized, const Graph& all,
-                 const std::vector<quant::SplitLayer>& split)
-      : equalized_(equalized) {
-    for (size_t t = 0; t < all.tensors.size(); ++t) tensor_of_[all.tensors[t].name] = t;
-    for (size_t k = 0; k < all.nodes.size(); ++k)
-      node_of_[all.nodes[k].name] = static_cast<NodeId>(k);
-    for (const quant::SplitLayer& layer : split) {
-      const Node& high = all.node(layer.high);
-      Layer l;
-      l.name = high.name.substr(0, high.name.size() - std::string("/high").size());
-      l.high_sum = all.tensor(high.outputs[0]).name;
-      l.low_sum = all.tensor(all.node(layer.low).outputs[0]).name;
-      l.macs = NodeMacs(all, layer.low);
-      layers_.push_back(std::move(l));
-    }
-  }
-
-  struct Layer {
-    std::string name, high_sum, low_sum;
-    int64_t macs = 0;
-  };
-  const std::vector<Layer>& layers() const { return layers_; }
-
-  /// One configuration, built with `calibrated` (of `all`).
-  struct Config {
-    Graph graph;
-    std::vector<quant::SplitLayer> split;
-    std::vector<TensorId> partial_sums;
-    std::vector<quant::TensorStats> stats;
-    std::map<NodeId, quant::InputGram> grams;
-  };
-
-  Expected<Config> Make(const std::set<std::string>& wide_layers,
-                        const Calibrated& calibrated) const {
-    Config c;
-    c.graph = equalized_;
-    OPUC_ASSIGN_OR_RETURN(c.split, quant::SplitWeights(c.graph, &wide_layers));
-    c.partial_sums = quant::PartialSums(c.graph, c.split);
-    c.stats.resize(c.graph.tensors.size());
-    for (size_t t = 0; t < c.graph.tensors.size(); ++t) {
-      const auto it = tensor_of_.find(c.graph.tensors[t].name);
-      if (it != tensor_of_.end()) c.stats[t] = calibrated.stats[it->second];
-    }
-    for (size_t k = 0; k < c.graph.nodes.size(); ++k) {
-      auto it = node_of_.find(c.graph.nodes[k].name);
-      if (it == node_of_.end()) it = node_of_.find(c.graph.nodes[k].name + "/high");
-      if (it == node_of_.end()) continue;
-      const auto gram = calibrated.grams.find(it->second);
-      if (gram != calibrated.grams.end()) c.grams.emplace(static_cast<NodeId>(k), gram->second);
-    }
-    return c;
-  }
-
- private:
-  const Graph& equalized_;
-  std::map<std::string, size_t> tensor_of_;
-  std::map<std::string, NodeId> node_of_;
-  std::vector<Layer> layers_;
-};
-
-/// What the per-layer choice chose: i16 tensors by name, layers with
-/// 16-bit weights by name.
-struct PerLayerSetting {
-  std::set<std::string> wide_tensors, wide_layers;
-};
-
-/// The planner of a configuration and its flags for `setting`.
-struct PlannedConfig {
-  quant::FormatPlanner planner;
-  std::vector<bool> wide;
-};
-
-PlannedConfig PlanConfig(const Graph& graph, const std::vector<quant::TensorStats>& stats,
-                         const std::vector<TensorId>& partial_sums,
-                         const std::set<std::string>& wide_tensors) {
-  const std::vector<int> bits = quant::ChooseActivationBits(graph, stats, partial_sums);
-  PlannedConfig p{quant::FormatPlanner(graph, stats, bits, true, partial_sums), {}};
-  p.wide.assign(p.planner.groups().size(), false);
-  for (size_t k = 0; k < p.planner.groups().size(); ++k)
-    for (TensorId t : p.planner.groups()[k].members)
-      if (wide_tensors.count(graph.tensor(t).name) != 0) p.wide[k] = true;
-  return p;
-}
-
-Expected<double> LeastSqnrOn(const Graph& float_graph, const Graph& quantized,
-                             const std::vector<std::vector<HostTensor>>& samples,
-                             const std::vector<std::vector<HostTensor>>& references) {
-  std::vector<AccuracyMeter> meters(float_graph.outputs.size());
-  for (size_t s = 0; s < samples.size(); ++s) {
-    OPUC_ASSIGN_OR_RETURN(const std::vector<HostTensor> got, RunCpu(quantized, samples[s]));
-    for (size_t o = 0; o < meters.size(); ++o)
-      OPUC_RETURN_IF_ERROR(meters[o].Add(references[s][o], got[o]));
-  }
-  double least = std::numeric_limits<double>::infinity();
-  for (const AccuracyMeter& m : meters) least = std::min(least, m.Finish("").sqnr_db);
-  return least;
-}
-
 }  // namespace
 
 QuantizeOptions DefaultQuantizeOptions() {
@@ -296,201 +99,6 @@ QuantizeOptions DefaultQuantizeOptions() {
   options.per_layer = true;
   return options;
 }
-
-namespace {
-
-/// Candidates the per-layer choice tries to take back from its prefix.
-constexpr size_t kNarrowingTrials = 6;
-
-/// QuantizeOptions::per_layer (docs/quantization.md, "A choice that holds on
-/// new photographs").
-Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
-                                          const std::vector<std::vector<HostTensor>>& calibration,
-                                          const QuantizeOptions& options) {
-  Graph all = equalized;
-  OPUC_ASSIGN_OR_RETURN(const std::vector<quant::SplitLayer> split, quant::SplitWeights(all));
-  const PerLayerChoice choice(equalized, all, split);
-  // The split: every other photograph's views are kept from the statistics;
-  // the settings are measured on the kept photographs as they are and
-  // mirrored (views 0 and 1: the augmentations that leave the pixels'
-  // values alone), the candidates' effects on the seen photographs as they
-  // are (view 0).
-  const size_t views = static_cast<size_t>(std::max(1, options.views_per_photograph));
-  const size_t photographs = calibration.size() / views;
-  const bool held_out = photographs >= 2;
-  std::vector<std::vector<HostTensor>> seen, kept, probes;
-  for (size_t s = 0; s < calibration.size(); ++s) {
-    const bool keep = held_out && (s / views) % 2 == 1;
-    if (!keep) seen.push_back(calibration[s]);
-    if (!keep && s % views == 0) probes.push_back(calibration[s]);
-    if ((keep || !held_out) && s % views < 2) kept.push_back(calibration[s]);
-  }
-  std::vector<std::vector<HostTensor>> references;
-  for (const std::vector<HostTensor>& sample : kept) {
-    OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> out, RunCpu(equalized, sample));
-    references.push_back(std::move(out));
-  }
-  OPUC_ASSIGN_OR_RETURN(const Calibrated on_seen, CalibrateGraph(all, seen, options.threads));
-
-  // Candidates: the activation groups of the unsplit graph, and the layers.
-  const Graph& g0 = equalized;
-  std::map<std::string, size_t> all_tensor;
-  for (size_t t = 0; t < all.tensors.size(); ++t) all_tensor[all.tensors[t].name] = t;
-  std::vector<quant::TensorStats> stats0(g0.tensors.size());
-  for (size_t t = 0; t < g0.tensors.size(); ++t) {
-    const auto it = all_tensor.find(g0.tensors[t].name);
-    if (it != all_tensor.end()) stats0[t] = on_seen.stats[it->second];
-  }
-  const PlannedConfig base = PlanConfig(g0, stats0, {}, {});
-  std::set<std::string> outputs, output_makers;
-  for (TensorId t : g0.outputs) outputs.insert(g0.tensor(t).name);
-  for (const Node& node : g0.nodes)
-    for (TensorId t : node.outputs)
-      if (outputs.count(g0.tensor(t).name) != 0) output_makers.insert(node.name);
-  std::vector<quant::WideCandidate> candidates;
-  std::vector<quant::EightBitCandidate> probes_of;
-  std::vector<std::vector<std::string>> names;  // per candidate: tensors, or one layer
-  std::vector<bool> is_layer;
-  const quant::ActivationFormats eight = base.planner.Plan(base.wide);
-  for (const quant::FormatGroup& g : base.planner.groups()) {
-    if (!g.may_widen || g.signal <= 0.0 || g.noise <= 0.0) continue;
-    quant::WideCandidate c{0.0, g.extra_macs, false};
-    quant::EightBitCandidate probe;
-    names.emplace_back();
-    for (TensorId t : g.members) {
-      const std::string& name = g0.tensor(t).name;
-      names.back().push_back(name);
-      c.head = c.head || outputs.count(name) != 0;
-      probe.rounded.push_back({static_cast<TensorId>(all_tensor.at(name)),
-                               eight.format[static_cast<size_t>(t)],
-                               eight.bits[static_cast<size_t>(t)]});
-    }
-    candidates.push_back(c);
-    probes_of.push_back(std::move(probe));
-    is_layer.push_back(false);
-  }
-  for (const PerLayerChoice::Layer& layer : choice.layers()) {
-    candidates.push_back({0.0, layer.macs, output_makers.count(layer.name) != 0});
-    quant::EightBitCandidate probe;
-    probe.dropped.push_back(static_cast<TensorId>(all_tensor.at(layer.low_sum)));
-    probes_of.push_back(std::move(probe));
-    names.push_back({layer.name});
-    is_layer.push_back(true);
-  }
-  // Each candidate's measured effect: its worst output's noise-to-signal
-  // ratio with only it at 8 bits.
-  OPUC_ASSIGN_OR_RETURN(const std::vector<std::vector<double>> ratios,
-                        quant::OutputNoiseRatios(all, probes_of, probes));
-  for (size_t k = 0; k < candidates.size(); ++k)
-    for (double r : ratios[k]) candidates[k].ratio = std::max(candidates[k].ratio, r);
-  const std::vector<size_t> order =
-      quant::BenefitPerCostOrder(candidates, base.planner.total_macs());
-  const auto setting_of = [&](const std::vector<bool>& taken) {
-    PerLayerSetting s;
-    for (size_t i = 0; i < order.size(); ++i) {
-      if (!taken[i]) continue;
-      const size_t k = order[i];
-      if (!is_layer[k]) {
-        s.wide_tensors.insert(names[k].begin(), names[k].end());
-        continue;
-      }
-      s.wide_layers.insert(names[k][0]);
-    }
-    // A layer's partial sums are i16: its 16-bit weights' worth needs them.
-    for (const PerLayerChoice::Layer& layer : choice.layers())
-      if (s.wide_layers.count(layer.name) != 0) {
-        s.wide_tensors.insert(layer.high_sum);
-        s.wide_tensors.insert(layer.low_sum);
-      }
-    return s;
-  };
-  const auto build = [&](const PerLayerSetting& s,
-                         const Calibrated& calibrated) -> Expected<QuantizedGraph> {
-    OPUC_ASSIGN_OR_RETURN(PerLayerChoice::Config c, choice.Make(s.wide_layers, calibrated));
-    const PlannedConfig p = PlanConfig(c.graph, c.stats, c.partial_sums, s.wide_tensors);
-    OPUC_ASSIGN_OR_RETURN(QuantizedGraph q,
-                          Lower(c.graph, p.planner.Plan(p.wide), c.grams, options.threads));
-    // The extra array passes: the i16 groups' second passes and the low
-    // halves of the split layers, over the model's own MACs.
-    int64_t extra = 0, low_macs = 0;
-    for (size_t k = 0; k < p.wide.size(); ++k)
-      if (p.wide[k] && p.planner.groups()[k].may_widen) {
-        extra += p.planner.groups()[k].extra_macs;
-        ++q.report.wide_groups;
-      }
-    for (const quant::SplitLayer& layer : c.split) low_macs += NodeMacs(c.graph, layer.low);
-    const int64_t model_macs = p.planner.total_macs() - low_macs;
-    q.report.wide_weight_layers = static_cast<int64_t>(c.split.size());
-    q.report.extra_mac_passes_percent =
-        model_macs > 0
-            ? 100.0 * static_cast<double>(extra + low_macs) / static_cast<double>(model_macs)
-            : 0.0;
-    return q;
-  };
-  const double target = options.target_sqnr_db + options.margin_db;
-  const auto measure = [&](const std::vector<bool>& taken) -> Expected<double> {
-    OPUC_ASSIGN_OR_RETURN(QuantizedGraph q, build(setting_of(taken), on_seen));
-    return LeastSqnrOn(equalized, q.graph, kept, references);
-  };
-  const auto prefix = [&](size_t count) {
-    std::vector<bool> taken(order.size(), false);
-    std::fill(taken.begin(), taken.begin() + static_cast<std::ptrdiff_t>(count), true);
-    return taken;
-  };
-  OPUC_ASSIGN_OR_RETURN(
-      quant::PrefixChoice chosen,
-      quant::ChooseShortestPrefix(order.size(), target, [&](size_t count) -> Expected<double> {
-        return measure(prefix(count));
-      }));
-  // Then the costliest candidates taken, one at a time, go back to 8 bits
-  // where the kept photographs still reach the target without them: the
-  // order is by each one's own effect, and together they overlap.
-  std::vector<bool> taken = prefix(chosen.count);
-  if (chosen.sqnr_db >= target) {
-    std::vector<size_t> costly;
-    for (size_t i = 0; i < chosen.count; ++i) costly.push_back(i);
-    std::stable_sort(costly.begin(), costly.end(), [&](size_t a, size_t b) {
-      return candidates[order[a]].cost > candidates[order[b]].cost;
-    });
-    costly.resize(std::min(costly.size(), kNarrowingTrials));
-    for (size_t i : costly) {
-      if (candidates[order[i]].cost == 0) break;
-      taken[i] = false;
-      OPUC_ASSIGN_OR_RETURN(const double db, measure(taken));
-      ++chosen.rounds;
-      if (db >= target) {
-        chosen.sqnr_db = db;
-      } else {
-        taken[i] = true;
-      }
-    }
-  }
-  // The program: the chosen setting, calibrated on every sample.
-  const PerLayerSetting setting = setting_of(taken);
-  OPUC_ASSIGN_OR_RETURN(const Calibrated on_all, CalibrateGraph(all, calibration, options.threads));
-  OPUC_ASSIGN_OR_RETURN(QuantizedGraph result, build(setting, on_all));
-  QuantizeReport& report = result.report;
-  report.calibration_samples = static_cast<int64_t>(calibration.size());
-  report.equalized_pairs = pairs;
-  report.precision_rounds = chosen.rounds;
-  report.held_out_sqnr_db = held_out ? chosen.sqnr_db : std::nan("");
-  report.held_out_samples = held_out ? static_cast<int64_t>(kept.size()) : 0;
-  report.candidate_groups =
-      static_cast<int64_t>(std::count(is_layer.begin(), is_layer.end(), false));
-  report.candidate_layers =
-      static_cast<int64_t>(std::count(is_layer.begin(), is_layer.end(), true));
-  // The least SQNR on the samples the program was calibrated on.
-  std::vector<std::vector<HostTensor>> all_references;
-  for (const std::vector<HostTensor>& sample : calibration) {
-    OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> out, RunCpu(equalized, sample));
-    all_references.push_back(std::move(out));
-  }
-  OPUC_ASSIGN_OR_RETURN(report.calibration_sqnr_db,
-                        LeastSqnrOn(equalized, result.graph, calibration, all_references));
-  return result;
-}
-
-}  // namespace
 
 Expected<QuantizedGraph> Quantize(const Graph& graph,
                                   const std::vector<std::vector<HostTensor>>& calibration,
@@ -504,7 +112,7 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
   Graph equalized = graph;
   OPUC_ASSIGN_OR_RETURN(const int pairs, quant::EqualizeChannels(equalized, calibration));
   if (options.per_layer && options.precision == Precision::kMixed && !options.wide_weights)
-    return QuantizePerLayer(equalized, pairs, calibration, options);
+    return quant::QuantizePerLayer(equalized, pairs, calibration, options);
   std::vector<quant::SplitLayer> split;
   if (options.wide_weights) {
     OPUC_ASSIGN_OR_RETURN(split, quant::SplitWeights(equalized));
@@ -538,7 +146,7 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
   const quant::FormatPlanner planner(equalized, stats, bits, options.precision != Precision::kInt8,
                                      partial_sums);
   const auto build = [&](const std::vector<bool>& wide) {
-    return Lower(equalized, planner.Plan(wide), grams, options.threads);
+    return quant::Lower(equalized, planner.Plan(wide), grams, options.threads);
   };
   std::vector<bool> wide(planner.groups().size(), options.precision == Precision::kInt16);
   quant::MixedPrecision mixed{wide, 0.0, 0};
