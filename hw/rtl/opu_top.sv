@@ -55,6 +55,7 @@ module opu_top
   logic  gemm_start, gemm_done, post_start, post_done;
   opu_pkg::word_t gemm_insn, post_insn, post_insn2, post_insn3;
   logic [1:0] post_links;
+  logic [2:0] post_banks;
   logic running_q;
 
   logic [opu_pkg::NUM_ENGINES*opu_pkg::IMEM_AW-1:0] imem_raddrs;
@@ -80,7 +81,8 @@ module opu_top
         .give_prev_o(give_prev[e]), .give_next_o(give_next[e]), .gemm_start_o(gemm_start),
         .gemm_insn_o(gemm_insn), .gemm_done_i(gemm_done), .post_start_o(post_start),
         .post_insn_o(post_insn), .post_insn2_o(post_insn2), .post_insn3_o(post_insn3),
-        .post_links_o(post_links), .post_done_i(post_done), .busy_o(busy[e]),
+        .post_links_o(post_links), .post_done_i(post_done), .post_banks_o(post_banks),
+        .busy_o(busy[e]),
         .busy_cycles_o(busy_cycles[e]), .token_cycles_o(token_cycles[e]),
         .retired_o(retired[e]), .last_retired_o(last_retired[e])
       );
@@ -146,6 +148,7 @@ module opu_top
     .raddr_i(acc_raddr[opu_pkg::ACC_AW-1:0]), .rdata_o(acc_rdata), .we_b_i(post_acc_we),
     .waddr_b_i(post_acc_waddr[opu_pkg::ACC_AW-1:0]), .wdata_b_i(post_acc_wdata),
     .raddr_b_i(post_acc_raddr[opu_pkg::ACC_AW-1:0]), .rdata_b_o(post_acc_rdata),
+    .post_banks_i(post_banks),
     .store_raddr_i(store_raddr[opu_pkg::ACC_AW-1:0]), .store_rdata_o(store_rdata)
   );
 

@@ -69,7 +69,7 @@ UnitPlace PlaceUnit(const GroupEmitter& e, const Unit& unit, int64_t index) {
   place.fm_base = (unit.window % 2) * tiling.fm_half;
   place.weight_base = (index % 2) * tiling.weight_half;
   place.param_row = (unit.pair % 2) * tiling.param_half;
-  place.acc_base = (unit.pair % 2) * tiling.acc_half;
+  place.acc_base = (unit.pair % 2) * tiling.acc_second;
   place.residual_base = (index % 2) * tiling.fm_half + tiling.residual_row;
   return place;
 }

@@ -8,6 +8,7 @@
 
 #include "dram_model.h"
 #include "opuc/isa/isa.h"
+#include "opuc/opu/buffer_units.h"
 #include "opuc/runtime/device.h"
 #include "rtl.h"
 
@@ -83,7 +84,7 @@ TEST_CASE("a load of 64 feature-map units takes the latency plus a beat a cycle"
 
 // Two tiles of 64 pixels, each a Gemm and an Output over its 64 entries, on
 // zeros: the cycles tell whether the second Gemm ran beside the first
-// Output (other entries) or after it (the same entries).
+// Output (another accumulator bank) or after it (the same bank).
 int64_t TwoTilesCycles(int64_t second_tile_entry) {
   std::vector<Word> words;
   for (int64_t entry : {int64_t{0}, second_tile_entry}) {
@@ -111,12 +112,21 @@ int64_t TwoTilesCycles(int64_t second_tile_entry) {
   return stats.cycles;
 }
 
-TEST_CASE("the post stages run beside the array, unless they share accumulator entries") {
-  // Other entries: Gemm 1, then Output 1 beside Gemm 2, then Output 2: three
+TEST_CASE("the post stages run beside the array, unless they share an accumulator bank") {
+  // tiny's 341 entries: banks [0, 170), [170, 299), [299, 341).
+  const OpuBufferUnits units = BufferUnits(Tiny());
+  REQUIRE(units.acc_entries == 341);
+  REQUIRE(units.AccBank1() == 170);
+  REQUIRE(units.AccSumsBank() == 299);
+  // Another bank: Gemm 1, then Output 1 beside Gemm 2, then Output 2: three
   // passes of 64 cycles and a few per instruction, not four.
-  const int64_t beside = TwoTilesCycles(64);
+  const int64_t beside = TwoTilesCycles(170);
   CHECK(beside >= 3 * 64);
   CHECK(beside < 3 * 64 + 32);
+  // The same bank, other entries: one bank's port serves one side at a time.
+  const int64_t same_bank = TwoTilesCycles(64);
+  CHECK(same_bank >= 4 * 64);
+  CHECK(same_bank < 4 * 64 + 32);
   // The same entries: Gemm 2 adds to what Output 1 writes, so it waits.
   const int64_t after = TwoTilesCycles(0);
   CHECK(after >= 4 * 64);
