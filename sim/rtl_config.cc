@@ -24,8 +24,6 @@ Status CheckRtlConfig(const HwConfig& hw) {
   return OkStatus();
 }
 
-int RtlImemAddressBits(const HwConfig& hw) { return hw.name == "tiny" ? 21 : 18; }
-
 std::string RtlConfigPackage(const HwConfig& hw) {
   const OpuBufferUnits u = BufferUnits(hw);
   // One package, no imports: Yosys 0.23 reads neither `import` nor one
@@ -42,8 +40,6 @@ std::string RtlConfigPackage(const HwConfig& hw) {
              ";  // the accumulator's banks: [0, ACC_BANK1), [ACC_BANK1, ACC_SUMS)\n",
              "  localparam int unsigned ACC_SUMS = ", u.AccSumsBank(),
              ";  // and [ACC_SUMS, ACC_ENTRIES)\n",
-             "  localparam int unsigned IMEM_AW = ", RtlImemAddressBits(hw),
-             ";  // program memory: 2^IMEM_AW words\n",
              "  localparam int unsigned WORD_BITS = ", isa::kWordBits, ";  // opuc_isa_pkg's\n",
              "`include \"opu_shapes.svh\"\n", "endpackage\n");
 }

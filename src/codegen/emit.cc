@@ -316,6 +316,8 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
     Batch load = EmitLoads(emitter, unit, place);
     Batch compute = EmitCompute(emitter, unit, place, unit_count);
     Batch store = EmitStores(emitter, unit, place, pair_count);
+    estimate.Fetch(
+        static_cast<int64_t>(load.insns.size() + compute.insns.size() + store.insns.size()));
     for (Batch* batch : {&load, &compute, &store})
       for (isa::Instruction& insn : batch->insns) program.push_back(std::move(insn));
   }
