@@ -8,9 +8,11 @@
 
 namespace opuc::rtl {
 
-DramModel::DramModel(const HwConfig& hw, std::vector<uint8_t>& image, int64_t beat_bytes)
+DramModel::DramModel(const HwConfig& hw, std::vector<uint8_t>& image, int64_t beat_bytes,
+                     int64_t writable)
     : image_(image),
       beat_bytes_(beat_bytes),
+      writable_(writable < 0 ? image.size() : static_cast<uint64_t>(writable)),
       word_bytes_(std::max<int64_t>(1, hw.dram.word_bits / 8)),
       latency_(std::max<int64_t>(1, hw.dram.latency_cycles)),
       bytes_per_cycle_(hw.dram.bandwidth_gb_per_s * 1000.0 / hw.array.clock_mhz) {}
@@ -53,10 +55,9 @@ Status DramModel::Write(uint64_t addr, const uint8_t* data, const std::vector<bo
   for (size_t i = 0; i < mask.size(); ++i)
     if (mask[i]) last = static_cast<int64_t>(i);
   if (last < 0) return OkStatus();
-  if (addr + static_cast<uint64_t>(last) >= image_.size())
+  if (addr + static_cast<uint64_t>(last) >= writable_)
     return InvalidArgument(Cat("the store engine writes DRAM byte ",
-                               addr + static_cast<uint64_t>(last), "; the image has ",
-                               image_.size()));
+                               addr + static_cast<uint64_t>(last), "; the image has ", writable_));
   for (size_t i = 0; i < mask.size(); ++i)
     if (mask[i]) image_[addr + i] = data[i];
   const int64_t words = WordsTouched(addr, last + 1);

@@ -5,7 +5,8 @@
 // write port (one pixel's lanes), sharing the HwConfig's bandwidth. A
 // transfer costs the DRAM words it touches (an unaligned beat touches two),
 // paid from a budget that grows by bandwidth / clock bytes a cycle. An
-// address outside the image is an error naming the port and the byte.
+// address outside the image is an error naming the port and the byte; the
+// image's bytes from `writable` on (the program's words) are read-only.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SIM_DRAM_MODEL_H
@@ -28,7 +29,8 @@ struct DramStats {
 
 class DramModel {
  public:
-  DramModel(const HwConfig& hw, std::vector<uint8_t>& image, int64_t beat_bytes);
+  DramModel(const HwConfig& hw, std::vector<uint8_t>& image, int64_t beat_bytes,
+            int64_t writable = -1);
 
   /// Called once a cycle, before the RTL's outputs are looked at.
   void Tick();
@@ -54,6 +56,7 @@ class DramModel {
   };
   std::vector<uint8_t>& image_;
   int64_t beat_bytes_;
+  uint64_t writable_;
   int64_t word_bytes_;
   int64_t latency_;
   double bytes_per_cycle_;

@@ -16,14 +16,13 @@ Status CheckRtlConfig(const HwConfig& hw) {
   if (u.lanes > 256)
     return InvalidArgument(Cat("hw '", hw.name, "': array.input_channels is ", u.lanes,
                                "; the RTL's ResAdd res_lane field reaches 256"));
-  if (u.fm_rows < 2 || u.acc_entries < 2)
+  if (u.fm_rows < 2 || u.acc_entries < 8)
     return InvalidArgument(Cat("hw '", hw.name, "': the feature-map buffer has ", u.fm_rows,
                                " rows and the accumulator ", u.acc_entries,
-                               " entries; the RTL needs at least 2 of each"));
+                               " entries; the RTL needs at least 2 rows and 8 entries (three "
+                               "accumulator banks)"));
   return OkStatus();
 }
-
-int RtlImemAddressBits(const HwConfig& hw) { return hw.name == "tiny" ? 21 : 18; }
 
 std::string RtlConfigPackage(const HwConfig& hw) {
   const OpuBufferUnits u = BufferUnits(hw);
@@ -37,8 +36,10 @@ std::string RtlConfigPackage(const HwConfig& hw) {
              ";\n", "  localparam int unsigned WGT_ROWS = ", u.weight_rows, ";\n",
              "  localparam int unsigned PARAM_ROWS = ", u.param_rows, ";\n",
              "  localparam int unsigned ACC_ENTRIES = ", u.acc_entries, ";\n",
-             "  localparam int unsigned IMEM_AW = ", RtlImemAddressBits(hw),
-             ";  // program memory: 2^IMEM_AW words\n",
+             "  localparam int unsigned ACC_BANK1 = ", u.AccBank1(),
+             ";  // the accumulator's banks: [0, ACC_BANK1), [ACC_BANK1, ACC_SUMS)\n",
+             "  localparam int unsigned ACC_SUMS = ", u.AccSumsBank(),
+             ";  // and [ACC_SUMS, ACC_ENTRIES)\n",
              "  localparam int unsigned WORD_BITS = ", isa::kWordBits, ";  // opuc_isa_pkg's\n",
              "`include \"opu_shapes.svh\"\n", "endpackage\n");
 }

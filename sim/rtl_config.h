@@ -21,12 +21,6 @@ namespace opuc::rtl {
 /// row (CO x 8 bytes) must be a whole number of them.
 Status CheckRtlConfig(const HwConfig& hw);
 
-/// log2 of the program memory's words: a step's instructions must fit. tiny's
-/// small buffers make long streams (a million words for a 7x7 convolution of
-/// 37 channels); the other presets get 2^18 (4 MiB), 85 times the longest
-/// step of the thirteen real models on opu1024, and build faster for it.
-int RtlImemAddressBits(const HwConfig& hw);
-
 /// The package opu_pkg for `hw` (CheckRtlConfig must pass).
 std::string RtlConfigPackage(const HwConfig& hw);
 

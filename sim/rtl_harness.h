@@ -1,8 +1,9 @@
 //===- sim/rtl_harness.h - The clock loop around a Verilated OPU --*- C++ -*-===//
 //
 // One template for every preset's model (Vopu_tiny, Vopu_opu1024): reset,
-// write the program into the instruction memory, pulse start, then clock
-// until done_o, serving the DRAM ports from a DramModel each cycle. The
+// put the program's words in DRAM after the image, pulse start with their
+// address and count, then clock until done_o, serving the DRAM ports from a
+// DramModel each cycle. The
 // inputs change while the clock is low; the handshakes (valid and ready
 // both high) are taken before the rising edge, as the RTL takes them.
 // Included by the generated rtl_model_<preset>.cc only.
@@ -11,6 +12,7 @@
 #ifndef OPUC_SIM_RTL_HARNESS_H
 #define OPUC_SIM_RTL_HARNESS_H
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -88,15 +90,33 @@ class Harness {
   Status Run(const HwConfig& hw, const std::vector<isa::Word>& program, std::vector<uint8_t>& dram,
              RtlStats* stats) {
     if (trace_ && !trace_->isOpen()) return IoError(Cat(trace_path_, ": cannot write the trace"));
-    const size_t kImemWords = size_t{1} << RtlImemAddressBits(hw);
-    if (program.size() > kImemWords)
-      return InvalidArgument(Cat("the step has ", program.size(),
-                                 " instructions; the RTL's program memory holds ", kImemWords));
+    // The program's words go into DRAM after the image, from a boundary of
+    // a beat, a DRAM word and an instruction word, where the fetch unit
+    // reads them (the host's copy, as VTA's runtime makes one), and leave
+    // it when the run ends.
+    const size_t data_bytes = dram.size();
+    const auto align = static_cast<size_t>(std::max<int64_t>(
+        {units_.lanes, int64_t{isa::kWordBits / 8}, int64_t{hw.dram.word_bits / 8}}));
+    const size_t prog_addr = (data_bytes + align - 1) / align * align;
+    const size_t prog_end = prog_addr + program.size() * (isa::kWordBits / 8);
+    if (prog_end > size_t{0xffffffff})
+      return InvalidArgument(Cat("the DRAM image and the program take ", prog_end,
+                                 " bytes; the RTL's DRAM addresses have 32 bits"));
+    struct Restore {
+      std::vector<uint8_t>& image;
+      size_t bytes;
+      ~Restore() { image.resize(bytes); }
+    } restore{dram, data_bytes};
+    dram.resize((prog_end + align - 1) / align * align, 0);
+    for (size_t i = 0; i < program.size(); ++i)
+      for (size_t k = 0; k < 8; ++k) {
+        dram[prog_addr + 16 * i + k] = static_cast<uint8_t>(program[i].lo >> (8 * k));
+        dram[prog_addr + 16 * i + 8 + k] = static_cast<uint8_t>(program[i].hi >> (8 * k));
+      }
     Model& m = *model_;
     m.clk_i = 0;
     m.rst_ni = 0;
     m.start_i = 0;
-    m.imem_we_i = 0;
     m.rd_req_ready_i = 0;
     m.rd_rsp_valid_i = 0;
     m.wr_ready_i = 0;
@@ -104,20 +124,13 @@ class Harness {
     Tick();
     m.rst_ni = 1;
     Tick();
-    for (size_t i = 0; i < program.size(); ++i) {
-      m.imem_we_i = 1;
-      m.imem_waddr_i = static_cast<uint32_t>(i);
-      const uint64_t halves[2] = {program[i].lo, program[i].hi};
-      PutBytes(m.imem_wdata_i, reinterpret_cast<const uint8_t*>(halves), 16);
-      Tick();
-    }
-    m.imem_we_i = 0;
+    m.prog_addr_i = static_cast<uint32_t>(prog_addr);
     m.length_i = static_cast<uint32_t>(program.size());
     m.start_i = 1;
     Tick();
     m.start_i = 0;
 
-    DramModel ram(hw, dram, units_.lanes);
+    DramModel ram(hw, dram, units_.lanes, static_cast<int64_t>(data_bytes));
     std::vector<uint8_t> wr_bytes(static_cast<size_t>(units_.out_lanes));
     std::vector<bool> wr_mask(static_cast<size_t>(units_.out_lanes));
     int64_t now = 0, quiet = 0;

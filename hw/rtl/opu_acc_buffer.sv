@@ -1,18 +1,18 @@
-// The accumulator: ENTRIES entries of CO 48-bit lanes. The compute engine's
-// two sides (the array, and the post-processing stages) each read and write
-// whole entries through a port of their own; the store engine has its own
-// read port. Reads return one cycle after the address. The compute engine
-// never lets both sides touch one entry at once (opu_compute_engine).
+// The accumulator: ACC_ENTRIES entries of CO 48-bit lanes. The compute
+// engine's two sides (the array, and the post-processing stages) each read
+// and write whole entries through a port of their own; the store engine has
+// its own read port. Reads return one cycle after the address.
 //
-// Two writes and three reads a cycle have no block RAM form (a block RAM
-// has two ports), so the accumulator is built from block RAMs of one write
-// and one read port each, a live-value table choosing among them (LaForest
-// and Steffan, "Efficient multi-ported memories for FPGAs", FPGA 2010): each
-// writer has its own copy per reader, and a bit per entry (registers) says
-// which writer wrote it last. The store reads only an entry's low 16 bits a
-// lane (opu_store), so its two copies hold those alone. The timing is the
-// multi-port memory's: a read sees the writes of earlier cycles, not the
-// one in its own cycle.
+// Three banks, each a block RAM of one write and one read port
+// (opu_sdp_ram.sv): [0, ACC_BANK1) and [ACC_BANK1, ACC_SUMS) for codegen's
+// two halves, whose tiles alternate, and [ACC_SUMS, ACC_ENTRIES) for a
+// global pool's sums. The compute engine never lets both sides touch one
+// bank at once (opu_compute_engine), so a bank has one side's reads and
+// writes at a time: its write port takes whichever side writes it, its read
+// port serves the post side in the banks `post_banks_i` names and the array
+// in the others. The store reads only an entry's low 16 bits a lane
+// (opu_store), from a copy of those in each bank written beside it. A read
+// sees the writes of earlier cycles, not the one in its own cycle.
 module opu_acc_buffer
 (
   input  logic                  clk_i,
@@ -26,15 +26,21 @@ module opu_acc_buffer
   input  logic [opu_pkg::ENTRY_BITS-1:0] wdata_b_i,
   input  logic [opu_pkg::ACC_AW-1:0]     raddr_b_i,
   output logic [opu_pkg::ENTRY_BITS-1:0] rdata_b_o,
+  input  logic [2:0]            post_banks_i,  // banks the post side holds
   input  logic [opu_pkg::ACC_AW-1:0]     store_raddr_i,
   output logic [opu_pkg::ENTRY_BITS-1:0] store_rdata_o
 );
   localparam int unsigned LOW_BITS = opu_pkg::CO * 16;  // what the store reads of an entry
-  // The live-value table: 1 where the post side wrote the entry last.
-  logic [opu_pkg::ACC_ENTRIES-1:0] post_wrote_q;
-  logic from_b, from_b_b, from_b_store;
-  logic [opu_pkg::ENTRY_BITS-1:0] a_to_a, b_to_a, a_to_b, b_to_b;
-  logic [LOW_BITS-1:0] a_to_store, b_to_store, a_low, b_low;
+  localparam int unsigned BANKS = 3;
+
+  function automatic logic [1:0] bank_of(input logic [opu_pkg::ACC_AW-1:0] a);
+    bank_of = 32'(a) < opu_pkg::ACC_BANK1 ? 2'd0 : 32'(a) < opu_pkg::ACC_SUMS ? 2'd1 : 2'd2;
+  endfunction
+
+  logic [1:0] a_bank_q, b_bank_q, store_bank_q;
+  logic [BANKS*opu_pkg::ENTRY_BITS-1:0] entries;
+  logic [BANKS*LOW_BITS-1:0] lows;
+  logic [LOW_BITS-1:0] a_low, b_low, store_low;
 
   always_comb
     for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
@@ -42,39 +48,43 @@ module opu_acc_buffer
       b_low[16*j +: 16] = wdata_b_i[opu_pkg::ACC_BITS*j +: 16];
     end
 
-  // Copies written by the array's port (a) and by the post side's (b), one
-  // for each reader.
-  opu_sdp_ram #(.WIDTH(opu_pkg::ENTRY_BITS), .DEPTH(opu_pkg::ACC_ENTRIES)) u_a_to_a (
-    .clk_i, .we_i, .waddr_i, .wdata_i, .raddr_i, .rdata_o(a_to_a));
-  opu_sdp_ram #(.WIDTH(opu_pkg::ENTRY_BITS), .DEPTH(opu_pkg::ACC_ENTRIES)) u_a_to_b (
-    .clk_i, .we_i, .waddr_i, .wdata_i, .raddr_i(raddr_b_i), .rdata_o(a_to_b));
-  opu_sdp_ram #(.WIDTH(LOW_BITS), .DEPTH(opu_pkg::ACC_ENTRIES)) u_a_to_store (
-    .clk_i, .we_i, .waddr_i, .wdata_i(a_low), .raddr_i(store_raddr_i), .rdata_o(a_to_store));
-  opu_sdp_ram #(.WIDTH(opu_pkg::ENTRY_BITS), .DEPTH(opu_pkg::ACC_ENTRIES)) u_b_to_a (
-    .clk_i, .we_i(we_b_i), .waddr_i(waddr_b_i), .wdata_i(wdata_b_i), .raddr_i,
-    .rdata_o(b_to_a));
-  opu_sdp_ram #(.WIDTH(opu_pkg::ENTRY_BITS), .DEPTH(opu_pkg::ACC_ENTRIES)) u_b_to_b (
-    .clk_i, .we_i(we_b_i), .waddr_i(waddr_b_i), .wdata_i(wdata_b_i), .raddr_i(raddr_b_i),
-    .rdata_o(b_to_b));
-  opu_sdp_ram #(.WIDTH(LOW_BITS), .DEPTH(opu_pkg::ACC_ENTRIES)) u_b_to_store (
-    .clk_i, .we_i(we_b_i), .waddr_i(waddr_b_i), .wdata_i(b_low), .raddr_i(store_raddr_i),
-    .rdata_o(b_to_store));
-
-  // Both sides never write one entry in a cycle; were they to, the post
-  // side's write is the one kept, as in the copies it reads.
-  always_ff @(posedge clk_i) begin
-    if (we_i) post_wrote_q[waddr_i] <= 1'b0;
-    if (we_b_i) post_wrote_q[waddr_b_i] <= 1'b1;
-    from_b <= post_wrote_q[raddr_i];
-    from_b_b <= post_wrote_q[raddr_b_i];
-    from_b_store <= post_wrote_q[store_raddr_i];
+  for (genvar b = 0; b < BANKS; b++) begin : g_bank
+    localparam int unsigned BASE = b == 0 ? 0 : b == 1 ? opu_pkg::ACC_BANK1 : opu_pkg::ACC_SUMS;
+    localparam int unsigned LAST = b == 0 ? opu_pkg::ACC_BANK1 :
+                                   b == 1 ? opu_pkg::ACC_SUMS : opu_pkg::ACC_ENTRIES;
+    localparam int unsigned DEPTH = LAST - BASE;
+    localparam int unsigned AW = DEPTH > 1 ? $clog2(DEPTH) : 1;
+    logic we, from_b;
+    logic [AW-1:0] waddr, raddr, store_raddr;
+    logic [opu_pkg::ENTRY_BITS-1:0] wdata;
+    logic [LOW_BITS-1:0] wlow;
+    // Never both sides in one bank; were they to write it at once, the
+    // post side's write is the one kept.
+    assign from_b = we_b_i && bank_of(waddr_b_i) == 2'(b);
+    assign we = from_b || (we_i && bank_of(waddr_i) == 2'(b));
+    assign waddr = AW'((from_b ? 32'(waddr_b_i) : 32'(waddr_i)) - BASE);
+    assign wdata = from_b ? wdata_b_i : wdata_i;
+    assign wlow = from_b ? b_low : a_low;
+    assign raddr = AW'((post_banks_i[b] ? 32'(raddr_b_i) : 32'(raddr_i)) - BASE);
+    assign store_raddr = AW'(32'(store_raddr_i) - BASE);
+    opu_sdp_ram #(.WIDTH(opu_pkg::ENTRY_BITS), .DEPTH(DEPTH)) u_entries (
+      .clk_i, .we_i(we), .waddr_i(waddr), .wdata_i(wdata), .raddr_i(raddr),
+      .rdata_o(entries[opu_pkg::ENTRY_BITS*b +: opu_pkg::ENTRY_BITS]));
+    opu_sdp_ram #(.WIDTH(LOW_BITS), .DEPTH(DEPTH)) u_low (
+      .clk_i, .we_i(we), .waddr_i(waddr), .wdata_i(wlow), .raddr_i(store_raddr),
+      .rdata_o(lows[LOW_BITS*b +: LOW_BITS]));
   end
 
-  assign rdata_o = from_b ? b_to_a : a_to_a;
-  assign rdata_b_o = from_b_b ? b_to_b : a_to_b;
+  always_ff @(posedge clk_i) begin
+    a_bank_q <= bank_of(raddr_i);
+    b_bank_q <= bank_of(raddr_b_i);
+    store_bank_q <= bank_of(store_raddr_i);
+  end
+
+  assign rdata_o = entries[opu_pkg::ENTRY_BITS*a_bank_q +: opu_pkg::ENTRY_BITS];
+  assign rdata_b_o = entries[opu_pkg::ENTRY_BITS*b_bank_q +: opu_pkg::ENTRY_BITS];
+  assign store_low = lows[LOW_BITS*store_bank_q +: LOW_BITS];
   always_comb
     for (int unsigned j = 0; j < opu_pkg::CO; j++)
-      store_rdata_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] =
-          {32'd0, from_b_store ? b_to_store[16*j +: 16] : a_to_store[16*j +: 16]};
+      store_rdata_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = {32'd0, store_low[16*j +: 16]};
 endmodule
-

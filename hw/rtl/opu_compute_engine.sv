@@ -10,9 +10,10 @@
 //
 // The engine still behaves as one in-order engine (docs/isa.md):
 //  - an instruction issues only when no instruction of the other unit
-//    that is still outstanding touches an accumulator entry it touches
-//    (footprint below), so reads and writes of the accumulator happen in
-//    program order;
+//    that is still outstanding touches an accumulator bank it touches
+//    (footprint below; opu_acc_buffer's three banks), so reads and writes
+//    of the accumulator happen in program order, and each bank serves one
+//    side at a time;
 //  - an instruction that gives a token retires only when every older
 //    instruction has finished, so a token means what it meant: everything
 //    before it is done. Instructions without tokens retire as they finish.
@@ -43,6 +44,7 @@ module opu_compute_engine
   output opu_pkg::word_t   post_insn3_o,
   output logic [1:0] post_links_o,
   input  logic    post_done_i,
+  output logic [2:0] post_banks_o,  // the accumulator banks the post unit holds
   output logic    busy_o,
   output logic [63:0] busy_cycles_o,
   output logic [63:0] token_cycles_o,
@@ -88,13 +90,18 @@ module opu_compute_engine
     endcase
   endfunction
 
-  // Whether [lo, hi) and [lo2, hi2) meet; r = {lo, hi}.
-  function automatic logic meet(input logic [63:0] r, input logic [63:0] r2);
-    meet = r[63:32] < r2[31:0] && r2[63:32] < r[31:0];
+  // The accumulator banks (opu_acc_buffer) that entries [lo, hi) lie in;
+  // r = {lo, hi}.
+  function automatic logic [2:0] banks_of(input logic [63:0] r);
+    logic [31:0] lo, hi;
+    lo = r[63:32];
+    hi = r[31:0];
+    banks_of = lo >= hi ? 3'd0 : {hi > opu_pkg::ACC_SUMS,
+                                  lo < opu_pkg::ACC_SUMS && hi > opu_pkg::ACC_BANK1,
+                                  lo < opu_pkg::ACC_BANK1};
   endfunction
-  function automatic logic overlap(input span_t x, input span_t y);
-    overlap = meet(x[127:64], y[127:64]) || meet(x[127:64], y[63:0]) ||
-              meet(x[63:0], y[127:64]) || meet(x[63:0], y[63:0]);
+  function automatic logic [2:0] banks(input span_t x);
+    banks = banks_of(x[127:64]) | banks_of(x[63:0]);
   endfunction
 
   function automatic logic gives(input opu_pkg::word_t w);
@@ -137,11 +144,11 @@ module opu_compute_engine
   // (done: finished, waiting for an older instruction to give its tokens).
   logic   g_busy_q, g_done_q, p_busy_q, p_done_q;
   opu_pkg::index_t g_index_q, p_index_q;
-  span_t  g_span_q, p_span_q;
+  logic [2:0] g_banks_q, p_banks_q;
   // The queue of post instructions issued and not yet started.
   opu_pkg::word_t  q_word [QUEUE];
   opu_pkg::index_t q_index [QUEUE];
-  span_t  q_span [QUEUE];
+  logic [2:0] q_banks [QUEUE];
   logic [QW-1:0] q_rd_q, q_wr_q;
   logic [QW:0]   q_count_q;
 
@@ -150,20 +157,20 @@ module opu_compute_engine
   logic [1:0] links;
   opu_pkg::index_t p_last_index_q;
   opu_pkg::word_t q0, q1, q2, last_post;
-  span_t head_span;
+  logic [2:0] head_banks;
 
   assign is_gemm = `OPU_FIELD(head_i, OPCODE) == opuc_isa_pkg::OP_GEMM;
-  assign head_span = footprint(head_i);
+  assign head_banks = banks(footprint(head_i));
   assign tokens = (!`OPU_FIELD(head_i, POP_PREV) || has_prev_i) &&
                   (!`OPU_FIELD(head_i, POP_NEXT) || has_next_i);
   always_comb begin
     if (is_gemm) begin
-      clash = p_busy_q && overlap(head_span, p_span_q);
+      clash = p_busy_q && |(head_banks & p_banks_q);
       for (int unsigned k = 0; k < QUEUE; k++)
         if (QW'(k) - q_rd_q < q_count_q[QW-1:0] || q_count_q[QW])
-          clash = clash || overlap(head_span, q_span[k]);
+          clash = clash || |(head_banks & q_banks[k]);
     end else begin
-      clash = g_busy_q && overlap(head_span, g_span_q);
+      clash = g_busy_q && |(head_banks & g_banks_q);
     end
   end
   assign ready = head_valid_i && tokens && !clash &&
@@ -201,11 +208,12 @@ module opu_compute_engine
   assign last_post = post_links_o == 2'd2 ? post_insn3_o :
                      post_links_o == 2'd1 ? post_insn2_o : post_insn_o;
   assign busy_o = g_busy_q || p_busy_q || q_count_q != '0;
+  assign post_banks_o = p_busy_q ? p_banks_q : 3'd0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {g_busy_q, g_done_q, p_busy_q, p_done_q, gemm_start_o, post_start_o} <= '0;
-      {g_index_q, p_index_q, g_span_q, p_span_q} <= '0;
+      {g_index_q, p_index_q, g_banks_q, p_banks_q} <= '0;
       {gemm_insn_o, post_insn_o, post_insn2_o, post_insn3_o, post_links_o} <= '0;
       p_last_index_q <= '0;
       {q_rd_q, q_wr_q, q_count_q} <= '0;
@@ -220,7 +228,7 @@ module opu_compute_engine
         g_busy_q <= 1'b1;
         gemm_insn_o <= head_i;
         g_index_q <= head_index_i;
-        g_span_q <= head_span;
+        g_banks_q <= head_banks;
       end else if (g_retire) begin
         g_busy_q <= 1'b0;
         g_done_q <= 1'b0;
@@ -230,7 +238,7 @@ module opu_compute_engine
       if (ready && !is_gemm) begin
         q_word[q_wr_q] <= head_i;
         q_index[q_wr_q] <= head_index_i;
-        q_span[q_wr_q] <= head_span;
+        q_banks[q_wr_q] <= head_banks;
         q_wr_q <= q_wr_q + 1'b1;
       end
       if (p_take) begin
@@ -241,7 +249,7 @@ module opu_compute_engine
         post_links_o <= links;
         p_index_q <= q_index[q_rd_q];
         p_last_index_q <= q_index[q_rd_q + QW'(links)];
-        p_span_q <= q_span[q_rd_q];
+        p_banks_q <= q_banks[q_rd_q];
         q_rd_q <= q_rd_q + QW'(links) + 1'b1;
       end else if (p_retire) begin
         p_busy_q <= 1'b0;

@@ -1,38 +1,63 @@
-// One engine's fetch unit: walks the whole program in order, one word a
-// cycle, and queues the instructions of its engine (with their index, for
-// reports). Each engine fetching for itself keeps the engines as decoupled
-// as the functional simulator's unbounded queues: a full queue stalls only
-// its own engine, never another one's fetch. An opcode no instruction has
-// stops the load engine's fetch unit with `illegal_o`.
+// The fetch unit, after VTA's: the program's instruction words live in DRAM
+// (`length_i` words from byte `prog_addr_i`, a beat boundary, where the host
+// put them), and the unit reads them a beat a request over the DRAM read
+// port it shares with the load engine (opu_dram_reads), then queues each
+// instruction, in program order, for its engine (with its index, for
+// reports). A beat holds words (opu1024: four) or a word spans beats
+// (tiny: two); either way a chunk of max(beat, word) bits is what the unit
+// buffers, BUFFER of them, and it asks for a beat only while the chunks it
+// holds and has asked for fit, since DRAM's responses cannot wait. An
+// instruction whose engine's queue is full waits, and the ones behind it
+// with it: the program's order is one the engines may run in (every token
+// an instruction pops is pushed by an earlier one), so the oldest
+// instruction not yet run is always at its queue's head or still here, and
+// nothing deadlocks. An opcode no instruction has stops the unit with
+// `illegal_o`.
 `include "opu_field.svh"
 module opu_fetch
 #(
-  parameter logic [1:0] ENGINE = 2'd0,
-  parameter int unsigned DEPTH = 8
+  parameter int unsigned DEPTH = 16,  // each engine's queue (a power of two)
+  parameter int unsigned BUFFER = 8   // chunks fetched and not yet queued (a power of two)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
   input  logic                 start_i,
-  input  logic [opu_pkg::IMEM_AW:0]     length_i,
-  output logic [opu_pkg::IMEM_AW-1:0]   raddr_o,
-  input  opu_pkg::word_t                rdata_i,
-  input  logic                 pop_i,
-  output opu_pkg::word_t                head_o,
-  output opu_pkg::index_t               head_index_o,
-  output logic                 head_valid_o,
-  output logic                 done_o,      // every word looked at, the queue empty
+  input  logic [31:0]          prog_addr_i,
+  input  logic [31:0]          length_i,
+  output logic                 rd_req_valid_o,
+  output logic [31:0]          rd_req_addr_o,
+  input  logic                 rd_req_ready_i,
+  input  logic                 rd_rsp_valid_i,
+  input  logic [opu_pkg::BEAT_BITS-1:0] rd_rsp_data_i,
+  input  logic [opu_pkg::NUM_ENGINES-1:0] pop_i,
+  output logic [opu_pkg::NUM_ENGINES*opu_pkg::WORD_BITS-1:0] heads_o,
+  output logic [opu_pkg::NUM_ENGINES*32-1:0] head_indices_o,
+  output logic [opu_pkg::NUM_ENGINES-1:0] head_valid_o,
+  output logic                 done_o,     // every word queued and every queue empty
   output logic                 illegal_o
 );
-  localparam int unsigned QW = opuc_isa_pkg::WORD_BITS + 32;
-  logic [opu_pkg::IMEM_AW:0] ptr_q;
-  logic             inflight_q;
-  logic [opu_pkg::IMEM_AW:0] inflight_idx_q;
+  localparam int unsigned WB = opu_pkg::WORD_BITS;
+  localparam int unsigned BB = opu_pkg::BEAT_BITS;
+  localparam int unsigned CHUNK = BB > WB ? BB : WB;
+  localparam int unsigned WPC = CHUNK / WB;  // words a chunk
+  localparam int unsigned BPC = CHUNK / BB;  // beats a chunk
+  localparam int unsigned WSEL = WPC > 1 ? $clog2(WPC) : 1;
+  localparam int unsigned BSEL = BPC > 1 ? $clog2(BPC) : 1;
+  localparam int unsigned QW = WB + 32;
+  localparam int unsigned CW = $clog2(BUFFER);
+  localparam int unsigned DW = $clog2(DEPTH);
+
   logic             running_q;
-  logic [$clog2(DEPTH):0] count;
-  logic             empty;
-  logic [QW-1:0]    head;
-  logic             legal, mine, issue;
+  logic [31:0]      beats_total, beats_asked_q, words_taken_q;
+  logic [CW+BSEL+2:0] beats_held_q;  // beats asked for and not yet queued as chunks
+  logic [CHUNK-1:0] chunk_in, chunk;
+  logic             chunk_push, chunk_pop, chunk_empty, ask, last_word;
+  logic [CW:0]      chunk_count;
+  logic [WB-1:0]    word;
+  logic             word_valid, legal, take;
   logic [1:0]       engine;
+  logic [opu_pkg::NUM_ENGINES-1:0] push, empty;
+  logic [opu_pkg::NUM_ENGINES*(DW+1)-1:0] counts;
 
   // The engine an opcode belongs to, and whether any instruction has it.
   function automatic logic [2:0] legal_engine(input logic [3:0] opcode);
@@ -50,40 +75,92 @@ module opu_fetch
       default: legal_engine = 3'd0;
     endcase
   endfunction
-  assign {legal, engine} = legal_engine(`OPU_FIELD(rdata_i, OPCODE));
-  assign mine = inflight_q && legal && engine == ENGINE;
-  // Room for the word in flight and one more.
-  assign issue = running_q && ptr_q < length_i && !illegal_o &&
-                 32'(count) + 32'(inflight_q) + 1 < DEPTH;
-  assign raddr_o = ptr_q[opu_pkg::IMEM_AW-1:0];
 
-  opu_fifo #(.WIDTH(QW), .DEPTH(DEPTH)) u_queue (
-    .clk_i, .rst_ni,
-    .push_i(mine), .data_i({32'(inflight_idx_q), rdata_i}),
-    .pop_i, .head_o(head), .empty_o(empty), .count_o(count)
+  // Requests: beat k of the program at prog_addr + k beats, while the
+  // chunks held, arriving and asked for fit the buffer.
+  assign beats_total = (length_i * (WB / 8) + opu_pkg::BEAT_BYTES - 1) / opu_pkg::BEAT_BYTES;
+  assign rd_req_valid_o = running_q && !illegal_o && beats_asked_q < beats_total &&
+                          32'(chunk_count) * BPC + 32'(beats_held_q) < BUFFER * BPC;
+  assign rd_req_addr_o = prog_addr_i + beats_asked_q * opu_pkg::BEAT_BYTES;
+  assign ask = rd_req_valid_o && rd_req_ready_i;
+
+  // Responses: a beat is a chunk, or a chunk's last beat completes it.
+  if (BPC == 1) begin : g_beat_chunk
+    assign chunk_in = rd_rsp_data_i;
+    assign chunk_push = rd_rsp_valid_i;
+  end else begin : g_word_chunk
+    logic [BSEL-1:0] beat_sel_q;
+    logic [CHUNK-BB-1:0] assembling_q;  // the chunk's beats so far, the last one on top
+    assign chunk_in = {rd_rsp_data_i, assembling_q};
+    assign chunk_push = rd_rsp_valid_i && beat_sel_q == BSEL'(BPC - 1);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        beat_sel_q <= '0;
+        assembling_q <= '0;
+      end else if (rd_rsp_valid_i) begin
+        beat_sel_q <= chunk_push ? '0 : beat_sel_q + 1'b1;
+        assembling_q <= chunk_in[CHUNK-1:BB];
+      end
+    end
+  end
+  opu_fifo #(.WIDTH(CHUNK), .DEPTH(BUFFER)) u_chunks (
+    .clk_i, .rst_ni, .push_i(chunk_push), .data_i(chunk_in), .pop_i(chunk_pop),
+    .head_o(chunk), .empty_o(chunk_empty), .count_o(chunk_count)
   );
-  assign head_o = head[opuc_isa_pkg::WORD_BITS-1:0];
-  assign head_index_o = head[QW-1:opuc_isa_pkg::WORD_BITS];
-  assign head_valid_o = !empty;
-  assign done_o = running_q && ptr_q >= length_i && !inflight_q && empty;
+
+  // Decode: the head chunk's next word, to its engine's queue when there is
+  // room; the chunk leaves with its last word, or the program's.
+  if (WPC == 1) begin : g_one_word
+    assign word = chunk;
+    assign last_word = 1'b1;
+  end else begin : g_words
+    logic [WSEL-1:0] word_sel_q;
+    assign word = chunk[WB*32'(word_sel_q) +: WB];
+    assign last_word = word_sel_q == WSEL'(WPC - 1);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) word_sel_q <= '0;
+      else if (start_i) word_sel_q <= '0;
+      else if (take) word_sel_q <= chunk_pop ? '0 : word_sel_q + 1'b1;
+    end
+  end
+  assign word_valid = running_q && !chunk_empty && words_taken_q < length_i && !illegal_o;
+  assign {legal, engine} = legal_engine(`OPU_FIELD(word, OPCODE));
+  assign take = word_valid && legal &&
+                counts[(DW+1)*32'(engine) +: DW+1] != (DW+1)'(DEPTH);
+  assign chunk_pop = take && (last_word || words_taken_q + 1 == length_i);
+
+  for (genvar e = 0; e < opu_pkg::NUM_ENGINES; e++) begin : g_queue
+    logic [QW-1:0] head;
+    assign push[e] = take && engine == 2'(e);
+    opu_fifo #(.WIDTH(QW), .DEPTH(DEPTH)) u_queue (
+      .clk_i, .rst_ni, .push_i(push[e]), .data_i({words_taken_q, word}), .pop_i(pop_i[e]),
+      .head_o(head), .empty_o(empty[e]), .count_o(counts[(DW+1)*e +: DW+1])
+    );
+    assign heads_o[WB*e +: WB] = head[WB-1:0];
+    assign head_indices_o[32*e +: 32] = head[QW-1:WB];
+    assign head_valid_o[e] = !empty[e];
+  end
+  assign done_o = running_q && words_taken_q >= length_i && &empty;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ptr_q <= '0;
-      inflight_q <= 1'b0;
-      inflight_idx_q <= '0;
       running_q <= 1'b0;
       illegal_o <= 1'b0;
+      beats_asked_q <= '0;
+      beats_held_q <= '0;
+      words_taken_q <= '0;
     end else begin
       if (start_i) begin
         running_q <= 1'b1;
-        ptr_q <= '0;
-      end else if (issue) begin
-        ptr_q <= ptr_q + 1'b1;
+        beats_asked_q <= '0;
+        words_taken_q <= '0;
+      end else begin
+        if (ask) beats_asked_q <= beats_asked_q + 1;
+        if (take) words_taken_q <= words_taken_q + 1;
       end
-      inflight_q <= issue;
-      inflight_idx_q <= ptr_q;
-      if (inflight_q && !legal && ENGINE == 2'd0) illegal_o <= 1'b1;
+      beats_held_q <= beats_held_q + (CW+BSEL+3)'(ask) -
+                      (chunk_push ? (CW+BSEL+3)'(BPC) : '0);
+      if (word_valid && !legal) illegal_o <= 1'b1;
     end
   end
 endmodule

@@ -1,8 +1,9 @@
-// The OPU: program memory, a fetch unit and a queue per engine, the
-// dependency tokens, the load, compute and store engines, and the on-chip
-// buffers between them. DRAM is outside: a read port (requests of one beat,
-// responses in order) and a write port (one pixel's lanes, byte-masked).
-// The harness writes the program, pulses start_i and waits for done_o;
+// The OPU: the fetch unit and a queue per engine, the dependency tokens,
+// the load, compute and store engines, and the on-chip buffers between
+// them. DRAM is outside: a read port (requests of one beat, responses in
+// order), shared by the fetch unit and the load engine, and a write port
+// (one pixel's lanes, byte-masked). The harness puts the program's words in
+// DRAM, gives their address and count, pulses start_i and waits for done_o;
 // counter_o shows the counter counter_sel_i picks: 0-2 each engine's busy
 // cycles, 3-5 token-wait cycles, 6-8 DRAM-wait cycles, 9-11 retired
 // instructions, 12-14 the last retired instruction's index, 15 bytes
@@ -13,10 +14,8 @@ module opu_top
 (
   input  logic                 clk_i,
   input  logic                 rst_ni,
-  input  logic                 imem_we_i,
-  input  logic [opu_pkg::IMEM_AW-1:0]   imem_waddr_i,
-  input  opu_pkg::word_t                imem_wdata_i,
-  input  logic [opu_pkg::IMEM_AW:0]     length_i,
+  input  logic [31:0]          prog_addr_i,  // the first instruction word's DRAM byte, a beat boundary
+  input  logic [31:0]          length_i,     // instruction words
   input  logic                 start_i,
   output logic                 done_o,
   output logic                 illegal_o,
@@ -38,11 +37,14 @@ module opu_top
   localparam int unsigned E_LOAD = 0, E_COMPUTE = 1, E_STORE = 2;
 
   // Fetch and queues.
-  logic [opu_pkg::IMEM_AW-1:0] imem_raddr [opu_pkg::NUM_ENGINES];
-  opu_pkg::word_t  imem_rdata [opu_pkg::NUM_ENGINES];
   opu_pkg::word_t  head [opu_pkg::NUM_ENGINES];
   opu_pkg::index_t head_index [opu_pkg::NUM_ENGINES];
-  logic [opu_pkg::NUM_ENGINES-1:0] head_valid, pop, fetch_done, illegal;
+  logic [opu_pkg::NUM_ENGINES-1:0] head_valid, pop;
+  logic [opu_pkg::NUM_ENGINES*opu_pkg::WORD_BITS-1:0] heads;
+  logic [opu_pkg::NUM_ENGINES*32-1:0] head_indices;
+  logic fetch_done, fetch_req_valid, fetch_req_ready, fetch_rsp_valid;
+  logic load_req_valid, load_req_ready, load_rsp_valid;
+  logic [31:0] fetch_req_addr, load_req_addr;
   // Engines.
   logic [opu_pkg::NUM_ENGINES-1:0] take_prev, take_next, give_prev, give_next, has_prev, has_next;
   logic [opu_pkg::NUM_ENGINES-1:0] start, done, busy, dram_wait;
@@ -55,23 +57,26 @@ module opu_top
   logic  gemm_start, gemm_done, post_start, post_done;
   opu_pkg::word_t gemm_insn, post_insn, post_insn2, post_insn3;
   logic [1:0] post_links;
+  logic [2:0] post_banks;
   logic running_q;
 
-  logic [opu_pkg::NUM_ENGINES*opu_pkg::IMEM_AW-1:0] imem_raddrs;
-  logic [opu_pkg::NUM_ENGINES*opu_pkg::WORD_BITS-1:0] imem_rdatas;
-  opu_imem u_imem (
-    .clk_i, .we_i(imem_we_i), .waddr_i(imem_waddr_i), .wdata_i(imem_wdata_i),
-    .raddr_i(imem_raddrs), .rdata_o(imem_rdatas)
+  opu_fetch u_fetch (
+    .clk_i, .rst_ni, .start_i, .prog_addr_i, .length_i, .rd_req_valid_o(fetch_req_valid),
+    .rd_req_addr_o(fetch_req_addr), .rd_req_ready_i(fetch_req_ready),
+    .rd_rsp_valid_i(fetch_rsp_valid), .rd_rsp_data_i, .pop_i(pop), .heads_o(heads),
+    .head_indices_o(head_indices), .head_valid_o(head_valid), .done_o(fetch_done), .illegal_o
+  );
+  opu_dram_reads u_reads (
+    .clk_i, .rst_ni, .fetch_valid_i(fetch_req_valid), .fetch_addr_i(fetch_req_addr),
+    .fetch_ready_o(fetch_req_ready), .fetch_rsp_o(fetch_rsp_valid),
+    .load_valid_i(load_req_valid), .load_addr_i(load_req_addr), .load_ready_o(load_req_ready),
+    .load_rsp_o(load_rsp_valid), .rd_req_valid_o, .rd_req_addr_o, .rd_req_ready_i,
+    .rd_rsp_valid_i
   );
 
   for (genvar e = 0; e < opu_pkg::NUM_ENGINES; e++) begin : g_engine
-    assign imem_raddrs[opu_pkg::IMEM_AW*e +: opu_pkg::IMEM_AW] = imem_raddr[e];
-    assign imem_rdata[e] = imem_rdatas[opu_pkg::WORD_BITS*e +: opu_pkg::WORD_BITS];
-    opu_fetch #(.ENGINE(2'(e))) u_fetch (
-      .clk_i, .rst_ni, .start_i, .length_i, .raddr_o(imem_raddr[e]), .rdata_i(imem_rdata[e]),
-      .pop_i(pop[e]), .head_o(head[e]), .head_index_o(head_index[e]),
-      .head_valid_o(head_valid[e]), .done_o(fetch_done[e]), .illegal_o(illegal[e])
-    );
+    assign head[e] = heads[opu_pkg::WORD_BITS*e +: opu_pkg::WORD_BITS];
+    assign head_index[e] = head_indices[32*e +: 32];
     if (e == E_COMPUTE) begin : g_compute
       opu_compute_engine u_engine (
         .clk_i, .rst_ni, .head_valid_i(head_valid[e]), .head_i(head[e]),
@@ -80,7 +85,8 @@ module opu_top
         .give_prev_o(give_prev[e]), .give_next_o(give_next[e]), .gemm_start_o(gemm_start),
         .gemm_insn_o(gemm_insn), .gemm_done_i(gemm_done), .post_start_o(post_start),
         .post_insn_o(post_insn), .post_insn2_o(post_insn2), .post_insn3_o(post_insn3),
-        .post_links_o(post_links), .post_done_i(post_done), .busy_o(busy[e]),
+        .post_links_o(post_links), .post_done_i(post_done), .post_banks_o(post_banks),
+        .busy_o(busy[e]),
         .busy_cycles_o(busy_cycles[e]), .token_cycles_o(token_cycles[e]),
         .retired_o(retired[e]), .last_retired_o(last_retired[e])
       );
@@ -146,13 +152,15 @@ module opu_top
     .raddr_i(acc_raddr[opu_pkg::ACC_AW-1:0]), .rdata_o(acc_rdata), .we_b_i(post_acc_we),
     .waddr_b_i(post_acc_waddr[opu_pkg::ACC_AW-1:0]), .wdata_b_i(post_acc_wdata),
     .raddr_b_i(post_acc_raddr[opu_pkg::ACC_AW-1:0]), .rdata_b_o(post_acc_rdata),
+    .post_banks_i(post_banks),
     .store_raddr_i(store_raddr[opu_pkg::ACC_AW-1:0]), .store_rdata_o(store_rdata)
   );
 
   opu_load u_load (
     .clk_i, .rst_ni, .start_i(start[E_LOAD]), .insn_i(insn[E_LOAD]), .done_o(done[E_LOAD]),
-    .dram_wait_o(dram_wait[E_LOAD]), .rd_req_valid_o, .rd_req_addr_o, .rd_req_ready_i,
-    .rd_rsp_valid_i, .rd_rsp_data_i, .we_o(load_we), .waddr_o(load_waddr),
+    .dram_wait_o(dram_wait[E_LOAD]), .rd_req_valid_o(load_req_valid),
+    .rd_req_addr_o(load_req_addr), .rd_req_ready_i(load_req_ready),
+    .rd_rsp_valid_i(load_rsp_valid), .rd_rsp_data_i, .we_o(load_we), .waddr_o(load_waddr),
     .wbeat_o(load_wbeat), .wzero_o(load_wzero), .wdiag_o(load_wdiag), .wdata_o(load_wdata),
     .bytes_o(bytes_loaded)
   );
@@ -179,9 +187,8 @@ module opu_top
     .wr_valid_o, .wr_addr_o, .wr_data_o, .wr_mask_o, .wr_ready_i, .bytes_o(bytes_stored)
   );
 
-  assign illegal_o = |illegal;
   assign progress_o = |done || acc_we || |load_we;
-  assign done_o = running_q && &fetch_done && !(|busy) && !(|start) && !illegal_o;
+  assign done_o = running_q && fetch_done && !(|busy) && !(|start) && !illegal_o;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

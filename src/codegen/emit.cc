@@ -69,7 +69,7 @@ UnitPlace PlaceUnit(const GroupEmitter& e, const Unit& unit, int64_t index) {
   place.fm_base = (unit.window % 2) * tiling.fm_half;
   place.weight_base = (index % 2) * tiling.weight_half;
   place.param_row = (unit.pair % 2) * tiling.param_half;
-  place.acc_base = (unit.pair % 2) * tiling.acc_half;
+  place.acc_base = (unit.pair % 2) * tiling.acc_second;
   place.residual_base = (index % 2) * tiling.fm_half + tiling.residual_row;
   return place;
 }
@@ -316,6 +316,8 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
     Batch load = EmitLoads(emitter, unit, place);
     Batch compute = EmitCompute(emitter, unit, place, unit_count);
     Batch store = EmitStores(emitter, unit, place, pair_count);
+    estimate.Fetch(
+        static_cast<int64_t>(load.insns.size() + compute.insns.size() + store.insns.size()));
     for (Batch* batch : {&load, &compute, &store})
       for (isa::Instruction& insn : batch->insns) program.push_back(std::move(insn));
   }

@@ -19,10 +19,13 @@
 // loads wait for the buffer slot the unit two before computed from, its
 // Gemms for its loads, for the unit before's and for the accumulator slot
 // the store two before emptied, its post stages for its Gemms and the unit
-// before's stages, its store for both and the store before. Loads and
-// stores share the DRAM, which takes a read or a write a cycle: a write
-// that falls in a load's request burst delays the load a cycle, and the
-// store as much, and with it the stores after it.
+// before's stages, its store for both and the store before. The fetch unit
+// reads the instructions from DRAM: the group's first comes a latency after
+// its start, and each unit's instruction bytes take the DRAM before its
+// loads (the fetch unit asks first). Loads and stores share the DRAM, which
+// takes a read or a write a cycle: a write that falls in a load's request
+// burst delays the load a cycle, and the store as much, and with it the
+// stores after it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_CODEGEN_ESTIMATE_H
@@ -33,6 +36,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "opuc/isa/isa.h"
 #include "opuc/opu/hw_config.h"
 
 namespace opuc::codegen {
@@ -72,6 +76,9 @@ class CycleEstimate {
   }
 
   void BeginUnit() { units_.emplace_back(); }
+  /// The unit's instructions, `words` of them, read from DRAM by the fetch
+  /// unit (opu_fetch.sv).
+  void Fetch(int64_t words) { units_.back().fetch = Bandwidth(words * isa::kWordBits / 8); }
   /// A load of `bytes` that writes `units` on chip when that, not the
   /// DRAM, may bound it (a zero-inserted window: the load engine writes a
   /// unit a cycle; the DRAM's latency hides an ordinary border's zeros).
@@ -115,10 +122,13 @@ class CycleEstimate {
     // waits for every instruction before it (its post stages').
     std::vector<int64_t> load_end(n), gemm_end(n), post_end(n), compute_end(n);
     StoreTimeline stores(n);
+    // The first instruction comes a DRAM latency after the start.
+    const int64_t start = kStartCycles + (units_[0].fetch > 0 ? latency_ : 0);
     for (size_t u = 0; u < n; ++u) {
       const Unit& unit = units_[u];
       int64_t t =
-          std::max(u > 0 ? load_end[u - 1] : kStartCycles, u > 1 ? compute_end[u - 2] : int64_t{0});
+          std::max(u > 0 ? load_end[u - 1] : start, u > 1 ? compute_end[u - 2] : int64_t{0});
+      t += unit.fetch;
       for (int64_t beats : unit.load_beats) {
         // A read and a write in the same cycle take two of the DRAM's:
         // each delays the other a cycle.
@@ -146,6 +156,7 @@ class CycleEstimate {
  private:
   struct Unit {
     int64_t compute = 0, post = 0, post_insns = 0, store = 0;
+    int64_t fetch = 0;                ///< The DRAM cycles its instruction words take.
     int64_t pass = 0;                 ///< The cycles of the post side's latest pass.
     std::vector<int64_t> load_beats;  ///< Each load's DRAM cycles, in order.
     int64_t store_words = 0;          ///< The DRAM cycles its stores' writes take.

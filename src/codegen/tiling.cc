@@ -1,6 +1,8 @@
 //===- src/codegen/tiling.cc - Choosing the tile ----------------------===//
 #include "tiling.h"
 
+#include <algorithm>
+
 #include "support/format.h"
 
 namespace opuc::codegen {
@@ -47,10 +49,19 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
   t.weight_half = u.weight_rows / 2;
   t.param_half = u.param_rows / 2;
   // A global pool's sums stay for the whole group: one entry per output
-  // block, after both accumulator halves.
+  // block, after both accumulator halves. The halves start at the RTL's
+  // banks and the sums sit in its last bank (OpuBufferUnits::AccBank1), so
+  // one tile's post stages never hold up the next tile's Gemms; with more
+  // sums than the last bank holds, the halves split what is left.
   const bool global = g.pool && g.pool->global;
-  t.pool_sums = u.acc_entries - (global ? CeilDiv(g.out_c, u.out_lanes) : 0);
-  t.acc_half = t.pool_sums / 2;
+  const int64_t sums = global ? CeilDiv(g.out_c, u.out_lanes) : 0;
+  t.pool_sums = global ? std::min(u.AccSumsBank(), u.acc_entries - sums) : u.acc_entries;
+  t.acc_second = u.AccBank1();
+  t.acc_half = std::min(t.acc_second, t.pool_sums - t.acc_second);
+  if (t.acc_half < 1) {
+    t.acc_half = t.pool_sums / 2;
+    t.acc_second = t.acc_half;
+  }
   if (t.param_half < 1 || t.weight_half < 1 || t.acc_half < 1)
     return Unsupported(Cat(g.what, ": the param, weight and accumulator buffers need two halves"));
   t.planes = g.in_format == DType::kI16 ? 2 : 1;

@@ -42,6 +42,10 @@ struct Tiling {
   int64_t chunk_rows = 1;          ///< Weight rows per unit.
   // Half of each buffer, in its units.
   int64_t fm_half = 0, weight_half = 0, param_half = 0, acc_half = 0;
+  /// Where the accumulator's second half starts: the RTL's second bank, so
+  /// the array and the post side never wait on each other (acc_half before
+  /// it only when a global pool's sums leave too little room).
+  int64_t acc_second = 0;
   /// With residual adds: the feature-map row, within a half, after the
   /// largest window, where a unit's residual tiles (one row per pixel and
   /// plane, one full tile of rows after another) go.
@@ -50,7 +54,8 @@ struct Tiling {
   /// once for the whole group; then the per-channel constants' rows.
   int64_t table_row = 0, table_rows = 0, constant_row = 0, constant_rows = 0;
   /// With a global pool: the accumulator entry of output block 0's sums,
-  /// after both halves (block b's is pool_sums + b).
+  /// after both halves, in the RTL's sums bank when they fit there (block
+  /// b's is pool_sums + b).
   int64_t pool_sums = 0;
 
   /// Input rows/columns an output extent of `n` pixels reads.

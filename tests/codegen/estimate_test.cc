@@ -60,6 +60,21 @@ TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, i
   CHECK(estimate.Total() == 528);
 }
 
+TEST_CASE("the estimator's fetch: the first instruction a latency late, each unit's bytes first") {
+  // One unit as in the first test case (a 100-beat load, a 100-cycle Gemm,
+  // a store of 100 pixels: 344 cycles with latency 10) and its 8
+  // instructions, 128 bytes: 2 cycles of opu1024's 64 bytes a cycle. The
+  // start waits 10 for the first instruction: load 19..119, +13 → 132;
+  // compute 146..253; store 253..356.
+  CycleEstimate estimate(Opu1024WithLatency(10));
+  estimate.BeginUnit();
+  estimate.Fetch(8);
+  estimate.Load(100 * 64);
+  estimate.Compute(100);
+  estimate.Store(100, 100 * 16);
+  CHECK(estimate.Total() == 356);
+}
+
 TEST_CASE("no estimate is shorter than the DRAM's reads and writes one a cycle") {
   // Loads and stores of every proportion, the DRAM the bottleneck or not:
   // the stores' writes meet several units' loads, and a store a read

@@ -4,8 +4,9 @@
 // cycle, whichever is longer) and a serial upper bound (nothing overlaps:
 // every array issue, every post-processed entry, every byte, every stored
 // byte as a pixel of its own, every transfer's latency, 3 cycles per
-// instruction, 14 per unit's hand-over between engines and 7 to start
-// (docs/codegen.md) one after another). Both
+// instruction, 14 per unit's hand-over between engines and 7 to start,
+// every instruction's 16 bytes fetched from DRAM and the first a latency
+// late (docs/codegen.md) one after another). Both
 // bounds come from fsim's counters and the HwConfig, not from the estimator.
 #ifndef OPUC_TESTS_PROGRAM_ESTIMATE_BOUNDS_H
 #define OPUC_TESTS_PROGRAM_ESTIMATE_BOUNDS_H
@@ -39,7 +40,10 @@ inline void CheckEstimateBounds(const Program& program, const ProgramRun& run) {
                          static_cast<double>(3 * instructions) +
                          // the hand-over of each unit (at most one per compute instruction)
                          // and the start, as the RTL measures them (docs/codegen.md)
-                         static_cast<double>(7 + 14 * c.instructions[1]);
+                         static_cast<double>(7 + 14 * c.instructions[1]) +
+                         // the fetch unit's words from DRAM, the first a latency late
+                         std::ceil(static_cast<double>(16 * instructions) / bytes_per_cycle) +
+                         static_cast<double>(hw.dram.latency_cycles);
     CAPTURE(c.gemm_issues);
     CAPTURE(c.post_entries);
     CAPTURE(c.bytes_loaded);

@@ -9,6 +9,7 @@
 #ifndef OPUC_OPU_BUFFER_UNITS_H
 #define OPUC_OPU_BUFFER_UNITS_H
 
+#include <algorithm>
 #include <cstdint>
 
 #include "opuc/isa/isa.h"
@@ -26,6 +27,13 @@ struct OpuBufferUnits {
   int64_t weight_rows = 0;
   int64_t param_rows = 0;
   int64_t acc_entries = 0;
+
+  /// The accumulator's three banks in the RTL (docs/rtl.md), each one block
+  /// RAM a side may hold alone: [0, AccBank1()) and [AccBank1(),
+  /// AccSumsBank()) for codegen's two halves, and a small last bank from
+  /// AccSumsBank() for a global pool's sums, which stay for a whole group.
+  int64_t AccBank1() const { return acc_entries / 2; }
+  int64_t AccSumsBank() const { return acc_entries - std::min<int64_t>(128, acc_entries / 8); }
 
   /// DRAM bytes of one unit `load` reads: L into the feature map, Co x L
   /// into the weights (L with `diagonal`), Co x 8 into the params.
