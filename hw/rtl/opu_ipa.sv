@@ -5,6 +5,9 @@
 // products are registered (a DSP slice's M register), then each lane's L
 // products are summed by an adder tree, two levels a register, not a chain.
 // A pixel's sums come IPA_STAGES cycles after its operands (opu_shapes.svh).
+// In the depthwise window mode (opu_gemm) lane l of row j multiplies the
+// window's tap (l / 8, l mod 8) of row j's channel instead of the pixel's
+// byte l: a multiplexer before each multiplier of the window's lanes.
 module opu_ipa
 (
   input  logic                  clk_i,
@@ -12,6 +15,8 @@ module opu_ipa
   input  logic [opu_pkg::BEAT_BITS-1:0]       fm_i,
   input  logic [opu_pkg::WGT_BITS-1:0]        weights_i,  // W[j][l] at byte j * L + l
   input  logic                       fm_unsigned_i,
+  input  logic                       window_i,   // the operands are taps_i's
+  input  logic [opu_pkg::WIN_ROWS*opu_pkg::WIN_COLS*8*opu_pkg::CO-1:0] taps_i,
   output logic [32*opu_pkg::CO-1:0] sums_o      // lane j's at 32 j
 );
   localparam int unsigned LEVELS = opu_pkg::IPA_LEVELS;  // the tree's adder levels
@@ -35,16 +40,22 @@ module opu_ipa
     always_comb begin
       logic [N*SW-1:0] p, prev, next;
       logic signed [SW-1:0] sum;
+      logic [7:0] x;
       int unsigned g, count;
+      x = '0;
       p = '0;
       sum = '0;
       g = 0;
       count = 0;
       if (valid_i)
-        for (int unsigned l = 0; l < opu_pkg::L; l++)
-          p[SW*l +: SW] =
-              SW'($signed({fm_unsigned_i ? 1'b0 : fm_i[8*l+7], fm_i[8*l +: 8]}) *
-                  $signed(weights_i[8*(j*opu_pkg::L+l) +: 8]));
+        for (int unsigned l = 0; l < opu_pkg::L; l++) begin
+          x = fm_i[8*l +: 8];
+          if (window_i)  // tap (l / 8, l mod 8) of row j's channel; none past the window's
+            x = l / 8 < opu_pkg::WIN_ROWS ?
+                    taps_i[((l / 8 * opu_pkg::WIN_COLS + l % 8) * opu_pkg::CO + j) * 8 +: 8] : '0;
+          p[SW*l +: SW] = SW'($signed({fm_unsigned_i ? 1'b0 : x[7], x}) *
+                              $signed(weights_i[8*(j*opu_pkg::L+l) +: 8]));
+        end
       nxt[0] = p;
       for (int unsigned s = 1; s <= S; s++) begin
         // Stage s sums groups of g values of stage s - 1: 4 (two levels),

@@ -23,5 +23,11 @@ localparam int unsigned NUM_ENGINES = 3;
 localparam int unsigned IPA_LEVELS = L > 1 ? $clog2(L) : 0;
 localparam int unsigned IPA_STAGES = 1 + (IPA_LEVELS > 1 ? (IPA_LEVELS + 1) / 2 : 1);
 
+// The depthwise window's registers (opu_gemm.sv): tap (ky, kx) feeds lane
+// 8 ky + kx, so the lanes hold L / 8 kernel rows (one below 8 lanes) of up
+// to 8 taps; Gemm.window_h reaches 8.
+localparam int unsigned WIN_COLS = 8;
+localparam int unsigned WIN_ROWS = L < 16 ? 1 : L / 8 < 8 ? L / 8 : 8;
+
 typedef logic [WORD_BITS-1:0] word_t;
 typedef logic [31:0] index_t;  // an instruction's place in the program

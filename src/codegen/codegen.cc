@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "depthwise_window.h"
 #include "emit.h"
 #include "input_blocks.h"
 #include "opuc/codegen/codegen.h"
@@ -103,6 +104,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
       continue;
     }
     codegen::LineUpInputBlocks(*described, units.lanes);
+    codegen::ChooseDepthwiseWindow(*described, hw, units);
     Expected<codegen::Tiling> tiling = codegen::ChooseTiling(*described, units);
     if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", group.id));
     Ready r{code.steps.size() - 1, std::move(*described), *tiling, {}};

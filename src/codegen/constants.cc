@@ -1,6 +1,10 @@
 //===- src/codegen/constants.cc - Packing weights and params ----------===//
 #include "constants.h"
 
+#include <algorithm>
+
+#include "depthwise_window.h"
+
 namespace opuc::codegen {
 namespace {
 
@@ -11,6 +15,23 @@ void Align(std::vector<uint8_t>& blob, int64_t align) {
 void PutLe(std::vector<uint8_t>& blob, size_t at, uint64_t value, int bytes) {
   for (int i = 0; i < bytes; ++i)
     blob[at + static_cast<size_t>(i)] = static_cast<uint8_t>(value >> (8 * i));
+}
+
+// A depthwise window's weight rows of output block `ob`: row r takes the
+// kernel rows from r x window_rows, output j's tap (ky, kx) of them on
+// lane 8 ky + kx (Gemm.depthwise).
+void PackWindowRows(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u,
+                    int64_t ob, uint8_t* weights) {
+  const int64_t L = u.lanes, Co = u.out_lanes;
+  for (int64_t r = 0; r < t.rows_per_out_block; ++r) {
+    uint8_t* w = weights + (ob * t.rows_per_out_block + r) * Co * L;
+    const int64_t ky0 = r * g.window_rows, rows = std::min(g.window_rows, g.kh - ky0);
+    for (int64_t j = 0; j < Co && ob * Co + j < g.out_c; ++j)
+      for (int64_t ky = 0; ky < rows; ++ky)
+        for (int64_t kx = 0; kx < g.kw; ++kx)
+          w[j * L + ky * kTapRow + kx] =
+              static_cast<uint8_t>(g.Weight(ob * Co + j, ky0 + ky, kx, 0));
+  }
 }
 
 }  // namespace
@@ -31,7 +52,9 @@ ConstantPlacement PackConstants(const InnerProductGroup& g, const Tiling& t,
   at.weights = static_cast<int64_t>(blob.size());
   blob.resize(blob.size() + static_cast<size_t>(t.out_blocks * t.rows_per_out_block * row_bytes),
               0);
-  for (int64_t ob = 0; ob < t.out_blocks; ++ob) {
+  for (int64_t ob = 0; ob < t.out_blocks && g.window_rows > 0; ++ob)
+    PackWindowRows(g, t, u, ob, blob.data() + at.weights);
+  for (int64_t ob = 0; ob < t.out_blocks && g.window_rows == 0; ++ob) {
     for (int64_t tap = 0; tap < t.taps; ++tap) {
       const int64_t ky = tap / g.kw, kx = tap % g.kw;
       for (int64_t bl = 0; bl < t.blocks; ++bl) {

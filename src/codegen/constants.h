@@ -3,7 +3,9 @@
 // For each block of Co output channels: its weight rows, tap by tap (ky,
 // then kx), each tap's input blocks in order, one Co x L matrix W[j][l] per
 // row (zero past the channels; a depthwise row is diagonal, and of
-// multiplier 1 only its L bytes of lanes, CompactWeightRows); then, for
+// multiplier 1 only its L bytes of lanes, CompactWeightRows; a depthwise
+// window's row holds W[j][t], tap t of the Gemm's kernel rows on lane t,
+// a row per Gemm, depthwise_window.h); then, for
 // every output block, one param row: per lane the bias (i32), M (i16, 1:
 // power-of-two mode), S (i8) and a prelu's slope (i8) or 0, little-endian;
 // then a lookup table's entries as i16, little-endian, zero to a whole row.
@@ -31,7 +33,7 @@ struct ConstantPlacement {
 /// = j for output j, so its row is the L bytes of those lanes in DRAM and a
 /// diagonal Load spreads it over the Co x L matrix (docs/isa.md).
 inline bool CompactWeightRows(const InnerProductGroup& g, const OpuBufferUnits& u) {
-  return g.depthwise && g.multiplier == 1 && u.lanes % u.out_lanes == 0;
+  return g.depthwise && g.window_rows == 0 && g.multiplier == 1 && u.lanes % u.out_lanes == 0;
 }
 /// DRAM bytes of one of the group's weight rows: L compact, else Co x L.
 inline int64_t WeightRowBytes(const InnerProductGroup& g, const OpuBufferUnits& u) {

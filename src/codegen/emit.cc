@@ -19,6 +19,7 @@
 
 #include <algorithm>
 
+#include "depthwise_window.h"
 #include "support/format.h"
 #include "transfers.h"
 #include "units.h"
@@ -213,7 +214,9 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
   Batch compute;
   for (int64_t row = unit.first_row; row < unit.first_row + unit.rows; ++row) {
     const int64_t tap = row / tiling.blocks, block = row % tiling.blocks;
-    const int64_t ky = tap / g.kw, kx = tap % g.kw;
+    // A depthwise window's row starts at its first kernel row.
+    const bool window = g.window_rows > 0;
+    const int64_t ky = window ? row * g.window_rows : tap / g.kw, kx = window ? 0 : tap % g.kw;
     for (int64_t plane = 0; plane < tiling.planes; ++plane) {
       isa::GemmInsn gemm;
       gemm.acc_addr = place.acc_base;
@@ -233,7 +236,14 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
       // 256 times), then the low bytes (unsigned).
       gemm.fm_unsigned = g.in_format == DType::kU8 || (tiling.planes == 2 && plane == 1);
       gemm.high_byte = tiling.planes == 2 && plane == 0;
-      e.estimate.Compute(unit.row.size * unit.col.size);
+      if (window) {
+        gemm.depthwise = true;
+        gemm.window_h = std::min(g.window_rows, g.kh - ky) - 1;
+        gemm.window_w = g.kw - 1;
+        gemm.lane = (unit.ob * out_lanes / g.multiplier) % lanes;
+        gemm.pair_rows = g.multiplier == 2;
+      }
+      e.estimate.Compute(window ? WindowGemmCycles(gemm) : unit.row.size * unit.col.size);
       compute.Add(gemm);
     }
   }

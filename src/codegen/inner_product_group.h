@@ -114,6 +114,9 @@ struct InnerProductGroup {
   /// weights zero off the diagonal: a concat's input blocks do not line up.
   bool diagonal = false;
   int64_t multiplier = 1;  ///< Depthwise: output channel o reads input o / multiplier.
+  /// Depthwise: kernel rows one Gemm takes with its taps as the reduction
+  /// axis (depthwise_window.h); 0 on the diagonal mapping, a tap a Gemm.
+  int64_t window_rows = 0;
 
   DType in_format = DType::kI8;
   DType out_format = DType::kI8;  ///< Of `output`.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "depthwise_window.h"
 #include "support/format.h"
 
 namespace opuc::codegen {
@@ -69,7 +70,8 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
   t.blocks = g.depthwise ? 1 : static_cast<int64_t>(t.sources.size());
   t.taps = g.kh * g.kw;
   t.out_blocks = CeilDiv(g.out_c, u.out_lanes);
-  t.rows_per_out_block = t.taps * t.blocks;
+  // A depthwise window mapping takes several kernel rows a weight row.
+  t.rows_per_out_block = g.window_rows > 0 ? WindowGemms(g) : t.taps * t.blocks;
   t.chunk_rows = std::min(t.rows_per_out_block, t.weight_half);
 
   const int64_t per_pixel = t.blocks * t.planes;  // fm rows per input pixel of the window

@@ -38,7 +38,7 @@ struct Tiling {
   int64_t planes = 1;                     ///< 2 for an i16 input.
   int64_t taps = 1;
   int64_t out_blocks = 1;          ///< ceil(out_c / Co).
-  int64_t rows_per_out_block = 1;  ///< Weight rows: taps x blocks.
+  int64_t rows_per_out_block = 1;  ///< Weight rows: taps x blocks (a depthwise window: Gemms).
   int64_t chunk_rows = 1;          ///< Weight rows per unit.
   // Half of each buffer, in its units.
   int64_t fm_half = 0, weight_half = 0, param_half = 0, acc_half = 0;

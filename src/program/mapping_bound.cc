@@ -1,6 +1,7 @@
 //===- src/program/mapping_bound.cc - The limit of opuc's own mapping ----===//
 #include "opuc/program/mapping_bound.h"
 
+#include <algorithm>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -28,9 +29,20 @@ int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw) {
       if (out.size() != 4 || w.size() != 4) break;
       return out[0] * out[1] * out[2] * w[1] * w[2] * CeilDiv(w[3], L) * CeilDiv(out[3], Co) *
              planes;
-    case OpKind::kDepthwiseConv2D:  // out [N,Ho,Wo,C*M], w [1,Kh,Kw,C*M]
+    case OpKind::kDepthwiseConv2D: {  // out [N,Ho,Wo,C*M], w [1,Kh,Kw,C*M]
       if (out.size() != 4 || w.size() != 4) break;
-      return out[0] * out[1] * out[2] * w[1] * w[2] * CeilDiv(out[3], Co) * planes;
+      // With the array's depthwise mode, a Gemm a window of kernel rows,
+      // 8 lanes apart (codegen/depthwise_window.h, which this follows);
+      // else the diagonal mapping, a tap a Gemm.
+      const auto a = DepthwiseConv2DAttrs::Of(node.attrs);
+      const int64_t rows = std::min({hw.ipa.depthwise_window, int64_t{8}, (L - w[2]) / 8 + 1});
+      const bool windowed =
+          rows > 0 && w[1] * w[2] > 1 && a.dilations == Pair{1, 1} && a.strides[1] <= w[2] &&
+          (a.depth_multiplier == 1 || a.depth_multiplier == 2) && Co % a.depth_multiplier == 0 &&
+          w[2] <= std::min<int64_t>(8, L) && L <= 128;
+      const int64_t gemms = windowed ? CeilDiv(w[1], std::min(w[1], rows)) : w[1] * w[2];
+      return out[0] * out[1] * out[2] * gemms * CeilDiv(out[3], Co) * planes;
+    }
     case OpKind::kTransposeConv2D: {  // w [Co,Kh,Kw,Ci]: an output pixel takes at least
       if (out.size() != 4 || w.size() != 4) break;  // floor(K / s) taps along each axis
       const Pair s = TransposeConv2DAttrs::Of(node.attrs).strides;

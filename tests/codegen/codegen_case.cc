@@ -98,7 +98,7 @@ Shape ConvOutShape(const Case& c, int64_t out_c) {
   return {1, side(c.h), side(c.w), out_c};
 }
 
-void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
+std::vector<isa::Word> RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   CAPTURE(Describe(c));
   CAPTURE(hw.name);
   GraphBuilder b("case");
@@ -315,6 +315,7 @@ void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
     CHECK(Values(*got) == Values((*expected)[o]));
   }
   CHECK(code->steps[0].estimated_cycles > 0);
+  return code->steps[0].words;
 }
 
 }  // namespace opuc::codegen_test

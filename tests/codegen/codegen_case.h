@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "opuc/ir/graph.h"
+#include "opuc/isa/isa.h"
 #include "opuc/opu/hw_config.h"
 
 namespace opuc::codegen_test {
@@ -65,16 +66,18 @@ std::string Describe(const Case& c);
 
 /// A random case (codegen_random_case.cc). `taps`: the HwConfig stores
 /// comparator and residual adder results mid-group (store.taps), so a
-/// pool's input may leave the group too.
-Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool taps);
+/// pool's input may leave the group too. `depthwise_only`: a depthwise
+/// conv of 3x3 or 5x5, up to 70 channels.
+Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool taps,
+                bool depthwise_only = false);
 
 /// The inner product's output shape: SAME gives ceil(n / stride) pixels,
 /// VALID (n - k) / stride + 1.
 Shape ConvOutShape(const Case& c, int64_t out_c);
 
 /// Builds the case's graph, runs the reference and the compiled group, and
-/// CHECKs that they agree.
-void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng);
+/// CHECKs that they agree; returns the group's instruction words.
+std::vector<isa::Word> RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng);
 
 }  // namespace opuc::codegen_test
 

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <tuple>
 #include <utility>
+#include <variant>
 
 #include "codegen_case.h"
 
@@ -75,6 +76,59 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
   const HwConfig hw = Dilating("opu1024");
   std::mt19937 rng(7);
   for (int i = 0; i < 80; ++i) RunCase(RandomCase(rng, true, hw.ipa.max_kernel, true), hw, rng);
+}
+
+// Whether `words` hold a Gemm of the array's depthwise mode, and one that
+// takes fewer kernel rows than its group's kernel (several a tile).
+std::pair<bool, bool> DepthwiseWindows(const std::vector<isa::Word>& words, int64_t k) {
+  bool any = false, partial = false;
+  for (const isa::Word& word : words) {
+    Expected<isa::Instruction> insn = isa::Decode(word);
+    REQUIRE(insn.ok());
+    const auto* gemm = std::get_if<isa::GemmInsn>(&*insn);
+    if (!gemm || !gemm->depthwise) continue;
+    any = true;
+    partial = partial || gemm->window_h + 1 < k;
+  }
+  return {any, partial};
+}
+
+TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise mode") {
+  // Depthwise convs of 3x3 and 5x5 (strides 1 and 2, multipliers 1 and 2,
+  // i8, u8 and i16 in, channels on and off the lanes, then what random
+  // groups hold) with their taps as the reduction axis: on opu1024 a Gemm
+  // per tile; with two kernel rows a Gemm, and on tiny (8 lanes: 2 rows
+  // of 3, 1 of 5), several a tile that accumulate.
+  HwConfig opu = Dilating("opu1024"), opu_rows = opu, tiny = Dilating("tiny");
+  opu.ipa.depthwise_window = 8;
+  opu_rows.ipa.depthwise_window = 2;
+  tiny.ipa.depthwise = true;
+  tiny.ipa.depthwise_window = 8;
+  const HwConfig* configs[] = {&opu, &opu_rows, &tiny};
+  std::mt19937 rng(47);
+  int windowed = 0, partial = 0, strided = 0, doubled = 0, wide = 0, i16 = 0, u8 = 0, after = 0;
+  for (int i = 0; i < 60; ++i) {
+    const HwConfig& hw = *configs[i % 3];
+    const Case c = RandomCase(rng, true, hw.ipa.max_kernel, &hw != &tiny, true);
+    const auto [any, several] = DepthwiseWindows(RunCase(c, hw, rng), c.k);
+    // A concat whose pieces do not line up with the blocks runs dense.
+    windowed += any || !c.pieces.empty();
+    partial += several;
+    strided += c.stride == 2;
+    doubled += c.multiplier == 2;
+    wide += c.ci > hw.array.input_channels;
+    i16 += c.in == DType::kI16;
+    u8 += c.in == DType::kU8;
+    after += c.residual || c.after || c.pool || c.upsample;
+  }
+  CHECK(windowed == 60);
+  CHECK(partial > 0);
+  CHECK(strided > 0);
+  CHECK(doubled > 0);
+  CHECK(wide > 0);
+  CHECK(i16 > 0);
+  CHECK(u8 > 0);
+  CHECK(after > 0);
 }
 
 TEST_CASE(

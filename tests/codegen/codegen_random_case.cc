@@ -27,12 +27,13 @@ std::pair<DType, int> LastValue(const Case& c) {
 
 }  // namespace
 
-Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool taps) {
+Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool taps,
+                bool depthwise_only) {
   auto pick = [&](int64_t lo, int64_t hi) {
     return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
   };
   Case c;
-  const int64_t kind = pick(0, depthwise_ok ? 6 : 5);
+  const int64_t kind = depthwise_only ? 6 : pick(0, depthwise_ok ? 6 : 5);
   c.op = kind == 6   ? OpKind::kDepthwiseConv2D
          : kind == 5 ? OpKind::kFullyConnected
          : kind == 4 ? OpKind::kTransposeConv2D
@@ -43,17 +44,21 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
   c.co = pick(1, 20);
   const int64_t kernels[] = {1, 2, 3, 5, 7};
   c.k = std::min(kernels[pick(0, 4)], max_kernel);
+  if (depthwise_only) {  // the windows of the array's depthwise mode, on and off the lanes
+    c.k = pick(0, 1) == 1 ? 5 : 3;
+    if (pick(0, 3) == 0) c.ci = pick(21, 70);
+  }
   c.stride = pick(1, 2);
   // Dilated taps (the test's HwConfigs allow 2), on kernels small enough
   // that a pixel's window fits tiny.
   const bool dilatable = c.op == OpKind::kConv2D || c.op == OpKind::kDepthwiseConv2D;
-  if (dilatable && c.k > 1 && c.k <= 3 && pick(0, 2) == 0) c.dilation = 2;
+  if (!depthwise_only && dilatable && c.k > 1 && c.k <= 3 && pick(0, 2) == 0) c.dilation = 2;
   const int64_t reach = (c.k - 1) * c.dilation + 1;
   c.same = pick(0, 1) == 1 || c.h < reach || c.w < reach;
   c.multiplier = pick(1, 2);
   c.in = Format(rng);
   c.out = Format(rng);
-  if (pick(0, 5) == 0) {  // a group without an inner product
+  if (!depthwise_only && pick(0, 5) == 0) {  // a group without an inner product
     c.identity = true;
     c.op = OpKind::kConv2D;  // (unused; not fully connected, so pools may follow)
   }

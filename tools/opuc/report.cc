@@ -101,7 +101,9 @@ std::string SummaryText(const ReportView& v) {
   PrintClasses(r, text);
   text << "opuc's mapping: its limit " << r.mapping_bound_cycles << " cycles; the run takes "
        << Times(cycles, r.mapping_bound_cycles)
-       << " it (channels in blocks of the lanes, depthwise on the diagonal, bytes as laid out)\n"
+       << " it (channels in blocks of the lanes, depthwise as the HwConfig's array maps it: a tap "
+          "or a "
+          "window a Gemm; bytes as laid out)\n"
        << "DRAM traffic: " << Bytes(r.bytes_loaded) << " read, " << Bytes(r.bytes_stored)
        << " written; " << Times(r.bytes_loaded + r.bytes_stored, r.physical.dram_bytes)
        << " the fewest bytes\n"

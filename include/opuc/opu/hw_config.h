@@ -30,7 +30,11 @@ struct ArrayGeometry {
 
 /// What the inner-product array runs besides plain convolutions.
 struct IpaSpec {
-  bool depthwise = true;        ///< Depthwise mode (one input channel per output).
+  bool depthwise = true;  ///< Depthwise mode (one input channel per output).
+  /// Kernel rows one depthwise Gemm takes with its taps as the reduction
+  /// axis (Gemm.depthwise, docs/isa.md); 0: the array has no such mode, and
+  /// depthwise runs on the diagonal mapping (a lane of each dot product).
+  int64_t depthwise_window = 0;
   bool transpose_conv = false;  ///< Zero-inserted input for transposed convolutions.
   int64_t max_kernel = 16;      ///< Kernel taps per axis (4-bit tap offsets).
   int64_t max_stride = 15;

@@ -10,7 +10,9 @@
 //            conv2d           N·Ho·Wo · Kh·Kw · ⌈Ci/L⌉ · ⌈Co/Co_a⌉
 //            fully_connected  rows · ⌈Ci/L⌉ · ⌈Co/Co_a⌉
 //            depthwise_conv2d N·Ho·Wo · Kh·Kw · ⌈C·M/Co_a⌉   (the diagonal mapping:
-//                             one lane of each dot product, docs/codegen.md)
+//                             one lane of each dot product, docs/codegen.md;
+//                             with ipa.depthwise_window, ⌈Kh/rows⌉ for Kh·Kw:
+//                             a Gemm takes `rows` kernel rows)
 //          times 2 for an i16 input (two byte planes);
 //   DRAM:  the bytes the step cannot avoid moving — each input activation
 //          read once as laid out, each constant byte it uses read once, each

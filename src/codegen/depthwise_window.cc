@@ -1,0 +1,25 @@
+//===- src/codegen/depthwise_window.cc - Depthwise on the array -------===//
+#include "depthwise_window.h"
+
+#include <algorithm>
+
+namespace opuc::codegen {
+namespace {
+constexpr int64_t kMaxWindowSide = 8;  // Gemm.window_h, window_w: 3 bits, minus one
+constexpr int64_t kMaxLane = 127;      // Gemm.lane: 7 bits
+}  // namespace
+
+int64_t DepthwiseWindowRows(const HwConfig& hw, int64_t lanes, int64_t kw) {
+  if (kw > kMaxWindowSide || kw > lanes) return 0;
+  return std::min({hw.ipa.depthwise_window, kMaxWindowSide, (lanes - kw) / kTapRow + 1});
+}
+
+void ChooseDepthwiseWindow(InnerProductGroup& g, const HwConfig& hw, const OpuBufferUnits& u) {
+  g.window_rows = 0;
+  const bool fits = g.depthwise && !g.identity && g.kh * g.kw > 1 && g.dy == 1 && g.dx == 1 &&
+                    g.sx <= g.kw && (g.multiplier == 1 || g.multiplier == 2) &&
+                    u.out_lanes % g.multiplier == 0 && u.lanes - 1 <= kMaxLane;
+  if (fits) g.window_rows = std::min(g.kh, DepthwiseWindowRows(hw, u.lanes, g.kw));
+}
+
+}  // namespace opuc::codegen

@@ -1,0 +1,58 @@
+//===- src/codegen/depthwise_window.h - Depthwise on the array -*- C++ -*-===//
+//
+// Which mapping a depthwise product runs on (docs/codegen.md, "Depthwise
+// on the array"). The diagonal mapping puts one channel on one lane of
+// each of the Co dot products: a tap per Gemm, Co of the L x Co
+// multipliers busy. Where the HwConfig's array has a depthwise mode
+// (ipa.depthwise_window), the taps become the reduction axis instead: row
+// j of the array sums a window of its channel's taps (tap (ky, kx) on lane
+// 8 ky + kx), so one Gemm takes up to ipa.depthwise_window kernel rows.
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_CODEGEN_DEPTHWISE_WINDOW_H
+#define OPUC_SRC_CODEGEN_DEPTHWISE_WINDOW_H
+
+#include <cstdint>
+
+#include "inner_product_group.h"
+#include "opuc/isa/isa.h"
+#include "opuc/opu/buffer_units.h"
+#include "opuc/opu/hw_config.h"
+
+namespace opuc::codegen {
+
+/// Lanes from one kernel row of a depthwise window to the next (Gemm.depthwise).
+constexpr int64_t kTapRow = 8;
+
+/// The kernel rows one depthwise Gemm of `g` takes on `hw` (sets
+/// `g.window_rows`): 0 for the diagonal mapping, which a product keeps
+/// when the array has no depthwise mode, it is not depthwise (or only the
+/// identity pass, or one tap), dilated, strided further than its kernel is
+/// wide, of a depth multiplier other than 1 or 2, or its kernel's row does
+/// not fit the lanes or Gemm's fields.
+void ChooseDepthwiseWindow(InnerProductGroup& g, const HwConfig& hw, const OpuBufferUnits& u);
+
+/// The kernel rows of `kw` taps a Gemm of the depthwise mode may take on
+/// `hw`: the HwConfig's, as many as the lanes hold (kTapRow apart), 8 at most.
+int64_t DepthwiseWindowRows(const HwConfig& hw, int64_t lanes, int64_t kw);
+
+/// The Gemms a depthwise window mapping runs per tile, output block and
+/// plane: one per `g.window_rows` kernel rows.
+inline int64_t WindowGemms(const InnerProductGroup& g) {
+  return (g.kh + g.window_rows - 1) / g.window_rows;
+}
+
+/// The array cycles of a Gemm of the depthwise mode on the RTL
+/// (opu_gemm.sv): its window is fed one feature-map row a cycle, a column
+/// of window_h rows at a time, window_w columns before an output row's
+/// first pixel and stride_x columns before each next; one more for the
+/// window's register.
+inline int64_t WindowGemmCycles(const isa::GemmInsn& gemm) {
+  return gemm.out_rows * (gemm.window_h + 1) *
+             (gemm.window_w + 1 + (gemm.out_cols - 1) * gemm.stride_x) +
+         1;
+}
+
+}  // namespace opuc::codegen
+
+#endif  // OPUC_SRC_CODEGEN_DEPTHWISE_WINDOW_H
