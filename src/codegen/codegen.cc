@@ -9,9 +9,11 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "emit.h"
 #include "input_blocks.h"
+#include "input_fold.h"
 #include "opuc/codegen/codegen.h"
 #include "opuc/program/lifetime.h"
 #include "support/format.h"
@@ -76,7 +78,8 @@ std::vector<const PlannedStep*> StepPlan::OpuSteps() const {
   return opu;
 }
 
-Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, const HwConfig& hw) {
+Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, const HwConfig& hw,
+                             const PlanOptions& options) {
   OPUC_RETURN_IF_ERROR(ValidateHwConfig(hw));
   const OpuBufferUnits units = BufferUnits(hw);
   const int64_t align = std::max(kAlign, hw.dram.word_bits / 8);
@@ -86,6 +89,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     codegen::InnerProductGroup group;
     codegen::Tiling tiling;
     codegen::ConstantPlacement constants;
+    std::optional<InputFold> fold;
   };
   std::vector<Ready> ready;
   for (const HwGroup& group : partition.groups) {
@@ -103,18 +107,23 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
       continue;
     }
     codegen::LineUpInputBlocks(*described, units.lanes);
+    std::optional<InputFold> fold;
+    if (options.fold_inputs)
+      fold = codegen::ChooseInputFold(graph, partition, group, *described, units.lanes);
+    if (fold) codegen::FoldInnerProduct(*fold, *described);
     Expected<codegen::Tiling> tiling = codegen::ChooseTiling(*described, units);
     if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", group.id));
-    Ready r{code.steps.size() - 1, std::move(*described), *tiling, {}};
+    Ready r{code.steps.size() - 1, std::move(*described), *tiling, {}, fold};
     r.constants = codegen::PackConstants(r.group, r.tiling, units, align, code.constants);
     ready.push_back(std::move(r));
   }
   const int64_t base = AlignUp(static_cast<int64_t>(code.constants.size()), align);
   const std::vector<Lifetime> lives = GroupLifetimes(graph, partition);
   int64_t next = base;
-  auto place = [&](TensorId t) -> Status {
+  auto place = [&](TensorId t, const std::optional<InputFold>& fold) -> Status {
     if (code.Find(t) != nullptr) return OkStatus();
     OPUC_ASSIGN_OR_RETURN(ActivationLayout layout, LayoutActivation(graph, t, units.lanes, 0));
+    if (fold) OPUC_RETURN_IF_ERROR(FoldLayout(layout, *fold));
     const int64_t bytes = AlignUp(layout.bytes(), align);
     layout.address = FirstFit(code, lives, lives[static_cast<size_t>(t)], bytes, base, align);
     next = std::max(next, layout.address + bytes);
@@ -131,7 +140,9 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
       if (res.constant.empty()) placed.push_back(res.tensor);  // a constant stays in the blob
     if (g.store_pool) placed.push_back(g.pool->tensor);
     if (g.upsampled != kNoTensor) placed.push_back(g.upsampled);
-    for (TensorId t : placed) OPUC_RETURN_IF_ERROR(place(t).WithContext(Cat("group ", g.group)));
+    for (TensorId t : placed)
+      OPUC_RETURN_IF_ERROR(
+          place(t, t == g.input ? r.fold : std::nullopt).WithContext(Cat("group ", g.group)));
   }
   code.dram_bytes = next;
   for (const Ready& r : ready) {
@@ -147,6 +158,10 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     if (g.upsampled != kNoTensor) layouts.upsampled = code.Find(g.upsampled);
     OPUC_ASSIGN_OR_RETURN(code.steps[r.step],
                           codegen::EmitInnerProduct(g, r.tiling, hw, r.constants, layouts));
+    if (r.fold)
+      code.steps[r.step].tiling =
+          Cat("input folded (", r.fold->kernel_h, "x", r.fold->kernel_w, " taps x ", r.fold->in_c,
+              " channels), ", code.steps[r.step].tiling);
   }
   return code;
 }

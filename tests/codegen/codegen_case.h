@@ -59,6 +59,9 @@ struct Case {
   bool upsample = false;
   DType up_format = DType::kI8;
   int f_up = 3;
+  // Let codegen fold the input's taps into lanes where it pays (the host
+  // writes x folded: PlanOptions::fold_inputs).
+  bool fold = false;
 };
 
 std::string Describe(const Case& c);
@@ -73,8 +76,8 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
 Shape ConvOutShape(const Case& c, int64_t out_c);
 
 /// Builds the case's graph, runs the reference and the compiled group, and
-/// CHECKs that they agree.
-void RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng);
+/// CHECKs that they agree. Returns whether codegen folded the input.
+bool RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng);
 
 }  // namespace opuc::codegen_test
 
