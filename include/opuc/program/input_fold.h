@@ -47,7 +47,7 @@ struct InputFold {
 
 /// Checks a fold read from a program against its input's geometry: every
 /// field in range, and each window starting inside the padded input, with
-/// an error naming the field ("fold.stride_h is 0; expected 1 to 15").
+/// an error naming the field ("fold.stride_h is 0; expected 1 to 64").
 Status CheckInputFold(const InputFold& fold);
 
 }  // namespace opuc
