@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <optional>
 
 #include "emit.h"
@@ -91,7 +92,12 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     codegen::ConstantPlacement constants;
     std::optional<InputFold> fold;
   };
-  std::vector<Ready> ready;
+  struct Described {
+    size_t step = 0;
+    codegen::InnerProductGroup group;
+  };
+  std::vector<Described> described_groups;
+  std::map<int32_t, codegen::FoldCandidate> folds;  // by group id
   for (const HwGroup& group : partition.groups) {
     PlannedStep& step = code.steps.emplace_back();
     step.group = group.id;
@@ -107,13 +113,24 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
       continue;
     }
     codegen::LineUpInputBlocks(*described, units.lanes);
-    std::optional<InputFold> fold;
     if (options.fold_inputs)
-      fold = codegen::ChooseInputFold(graph, partition, group, *described, units.lanes);
-    if (fold) codegen::FoldInnerProduct(*fold, *described);
-    Expected<codegen::Tiling> tiling = codegen::ChooseTiling(*described, units);
-    if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", group.id));
-    Ready r{code.steps.size() - 1, std::move(*described), *tiling, {}, fold};
+      folds[group.id] = {described->input, codegen::ChooseInputFold(graph, partition, group,
+                                                                    *described, units.lanes)};
+    described_groups.push_back({code.steps.size() - 1, std::move(*described)});
+  }
+  // A tensor folds only when every OPU group that reads it folds it alike.
+  std::vector<Ready> ready;
+  for (Described& d : described_groups) {
+    codegen::InnerProductGroup& g = d.group;
+    std::optional<InputFold> fold;
+    if (const auto it = folds.find(g.group);
+        it != folds.end() && it->second.fold &&
+        codegen::EveryReaderFolds(partition, g.input, *it->second.fold, folds))
+      fold = it->second.fold;
+    if (fold) codegen::FoldInnerProduct(*fold, g);
+    Expected<codegen::Tiling> tiling = codegen::ChooseTiling(g, units);
+    if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", g.group));
+    Ready r{d.step, std::move(g), *tiling, {}, fold};
     r.constants = codegen::PackConstants(r.group, r.tiling, units, align, code.constants);
     ready.push_back(std::move(r));
   }

@@ -10,15 +10,12 @@ bool Has(const std::vector<TensorId>& list, TensorId t) {
   return std::find(list.begin(), list.end(), t) != list.end();
 }
 
-/// Only the host writes `t`, and among OPU work only one op of `group`
-/// reads it (the conv, or the zero pad folded into its loads).
+/// Only the host writes `t`, and only one op of `group` reads it (the
+/// conv, or the zero pad folded into its loads).
 bool OnlyHostWritesForGroup(const Graph& graph, const HwPartition& partition, const HwGroup& group,
                             TensorId t) {
-  for (const HwGroup& other : partition.groups) {
-    if (other.kind != GroupKind::kOpu) continue;
-    if (Has(other.outputs, t)) return false;
-    if (other.id != group.id && Has(other.inputs, t)) return false;
-  }
+  for (const HwGroup& other : partition.groups)
+    if (other.kind == GroupKind::kOpu && Has(other.outputs, t)) return false;
   const auto reads = [&](NodeId n) { return Has(graph.node(n).inputs, t); };
   return std::count_if(group.ops.begin(), group.ops.end(), reads) == 1;
 }
@@ -50,6 +47,18 @@ std::optional<InputFold> ChooseInputFold(const Graph& graph, const HwPartition& 
   // A folded pad may put a window wholly in the padding: not a fold's.
   if (!CheckInputFold(fold).ok()) return std::nullopt;
   return fold;
+}
+
+bool EveryReaderFolds(const HwPartition& partition, TensorId t, const InputFold& fold,
+                      const std::map<int32_t, FoldCandidate>& candidates) {
+  for (const HwGroup& reader : partition.groups) {
+    if (reader.kind != GroupKind::kOpu || !Has(reader.inputs, t)) continue;
+    const auto it = candidates.find(reader.id);
+    if (it == candidates.end() || it->second.input != t || !it->second.fold ||
+        !(*it->second.fold == fold))
+      return false;
+  }
+  return true;
 }
 
 void FoldInnerProduct(const InputFold& fold, InnerProductGroup& g) {

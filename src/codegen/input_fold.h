@@ -12,6 +12,7 @@
 #ifndef OPUC_SRC_CODEGEN_INPUT_FOLD_H
 #define OPUC_SRC_CODEGEN_INPUT_FOLD_H
 
+#include <map>
 #include <optional>
 
 #include "inner_product_group.h"
@@ -19,16 +20,29 @@
 
 namespace opuc::codegen {
 
-/// The fold of group `group`'s input (described as `g`), or none. It folds
-/// when all of these hold: the inner product is a conv2d of dilation 1 that
-/// reads one input (no concat); only the host writes that input (a graph
-/// input or a CPU step's value: no OPU group stores it) and no other OPU
-/// group and no other op of this group reads it, so its region holds the
-/// folded map alone; it has fewer channels than the array's `lanes`, and
-/// folded it takes fewer array passes a pixel (⌈kh·kw·C / L⌉ < kh·kw).
+/// The fold group `group` (described as `g`) would give its input, or
+/// none. It would fold when all of these hold: the inner product is a
+/// conv2d of dilation 1 that reads one input (no concat); only the host
+/// writes that input (a graph input or a CPU step's value: no OPU group
+/// stores it) and no other op of this group reads it; it has fewer channels
+/// than the array's `lanes`, and folded it takes fewer array passes a pixel
+/// (⌈kh·kw·C / L⌉ < kh·kw).
 std::optional<InputFold> ChooseInputFold(const Graph& graph, const HwPartition& partition,
                                          const HwGroup& group, const InnerProductGroup& g,
                                          int64_t lanes);
+
+/// One group's input and the fold ChooseInputFold gave it.
+struct FoldCandidate {
+  TensorId input = kNoTensor;
+  std::optional<InputFold> fold;
+};
+
+/// Whether `t` may be folded as `fold`: every OPU group of `partition` that
+/// reads it reads it as its input with that same fold (`candidates` by
+/// group id), so that its one region serves them all — the two inner
+/// products of a layer with 16-bit weights read one input.
+bool EveryReaderFolds(const HwPartition& partition, TensorId t, const InputFold& fold,
+                      const std::map<int32_t, FoldCandidate>& candidates);
 
 /// Makes `g` the 1x1, stride-1 convolution over `fold`'s folded map. Its
 /// weights stay: a conv2d's [O, kh, kw, I] bytes are [O, kh·kw·I], the

@@ -32,6 +32,12 @@ struct InputFold {
   // The input as the graph has it (filled from its tensor).
   int64_t in_h = 1, in_w = 1, in_c = 1;
 
+  bool operator==(const InputFold& o) const {
+    return kernel_h == o.kernel_h && kernel_w == o.kernel_w && stride_h == o.stride_h &&
+           stride_w == o.stride_w && pad_top == o.pad_top && pad_left == o.pad_left &&
+           out_h == o.out_h && out_w == o.out_w && in_h == o.in_h && in_w == o.in_w &&
+           in_c == o.in_c;
+  }
   int64_t taps() const { return kernel_h * kernel_w; }
   int64_t folded_channels() const { return taps() * in_c; }
   /// The input element (flat index into [H, W, C]) that channel `ch` of
