@@ -9,10 +9,13 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <optional>
 
 #include "depthwise_window.h"
 #include "emit.h"
 #include "input_blocks.h"
+#include "input_fold.h"
 #include "opuc/codegen/codegen.h"
 #include "opuc/program/lifetime.h"
 #include "support/format.h"
@@ -77,7 +80,8 @@ std::vector<const PlannedStep*> StepPlan::OpuSteps() const {
   return opu;
 }
 
-Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, const HwConfig& hw) {
+Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, const HwConfig& hw,
+                             const PlanOptions& options) {
   OPUC_RETURN_IF_ERROR(ValidateHwConfig(hw));
   const OpuBufferUnits units = BufferUnits(hw);
   const int64_t align = std::max(kAlign, hw.dram.word_bits / 8);
@@ -87,8 +91,14 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     codegen::InnerProductGroup group;
     codegen::Tiling tiling;
     codegen::ConstantPlacement constants;
+    std::optional<InputFold> fold;
   };
-  std::vector<Ready> ready;
+  struct Described {
+    size_t step = 0;
+    codegen::InnerProductGroup group;
+  };
+  std::vector<Described> described_groups;
+  std::map<int32_t, codegen::FoldCandidate> folds;  // by group id
   for (const HwGroup& group : partition.groups) {
     PlannedStep& step = code.steps.emplace_back();
     step.group = group.id;
@@ -104,19 +114,35 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
       continue;
     }
     codegen::LineUpInputBlocks(*described, units.lanes);
-    codegen::ChooseDepthwiseWindow(*described, hw, units);
-    Expected<codegen::Tiling> tiling = codegen::ChooseTiling(*described, units);
-    if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", group.id));
-    Ready r{code.steps.size() - 1, std::move(*described), *tiling, {}};
+    if (options.fold_inputs)
+      folds[group.id] = {described->input, codegen::ChooseInputFold(graph, partition, group,
+                                                                    *described, units.lanes)};
+    described_groups.push_back({code.steps.size() - 1, std::move(*described)});
+  }
+  // A tensor folds only when every OPU group that reads it folds it alike.
+  std::vector<Ready> ready;
+  for (Described& d : described_groups) {
+    codegen::InnerProductGroup& g = d.group;
+    std::optional<InputFold> fold;
+    if (const auto it = folds.find(g.group);
+        it != folds.end() && it->second.fold &&
+        codegen::EveryReaderFolds(partition, g.input, *it->second.fold, folds))
+      fold = it->second.fold;
+    if (fold) codegen::FoldInnerProduct(*fold, g);
+    codegen::ChooseDepthwiseWindow(g, hw, units);
+    Expected<codegen::Tiling> tiling = codegen::ChooseTiling(g, units);
+    if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", g.group));
+    Ready r{d.step, std::move(g), *tiling, {}, fold};
     r.constants = codegen::PackConstants(r.group, r.tiling, units, align, code.constants);
     ready.push_back(std::move(r));
   }
   const int64_t base = AlignUp(static_cast<int64_t>(code.constants.size()), align);
   const std::vector<Lifetime> lives = GroupLifetimes(graph, partition);
   int64_t next = base;
-  auto place = [&](TensorId t) -> Status {
+  auto place = [&](TensorId t, const std::optional<InputFold>& fold) -> Status {
     if (code.Find(t) != nullptr) return OkStatus();
     OPUC_ASSIGN_OR_RETURN(ActivationLayout layout, LayoutActivation(graph, t, units.lanes, 0));
+    if (fold) OPUC_RETURN_IF_ERROR(FoldLayout(layout, *fold));
     const int64_t bytes = AlignUp(layout.bytes(), align);
     layout.address = FirstFit(code, lives, lives[static_cast<size_t>(t)], bytes, base, align);
     next = std::max(next, layout.address + bytes);
@@ -133,7 +159,9 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
       if (res.constant.empty()) placed.push_back(res.tensor);  // a constant stays in the blob
     if (g.store_pool) placed.push_back(g.pool->tensor);
     if (g.upsampled != kNoTensor) placed.push_back(g.upsampled);
-    for (TensorId t : placed) OPUC_RETURN_IF_ERROR(place(t).WithContext(Cat("group ", g.group)));
+    for (TensorId t : placed)
+      OPUC_RETURN_IF_ERROR(
+          place(t, t == g.input ? r.fold : std::nullopt).WithContext(Cat("group ", g.group)));
   }
   code.dram_bytes = next;
   for (const Ready& r : ready) {
@@ -149,6 +177,10 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     if (g.upsampled != kNoTensor) layouts.upsampled = code.Find(g.upsampled);
     OPUC_ASSIGN_OR_RETURN(code.steps[r.step],
                           codegen::EmitInnerProduct(g, r.tiling, hw, r.constants, layouts));
+    if (r.fold)
+      code.steps[r.step].tiling =
+          Cat("input folded (", r.fold->kernel_h, "x", r.fold->kernel_w, " taps x ", r.fold->in_c,
+              " channels), ", code.steps[r.step].tiling);
   }
   return code;
 }

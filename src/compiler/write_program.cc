@@ -12,6 +12,7 @@
 #include "opuc/compiler/write_program.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "opuc/opug/opug.h"
 #include "opup_generated.h"
@@ -40,6 +41,14 @@ Offset<fb::Build> WriteBuild(FlatBufferBuilder& fbb, const ProgramBuild& build,
   return fb::CreateBuildDirect(fbb, build.compiler.c_str(), HwConfigToJson(hw).c_str(),
                                build.opt_level, &disabled, build.precision.c_str(),
                                build.source_name.c_str(), build.source_sha256.c_str());
+}
+
+Offset<fb::InputFold> WriteFold(FlatBufferBuilder& fbb, const std::optional<InputFold>& fold) {
+  if (!fold) return 0;
+  const auto i32 = [](int64_t v) { return static_cast<int32_t>(v); };
+  return fb::CreateInputFold(fbb, i32(fold->kernel_h), i32(fold->kernel_w), i32(fold->stride_h),
+                             i32(fold->stride_w), i32(fold->pad_top), i32(fold->pad_left),
+                             i32(fold->out_h), i32(fold->out_w));
 }
 
 /// Maps the partition's ids (of the graph before fusion) to the program graph's.
@@ -112,7 +121,7 @@ Expected<Offset<fb::Step>> WriteStep(FlatBufferBuilder& fbb, const HwGroup& grou
 /// large model's program is tens of megabytes, and fresh pages cost).
 size_t ProgramBytesBound(size_t opug_bytes, const HwPartition& partition, const StepPlan& plan) {
   size_t bytes = opug_bytes + plan.constants.size() + 2 * kConstantAlignment + 4096;
-  bytes += plan.activations.size() * 16;
+  for (const ActivationLayout& a : plan.activations) bytes += a.fold ? 80U : 16U;
   for (const PlannedStep& step : plan.steps)
     bytes += step.words.size() * sizeof(fb::Word) + step.tiling.size() + step.reason.size();
   for (const HwGroup& group : partition.groups)
@@ -141,9 +150,11 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
   fbb.PreAlign(plan.constants.size(), 64);
   const auto constants = fbb.CreateVector(plan.constants);
   std::vector<Offset<fb::Activation>> activations;
+  uint32_t version = 1;  // the oldest that holds the program, so older readers take it
   for (const ActivationLayout& a : plan.activations) {
     OPUC_ASSIGN_OR_RETURN(const std::vector<TensorId> tensor, renumber.Tensors({a.tensor}));
-    activations.push_back(fb::CreateActivation(fbb, tensor[0], a.address));
+    activations.push_back(fb::CreateActivation(fbb, tensor[0], a.address, WriteFold(fbb, a.fold)));
+    if (a.fold) version = kInputFoldVersion;
   }
   std::vector<Offset<fb::Step>> steps;
   for (size_t s = 0; s < plan.steps.size(); ++s) {
@@ -156,7 +167,7 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
     steps.push_back(step);
   }
   const auto root =
-      fb::CreateProgram(fbb, kProgramVersion, build_table, graph_bytes, constants, plan.dram_bytes,
+      fb::CreateProgram(fbb, version, build_table, graph_bytes, constants, plan.dram_bytes,
                         fbb.CreateVector(activations), fbb.CreateVector(steps));
   fb::FinishProgramBuffer(fbb, root);
   return storage.Take(fbb);

@@ -23,14 +23,15 @@ void SetElement(HostTensor& t, int64_t i, int64_t v) {
 }
 
 // Calls fn(element index, byte address of its lane, plane) for every
-// element and plane of the layout.
+// channel of every pixel and plane of the layout; the index is -1 for a
+// folded tap outside the input.
 template <typename Fn>
 void ForEachByte(const ActivationLayout& l, Fn fn) {
   for (int64_t p = 0; p < l.planes(); ++p)
     for (int64_t y = 0; y < l.height; ++y)
       for (int64_t x = 0; x < l.width; ++x)
         for (int64_t c = 0; c < l.channels; ++c)
-          fn(((y * l.width) + x) * l.channels + c,
+          fn(l.fold ? l.fold->Source(y, x, c) : ((y * l.width) + x) * l.channels + c,
              l.PixelAddress(p, c / l.lanes, y, x) + c % l.lanes, p);
 }
 
@@ -62,17 +63,29 @@ Expected<ActivationLayout> LayoutActivation(const Graph& graph, TensorId tensor,
   return l;
 }
 
+Status FoldLayout(ActivationLayout& layout, InputFold fold) {
+  if (layout.fold) return InvalidArgument(Cat("tensor ", layout.tensor, " is folded twice"));
+  fold.in_h = layout.height;
+  fold.in_w = layout.width;
+  fold.in_c = layout.channels;
+  OPUC_RETURN_IF_ERROR(CheckInputFold(fold));
+  layout.height = fold.out_h;
+  layout.width = fold.out_w;
+  layout.channels = fold.folded_channels();
+  layout.fold = fold;
+  return OkStatus();
+}
+
 Status WriteActivation(const ActivationLayout& layout, const HostTensor& value,
                        std::vector<uint8_t>& dram) {
-  if (value.dtype() != layout.format ||
-      value.elements() != layout.height * layout.width * layout.channels)
+  if (value.dtype() != layout.format || value.elements() != layout.elements())
     return InvalidArgument(Cat("a ", DTypeName(value.dtype()), " value of ", value.elements(),
                                " elements does not fit tensor ", layout.tensor, "'s layout"));
   if (layout.address + layout.bytes() > static_cast<int64_t>(dram.size()))
     return InvalidArgument(Cat("tensor ", layout.tensor, "'s region ends past the DRAM image"));
   const bool wide = layout.planes() == 2;
   ForEachByte(layout, [&](int64_t i, int64_t at, int64_t plane) {
-    const int64_t v = Element(value, i);
+    const int64_t v = i < 0 ? 0 : Element(value, i);
     // i16: plane 0 holds the high byte, plane 1 the low byte.
     const int64_t byte = wide && plane == 0 ? v >> 8 : v;
     dram[static_cast<size_t>(at)] = static_cast<uint8_t>(byte & 255);
@@ -83,11 +96,12 @@ Status WriteActivation(const ActivationLayout& layout, const HostTensor& value,
 Expected<HostTensor> ReadActivation(const ActivationLayout& layout, const Shape& shape,
                                     const std::vector<uint8_t>& dram) {
   OPUC_ASSIGN_OR_RETURN(HostTensor value, HostTensor::Zeros(layout.format, shape));
-  if (value.elements() != layout.height * layout.width * layout.channels ||
+  if (value.elements() != layout.elements() ||
       layout.address + layout.bytes() > static_cast<int64_t>(dram.size()))
     return InvalidArgument(Cat("tensor ", layout.tensor, "'s layout does not match its shape"));
   std::vector<int64_t> high(static_cast<size_t>(value.elements()), 0);
   ForEachByte(layout, [&](int64_t i, int64_t at, int64_t plane) {
+    if (i < 0) return;  // a tap outside the input
     const uint8_t byte = dram[static_cast<size_t>(at)];
     if (layout.planes() == 2 && plane == 0) {
       high[static_cast<size_t>(i)] = static_cast<int8_t>(byte);

@@ -16,8 +16,9 @@ namespace {
 
 int64_t CeilDiv(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
 
-/// The array cycles of one node with the mapping's channel rounding.
-int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw) {
+/// The array cycles of one node with the mapping's channel rounding; a
+/// conv2d over a `folded` input is a 1x1 one over kh·kw·Ci channels.
+int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, bool folded) {
   if (node.inputs.size() < 2 || node.outputs.empty()) return 0;
   const Tensor& in = graph.tensor(node.inputs[0]);
   const Shape& w = graph.tensor(node.inputs[1]).shape;
@@ -27,6 +28,9 @@ int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw) {
   switch (node.op) {
     case OpKind::kConv2D:  // out [N,Ho,Wo,Co], w [Co,Kh,Kw,Ci]
       if (out.size() != 4 || w.size() != 4) break;
+      if (folded)
+        return out[0] * out[1] * out[2] * CeilDiv(w[1] * w[2] * w[3], L) * CeilDiv(out[3], Co) *
+               planes;
       return out[0] * out[1] * out[2] * w[1] * w[2] * CeilDiv(w[3], L) * CeilDiv(out[3], Co) *
              planes;
     case OpKind::kDepthwiseConv2D: {  // out [N,Ho,Wo,C*M], w [1,Kh,Kw,C*M]
@@ -93,7 +97,11 @@ Expected<MappingBound> MappingBoundOfStep(const Program& program, const ProgramS
   MappingBound bound;
   if (step.kind != StepKind::kOpu) return bound;
   const Graph& graph = program.graph();
-  for (NodeId n : step.nodes) bound.array_cycles += ArrayCycles(graph, graph.node(n), program.hw());
+  bool folded = false;  // codegen folds the input of a step's one conv2d
+  for (TensorId t : step.inputs)
+    if (const ActivationLayout* layout = program.Find(t)) folded = folded || layout->fold;
+  for (NodeId n : step.nodes)
+    bound.array_cycles += ArrayCycles(graph, graph.node(n), program.hw(), folded);
   for (TensorId t : step.inputs)
     if (const ActivationLayout* layout = program.Find(t)) bound.dram_bytes += layout->bytes();
   OPUC_ASSIGN_OR_RETURN(int64_t constants, ConstantBytesRead(program, step));

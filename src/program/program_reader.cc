@@ -87,6 +87,7 @@ class ProgramReader {
  private:
   Status ReadHeader();
   Status ReadActivations();
+  Status ReadFold(const fb::InputFold& fold, ActivationLayout& layout) const;
   Status ReadSteps();
   Status CheckSharedRegions() const;
   Status CheckInstructions() const;
@@ -129,6 +130,22 @@ Status ProgramReader::ReadHeader() {
   return OkStatus();
 }
 
+Status ProgramReader::ReadFold(const fb::InputFold& f, ActivationLayout& layout) const {
+  if (program_.version_ < kInputFoldVersion)
+    return InvalidArgument(Cat("fold needs format version ", kInputFoldVersion,
+                               "; the program says ", program_.version_));
+  InputFold fold;
+  fold.kernel_h = f.kernel_h();
+  fold.kernel_w = f.kernel_w();
+  fold.stride_h = f.stride_h();
+  fold.stride_w = f.stride_w();
+  fold.pad_top = f.pad_top();
+  fold.pad_left = f.pad_left();
+  fold.out_h = f.out_h();
+  fold.out_w = f.out_w();
+  return FoldLayout(layout, fold).WithContext(DescribeTensor(program_.graph_, layout.tensor));
+}
+
 Status ProgramReader::ReadActivations() {
   const Graph& graph = program_.graph_;
   program_.activation_of_.assign(graph.tensors.size(), -1);
@@ -145,6 +162,7 @@ Status ProgramReader::ReadActivations() {
           Cat(where, ": ", DescribeTensor(graph, a.tensor()), " already has a region"));
     Expected<ActivationLayout> layout = LayoutActivation(graph, a.tensor(), lanes, a.address());
     if (!layout.ok()) return layout.status().WithContext(where);
+    if (a.fold() != nullptr) OPUC_RETURN_IF_ERROR(ReadFold(*a.fold(), *layout).WithContext(where));
     const int64_t end = a.address() + layout->bytes();
     if (a.address() < first || end > program_.dram_bytes_)
       return InvalidArgument(Cat(where, ": ", DescribeTensor(graph, a.tensor()), " at [",
@@ -198,6 +216,10 @@ Expected<ProgramStep> ProgramReader::ReadStep(const fb::Step& s) {
     for (TensorId t : *list)
       if (program_.Find(t) == nullptr)
         return InvalidArgument(Cat(DescribeTensor(graph, t), " has no DRAM region"));
+  for (TensorId t : step.outputs)
+    if (program_.Find(t)->fold)
+      return InvalidArgument(Cat("output ", DescribeTensor(graph, t),
+                                 " has a folded region; only the host writes a folded input"));
   return step;
 }
 

@@ -98,7 +98,7 @@ Shape ConvOutShape(const Case& c, int64_t out_c) {
   return {1, side(c.h), side(c.w), out_c};
 }
 
-std::vector<isa::Word> RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
+CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   CAPTURE(Describe(c));
   CAPTURE(hw.name);
   GraphBuilder b("case");
@@ -287,7 +287,9 @@ std::vector<isa::Word> RunCase(const Case& c, const HwConfig& hw, std::mt19937& 
   CAPTURE(reasons);
   REQUIRE(partition->groups.size() == 1);
   REQUIRE(partition->groups[0].kind == GroupKind::kOpu);
-  Expected<StepPlan> code = PlanSteps(graph, *partition, hw);
+  PlanOptions options;
+  options.fold_inputs = c.fold;
+  Expected<StepPlan> code = PlanSteps(graph, *partition, hw, options);
   REQUIRE_MESSAGE(code.ok(), code.status().ToString());
   REQUIRE(code->steps.size() == 1);
   REQUIRE_MESSAGE(code->steps[0].kind == StepKind::kOpu, code->steps[0].reason);
@@ -315,7 +317,7 @@ std::vector<isa::Word> RunCase(const Case& c, const HwConfig& hw, std::mt19937& 
     CHECK(Values(*got) == Values((*expected)[o]));
   }
   CHECK(code->steps[0].estimated_cycles > 0);
-  return code->steps[0].words;
+  return {code->steps[0].words, pieces.empty() && code->Find(x)->fold.has_value()};
 }
 
 }  // namespace opuc::codegen_test

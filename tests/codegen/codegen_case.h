@@ -60,6 +60,9 @@ struct Case {
   bool upsample = false;
   DType up_format = DType::kI8;
   int f_up = 3;
+  // Let codegen fold the input's taps into lanes where it pays (the host
+  // writes x folded: PlanOptions::fold_inputs).
+  bool fold = false;
 };
 
 std::string Describe(const Case& c);
@@ -75,9 +78,16 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
 /// VALID (n - k) / stride + 1.
 Shape ConvOutShape(const Case& c, int64_t out_c);
 
+/// What a case compiled to: the group's instruction words, and whether
+/// codegen folded the input into lanes.
+struct CaseRun {
+  std::vector<isa::Word> words;
+  bool folded = false;
+};
+
 /// Builds the case's graph, runs the reference and the compiled group, and
-/// CHECKs that they agree; returns the group's instruction words.
-std::vector<isa::Word> RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng);
+/// CHECKs that they agree.
+CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng);
 
 }  // namespace opuc::codegen_test
 

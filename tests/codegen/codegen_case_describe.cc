@@ -15,6 +15,7 @@ std::string Describe(const Case& c) {
                             (c.dilation > 1 ? " d" + std::to_string(c.dilation) : "") +
                             (c.same ? " same" : " valid") + " " + std::string(DTypeName(c.in)) +
                             "->" + std::string(DTypeName(c.out)) + " " + c.fused;
+  if (c.fold) s += " (may fold)";
   if (!c.pieces.empty()) {
     s += " read as a concat of";
     for (int64_t n : c.pieces) s += " " + std::to_string(n);

@@ -34,9 +34,10 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
   // The draw must reach every kind of group, or a passing run proves less.
   int identity = 0, second_residual = 0, average = 0, global = 0, mean = 0, upsample = 0,
       concat = 0, i16_residual = 0, overlapping = 0, padded = 0, transposed = 0, channel_add = 0,
-      channel_sub = 0, channel_mul = 0, dilated = 0;
+      channel_sub = 0, channel_mul = 0, dilated = 0, folded = 0;
   for (int i = 0; i < 150; ++i) {
-    const Case c = RandomCase(rng, false, hw.ipa.max_kernel, false);
+    Case c = RandomCase(rng, false, hw.ipa.max_kernel, false);
+    c.fold = i % 2 == 1;  // not drawn: the draws stay those of the cases before folding
     upsample += c.upsample;
     concat += !c.pieces.empty();
     i16_residual += c.residual && c.res_format == DType::kI16;
@@ -53,8 +54,9 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
     dilated += !c.identity && c.dilation > 1;
     channel_sub += c.channel && c.channel_op == OpKind::kSub;
     channel_mul += c.channel && c.channel_op == OpKind::kMul;
-    RunCase(c, hw, rng);
+    folded += RunCase(c, hw, rng).folded;
   }
+  CHECK(folded > 0);
   CHECK(identity > 0);
   CHECK(second_residual > 0);
   CHECK(average > 0);
@@ -75,7 +77,13 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
 TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024") {
   const HwConfig hw = Dilating("opu1024");
   std::mt19937 rng(7);
-  for (int i = 0; i < 80; ++i) RunCase(RandomCase(rng, true, hw.ipa.max_kernel, true), hw, rng);
+  int folded = 0;
+  for (int i = 0; i < 80; ++i) {
+    Case c = RandomCase(rng, true, hw.ipa.max_kernel, true);
+    c.fold = i % 2 == 1;
+    folded += RunCase(c, hw, rng).folded;
+  }
+  CHECK(folded > 0);
 }
 
 // Whether `words` hold a Gemm of the array's depthwise mode, and one that
@@ -110,7 +118,7 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
   for (int i = 0; i < 60; ++i) {
     const HwConfig& hw = *configs[i % 3];
     const Case c = RandomCase(rng, true, hw.ipa.max_kernel, &hw != &tiny, true);
-    const auto [any, several] = DepthwiseWindows(RunCase(c, hw, rng), c.k);
+    const auto [any, several] = DepthwiseWindows(RunCase(c, hw, rng).words, c.k);
     // A concat whose pieces do not line up with the blocks runs dense.
     windowed += any || !c.pieces.empty();
     partial += several;

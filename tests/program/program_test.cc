@@ -168,7 +168,89 @@ TEST_CASE("program: a newer format version is refused") {
   const auto bytes = fbb.CreateVector(graph);
   fbb.Finish(opup::CreateProgram(fbb, kProgramVersion + 1, build, bytes), "OPUP");
   const std::vector<uint8_t> newer(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-  CHECK(ReadError(newer) == "small.opup: format version is 2; this opuc reads 1 to 1");
+  CHECK(ReadError(newer) == "small.opup: format version is 3; this opuc reads 1 to 2");
+}
+
+/// The small model's folded activation (conv1's input, which the host
+/// writes after quantizing the image).
+ActivationLayout& FoldedActivation(test::SmallModel& m, size_t* index) {
+  for (size_t i = 0; i < m.code.activations.size(); ++i)
+    if (m.code.activations[i].fold) {
+      *index = i;
+      return m.code.activations[i];
+    }
+  FAIL("no folded activation");
+  return m.code.activations[0];
+}
+
+TEST_CASE("program: a folded input reads back, and a program without one stays version 1") {
+  test::SmallModel m = test::MakeSmallModel("tiny");
+  size_t index = 0;
+  const ActivationLayout& folded = FoldedActivation(m, &index);
+  CHECK(m.graph().tensor(folded.tensor).name == "image/int8");
+  CHECK(folded.fold->kernel_h == 3);
+  CHECK(folded.channels == 27);  // 3x3 taps x 3 channels, in 4 blocks of tiny's 8 lanes
+  Expected<Program> p = Read(m.Write());
+  REQUIRE_MESSAGE(p.ok(), p.status().ToString());
+  CHECK(p->version() == 2);
+  const ActivationLayout& read = p->activations()[index];
+  REQUIRE(read.fold);
+  CHECK(read.channels == 27);
+  CHECK(read.bytes() == folded.bytes());
+  CHECK(read.fold->out_h == 10);
+  CHECK(read.fold->pad_top == 1);
+
+  PlanOptions unfolded;
+  unfolded.fold_inputs = false;
+  const test::SmallModel old = test::MakeSmallModel("tiny", false, false, unfolded);
+  Expected<Program> v1 = Read(old.Write());
+  REQUIRE_MESSAGE(v1.ok(), v1.status().ToString());
+  CHECK(v1->version() == 1);
+  for (const ActivationLayout& a : v1->activations()) CHECK_FALSE(a.fold);
+}
+
+TEST_CASE("program: a folded input is checked on read, naming the field") {
+  const test::SmallModel base = test::MakeSmallModel("tiny");
+  SUBCASE("a field out of range") {
+    test::SmallModel m = base;
+    size_t i = 0;
+    FoldedActivation(m, &i).fold->stride_h = 0;
+    CHECK(ReadError(m.Write()) == "small.opup: activation " + std::to_string(i) + ": tensor " +
+                                      std::to_string(m.code.activations[i].tensor) +
+                                      " 'image/int8': fold.stride_h is 0; expected 1 to 64");
+  }
+  SUBCASE("windows past the input") {
+    test::SmallModel m = base;
+    size_t i = 0;
+    FoldedActivation(m, &i).fold->out_w = 12;
+    CHECK(Contains(ReadError(m.Write()), "fold.out_w is 12; expected 1 to 11"));
+  }
+  SUBCASE("a fold in a version 1 program") {
+    std::vector<uint8_t> bytes = base.Write();
+    const auto* root = reinterpret_cast<const flatbuffers::Table*>(opup::GetProgram(bytes.data()));
+    const uint8_t* field = root->GetAddressOf(opup::Program::VT_VERSION);
+    REQUIRE(field != nullptr);
+    const uint32_t one = 1;
+    std::memcpy(bytes.data() + (field - bytes.data()), &one, sizeof(one));
+    CHECK(Contains(ReadError(bytes), ": fold needs format version 2; the program says 1"));
+  }
+  SUBCASE("a folded region an OPU step writes") {
+    test::SmallModel m = base;
+    // conv1's output, folded 1x1 (a valid fold, and the same bytes).
+    const int32_t conv1 = m.code.OpuSteps()[0]->group;
+    TensorId out = kNoTensor;
+    for (const HwGroup& g : m.partition.groups)
+      if (g.id == conv1) out = g.outputs[0];
+    for (ActivationLayout& a : m.code.activations) {
+      if (a.tensor != out) continue;
+      InputFold f;
+      f.out_h = a.height;
+      f.out_w = a.width;
+      a.fold = f;
+    }
+    CHECK(
+        Contains(ReadError(m.Write()), "has a folded region; only the host writes a folded input"));
+  }
 }
 
 /// `bytes` written again with every CPU step that holds a fused node made an

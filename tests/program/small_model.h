@@ -103,7 +103,7 @@ struct SmallModel {
 };
 
 inline SmallModel MakeSmallModel(const std::string& hw, bool normalized = false,
-                                 bool cpu_tail = false) {
+                                 bool cpu_tail = false, const PlanOptions& options = {}) {
   SmallModel m;
   m.hw = HwConfigPreset(hw).value();
   const Graph model = SmallFloatModel(normalized, cpu_tail);
@@ -115,7 +115,7 @@ inline SmallModel MakeSmallModel(const std::string& hw, bool normalized = false,
   Expected<HwPartition> p = PartitionForHardware(m.graph(), m.hw);
   REQUIRE_MESSAGE(p.ok(), p.status().ToString());
   m.partition = std::move(p).value();
-  Expected<StepPlan> code = PlanSteps(m.graph(), m.partition, m.hw);
+  Expected<StepPlan> code = PlanSteps(m.graph(), m.partition, m.hw, options);
   REQUIRE_MESSAGE(code.ok(), code.status().ToString());
   m.code = std::move(code).value();
   return m;

@@ -45,7 +45,13 @@ int RunDisasm(const DisasmOptions& options, std::ostream& out, std::ostream& err
   for (const ActivationLayout& a : p.activations()) {
     const Tensor& t = graph.tensor(a.tensor);
     out << "  [" << a.address << ", " << a.address + a.bytes() << ")  " << t.name << ' '
-        << DTypeName(t.dtype) << ShapeToString(t.shape) << '\n';
+        << DTypeName(t.dtype) << ShapeToString(t.shape);
+    if (a.fold)  // the host writes it as a conv's im2col (docs/program-format.md)
+      out << " folded: " << a.fold->kernel_h << 'x' << a.fold->kernel_w << " taps every "
+          << a.fold->stride_h << 'x' << a.fold->stride_w << ", padded " << a.fold->pad_top << ','
+          << a.fold->pad_left << " before, as " << a.height << 'x' << a.width << " pixels of "
+          << a.channels << " channels";
+    out << '\n';
   }
   for (size_t i = 0; i < p.steps().size(); ++i) {
     const ProgramStep& s = p.steps()[i];

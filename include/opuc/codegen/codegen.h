@@ -61,11 +61,20 @@ struct StepPlan {
   std::vector<uint8_t> DramImage() const;
 };
 
+/// What PlanSteps may choose.
+struct PlanOptions {
+  /// Fold a first layer's taps into the array's lanes where that takes
+  /// fewer passes (docs/codegen.md, "First-layer folding"): the host then
+  /// writes that input folded, as its activation records.
+  bool fold_inputs = true;
+};
+
 /// Plans one step per group of `partition` (made for `hw` from the
 /// quantized `graph`), compiling every OPU group it can. Errors: an invalid
 /// config, a graph that is not quantized where a group reads it, or a layer
 /// no tiling fits (naming the group, the node, the buffer and by how much).
-Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, const HwConfig& hw);
+Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, const HwConfig& hw,
+                             const PlanOptions& options = {});
 
 }  // namespace opuc
 

@@ -8,6 +8,8 @@
 //          geometry forces (one output pixel per cycle; per tap, a block of
 //          L input channels and Co output channels):
 //            conv2d           N·Ho·Wo · Kh·Kw · ⌈Ci/L⌉ · ⌈Co/Co_a⌉
+//              over a folded input (opuc/program/input_fold.h)
+//                             N·Ho·Wo · ⌈Kh·Kw·Ci/L⌉ · ⌈Co/Co_a⌉
 //            fully_connected  rows · ⌈Ci/L⌉ · ⌈Co/Co_a⌉
 //            depthwise_conv2d N·Ho·Wo · Kh·Kw · ⌈C·M/Co_a⌉   (the diagonal mapping:
 //                             one lane of each dot product, docs/codegen.md;

@@ -31,8 +31,12 @@
 
 namespace opuc {
 
-/// The newest program format version this library reads and the one it writes.
-inline constexpr uint32_t kProgramVersion = 1;
+/// The newest program format version this library reads. Version 2 adds
+/// folded inputs (InputFold); a program without one is written as version
+/// 1, which readers of version 1 still take.
+inline constexpr uint32_t kProgramVersion = 2;
+/// The first version whose activations may be folded.
+inline constexpr uint32_t kInputFoldVersion = 2;
 
 /// How a program was built (schema/opup.fbs, table Build).
 struct ProgramBuild {

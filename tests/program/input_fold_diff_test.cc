@@ -1,0 +1,46 @@
+// First-layer folding, differential: random first layers (fold_case.h)
+// compiled for tiny and opu1024, every device (ref, fsim, cpu) against the
+// integer reference of the unfolded graph, bit for bit. The draw must reach
+// each kernel, stride, padding and format, and fold both taps x channels
+// that fill whole blocks of lanes and that do not.
+#include <doctest/doctest.h>
+
+#include "fold_case.h"
+
+namespace opuc {
+namespace {
+
+TEST_CASE("input fold: random first layers agree with the reference on every device") {
+  int folded = 0, unfolded = 0, whole_blocks = 0, partial_blocks = 0, strided = 0, valid = 0,
+      padded = 0, wide = 0, unsigned_in = 0;
+  std::mt19937 rng(4711);
+  for (const auto& [preset, cases, max_out] : {std::tuple{"tiny", 30, 12}, {"opu1024", 20, 40}}) {
+    const HwConfig hw = *HwConfigPreset(preset);
+    const int64_t lanes = hw.array.input_channels;
+    for (int i = 0; i < cases; ++i) {
+      const test::FoldCase c = test::RandomFoldCase(rng, max_out);
+      const bool f = test::RunFoldCase(c, hw, rng);
+      folded += f;
+      unfolded += !f;
+      whole_blocks += f && c.k * c.k * c.c % lanes == 0;
+      partial_blocks += f && c.k * c.k * c.c % lanes != 0;
+      strided += f && c.stride == 2;
+      valid += f && !c.same && !c.pad_op;
+      padded += f && c.pad_op;
+      wide += f && c.in == DType::kI16;
+      unsigned_in += f && c.in == DType::kU8;
+    }
+  }
+  CHECK(folded > 0);
+  CHECK(unfolded > 0);
+  CHECK(whole_blocks > 0);
+  CHECK(partial_blocks > 0);
+  CHECK(strided > 0);
+  CHECK(valid > 0);
+  CHECK(padded > 0);
+  CHECK(wide > 0);
+  CHECK(unsigned_in > 0);
+}
+
+}  // namespace
+}  // namespace opuc

@@ -1,0 +1,149 @@
+// The folded input layout (opuc/program/input_fold.h) by hand: which input
+// element each lane of a folded pixel holds, the zeros of the padding, the
+// i16 planes and a u8 above 127, reading back (a pixel no window reads
+// comes back 0), and the checks of a fold read from a program.
+#include <doctest/doctest.h>
+
+#include <numeric>
+
+#include "opuc/program/activation_layout.h"
+
+namespace opuc {
+namespace {
+
+/// A [1, h, w, c] layout of L = 8 lanes at address 64.
+ActivationLayout Lanes8Layout(int64_t h, int64_t w, int64_t c, DType format) {
+  ActivationLayout l;
+  l.address = 64;
+  l.height = h;
+  l.width = w;
+  l.channels = c;
+  l.lanes = 8;
+  l.format = format;
+  return l;
+}
+
+InputFold SquareFold(int64_t k, int64_t stride, int64_t pad, int64_t out) {
+  InputFold f;
+  f.kernel_h = f.kernel_w = k;
+  f.stride_h = f.stride_w = stride;
+  f.pad_top = f.pad_left = pad;
+  f.out_h = f.out_w = out;
+  return f;
+}
+
+/// value(y, x, c) = 10·y + 3·x + c: every element of a 3x3x2 map differs.
+HostTensor RampMap(DType format, int64_t h, int64_t w, int64_t c) {
+  HostTensor t = HostTensor::Zeros(format, {1, h, w, c}).value();
+  for (int64_t y = 0; y < h; ++y)
+    for (int64_t x = 0; x < w; ++x)
+      for (int64_t k = 0; k < c; ++k) {
+        const int64_t i = (y * w + x) * c + k, v = 10 * y + 3 * x + k;
+        if (format == DType::kI16)
+          t.data<int16_t>()[i] = static_cast<int16_t>(v * 300 - 4000);  // both bytes matter
+        else if (format == DType::kU8)
+          t.data<uint8_t>()[i] = static_cast<uint8_t>(v + 200);
+        else
+          t.data<int8_t>()[i] = static_cast<int8_t>(v);
+      }
+  return t;
+}
+
+TEST_CASE("input fold: a VALID 2x2 window's taps x channels fill one pixel's lanes") {
+  ActivationLayout l = Lanes8Layout(3, 3, 2, DType::kI8);
+  REQUIRE(FoldLayout(l, SquareFold(2, 1, 0, 2)).ok());
+  CHECK(l.height == 2);
+  CHECK(l.width == 2);
+  CHECK(l.channels == 8);  // 4 taps x 2 channels: one block of 8 lanes
+  CHECK(l.bytes() == 2 * 2 * 8);
+  CHECK(l.elements() == 18);
+  std::vector<uint8_t> dram(64 + 32, 0xEE);
+  REQUIRE(WriteActivation(l, RampMap(DType::kI8, 3, 3, 2), dram).ok());
+  // Folded pixel (1, 0): taps (1,0) (1,1) (2,0) (2,1), each channels 0, 1.
+  const std::vector<uint8_t> pixel_1_0(dram.begin() + 64 + 16, dram.begin() + 64 + 24);
+  CHECK(pixel_1_0 == std::vector<uint8_t>{10, 11, 13, 14, 20, 21, 23, 24});
+  // Folded pixel (0, 1): taps (0,1) (0,2) (1,1) (1,2).
+  const std::vector<uint8_t> pixel_0_1(dram.begin() + 64 + 8, dram.begin() + 64 + 16);
+  CHECK(pixel_0_1 == std::vector<uint8_t>{3, 4, 6, 7, 13, 14, 16, 17});
+  CHECK(dram[63] == 0xEE);  // nothing outside the region
+}
+
+TEST_CASE("input fold: SAME padding and a stride of 2 write 0 for taps outside the input") {
+  // 3x3x1, 3x3 kernel every 2, one row and column of padding: 2x2 pixels of
+  // 9 taps, two blocks of 8 lanes (the second holds tap 8 and 7 zero lanes).
+  ActivationLayout l = Lanes8Layout(3, 3, 1, DType::kI8);
+  REQUIRE(FoldLayout(l, SquareFold(3, 2, 1, 2)).ok());
+  CHECK(l.channels == 9);
+  CHECK(l.blocks() == 2);
+  std::vector<uint8_t> dram(static_cast<size_t>(64 + l.bytes()), 0xEE);
+  REQUIRE(WriteActivation(l, RampMap(DType::kI8, 3, 3, 1), dram).ok());
+  // Pixel (0, 0): rows -1..1, columns -1..1 -> 0 0 0 / 0 v(0,0) v(0,1) / 0 v(1,0) v(1,1).
+  const std::vector<uint8_t> first(dram.begin() + 64, dram.begin() + 72);
+  CHECK(first == std::vector<uint8_t>{0, 0, 0, 0, 0, 3, 0, 10});
+  CHECK(dram[static_cast<size_t>(l.PixelAddress(0, 1, 0, 0))] == 13);  // tap 8: v(1, 1)
+  // Pixel (1, 1): rows 1..3, columns 1..3; tap 8 is (3, 3), outside.
+  CHECK(dram[static_cast<size_t>(l.PixelAddress(0, 0, 1, 1))] == 13);      // tap 0: v(1, 1)
+  CHECK(dram[static_cast<size_t>(l.PixelAddress(0, 0, 1, 1) + 4)] == 26);  // tap 4: v(2, 2)
+  CHECK(dram[static_cast<size_t>(l.PixelAddress(0, 1, 1, 1))] == 0);       // tap 8: (3, 3)
+}
+
+TEST_CASE("input fold: i16 planes and u8 values, read back, and a pixel no window reads is 0") {
+  for (DType format : {DType::kI16, DType::kU8, DType::kI8}) {
+    CAPTURE(DTypeName(format));
+    // 4x4x2, 2x2 kernel every 3 (VALID): one output pixel reads rows and
+    // columns 0-1; the rest of the map is never read.
+    ActivationLayout l = Lanes8Layout(4, 4, 2, format);
+    REQUIRE(FoldLayout(l, SquareFold(2, 3, 0, 1)).ok());
+    std::vector<uint8_t> dram(static_cast<size_t>(64 + l.bytes()), 0);
+    const HostTensor in = RampMap(format, 4, 4, 2);
+    REQUIRE(WriteActivation(l, in, dram).ok());
+    if (format == DType::kI16) {        // element (0, 1, 1) = 4·300 − 4000 = −2800 = 0xF510
+      CHECK(dram[64 + 3] == 0xF5);      // high byte plane, lane 3
+      CHECK(dram[64 + 8 + 3] == 0x10);  // low byte plane
+    }
+    if (format == DType::kU8) CHECK(dram[64 + 7] == 214);  // element (1, 1, 1) = 14 + 200
+    Expected<HostTensor> back = ReadActivation(l, {1, 4, 4, 2}, dram);
+    REQUIRE(back.ok());
+    for (int64_t i = 0; i < 32; ++i) {
+      const int64_t y = i / 8, x = i / 2 % 4;
+      CAPTURE(i);
+      const bool read = y < 2 && x < 2;
+      if (format == DType::kI16)
+        CHECK(back->data<int16_t>()[i] == (read ? in.data<int16_t>()[i] : 0));
+      else if (format == DType::kU8)
+        CHECK(back->data<uint8_t>()[i] == (read ? in.data<uint8_t>()[i] : 0));
+      else
+        CHECK(back->data<int8_t>()[i] == (read ? in.data<int8_t>()[i] : 0));
+    }
+  }
+}
+
+TEST_CASE("input fold: a fold read from a program is checked, naming the field") {
+  const auto error = [](InputFold f) {
+    ActivationLayout l = Lanes8Layout(8, 8, 3, DType::kI8);
+    const Status s = FoldLayout(l, f);
+    return s.ok() ? std::string("(fine)") : s.message();
+  };
+  CHECK(error(SquareFold(3, 1, 1, 8)) == "(fine)");
+  InputFold f = SquareFold(3, 1, 1, 6);
+  f.out_h = 8;
+  CHECK(error(f) == "(fine)");
+  f.stride_h = 0;
+  CHECK(error(f) == "fold.stride_h is 0; expected 1 to 64");
+  CHECK(error(SquareFold(0, 1, 0, 4)) == "fold.kernel_h is 0; expected 1 to 64");
+  CHECK(error(SquareFold(3, 1, 3, 4)) == "fold.pad_top is 3; expected 0 to 2");
+  CHECK(error(SquareFold(3, 1, 1, 10)) == "fold.out_h is 10; expected 1 to 9");
+  // Every 2 rows from row -1: the 5th window starts at row 7, a 6th at 9.
+  f = SquareFold(3, 2, 1, 5);
+  CHECK(error(f) == "(fine)");
+  f.out_h = 6;
+  CHECK(error(f) == "fold.out_h is 6: its last window starts at 9, past the input's 8 pixels");
+  f.out_h = 0;
+  CHECK(error(f) == "fold.out_h is 0; expected 1 to 9");
+  f = SquareFold(64, 1, 0, 1);
+  f.kernel_w = 64;
+  CHECK(error(f) == "(fine)");  // 4096 taps x 3
+}
+
+}  // namespace
+}  // namespace opuc
