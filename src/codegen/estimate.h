@@ -22,7 +22,11 @@
 // before's stages, its store for both and the store before. The fetch unit
 // reads the instructions from DRAM: the group's first comes a latency after
 // its start, and each unit's instruction bytes take the DRAM before its
-// loads (the fetch unit asks first). Loads and stores share the DRAM, which
+// loads (the fetch unit asks first). The fetch unit queues the words in
+// program order, a unit's loads after the unit before's computation, and
+// the compute engine's queue holds kQueueDepth: a unit with more compute
+// instructions than that holds the next unit's loads back until its first
+// ones have issued. Loads and stores share the DRAM, which
 // takes a read or a write a cycle: a write that falls in a load's request
 // burst delays the load a cycle, and the store as much, and with it the
 // stores after it.
@@ -58,6 +62,11 @@ class CycleEstimate {
   static constexpr int64_t kHandOverCycles = 14;
   static constexpr int64_t kUnitCycles = 3;
   static constexpr int64_t kStartCycles = 7;
+  /// Each engine's instruction queue (opu_fetch.sv's DEPTH), and what a
+  /// word takes from the issue that made room for it to the next unit's
+  /// first load starting, as the RTL measures it.
+  static constexpr int64_t kQueueDepth = 16;
+  static constexpr int64_t kQueueCycles = 0;
   /// What a post-processing instruction costs besides its entries, and
   /// what the first of a unit waits after the unit's last Gemm (its
   /// retirement, the queue, the start), as the RTL measures them.
@@ -94,7 +103,9 @@ class CycleEstimate {
   /// The array's instructions, and the post-processing stages' (which run
   /// beside the array: the next unit's Gemms overlap this unit's stages).
   void Compute(int64_t cycles) {
-    units_.back().compute += cycles + kInstructionCycles + array_pipeline_;
+    Unit& unit = units_.back();
+    unit.gemms.push_back(cycles + kInstructionCycles + array_pipeline_);
+    unit.compute += unit.gemms.back();
   }
   /// A stage that `joins` the pass before streams through with it (the
   /// pass then takes its slowest stage's cycles, and one more for the
@@ -122,6 +133,8 @@ class CycleEstimate {
     // waits for every instruction before it (its post stages').
     std::vector<int64_t> load_end(n), gemm_end(n), post_end(n), compute_end(n);
     StoreTimeline stores(n);
+    // When each compute instruction so far left the fetch unit's queue.
+    std::vector<int64_t> issued;
     // The first instruction comes a DRAM latency after the start.
     const int64_t start = kStartCycles + (units_[0].fetch > 0 ? latency_ : 0);
     for (size_t u = 0; u < n; ++u) {
@@ -129,6 +142,10 @@ class CycleEstimate {
       int64_t t =
           std::max(u > 0 ? load_end[u - 1] : start, u > 1 ? compute_end[u - 2] : int64_t{0});
       t += unit.fetch;
+      // The unit before's last compute instruction entered the queue once
+      // the one kQueueDepth before it issued; this unit's loads follow it.
+      if (const size_t depth = kQueueDepth; issued.size() > depth)
+        t = std::max(t, issued[issued.size() - 1 - depth] + kQueueCycles);
       for (int64_t beats : unit.load_beats) {
         // A read and a write in the same cycle take two of the DRAM's:
         // each delays the other a cycle.
@@ -143,6 +160,14 @@ class CycleEstimate {
                     u > 0 ? gemm_end[u - 1] + kUnitCycles + units_[u - 1].post_insns : int64_t{0},
                     u > 1 ? stores.end[u - 2] : int64_t{0}});
       gemm_end[u] = begin + unit.compute;
+      // A Gemm issues when the one before is done; the post instructions
+      // enter the post side's queue one a cycle after the last.
+      int64_t issue = begin;
+      for (int64_t cycles : unit.gemms) {
+        issued.push_back(issue);
+        issue += cycles;
+      }
+      for (int64_t p = 0; p < unit.post_insns; ++p) issued.push_back(gemm_end[u] + 1 + p);
       const int64_t post_before = u > 0 ? post_end[u - 1] : int64_t{0};
       post_end[u] = unit.post_insns > 0
                         ? std::max(gemm_end[u] + kPostStartCycles, post_before) + unit.post
@@ -156,6 +181,7 @@ class CycleEstimate {
  private:
   struct Unit {
     int64_t compute = 0, post = 0, post_insns = 0, store = 0;
+    std::vector<int64_t> gemms;       ///< Each Gemm's cycles, in order.
     int64_t fetch = 0;                ///< The DRAM cycles its instruction words take.
     int64_t pass = 0;                 ///< The cycles of the post side's latest pass.
     std::vector<int64_t> load_beats;  ///< Each load's DRAM cycles, in order.

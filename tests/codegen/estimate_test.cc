@@ -75,6 +75,25 @@ TEST_CASE("the estimator's fetch: the first instruction a latency late, each uni
   CHECK(estimate.Total() == 356);
 }
 
+TEST_CASE("the estimator's fetch queue: a unit of more Gemms than it holds delays the next loads") {
+  // Two units, each a 300-beat load, 20 one-pixel Gemms (1 + 3 + 4 = 8
+  // cycles each) and a store of one 16-byte pixel (4 cycles, 1 write).
+  // Latency 10. u0: load 7..307, +13 → 320; Gemms 334..494, the fourth
+  // issued at 334 + 3·8 = 358; store 494..498 (its write 494..495).
+  // u1's loads follow u0's 20th Gemm into the queue of 16, which waits for
+  // u0's fourth to issue: load from 358 (not 320) to 658, and u0's write
+  // falls in it: 659, +13 → 672; Gemms max(686, 494 + 3) = 686..846;
+  // store 846..850.
+  CycleEstimate estimate(Opu1024WithLatency(10));
+  for (int u = 0; u < 2; ++u) {
+    estimate.BeginUnit();
+    estimate.Load(300 * 64);
+    for (int g = 0; g < 20; ++g) estimate.Compute(1);
+    estimate.Store(1, 16);
+  }
+  CHECK(estimate.Total() == 850);
+}
+
 TEST_CASE("no estimate is shorter than the DRAM's reads and writes one a cycle") {
   // Loads and stores of every proportion, the DRAM the bottleneck or not:
   // the stores' writes meet several units' loads, and a store a read
