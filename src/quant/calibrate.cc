@@ -248,6 +248,17 @@ void AccumulateErrors(const float* values, int64_t count, TensorStats& stats, in
   }
 }
 
+void MergeStats(TensorStats& into, const TensorStats& more) {
+  into.seen = into.seen || more.seen;
+  into.max_abs = std::max(into.max_abs, more.max_abs);
+  into.sum_squares += more.sum_squares;
+  into.count += more.count;
+  for (size_t k = 0; k < into.squared_error.size(); ++k) {
+    into.squared_error[k] += more.squared_error[k];
+    into.squared_error_u8[k] += more.squared_error_u8[k];
+  }
+}
+
 int BestFractionBits(const TensorStats& stats) {
   if (!stats.seen || stats.max_abs == 0.0) return kMaxActivationBits;
   const auto& errors = stats.squared_error;

@@ -46,6 +46,10 @@ struct TensorStats {
 /// the sums are the same whichever threads make them).
 void AccumulateErrors(const float* values, int64_t count, TensorStats& stats, int threads = 1);
 
+/// Adds what `more` saw into `into`: the statistics of both sets of samples
+/// (the sums in another order than one run over both).
+void MergeStats(TensorStats& into, const TensorStats& more);
+
 /// The candidate with the least error in i8; ties go to the smaller length
 /// (the wider range). An unseen or all-zero tensor gets the largest length.
 int BestFractionBits(const TensorStats& stats);

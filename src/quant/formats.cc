@@ -93,6 +93,13 @@ FormatPlanner::FormatPlanner(const Graph& graph, const std::vector<TensorStats>&
         !votes_[static_cast<size_t>(node.inputs[0])])
       unsigned_[static_cast<size_t>(node.inputs[0])] = true;
   if (!allow_unsigned) unsigned_.assign(unsigned_.size(), false);
+  relu6_bounded_.assign(graph.tensors.size(), false);
+  for (const Node& node : graph.nodes)
+    if (node.op == OpKind::kRelu6) {
+      relu6_bounded_[static_cast<size_t>(node.outputs[0])] = true;
+      if (!votes_[static_cast<size_t>(node.inputs[0])])
+        relu6_bounded_[static_cast<size_t>(node.inputs[0])] = true;
+    }
   table_input_.assign(graph.tensors.size(), false);
   saturating_input_.assign(graph.tensors.size(), true);
   std::vector<bool> read(graph.tensors.size(), false);
@@ -167,6 +174,10 @@ ActivationFormats FormatPlanner::Plan(const std::vector<bool>& wide) const {
                        [&](TensorId t) { return table_input_[static_cast<size_t>(t)]; }))
         bits = std::max(kMinActivationBits, bits - kWideHeadroomBits);
     }
+    if (!widen && std::all_of(g.members.begin(), g.members.end(), [&](TensorId t) {
+          return relu6_bounded_[static_cast<size_t>(t)] && unsigned_[static_cast<size_t>(t)];
+        }))
+      bits = std::max(bits, kRelu6U8Bits);
     for (TensorId t : g.members) {
       plan.format[static_cast<size_t>(t)] = format(t);
       plan.bits[static_cast<size_t>(t)] = bits;

@@ -13,7 +13,9 @@
 //   - i8 otherwise.
 //
 // An 8-bit group keeps its i8 length (so u8 is headroom: twice the range at
-// the same resolution); a widened group's is the largest that does not clip.
+// the same resolution), except a u8 group of relu6 outputs (and their
+// inputs), which cannot pass 6: it takes at least kRelu6U8Bits, the finest
+// length that holds 6; a widened group's is the largest that does not clip.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_QUANT_FORMATS_H
@@ -55,6 +57,12 @@ inline constexpr int kWideHeadroomBits = 1;
 /// 8 apart).
 inline constexpr double kSaturatedTableInput = 16.0;
 
+/// The finest u8 length that holds a relu6's output: 255 · 2^-5 = 7.97 >= 6
+/// (2^-6 holds 3.98). A group of relu6 outputs cannot clip there, so the
+/// bit i8's length keeps as headroom goes to resolution (hand_landmark_lite's
+/// default: +151% -> +129% array passes, docs/quantization.md).
+inline constexpr int kRelu6U8Bits = 5;
+
 struct ActivationFormats {
   std::vector<DType> format;
   std::vector<int> bits;
@@ -78,6 +86,7 @@ class FormatPlanner {
   std::vector<int> bits8_;
   std::vector<bool> votes_;             ///< ActivationGroups::votes
   std::vector<bool> unsigned_;          ///< u8 when 8-bit.
+  std::vector<bool> relu6_bounded_;     ///< A relu6's output, or its input that does not vote.
   std::vector<bool> table_input_;       ///< Read by a lookup table (tables.h).
   std::vector<bool> saturating_input_;  ///< Read by sigmoid and tanh only.
   std::vector<FormatGroup> groups_;

@@ -60,7 +60,8 @@ class PerLayerChoice {
   };
 
   Expected<Config> Make(const std::set<std::string>& wide_layers,
-                        const Calibrated& calibrated) const {
+                        const std::vector<TensorStats>& stats,
+                        const std::map<NodeId, InputGram>& grams) const {
     Config c;
     c.graph = equalized_;
     OPUC_ASSIGN_OR_RETURN(c.split, SplitWeights(c.graph, &wide_layers));
@@ -68,14 +69,14 @@ class PerLayerChoice {
     c.stats.resize(c.graph.tensors.size());
     for (size_t t = 0; t < c.graph.tensors.size(); ++t) {
       const auto it = tensor_of_.find(c.graph.tensors[t].name);
-      if (it != tensor_of_.end()) c.stats[t] = calibrated.stats[it->second];
+      if (it != tensor_of_.end()) c.stats[t] = stats[it->second];
     }
     for (size_t k = 0; k < c.graph.nodes.size(); ++k) {
       auto it = node_of_.find(c.graph.nodes[k].name);
       if (it == node_of_.end()) it = node_of_.find(c.graph.nodes[k].name + "/high");
       if (it == node_of_.end()) continue;
-      const auto gram = calibrated.grams.find(it->second);
-      if (gram != calibrated.grams.end()) c.grams.emplace(static_cast<NodeId>(k), gram->second);
+      const auto gram = grams.find(it->second);
+      if (gram != grams.end()) c.grams.emplace(static_cast<NodeId>(k), gram->second);
     }
     return c;
   }
@@ -111,6 +112,56 @@ PlannedConfig PlanConfig(const Graph& graph, const std::vector<TensorStats>& sta
   return p;
 }
 
+/// Folds of the calibration photographs the choice is measured on: one per
+/// photograph up to this many (leave one out with the six of calibration/).
+constexpr size_t kMaxFolds = 6;
+
+/// The calibration photographs in folds, round-robin. Each fold's
+/// photographs are measured as they are and mirrored (views 0 and 1: the
+/// augmentations that leave the pixels' values alone) by a program whose
+/// activation statistics come from the other folds' views; the candidates'
+/// effects on every photograph as it is (view 0). With one photograph
+/// there is nothing to keep: it is measured on its own statistics.
+struct Folds {
+  bool held_out = false;
+  std::vector<std::vector<std::vector<HostTensor>>> kept;  ///< Per fold: its samples measured.
+  std::vector<std::vector<TensorStats>> stats;  ///< Per fold: the other folds' statistics.
+  std::vector<std::vector<HostTensor>> probes;  ///< View 0 of every photograph.
+};
+
+Expected<Folds> MakeFolds(const Graph& graph,
+                          const std::vector<std::vector<HostTensor>>& calibration,
+                          int views_per_photograph, const std::vector<TensorStats>& all_stats,
+                          int threads) {
+  const size_t views = static_cast<size_t>(std::max(1, views_per_photograph));
+  const size_t photographs = calibration.size() / views;
+  Folds folds;
+  folds.held_out = photographs >= 2;
+  const size_t count = folds.held_out ? std::min(photographs, kMaxFolds) : 1;
+  std::vector<std::vector<std::vector<HostTensor>>> own(count);
+  folds.kept.resize(count);
+  for (size_t s = 0; s < calibration.size(); ++s) {
+    const size_t fold = (s / views) % count;
+    own[fold].push_back(calibration[s]);
+    if (s % views == 0) folds.probes.push_back(calibration[s]);
+    if (s % views < 2) folds.kept[fold].push_back(calibration[s]);
+  }
+  folds.stats.assign(count, all_stats);
+  if (!folds.held_out) return folds;
+  std::vector<std::vector<TensorStats>> own_stats(count);
+  for (size_t f = 0; f < count; ++f) {
+    OPUC_ASSIGN_OR_RETURN(own_stats[f], Calibrate(graph, own[f], nullptr, threads));
+  }
+  for (size_t f = 0; f < count; ++f) {
+    folds.stats[f].assign(graph.tensors.size(), TensorStats());
+    for (size_t g = 0; g < count; ++g)
+      if (g != f)
+        for (size_t t = 0; t < graph.tensors.size(); ++t)
+          MergeStats(folds.stats[f][t], own_stats[g][t]);
+  }
+  return folds;
+}
+
 /// Candidates the per-layer choice tries to take back from its prefix.
 constexpr size_t kNarrowingTrials = 6;
 
@@ -122,27 +173,9 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
   Graph all = equalized;
   OPUC_ASSIGN_OR_RETURN(const std::vector<SplitLayer> split, SplitWeights(all));
   const PerLayerChoice choice(equalized, all, split);
-  // The split: every other photograph's views are kept from the statistics;
-  // the settings are measured on the kept photographs as they are and
-  // mirrored (views 0 and 1: the augmentations that leave the pixels'
-  // values alone), the candidates' effects on the seen photographs as they
-  // are (view 0).
-  const size_t views = static_cast<size_t>(std::max(1, options.views_per_photograph));
-  const size_t photographs = calibration.size() / views;
-  const bool held_out = photographs >= 2;
-  std::vector<std::vector<HostTensor>> seen, kept, probes;
-  for (size_t s = 0; s < calibration.size(); ++s) {
-    const bool keep = held_out && (s / views) % 2 == 1;
-    if (!keep) seen.push_back(calibration[s]);
-    if (!keep && s % views == 0) probes.push_back(calibration[s]);
-    if ((keep || !held_out) && s % views < 2) kept.push_back(calibration[s]);
-  }
-  std::vector<std::vector<HostTensor>> references;
-  for (const std::vector<HostTensor>& sample : kept) {
-    OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> out, RunCpu(equalized, sample));
-    references.push_back(std::move(out));
-  }
-  OPUC_ASSIGN_OR_RETURN(const Calibrated on_seen, CalibrateGraph(all, seen, options.threads));
+  OPUC_ASSIGN_OR_RETURN(const Calibrated on_all, CalibrateGraph(all, calibration, options.threads));
+  OPUC_ASSIGN_OR_RETURN(const Folds folds, MakeFolds(all, calibration, options.views_per_photograph,
+                                                     on_all.stats, options.threads));
 
   // Candidates: the activation groups of the unsplit graph, and the layers.
   const Graph& g0 = equalized;
@@ -151,7 +184,7 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
   std::vector<TensorStats> stats0(g0.tensors.size());
   for (size_t t = 0; t < g0.tensors.size(); ++t) {
     const auto it = all_tensor.find(g0.tensors[t].name);
-    if (it != all_tensor.end()) stats0[t] = on_seen.stats[it->second];
+    if (it != all_tensor.end()) stats0[t] = on_all.stats[it->second];
   }
   const PlannedConfig base = PlanConfig(g0, stats0, {}, {});
   std::set<std::string> outputs, output_makers;
@@ -184,7 +217,8 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
   // hold them (compensated rounding, weights.h), appended to the float
   // graph beside its own: nearest rounding at the no-clip length would
   // price the weights above what they cost.
-  OPUC_ASSIGN_OR_RETURN(const PerLayerChoice::Config unsplit, choice.Make({}, on_seen));
+  OPUC_ASSIGN_OR_RETURN(const PerLayerChoice::Config unsplit,
+                        choice.Make({}, on_all.stats, on_all.grams));
   OPUC_ASSIGN_OR_RETURN(const Graph rounded, WithRoundedWeights(g0, eight.bits, unsplit.grams));
   Graph probed = rounded;
   std::map<std::string, NodeId> node_of;
@@ -204,7 +238,7 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
   // Each candidate's measured effect: its worst output's noise-to-signal
   // ratio with only it at 8 bits.
   OPUC_ASSIGN_OR_RETURN(const std::vector<std::vector<double>> ratios,
-                        OutputNoiseRatios(probed, probes_of, probes));
+                        OutputNoiseRatios(probed, probes_of, folds.probes));
   for (size_t k = 0; k < candidates.size(); ++k)
     for (double r : ratios[k]) candidates[k].ratio = std::max(candidates[k].ratio, r);
   const std::vector<size_t> order = BenefitPerCostOrder(candidates, base.planner.total_macs());
@@ -228,8 +262,9 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
     return s;
   };
   const auto build = [&](const PerLayerSetting& s,
-                         const Calibrated& calibrated) -> Expected<QuantizedGraph> {
-    OPUC_ASSIGN_OR_RETURN(PerLayerChoice::Config c, choice.Make(s.wide_layers, calibrated));
+                         const std::vector<TensorStats>& stats) -> Expected<QuantizedGraph> {
+    OPUC_ASSIGN_OR_RETURN(PerLayerChoice::Config c,
+                          choice.Make(s.wide_layers, stats, on_all.grams));
     const PlannedConfig p = PlanConfig(c.graph, c.stats, c.partial_sums, s.wide_tensors);
     OPUC_ASSIGN_OR_RETURN(QuantizedGraph q,
                           Lower(c.graph, p.planner.Plan(p.wide), c.grams, options.threads));
@@ -251,14 +286,35 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
     return q;
   };
   const double target = options.target_sqnr_db + options.margin_db;
-  const auto measure = [&](const std::vector<bool>& taken) -> Expected<double> {
-    OPUC_ASSIGN_OR_RETURN(QuantizedGraph q, build(setting_of(taken), on_seen));
-    return LeastSqnrOn(q.graph, kept, references);
-  };
   const auto prefix = [&](size_t count) {
     std::vector<bool> taken(order.size(), false);
     std::fill(taken.begin(), taken.begin() + static_cast<std::ptrdiff_t>(count), true);
     return taken;
+  };
+  // What each fold's photographs are measured against: the program with
+  // every candidate at 16 bits, calibrated as the fold's programs are. The
+  // choice answers for the noise its 8-bit candidates add, not for what
+  // ranges fit to other photographs cost every precision (docs/quantization.md).
+  const size_t fold_count = folds.kept.size();
+  std::vector<std::vector<std::vector<HostTensor>>> references(fold_count);
+  for (size_t f = 0; f < fold_count; ++f) {
+    OPUC_ASSIGN_OR_RETURN(const QuantizedGraph wide,
+                          build(setting_of(prefix(order.size())), folds.stats[f]));
+    for (const std::vector<HostTensor>& sample : folds.kept[f]) {
+      OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> out, RunCpu(wide.graph, sample));
+      references[f].push_back(std::move(out));
+    }
+  }
+  // A setting's least output SQNR, each fold's photographs measured on the
+  // program calibrated without them, the errors pooled over every fold.
+  const auto measure = [&](const std::vector<bool>& taken) -> Expected<double> {
+    const PerLayerSetting setting = setting_of(taken);
+    std::vector<AccuracyMeter> meters(equalized.outputs.size());
+    for (size_t f = 0; f < fold_count; ++f) {
+      OPUC_ASSIGN_OR_RETURN(const QuantizedGraph q, build(setting, folds.stats[f]));
+      OPUC_RETURN_IF_ERROR(AddOutputErrors(q.graph, folds.kept[f], references[f], meters));
+    }
+    return LeastSqnr(meters);
   };
   OPUC_ASSIGN_OR_RETURN(
       PrefixChoice chosen,
@@ -290,14 +346,15 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
   }
   // The program: the chosen setting, calibrated on every sample.
   const PerLayerSetting setting = setting_of(taken);
-  OPUC_ASSIGN_OR_RETURN(const Calibrated on_all, CalibrateGraph(all, calibration, options.threads));
-  OPUC_ASSIGN_OR_RETURN(QuantizedGraph result, build(setting, on_all));
+  OPUC_ASSIGN_OR_RETURN(QuantizedGraph result, build(setting, on_all.stats));
   QuantizeReport& report = result.report;
   report.calibration_samples = static_cast<int64_t>(calibration.size());
   report.equalized_pairs = pairs;
   report.precision_rounds = chosen.rounds;
-  report.held_out_sqnr_db = held_out ? chosen.sqnr_db : std::nan("");
-  report.held_out_samples = held_out ? static_cast<int64_t>(kept.size()) : 0;
+  report.held_out_sqnr_db = folds.held_out ? chosen.sqnr_db : std::nan("");
+  size_t kept_samples = 0;
+  for (const auto& fold : folds.kept) kept_samples += fold.size();
+  report.held_out_samples = folds.held_out ? static_cast<int64_t>(kept_samples) : 0;
   report.candidate_groups =
       static_cast<int64_t>(std::count(is_layer.begin(), is_layer.end(), false));
   report.candidate_layers =

@@ -3,13 +3,15 @@
 // QuantizeOptions::per_layer, `opuc compile`'s default (docs/quantization.md,
 // "A choice that holds on new photographs"): which activation groups are i16
 // and which layers keep 16-bit weights (split_weights.h), chosen on
-// photographs kept from the statistics. Every other calibration photograph's
-// views are kept; the candidates — activation groups and layers — are
-// ordered by their measured effect on the outputs (output_sensitivity.h) per
-// extra array pass (mixed_precision.h), the heads first; the shortest prefix
-// of that order that reaches the target plus the margin on the kept views is
-// taken, the costliest of it taken back where the target still holds; the
-// chosen setting is then calibrated on every sample and lowered.
+// photographs kept from the statistics: each calibration photograph (leave
+// one out, up to six folds) is measured on programs calibrated on the
+// others, against the program with every candidate at 16 bits. The
+// candidates — activation groups and layers — are ordered by their measured
+// effect on the outputs (output_sensitivity.h) per extra array pass
+// (mixed_precision.h), the heads first; the shortest prefix of that order
+// that reaches the target plus the margin, pooled over the folds, is taken,
+// the costliest of it taken back where the target still holds; the chosen
+// setting is then calibrated on every sample and lowered.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_QUANT_PER_LAYER_CHOICE_H

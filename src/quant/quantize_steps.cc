@@ -99,18 +99,29 @@ Expected<Calibrated> CalibrateGraph(const Graph& graph,
   return result;
 }
 
-Expected<double> LeastSqnrOn(const Graph& quantized,
-                             const std::vector<std::vector<HostTensor>>& samples,
-                             const std::vector<std::vector<HostTensor>>& references) {
-  std::vector<AccuracyMeter> meters(references.empty() ? 0 : references[0].size());
+Status AddOutputErrors(const Graph& quantized, const std::vector<std::vector<HostTensor>>& samples,
+                       const std::vector<std::vector<HostTensor>>& references,
+                       std::vector<AccuracyMeter>& meters) {
   for (size_t s = 0; s < samples.size(); ++s) {
     OPUC_ASSIGN_OR_RETURN(const std::vector<HostTensor> got, RunCpu(quantized, samples[s]));
     for (size_t o = 0; o < meters.size(); ++o)
       OPUC_RETURN_IF_ERROR(meters[o].Add(references[s][o], got[o]));
   }
+  return OkStatus();
+}
+
+double LeastSqnr(const std::vector<AccuracyMeter>& meters) {
   double least = std::numeric_limits<double>::infinity();
   for (const AccuracyMeter& m : meters) least = std::min(least, m.Finish("").sqnr_db);
   return least;
+}
+
+Expected<double> LeastSqnrOn(const Graph& quantized,
+                             const std::vector<std::vector<HostTensor>>& samples,
+                             const std::vector<std::vector<HostTensor>>& references) {
+  std::vector<AccuracyMeter> meters(references.empty() ? 0 : references[0].size());
+  OPUC_RETURN_IF_ERROR(AddOutputErrors(quantized, samples, references, meters));
+  return LeastSqnr(meters);
 }
 
 }  // namespace opuc::quant

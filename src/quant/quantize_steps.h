@@ -17,6 +17,7 @@
 #include "formats.h"
 #include "input_gram.h"
 #include "opuc/ir/graph.h"
+#include "opuc/quant/accuracy.h"
 #include "opuc/quant/quantize.h"
 #include "opuc/status.h"
 #include "opuc/tensor_io/host_tensor.h"
@@ -38,6 +39,16 @@ Expected<Calibrated> CalibrateGraph(const Graph& graph,
 /// of `plan`: weights rounded, nodes lowered, ends wrapped, verified.
 Expected<QuantizedGraph> Lower(const Graph& equalized, const ActivationFormats& plan,
                                const std::map<NodeId, InputGram>& grams, int threads);
+
+/// Adds the errors of `quantized`'s outputs on `samples` against
+/// `references` (the float graph's outputs, one list per sample) into
+/// `meters` (one per output).
+Status AddOutputErrors(const Graph& quantized, const std::vector<std::vector<HostTensor>>& samples,
+                       const std::vector<std::vector<HostTensor>>& references,
+                       std::vector<AccuracyMeter>& meters);
+
+/// The least SQNR of `meters`, in dB.
+double LeastSqnr(const std::vector<AccuracyMeter>& meters);
 
 /// The least SQNR over the outputs of `quantized` on `samples`, against
 /// `references` (the float graph's outputs, one list per sample).

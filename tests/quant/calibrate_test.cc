@@ -48,6 +48,34 @@ TEST_CASE("calibrate: max, count, and the squared error of each candidate") {
   CHECK(BestFractionBits(stats) == 5);
 }
 
+TEST_CASE("calibrate: merged statistics are those of both sets of values together") {
+  // The per-layer choice sums each fold's statistics from the other
+  // photographs': the same as one pass over all their values.
+  const std::vector<float> a = {3.0f, 0.1f, -0.7f}, b = {-5.5f, 0.02f};
+  std::vector<float> both = a;
+  both.insert(both.end(), b.begin(), b.end());
+  TensorStats first, second, together, unseen;
+  AccumulateErrors(a.data(), 3, first);
+  AccumulateErrors(b.data(), 2, second);
+  AccumulateErrors(both.data(), 5, together);
+  MergeStats(first, second);
+  CHECK(first.seen);
+  CHECK(first.count == 5);
+  CHECK(first.max_abs == 5.5);
+  CHECK(first.sum_squares == doctest::Approx(together.sum_squares).epsilon(1e-12));
+  for (size_t k = 0; k < first.squared_error.size(); ++k) {
+    CAPTURE(k);
+    CHECK(first.squared_error[k] == doctest::Approx(together.squared_error[k]).epsilon(1e-12));
+    CHECK(first.squared_error_u8[k] ==
+          doctest::Approx(together.squared_error_u8[k]).epsilon(1e-12));
+  }
+  // Merging what saw nothing changes nothing.
+  const TensorStats before = first;
+  MergeStats(first, unseen);
+  CHECK(first.count == before.count);
+  CHECK(first.squared_error == before.squared_error);
+}
+
 TEST_CASE("calibrate: ties go to the wider range, zero or unseen tensors to the finest") {
   // 0.75 and −0.5 are exact at every f from 2 to 7 (0.75·2^8 = 192 clips).
   const float dyadic[] = {0.75f, -0.5f};

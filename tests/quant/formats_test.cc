@@ -3,6 +3,7 @@
 // Precision gives on a small graph, derived by hand.
 #include <doctest/doctest.h>
 
+#include "activation_bits.h"
 #include "formats.h"
 #include "opuc/cpu_reference/reference.h"
 #include "opuc/ir/graph_builder.h"
@@ -76,6 +77,44 @@ TEST_CASE("precision int8 keeps every activation i8, int16 widens all but softma
     return CompareWithFloat(g, quantized, Samples()).value().at(0).sqnr_db;
   };
   CHECK(sqnr(q16->graph) >= sqnr(q8->graph));
+}
+
+TEST_CASE("a u8 group of relu6 outputs takes the finest length that holds 6") {
+  // x → conv a → relu6 → a6; x → conv b → relu → br. Every 8-bit length
+  // chosen as 4 (i8: 127/16 = 7.9); u8 keeps 4 (255/16 = 15.9) where the
+  // value is unbounded, and goes to 5 (255/32 = 7.97 >= 6) after the relu6.
+  GraphBuilder b("relu6");
+  const TensorId x = b.Input("x", DType::kF32, {1, 1, 1, 2});
+  const TensorId w = b.ConstantF32("w", {1, 1, 1, 2}, {1.0f, 0.5f});
+  const TensorId a = b.Op(OpKind::kConv2D, "a", {x, w});
+  const TensorId c = b.Op(OpKind::kConv2D, "c", {x, w});
+  b.Output(b.Op(OpKind::kRelu6, "a6", {a}));
+  b.Output(b.Op(OpKind::kRelu, "cr", {c}));
+  const Graph g = Build(std::move(b));
+  const auto plan_with = [&](int bits, bool allow_unsigned) {
+    std::vector<int> bits8(g.tensors.size(), quant::kNoBits);
+    for (size_t t = 0; t < g.tensors.size(); ++t)
+      if (!g.tensors[t].is_constant()) bits8[t] = bits;
+    const std::vector<quant::TensorStats> stats(g.tensors.size());
+    const quant::FormatPlanner planner(g, stats, bits8, allow_unsigned);
+    return planner.Plan(std::vector<bool>(planner.groups().size(), false));
+  };
+  const auto id = [&](const std::string& name) {
+    for (size_t t = 0; t < g.tensors.size(); ++t)
+      if (g.tensors[t].name == name) return t;
+    FAIL("no tensor " << name);
+    return size_t{0};
+  };
+  const quant::ActivationFormats coarse = plan_with(4, true);
+  CHECK(coarse.format[id("a6")] == DType::kU8);
+  CHECK(coarse.bits[id("a6")] == 5);
+  CHECK(coarse.bits[id("a")] == 5);  // the relu6's only input: its group
+  CHECK(coarse.format[id("cr")] == DType::kU8);
+  CHECK(coarse.bits[id("cr")] == 4);
+  CHECK(coarse.bits[id("x")] == 4);
+  // A finer length chosen by least error stays; i8 (int8) keeps its length.
+  CHECK(plan_with(6, true).bits[id("a6")] == 6);
+  CHECK(plan_with(4, false).bits[id("a6")] == 4);
 }
 
 TEST_CASE("precision mixed: a reachable target widens nothing, an unreachable one measures") {

@@ -145,7 +145,7 @@ Command AddCompileCommand(CLI::App& app) {
             ->capture_default_str();
         cli.add_option("--target-sqnr", o.target_sqnr,
                        "With --precision auto or mixed: the least output SQNR (dB) to reach "
-                       "(auto: on the calibration photographs kept from the statistics)")
+                       "(auto: on each calibration photograph, calibrated without it)")
             ->capture_default_str();
         cli.add_flag("--wide-weights", o.wide_weights,
                      "16-bit weights: each inner product as two 8-bit ones, the high byte and "

@@ -28,8 +28,10 @@ std::string PrecisionSummary(const std::string& setting, const QuantizeReport& r
   text +=
       ": " + FormatFixed(report.extra_mac_passes_percent, "+%.1f%%") + " array passes over int8";
   if (report.held_out_samples > 0 && std::isfinite(report.held_out_sqnr_db))
-    text += "; " + FormatFixed(report.held_out_sqnr_db, "%.1f") + " dB least output SQNR on " +
-            std::to_string(report.held_out_samples) + " calibration views kept from the choice";
+    text += "; " + FormatFixed(report.held_out_sqnr_db, "%.1f") +
+            " dB least output SQNR against the 16-bit program on " +
+            std::to_string(report.held_out_samples) +
+            " calibration views, each kept from its program's statistics";
   return text;
 }
 

@@ -17,7 +17,8 @@
 namespace opuc::cli {
 
 /// "auto: 12 i16 activations, 3 of 40 layers with 16-bit weights: +21.0% array
-/// passes over int8; 27.3 dB least output SQNR on 18 held-out views".
+/// passes over int8; 27.3 dB least output SQNR against the 16-bit program on 12
+/// calibration views, each kept from its program's statistics".
 std::string PrecisionSummary(const std::string& setting, const QuantizeReport& report);
 
 nlohmann::ordered_json PrecisionJson(const std::string& setting, const QuantizeReport& report);

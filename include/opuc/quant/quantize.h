@@ -63,7 +63,8 @@ struct QuantizeReport {
   double calibration_sqnr_db = 0.0;
   int64_t precision_rounds = 0;
   /// QuantizeOptions::per_layer: the least output SQNR of the chosen
-  /// formats on the photographs kept from the statistics during the choice
+  /// formats against the program with every candidate at 16 bits, each
+  /// calibration photograph measured on programs calibrated without it
   /// (NaN when there was no such split), and what was chosen: i16 groups
   /// and layers with 16-bit weights among the candidates.
   double held_out_sqnr_db = 0.0;
@@ -99,12 +100,13 @@ struct QuantizeOptions {
   /// With kMixed (and not `wide_weights`): choose 16-bit weights per layer
   /// together with the i16 activations, and make the choice on photographs
   /// the statistics did not see (docs/quantization.md, "A choice that
-  /// holds on new photographs"): the calibration photographs are split
-  /// (every other one's views kept from the statistics), the candidates —
-  /// activation groups and layers — ordered by their 8-bit noise-to-signal
-  /// ratio per extra array pass (the outputs' own producers first), and the
-  /// shortest prefix of that order whose least output SQNR on the kept
-  /// photographs reaches target_sqnr_db + margin_db is taken; the program is
+  /// holds on new photographs"): each calibration photograph (up to six
+  /// folds of them) is measured on programs whose statistics come from the
+  /// others, the candidates — activation groups and layers — ordered by
+  /// their 8-bit noise-to-signal ratio per extra array pass (the outputs'
+  /// own producers first), and the shortest prefix of that order whose
+  /// least output SQNR against the all-16-bit program, pooled over the
+  /// folds, reaches target_sqnr_db + margin_db is taken; the program is
   /// then calibrated on every sample.
   bool per_layer = false;
   /// With per_layer: dB above the target the kept photographs must show.
