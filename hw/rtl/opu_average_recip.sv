@@ -35,9 +35,12 @@ module opu_average_recip (
     for (int unsigned i = 0; i < 37; i++)
       if (d[i]) top = 6'(i);
   end
-  // Operands registered with D: the bounds' multiplies start from flops.
-  assign lo_bound_o = 54'(lo_i) * $signed({1'b0, d_o});
-  assign hi_bound_o = (54'(hi_i) + 54'sd1) * $signed({1'b0, d_o});
+  // From D's register to their own (a DSP48E1's), a cycle after D, long
+  // before the divisor is done.
+  always_ff @(posedge clk_i) begin
+    lo_bound_o <= 54'(lo_i) * $signed({1'b0, d_o});
+    hi_bound_o <= (54'(hi_i) + 54'sd1) * $signed({1'b0, d_o});
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -51,15 +51,26 @@ module opu_post
   logic [31:0] fill_q, fill_s1_row_q;
   logic [31:0] r_q, c_q, row_entry_q, entry_q, res_q, s1_entry_q;
   logic [31:0] rows, cols, pitch, first_entry;
-  // Stage k's entry in and out; the registers between stages (at 1 after
-  // stage 0, at 2 after stage 1) with the entry's residual rows, address and
-  // whether they hold one.
+  // The chain's positions, a cycle each: stage k takes its entries at
+  // position k (D + 1) (D = POST_STAGE_CYCLES), gives them D later, and a
+  // register holds them for the next stage (x1_q, x2_q). An entry's valid
+  // bit and address travel beside it, its residual rows to each stage's
+  // input.
+  localparam int unsigned D = opu_pkg::POST_STAGE_CYCLES;
+  localparam int unsigned SPAN = 3 * (D + 1) > opu_pkg::AVERAGE_CYCLES + 1 ? 3 * (D + 1)
+                                                                      : opu_pkg::AVERAGE_CYCLES + 1;
   logic [opu_pkg::ENTRY_BITS-1:0] stage_in [3];
   logic [opu_pkg::ENTRY_BITS-1:0] stage_out [3];
   logic [opu_pkg::ENTRY_BITS-1:0] x1_q, x2_q, looked_up, table_in;
-  logic [opu_pkg::BEAT_BITS-1:0]  row1_q, row2_q, high_row1_q, high_row2_q;
-  logic [31:0] entry1_q, entry2_q;
-  logic        valid1_q, valid2_q, write_valid, younger;
+  logic [SPAN-1:0] valid;                         // valid[0] is s1_valid_q
+  logic [SPAN-1:1] valid_q;
+  logic [SPAN-1:0] unwritten;                     // entries not at the write yet
+  logic [31:0] addr_q [1:SPAN-1];                 // [0] would be s1_entry_q
+  logic [opu_pkg::BEAT_BITS-1:0] row_q [2 * (D + 1) + 1];       // [0] unused: fm_rdata_i
+  logic [opu_pkg::BEAT_BITS-1:0] high_pipe_q [2 * (D + 1) + 1]; // [0] unused: high_row_q
+  logic [opu_pkg::BEAT_BITS-1:0] row_at [3], high_row_at [3];
+  logic [31:0] write_pos;
+  logic        write_valid, younger;
   logic [1:0]  table_pos;  // the chain's stage that is its Table
 
   assign slot[0] = insn_i;
@@ -108,6 +119,12 @@ module opu_post
   assign stage_in[0] = acc_rdata_i;
   assign stage_in[1] = x1_q;
   assign stage_in[2] = x2_q;
+  assign row_at[0] = fm_rdata_i;
+  assign row_at[1] = row_q[D + 1];
+  assign row_at[2] = row_q[2 * (D + 1)];
+  assign high_row_at[0] = high_row_q;
+  assign high_row_at[1] = high_pipe_q[D + 1];
+  assign high_row_at[2] = high_pipe_q[2 * (D + 1)];
   assign is_average = `OPU_FIELD(insn_i, OPCODE) == opuc_isa_pkg::OP_AVERAGE;
   opu_average_recip u_recip (
     .clk_i, .rst_ni, .start_i(start_i && is_average), .count_i(`OPU_FIELD(insn_i, AVERAGE_COUNT)),
@@ -123,59 +140,63 @@ module opu_post
   opu_table u_table (
     .clk_i, .fill_i(fill_s1_q && has_table), .fill_row_i(fill_s1_row_q), .row_i(fm_rdata_i),
     .format_i(`OPU_FIELD(table_insn, TABLE_IN_FORMAT)),
-    .enable_i(has_table && (table_pos == 2'd0 ? s1_valid_q : table_pos == 2'd1 ? valid1_q
-                                                                             : valid2_q)),
+    .enable_i(has_table && valid[32'(table_pos) * (D + 1)]),
     .entry_i(table_in), .entry_o(looked_up)
   );
 
   for (genvar k = 0; k < 3; k++) begin : g_stage
     opu_post_stage #(.HAS_AVERAGE(k == 0)) u_stage (
-      .insn_i(slot[k]),
-      .enable_i(active[k] && (k == 0 ? s1_valid_q : k == 1 ? valid1_q : valid2_q)),
-      .row_i(k == 0 ? fm_rdata_i : k == 1 ? row1_q : row2_q),
-      .high_row_i(k == 0 ? high_row_q : k == 1 ? high_row1_q : high_row2_q),
+      .clk_i, .insn_i(slot[k]), .enable_i(active[k] && valid[k * (D + 1)]),
+      .row_i(row_at[k]), .high_row_i(high_row_at[k]),
       .param_i(param_rdata_i), .entry_i(stage_in[k]), .looked_up_i(looked_up),
       .avg_d_i(avg_d), .avg_d_shift_i(avg_d_shift), .avg_recip_i(avg_recip),
       .avg_lo_bound_i(avg_lo_bound), .avg_hi_bound_i(avg_hi_bound), .entry_o(stage_out[k])
     );
   end
 
-  // An entry is written after the chain's last stage; the pass is done
-  // when its last entry is, none behind it.
-  assign write_valid = links_i == 2'd0 ? s1_valid_q : links_i == 2'd1 ? valid1_q : valid2_q;
-  assign younger = links_i == 2'd0 ? 1'b0 : links_i == 2'd1 ? s1_valid_q : s1_valid_q || valid1_q;
+  // An entry is written as it leaves the chain's last stage; the pass is
+  // done when its last entry is, none behind it.
+  assign valid = {valid_q, s1_valid_q};
+  assign write_pos = is_average ? opu_pkg::AVERAGE_CYCLES : 32'(links_i) * (D + 1) + D;
+  assign write_valid = valid[write_pos];
+  // An entry leaves the pipeline where it is written (the next pass may
+  // write from further on).
+  assign unwritten = valid & (SPAN'(1) << write_pos) - SPAN'(1);
+  assign younger = |unwritten;
   assign acc_we_o = write_valid;
-  assign acc_waddr_o = links_i == 2'd0 ? s1_entry_q : links_i == 2'd1 ? entry1_q : entry2_q;
+  assign acc_waddr_o = is_average ? addr_q[opu_pkg::AVERAGE_CYCLES] : links_i == 2'd0 ? addr_q[D]
+                     : links_i == 2'd1 ? addr_q[2 * D + 1] : addr_q[3 * D + 2];
   assign acc_wdata_o = stage_out[links_i];
 
-  // The registers between stages hold an entry only for a chain that long.
+  // The pipeline beside the entries; the registers between stages hold an
+  // entry only for a chain that long.
   always_ff @(posedge clk_i) begin
+    if (s1_valid_q) addr_q[1] <= s1_entry_q;
+    for (int p = 2; p < SPAN; p++) if (valid[p - 1]) addr_q[p] <= addr_q[p - 1];
     if (s1_valid_q && links_i != 2'd0) begin
-      x1_q <= stage_out[0];
-      row1_q <= fm_rdata_i;
-      high_row1_q <= high_row_q;
-      entry1_q <= s1_entry_q;
+      row_q[1] <= fm_rdata_i;
+      high_pipe_q[1] <= high_row_q;
     end
-    if (valid1_q && links_i == 2'd2) begin
-      x2_q <= stage_out[1];
-      row2_q <= row1_q;
-      high_row2_q <= high_row1_q;
-      entry2_q <= entry1_q;
-    end
+    for (int p = 2; p <= 2 * (D + 1); p++)
+      if (valid[p - 1] && links_i != 2'd0) begin
+        row_q[p] <= row_q[p - 1];
+        high_pipe_q[p] <= high_pipe_q[p - 1];
+      end
+    if (valid[D] && links_i != 2'd0) x1_q <= stage_out[0];
+    if (valid[2 * D + 1] && links_i == 2'd2) x2_q <= stage_out[1];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {filling_q, fill_s1_q, running_q, s1_valid_q, done_o, low_q, preparing_q} <= '0;
-      {valid1_q, valid2_q} <= '0;
+      valid_q <= '0;
       high_row_q <= '0;
       {fill_q, fill_s1_row_q, r_q, c_q, row_entry_q, entry_q, res_q, s1_entry_q} <= '0;
       entries_o <= '0;
     end else begin
       done_o <= 1'b0;
       s1_valid_q <= advance;
-      valid1_q <= s1_valid_q && links_i != 2'd0;
-      valid2_q <= valid1_q && links_i == 2'd2;
+      valid_q <= unwritten[SPAN-2:0];
       low_q <= running_q && res_i16 && !low_q;
       if (low_q) high_row_q <= fm_rdata_i;  // the high row, read a cycle ago
       s1_entry_q <= entry_q;

@@ -31,3 +31,12 @@ localparam int unsigned WIN_ROWS = L < 16 ? 1 : L / 8 < 8 ? L / 8 : 8;
 
 typedef logic [WORD_BITS-1:0] word_t;
 typedef logic [31:0] index_t;  // an instruction's place in the program
+
+// A post stage's pipeline (opu_post_lanes.sv): operands, product or sum,
+// the value to round, its shift, each behind a register; an entry leaves a stage
+// POST_STAGE_CYCLES cycles after it entered.
+localparam int unsigned POST_STAGE_CYCLES = 4;
+// The lookup table's (opu_table.sv): the knots, the interpolation's product.
+localparam int unsigned TABLE_CYCLES = 2;
+// Average's (opu_average.sv): it runs alone, its pipeline its own.
+localparam int unsigned AVERAGE_CYCLES = 7;

@@ -6,10 +6,13 @@
 // table, rounded once. Each lane reads its own copy of the rows (LUTRAM: one
 // write port, the fill's, and two asynchronous reads, the knot and the next),
 // so a lookup reads two rows and picks a knot of each, not one byte of 514
-// from a register file per byte read.
+// from a register file per byte read. Pipelined: the knots (and their
+// difference) behind a register, the interpolation's product behind
+// another (a DSP48E1's), the sum after: entry_o is the entry given
+// TABLE_CYCLES = 2 cycles before.
 module opu_table
 (
-  input  logic                  enable_i,  // operand isolation: idle, it computes nothing
+  input  logic                  enable_i,  // an entry at entry_i this cycle
   input  logic                  clk_i,
   input  logic                  fill_i,       // write row_i at fill_row_i
   input  logic [31:0]           fill_row_i,
@@ -23,40 +26,49 @@ module opu_table
   localparam int unsigned KNOTS = opu_pkg::L / 2;  // knots a row (L is a power of two)
   localparam int unsigned KW = KNOTS > 1 ? $clog2(KNOTS) : 1;
 
+  logic v1_q, v2_q;
+  always_ff @(posedge clk_i) {v1_q, v2_q} <= {enable_i, v1_q};
+
   for (genvar j = 0; j < opu_pkg::CO; j++) begin : g_lane
     (* ram_style = "distributed" *) logic [opu_pkg::BEAT_BITS-1:0] rows_q [ROWS];
 
     always_ff @(posedge clk_i)
       if (fill_i && fill_row_i < ROWS) rows_q[fill_row_i[RW-1:0]] <= row_i;
 
-    always_comb begin
-      logic [15:0] q;
-      logic [8:0] ka, kb;
-      logic [opu_pkg::BEAT_BITS-1:0] row_a, row_b;
-      logic signed [16:0] a, b;
-      logic signed [25:0] step;
-      q = entry_i[opu_pkg::ACC_BITS*j +: 16];
-      ka = '0;
-      kb = '0;
-      row_a = '0;
-      row_b = '0;
-      a = '0;
-      b = '0;
-      step = '0;
-      entry_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = '0;
+    logic [15:0] q;
+    logic [8:0] ka, kb;
+    logic [opu_pkg::BEAT_BITS-1:0] row_a, row_b;
+    logic signed [16:0] a, b, a1_q, a2_q;
+    logic signed [17:0] diff1_q;    // b - a, for an i16
+    logic [7:0] frac1_q;            // its low byte, the knots' weight
+    logic signed [26:0] product2_q, rounded;
+    logic signed [26:0] step;
+    logic signed [47:0] value;
+
+    assign q = entry_i[opu_pkg::ACC_BITS*j +: 16];
+    assign ka = format_i == 2'd2 ? {1'b0, ~q[15], q[14:8]} :
+                format_i == 2'd0 ? {1'b0, ~q[7], q[6:0]} : {1'b0, q[7:0]};
+    assign kb = ka + 9'd1;
+    assign row_a = rows_q[RW'(ka >> KW)];
+    assign row_b = rows_q[RW'(kb >> KW)];
+    assign a = 17'(signed'(row_a[16 * 32'(ka[KW-1:0]) +: 16]));
+    assign b = 17'(signed'(row_b[16 * 32'(kb[KW-1:0]) +: 16]));
+
+    always_ff @(posedge clk_i) begin
       if (enable_i) begin
-        ka = format_i == 2'd2 ? {1'b0, ~q[15], q[14:8]} :
-             format_i == 2'd0 ? {1'b0, ~q[7], q[6:0]} : {1'b0, q[7:0]};
-        kb = ka + 9'd1;
-        row_a = rows_q[RW'(ka >> KW)];
-        a = 17'(signed'(row_a[16 * 32'(ka[KW-1:0]) +: 16]));
-        if (format_i == 2'd2) begin
-          row_b = rows_q[RW'(kb >> KW)];
-          b = 17'(signed'(row_b[16 * 32'(kb[KW-1:0]) +: 16]));
-          step = ($signed(26'(b) - 26'(a)) * $signed({18'd0, q[7:0]}) + 26'sd128) >>> 8;
-        end
-        entry_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = 48'(a) + 48'(step);
+        a1_q <= a;
+        diff1_q <= format_i == 2'd2 ? 18'(b) - 18'(a) : '0;
+        frac1_q <= q[7:0];
+      end
+      if (v1_q) begin
+        a2_q <= a1_q;
+        product2_q <= 27'(diff1_q) * 27'($signed({1'b0, frac1_q}));
       end
     end
+    // Signed wires: a shift inside `v2_q ? ... : '0` would be unsigned.
+    assign rounded = product2_q + 27'sd128;
+    assign step = rounded >>> 8;
+    assign value = 48'(a2_q) + 48'(step);
+    assign entry_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = v2_q ? value : '0;
   end
 endmodule

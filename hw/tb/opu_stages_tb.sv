@@ -43,16 +43,22 @@ module opu_stages_tb
   output logic                   empty_o,
   output logic [2:0]             count_o
 );
-  opu_output_stage u_output (
-    .enable_i(1'b1), .entry_i, .param_i, .lo_i, .hi_i, .entry_o(output_stage_o)
+  // The three ways the lanes run, each its own instance, a register's
+  // worth of cycles behind their inputs (opu_post_lanes).
+  opu_post_lanes u_output (
+    .clk_i, .enable_i(1'b1), .kind_i(2'd0), .entry_i, .param_i, .row_i, .high_row_i, .shift_i,
+    .neg_shift_i, .res_lane_i, .res_lanes_i, .res_format_i, .multiply_i, .acc_shift_i,
+    .res_shift_i, .out_shift_i, .lo_i, .hi_i, .entry_o(output_stage_o)
   );
-  opu_compare u_compare (
-    .enable_i(1'b1), .entry_i, .prelu_i, .shift_i, .neg_shift_i, .param_i, .lo_i, .hi_i, .entry_o(compare_o)
+  opu_post_lanes u_compare (
+    .clk_i, .enable_i(1'b1), .kind_i(prelu_i ? 2'd2 : 2'd1), .entry_i, .param_i, .row_i,
+    .high_row_i, .shift_i, .neg_shift_i, .res_lane_i, .res_lanes_i, .res_format_i, .multiply_i,
+    .acc_shift_i, .res_shift_i, .out_shift_i, .lo_i, .hi_i, .entry_o(compare_o)
   );
-  opu_residual_add u_residual (
-    .enable_i(1'b1), .entry_i, .row_i, .res_lane_i, .res_lanes_i, .res_format_i, .multiply_i,
-    .high_row_i, .acc_shift_i, .res_shift_i,
-    .out_shift_i, .lo_i, .hi_i, .entry_o(residual_add_o)
+  opu_post_lanes u_residual (
+    .clk_i, .enable_i(1'b1), .kind_i(2'd3), .entry_i, .param_i, .row_i, .high_row_i, .shift_i,
+    .neg_shift_i, .res_lane_i, .res_lanes_i, .res_format_i, .multiply_i, .acc_shift_i,
+    .res_shift_i, .out_shift_i, .lo_i, .hi_i, .entry_o(residual_add_o)
   );
   logic [36:0] avg_d;
   logic [5:0]  avg_d_shift;
@@ -64,7 +70,7 @@ module opu_stages_tb
     .lo_bound_o(avg_lo_bound), .hi_bound_o(avg_hi_bound)
   );
   opu_average u_average (
-    .enable_i(1'b1), .entry_i, .shift_i(avg_shift_i), .d_i(avg_d), .d_shift_i(avg_d_shift),
+    .clk_i, .enable_i(1'b1), .entry_i, .shift_i(avg_shift_i), .d_i(avg_d), .d_shift_i(avg_d_shift),
     .recip_i(avg_recip), .lo_bound_i(avg_lo_bound), .hi_bound_i(avg_hi_bound), .lo_i, .hi_i,
     .entry_o(average_o)
   );

@@ -118,7 +118,8 @@ void EmitAverages(const InnerProductGroup& g, const PostTile& tile, CycleEstimat
       avg.shift = pool.clamp.shift;
       avg.lo = pool.clamp.lo;
       avg.hi = pool.clamp.hi;
-      estimate.Post(avg.rows * avg.cols + CycleEstimate::kAverageSetupCycles);
+      estimate.Post(avg.rows * avg.cols + CycleEstimate::kAverageSetupCycles, false,
+                    CycleEstimate::kAverageCycles);
       out.push_back(avg);
       c = c1;
     }
@@ -149,7 +150,8 @@ void EmitPool(const InnerProductGroup& g, const PostTile& tile, CycleEstimate& e
   mp.accumulate = tile.pool_accumulate;
   out.push_back(mp);
   estimate.Post(WindowTaps(tile.pool_rows, mp.size_y, mp.stride_y, mp.pad_y, tile.th) *
-                WindowTaps(tile.pool_cols, mp.size_x, mp.stride_x, mp.pad_x, tile.tw));
+                    WindowTaps(tile.pool_cols, mp.size_x, mp.stride_x, mp.pad_x, tile.tw),
+                false, /*latency=*/0);
   if (!tile.pool_last) return;
   if (pool.average) {
     EmitAverages(g, tile, estimate, out);

@@ -9,7 +9,8 @@
 // cycle), and its pipeline's depth once (ArrayPipelineCycles); the output,
 // compare and pool stages one cycle per entry or tap, beside the array, the
 // stages a pass streams together costing the pass once and a cycle each for
-// the register between two. Every instruction adds kInstructionCycles (its start, its last
+// the register between two, and each stage its pipeline (kPostStageCycles;
+// the pool has none). Every instruction adds kInstructionCycles (its start, its last
 // write, the hand-over to the next); a unit's Gemms wait kHandOverCycles for
 // the token of its loads (given, seen, taken) but only kUnitCycles after the
 // unit before's (and a cycle per post instruction of it, entering the post
@@ -72,9 +73,15 @@ class CycleEstimate {
   /// retirement, the queue, the start), as the RTL measures them.
   static constexpr int64_t kPostInstructionCycles = 3;
   static constexpr int64_t kPostStartCycles = 1;
+  /// How long an entry takes through one post stage (POST_STAGE_CYCLES in
+  /// opu_shapes.svh: operands, product or sum, the value to round, its
+  /// shift, each registered); the pool (opu_pool.sv) has no such pipeline.
+  static constexpr int64_t kPostStageCycles = 4;
   /// What an Average spends on its divisor's reciprocal before its first
   /// entry (opu_average_recip.sv: one quotient bit a cycle).
   static constexpr int64_t kAverageSetupCycles = 20;
+  /// An Average's own pipeline (AVERAGE_CYCLES in opu_shapes.svh).
+  static constexpr int64_t kAverageCycles = 7;
   /// How much later a pixel's sums reach the accumulator than they would
   /// with no pipeline (opu_ipa.sv, IPA_STAGES in opu_shapes.svh): the
   /// products' register, then L's adder tree, two levels a register.
@@ -109,16 +116,17 @@ class CycleEstimate {
   }
   /// A stage that `joins` the pass before streams through with it (the
   /// pass then takes its slowest stage's cycles, and one more for the
-  /// register before the stage; opu_compute_engine.sv, opu_post.sv).
-  void Post(int64_t cycles, bool joins = false) {
+  /// register before the stage; opu_compute_engine.sv, opu_post.sv), and
+  /// each stage its `latency`.
+  void Post(int64_t cycles, bool joins = false, int64_t latency = kPostStageCycles) {
     Unit& unit = units_.back();
     ++unit.post_insns;
     if (joins) {
-      unit.post += std::max<int64_t>(0, cycles - unit.pass) + 1;
+      unit.post += std::max<int64_t>(0, cycles - unit.pass) + 1 + latency;
       unit.pass = std::max(unit.pass, cycles);
       return;
     }
-    unit.post += cycles + kPostInstructionCycles;
+    unit.post += cycles + kPostInstructionCycles + latency;
     unit.pass = cycles;
   }
   int64_t Total() const {

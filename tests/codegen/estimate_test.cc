@@ -39,15 +39,16 @@ TEST_CASE("the estimator's timeline: three units of a load, a computation and a 
 TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, in one pass") {
   // Each unit: a 10-beat load, a 100-cycle Gemm (+3, +4 for the array's
   // pipeline), two post stages of 100 entries streamed in one pass (100 + 3,
-  // +1 for the register between the two stages), a store of 10 pixels of 16
-  // bytes (13 cycles, 10 word writes). Latency 10: a load takes 10 + 10 + 3.
-  // u0: load 7..30; Gemm 44..151; post 152..256; store 256..269 (writes to 266).
+  // +1 for the register between the two stages, +4 for each stage's
+  // pipeline: 112), a store of 10 pixels of 16 bytes (13 cycles, 10 word
+  // writes). Latency 10: a load takes 10 + 10 + 3.
+  // u0: load 7..30; Gemm 44..151; post 152..264; store 264..277 (writes to 274).
   // u1: load 30..53; Gemm after u0's and its two post instructions entering
   //     the queue: max(67, 151 + 3 + 2) = 156..263, beside u0's post;
-  //     post max(264, 256)..368; store 368..381.
-  // u2: load from u0's computation, 256: u0's writes fill 256..266, so the
-  //     load ends at 256 + 20 + 13 = 289 (u0's store at 279); Gemm
-  //     max(303, 268, 279) = 303..410; post 411..515; store 515..528.
+  //     post max(264, 264)..376; store 376..389.
+  // u2: load from u0's computation, 264: u0's writes fill 264..274, so the
+  //     load ends at 264 + 20 + 13 = 297 (u0's store at 287); Gemm
+  //     max(311, 268, 287) = 311..418; post 419..531; store 531..544.
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 3; ++u) {
     estimate.BeginUnit();
@@ -57,7 +58,7 @@ TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, i
     estimate.Post(100, /*joins=*/true);
     estimate.Store(10, 10 * 16);
   }
-  CHECK(estimate.Total() == 528);
+  CHECK(estimate.Total() == 544);
 }
 
 TEST_CASE("the estimator's fetch: the first instruction a latency late, each unit's bytes first") {
