@@ -40,6 +40,8 @@ std::string RtlConfigPackage(const HwConfig& hw) {
              ";  // the accumulator's banks: [0, ACC_BANK1), [ACC_BANK1, ACC_SUMS)\n",
              "  localparam int unsigned ACC_SUMS = ", u.AccSumsBank(),
              ";  // and [ACC_SUMS, ACC_ENTRIES)\n",
+             "  localparam int unsigned LINE_COLS = ", hw.ipa.depthwise_line,
+             ";  // ipa.depthwise_line: the depthwise window's line buffers\n",
              "  localparam int unsigned WORD_BITS = ", isa::kWordBits, ";  // opuc_isa_pkg's\n",
              "`include \"opu_shapes.svh\"\n", "endpackage\n");
 }

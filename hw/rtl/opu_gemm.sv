@@ -11,12 +11,21 @@
 // Depthwise mode (Gemm.depthwise): row j of the array sums a window of its
 // channel's taps. The window's registers (WH kernel rows of WW taps, each
 // the CO bytes of the rows' channels, tap (ky, kx) wired to lane 8 ky + kx)
-// are fed one feature-map row a cycle: an output row reads its columns
-// left to right, each column's window_h rows top to bottom; a column
-// arriving shifts the window left (its first row does) and takes the
-// window's last column. A pixel issues when the column that completes its
-// window has arrived, a cycle after the read: window_w columns before an
-// output row's first pixel, stride_x before each next.
+// take a column at a time: it shifts the window left and fills its last
+// column. A pixel issues when the column that completes its window has
+// arrived, a cycle after the read: window_w columns before an output row's
+// first pixel, stride_x before each next. A column comes one of two ways:
+//  - From the line buffers (line_q), which hold the window_h kernel rows
+//    above the last, LINE_COLS columns each: the Gemm reads its input rows
+//    one after another, a pixel a cycle, each pixel once, and pixel x of a
+//    row enters buffer window_h - 1 as each buffer's pixel x moves to the
+//    one above; so the buffers' pixel x and the one read are a column.
+//    (window_h + 1 + (out_rows - 1) stride_y) rows of w = window_w + 1 +
+//    (out_cols - 1) stride_x pixels. For rows of 2 to LINE_COLS pixels (a
+//    buffer's pixel is written the cycle after it is read), stride_x 1 or
+//    2, and every row in a window (stride_y <= window_h + 1).
+//  - Else a feature-map row a cycle: each output row reads its columns
+//    left to right, each column's window_h + 1 rows top to bottom.
 `include "opu_field.svh"
 module opu_gemm
 (
@@ -60,11 +69,19 @@ module opu_gemm
   logic [15:0] col_q, fire_col_q;  // columns of the window's row: fm_pitch reaches 4095
   logic [TAP-1:0] taps;  // the arriving row's bytes of the rows' channels
   logic [WH*WW*TAP-1:0] win_q;
+  // With line buffers: the input rows until the next that completes an
+  // output row's windows, whether the read's column goes into the window,
+  // and the column (g_lines).
+  logic        line, line_q, rd_load_q;
+  logic [31:0] stride_y, until_q;
+  logic [10:0] last_col;  // the last pixel's first column, (out_cols - 1) stride_x
+  logic [WH*TAP-1:0] column;
 
   assign rows = 32'(`OPU_FIELD(insn_i, GEMM_OUT_ROWS));
   assign cols = 32'(`OPU_FIELD(insn_i, GEMM_OUT_COLS));
   assign pitch = 32'(`OPU_FIELD(insn_i, GEMM_FM_PITCH));
-  assign row_step = 32'(`OPU_FIELD(insn_i, GEMM_STRIDE_Y)) * pitch;
+  assign stride_y = 32'(`OPU_FIELD(insn_i, GEMM_STRIDE_Y));
+  assign row_step = stride_y * pitch;
   assign stride_x = 32'(`OPU_FIELD(insn_i, GEMM_STRIDE_X));
   assign init = `OPU_FIELD(insn_i, GEMM_INIT);
   assign dw = `OPU_FIELD(insn_i, GEMM_DEPTHWISE);
@@ -76,6 +93,12 @@ module opu_gemm
   // The entry is read the cycle before the pixel's sums arrive.
   assign acc_raddr_o = entry_d_q[32*(D-2) +: 32];
   assign issue = dw_q ? rd_q && rd_fire_q : running_q;
+  // Line buffers for rows of 2 to LINE_COLS pixels, stride_x 1 or 2 (a
+  // shift, not a multiply, on the path to line_q), and every row in a window.
+  assign last_col = {1'b0, `OPU_FIELD(insn_i, GEMM_OUT_COLS) - 10'd1} << (stride_x == 2);
+  assign line = (stride_x == 1 || stride_x == 2) && (win_w != '0 || cols != 1) &&
+                32'(last_col) + 32'(win_w) + 1 <= opu_pkg::LINE_COLS &&
+                stride_y != 0 && stride_y <= 32'(win_h) + 1;
 
   opu_ipa u_ipa (
     .clk_i, .valid_i(valid_q[0]), .fm_i(fm_rdata_i), .weights_i(wgt_rdata_i),
@@ -107,11 +130,49 @@ module opu_gemm
     end
   end
 
-  // The window's registers: a column's first row shifts every row's taps
-  // left, up to the window's last column, and each row of the column then
-  // takes that last column. Taps past the window multiply zero weights.
+  // The line buffers: buffer k takes the pixel of buffer k + 1, the last
+  // (window_h - 1) the pixel read, at the column read a cycle before. A
+  // column: the buffers' pixels above the pixel read (rows past the
+  // window's take it too: zero weights).
+  if (opu_pkg::LINE_BUFS > 0) begin : g_lines
+    localparam int unsigned LB = opu_pkg::LINE_BUFS;
+    localparam int unsigned LAW = $clog2(opu_pkg::LINE_COLS);
+    logic [LAW-1:0] rd_col_q;
+    logic [LB-1:0] we;
+    logic [LB*TAP-1:0] rdata, wdata;
+    always_ff @(posedge clk_i) rd_col_q <= col_q[LAW-1:0];
+    always_comb begin
+      for (int unsigned k = 0; k < LB; k++) begin
+        we[k] = rd_q && line_q && 3'(k) < win_h;
+        wdata[k*TAP +: TAP] = 3'(k + 1) == win_h ? taps : rdata[((k + 1) % LB)*TAP +: TAP];
+      end
+      for (int unsigned ky = 0; ky < WH; ky++)
+        column[ky*TAP +: TAP] = ky < LB && 3'(ky) != win_h ? rdata[(ky % LB)*TAP +: TAP] : taps;
+    end
+    for (genvar k = 0; k < LB; k++) begin : g_line
+      opu_sdp_ram #(.WIDTH(TAP), .DEPTH(opu_pkg::LINE_COLS)) u_line (
+        .clk_i, .we_i(we[k]), .waddr_i(rd_col_q), .wdata_i(wdata[k*TAP +: TAP]),
+        .raddr_i(col_q[LAW-1:0]), .rdata_o(rdata[k*TAP +: TAP])
+      );
+    end
+  end else begin : g_no_lines
+    assign column = {WH{taps}};
+  end
+
+  // The window's registers: a column shifts every row's taps left, up to
+  // the window's last column, which takes the column: from the line
+  // buffers at once, or a feature-map row a cycle, the first shifting.
+  // Taps past the window multiply zero weights.
   always_ff @(posedge clk_i)
-    if (rd_q)
+    if (rd_q && line_q) begin
+      if (rd_load_q)
+        for (int unsigned ky = 0; ky < WH; ky++)
+          for (int unsigned kx = 0; kx < WW; kx++)
+            if (3'(kx) == win_w)
+              win_q[(ky*WW + kx)*TAP +: TAP] <= column[ky*TAP +: TAP];
+            else if (3'(kx) < win_w && kx + 1 < WW)
+              win_q[(ky*WW + kx)*TAP +: TAP] <= win_q[(ky*WW + (kx + 1) % WW)*TAP +: TAP];
+    end else if (rd_q)
       for (int unsigned ky = 0; ky < WH; ky++)
         for (int unsigned kx = 0; kx < WW; kx++)
           if (3'(kx) == win_w && 3'(ky) == rd_ky_q)
@@ -121,7 +182,8 @@ module opu_gemm
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      {running_q, done_o, dw_q, rd_q, rd_fire_q} <= '0;
+      {running_q, done_o, dw_q, rd_q, rd_fire_q, line_q, rd_load_q} <= '0;
+      until_q <= '0;
       {oy_q, ox_q, row_fm_q, fm_q, entry_q} <= '0;
       {ky_q, rd_ky_q, col_q, col_fm_q, fire_col_q} <= '0;
       valid_q <= '0;
@@ -133,7 +195,8 @@ module opu_gemm
       entry_d_q <= {entry_d_q[32*(D-1)-1:0], entry_q};
       rd_q <= dw_q && running_q;
       rd_ky_q <= ky_q;
-      rd_fire_q <= ky_q == win_h && col_q == fire_col_q;
+      rd_load_q <= until_q == '0;
+      rd_fire_q <= (line_q ? until_q == '0 : ky_q == win_h) && col_q == fire_col_q;
       if (issue) begin
         issues_o <= issues_o + 1;
         entry_q <= entry_q + 1;
@@ -142,12 +205,38 @@ module opu_gemm
         running_q <= rows != 0 && cols != 0;
         done_o <= rows == 0 || cols == 0;
         dw_q <= dw;
+        line_q <= dw && line;
+        until_q <= 32'(win_h);
         {oy_q, ox_q, ky_q, col_q} <= '0;
         fire_col_q <= 16'(win_w);
         row_fm_q <= 32'(`OPU_FIELD(insn_i, GEMM_FM_ADDR));
         col_fm_q <= 32'(`OPU_FIELD(insn_i, GEMM_FM_ADDR));
         fm_q <= 32'(`OPU_FIELD(insn_i, GEMM_FM_ADDR));
         entry_q <= 32'(`OPU_FIELD(insn_i, GEMM_ACC_ADDR));
+      end else if (running_q && line_q) begin
+        // Along the input row up to its last pixel's column (ox_q counts
+        // the row's pixels), then the next; done after the row that
+        // completes the last output row's windows.
+        if (col_q == fire_col_q) begin
+          fire_col_q <= fire_col_q + 16'(stride_x);
+          ox_q <= ox_q + 1;
+        end
+        if (col_q != fire_col_q || ox_q + 1 != cols) begin
+          col_q <= col_q + 1;
+          fm_q <= fm_q + 1;
+        end else begin
+          {ox_q, col_q} <= '0;
+          fire_col_q <= 16'(win_w);
+          row_fm_q <= row_fm_q + pitch;
+          fm_q <= row_fm_q + pitch;
+          if (until_q != '0) begin
+            until_q <= until_q - 1;
+          end else begin
+            until_q <= stride_y - 1;
+            oy_q <= oy_q + 1;
+            if (oy_q + 1 == rows) running_q <= 1'b0;
+          end
+        end
       end else if (running_q && dw_q) begin
         // Down the column, then to the next column, then, after the column
         // of the row's last pixel (ox_q counts the row's pixels), the next row.

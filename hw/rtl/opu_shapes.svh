@@ -28,6 +28,9 @@ localparam int unsigned IPA_STAGES = 1 + (IPA_LEVELS > 1 ? (IPA_LEVELS + 1) / 2 
 // to 8 taps; Gemm.window_h reaches 8.
 localparam int unsigned WIN_COLS = 8;
 localparam int unsigned WIN_ROWS = L < 16 ? 1 : L / 8 < 8 ? L / 8 : 8;
+// Its line buffers (opu_gemm.sv): one a kernel row above the window's last,
+// LINE_COLS columns of CO bytes each; none without LINE_COLS.
+localparam int unsigned LINE_BUFS = LINE_COLS > 1 ? WIN_ROWS - 1 : 0;
 
 typedef logic [WORD_BITS-1:0] word_t;
 typedef logic [31:0] index_t;  // an instruction's place in the program

@@ -43,14 +43,21 @@ inline int64_t WindowGemms(const InnerProductGroup& g) {
 }
 
 /// The array cycles of a Gemm of the depthwise mode on the RTL
-/// (opu_gemm.sv): its window is fed one feature-map row a cycle, a column
-/// of window_h rows at a time, window_w columns before an output row's
-/// first pixel and stride_x columns before each next; one more for the
-/// window's register.
-inline int64_t WindowGemmCycles(const isa::GemmInsn& gemm) {
-  return gemm.out_rows * (gemm.window_h + 1) *
-             (gemm.window_w + 1 + (gemm.out_cols - 1) * gemm.stride_x) +
-         1;
+/// (opu_gemm.sv), whose window has line buffers of `line_columns` columns
+/// (ipa.depthwise_line). Where its input rows fit them (2 to line_columns
+/// pixels), stride_x is 1 or 2 and each row is in a window (stride_y <=
+/// window_h + 1), it reads each input pixel once, a cycle each: window_h + 1
+/// rows before the first output row, stride_y before each next. Else a
+/// column of window_h + 1 rows a cycle each, for every output row. One more
+/// for the window's register.
+inline int64_t WindowGemmCycles(const isa::GemmInsn& gemm, int64_t line_columns) {
+  const int64_t window_rows = gemm.window_h + 1;
+  const int64_t row_pixels = gemm.window_w + 1 + (gemm.out_cols - 1) * gemm.stride_x;
+  const bool lines = row_pixels >= 2 && row_pixels <= line_columns &&
+                     (gemm.stride_x == 1 || gemm.stride_x == 2) && gemm.stride_y >= 1 &&
+                     gemm.stride_y <= window_rows;
+  if (lines) return (window_rows + (gemm.out_rows - 1) * gemm.stride_y) * row_pixels + 1;
+  return gemm.out_rows * window_rows * row_pixels + 1;
 }
 
 }  // namespace opuc::codegen

@@ -45,6 +45,7 @@ struct GroupEmitter {
   const InnerProductGroup& group;
   const Tiling& tiling;
   const OpuBufferUnits buffers;
+  const int64_t depthwise_line;  // the window's line buffers' columns (ipa.depthwise_line)
   const ConstantPlacement& constants;
   const GroupLayouts& layouts;
   CycleEstimate& estimate;
@@ -243,7 +244,8 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
         gemm.lane = (unit.ob * out_lanes / g.multiplier) % lanes;
         gemm.pair_rows = g.multiplier == 2;
       }
-      e.estimate.Compute(window ? WindowGemmCycles(gemm) : unit.row.size * unit.col.size);
+      e.estimate.Compute(window ? WindowGemmCycles(gemm, e.depthwise_line)
+                                : unit.row.size * unit.col.size);
       compute.Add(gemm);
     }
   }
@@ -314,7 +316,8 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
                                        const HwConfig& hw, const ConstantPlacement& constants,
                                        const GroupLayouts& layouts) {
   CycleEstimate estimate(hw);
-  const GroupEmitter emitter{group, tiling, BufferUnits(hw), constants, layouts, estimate};
+  const GroupEmitter emitter{group,     tiling,  BufferUnits(hw), hw.ipa.depthwise_line,
+                             constants, layouts, estimate};
   const std::vector<Unit> units = Units(group, tiling, emitter.buffers);
   const auto unit_count = static_cast<int64_t>(units.size());
   const int64_t pair_count = units.back().pair + 1;

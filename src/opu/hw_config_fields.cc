@@ -31,7 +31,8 @@ const std::vector<HwField>& HwConfigFields() {
       HW_FIELD(array.clock_mhz, 0, kMaxClockMhz),
       HW_FIELD(ipa.depthwise, 0, 1),
       HW_FIELD(ipa.transpose_conv, 0, 1),
-      HW_FIELD(ipa.depthwise_window, 0, 8),  // Gemm.window_h: 3 bits
+      HW_FIELD(ipa.depthwise_window, 0, 8),   // Gemm.window_h: 3 bits
+      HW_FIELD(ipa.depthwise_line, 0, 4096),  // Gemm.fm_pitch: 12 bits
       HW_FIELD(ipa.max_kernel, 1, kMaxWindow),
       HW_FIELD(ipa.max_stride, 1, kMaxWindow),
       HW_FIELD(ipa.max_dilation, 1, kMaxWindow),

@@ -37,6 +37,7 @@ HwConfig Opu1024() {
   c.array.clock_mhz = 200.0;
   c.ipa.transpose_conv = true;
   c.ipa.depthwise_window = 8;
+  c.ipa.depthwise_line = 512;
   c.buffers.feature_map = Banks(256 * 1024, 2);
   c.buffers.weight = Banks(64 * 1024, 2);
   c.buffers.bias = Banks(128, 2);

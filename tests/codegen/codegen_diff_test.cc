@@ -139,6 +139,52 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
   CHECK(after > 0);
 }
 
+// The depthwise Gemms of `words` whose input rows fit the window's line
+// buffers of `line` columns (opu_gemm.sv), and those that do not.
+std::pair<int, int> LineGemms(const std::vector<isa::Word>& words, int64_t line) {
+  int fit = 0, wide = 0;
+  for (const isa::Word& word : words) {
+    Expected<isa::Instruction> insn = isa::Decode(word);
+    REQUIRE(insn.ok());
+    const auto* gemm = std::get_if<isa::GemmInsn>(&*insn);
+    if (!gemm || !gemm->depthwise) continue;
+    const int64_t pixels = gemm->window_w + 1 + (gemm->out_cols - 1) * gemm->stride_x;
+    ++(pixels <= line ? fit : wide);
+  }
+  return {fit, wide};
+}
+
+TEST_CASE("the depthwise window's line buffers: rows that fit them, rows wider, strides 1 and 2") {
+  // opu1024's window reads each pixel once where an input row fits its line
+  // buffers (512 columns), else a column's rows a cycle each; both on the
+  // RTL, equal to the reference. 3x3 and 5x5, strides 1 and 2, i8 and
+  // i16, multiplier 2 with 8 channels a lane group.
+  const HwConfig opu = *HwConfigPreset("opu1024");
+  std::mt19937 rng(4701);
+  Case c;
+  c.op = OpKind::kDepthwiseConv2D;
+  c.ci = c.co = 24;
+  int fit = 0, wide = 0;
+  for (int64_t w : {9, 600}) {
+    for (int64_t k : {3, 5}) {
+      for (int64_t stride : {1, 2}) {
+        c.h = w == 600 ? 3 : 7;  // one tile of 600 columns (the accumulator's half: 2,730 entries)
+        c.w = w;
+        c.k = k;
+        c.stride = stride;
+        c.in = stride == 2 && k == 3 ? DType::kI16 : DType::kI8;
+        c.multiplier = k == 5 && stride == 1 ? 2 : 1;
+        c.co = c.ci * c.multiplier;
+        const auto [f, x] = LineGemms(RunCase(c, opu, rng).words, opu.ipa.depthwise_line);
+        fit += f;
+        wide += x;
+      }
+    }
+  }
+  CHECK(fit > 0);
+  CHECK(wide > 0);
+}
+
 TEST_CASE(
     "wide channels: several input and output blocks, weight chunks, many tiles, pools, a padded "
     "residual") {

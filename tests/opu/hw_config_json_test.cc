@@ -19,8 +19,8 @@ using testing::ErrorOf;
 constexpr const char* kWholeFile = R"({
   "name": "whole",
   "array": {"input_channels": 32, "output_channels": 8, "clock_mhz": 187.5},
-  "ipa": {"depthwise": false, "transpose_conv": true, "depthwise_window": 3, "max_kernel": 5,
-          "max_stride": 3, "max_dilation": 2},
+  "ipa": {"depthwise": false, "transpose_conv": true, "depthwise_window": 3,
+          "depthwise_line": 7, "max_kernel": 5, "max_stride": 3, "max_dilation": 2},
   "compare": {"lookup_table": false},
   "buffers": {"feature_map": {"bytes_per_bank": 1001, "banks": 3},
               "weight": {"bytes_per_bank": 1002, "banks": 4},
@@ -41,6 +41,7 @@ void CheckWhole(const HwConfig& c) {
   CHECK_FALSE(c.ipa.depthwise);
   CHECK(c.ipa.transpose_conv);
   CHECK(c.ipa.depthwise_window == 3);
+  CHECK(c.ipa.depthwise_line == 7);
   CHECK(c.ipa.max_kernel == 5);
   CHECK(c.ipa.max_stride == 3);
   CHECK(c.ipa.max_dilation == 2);

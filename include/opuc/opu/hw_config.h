@@ -35,6 +35,11 @@ struct IpaSpec {
   /// axis (Gemm.depthwise, docs/isa.md); 0: the array has no such mode, and
   /// depthwise runs on the diagonal mapping (a lane of each dot product).
   int64_t depthwise_window = 0;
+  /// Columns each of the window's line buffers holds (its kernel rows above
+  /// the one read; hw/rtl/opu_gemm.sv): a depthwise Gemm whose rows are at
+  /// most this wide reads each feature-map pixel once, a column a cycle;
+  /// 0: none, a window's column is read a row a cycle.
+  int64_t depthwise_line = 0;
   bool transpose_conv = false;  ///< Zero-inserted input for transposed convolutions.
   int64_t max_kernel = 16;      ///< Kernel taps per axis (4-bit tap offsets).
   int64_t max_stride = 15;
