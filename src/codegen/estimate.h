@@ -81,15 +81,20 @@ class CycleEstimate {
   void Fetch(int64_t words) { units_.back().fetch = Bandwidth(words * isa::kWordBits / 8); }
   /// A load of `bytes` that writes `units` on chip when that, not the
   /// DRAM, may bound it (a zero-inserted window: the load engine writes a
-  /// unit a cycle; the DRAM's latency hides an ordinary border's zeros).
-  void Load(int64_t bytes, int64_t units = 0) {
-    units_.back().load_beats.push_back(std::max(Bandwidth(bytes), units - latency_));
+  /// unit a cycle; the DRAM's latency hides an ordinary border's zeros),
+  /// and `written` units a cycle each from its beats (compact pixels,
+  /// several a beat: their reads are paced to the writes).
+  void Load(int64_t bytes, int64_t units = 0, int64_t written = 0) {
+    units_.back().load_beats.push_back(std::max({Bandwidth(bytes), units - latency_, written}));
   }
-  void Store(int64_t pixels, int64_t bytes) {
+  /// A store of `pixels` in `writes` DRAM writes (fewer than the pixels
+  /// where compact pixels share a beat; -1: one a pixel).
+  void Store(int64_t pixels, int64_t bytes, int64_t writes = -1) {
     units_.back().store += std::max(pixels, Bandwidth(bytes)) + kInstructionCycles;
-    // Each pixel is one DRAM write, which costs the words it touches.
+    // Each write costs the words it touches.
     const int64_t per_pixel = pixels > 0 ? (bytes / pixels + word_bytes_ - 1) / word_bytes_ : 0;
-    units_.back().store_words += Bandwidth(pixels * per_pixel * word_bytes_);
+    units_.back().store_words +=
+        Bandwidth((writes < 0 ? pixels : writes) * per_pixel * word_bytes_);
   }
   /// The array's instructions, and the post-processing stages' (which run
   /// beside the array: the next unit's Gemms overlap this unit's stages).
