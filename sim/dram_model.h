@@ -2,7 +2,8 @@
 //
 // The harness's DRAM: the program's DRAM image behind the RTL's read port
 // (one beat per request, responses in order after `latency_cycles`) and
-// write port (one pixel's lanes), sharing the HwConfig's bandwidth. A
+// write port (an aligned beat of L bytes with a byte mask: the store
+// engine packs a compact map's pixels into one), sharing the HwConfig's bandwidth. A
 // transfer costs the DRAM words it touches (an unaligned beat touches two),
 // paid from a budget that grows by bandwidth / clock bytes a cycle. An
 // address outside the image is an error naming the port and the byte; the
@@ -23,7 +24,7 @@ namespace opuc::rtl {
 
 struct DramStats {
   int64_t reads = 0;   ///< Beats read.
-  int64_t writes = 0;  ///< Pixels written.
+  int64_t writes = 0;  ///< Writes (beats, a mask of their bytes).
   int64_t words = 0;   ///< DRAM words the transfers touched.
 };
 

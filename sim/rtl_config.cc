@@ -13,6 +13,11 @@ Status CheckRtlConfig(const HwConfig& hw) {
     return InvalidArgument(Cat("hw '", hw.name, "': array.output_channels x 8 = ", u.out_lanes * 8,
                                " is not a multiple of array.input_channels = ", u.lanes,
                                "; the RTL loads params in units of L bytes"));
+  if ((u.lanes & (u.lanes - 1)) != 0 || u.lanes % u.out_lanes != 0)
+    return InvalidArgument(Cat("hw '", hw.name, "': array.input_channels is ", u.lanes,
+                               " and array.output_channels ", u.out_lanes,
+                               "; the RTL's beats are L bytes, aligned, in granules of Co: L must ",
+                               "be a power of two and a multiple of Co"));
   if (u.lanes > 256)
     return InvalidArgument(Cat("hw '", hw.name, "': array.input_channels is ", u.lanes,
                                "; the RTL's ResAdd res_lane field reaches 256"));

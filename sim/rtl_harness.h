@@ -131,8 +131,10 @@ class Harness {
     m.start_i = 0;
 
     DramModel ram(hw, dram, units_.lanes, static_cast<int64_t>(data_bytes));
-    std::vector<uint8_t> wr_bytes(static_cast<size_t>(units_.out_lanes));
-    std::vector<bool> wr_mask(static_cast<size_t>(units_.out_lanes));
+    // A write is a beat of L bytes with a byte mask, a bit a byte.
+    std::vector<uint8_t> wr_bytes(static_cast<size_t>(units_.lanes));
+    std::vector<uint8_t> wr_mask_bits(static_cast<size_t>((units_.lanes + 7) / 8));
+    std::vector<bool> wr_mask(static_cast<size_t>(units_.lanes));
     int64_t now = 0, quiet = 0;
     for (;;) {
       ram.Tick();
@@ -151,7 +153,9 @@ class Harness {
       }
       if (m.wr_valid_o && m.wr_ready_i) {
         GetBytes(m.wr_data_o, wr_bytes.data(), wr_bytes.size());
-        for (size_t j = 0; j < wr_mask.size(); ++j) wr_mask[j] = (m.wr_mask_o >> j) & 1U;
+        GetBytes(m.wr_mask_o, wr_mask_bits.data(), wr_mask_bits.size());
+        for (size_t j = 0; j < wr_mask.size(); ++j)
+          wr_mask[j] = (wr_mask_bits[j / 8] >> (j % 8)) & 1U;
         OPUC_RETURN_IF_ERROR(ram.Write(m.wr_addr_o, wr_bytes.data(), wr_mask));
         moved = true;
       }

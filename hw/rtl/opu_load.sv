@@ -9,6 +9,15 @@
 // Three walkers run at once: one issues read requests as fast as DRAM takes
 // them, one writes the responses (in request order) to their units, and one
 // writes zeros to the frame's units, yielding the write port to responses.
+// A compact feature-map pixel (`granules` x CO bytes, granules of a beat's
+// GN = L / CO) shares its beat with others: the load reads each row as the
+// aligned beats that hold it, a queue of granules (2 GN) collects their
+// useful ones, and a pixel is written a cycle once its granules are there
+// (its lanes past them zero). Requests are paced to the writes by credits
+// (granules per cycle, at most GN + granules - 1 banked), so that the
+// granules in the queue never exceed 2 GN: beats issued over any n cycles
+// carry at most granules x (n - 1) + GN + granules - 1 of them, the writes
+// take granules a cycle.
 `include "opu_field.svh"
 module opu_load
 (
@@ -31,6 +40,19 @@ module opu_load
   output logic [opu_pkg::BEAT_BITS-1:0] wdata_o,
   output logic [63:0]          bytes_o
 );
+  localparam int unsigned GN = opu_pkg::L / opu_pkg::CO;  // granules a beat
+  localparam int unsigned GB = 8 * opu_pkg::CO;           // bits of a granule
+  localparam int unsigned CW = $clog2(3 * GN + 1);        // a count of granules
+  localparam int unsigned LW = $clog2(opu_pkg::L);
+  logic          compact_q;
+  logic [1:0]    gran_q;
+  logic [31:0]   row_bytes_q;            // a compact row's bytes
+  logic [CW-1:0] credit_q, cap_q, gcnt_q, have, lo, hi, useful;
+  logic [2*GN*GB-1:0] gbuf_q;            // the queue of granules, oldest first
+  logic [3*GN*GB-1:0] cat, part;
+  logic [opu_pkg::BEAT_BITS-1:0] pixel;
+  logic [31:0]   rq_beats, rs_beats, rs_row_addr_q, rb_q, rb_left;
+  logic          emit, data_we, req_fire;
   logic        active_q, diagonal_q;
   logic [1:0]  buffer_q;
   logic [31:0] rows_q, cols_q, stride_q, pitch_q, height_q, beats_q;
@@ -51,15 +73,38 @@ module opu_load
   assign rsp_more = active_q && data_rows && rs_r_q < rows_q;
   assign zero_more = active_q && zy_q < height_q;
   assign middle = zrows_left_q != 0 && zy_q == zrow_q;
-  assign zero_write = zero_more && zx_q < pitch_q && !rd_rsp_valid_i;
+  assign zero_write = zero_more && zx_q < pitch_q && !data_we;
+
+  // Compact pixels: the beats of a row, from the one of its first byte.
+  assign rq_beats = ((rq_row_q & 32'(opu_pkg::L - 1)) + row_bytes_q + 32'(opu_pkg::L - 1)) >> LW;
+  assign rs_beats = ((rs_row_addr_q & 32'(opu_pkg::L - 1)) + row_bytes_q + 32'(opu_pkg::L - 1)) >> LW;
+  // A response's useful granules [lo, hi): from the row's first on its
+  // first beat, to the row's last on its last.
+  assign rb_left = ((rs_row_addr_q & 32'(opu_pkg::L - 1)) + row_bytes_q) / opu_pkg::CO - rb_q * GN;
+  assign lo = rb_q == 0 ? CW'((rs_row_addr_q & 32'(opu_pkg::L - 1)) / opu_pkg::CO) : '0;
+  assign hi = rb_left < GN ? CW'(rb_left) : CW'(GN);
+  assign useful = rd_rsp_valid_i ? hi - lo : '0;
+  assign have = gcnt_q + useful;
+  always_comb begin
+    part = (3*GN*GB)'(rd_rsp_data_i) >> (GB * 32'(lo));
+    for (int unsigned g = 0; g < 3 * GN; g++)
+      if (32'(g) >= 32'(useful)) part[GB*g +: GB] = '0;
+    cat = (3*GN*GB)'(gbuf_q) | (part << (GB * 32'(gcnt_q)));
+    pixel = '0;
+    for (int unsigned g = 0; g < GN; g++)
+      if (32'(g) < 32'(gran_q)) pixel[GB*g +: GB] = cat[GB*g +: GB];
+  end
+  assign emit = compact_q && rsp_more && have >= CW'(gran_q);
+  assign data_we = compact_q ? emit : rd_rsp_valid_i && rsp_more;
+  assign req_fire = rd_req_valid_o && rd_req_ready_i;
   // Past a unit read: one unit (zeros between) or the row's whole run of them.
   assign skip_unit = middle && step_x_q != 1 && zcols_left_q != 0 && zx_q + 1 == zcol_q;
   assign next_zx = (middle && step_x_q == 1 && zx_q + 1 == pad_left_q) ? pad_left_q + cols_q :
                    skip_unit ? zx_q + 2 : zx_q + 1;
 
-  assign rd_req_valid_o = req_more;
-  assign rd_req_addr_o = rq_row_q + rq_off_q;
-  assign dram_wait_o = active_q && rsp_more && !rd_rsp_valid_i;
+  assign rd_req_valid_o = req_more && (!compact_q || credit_q >= CW'(GN));
+  assign rd_req_addr_o = (compact_q ? rq_row_q & ~32'(opu_pkg::L - 1) : rq_row_q) + rq_off_q;
+  assign dram_wait_o = active_q && rsp_more && !data_we;
 
   always_comb begin
     we_o = '0;
@@ -67,8 +112,8 @@ module opu_load
     wbeat_o = '0;
     wzero_o = 1'b0;
     wdiag_o = 1'b0;
-    wdata_o = rd_rsp_data_i;
-    if (rd_rsp_valid_i && rsp_more) begin
+    wdata_o = compact_q ? pixel : rd_rsp_data_i;
+    if (data_we) begin
       we_o[buffer_q] = 1'b1;
       waddr_o = rs_unit_q;
       wbeat_o = rs_b_q[7:0];
@@ -92,6 +137,7 @@ module opu_load
       {rq_r_q, rq_c_q, rq_b_q, rq_row_q, rq_off_q} <= '0;
       {rs_r_q, rs_c_q, rs_b_q, rs_row_unit_q, rs_unit_q} <= '0;
       {zy_q, zx_q, zrow_unit_q} <= '0;
+      {compact_q, gran_q, row_bytes_q, credit_q, cap_q, gcnt_q, gbuf_q, rs_row_addr_q, rb_q} <= '0;
     end else begin
       done_o <= 1'b0;
       if (start_i) begin
@@ -121,6 +167,16 @@ module opu_load
         step_y_q <= sy;
         row_step_q <= pitch * sy;
         diagonal_q <= `OPU_FIELD(insn_i, LOAD_DIAGONAL);
+        compact_q <= buffer == opuc_isa_pkg::LOAD_BUFFER_FEATURE_MAP &&
+                     `OPU_FIELD(insn_i, LOAD_GRANULES) != 0;
+        gran_q <= `OPU_FIELD(insn_i, LOAD_GRANULES);
+        row_bytes_q <= cols * 32'(`OPU_FIELD(insn_i, LOAD_GRANULES)) * opu_pkg::CO;
+        cap_q <= CW'(GN) + CW'(`OPU_FIELD(insn_i, LOAD_GRANULES)) - 1'b1;
+        credit_q <= CW'(GN) + CW'(`OPU_FIELD(insn_i, LOAD_GRANULES)) - 1'b1;
+        gcnt_q <= '0;
+        gbuf_q <= '0;
+        rs_row_addr_q <= `OPU_FIELD(insn_i, LOAD_DRAM_ADDR);
+        rb_q <= '0;
         beats_q <= `OPU_FIELD(insn_i, LOAD_DIAGONAL) ? 32'd1 :
                    buffer == opuc_isa_pkg::LOAD_BUFFER_WEIGHTS ? opu_pkg::WGT_BEATS :
                    buffer == opuc_isa_pkg::LOAD_BUFFER_PARAMS  ? opu_pkg::PARAM_BEATS :
@@ -141,7 +197,22 @@ module opu_load
         zcols_left_q <= (first_middle && pl == 0) ? cols - 1 : cols;
         zrow_unit_q <= 32'(`OPU_FIELD(insn_i, LOAD_SRAM_ADDR));
       end else if (active_q) begin
-        if (req_more && rd_req_ready_i) begin
+        if (compact_q) begin
+          logic [CW:0] credit;
+          credit = (CW+1)'(credit_q) - (req_fire ? (CW+1)'(GN) : '0) + (CW+1)'(gran_q);
+          credit_q <= credit > (CW+1)'(cap_q) ? cap_q : CW'(credit);
+        end
+        if (compact_q && req_fire) begin
+          rq_off_q <= rq_off_q + opu_pkg::BEAT_BYTES;
+          if (rq_c_q + 1 < rq_beats) begin
+            rq_c_q <= rq_c_q + 1;
+          end else begin
+            rq_c_q <= '0;
+            rq_r_q <= rq_r_q + 1;
+            rq_row_q <= rq_row_q + stride_q;
+            rq_off_q <= '0;
+          end
+        end else if (req_fire) begin
           rq_off_q <= rq_off_q + opu_pkg::BEAT_BYTES;
           if (rq_b_q + 1 < beats_q) begin
             rq_b_q <= rq_b_q + 1;
@@ -157,8 +228,21 @@ module opu_load
             end
           end
         end
-        if (rd_rsp_valid_i && rsp_more) begin
-          bytes_o <= bytes_o + 64'(opu_pkg::BEAT_BYTES);
+        if (compact_q) begin
+          gcnt_q <= have - (emit ? CW'(gran_q) : '0);
+          gbuf_q <= (2*GN*GB)'(emit ? cat >> (GB * 32'(gran_q)) : cat);
+          if (rd_rsp_valid_i) begin
+            if (rb_q + 1 < rs_beats) begin
+              rb_q <= rb_q + 1;
+            end else begin
+              rb_q <= '0;
+              rs_row_addr_q <= rs_row_addr_q + stride_q;
+            end
+          end
+        end
+        if (data_we) begin
+          // The instruction's bytes, as the functional simulator counts them.
+          bytes_o <= bytes_o + (compact_q ? 64'(gran_q) * opu_pkg::CO : 64'(opu_pkg::BEAT_BYTES));
           if (rs_b_q + 1 < beats_q) begin
             rs_b_q <= rs_b_q + 1;
           end else begin
@@ -174,7 +258,7 @@ module opu_load
             end
           end
         end
-        if (zero_more && !rd_rsp_valid_i) begin
+        if (zero_more && !data_we) begin
           if (zx_q < pitch_q) begin
             zx_q <= next_zx;
             if (skip_unit) begin

@@ -1,9 +1,14 @@
 // The store engine: rows x cols pixels of the accumulator to DRAM, one
 // byte per lane (bits 7:0, or 15:8 for an i16's high plane), the first
-// `lanes` lanes of each pixel; consecutive pixels are L bytes apart. One
-// pixel a cycle while DRAM takes them: a two-entry queue holds the pixels
-// read while a write waits. With `upsample` (the upsample stage) each pixel
-// is read four times and written as a 2x2 block of the doubled map.
+// `lanes` lanes of each pixel; consecutive pixels are L bytes apart, or
+// granules x CO in a compact map. One pixel a cycle while DRAM takes
+// them. Writes are beats of L bytes, aligned, with a byte mask: pixels in
+// a row that share a beat (a compact map's) are packed into one write, so
+// a 32-byte map of 16-lane stores writes a beat per two pixels. A pixel is
+// merged into the pending beat, or pushes it to a two-entry queue that
+// holds the writes while DRAM is busy. With `upsample` (the upsample
+// stage) each pixel is read four times and written as a 2x2 block of the
+// doubled map.
 `include "opu_field.svh"
 module opu_store
 (
@@ -16,30 +21,43 @@ module opu_store
   output logic [31:0]           acc_raddr_o,
   input  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata_i,
   output logic                  wr_valid_o,
-  output logic [31:0]           wr_addr_o,
-  output logic [8*opu_pkg::CO-1:0]       wr_data_o,
-  output logic [opu_pkg::CO-1:0]         wr_mask_o,
+  output logic [31:0]           wr_addr_o,           // a beat's first byte
+  output logic [opu_pkg::BEAT_BITS-1:0]  wr_data_o,
+  output logic [opu_pkg::BEAT_BYTES-1:0] wr_mask_o,
   input  logic                  wr_ready_i,
   output logic [63:0]           bytes_o
 );
-  localparam int unsigned QW = 32 + 8 * opu_pkg::CO;
+  localparam int unsigned GRANULES = opu_pkg::L / opu_pkg::CO;  // CO-byte granules a beat
+  localparam int unsigned GW = GRANULES > 1 ? $clog2(GRANULES) : 1;
+  localparam int unsigned QW = 32 + opu_pkg::BEAT_BITS + opu_pkg::BEAT_BYTES;
   logic        busy_q, running_q, inflight_q;
   logic [31:0] r_q, c_q, row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q;
-  logic [31:0] rows, cols, stride, pixel_step, row_step, copy_addr;
+  logic [31:0] rows, cols, stride, pixel, pixel_step, row_step, copy_addr;
   logic        up;
   logic [1:0]  copy_q;  // which of a pixel's 2x2 copies is read next
   logic [1:0]  count;
   logic        empty, issue, accept;
   logic [QW-1:0] head;
   logic [8*opu_pkg::CO-1:0] bytes;
+  logic [opu_pkg::CO-1:0]   lane_mask;
+  // The pending beat: its address, bytes and mask.
+  logic        pend_q;
+  logic [31:0] pend_addr_q;
+  logic [opu_pkg::BEAT_BITS-1:0]  pend_data_q, px_data;
+  logic [opu_pkg::BEAT_BYTES-1:0] pend_mask_q, px_mask;
+  logic [31:0] px_beat;
+  logic [GW-1:0] px_granule;
+  logic        merge, push, last_push;
 
   assign rows = 32'(`OPU_FIELD(insn_i, STORE_ROWS));
   assign cols = 32'(`OPU_FIELD(insn_i, STORE_COLS));
   assign stride = 32'(`OPU_FIELD(insn_i, STORE_DRAM_STRIDE));
   assign up = `OPU_FIELD(insn_i, STORE_UPSAMPLE) != 0;
-  assign pixel_step = up ? 32'(2 * opu_pkg::L) : 32'(opu_pkg::L);
+  assign pixel = `OPU_FIELD(insn_i, STORE_GRANULES) != 0 ?
+                 32'(`OPU_FIELD(insn_i, STORE_GRANULES)) * opu_pkg::CO : 32'(opu_pkg::L);
+  assign pixel_step = up ? pixel << 1 : pixel;
   assign row_step = up ? stride << 1 : stride;
-  assign copy_addr = dram_q + (copy_q[1] ? stride : '0) + (copy_q[0] ? 32'(opu_pkg::L) : '0);
+  assign copy_addr = dram_q + (copy_q[1] ? stride : '0) + (copy_q[0] ? pixel : '0);
   // Room in the queue next cycle for the pixel read now: counting the one
   // leaving this cycle keeps a pixel a cycle flowing.
   assign issue = running_q && 32'(count) + 32'(inflight_q) < 2 + 32'(accept);
@@ -51,17 +69,34 @@ module opu_store
       bytes[8*j +: 8] = `OPU_FIELD(insn_i, STORE_HIGH_BYTE) ? acc_rdata_i[opu_pkg::ACC_BITS*j+8 +: 8]
                                                            : acc_rdata_i[opu_pkg::ACC_BITS*j +: 8];
     for (int unsigned j = 0; j < opu_pkg::CO; j++)
-      wr_mask_o[j] = 32'(j) < 32'(`OPU_FIELD(insn_i, STORE_LANES));
+      lane_mask[j] = 32'(j) < 32'(`OPU_FIELD(insn_i, STORE_LANES));
+    // The pixel's lanes start on a granule of its beat (codegen's layouts
+    // put every block, plane and compact pixel on one).
+    px_data = '0;
+    px_mask = '0;
+    for (int unsigned g = 0; g < GRANULES; g++)
+      if (32'(px_granule) == g) begin
+        px_data[8*opu_pkg::CO*g +: 8*opu_pkg::CO] = bytes;
+        px_mask[opu_pkg::CO*g +: opu_pkg::CO] = lane_mask;
+      end
   end
+  assign px_beat = inflight_addr_q & ~32'(opu_pkg::L - 1);
+  assign px_granule = GW'((inflight_addr_q & 32'(opu_pkg::L - 1)) / opu_pkg::CO);
+  assign merge = inflight_q && pend_q && px_beat == pend_addr_q;
+  // The pending beat goes when a pixel of another beat comes, or, the
+  // last pixel read, when the queue has room.
+  assign last_push = pend_q && !running_q && !inflight_q && count < 2;
+  assign push = (inflight_q && pend_q && !merge) || last_push;
 
   opu_fifo #(.WIDTH(QW), .DEPTH(2)) u_pending (
     .clk_i, .rst_ni,
-    .push_i(inflight_q), .data_i({inflight_addr_q, bytes}),
+    .push_i(push), .data_i({pend_addr_q, pend_data_q, pend_mask_q}),
     .pop_i(accept), .head_o(head), .empty_o(empty), .count_o(count)
   );
   assign wr_valid_o = !empty;
-  assign wr_addr_o = head[QW-1:8*opu_pkg::CO];
-  assign wr_data_o = head[8*opu_pkg::CO-1:0];
+  assign wr_addr_o = head[QW-1 -: 32];
+  assign wr_data_o = head[opu_pkg::BEAT_BYTES +: opu_pkg::BEAT_BITS];
+  assign wr_mask_o = head[opu_pkg::BEAT_BYTES-1:0];
   assign dram_wait_o = !empty && !wr_ready_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -70,13 +105,26 @@ module opu_store
       {r_q, c_q, row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q} <= '0;
       copy_q <= '0;
       bytes_o <= '0;
+      {pend_q, pend_addr_q, pend_data_q, pend_mask_q} <= '0;
     end else begin
       done_o <= 1'b0;
       inflight_q <= issue;
       inflight_addr_q <= copy_addr;
-      if (accept) bytes_o <= bytes_o + 64'(`OPU_FIELD(insn_i, STORE_LANES));
-      // Done once every pixel is read and written: nothing in flight or queued.
-      if (busy_q && !start_i && !running_q && !inflight_q && empty) begin
+      if (inflight_q) bytes_o <= bytes_o + 64'(`OPU_FIELD(insn_i, STORE_LANES));
+      if (merge) begin
+        pend_data_q <= pend_data_q | px_data;
+        pend_mask_q <= pend_mask_q | px_mask;
+      end else if (inflight_q) begin
+        pend_q <= 1'b1;
+        pend_addr_q <= px_beat;
+        pend_data_q <= px_data;
+        pend_mask_q <= px_mask;
+      end else if (last_push) begin
+        pend_q <= 1'b0;
+      end
+      // Done once every pixel is read and written: nothing in flight,
+      // pending or queued.
+      if (busy_q && !start_i && !running_q && !inflight_q && !pend_q && empty) begin
         busy_q <= 1'b0;
         done_o <= 1'b1;
       end

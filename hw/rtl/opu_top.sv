@@ -28,8 +28,8 @@ module opu_top
   input  logic [opu_pkg::BEAT_BITS-1:0] rd_rsp_data_i,
   output logic                 wr_valid_o,
   output logic [31:0]          wr_addr_o,
-  output logic [8*opu_pkg::CO-1:0]      wr_data_o,
-  output logic [opu_pkg::CO-1:0]        wr_mask_o,
+  output logic [opu_pkg::BEAT_BITS-1:0]  wr_data_o,    // a beat, aligned
+  output logic [opu_pkg::BEAT_BYTES-1:0] wr_mask_o,
   input  logic                 wr_ready_i,
   input  logic [4:0]           counter_sel_i,
   output logic [63:0]          counter_o

@@ -113,14 +113,17 @@ void LoadInputWindow(const GroupEmitter& e, const Unit& unit, const UnitPlace& p
     for (int64_t block = 0; block < tiling.blocks; ++block) {
       const InputBlockSource& from =
           tiling.sources[static_cast<size_t>(g.depthwise ? unit.in_block : block)];
+      const ActivationLayout& input = *e.layouts.inputs[from.piece];
+      const int64_t pixel = input.PixelBytes(from.block);
       isa::LoadInsn fm;
       fm.buffer = isa::LoadInsn::kFeatureMap;
       fm.sram_addr = place.fm_base + (plane * tiling.blocks + block) * window_units;
-      fm.dram_addr = BlockBase(*e.layouts.inputs[from.piece], plane, from.block) +
-                     (along_y.pixel * width + along_x.pixel) * lanes;
+      fm.dram_addr =
+          BlockBase(input, plane, from.block) + (along_y.pixel * width + along_x.pixel) * pixel;
       fm.rows = along_y.pixels;
       fm.cols = along_x.pixels;
-      fm.dram_stride = width * lanes;
+      fm.dram_stride = width * pixel;
+      fm.granules = input.Granules(from.block);
       fm.pad_top = along_y.pad_before;
       fm.pad_bottom = along_y.pad_after;
       fm.pad_left = along_x.pad_before;
@@ -130,7 +133,8 @@ void LoadInputWindow(const GroupEmitter& e, const Unit& unit, const UnitPlace& p
       // Zeros between the pixels read: the load engine writes the window's
       // every unit, a cycle each.
       const bool zeros = g.gap_y > 1 || g.gap_x > 1;
-      e.estimate.Load(fm.rows * fm.cols * lanes, zeros ? window_units : 0);
+      e.estimate.Load(ReadBytes(fm, lanes, e.buffers.out_lanes), zeros ? window_units : 0,
+                      Written(fm));
       load.Add(fm);
     }
   }
@@ -156,8 +160,9 @@ void LoadResiduals(const GroupEmitter& e, const Unit& unit, const UnitPlace& pla
           residual.PixelAddress(plane, unit.ob * out_lanes / lanes, unit.row.first, unit.col.first);
       res.rows = unit.row.size;
       res.cols = unit.col.size;
-      res.dram_stride = g.out_w * lanes;
-      e.estimate.Load(unit.row.size * unit.col.size * lanes);
+      res.dram_stride = g.out_w * residual.PixelBytes(unit.ob * out_lanes / lanes);
+      res.granules = residual.Granules(unit.ob * out_lanes / lanes);
+      e.estimate.Load(ReadBytes(res, lanes, out_lanes), 0, Written(res));
       load.Add(res);
     }
   }

@@ -97,15 +97,24 @@ class CycleEstimate {
   void Fetch(int64_t words) { units_.back().fetch = Bandwidth(words * isa::kWordBits / 8); }
   /// A load of `bytes` that writes `units` on chip when that, not the
   /// DRAM, may bound it (a zero-inserted window: the load engine writes a
-  /// unit a cycle; the DRAM's latency hides an ordinary border's zeros).
-  void Load(int64_t bytes, int64_t units = 0) {
-    units_.back().load_beats.push_back(std::max(Bandwidth(bytes), units - latency_));
+  /// unit a cycle; the DRAM's latency hides an ordinary border's zeros),
+  /// and `written` units a cycle each from its beats (compact pixels,
+  /// several a beat: their reads are paced to the writes).
+  void Load(int64_t bytes, int64_t units = 0, int64_t written = 0) {
+    const int64_t reads = Bandwidth(bytes);
+    const int64_t window = std::max({reads, units - latency_, written});
+    units_.back().load_beats.push_back(window);
+    // The window's cycles without a read: a write there meets none.
+    units_.back().load_free.push_back(window - reads);
   }
-  void Store(int64_t pixels, int64_t bytes) {
+  /// A store of `pixels` in `writes` DRAM writes (fewer than the pixels
+  /// where compact pixels share a beat; -1: one a pixel).
+  void Store(int64_t pixels, int64_t bytes, int64_t writes = -1) {
     units_.back().store += std::max(pixels, Bandwidth(bytes)) + kInstructionCycles;
-    // Each pixel is one DRAM write, which costs the words it touches.
+    // Each write costs the words it touches.
     const int64_t per_pixel = pixels > 0 ? (bytes / pixels + word_bytes_ - 1) / word_bytes_ : 0;
-    units_.back().store_words += Bandwidth(pixels * per_pixel * word_bytes_);
+    units_.back().store_words +=
+        Bandwidth((writes < 0 ? pixels : writes) * per_pixel * word_bytes_);
   }
   /// The array's instructions, and the post-processing stages' (which run
   /// beside the array: the next unit's Gemms overlap this unit's stages).
@@ -154,10 +163,11 @@ class CycleEstimate {
       // the one kQueueDepth before it issued; this unit's loads follow it.
       if (const size_t depth = kQueueDepth; issued.size() > depth)
         t = std::max(t, issued[issued.size() - 1 - depth] + kQueueCycles);
-      for (int64_t beats : unit.load_beats) {
+      for (size_t k = 0; k < unit.load_beats.size(); ++k) {
         // A read and a write in the same cycle take two of the DRAM's:
         // each delays the other a cycle.
-        t += beats + stores.MeetReads(t, t + beats, u);
+        const int64_t beats = unit.load_beats[k];
+        t += beats + stores.MeetReads(t, t + beats, u, unit.load_free[k]);
         t += latency_ + kInstructionCycles;
       }
       load_end[u] = t;
@@ -193,6 +203,7 @@ class CycleEstimate {
     int64_t fetch = 0;                ///< The DRAM cycles its instruction words take.
     int64_t pass = 0;                 ///< The cycles of the post side's latest pass.
     std::vector<int64_t> load_beats;  ///< Each load's DRAM cycles, in order.
+    std::vector<int64_t> load_free;   ///< Of those, the cycles without a read.
     int64_t store_words = 0;          ///< The DRAM cycles its stores' writes take.
   };
 
@@ -218,15 +229,19 @@ class CycleEstimate {
     /// and a store that then ends after the next one was to begin moves
     /// that one too. Any store of a unit before may still be writing (when
     /// the stores are what limits); those before `writing` ended before
-    /// `from`, and so before every later read.
-    int64_t MeetReads(int64_t from, int64_t to, size_t u) {
+    /// `from`, and so before every later read. The first `free` writes met
+    /// fall in cycles without a read (a compact load's paced reads) and
+    /// delay nothing.
+    int64_t MeetReads(int64_t from, int64_t to, size_t u, int64_t free = 0) {
       while (writing < u && write_end[writing] <= from && end[writing] <= from) ++writing;
       int64_t writes = 0;
       for (size_t v = writing; v < u; ++v) {
         // After the store before, which reads met since may have delayed.
         if (v > 0 && end[v - 1] > begin[v]) Delay(v, end[v - 1] - begin[v]);
-        const int64_t met =
+        const int64_t writing_there =
             std::max<int64_t>(0, std::min(to + writes, write_end[v]) - std::max(from, begin[v]));
+        const int64_t met = std::max<int64_t>(0, writing_there - free);
+        free = std::max<int64_t>(0, free - writing_there);
         write_end[v] += met;
         end[v] += met;
         writes += met;

@@ -12,6 +12,19 @@ AxisLoad LoadAlong(int64_t first, int64_t n, int64_t extent, int64_t gap) {
   return {p0, p1 - p0, p0 * gap - first, first + n - ((p1 - 1) * gap + 1)};
 }
 
+int64_t ReadBytes(const isa::LoadInsn& fm, int64_t L, int64_t Co) {
+  if (fm.granules == 0) return fm.rows * fm.cols * L;
+  // Whole beats (opu_load.sv): from the beat of a row's first byte to that
+  // of its last.
+  int64_t bytes = 0;
+  for (int64_t r = 0; r < fm.rows && fm.cols > 0; ++r) {
+    const int64_t first = fm.dram_addr + r * fm.dram_stride;
+    const int64_t last = first + fm.cols * fm.granules * Co - 1;
+    bytes += (last / L - first / L + 1) * L;
+  }
+  return bytes;
+}
+
 isa::LoadInsn WholeRowsLoad(int64_t sram_row, int64_t dram, int64_t rows, int64_t L,
                             CycleEstimate& estimate) {
   isa::LoadInsn load;
@@ -25,10 +38,34 @@ isa::LoadInsn WholeRowsLoad(int64_t sram_row, int64_t dram, int64_t rows, int64_
   return load;
 }
 
+namespace {
+
+// The DRAM writes of `s` on the RTL (opu_store.sv): one per run of
+// consecutive pixels inside one beat of L bytes, a compact map's pixels
+// sharing it.
+int64_t StoreWrites(const isa::StoreInsn& s, int64_t pixel_bytes, int64_t L) {
+  if (s.granules == 0) return s.rows * s.cols * (s.upsample ? 4 : 1);
+  const int64_t copies = s.upsample ? 2 : 1;
+  int64_t writes = 0, beat = -1;
+  for (int64_t r = 0; r < s.rows; ++r)
+    for (int64_t c = 0; c < s.cols; ++c)
+      for (int64_t i = 0; i < copies; ++i)
+        for (int64_t k = 0; k < copies; ++k) {
+          const int64_t at =
+              s.dram_addr + (copies * r + i) * s.dram_stride + (copies * c + k) * pixel_bytes;
+          if (at / L != beat) ++writes;
+          beat = at / L;
+        }
+  return writes;
+}
+
+}  // namespace
+
 void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0, int64_t lanes,
                int64_t y0, int64_t x0, CycleEstimate& estimate,
                std::vector<isa::Instruction>& store, bool upsample) {
-  const int64_t L = layout.lanes, copies = upsample ? 4 : 1;
+  const int64_t L = layout.lanes, copies = upsample ? 4 : 1, block = c0 / L;
+  const int64_t pixel = layout.PixelBytes(block);
   for (int64_t p = 0; p < layout.planes(); ++p) {
     isa::StoreInsn s;
     s.acc_addr = tile.acc_addr;
@@ -37,11 +74,13 @@ void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0,
     s.cols = tile.cols;
     s.lanes = lanes;
     s.dram_addr =
-        layout.PixelAddress(p, c0 / L, upsample ? 2 * y0 : y0, upsample ? 2 * x0 : x0) + c0 % L;
-    s.dram_stride = layout.width * L;
+        layout.PixelAddress(p, block, upsample ? 2 * y0 : y0, upsample ? 2 * x0 : x0) + c0 % L;
+    s.dram_stride = layout.width * pixel;
+    s.granules = layout.Granules(block);
     s.high_byte = layout.planes() == 2 && p == 0;
     s.upsample = upsample;
-    estimate.Store(copies * tile.rows * tile.cols, copies * tile.rows * tile.cols * lanes);
+    estimate.Store(copies * tile.rows * tile.cols, copies * tile.rows * tile.cols * lanes,
+                   StoreWrites(s, pixel, L));
     store.push_back(s);
   }
 }

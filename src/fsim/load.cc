@@ -8,6 +8,8 @@
 // zero-inserted input a transposed convolution slides its kernel over),
 // and the region grows to match. A diagonal load spreads each L-byte unit
 // over a weight row's Co x L matrix: row j keeps lanes l with l mod Co = j.
+// A compact feature-map unit (granules x Co bytes) fills its row's first
+// lanes.
 //
 //===----------------------------------------------------------------------===//
 #include <cstring>
@@ -47,8 +49,17 @@ Status ExecLoad(Machine& m, const isa::LoadInsn& insn) {
                       m.units.out_lanes,
                       " outputs: only weights load diagonally, where the "
                       "outputs divide the lanes"));
-  const int64_t unit = m.units.LoadUnitBytes(insn);                           // in DRAM
-  const int64_t row_bytes = insn.diagonal ? unit * m.units.out_lanes : unit;  // on chip
+  if (insn.granules > 0 && (insn.buffer != isa::LoadInsn::kFeatureMap ||
+                            insn.granules * m.units.out_lanes > m.units.lanes))
+    return m.Fail(Cat("granules is ", insn.granules, " with buffer ", insn.buffer, ", ",
+                      m.units.lanes, " lanes and ", m.units.out_lanes,
+                      " outputs: only the feature map takes compact pixels, of at most L bytes"));
+  const int64_t unit = m.units.LoadUnitBytes(insn);  // in DRAM
+  // On chip: a weight row spread from its diagonal, a whole feature-map row
+  // for a compact pixel (its lanes past the pixel stay zero).
+  const int64_t row_bytes = insn.diagonal                               ? unit * m.units.out_lanes
+                            : insn.buffer == isa::LoadInsn::kFeatureMap ? m.units.lanes
+                                                                        : unit;
   const int64_t step_y = insn.zeros_y + 1, step_x = insn.zeros_x + 1;
   const int64_t height = LoadedRows(insn), pitch = LoadedPitch(insn);
   OPUC_RETURN_IF_ERROR(m.InRange("sram_addr", insn.sram_addr, height * pitch, units, what));

@@ -3,8 +3,8 @@
 // One byte per lane: bits 7:0 of each value (an i8 or u8 output, or the low
 // plane of an i16), or bits 15:8 (the high plane). A pixel's lanes are
 // consecutive bytes; consecutive pixels are L bytes apart (one DRAM pixel
-// holds a block of L channels). The upsample stage rides on the store: with
-// `upsample` each pixel is written as a 2x2 block of the doubled map.
+// holds a block of L channels), or granules x Co in a compact map. The upsample stage rides on the
+// store: with `upsample` each pixel is written as a 2x2 block of the doubled map.
 //
 //===----------------------------------------------------------------------===//
 #include "machine.h"
@@ -12,15 +12,18 @@
 namespace opuc::fsim {
 
 Status ExecStore(Machine& m, const isa::StoreInsn& insn) {
-  const int64_t L = m.units.lanes, Co = m.units.out_lanes;
+  const int64_t Co = m.units.out_lanes, pixel = m.units.StorePixelBytes(insn);
   if (insn.lanes < 1 || insn.lanes > Co)
     return m.Fail(Cat("lanes is ", insn.lanes, "; it is 1 to ", Co));
+  if (insn.granules > 0 && pixel > m.units.lanes)
+    return m.Fail(Cat("granules is ", insn.granules, ": ", pixel, "-byte pixels; a pixel holds at ",
+                      "most ", m.units.lanes, " (L) bytes"));
   if (insn.rows == 0 || insn.cols == 0) return OkStatus();
   const int64_t last_entry = insn.acc_addr + (insn.rows - 1) * insn.acc_pitch + insn.cols - 1;
   OPUC_RETURN_IF_ERROR(m.InRange("acc_addr", insn.acc_addr, last_entry - insn.acc_addr + 1,
                                  m.units.acc_entries, "accumulator entry"));
   OPUC_RETURN_IF_ERROR(
-      m.InRange("dram_addr", insn.dram_addr, StoredSpan(insn, L), m.dram_bytes, "DRAM byte"));
+      m.InRange("dram_addr", insn.dram_addr, StoredSpan(insn, pixel), m.dram_bytes, "DRAM byte"));
   if (m.dry) return OkStatus();                  // checked; no data to move
   const int64_t copies = insn.upsample ? 2 : 1;  // per axis
   const int shift = insn.high_byte ? 8 : 0;
@@ -30,7 +33,7 @@ Status ExecStore(Machine& m, const isa::StoreInsn& insn) {
       for (int64_t i = 0; i < copies; ++i) {
         for (int64_t k = 0; k < copies; ++k) {
           uint8_t* to = m.dram->data() + insn.dram_addr + (copies * r + i) * insn.dram_stride +
-                        (copies * c + k) * L;
+                        (copies * c + k) * pixel;
           for (int64_t j = 0; j < insn.lanes; ++j)
             to[j] = static_cast<uint8_t>(static_cast<uint64_t>(v[j]) >> shift);
         }

@@ -63,6 +63,14 @@ Expected<ActivationLayout> LayoutActivation(const Graph& graph, TensorId tensor,
   return l;
 }
 
+void CompactPixels(ActivationLayout& layout, int64_t granule) {
+  if (granule <= 0 || layout.lanes % granule != 0) return;
+  ActivationLayout compact = layout;
+  compact.granule = granule;
+  const int64_t pixel = compact.PixelBytes(compact.blocks() - 1);
+  if (pixel < layout.lanes && pixel / granule <= kMaxPixelGranules) layout.granule = granule;
+}
+
 Status FoldLayout(ActivationLayout& layout, InputFold fold) {
   if (layout.fold) return InvalidArgument(Cat("tensor ", layout.tensor, " is folded twice"));
   fold.in_h = layout.height;

@@ -87,6 +87,7 @@ class ProgramReader {
  private:
   Status ReadHeader();
   Status ReadActivations();
+  Status ReadGranule(int32_t granule, ActivationLayout& layout) const;
   Status ReadFold(const fb::InputFold& fold, ActivationLayout& layout) const;
   Status ReadSteps();
   Status CheckSharedRegions() const;
@@ -146,6 +147,26 @@ Status ProgramReader::ReadFold(const fb::InputFold& f, ActivationLayout& layout)
   return FoldLayout(layout, fold).WithContext(DescribeTensor(program_.graph_, layout.tensor));
 }
 
+// Compact pixels are whole granules of the array's Co bytes, at most three
+// of them below L: what a Load's and a Store's `granules` field says.
+Status ProgramReader::ReadGranule(int32_t granule, ActivationLayout& layout) const {
+  const std::string what = DescribeTensor(program_.graph_, layout.tensor);
+  if (program_.version_ < kCompactPixelsVersion)
+    return InvalidArgument(Cat(what, ": granule needs format version ", kCompactPixelsVersion,
+                               "; the program says ", program_.version_));
+  const int64_t co = program_.hw_.array.output_channels;
+  if (granule != co || layout.lanes % co != 0)
+    return InvalidArgument(Cat(what, ": granule is ", granule, "; compact pixels take granules of ",
+                               "the array's ", co, " output channels, which must divide its ",
+                               layout.lanes, " lanes"));
+  layout.granule = granule;
+  const int64_t last = layout.PixelBytes(layout.blocks() - 1);
+  if (last < layout.lanes && last / granule > kMaxPixelGranules)
+    return InvalidArgument(Cat(what, ": its compact pixels take ", last / granule,
+                               " granules; a Load or Store moves at most ", kMaxPixelGranules));
+  return OkStatus();
+}
+
 Status ProgramReader::ReadActivations() {
   const Graph& graph = program_.graph_;
   program_.activation_of_.assign(graph.tensors.size(), -1);
@@ -163,6 +184,8 @@ Status ProgramReader::ReadActivations() {
     Expected<ActivationLayout> layout = LayoutActivation(graph, a.tensor(), lanes, a.address());
     if (!layout.ok()) return layout.status().WithContext(where);
     if (a.fold() != nullptr) OPUC_RETURN_IF_ERROR(ReadFold(*a.fold(), *layout).WithContext(where));
+    if (a.granule() != 0)
+      OPUC_RETURN_IF_ERROR(ReadGranule(a.granule(), *layout).WithContext(where));
     const int64_t end = a.address() + layout->bytes();
     if (a.address() < first || end > program_.dram_bytes_)
       return InvalidArgument(Cat(where, ": ", DescribeTensor(graph, a.tensor()), " at [",

@@ -289,6 +289,7 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   REQUIRE(partition->groups[0].kind == GroupKind::kOpu);
   PlanOptions options;
   options.fold_inputs = c.fold;
+  options.compact_pixels = c.compact;
   Expected<StepPlan> code = PlanSteps(graph, *partition, hw, options);
   REQUIRE_MESSAGE(code.ok(), code.status().ToString());
   REQUIRE(code->steps.size() == 1);
@@ -317,7 +318,14 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
     CHECK(Values(*got) == Values((*expected)[o]));
   }
   CHECK(code->steps[0].estimated_cycles > 0);
-  return {code->steps[0].words, pieces.empty() && code->Find(x)->fold.has_value()};
+  CaseRun ran{code->steps[0].words, pieces.empty() && code->Find(x)->fold.has_value()};
+  for (const ActivationLayout& a : code->activations) {
+    const int64_t block = a.blocks() - 1;
+    if (a.granule == 0 || a.PixelBytes(block) == a.lanes) continue;
+    (((a.channels - block * a.lanes) % a.granule == 0) ? ran.compact_on_granule
+                                                       : ran.compact_off_granule)++;
+  }
+  return ran;
 }
 
 }  // namespace opuc::codegen_test

@@ -63,6 +63,8 @@ struct Case {
   // Let codegen fold the input's taps into lanes where it pays (the host
   // writes x folded: PlanOptions::fold_inputs).
   bool fold = false;
+  // Lay activations out with compact pixels (PlanOptions::compact_pixels).
+  bool compact = true;
 };
 
 std::string Describe(const Case& c);
@@ -78,11 +80,14 @@ Case RandomCase(std::mt19937& rng, bool depthwise_ok, int64_t max_kernel, bool t
 /// VALID (n - k) / stride + 1.
 Shape ConvOutShape(const Case& c, int64_t out_c);
 
-/// What a case compiled to: the group's instruction words, and whether
-/// codegen folded the input into lanes.
+/// What a case compiled to: the group's instruction words, whether codegen
+/// folded the input into lanes, and how many of its activations have
+/// compact pixels whose last block's channels fill whole granules, and how
+/// many whose do not.
 struct CaseRun {
   std::vector<isa::Word> words;
   bool folded = false;
+  int compact_on_granule = 0, compact_off_granule = 0;
 };
 
 /// Builds the case's graph, runs the reference and the compiled group, and

@@ -16,6 +16,7 @@ std::string Describe(const Case& c) {
                             (c.same ? " same" : " valid") + " " + std::string(DTypeName(c.in)) +
                             "->" + std::string(DTypeName(c.out)) + " " + c.fused;
   if (c.fold) s += " (may fold)";
+  if (!c.compact) s += " (L-byte pixels)";
   if (!c.pieces.empty()) {
     s += " read as a concat of";
     for (int64_t n : c.pieces) s += " " + std::to_string(n);

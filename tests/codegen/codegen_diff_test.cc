@@ -34,10 +34,11 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
   // The draw must reach every kind of group, or a passing run proves less.
   int identity = 0, second_residual = 0, average = 0, global = 0, mean = 0, upsample = 0,
       concat = 0, i16_residual = 0, overlapping = 0, padded = 0, transposed = 0, channel_add = 0,
-      channel_sub = 0, channel_mul = 0, dilated = 0, folded = 0;
+      channel_sub = 0, channel_mul = 0, dilated = 0, folded = 0, on_granule = 0, off_granule = 0;
   for (int i = 0; i < 150; ++i) {
     Case c = RandomCase(rng, false, hw.ipa.max_kernel, false);
-    c.fold = i % 2 == 1;  // not drawn: the draws stay those of the cases before folding
+    c.fold = i % 2 == 1;     // not drawn: the draws stay those of the cases before folding
+    c.compact = i % 3 != 2;  // L-byte pixels in a third
     upsample += c.upsample;
     concat += !c.pieces.empty();
     i16_residual += c.residual && c.res_format == DType::kI16;
@@ -54,9 +55,14 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
     dilated += !c.identity && c.dilation > 1;
     channel_sub += c.channel && c.channel_op == OpKind::kSub;
     channel_mul += c.channel && c.channel_op == OpKind::kMul;
-    folded += RunCase(c, hw, rng).folded;
+    const CaseRun ran = RunCase(c, hw, rng);
+    folded += ran.folded;
+    on_granule += ran.compact_on_granule;
+    off_granule += ran.compact_off_granule;
   }
   CHECK(folded > 0);
+  CHECK(on_granule > 0);
+  CHECK(off_granule > 0);
   CHECK(identity > 0);
   CHECK(second_residual > 0);
   CHECK(average > 0);
@@ -77,13 +83,19 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
 TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024") {
   const HwConfig hw = Dilating("opu1024");
   std::mt19937 rng(7);
-  int folded = 0;
+  int folded = 0, on_granule = 0, off_granule = 0;
   for (int i = 0; i < 80; ++i) {
     Case c = RandomCase(rng, true, hw.ipa.max_kernel, true);
     c.fold = i % 2 == 1;
-    folded += RunCase(c, hw, rng).folded;
+    c.compact = i % 3 != 2;
+    const CaseRun ran = RunCase(c, hw, rng);
+    folded += ran.folded;
+    on_granule += ran.compact_on_granule;
+    off_granule += ran.compact_off_granule;
   }
   CHECK(folded > 0);
+  CHECK(on_granule > 0);
+  CHECK(off_granule > 0);
 }
 
 // Whether `words` hold a Gemm of the array's depthwise mode, and one that

@@ -36,6 +36,61 @@ TEST_CASE("a 1x1 convolution of two pixels, bias and per-lane shifts") {
   CHECK(counters.gemm_issues == 2);
 }
 
+// Compact pixels on tiny (granules of Co = 4 bytes, L = 8 lanes): a 2x3
+// map of 4-byte pixels from a byte that is not a beat's first, rows 16
+// bytes apart, loaded into rows of 8 lanes (the last 4 zero: weight 100 on
+// them would show), passed through W = identity and stored packed again,
+// 4 bytes a pixel, by a 3-lane store that leaves each pixel's 4th byte.
+TEST_CASE("compact pixels: the load spreads them over the lanes, the store packs them") {
+  Bench b;
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 3; ++c)
+      for (int i = 0; i < 4; ++i)
+        b.dram[static_cast<size_t>(4 + r * 16 + c * 4 + i)] =
+            static_cast<uint8_t>(i < 3 ? 10 * r + 3 * c + i + 1 : -(3 * r + c + 1));
+  for (int j = 0; j < 4; ++j) {
+    b.dram[static_cast<size_t>(128 + j * 8 + j)] = 1;        // W[j][j] = 1
+    b.dram[static_cast<size_t>(128 + j * 8 + 4 + j)] = 100;  // W[j][4 + j]: lanes past the pixel
+  }
+  for (int j = 0; j < 4; ++j) b.Param(192, j, 0, 1, 0);
+  for (int q = 0; q < 6 * 4 + 1; ++q) b.dram[static_cast<size_t>(256 + q)] = 0x55;
+  LoadInsn fm = Load(0, 0, 4, 2, 3, 16);
+  fm.granules = 1;
+  b.Add(fm);
+  b.Add(Load(1, 0, 128, 1, 1, 32));
+  b.Add(With(Load(2, 0, 192, 1, 1, 32), kPushNext));
+  b.Add(With(Gemm(0, 3, 2, 3, 1), kPopPrev));
+  b.Add(With(Output(6, -128, 127), kPushNext));
+  StoreInsn packed = Store(2, 3, 3, 256, 12);
+  packed.granules = 1;
+  packed.lanes = 3;
+  b.Add(With(packed, kPopPrev));
+  OpuCounters counters;
+  REQUIRE(b.Run(&counters).ok());
+  for (int p = 0; p < 6; ++p) {
+    CAPTURE(p);
+    const int r = p / 3, c = p % 3;
+    CHECK(b.Signed(256 + p * 4, 4) ==
+          std::vector<int>{10 * r + 3 * c + 1, 10 * r + 3 * c + 2, 10 * r + 3 * c + 3, 0x55});
+  }
+  CHECK(b.dram[256 + 24] == 0x55);                  // nothing past the map
+  CHECK(counters.bytes_loaded == 6 * 4 + 32 + 32);  // a compact pixel is 4 bytes in DRAM
+  CHECK(counters.bytes_stored == 6 * 3);
+}
+
+TEST_CASE("compact pixels: a granules field the layout cannot hold is refused") {
+  Bench b;
+  LoadInsn fm = Load(0, 0, 0, 1, 1, 8);
+  fm.granules = 3;  // 12 bytes: more than L = 8
+  b.Add(fm);
+  CHECK(b.Run().message().find("granules is 3") != std::string::npos);
+  Bench w;
+  LoadInsn weights = Load(1, 0, 0, 1, 1, 32);
+  weights.granules = 1;
+  w.Add(weights);
+  CHECK(w.Run().message().find("only the feature map takes compact pixels") != std::string::npos);
+}
+
 // 3x3 input 1..9 in lane 0, all-ones 3x3 kernel on output lane 0, the zero
 // border written by the load: each output is a neighbourhood sum.
 std::vector<int> BoxSums(int stride, int out) {

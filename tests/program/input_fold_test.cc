@@ -1,9 +1,11 @@
 // The folded input layout (opuc/program/input_fold.h) by hand: which input
 // element each lane of a folded pixel holds, the zeros of the padding, the
 // i16 planes and a u8 above 127, reading back (a pixel no window reads
-// comes back 0), and the checks of a fold read from a program.
+// comes back 0), and the checks of a fold read from a program. Compact
+// pixels' bytes by hand too.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <numeric>
 
 #include "opuc/program/activation_layout.h"
@@ -143,6 +145,53 @@ TEST_CASE("input fold: a fold read from a program is checked, naming the field")
   f = SquareFold(64, 1, 0, 1);
   f.kernel_w = 64;
   CHECK(error(f) == "(fine)");  // 4096 taps x 3
+}
+
+// 10 channels on L = 8 lanes in granules of 4 bytes: block 0's pixels take
+// 8 bytes, block 1's (2 channels) 4; each i16 plane is (8 + 4) x 2 = 24
+// bytes, the high bytes' first.
+TEST_CASE("compact pixels: the last block's pixels take whole granules, by hand") {
+  ActivationLayout l = Lanes8Layout(1, 2, 10, DType::kI16);
+  CompactPixels(l, 4);
+  CHECK(l.granule == 4);
+  CHECK(l.PixelBytes(0) == 8);
+  CHECK(l.PixelBytes(1) == 4);
+  CHECK(l.Granules(1) == 1);
+  CHECK(l.bytes() == 48);
+  const HostTensor value = RampMap(DType::kI16, 1, 2, 10);
+  std::vector<uint8_t> dram(64 + 48 + 8, 0xEE);
+  REQUIRE(WriteActivation(l, value, dram).ok());
+  for (int64_t x = 0; x < 2; ++x)
+    for (int64_t k = 0; k < 10; ++k) {
+      CAPTURE(x);
+      CAPTURE(k);
+      const int64_t v = (3 * x + k) * 300 - 4000;
+      const int64_t at = k < 8 ? 64 + x * 8 + k : 64 + 16 + x * 4 + (k - 8);
+      CHECK(dram[static_cast<size_t>(at)] == static_cast<uint8_t>((v >> 8) & 255));  // high
+      CHECK(dram[static_cast<size_t>(at + 24)] == static_cast<uint8_t>(v & 255));    // low
+    }
+  CHECK(dram[64 + 16 + 2] == 0xEE);  // lanes 2 and 3 of block 1: not channels
+  CHECK(dram[64 + 16 + 3] == 0xEE);
+  CHECK(dram[64 + 48] == 0xEE);  // nothing past the region
+  Expected<HostTensor> back = ReadActivation(l, {1, 1, 2, 10}, dram);
+  REQUIRE(back.ok());
+  CHECK(std::equal(back->data<int16_t>(), back->data<int16_t>() + 20, value.data<int16_t>()));
+}
+
+TEST_CASE("compact pixels: only where they save bytes and fit three granules") {
+  ActivationLayout full = Lanes8Layout(2, 2, 7, DType::kI8);  // 7 channels: 8 bytes anyway
+  CompactPixels(full, 4);
+  CHECK(full.granule == 0);
+  ActivationLayout wide = Lanes8Layout(2, 2, 40, DType::kI8);
+  wide.lanes = 64;
+  CompactPixels(wide, 16);  // 40 channels: 48 bytes, 3 granules
+  CHECK(wide.PixelBytes(0) == 48);
+  CHECK(wide.bytes() == 2 * 2 * 48);
+  ActivationLayout fine = Lanes8Layout(2, 2, 40, DType::kI8);
+  fine.lanes = 64;
+  CompactPixels(fine, 8);  // 5 granules of 8: more than a Load moves
+  CHECK(fine.granule == 0);
+  CHECK(fine.PixelBytes(0) == 64);
 }
 
 }  // namespace

@@ -161,14 +161,14 @@ TEST_CASE("program: a newer format version is refused") {
   const test::SmallModel m = test::MakeSmallModel("tiny");
   Expected<Program> good = Read(m.Write());
   REQUIRE(good.ok());
-  // The same build and graph under version 2: FlatBuffers accepts it, opuc must not.
+  // The same build and graph under the next version: FlatBuffers accepts it, opuc must not.
   const std::vector<uint8_t> graph = WriteOpug(m.graph()).value();
   flatbuffers::FlatBufferBuilder fbb;
   const auto build = opup::CreateBuildDirect(fbb, "opuc test", HwConfigToJson(m.hw).c_str());
   const auto bytes = fbb.CreateVector(graph);
   fbb.Finish(opup::CreateProgram(fbb, kProgramVersion + 1, build, bytes), "OPUP");
   const std::vector<uint8_t> newer(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-  CHECK(ReadError(newer) == "small.opup: format version is 3; this opuc reads 1 to 2");
+  CHECK(ReadError(newer) == "small.opup: format version is 4; this opuc reads 1 to 3");
 }
 
 /// The small model's folded activation (conv1's input, which the host
@@ -184,7 +184,9 @@ ActivationLayout& FoldedActivation(test::SmallModel& m, size_t* index) {
 }
 
 TEST_CASE("program: a folded input reads back, and a program without one stays version 1") {
-  test::SmallModel m = test::MakeSmallModel("tiny");
+  PlanOptions loose;  // L-byte pixels: the version says the fold alone
+  loose.compact_pixels = false;
+  test::SmallModel m = test::MakeSmallModel("tiny", false, false, loose);
   size_t index = 0;
   const ActivationLayout& folded = FoldedActivation(m, &index);
   CHECK(m.graph().tensor(folded.tensor).name == "image/int8");
@@ -200,7 +202,7 @@ TEST_CASE("program: a folded input reads back, and a program without one stays v
   CHECK(read.fold->out_h == 10);
   CHECK(read.fold->pad_top == 1);
 
-  PlanOptions unfolded;
+  PlanOptions unfolded = loose;
   unfolded.fold_inputs = false;
   const test::SmallModel old = test::MakeSmallModel("tiny", false, false, unfolded);
   Expected<Program> v1 = Read(old.Write());
@@ -210,7 +212,9 @@ TEST_CASE("program: a folded input reads back, and a program without one stays v
 }
 
 TEST_CASE("program: a folded input is checked on read, naming the field") {
-  const test::SmallModel base = test::MakeSmallModel("tiny");
+  PlanOptions loose;
+  loose.compact_pixels = false;
+  const test::SmallModel base = test::MakeSmallModel("tiny", false, false, loose);
   SUBCASE("a field out of range") {
     test::SmallModel m = base;
     size_t i = 0;
@@ -253,6 +257,39 @@ TEST_CASE("program: a folded input is checked on read, naming the field") {
   }
 }
 
+// tiny's small model folds conv1's input into 27 channels: 3 blocks of 8
+// lanes and one of 3 channels, whose pixels take one granule of Co = 4
+// bytes instead of 8.
+TEST_CASE("program: compact pixels read back as version 3, checked on read") {
+  test::SmallModel m = test::MakeSmallModel("tiny");
+  size_t index = 0;
+  ActivationLayout& folded = FoldedActivation(m, &index);
+  CHECK(folded.granule == 4);
+  CHECK(folded.PixelBytes(3) == 4);
+  CHECK(folded.bytes() == (3 * 8 + 4) * 10 * 10);  // 10x10 output pixels
+  Expected<Program> p = Read(m.Write());
+  REQUIRE_MESSAGE(p.ok(), p.status().ToString());
+  CHECK(p->version() == 3);
+  CHECK(p->activations()[index].granule == 4);
+  CHECK(p->activations()[index].bytes() == folded.bytes());
+  SUBCASE("a granule that is not the array's Co") {
+    folded.granule = 2;
+    CHECK(Contains(ReadError(m.Write()),
+                   "granule is 2; compact pixels take granules of the "
+                   "array's 4 output channels, which must divide its 8 "
+                   "lanes"));
+  }
+  SUBCASE("compact pixels in a version 2 program") {
+    std::vector<uint8_t> bytes = m.Write();
+    const auto* root = reinterpret_cast<const flatbuffers::Table*>(opup::GetProgram(bytes.data()));
+    const uint8_t* field = root->GetAddressOf(opup::Program::VT_VERSION);
+    REQUIRE(field != nullptr);
+    const uint32_t two = 2;
+    std::memcpy(bytes.data() + (field - bytes.data()), &two, sizeof(two));
+    CHECK(Contains(ReadError(bytes), ": granule needs format version 3; the program says 2"));
+  }
+}
+
 /// `bytes` written again with every CPU step that holds a fused node made an
 /// OPU step without instructions (the writer never makes one).
 std::vector<uint8_t> FusedOnOpu(const std::vector<uint8_t>& bytes) {
@@ -280,7 +317,7 @@ std::vector<uint8_t> FusedOnOpu(const std::vector<uint8_t>& bytes) {
   }
   std::vector<flatbuffers::Offset<opup::Activation>> activations;
   for (const opup::Activation* a : *p.activations())
-    activations.push_back(opup::CreateActivation(fbb, a->tensor(), a->address()));
+    activations.push_back(opup::CreateActivation(fbb, a->tensor(), a->address(), 0, a->granule()));
   const std::vector<uint8_t> g(p.graph()->begin(), p.graph()->end());
   const std::vector<uint8_t> c(p.constants()->begin(), p.constants()->end());
   // Not CreateProgramDirect: its force_align of 64 asserts in a debug build

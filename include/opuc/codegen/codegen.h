@@ -67,6 +67,10 @@ struct PlanOptions {
   /// fewer passes (docs/codegen.md, "First-layer folding"): the host then
   /// writes that input folded, as its activation records.
   bool fold_inputs = true;
+  /// Lay out activations with compact pixels (docs/codegen.md, "DRAM
+  /// layout"): a last channel block of fewer than L channels takes whole
+  /// granules of Co bytes a pixel, not L.
+  bool compact_pixels = true;
 };
 
 /// Plans one step per group of `partition` (made for `hw` from the

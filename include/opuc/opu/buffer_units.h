@@ -35,11 +35,18 @@ struct OpuBufferUnits {
   int64_t AccBank1() const { return acc_entries / 2; }
   int64_t AccSumsBank() const { return acc_entries - std::min<int64_t>(128, acc_entries / 8); }
 
-  /// DRAM bytes of one unit `load` reads: L into the feature map, Co x L
-  /// into the weights (L with `diagonal`), Co x 8 into the params.
+  /// DRAM bytes of one unit `load` reads: L into the feature map (a
+  /// compact pixel's `granules` x Co), Co x L into the weights (L with
+  /// `diagonal`), Co x 8 into the params.
   int64_t LoadUnitBytes(const isa::LoadInsn& load) const {
     if (load.buffer == isa::LoadInsn::kWeights) return load.diagonal ? lanes : lanes * out_lanes;
-    return load.buffer == isa::LoadInsn::kFeatureMap ? lanes : out_lanes * 8;
+    if (load.buffer != isa::LoadInsn::kFeatureMap) return out_lanes * 8;
+    return load.granules > 0 ? load.granules * out_lanes : lanes;
+  }
+  /// DRAM bytes from one pixel a Store writes to the next: L, or a compact
+  /// map's `granules` x Co.
+  int64_t StorePixelBytes(const isa::StoreInsn& store) const {
+    return store.granules > 0 ? store.granules * out_lanes : lanes;
   }
 };
 OpuBufferUnits BufferUnits(const HwConfig& hw);
@@ -61,11 +68,12 @@ inline int64_t StoredBytes(const isa::StoreInsn& s) {
   return s.rows * s.cols * s.lanes * (s.upsample ? 4 : 1);
 }
 /// The span of DRAM bytes a Store writes in, from `dram_addr` to past its
-/// last byte, with pixels `lanes` (L) bytes apart; 0 when it stores nothing.
-inline int64_t StoredSpan(const isa::StoreInsn& s, int64_t lanes) {
+/// last byte, with pixels `pixel_bytes` apart (OpuBufferUnits::
+/// StorePixelBytes); 0 when it stores nothing.
+inline int64_t StoredSpan(const isa::StoreInsn& s, int64_t pixel_bytes) {
   if (s.rows == 0 || s.cols == 0) return 0;
   const int64_t copies = s.upsample ? 2 : 1;  // per axis
-  return (copies * s.rows - 1) * s.dram_stride + (copies * s.cols - 1) * lanes + s.lanes;
+  return (copies * s.rows - 1) * s.dram_stride + (copies * s.cols - 1) * pixel_bytes + s.lanes;
 }
 
 }  // namespace opuc

@@ -8,6 +8,7 @@
 #ifndef OPUC_PROGRAM_ACTIVATION_LAYOUT_H
 #define OPUC_PROGRAM_ACTIVATION_LAYOUT_H
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -21,7 +22,11 @@ namespace opuc {
 
 /// Where an activation lives in DRAM (docs/isa.md, "DRAM layout"): planes
 /// (2 for i16: high bytes, then low bytes) x ceil(C / L) channel blocks x
-/// H x W pixels of L bytes. A rank-2 [N, C] tensor is [1, 1, N, C]. A
+/// H x W pixels of L bytes. With a `granule` g (compact pixels, the
+/// array's Co), the last block's pixels take only ceil(its channels / g)
+/// x g bytes (24 channels: 32 bytes, not 64), the load engine spreading
+/// them over the lanes and the store engine packing them.
+/// A rank-2 [N, C] tensor is [1, 1, N, C]. A
 /// folded input (input_fold.h) is laid out as its folded map: H x W the
 /// conv's output pixels, C its taps times the input's channels.
 struct ActivationLayout {
@@ -30,6 +35,7 @@ struct ActivationLayout {
   int64_t height = 1, width = 1, channels = 1;  ///< As in DRAM.
   int64_t lanes = 1;                            ///< L.
   DType format = DType::kI8;
+  int64_t granule = 0;  ///< Compact pixels' granule in bytes; 0: L-byte pixels.
   std::optional<InputFold> fold;
 
   /// The tensor's elements (the input's, when folded).
@@ -39,12 +45,36 @@ struct ActivationLayout {
 
   int64_t planes() const { return format == DType::kI16 ? 2 : 1; }
   int64_t blocks() const { return (channels + lanes - 1) / lanes; }
-  int64_t bytes() const { return planes() * blocks() * height * width * lanes; }
+  /// DRAM bytes of one pixel of `block`: L, or the last block's compact
+  /// pixel (a whole number of granules).
+  int64_t PixelBytes(int64_t block) const {
+    if (granule <= 0 || block + 1 < blocks()) return lanes;
+    const int64_t left = channels - block * lanes;
+    return std::min(lanes, (left + granule - 1) / granule * granule);
+  }
+  /// The ISA's `granules` of a Load or Store of `block`: 0 for L bytes.
+  int64_t Granules(int64_t block) const {
+    return PixelBytes(block) < lanes ? PixelBytes(block) / granule : 0;
+  }
+  int64_t PlaneBytes() const {
+    return ((blocks() - 1) * lanes + PixelBytes(blocks() - 1)) * height * width;
+  }
+  int64_t bytes() const { return planes() * PlaneBytes(); }
   /// Byte address of lane 0 of pixel (y, x) of a block in a plane.
   int64_t PixelAddress(int64_t plane, int64_t block, int64_t y, int64_t x) const {
-    return address + ((plane * blocks() + block) * height + y) * width * lanes + x * lanes;
+    return address + plane * PlaneBytes() + block * height * width * lanes +
+           (y * width + x) * PixelBytes(block);
   }
 };
+
+/// The most granules a compact pixel takes: a Load's and a Store's
+/// `granules` field (docs/isa.md) has two bits.
+inline constexpr int64_t kMaxPixelGranules = 3;
+
+/// Makes `layout`'s last channel block compact, in granules of `granule`
+/// bytes (the array's Co, which divides L), where that saves bytes and a
+/// Load or Store can move the pixel (kMaxPixelGranules); else leaves it.
+void CompactPixels(ActivationLayout& layout, int64_t granule);
 
 /// The layout of `tensor` (shape [1, H, W, C] or [N, C], a quantized
 /// format) at `address`; Unsupported naming the tensor otherwise.

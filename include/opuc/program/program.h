@@ -32,11 +32,14 @@
 namespace opuc {
 
 /// The newest program format version this library reads. Version 2 adds
-/// folded inputs (InputFold); a program without one is written as version
-/// 1, which readers of version 1 still take.
-inline constexpr uint32_t kProgramVersion = 2;
+/// folded inputs (InputFold), version 3 compact pixels (an activation's
+/// granule); a program is written as the oldest version that holds it, so
+/// that older readers still take what they can run.
+inline constexpr uint32_t kProgramVersion = 3;
 /// The first version whose activations may be folded.
 inline constexpr uint32_t kInputFoldVersion = 2;
+/// The first version whose activations may have compact pixels.
+inline constexpr uint32_t kCompactPixelsVersion = 3;
 
 /// How a program was built (schema/opup.fbs, table Build).
 struct ProgramBuild {
