@@ -6,9 +6,13 @@
 namespace opuc {
 
 // #member is the path: HW_FIELD(array.clock_mhz, 0, kMaxClockMhz) names "array.clock_mhz".
-#define HW_FIELD(member, minimum, maximum)                                          \
-  HwField {                                                                         \
-#member, [](HwConfig & c) -> HwFieldRef { return &c.member; }, minimum, maximum \
+#define HW_FIELD(member, minimum, maximum)                                                 \
+  HwField {                                                                                \
+#member, [](HwConfig & c) -> HwFieldRef { return &c.member; }, minimum, maximum, false \
+  }
+#define HW_FIELD_ADDED_LATER(member, minimum, maximum)                                    \
+  HwField {                                                                               \
+#member, [](HwConfig & c) -> HwFieldRef { return &c.member; }, minimum, maximum, true \
   }
 
 namespace {
@@ -31,8 +35,8 @@ const std::vector<HwField>& HwConfigFields() {
       HW_FIELD(array.clock_mhz, 0, kMaxClockMhz),
       HW_FIELD(ipa.depthwise, 0, 1),
       HW_FIELD(ipa.transpose_conv, 0, 1),
-      HW_FIELD(ipa.depthwise_window, 0, 8),   // Gemm.window_h: 3 bits
-      HW_FIELD(ipa.depthwise_line, 0, 4096),  // Gemm.fm_pitch: 12 bits
+      HW_FIELD_ADDED_LATER(ipa.depthwise_window, 0, 8),   // Gemm.window_h: 3 bits
+      HW_FIELD_ADDED_LATER(ipa.depthwise_line, 0, 4096),  // Gemm.fm_pitch: 12 bits
       HW_FIELD(ipa.max_kernel, 1, kMaxWindow),
       HW_FIELD(ipa.max_stride, 1, kMaxWindow),
       HW_FIELD(ipa.max_dilation, 1, kMaxWindow),
@@ -54,5 +58,6 @@ const std::vector<HwField>& HwConfigFields() {
 }
 
 #undef HW_FIELD
+#undef HW_FIELD_ADDED_LATER
 
 }  // namespace opuc

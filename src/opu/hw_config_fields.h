@@ -29,6 +29,10 @@ struct HwField {
   /// simulator allocates, DRAM word alignment) far inside memory and int64.
   int64_t minimum;
   int64_t maximum;
+  /// A field added after programs were first written: a document without a
+  /// base may leave it out (a program written before it), which means
+  /// hardware without the feature, the field's 0.
+  bool added_later = false;
 };
 
 /// The most bytes one buffer may have, its banks together: 32 times

@@ -195,7 +195,7 @@ Status ReadDocument(const Json& doc, bool every_field, HwConfig& c) {
     c.name = name->get<std::string>();
   }
   for (const HwField& field : HwConfigFields()) {
-    OPUC_ASSIGN_OR_RETURN(const Json* v, Find(doc, field.path, every_field));
+    OPUC_ASSIGN_OR_RETURN(const Json* v, Find(doc, field.path, every_field && !field.added_later));
     if (v) OPUC_RETURN_IF_ERROR(ReadField(field, *v, c));
   }
   OPUC_ASSIGN_OR_RETURN(const Json* taps, Find(doc, "store.taps", every_field));

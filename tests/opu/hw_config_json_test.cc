@@ -75,6 +75,22 @@ TEST_CASE("every field is read into the member of its name, and written back") {
         "array.clock_mhz is missing");
 }
 
+TEST_CASE("a file written before the depthwise window's fields reads as hardware without them") {
+  // What programs written before `ipa.depthwise_window` and
+  // `ipa.depthwise_line` hold: every other field, neither of those.
+  std::string old = kWholeFile;
+  for (const char* field : {"\"depthwise_window\": 3,", "\"depthwise_line\": 7,"}) {
+    const size_t at = old.find(field);
+    REQUIRE(at != std::string::npos);
+    old.erase(at, std::string(field).size());
+  }
+  Expected<HwConfig> c = ParseHwConfigJson(old);
+  REQUIRE_MESSAGE(c.ok(), c.status().ToString());
+  CHECK(c->ipa.depthwise_window == 0);  // the diagonal mapping
+  CHECK(c->ipa.depthwise_line == 0);    // the window fed a row a cycle
+  CHECK(c->ipa.max_kernel == 5);
+}
+
 TEST_CASE("names are UTF-8, \\u escapes with surrogate pairs decode to one code point") {
   // U+1F600 is the pair D83D DE00 and four bytes of UTF-8: F0 9F 98 80.
   Expected<HwConfig> c =
