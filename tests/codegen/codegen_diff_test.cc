@@ -28,13 +28,30 @@ HwConfig Dilating(const char* preset) {
   return hw;
 }
 
+// How many runs folded the input, and laid out compact pixels on and off
+// the granule: a draw that reaches none of them proves nothing of them.
+struct LayoutDraws {
+  int folded = 0, on_granule = 0, off_granule = 0;
+  void Add(const CaseRun& ran) {
+    folded += ran.folded;
+    on_granule += ran.compact_on_granule;
+    off_granule += ran.compact_off_granule;
+  }
+  void Check() const {
+    CHECK(folded > 0);
+    CHECK(on_granule > 0);
+    CHECK(off_granule > 0);
+  }
+};
+
 TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
   const HwConfig hw = Dilating("tiny");
   std::mt19937 rng(20261126);
   // The draw must reach every kind of group, or a passing run proves less.
   int identity = 0, second_residual = 0, average = 0, global = 0, mean = 0, upsample = 0,
       concat = 0, i16_residual = 0, overlapping = 0, padded = 0, transposed = 0, channel_add = 0,
-      channel_sub = 0, channel_mul = 0, dilated = 0, folded = 0, on_granule = 0, off_granule = 0;
+      channel_sub = 0, channel_mul = 0, dilated = 0;
+  LayoutDraws layouts;
   for (int i = 0; i < 150; ++i) {
     Case c = RandomCase(rng, false, hw.ipa.max_kernel, false);
     c.fold = i % 2 == 1;     // not drawn: the draws stay those of the cases before folding
@@ -55,14 +72,9 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
     dilated += !c.identity && c.dilation > 1;
     channel_sub += c.channel && c.channel_op == OpKind::kSub;
     channel_mul += c.channel && c.channel_op == OpKind::kMul;
-    const CaseRun ran = RunCase(c, hw, rng);
-    folded += ran.folded;
-    on_granule += ran.compact_on_granule;
-    off_granule += ran.compact_off_granule;
+    layouts.Add(RunCase(c, hw, rng));
   }
-  CHECK(folded > 0);
-  CHECK(on_granule > 0);
-  CHECK(off_granule > 0);
+  layouts.Check();
   CHECK(identity > 0);
   CHECK(second_residual > 0);
   CHECK(average > 0);
@@ -83,19 +95,14 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
 TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024") {
   const HwConfig hw = Dilating("opu1024");
   std::mt19937 rng(7);
-  int folded = 0, on_granule = 0, off_granule = 0;
+  LayoutDraws layouts;
   for (int i = 0; i < 80; ++i) {
     Case c = RandomCase(rng, true, hw.ipa.max_kernel, true);
     c.fold = i % 2 == 1;
     c.compact = i % 3 != 2;
-    const CaseRun ran = RunCase(c, hw, rng);
-    folded += ran.folded;
-    on_granule += ran.compact_on_granule;
-    off_granule += ran.compact_off_granule;
+    layouts.Add(RunCase(c, hw, rng));
   }
-  CHECK(folded > 0);
-  CHECK(on_granule > 0);
-  CHECK(off_granule > 0);
+  layouts.Check();
 }
 
 // Whether `words` hold a Gemm of the array's depthwise mode, and one that
