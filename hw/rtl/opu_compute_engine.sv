@@ -159,6 +159,12 @@ module opu_compute_engine
   opu_pkg::word_t  q_word [QUEUE];
   opu_pkg::index_t q_index [QUEUE];
   logic [2:0] q_banks [QUEUE];
+  // Whether each queued word joins a chain that starts at the word queued
+  // before it (link1), or at the one two before (link2, through the one
+  // before): worked out as it enters, against the last two words queued
+  // (last1_q, last2_q), so that taking a chain compares no fields.
+  logic       q_link1 [QUEUE], q_link2 [QUEUE];
+  opu_pkg::word_t last1_q, last2_q;
   logic [QW-1:0] q_rd_q, q_wr_q;
   logic [QW:0]   q_count_q;
 
@@ -219,11 +225,13 @@ module opu_compute_engine
   assign q0 = q_word[q_rd_q];
   assign q1 = q_word[q_rd_q + 1'b1];
   assign q2 = q_word[q_rd_q + 2'd2];
-  assign link1 = q_count_q >= (QW+1)'(2) && joins(q0, q0, 1'b0, q1);
-  assign link2 = link1 && q_count_q >= (QW+1)'(3) && joins(q0, q1, 1'b1, q2);
+  assign link1 = q_count_q >= (QW+1)'(2) && q_link1[q_rd_q + 1'b1];
+  assign link2 = link1 && q_count_q >= (QW+1)'(3) && q_link2[q_rd_q + 2'd2];
   assign links = link2 ? 2'd2 : link1 ? 2'd1 : 2'd0;
+  // The queue then holds the chain alone: its words are the last queued.
   assign head_joins = ready && !is_gemm && links != 2'd2 && q_count_q == (QW+1)'(links) + 1'b1 &&
-                   joins(q0, q1, links == 2'd1, head_q);
+                      (links == 2'd1 ? joins(last2_q, last1_q, 1'b1, head_q)
+                                     : joins(last1_q, last1_q, 1'b0, head_q));
   assign p_take = !p_busy_q && q_count_q != '0 && !head_joins;
   assign last_post = post_links_o == 2'd2 ? post_insn3_o :
                      post_links_o == 2'd1 ? post_insn2_o : post_insn_o;
@@ -237,6 +245,7 @@ module opu_compute_engine
       {g_index_q, p_index_q, g_banks_q, p_banks_q} <= '0;
       {gemm_insn_o, post_insn_o, post_insn2_o, post_insn3_o, post_links_o} <= '0;
       p_last_index_q <= '0;
+      {last1_q, last2_q} <= '0;
       {q_rd_q, q_wr_q, q_count_q} <= '0;
       busy_cycles_o <= '0;
       token_cycles_o <= '0;
@@ -274,6 +283,10 @@ module opu_compute_engine
         q_word[q_wr_q] <= head_q;
         q_index[q_wr_q] <= head_index_q;
         q_banks[q_wr_q] <= head_banks_q;
+        q_link1[q_wr_q] <= joins(last1_q, last1_q, 1'b0, head_q);
+        q_link2[q_wr_q] <= joins(last2_q, last1_q, 1'b1, head_q);
+        last1_q <= head_q;
+        last2_q <= last1_q;
         q_wr_q <= q_wr_q + 1'b1;
       end
       if (p_take) begin
