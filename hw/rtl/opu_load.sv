@@ -9,6 +9,9 @@
 // Three walkers run at once: one issues read requests as fast as DRAM takes
 // them, one writes the responses (in request order) to their units, and one
 // writes zeros to the frame's units, yielding the write port to responses.
+// They start a cycle after the instruction (setup_q): the frame's width and
+// height are registered first, then the products with them (the first unit,
+// a row of reads' step), so that no path holds two of them.
 // A compact feature-map pixel (`granules` x CO bytes, granules of a beat's
 // GN = L / CO) shares its beat with others: the load reads each row as the
 // aligned beats that hold it, a queue of granules (2 GN) collects their
@@ -46,27 +49,65 @@ module opu_load
   localparam int unsigned LW = $clog2(opu_pkg::L);
   logic          compact_q;
   logic [1:0]    gran_q;
-  logic [31:0]   row_bytes_q;            // a compact row's bytes
-  logic [CW-1:0] credit_q, cap_q, gcnt_q, have, lo, hi, useful;
+  // A compact row's bytes; each row's beats and useful granules are
+  // worked out a beat ahead, in registers, from the row's first byte's
+  // place in its beat (no path adds, compares and shifts in one cycle).
+  localparam int unsigned RW = opuc_isa_pkg::LOAD_COLS_WIDTH + 2 + $clog2(opu_pkg::CO) + 1;
+  logic [RW-1:0] row_bytes_q, rq_left_q, rs_bytes_q;
+  logic [LW-1:0] rs_off_q;               // the response row's first byte in its beat
+  logic          rs_last_q;              // the next response is its row's last beat
+  logic [CW-1:0] rs_lo_q, rs_useful_q;   // its useful granules: [lo, lo + useful)
+  logic [CW-1:0] credit_q, cap_q, gcnt_q, have, useful;
   logic [2*GN*GB-1:0] gbuf_q;            // the queue of granules, oldest first
   logic [3*GN*GB-1:0] cat, part;
   logic [opu_pkg::BEAT_BITS-1:0] pixel;
-  logic [31:0]   rq_beats, rs_beats, rs_row_addr_q, rb_q, rb_left;
   logic          emit, data_we, req_fire;
-  logic        active_q, diagonal_q;
+  logic        active_q, setup_q, diagonal_q;
   logic [1:0]  buffer_q;
-  logic [31:0] rows_q, cols_q, stride_q, pitch_q, height_q, beats_q;
-  logic [31:0] pad_left_q, step_x_q, step_y_q, row_step_q;
+  logic [31:0] rows_q, cols_q, stride_q, beats_q;
+  // The frame's units (on-chip addresses, sizes and places in it) are as
+  // wide as the instruction's on-chip address.
+  localparam int unsigned UW = opuc_isa_pkg::LOAD_SRAM_ADDR_WIDTH;
+  logic [UW-1:0] sram_q, pitch_q, height_q, pad_left_q, step_x_q, step_y_q, row_step_q;
   // Requests.
   logic [31:0] rq_r_q, rq_c_q, rq_b_q, rq_row_q, rq_off_q;
   // Responses.
-  logic [31:0] rs_r_q, rs_c_q, rs_b_q, rs_row_unit_q, rs_unit_q;
+  logic [31:0] rs_r_q, rs_c_q, rs_b_q;
+  logic [UW-1:0] rs_row_unit_q, rs_unit_q;
   // The zero frame; on it, the next row that holds units read (and how
   // many such rows are left), and on such a row the next unit read.
-  logic [31:0] zy_q, zx_q, zrow_unit_q, zrow_q, zrows_left_q, zcol_q, zcols_left_q;
+  logic [UW-1:0] zy_q, zx_q, zrow_unit_q, zrow_q, zcol_q, next_zx;
+  logic [31:0] zrows_left_q, zcols_left_q;
   logic        skip_unit;
   logic        data_rows, req_more, rsp_more, zero_more, middle, zero_write;
-  logic [31:0] next_zx;
+
+  // a k, for a k of a few bits: the sum of a's shifts, in adders rather
+  // than a DSP slice (an unregistered one would be the path's whole budget).
+  function automatic logic [UW-1:0] times(input logic [UW-1:0] a, input logic [3:0] k);
+    times = '0;
+    for (int unsigned i = 0; i < 4; i++) times = times + ((a << i) & {UW{k[i]}});
+  endfunction
+
+  // A compact row of `bytes` whose first byte is byte `off` of its beat:
+  // its beats.
+  function automatic logic [RW-1:0] row_beats(input logic [LW-1:0] off, input logic [RW-1:0] bytes);
+    row_beats = (RW'(off) + bytes + RW'(opu_pkg::L - 1)) >> LW;
+  endfunction
+  // A response beat with `bytes` of its row from its first byte on, its
+  // useful granules from `lo`: {bytes, whether it is the row's last beat,
+  // lo, the useful granules}.
+  function automatic logic [RW+2*CW:0] beat(input logic [RW-1:0] bytes, input logic [CW-1:0] lo);
+    logic [CW-1:0] hi;
+    hi = bytes >= RW'(opu_pkg::L) ? CW'(GN) : CW'(32'(bytes) / opu_pkg::CO);
+    beat = {bytes, bytes <= RW'(opu_pkg::L), lo, hi - lo};
+  endfunction
+  function automatic logic [RW+2*CW:0] row_start(input logic [LW-1:0] off,
+                                                  input logic [RW-1:0] bytes);
+    row_start = beat(RW'(off) + bytes, CW'(32'(off) / opu_pkg::CO));
+  endfunction
+  function automatic logic [RW+2*CW:0] beat_after(input logic [RW-1:0] bytes);
+    beat_after = beat(bytes - RW'(opu_pkg::L), '0);
+  endfunction
 
   assign data_rows = rows_q != 0 && cols_q != 0;
   assign req_more = active_q && data_rows && rq_r_q < rows_q;
@@ -76,17 +117,10 @@ module opu_load
   assign zero_write = zero_more && zx_q < pitch_q && !data_we;
 
   // Compact pixels: the beats of a row, from the one of its first byte.
-  assign rq_beats = ((rq_row_q & 32'(opu_pkg::L - 1)) + row_bytes_q + 32'(opu_pkg::L - 1)) >> LW;
-  assign rs_beats = ((rs_row_addr_q & 32'(opu_pkg::L - 1)) + row_bytes_q + 32'(opu_pkg::L - 1)) >> LW;
-  // A response's useful granules [lo, hi): from the row's first on its
-  // first beat, to the row's last on its last.
-  assign rb_left = ((rs_row_addr_q & 32'(opu_pkg::L - 1)) + row_bytes_q) / opu_pkg::CO - rb_q * GN;
-  assign lo = rb_q == 0 ? CW'((rs_row_addr_q & 32'(opu_pkg::L - 1)) / opu_pkg::CO) : '0;
-  assign hi = rb_left < GN ? CW'(rb_left) : CW'(GN);
-  assign useful = rd_rsp_valid_i ? hi - lo : '0;
+  assign useful = rd_rsp_valid_i ? rs_useful_q : '0;
   assign have = gcnt_q + useful;
   always_comb begin
-    part = (3*GN*GB)'(rd_rsp_data_i) >> (GB * 32'(lo));
+    part = (3*GN*GB)'(rd_rsp_data_i) >> (GB * 32'(rs_lo_q));
     for (int unsigned g = 0; g < 3 * GN; g++)
       if (32'(g) >= 32'(useful)) part[GB*g +: GB] = '0;
     cat = (3*GN*GB)'(gbuf_q) | (part << (GB * 32'(gcnt_q)));
@@ -98,9 +132,9 @@ module opu_load
   assign data_we = compact_q ? emit : rd_rsp_valid_i && rsp_more;
   assign req_fire = rd_req_valid_o && rd_req_ready_i;
   // Past a unit read: one unit (zeros between) or the row's whole run of them.
-  assign skip_unit = middle && step_x_q != 1 && zcols_left_q != 0 && zx_q + 1 == zcol_q;
-  assign next_zx = (middle && step_x_q == 1 && zx_q + 1 == pad_left_q) ? pad_left_q + cols_q :
-                   skip_unit ? zx_q + 2 : zx_q + 1;
+  assign skip_unit = middle && step_x_q != 1 && zcols_left_q != 0 && zx_q + 1'b1 == zcol_q;
+  assign next_zx = (middle && step_x_q == 1 && zx_q + 1'b1 == pad_left_q) ? pad_left_q + UW'(cols_q) :
+                   skip_unit ? zx_q + UW'(2) : zx_q + 1'b1;
 
   assign rd_req_valid_o = req_more && (!compact_q || credit_q >= CW'(GN));
   assign rd_req_addr_o = (compact_q ? rq_row_q & ~32'(opu_pkg::L - 1) : rq_row_q) + rq_off_q;
@@ -115,12 +149,12 @@ module opu_load
     wdata_o = compact_q ? pixel : rd_rsp_data_i;
     if (data_we) begin
       we_o[buffer_q] = 1'b1;
-      waddr_o = rs_unit_q;
+      waddr_o = 32'(rs_unit_q);
       wbeat_o = rs_b_q[7:0];
       wdiag_o = diagonal_q;
     end else if (zero_write) begin
       we_o[buffer_q] = 1'b1;
-      waddr_o = zrow_unit_q + zx_q;
+      waddr_o = 32'(UW'(zrow_unit_q + zx_q));
       wzero_o = 1'b1;
     end
   end
@@ -131,71 +165,87 @@ module opu_load
       diagonal_q <= 1'b0;
       done_o <= 1'b0;
       bytes_o <= '0;
-      {buffer_q, rows_q, cols_q, stride_q, pitch_q, height_q, beats_q, pad_left_q} <= '0;
-      {step_x_q, step_y_q, row_step_q} <= '0;
+      {setup_q, buffer_q, rows_q, cols_q, stride_q, pitch_q, height_q, beats_q, pad_left_q} <= '0;
+      {sram_q, step_x_q, step_y_q, row_step_q} <= '0;
       {zrow_q, zrows_left_q, zcol_q, zcols_left_q} <= '0;
       {rq_r_q, rq_c_q, rq_b_q, rq_row_q, rq_off_q} <= '0;
       {rs_r_q, rs_c_q, rs_b_q, rs_row_unit_q, rs_unit_q} <= '0;
       {zy_q, zx_q, zrow_unit_q} <= '0;
-      {compact_q, gran_q, row_bytes_q, credit_q, cap_q, gcnt_q, gbuf_q, rs_row_addr_q, rb_q} <= '0;
+      {compact_q, gran_q, row_bytes_q, credit_q, cap_q, gcnt_q, gbuf_q} <= '0;
+      {rq_left_q, rs_bytes_q, rs_off_q, rs_last_q, rs_lo_q, rs_useful_q} <= '0;
     end else begin
       done_o <= 1'b0;
       if (start_i) begin
-        logic [31:0] pitch, first_unit, pl, pt, rows, cols, sx, sy, spread_x, spread_y;
-        logic        first_middle;
-        logic [1:0]  buffer;
+        // The instruction's fields, and its frame's width and height; the
+        // products with them wait a cycle (setup_q), so that no path holds
+        // two multiplies (docs/rtl.md, Timing budget).
+        logic [UW-1:0] cols, sx, sy;
+        logic          first_middle;
+        logic [1:0]    buffer;
         buffer = `OPU_FIELD(insn_i, LOAD_BUFFER);
-        pl = 32'(`OPU_FIELD(insn_i, LOAD_PAD_LEFT));
-        pt = 32'(`OPU_FIELD(insn_i, LOAD_PAD_TOP));
-        rows = 32'(`OPU_FIELD(insn_i, LOAD_ROWS));
-        cols = 32'(`OPU_FIELD(insn_i, LOAD_COLS));
-        sx = 32'(`OPU_FIELD(insn_i, LOAD_ZEROS_X)) + 1;
-        sy = 32'(`OPU_FIELD(insn_i, LOAD_ZEROS_Y)) + 1;
-        spread_x = cols == 0 ? '0 : (cols - 1) * sx + 1;
-        spread_y = rows == 0 ? '0 : (rows - 1) * sy + 1;
-        pitch = pl + spread_x + 32'(`OPU_FIELD(insn_i, LOAD_PAD_RIGHT));
-        first_unit = 32'(`OPU_FIELD(insn_i, LOAD_SRAM_ADDR)) + pt * pitch + pl;
-        first_middle = pt == 0 && rows != 0 && cols != 0;
-        active_q <= 1'b1;
+        cols = UW'(`OPU_FIELD(insn_i, LOAD_COLS));
+        sx = UW'(`OPU_FIELD(insn_i, LOAD_ZEROS_X)) + 1'b1;
+        sy = UW'(`OPU_FIELD(insn_i, LOAD_ZEROS_Y)) + 1'b1;
+        first_middle = `OPU_FIELD(insn_i, LOAD_PAD_TOP) == 0 && `OPU_FIELD(insn_i, LOAD_ROWS) != 0 &&
+                       `OPU_FIELD(insn_i, LOAD_COLS) != 0;
+        setup_q <= 1'b1;
         buffer_q <= buffer;
         rows_q <= 32'(`OPU_FIELD(insn_i, LOAD_ROWS));
         cols_q <= 32'(`OPU_FIELD(insn_i, LOAD_COLS));
         stride_q <= 32'(`OPU_FIELD(insn_i, LOAD_DRAM_STRIDE));
-        pitch_q <= pitch;
-        height_q <= pt + spread_y + 32'(`OPU_FIELD(insn_i, LOAD_PAD_BOTTOM));
+        // (cols - 1) sx + 1 units read a row (a unit, then sx - 1 zeros before the next).
+        pitch_q <= UW'(`OPU_FIELD(insn_i, LOAD_PAD_LEFT)) + UW'(`OPU_FIELD(insn_i, LOAD_PAD_RIGHT)) +
+                   (cols == 0 ? '0 : times(cols, 4'(sx)) - UW'(`OPU_FIELD(insn_i, LOAD_ZEROS_X)));
+        height_q <= UW'(`OPU_FIELD(insn_i, LOAD_PAD_TOP)) + UW'(`OPU_FIELD(insn_i, LOAD_PAD_BOTTOM)) +
+                    (`OPU_FIELD(insn_i, LOAD_ROWS) == 0 ? '0 :
+                     times(UW'(`OPU_FIELD(insn_i, LOAD_ROWS)), 4'(sy)) -
+                     UW'(`OPU_FIELD(insn_i, LOAD_ZEROS_Y)));
+        sram_q <= UW'(`OPU_FIELD(insn_i, LOAD_SRAM_ADDR));
         step_x_q <= sx;
         step_y_q <= sy;
-        row_step_q <= pitch * sy;
         diagonal_q <= `OPU_FIELD(insn_i, LOAD_DIAGONAL);
         compact_q <= buffer == opuc_isa_pkg::LOAD_BUFFER_FEATURE_MAP &&
                      `OPU_FIELD(insn_i, LOAD_GRANULES) != 0;
         gran_q <= `OPU_FIELD(insn_i, LOAD_GRANULES);
-        row_bytes_q <= cols * 32'(`OPU_FIELD(insn_i, LOAD_GRANULES)) * opu_pkg::CO;
+        row_bytes_q <= RW'(times(cols, 4'(`OPU_FIELD(insn_i, LOAD_GRANULES)))) * RW'(opu_pkg::CO);
         cap_q <= CW'(GN) + CW'(`OPU_FIELD(insn_i, LOAD_GRANULES)) - 1'b1;
         credit_q <= CW'(GN) + CW'(`OPU_FIELD(insn_i, LOAD_GRANULES)) - 1'b1;
         gcnt_q <= '0;
         gbuf_q <= '0;
-        rs_row_addr_q <= `OPU_FIELD(insn_i, LOAD_DRAM_ADDR);
-        rb_q <= '0;
+        rs_off_q <= LW'(`OPU_FIELD(insn_i, LOAD_DRAM_ADDR));
         beats_q <= `OPU_FIELD(insn_i, LOAD_DIAGONAL) ? 32'd1 :
                    buffer == opuc_isa_pkg::LOAD_BUFFER_WEIGHTS ? opu_pkg::WGT_BEATS :
                    buffer == opuc_isa_pkg::LOAD_BUFFER_PARAMS  ? opu_pkg::PARAM_BEATS :
                                                                  opu_pkg::FM_BEATS;
-        pad_left_q <= pl;
+        pad_left_q <= UW'(`OPU_FIELD(insn_i, LOAD_PAD_LEFT));
         {rq_r_q, rq_c_q, rq_b_q, rq_off_q} <= '0;
         rq_row_q <= `OPU_FIELD(insn_i, LOAD_DRAM_ADDR);
         {rs_r_q, rs_c_q, rs_b_q} <= '0;
-        rs_row_unit_q <= first_unit;
-        rs_unit_q <= first_unit;
         zy_q <= '0;
-        zrow_q <= pt;
-        zrows_left_q <= cols == 0 ? '0 : rows;
+        zrow_q <= UW'(`OPU_FIELD(insn_i, LOAD_PAD_TOP));
+        zrows_left_q <= cols == 0 ? '0 : 32'(`OPU_FIELD(insn_i, LOAD_ROWS));
         // The first row of the frame holds units read only without top
         // padding; then its first unit may be one.
-        zx_q <= (first_middle && pl == 0) ? (sx == 1 ? cols : 32'd1) : 32'd0;
-        zcol_q <= (first_middle && pl == 0) ? sx : pl;
-        zcols_left_q <= (first_middle && pl == 0) ? cols - 1 : cols;
-        zrow_unit_q <= 32'(`OPU_FIELD(insn_i, LOAD_SRAM_ADDR));
+        if (first_middle && `OPU_FIELD(insn_i, LOAD_PAD_LEFT) == 0) begin
+          zx_q <= sx == 1 ? cols : UW'(1);
+          zcol_q <= sx;
+          zcols_left_q <= 32'(cols) - 1;
+        end else begin
+          zx_q <= '0;
+          zcol_q <= UW'(`OPU_FIELD(insn_i, LOAD_PAD_LEFT));
+          zcols_left_q <= 32'(cols);
+        end
+        zrow_unit_q <= UW'(`OPU_FIELD(insn_i, LOAD_SRAM_ADDR));
+      end else if (setup_q) begin
+        // The first unit read: pad_top rows of the frame in, pad_left units
+        // along; the units of a row of reads, step_y rows of the frame.
+        setup_q <= 1'b0;
+        active_q <= 1'b1;
+        rs_row_unit_q <= sram_q + pad_left_q + times(pitch_q, 4'(zrow_q));
+        rs_unit_q <= sram_q + pad_left_q + times(pitch_q, 4'(zrow_q));
+        row_step_q <= times(pitch_q, 4'(step_y_q));
+        rq_left_q <= row_beats(rs_off_q, row_bytes_q);
+        {rs_bytes_q, rs_last_q, rs_lo_q, rs_useful_q} <= row_start(rs_off_q, row_bytes_q);
       end else if (active_q) begin
         if (compact_q) begin
           logic [CW:0] credit;
@@ -204,13 +254,13 @@ module opu_load
         end
         if (compact_q && req_fire) begin
           rq_off_q <= rq_off_q + opu_pkg::BEAT_BYTES;
-          if (rq_c_q + 1 < rq_beats) begin
-            rq_c_q <= rq_c_q + 1;
+          if (rq_left_q != RW'(1)) begin
+            rq_left_q <= rq_left_q - 1'b1;
           end else begin
-            rq_c_q <= '0;
             rq_r_q <= rq_r_q + 1;
             rq_row_q <= rq_row_q + stride_q;
             rq_off_q <= '0;
+            rq_left_q <= row_beats(LW'(rq_row_q + stride_q), row_bytes_q);
           end
         end else if (req_fire) begin
           rq_off_q <= rq_off_q + opu_pkg::BEAT_BYTES;
@@ -232,11 +282,11 @@ module opu_load
           gcnt_q <= have - (emit ? CW'(gran_q) : '0);
           gbuf_q <= (2*GN*GB)'(emit ? cat >> (GB * 32'(gran_q)) : cat);
           if (rd_rsp_valid_i) begin
-            if (rb_q + 1 < rs_beats) begin
-              rb_q <= rb_q + 1;
+            if (!rs_last_q) begin
+              {rs_bytes_q, rs_last_q, rs_lo_q, rs_useful_q} <= beat_after(rs_bytes_q);
             end else begin
-              rb_q <= '0;
-              rs_row_addr_q <= rs_row_addr_q + stride_q;
+              rs_off_q <= rs_off_q + LW'(stride_q);
+              {rs_bytes_q, rs_last_q, rs_lo_q, rs_useful_q} <= row_start(rs_off_q + LW'(stride_q), row_bytes_q);
             end
           end
         end
@@ -266,9 +316,10 @@ module opu_load
               zcols_left_q <= zcols_left_q - 1;
             end
           end else begin
-            logic [31:0] y, row, left;
+            logic [UW-1:0] y, row;
+            logic [31:0] left;
             logic        next_middle;
-            y = zy_q + 1;
+            y = zy_q + 1'b1;
             row = middle ? zrow_q + step_y_q : zrow_q;
             left = middle ? zrows_left_q - 1 : zrows_left_q;
             next_middle = left != 0 && y == row;
@@ -276,7 +327,7 @@ module opu_load
             zrow_q <= row;
             zrows_left_q <= left;
             zrow_unit_q <= zrow_unit_q + pitch_q;
-            zx_q <= (next_middle && pad_left_q == 0) ? (step_x_q == 1 ? cols_q : 32'd1) : 32'd0;
+            zx_q <= (next_middle && pad_left_q == 0) ? (step_x_q == 1 ? UW'(cols_q) : UW'(1)) : '0;
             zcol_q <= (next_middle && pad_left_q == 0) ? step_x_q : pad_left_q;
             zcols_left_q <= (next_middle && pad_left_q == 0) ? cols_q - 1 : cols_q;
           end

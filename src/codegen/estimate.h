@@ -71,6 +71,12 @@ class CycleEstimate {
   /// first load starting, as the RTL measures it.
   static constexpr int64_t kQueueDepth = 16;
   static constexpr int64_t kQueueCycles = 0;
+  /// What a load spends on its frame's products before its first request
+  /// (opu_load.sv: the frame's width, then the first unit's address).
+  static constexpr int64_t kLoadSetupCycles = 1;
+  /// What the pool stage spends before its first tap (opu_pool.sv: its
+  /// windows come from two registers ahead of the walk).
+  static constexpr int64_t kPoolSetupCycles = 2;
   /// What a post-processing instruction costs besides its entries, and
   /// what the first of a unit waits after the unit's last Gemm (its
   /// retirement, the queue, the start), as the RTL measures them.
@@ -78,7 +84,8 @@ class CycleEstimate {
   static constexpr int64_t kPostStartCycles = 1;
   /// How long an entry takes through one post stage (POST_STAGE_CYCLES in
   /// opu_shapes.svh: operands, product or sum, the value to round, its
-  /// shift, each registered); the pool (opu_pool.sv) has no such pipeline.
+  /// shift, each registered); the pool (opu_pool.sv) has no such pipeline
+  /// (kPoolSetupCycles instead).
   static constexpr int64_t kPostStageCycles = 4;
   /// What an Average spends on its divisor's reciprocal before its first
   /// entry (opu_average_recip.sv: one quotient bit a cycle).
@@ -173,7 +180,7 @@ class CycleEstimate {
                   ? stores.MeetReads(t, t + load.window, u, load.free)
                   : stores.MeetLoad(t, t + load.window, u,
                                     load.paced_reads < 0 ? load.window : load.paced_reads));
-        t += latency_ + kInstructionCycles;
+        t += latency_ + kInstructionCycles + kLoadSetupCycles;
       }
       load_end[u] = t;
       // The array's first Gemm issues after the post stages of the unit

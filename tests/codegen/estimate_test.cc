@@ -19,13 +19,14 @@ TEST_CASE("the estimator's timeline: three units of a load, a computation and a 
   // Each unit: a 100-beat load, a 100-cycle Gemm (+3, and +4 for the
   // array's pipeline on opu1024's L = 64: the products' register and three
   // of the adder tree's six levels), a store of 100 pixels of 16 bytes (103
-  // cycles, 100 word writes). Latency 10.
-  // u0: load 7..107, +13 → 120; compute 134..241; store 241..344 (writes to 341).
-  // u1: load 120..220 (no writes yet), +13 → 233; compute max(247, 244)..354;
-  //     store max(354, 344) = 354..457.
-  // u2: load from max(233, 241) = 241: u0's writes fill 241..341, 100 cycles
-  //     more (load to 441, u0's store to 444, which pushes u1's to 444..547);
-  //     +13 → 454; compute max(468, 357, 444) = 468..575; store max(575, 547) = 575..678.
+  // cycles, 100 word writes). Latency 10; a load ends 14 after its last
+  // beat (the latency, 3, and its setup cycle).
+  // u0: load 7..107, +14 → 121; compute 135..242; store 242..345 (writes to 342).
+  // u1: load 121..221 (no writes yet), +14 → 235; compute max(249, 245)..356;
+  //     store max(356, 345) = 356..459.
+  // u2: load from max(235, 242) = 242: u0's writes fill 242..342, 100 cycles
+  //     more (load to 442, u0's store to 445, which pushes u1's to 445..548);
+  //     +14 → 456; compute max(470, 359, 445) = 470..577; store max(577, 548) = 577..680.
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 3; ++u) {
     estimate.BeginUnit();
@@ -33,7 +34,7 @@ TEST_CASE("the estimator's timeline: three units of a load, a computation and a 
     estimate.Compute(100);
     estimate.Store(100, 100 * 16);
   }
-  CHECK(estimate.Total() == 678);
+  CHECK(estimate.Total() == 680);
 }
 
 TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, in one pass") {
@@ -41,14 +42,14 @@ TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, i
   // pipeline), two post stages of 100 entries streamed in one pass (100 + 3,
   // +1 for the register between the two stages, +4 for each stage's
   // pipeline: 112), a store of 10 pixels of 16 bytes (13 cycles, 10 word
-  // writes). Latency 10: a load takes 10 + 10 + 3.
-  // u0: load 7..30; Gemm 44..151; post 152..264; store 264..277 (writes to 274).
-  // u1: load 30..53; Gemm after u0's and its two post instructions entering
-  //     the queue: max(67, 151 + 3 + 2) = 156..263, beside u0's post;
-  //     post max(264, 264)..376; store 376..389.
-  // u2: load from u0's computation, 264: u0's writes fill 264..274, so the
-  //     load ends at 264 + 20 + 13 = 297 (u0's store at 287); Gemm
-  //     max(311, 268, 287) = 311..418; post 419..531; store 531..544.
+  // writes). Latency 10: a load takes 10 + 10 + 3 + 1 (its setup).
+  // u0: load 7..31; Gemm 45..152; post 153..265; store 265..278 (writes to 275).
+  // u1: load 31..55; Gemm after u0's and its two post instructions entering
+  //     the queue: max(69, 152 + 3 + 2) = 157..264, beside u0's post;
+  //     post max(265, 265)..377; store 377..390.
+  // u2: load from u0's computation, 265: u0's writes fill 265..275, so the
+  //     load ends at 265 + 20 + 14 = 299 (u0's store at 288); Gemm
+  //     max(313, 269, 288) = 313..420; post 421..533; store 533..546.
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 3; ++u) {
     estimate.BeginUnit();
@@ -58,19 +59,19 @@ TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, i
     estimate.Post(100, /*joins=*/true);
     estimate.Store(10, 10 * 16);
   }
-  CHECK(estimate.Total() == 544);
+  CHECK(estimate.Total() == 546);
 }
 
 TEST_CASE("the estimator's timeline: a paced load keeps its pace, the writes it meets wait") {
   // The first test case's units, but u2's load is of compact pixels: 50
   // beats paced to 100 pixels written, a read every second cycle over 100
-  // cycles. u0 and u1 as there: u0's store 241..344 (writes to 341), u1's
-  // 354..457. u2: load 241..341, where u0's 100 writes fall; the DRAM then
+  // cycles. u0 and u1 as there: u0's store 242..345 (writes to 342), u1's
+  // 356..459. u2: load 242..342, where u0's 100 writes fall; the DRAM then
   // serves a read and a write every second cycle (sim/dram_model.h), so
   // the reads keep their pace and each costs the writes a cycle: u0's
-  // writes to 391, its store to 394, which pushes u1's to 394..497. Load
-  // 241..341, +13 → 354; compute max(368, 354 + 3, 394) = 394..501; store
-  // max(501, 497) = 501..604 (with 100 beats unpaced: 678).
+  // writes to 392, its store to 395, which pushes u1's to 395..498. Load
+  // 242..342, +14 → 356; compute max(370, 356 + 3, 395) = 395..502; store
+  // max(502, 498) = 502..605 (with 100 beats unpaced: 680).
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 3; ++u) {
     estimate.BeginUnit();
@@ -81,33 +82,33 @@ TEST_CASE("the estimator's timeline: a paced load keeps its pace, the writes it 
     estimate.Compute(100);
     estimate.Store(100, 100 * 16);
   }
-  CHECK(estimate.Total() == 604);
+  CHECK(estimate.Total() == 605);
 }
 
 TEST_CASE("the estimator's fetch: the first instruction a latency late, each unit's bytes first") {
   // One unit as in the first test case (a 100-beat load, a 100-cycle Gemm,
-  // a store of 100 pixels: 344 cycles with latency 10) and its 8
+  // a store of 100 pixels: 345 cycles with latency 10) and its 8
   // instructions, 128 bytes: 2 cycles of opu1024's 64 bytes a cycle. The
-  // start waits 10 for the first instruction: load 19..119, +13 → 132;
-  // compute 146..253; store 253..356.
+  // start waits 10 for the first instruction: load 19..119, +14 → 133;
+  // compute 147..254; store 254..357.
   CycleEstimate estimate(Opu1024WithLatency(10));
   estimate.BeginUnit();
   estimate.Fetch(8);
   estimate.Load(100 * 64);
   estimate.Compute(100);
   estimate.Store(100, 100 * 16);
-  CHECK(estimate.Total() == 356);
+  CHECK(estimate.Total() == 357);
 }
 
 TEST_CASE("the estimator's fetch queue: a unit of more Gemms than it holds delays the next loads") {
   // Two units, each a 300-beat load, 20 one-pixel Gemms (1 + 3 + 4 = 8
   // cycles each) and a store of one 16-byte pixel (4 cycles, 1 write).
-  // Latency 10. u0: load 7..307, +13 → 320; Gemms 334..494, the fourth
-  // issued at 334 + 3·8 = 358; store 494..498 (its write 494..495).
+  // Latency 10. u0: load 7..307, +14 → 321; Gemms 335..495, the fourth
+  // issued at 335 + 3·8 = 359; store 495..499 (its write 495..496).
   // u1's loads follow u0's 20th Gemm into the queue of 16, which waits for
-  // u0's fourth to issue: load from 358 (not 320) to 658, and u0's write
-  // falls in it: 659, +13 → 672; Gemms max(686, 494 + 3) = 686..846;
-  // store 846..850.
+  // u0's fourth to issue: load from 359 (not 321) to 659, and u0's write
+  // falls in it: 660, +14 → 674; Gemms max(688, 495 + 3) = 688..848;
+  // store 848..852.
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 2; ++u) {
     estimate.BeginUnit();
@@ -115,7 +116,7 @@ TEST_CASE("the estimator's fetch queue: a unit of more Gemms than it holds delay
     for (int g = 0; g < 20; ++g) estimate.Compute(1);
     estimate.Store(1, 16);
   }
-  CHECK(estimate.Total() == 850);
+  CHECK(estimate.Total() == 852);
 }
 
 TEST_CASE("no estimate is shorter than the DRAM's reads and writes one a cycle") {
