@@ -22,19 +22,25 @@ module opu_average_recip (
 );
   logic [4:0]  down;
   logic [36:0] d;
-  logic [5:0]  top;         // D's highest set bit (b - 1)
+  logic [4:0]  count_top;   // count's highest set bit
+  logic [35:0] normalized;  // D normalized into [2^35, 2^36)
   logic [37:0] rem_q;       // the partial remainder, below 2 D_n
-  logic [35:0] dn_q;        // D normalized into [2^35, 2^36)
+  logic [35:0] dn_q;        // D normalized
   logic [4:0]  step_q;
   logic        busy_q;
 
+  // D and its normalized form side by side from the count, not one after
+  // the other: D = 2 count << down has its highest bit at count_top + 1 +
+  // down, so D << (35 - that) = 2 count << (34 - count_top), whatever down
+  // is (docs/rtl.md, Timing budget).
   assign down = shift_i > 0 ? 5'(shift_i) : 5'd0;
   assign d = {16'd0, count_i, 1'b0} << down;
   always_comb begin
-    top = '0;
-    for (int unsigned i = 0; i < 37; i++)
-      if (d[i]) top = 6'(i);
+    count_top = '0;
+    for (int unsigned i = 0; i < 20; i++)
+      if (count_i[i]) count_top = 5'(i);
   end
+  assign normalized = 36'({count_i, 1'b0}) << (6'd34 - 6'(count_top));
   // From D's register to their own (a DSP48E1's), a cycle after D, long
   // before the divisor is done.
   always_ff @(posedge clk_i) begin
@@ -51,8 +57,8 @@ module opu_average_recip (
         busy_q <= 1'b1;
         step_q <= 5'd19;
         d_o <= d;
-        shift_o <= top;
-        dn_q <= 36'(d << (6'd35 - top));
+        shift_o <= count_i == '0 ? 6'd0 : 6'(count_top) + 6'(down) + 6'd1;
+        dn_q <= normalized;
         rem_q <= 38'd1 << 35;  // 2^53's prefix down to the quotient's bit 18
         recip_o <= '0;
       end else if (busy_q) begin

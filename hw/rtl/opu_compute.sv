@@ -45,7 +45,8 @@ module opu_compute
   logic [31:0] stage_param, stage_acc_r, stage_acc_w, pool_acc_r, pool_acc_w;
   logic        stage_we, pool_we;
   logic [opu_pkg::ENTRY_BITS-1:0] stage_wdata, pool_wdata;
-  logic [63:0] entries, taps;
+  logic [1:0]  entries;
+  logic        tap;
 
   assign is_pool = `OPU_FIELD(post_insn_i, OPCODE) == opuc_isa_pkg::OP_POOL;
 
@@ -65,9 +66,12 @@ module opu_compute
   opu_pool u_pool (
     .clk_i, .rst_ni, .start_i(post_start_i && is_pool), .insn_i(post_insn_i),
     .done_o(pool_done), .acc_raddr_o(pool_acc_r), .acc_rdata_i(post_acc_rdata_i),
-    .acc_we_o(pool_we), .acc_waddr_o(pool_acc_w), .acc_wdata_o(pool_wdata), .taps_o(taps)
+    .acc_we_o(pool_we), .acc_waddr_o(pool_acc_w), .acc_wdata_o(pool_wdata), .tap_o(tap)
   );
-  assign post_entries_o = entries + taps;
+  // The post side's entries and the pool's taps, in one counter.
+  opu_counter #(.STEP_BITS(3)) u_entries (
+    .clk_i, .rst_ni, .step_i(3'(entries) + 3'(tap)), .value_o(post_entries_o)
+  );
   assign post_done_o = stage_done || pool_done;
   assign post_param_raddr_o = is_pool ? '0 : stage_param;
   assign post_acc_raddr_o = is_pool ? pool_acc_r : stage_acc_r;

@@ -57,16 +57,22 @@ module opu_compute_engine
   // The accumulator entries an instruction reads or writes: [lo, hi), and
   // for a Pool, whose pooled entries lie apart from its source tile (a
   // global pool's sums, after both tiles' halves), a second range [lo2, hi2).
-  // {lo, hi, lo2, hi2}, EW bits each: a plain vector, not a struct, since
-  // Yosys 0.23 reads a struct-typed function argument as undef.
+  // Each hi is kept as two addends, its product's low five rows and its
+  // high five, that banks() adds: one register holds the span, the next
+  // its banks, and neither path then holds a ten-row sum and a compare
+  // (docs/rtl.md, Timing budget). {lo, hi's two, lo2, hi2's two}, EW bits
+  // each: a plain vector, not a struct, since Yosys 0.23 reads a
+  // struct-typed function argument as undef.
   localparam int unsigned EW = 22;  // an address (16 bits) and a product of two 10-bit counts
-  typedef logic [4*EW-1:0] span_t;
+  typedef logic [6*EW-1:0] span_t;
 
-  // a b + c for counts of a few bits, in adders rather than a DSP slice.
+  // c + a (b's bits from..from + 4) for counts of a few bits, in adders
+  // rather than a DSP slice.
   function automatic logic [EW-1:0] mul_add(input logic [9:0] a, input logic [9:0] b,
-                                            input logic [EW-1:0] c);
+                                            input logic [EW-1:0] c, input int unsigned from);
     mul_add = c;
-    for (int unsigned i = 0; i < 10; i++) mul_add = mul_add + ((EW'(a) << i) & {EW{b[i]}});
+    for (int unsigned i = from; i < from + 5; i++)
+      mul_add = mul_add + ((EW'(a) << i) & {EW{b[i]}});
   endfunction
 
   function automatic span_t footprint(input opu_pkg::word_t w);
@@ -74,44 +80,49 @@ module opu_compute_engine
     unique case (`OPU_FIELD(w, OPCODE))
       opuc_isa_pkg::OP_GEMM: begin
         a = EW'(`OPU_FIELD(w, GEMM_ACC_ADDR));
-        footprint = {a, mul_add(10'(`OPU_FIELD(w, GEMM_OUT_ROWS)), 10'(`OPU_FIELD(w, GEMM_OUT_COLS)), a),
-                     (2*EW)'(0)};
+        footprint = {a, mul_add(10'(`OPU_FIELD(w, GEMM_OUT_ROWS)), 10'(`OPU_FIELD(w, GEMM_OUT_COLS)), a, 0),
+                     mul_add(10'(`OPU_FIELD(w, GEMM_OUT_ROWS)), 10'(`OPU_FIELD(w, GEMM_OUT_COLS)), '0, 5),
+                     (3*EW)'(0)};
       end
       opuc_isa_pkg::OP_POOL: begin
         a = EW'(`OPU_FIELD(w, POOL_SRC_ADDR));
         b = EW'(`OPU_FIELD(w, POOL_DST_ADDR));
-        footprint = {a, mul_add(10'(`OPU_FIELD(w, POOL_SRC_ROWS)), 10'(`OPU_FIELD(w, POOL_SRC_COLS)), a),
-                     b, mul_add(10'(`OPU_FIELD(w, POOL_OUT_ROWS)), 10'(`OPU_FIELD(w, POOL_OUT_COLS)), b)};
+        footprint = {a, mul_add(10'(`OPU_FIELD(w, POOL_SRC_ROWS)), 10'(`OPU_FIELD(w, POOL_SRC_COLS)), a, 0),
+                     mul_add(10'(`OPU_FIELD(w, POOL_SRC_ROWS)), 10'(`OPU_FIELD(w, POOL_SRC_COLS)), '0, 5),
+                     b, mul_add(10'(`OPU_FIELD(w, POOL_OUT_ROWS)), 10'(`OPU_FIELD(w, POOL_OUT_COLS)), b, 0),
+                     mul_add(10'(`OPU_FIELD(w, POOL_OUT_ROWS)), 10'(`OPU_FIELD(w, POOL_OUT_COLS)), '0, 5)};
       end
       opuc_isa_pkg::OP_AVERAGE: begin
         a = EW'(`OPU_FIELD(w, AVERAGE_ACC_ADDR));
         if (`OPU_FIELD(w, AVERAGE_ROWS) == '0 || `OPU_FIELD(w, AVERAGE_COLS) == '0)
-          footprint = {a, a, (2*EW)'(0)};
+          footprint = {a, a, (4*EW)'(0)};
         else  // a + (rows - 1) pitch + cols
           footprint = {a, mul_add(10'(`OPU_FIELD(w, AVERAGE_ROWS)), 10'(`OPU_FIELD(w, AVERAGE_PITCH)),
                                   a + EW'(`OPU_FIELD(w, AVERAGE_COLS)) -
-                                      EW'(`OPU_FIELD(w, AVERAGE_PITCH))),
-                       (2*EW)'(0)};
+                                      EW'(`OPU_FIELD(w, AVERAGE_PITCH)), 0),
+                       mul_add(10'(`OPU_FIELD(w, AVERAGE_ROWS)), 10'(`OPU_FIELD(w, AVERAGE_PITCH)),
+                               '0, 5),
+                       (3*EW)'(0)};
       end
       default: begin  // Output, Clamp, PRelu, Table, ResAdd: count entries from acc_addr
         a = EW'(`OPU_FIELD(w, OUTPUT_ACC_ADDR));
-        footprint = {a, a + EW'(`OPU_FIELD(w, OUTPUT_COUNT)), (2*EW)'(0)};
+        footprint = {a, a + EW'(`OPU_FIELD(w, OUTPUT_COUNT)), (4*EW)'(0)};
       end
     endcase
   endfunction
 
   // The accumulator banks (opu_acc_buffer) that entries [lo, hi) lie in;
-  // r = {lo, hi}.
-  function automatic logic [2:0] banks_of(input logic [2*EW-1:0] r);
+  // r = {lo, hi's two addends}.
+  function automatic logic [2:0] banks_of(input logic [3*EW-1:0] r);
     logic [EW-1:0] lo, hi;
-    lo = r[2*EW-1:EW];
-    hi = r[EW-1:0];
+    lo = r[3*EW-1:2*EW];
+    hi = r[2*EW-1:EW] + r[EW-1:0];
     banks_of = lo >= hi ? 3'd0 : {hi > EW'(opu_pkg::ACC_SUMS),
                                   lo < EW'(opu_pkg::ACC_SUMS) && hi > EW'(opu_pkg::ACC_BANK1),
                                   lo < EW'(opu_pkg::ACC_BANK1)};
   endfunction
   function automatic logic [2:0] banks(input span_t x);
-    banks = banks_of(x[4*EW-1:2*EW]) | banks_of(x[2*EW-1:0]);
+    banks = banks_of(x[6*EW-1:3*EW]) | banks_of(x[3*EW-1:0]);
   endfunction
 
   function automatic logic gives(input opu_pkg::word_t w);
@@ -166,6 +177,7 @@ module opu_compute_engine
   logic       q_link1 [QUEUE], q_link2 [QUEUE];
   opu_pkg::word_t last1_q, last2_q;
   logic [QW-1:0] q_rd_q, q_wr_q;
+  logic [QW-1:0] q_rd1_q, q_rd2_q;  // q_rd_q + 1 and + 2, registered beside it
   logic [QW:0]   q_count_q;
 
   logic  is_gemm, tokens, clash, ready, g_finished, p_finished, g_older, p_older;
@@ -223,10 +235,10 @@ module opu_compute_engine
   // with the stages that chain to it, but waits a cycle while the head, as
   // it enters the queue, would join the chain.
   assign q0 = q_word[q_rd_q];
-  assign q1 = q_word[q_rd_q + 1'b1];
-  assign q2 = q_word[q_rd_q + 2'd2];
-  assign link1 = q_count_q >= (QW+1)'(2) && q_link1[q_rd_q + 1'b1];
-  assign link2 = link1 && q_count_q >= (QW+1)'(3) && q_link2[q_rd_q + 2'd2];
+  assign q1 = q_word[q_rd1_q];
+  assign q2 = q_word[q_rd2_q];
+  assign link1 = q_count_q >= (QW+1)'(2) && q_link1[q_rd1_q];
+  assign link2 = link1 && q_count_q >= (QW+1)'(3) && q_link2[q_rd2_q];
   assign links = link2 ? 2'd2 : link1 ? 2'd1 : 2'd0;
   // The queue then holds the chain alone: its words are the last queued.
   assign head_joins = ready && !is_gemm && links != 2'd2 && q_count_q == (QW+1)'(links) + 1'b1 &&
@@ -238,6 +250,14 @@ module opu_compute_engine
   assign busy_o = g_busy_q || p_busy_q || q_count_q != '0;
   assign post_banks_o = p_busy_q ? p_banks_q : 3'd0;
 
+  // The statistics, each in two registered halves (opu_counter).
+  opu_counter u_busy (.clk_i, .rst_ni, .step_i(busy_o), .value_o(busy_cycles_o));
+  opu_counter u_token (.clk_i, .rst_ni, .step_i(s3_valid_q && !tokens), .value_o(token_cycles_o));
+  opu_counter #(.STEP_BITS(3)) u_retired (
+    .clk_i, .rst_ni, .step_i(3'(g_retire) + (p_retire ? 3'(post_links_o) + 3'd1 : 3'd0)),
+    .value_o(retired_o)
+  );
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {g_busy_q, g_done_q, p_busy_q, p_done_q, gemm_start_o, post_start_o} <= '0;
@@ -247,9 +267,7 @@ module opu_compute_engine
       p_last_index_q <= '0;
       {last1_q, last2_q} <= '0;
       {q_rd_q, q_wr_q, q_count_q} <= '0;
-      busy_cycles_o <= '0;
-      token_cycles_o <= '0;
-      retired_o <= '0;
+      {q_rd1_q, q_rd2_q} <= {QW'(1), QW'(2)};
       last_retired_o <= '1;
     end else begin
       gemm_start_o <= ready && is_gemm;
@@ -296,9 +314,11 @@ module opu_compute_engine
         post_insn3_o <= q2;
         post_links_o <= links;
         p_index_q <= q_index[q_rd_q];
-        p_last_index_q <= q_index[q_rd_q + QW'(links)];
+        p_last_index_q <= link2 ? q_index[q_rd2_q] : link1 ? q_index[q_rd1_q] : q_index[q_rd_q];
         p_banks_q <= q_banks[q_rd_q];
         q_rd_q <= q_rd_q + QW'(links) + 1'b1;
+        q_rd1_q <= q_rd_q + QW'(links) + 2'd2;
+        q_rd2_q <= q_rd_q + QW'(links) + 2'd3;
       end else if (p_retire) begin
         p_busy_q <= 1'b0;
         p_done_q <= 1'b0;
@@ -307,12 +327,9 @@ module opu_compute_engine
       end
       q_count_q <= q_count_q + (QW+1)'(ready && !is_gemm) -
                    (p_take ? (QW+1)'(links) + 1'b1 : '0);
-      retired_o <= retired_o + 64'(g_retire) + (p_retire ? 64'(post_links_o) + 1 : '0);
       if (g_retire || p_retire)
         last_retired_o <= g_retire && (!p_retire || g_index_q > p_last_index_q) ? g_index_q
                                                                                 : p_last_index_q;
-      if (busy_o) busy_cycles_o <= busy_cycles_o + 1;
-      if (s3_valid_q && !tokens) token_cycles_o <= token_cycles_o + 1;
     end
   end
 endmodule

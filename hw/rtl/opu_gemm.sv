@@ -180,6 +180,8 @@ module opu_gemm
           else if (3'(kx) < win_w && rd_ky_q == '0 && kx + 1 < WW)  // (the last never shifts)
             win_q[(ky*WW + kx)*TAP +: TAP] <= win_q[(ky*WW + (kx + 1) % WW)*TAP +: TAP];
 
+  opu_counter u_issues (.clk_i, .rst_ni, .step_i(issue), .value_o(issues_o));
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {running_q, done_o, dw_q, rd_q, rd_fire_q, line_q, rd_load_q} <= '0;
@@ -188,7 +190,6 @@ module opu_gemm
       {ky_q, rd_ky_q, col_q, col_fm_q, fire_col_q} <= '0;
       valid_q <= '0;
       entry_d_q <= '0;
-      issues_o <= '0;
     end else begin
       done_o <= 1'b0;
       valid_q <= {valid_q[D-2:0], issue};
@@ -197,10 +198,7 @@ module opu_gemm
       rd_ky_q <= ky_q;
       rd_load_q <= until_q == '0;
       rd_fire_q <= (line_q ? until_q == '0 : ky_q == win_h) && col_q == fire_col_q;
-      if (issue) begin
-        issues_o <= issues_o + 1;
-        entry_q <= entry_q + 1;
-      end
+      if (issue) entry_q <= entry_q + 1;
       if (start_i) begin
         running_q <= rows != 0 && cols != 0;
         done_o <= rows == 0 || cols == 0;

@@ -28,7 +28,7 @@ module opu_pool
   output logic                  acc_we_o,
   output logic [31:0]           acc_waddr_o,
   output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata_o,
-  output logic [63:0]           taps_o
+  output logic                  tap_o  // a tap read this cycle (opu_compute counts them)
 );
   // Entries are counted modulo 2^AW, which the accumulator's address keeps.
   localparam int unsigned AW = opu_pkg::ACC_AW;
@@ -74,6 +74,7 @@ module opu_pool
 
   assign tap = busy_q && !reading_dst_q;
   assign last_tap = tap && xleft_q == '0 && yleft_q == '0;
+  assign tap_o = tap && !start_i;
   assign take = g1_valid_q && (!busy_q || last_tap);
   assign g0_step = g0_valid_q && (!g1_valid_q || take);
   assign running = g0_valid_q || g1_valid_q || busy_q;
@@ -100,7 +101,6 @@ module opu_pool
       {g1_valid_q, g1_addr_q, g1_cols_q, g1_rows_q} <= '0;
       {busy_q, reading_dst_q, first_q, addr_q, row_addr_q, dst_q, cols_q, xleft_q, yleft_q} <= '0;
       run_q <= '0;
-      taps_o <= '0;
     end else begin
       done_o <= 1'b0;
       s1_valid_q <= busy_q;
@@ -180,7 +180,6 @@ module opu_pool
             addr_q <= row_addr_q + src_cols;
           end
         end
-        if (tap) taps_o <= taps_o + 1;
         if (last_tap) dst_q <= dst_q + 1'b1;
       end
       if (s1_valid_q && !running) done_o <= 1'b1;

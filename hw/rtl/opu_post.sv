@@ -31,7 +31,7 @@ module opu_post
   output logic                  acc_we_o,
   output logic [31:0]           acc_waddr_o,
   output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata_o,
-  output logic [63:0]           entries_o
+  output logic [1:0]            entries_o  // entries passed this cycle, one a chained stage
 );
   localparam int unsigned TABLE_ROWS = (2 * 257 + opu_pkg::L - 1) / opu_pkg::L;
   opu_pkg::word_t       slot [3];
@@ -115,6 +115,8 @@ module opu_post
                       : low_q   ? res_q + (`OPU_FIELD(res_insn, RESADD_BROADCAST) ? 32'd1 : cols)
                                 : res_q;
   assign acc_raddr_o = entry_q;
+  // Each chained instruction counts its entries, as one alone would.
+  assign entries_o = !start_i && !preparing_q && !filling_q && advance ? links_i + 2'd1 : 2'd0;
 
   assign stage_in[0] = acc_rdata_i;
   assign stage_in[1] = x1_q;
@@ -192,7 +194,6 @@ module opu_post
       valid_q <= '0;
       high_row_q <= '0;
       {fill_q, fill_s1_row_q, r_q, c_q, row_entry_q, entry_q, res_q, s1_entry_q} <= '0;
-      entries_o <= '0;
     end else begin
       done_o <= 1'b0;
       s1_valid_q <= advance;
@@ -226,8 +227,6 @@ module opu_post
           done_o <= cols == 0;
         end
       end else if (advance) begin
-        // Each chained instruction counts its entries, as one alone would.
-        entries_o <= entries_o + 64'(links_i) + 1;
         if (!`OPU_FIELD(res_insn, RESADD_BROADCAST)) res_q <= res_q + 1;
         if (c_q + 1 < cols) begin
           c_q <= c_q + 1;

@@ -56,7 +56,9 @@ module opu_post_lanes
     logic signed [16:0] res, b, b1_q;
     logic [7:0] byte_j, high_j;
     logic negative;
-    logic signed [7:0] s, s1_q, s2_q, s3_q;
+    logic signed [7:0] s, s1_q, s2_q;
+    logic positive3_q;    // s > 0, and opu_requant's shift for s
+    logic [6:0] amount3_q;
     logic take_product1_q, take_product2_q, sum1_q, sum2_q;
     logic signed [79:0] acc_up1_q, x3_q;
     logic signed [47:0] res_up1_q;
@@ -104,11 +106,14 @@ module opu_post_lanes
         x3_q <= take_product2_q ? (80'(high2_q) <<< 24) + 80'(low2_q)
               : sum2_q ? {sum_low2_q[40] ? sum_carry2_q : sum_high2_q, sum_low2_q[39:0]}
                        : 80'(q2_q);
-        s3_q <= s2_q;
+        positive3_q <= s2_q > 8'sd0;
+        amount3_q <= s2_q > 8'sd0 ? (s2_q > 8'sd80 ? 7'd79 : 7'(s2_q) - 7'd1)
+                                  : (s2_q < -8'sd20 ? 7'd20 : 7'(-s2_q));
       end
     end
     opu_requant #(.W(80)) u_requant (
-      .clk_i, .enable_i(v3_q), .x_i(x3_q), .s_i(s3_q), .lo_i, .hi_i, .y_o(y)
+      .clk_i, .enable_i(v3_q), .x_i(x3_q), .positive_i(positive3_q), .amount_i(amount3_q),
+      .lo_i, .hi_i, .y_o(y)
     );
     assign entry_o[ACC*j +: ACC] = v4_q ? 48'(y) : '0;
   end

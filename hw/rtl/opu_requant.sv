@@ -9,42 +9,49 @@
 // register (any |v| >= 2^17 is beyond a 16-bit format and stays beyond it,
 // on its side, whatever the rounding adds), which a reduction of the high
 // bits decides, not a compare as wide as x; the add and the clamp are then
-// 19 bits wide.
+// 19 bits wide. The shift's amount comes decoded from s a register ahead
+// (by its user, opu_post_lanes), so that the compares on s lie on no path
+// with the shift (docs/rtl.md, Timing budget).
 module opu_requant #(
   parameter int unsigned W = 80
 ) (
   input  logic                clk_i,
   input  logic                enable_i,  // x_i is an entry's: take it
   input  logic signed [W-1:0] x_i,
-  input  logic signed [7:0]   s_i,
+  input  logic                positive_i,  // s > 0
+  input  logic [6:0]          amount_i,    // s > 0: min(s, W) - 1, x's shift down; else min(-s, 20)
   input  logic signed [15:0]  lo_i,      // held while the entries pass
   input  logic signed [15:0]  hi_i,
   output logic signed [15:0]  y_o        // x_i of the cycle before
 );
-  logic [6:0] amount;
   logic signed [W-1:0] down;             // x >>> (s - 1)
-  logic signed [17:0] narrow, quotient, raised_sat, sat_q;
-  logic signed [37:0] raised;
+  logic signed [17:0] quotient, raised, raised_sat, sat_q;
+  logic [17:0] same_from;                // x's bits from k up all equal
+  logic raised_fits;
   logic round_q;
   logic signed [18:0] r;
 
+  // For s <= 0, x << a (a = -s) fits 18 bits when x's bits from 17 - a up
+  // all equal (for a > 17 only x = 0 does): decided from x beside the
+  // shift, not from the shifted value after it.
+  for (genvar k = 0; k < 18; k++) begin : g_same
+    assign same_from[k] = &x_i[W-1:k] || ~|x_i[W-1:k];
+  end
+
   always_comb begin
-    amount = s_i > 8'sd0 ? (32'(s_i) > W ? 7'(W) : 7'(s_i)) : 7'(s_i < -8'sd20 ? 8'sd20 : -s_i);
-    down = x_i >>> (s_i > 8'sd0 ? amount - 7'd1 : 7'd0);
+    down = x_i >>> amount_i;
     // floor(x / 2^s), saturated: its bits from 17 up all equal when it fits.
     quotient = &down[W-1:18] || ~|down[W-1:18] ? down[18:1]
              : down[W-1] ? -18'sd131072 : 18'sd131071;
-    narrow = &x_i[W-1:17] || ~|x_i[W-1:17] ? x_i[17:0]
-           : x_i[W-1] ? -18'sd131072 : 18'sd131071;
-    raised = 38'(narrow) <<< amount;
-    raised_sat = &raised[37:17] || ~|raised[37:17] ? raised[17:0]
-               : raised[37] ? -18'sd131072 : 18'sd131071;
+    raised_fits = amount_i[4:0] > 5'd17 ? ~|x_i : same_from[5'd17 - amount_i[4:0]];
+    raised = x_i[17:0] <<< amount_i[4:0];
+    raised_sat = raised_fits ? raised : x_i[W-1] ? -18'sd131072 : 18'sd131071;
   end
 
   always_ff @(posedge clk_i)
     if (enable_i) begin
-      sat_q <= s_i > 8'sd0 ? quotient : raised_sat;
-      round_q <= s_i > 8'sd0 && down[0];
+      sat_q <= positive_i ? quotient : raised_sat;
+      round_q <= positive_i && down[0];
     end
 
   always_comb begin
