@@ -81,9 +81,18 @@ module opu_acc_buffer
     store_bank_q <= bank_of(store_raddr_i);
   end
 
-  assign rdata_o = entries[opu_pkg::ENTRY_BITS*a_bank_q +: opu_pkg::ENTRY_BITS];
-  assign rdata_b_o = entries[opu_pkg::ENTRY_BITS*b_bank_q +: opu_pkg::ENTRY_BITS];
-  assign store_low = lows[LOW_BITS*store_bank_q +: LOW_BITS];
+  // Each a three-way choice by a bank number, not an indexed part select:
+  // Yosys computes the index's bit offset (a multiply by the entry's width)
+  // with an adder before its multiplexer (docs/rtl.md, Timing budget).
+  assign rdata_o = a_bank_q == 2'd0 ? entries[0 +: opu_pkg::ENTRY_BITS]
+                 : a_bank_q == 2'd1 ? entries[opu_pkg::ENTRY_BITS +: opu_pkg::ENTRY_BITS]
+                                    : entries[2*opu_pkg::ENTRY_BITS +: opu_pkg::ENTRY_BITS];
+  assign rdata_b_o = b_bank_q == 2'd0 ? entries[0 +: opu_pkg::ENTRY_BITS]
+                   : b_bank_q == 2'd1 ? entries[opu_pkg::ENTRY_BITS +: opu_pkg::ENTRY_BITS]
+                                      : entries[2*opu_pkg::ENTRY_BITS +: opu_pkg::ENTRY_BITS];
+  assign store_low = store_bank_q == 2'd0 ? lows[0 +: LOW_BITS]
+                   : store_bank_q == 2'd1 ? lows[LOW_BITS +: LOW_BITS]
+                                          : lows[2*LOW_BITS +: LOW_BITS];
   always_comb
     for (int unsigned j = 0; j < opu_pkg::CO; j++)
       store_rdata_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = {32'd0, store_low[16*j +: 16]};
