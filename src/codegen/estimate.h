@@ -3,8 +3,10 @@
 // An analytical model of the RTL's engines (docs/rtl.md, "Timing of each
 // engine"), calibrated against it with bench/opu_efficiency_bench: a load costs
 // the DRAM latency plus its bytes at the HwConfig's bandwidth (converted to
-// bytes per clock); a store one pixel a cycle, or its bytes at the
-// bandwidth when that is slower (writes are posted: no latency); a Gemm one
+// bytes per clock), a chain of loads the latency once (loads in flight: the
+// next asks for its beats while the one before waits for its own); a store
+// one pixel a cycle, or its bytes at the bandwidth when that is slower
+// (writes are posted: no latency); a Gemm one
 // cycle per output pixel (the array takes one pixel's L x Co products per
 // cycle), and its pipeline's depth once (ArrayPipelineCycles); the output,
 // compare and pool stages one cycle per entry or tap, beside the array, the
@@ -39,6 +41,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "opuc/isa/isa.h"
@@ -60,7 +63,9 @@ class CycleEstimate {
   /// taken, the next instruction started), what the compute engine spends
   /// between two units whose loads are already there, and what starting the
   /// group costs (the fetch units' first words), as the RTL measures them.
-  static constexpr int64_t kHandOverCycles = 14;
+  /// (kHandOverCycles was 14 while each load waited for the one before: it
+  /// also held the cycles that chain took beyond what Total() counted.)
+  static constexpr int64_t kHandOverCycles = 8;
   static constexpr int64_t kUnitCycles = 3;
   static constexpr int64_t kStartCycles = 7;
   /// Each engine's instruction queue (opu_fetch.sv's DEPTH), and what a
@@ -68,6 +73,12 @@ class CycleEstimate {
   /// first load starting, as the RTL measures it.
   static constexpr int64_t kQueueDepth = 16;
   static constexpr int64_t kQueueCycles = 0;
+  /// The load engine's instructions in flight (opu_top.sv's
+  /// LOADS_IN_FLIGHT), and what it takes from a load's last request to the
+  /// next one's first (the shell sees it free, starts it), as the RTL
+  /// measures them.
+  static constexpr size_t kLoadsInFlight = 4;
+  static constexpr int64_t kRequestCycles = 2;
   /// What a post-processing instruction costs besides its entries, and
   /// what the first of a unit waits after the unit's last Gemm (its
   /// retirement, the queue, the start), as the RTL measures them.
@@ -154,23 +165,38 @@ class CycleEstimate {
     std::vector<int64_t> issued;
     // The first instruction comes a DRAM latency after the start.
     const int64_t start = kStartCycles + (units_[0].fetch > 0 ? latency_ : 0);
+    // When the load engine may ask for the next load's first beat, and
+    // when each load still in flight is written.
+    int64_t requests_free = start;
+    std::deque<int64_t> in_flight;
     for (size_t u = 0; u < n; ++u) {
       const Unit& unit = units_[u];
-      int64_t t =
-          std::max(u > 0 ? load_end[u - 1] : start, u > 1 ? compute_end[u - 2] : int64_t{0});
+      int64_t t = std::max(requests_free, u > 1 ? compute_end[u - 2] : int64_t{0});
       t += unit.fetch;
       // The unit before's last compute instruction entered the queue once
       // the one kQueueDepth before it issued; this unit's loads follow it.
       if (const size_t depth = kQueueDepth; issued.size() > depth)
         t = std::max(t, issued[issued.size() - 1 - depth] + kQueueCycles);
+      // Loads in flight: the next load asks for its first beat
+      // kRequestCycles after this one's last; each is written a latency
+      // after its last beat, in order, and a load waits for the one
+      // kLoadsInFlight before it to be written.
+      int64_t written = t;
       for (size_t k = 0; k < unit.load_beats.size(); ++k) {
+        if (in_flight.size() == kLoadsInFlight) {
+          t = std::max(t, in_flight.front());
+          in_flight.pop_front();
+        }
         // A read and a write in the same cycle take two of the DRAM's:
         // each delays the other a cycle.
         const int64_t beats = unit.load_beats[k];
         t += beats + stores.MeetReads(t, t + beats, u, unit.load_free[k]);
-        t += latency_ + kInstructionCycles;
+        written = std::max(written, t + latency_ + kInstructionCycles);
+        in_flight.push_back(written + 1);
+        t += kRequestCycles;
       }
-      load_end[u] = t;
+      load_end[u] = written;
+      requests_free = t;
       // The array's first Gemm issues after the post stages of the unit
       // before entered their queue (one a cycle once its last Gemm is done).
       const int64_t begin =

@@ -20,12 +20,14 @@ TEST_CASE("the estimator's timeline: three units of a load, a computation and a 
   // array's pipeline on opu1024's L = 64: the products' register and three
   // of the adder tree's six levels), a store of 100 pixels of 16 bytes (103
   // cycles, 100 word writes). Latency 10.
-  // u0: load 7..107, +13 → 120; compute 134..241; store 241..344 (writes to 341).
-  // u1: load 120..220 (no writes yet), +13 → 233; compute max(247, 244)..354;
-  //     store max(354, 344) = 354..457.
-  // u2: load from max(233, 241) = 241: u0's writes fill 241..341, 100 cycles
-  //     more (load to 441, u0's store to 444, which pushes u1's to 444..547);
-  //     +13 → 454; compute max(468, 357, 444) = 468..575; store max(575, 547) = 575..678.
+  // u0: load 7..107, written +13 → 120; compute (8 after) 128..235; store
+  //     235..338 (writes to 335).
+  // u1: load 109..209 (its first beat 2 cycles after u0's last: loads in
+  //     flight; no writes yet), written 222; compute max(230, 238)..345;
+  //     store max(345, 338) = 345..448.
+  // u2: load from max(211, 235) = 235: u0's writes fill 235..335, 100 cycles
+  //     more (load to 435, u0's store to 438, which pushes u1's to 438..541);
+  //     +13 → 448; compute max(456, 348, 438) = 456..563; store max(563, 541) = 563..666.
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 3; ++u) {
     estimate.BeginUnit();
@@ -33,7 +35,7 @@ TEST_CASE("the estimator's timeline: three units of a load, a computation and a 
     estimate.Compute(100);
     estimate.Store(100, 100 * 16);
   }
-  CHECK(estimate.Total() == 678);
+  CHECK(estimate.Total() == 666);
 }
 
 TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, in one pass") {
@@ -42,13 +44,14 @@ TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, i
   // +1 for the register between the two stages, +4 for each stage's
   // pipeline: 112), a store of 10 pixels of 16 bytes (13 cycles, 10 word
   // writes). Latency 10: a load takes 10 + 10 + 3.
-  // u0: load 7..30; Gemm 44..151; post 152..264; store 264..277 (writes to 274).
-  // u1: load 30..53; Gemm after u0's and its two post instructions entering
-  //     the queue: max(67, 151 + 3 + 2) = 156..263, beside u0's post;
-  //     post max(264, 264)..376; store 376..389.
-  // u2: load from u0's computation, 264: u0's writes fill 264..274, so the
-  //     load ends at 264 + 20 + 13 = 297 (u0's store at 287); Gemm
-  //     max(311, 268, 287) = 311..418; post 419..531; store 531..544.
+  // u0: load 7..17, written 30; Gemm 38..145; post 146..258; store 258..271
+  //     (writes to 268).
+  // u1: load 19..29, written 42; Gemm after u0's and its two post
+  //     instructions entering the queue: max(50, 145 + 3 + 2) = 150..257,
+  //     beside u0's post; post max(258, 258)..370; store 370..383.
+  // u2: load from u0's computation, 258: u0's writes fill 258..268, so the
+  //     load ends at 258 + 20 + 13 = 291 (u0's store at 281); Gemm
+  //     max(299, 262, 281) = 299..406; post 407..519; store 519..532.
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 3; ++u) {
     estimate.BeginUnit();
@@ -58,7 +61,24 @@ TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, i
     estimate.Post(100, /*joins=*/true);
     estimate.Store(10, 10 * 16);
   }
-  CHECK(estimate.Total() == 544);
+  CHECK(estimate.Total() == 532);
+}
+
+TEST_CASE("the estimator's loads in flight: a chain pays the latency once, four at most") {
+  // One unit of six 1-beat loads, a 100-cycle Gemm (+3, +4) and a store of
+  // 10 pixels (13 cycles). Latency 10: a load is written 13 cycles after its
+  // beat's end, the next asks 2 cycles after it, and the fifth waits for the
+  // first to be written (a cycle after it is):
+  // loads 7..8 (written 21), 10..11 (24), 13..14 (27), 16..17 (30); the fifth
+  // from max(19, 22) = 22..23 (36), the sixth from max(25, 25) = 25..26 (39).
+  // Gemm 47..154; store 154..167. One after another the loads would end at
+  // 7 + 6 x 14 = 91.
+  CycleEstimate estimate(Opu1024WithLatency(10));
+  estimate.BeginUnit();
+  for (int k = 0; k < 6; ++k) estimate.Load(64);
+  estimate.Compute(100);
+  estimate.Store(10, 10 * 16);
+  CHECK(estimate.Total() == 167);
 }
 
 TEST_CASE("the estimator's fetch: the first instruction a latency late, each unit's bytes first") {
@@ -66,25 +86,25 @@ TEST_CASE("the estimator's fetch: the first instruction a latency late, each uni
   // a store of 100 pixels: 344 cycles with latency 10) and its 8
   // instructions, 128 bytes: 2 cycles of opu1024's 64 bytes a cycle. The
   // start waits 10 for the first instruction: load 19..119, +13 → 132;
-  // compute 146..253; store 253..356.
+  // compute 140..247; store 247..350.
   CycleEstimate estimate(Opu1024WithLatency(10));
   estimate.BeginUnit();
   estimate.Fetch(8);
   estimate.Load(100 * 64);
   estimate.Compute(100);
   estimate.Store(100, 100 * 16);
-  CHECK(estimate.Total() == 356);
+  CHECK(estimate.Total() == 350);
 }
 
 TEST_CASE("the estimator's fetch queue: a unit of more Gemms than it holds delays the next loads") {
   // Two units, each a 300-beat load, 20 one-pixel Gemms (1 + 3 + 4 = 8
   // cycles each) and a store of one 16-byte pixel (4 cycles, 1 write).
-  // Latency 10. u0: load 7..307, +13 → 320; Gemms 334..494, the fourth
-  // issued at 334 + 3·8 = 358; store 494..498 (its write 494..495).
+  // Latency 10. u0: load 7..307, +13 → 320; Gemms 328..488, the fourth
+  // issued at 328 + 3·8 = 352; store 488..492 (its write 488..489).
   // u1's loads follow u0's 20th Gemm into the queue of 16, which waits for
-  // u0's fourth to issue: load from 358 (not 320) to 658, and u0's write
-  // falls in it: 659, +13 → 672; Gemms max(686, 494 + 3) = 686..846;
-  // store 846..850.
+  // u0's fourth to issue: load from 352 (not 309, 2 cycles after u0's last
+  // beat) to 652, and u0's write falls in it: 653, +13 → 666; Gemms
+  // max(674, 488 + 3) = 674..834; store 834..838.
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 2; ++u) {
     estimate.BeginUnit();
@@ -92,7 +112,7 @@ TEST_CASE("the estimator's fetch queue: a unit of more Gemms than it holds delay
     for (int g = 0; g < 20; ++g) estimate.Compute(1);
     estimate.Store(1, 16);
   }
-  CHECK(estimate.Total() == 850);
+  CHECK(estimate.Total() == 838);
 }
 
 TEST_CASE("no estimate is shorter than the DRAM's reads and writes one a cycle") {
