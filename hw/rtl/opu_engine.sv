@@ -35,7 +35,6 @@ module opu_engine
   output opu_pkg::index_t  last_retired_o
 );
   localparam int unsigned QD = IN_FLIGHT < 2 ? 2 : IN_FLIGHT;
-  localparam int unsigned IW = $bits(opu_pkg::index_t);
   logic [$clog2(QD):0] count;
   logic            room, ready, give_prev, give_next, empty_unused;
   opu_pkg::index_t index;
@@ -52,7 +51,7 @@ module opu_engine
   assign busy_o = count != 0;
 
   // The instructions started and not done: their tokens to give, their index.
-  opu_fifo #(.WIDTH(IW + 2), .DEPTH(QD)) u_started (
+  opu_fifo #(.WIDTH(opu_pkg::INDEX_BITS + 2), .DEPTH(QD)) u_started (
     .clk_i, .rst_ni, .push_i(ready),
     .data_i({`OPU_FIELD(head_i, PUSH_PREV), `OPU_FIELD(head_i, PUSH_NEXT), head_index_i}),
     .pop_i(done_i), .head_o({give_prev, give_next, index}), .empty_o(empty_unused),
