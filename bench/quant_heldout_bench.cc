@@ -11,23 +11,29 @@
 //
 // Settings, each calibrated on calibration/ as `opuc compile` does:
 //   int8           --precision int8
-//   mixed          --precision mixed (6 photographs, the target on them)
+//   mixed          --precision mixed (the photographs as they are, the target on them)
 //   int16+w16      --precision int16 --wide-weights
 //   8-bit          u8 and i8 only, on the augmented views: what the default
 //                  starts from before it widens anything
 //   default        `opuc compile`'s default (DefaultQuantizeOptions, on the
 //                  augmented views of the calibration photographs)
 //
-//   build/bench/quant_heldout_bench [--only SETTING]... [model ...]
-//     (default: face_detection_short_range hand_landmark_lite selfie_segmentation)
+//   build/bench/quant_heldout_bench [--only SETTING]... [--margin DB] [--people] [model ...]
+//     (default: face_detection_short_range hand_landmark_lite selfie_segmentation;
+//     --margin sets the default's QuantizeOptions::margin_db, to measure it;
+//     --people calibrates every setting on calibration/ and people/, the four
+//     photographs of people docs/calibration.md keeps apart)
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "opuc/cpu/executor.h"
@@ -70,7 +76,32 @@ struct Setting {
   bool augmented;
 };
 
-Status RunModel(const std::string& name, const std::vector<std::string>& only) {
+/// Calibration samples from the photographs of `dirs`, in the order of
+/// their file names across the folders (as if they were one folder: the
+/// folds take photographs round-robin), each photograph's views together.
+Expected<Samples> LoadSets(const std::vector<std::string>& dirs, const TensorType& input,
+                           const PreprocessOptions& pre, bool augmented) {
+  std::vector<std::pair<std::string, Samples>> photographs;
+  for (const std::string& dir : dirs) {
+    OPUC_ASSIGN_OR_RETURN(auto set, augmented ? LoadAugmentedCalibrationSet(dir, input, pre)
+                                              : LoadCalibrationSet(dir, input, pre));
+    for (CalibrationSample& s : set) {
+      const std::string file = std::filesystem::path(s.path).filename().string();
+      if (photographs.empty() || photographs.back().first != file)
+        photographs.push_back({file, {}});
+      photographs.back().second.push_back({std::move(s.tensor)});
+    }
+  }
+  std::stable_sort(photographs.begin(), photographs.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  Samples samples;
+  for (auto& p : photographs)
+    for (auto& sample : p.second) samples.push_back(std::move(sample));
+  return samples;
+}
+
+Status RunModel(const std::string& name, const std::vector<std::string>& only,
+                const double* margin_db, bool people) {
   const std::string image_dir = FetchedImagesDir();
   OPUC_ASSIGN_OR_RETURN(LoadedModel model, LoadModel(FetchedModelsDir() + "/" + name + ".tflite"));
   Graph graph = std::move(model.graph);
@@ -81,16 +112,17 @@ Status RunModel(const std::string& name, const std::vector<std::string>& only) {
   OPUC_RETURN_IF_ERROR(pipeline->Run(graph, ctx, counters).status());
   const TensorType input = graph.tensor(graph.inputs[0]).type();
   OPUC_ASSIGN_OR_RETURN(const PreprocessOptions pre, DefaultPreprocess(name, input));
-  OPUC_ASSIGN_OR_RETURN(auto plain, LoadCalibrationSet(image_dir + "/calibration", input, pre));
-  OPUC_ASSIGN_OR_RETURN(auto views,
-                        LoadAugmentedCalibrationSet(image_dir + "/calibration", input, pre));
+  std::vector<std::string> dirs = {image_dir + "/calibration"};
+  if (people) dirs.push_back(image_dir + "/people");
+  OPUC_ASSIGN_OR_RETURN(const Samples calibration, LoadSets(dirs, input, pre, false));
+  OPUC_ASSIGN_OR_RETURN(const Samples augmented, LoadSets(dirs, input, pre, true));
   OPUC_ASSIGN_OR_RETURN(auto held, LoadCalibrationSet(image_dir + "/heldout", input, pre));
   OPUC_ASSIGN_OR_RETURN(auto eval, LoadCalibrationSet(image_dir + "/evaluation", input, pre));
-  const Samples calibration = ToSamples(std::move(plain)), augmented = ToSamples(std::move(views));
   const Samples heldout = ToSamples(std::move(held)), evaluation = ToSamples(std::move(eval));
 
   QuantizeOptions int8, mixed, wide, eight, automatic = DefaultQuantizeOptions();
   automatic.views_per_photograph = kAugmentedViews;
+  if (margin_db != nullptr) automatic.margin_db = *margin_db;
   mixed.precision = Precision::kMixed;
   wide.precision = Precision::kInt16;
   wide.wide_weights = true;
@@ -118,9 +150,12 @@ Status RunModel(const std::string& name, const std::vector<std::string>& only) {
     std::printf("  %-10s %9.1f %9.1f %+7.0f%% %8.1f  ", s.name, Least(on_held), Least(on_eval),
                 q.report.extra_mac_passes_percent, seconds);
     for (double db : on_held) std::printf(" %.1f", db);
-    std::printf("   (%lld i16, %lld wide-weight layers)\n",
+    std::printf("   (%lld i16, %lld wide-weight layers",
                 static_cast<long long>(q.report.i16_tensors),
                 static_cast<long long>(q.report.wide_weight_layers));
+    if (std::isfinite(q.report.held_out_sqnr_db))
+      std::printf("; the folds: %.1f dB", q.report.held_out_sqnr_db);
+    std::printf(")\n");
     std::fflush(stdout);
   }
   return OkStatus();
@@ -130,8 +165,19 @@ Status RunModel(const std::string& name, const std::vector<std::string>& only) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> names, only;
+  double margin = 0.0;
+  bool margin_given = false, people = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--people") {
+      people = true;
+      continue;
+    }
+    if (arg == "--margin" && i + 1 < argc) {
+      margin = std::atof(argv[++i]);
+      margin_given = true;
+      continue;
+    }
     if (arg == "--only" && i + 1 < argc) {
       only.push_back(argv[++i]);
       continue;
@@ -141,11 +187,12 @@ int main(int argc, char** argv) {
   if (names.empty())
     names = {"face_detection_short_range", "hand_landmark_lite", "selfie_segmentation"};
   std::printf(
-      "calibrated on calibration/ (6 photographs; default: their %d views each), "
+      "calibrated on calibration/%s (default: its photographs' %d views each), "
       "measured on heldout/ and evaluation/; passes: extra array passes over int8\n",
-      kAugmentedViews);
+      people ? " and people/" : "", kAugmentedViews);
+  if (margin_given) std::printf("default's margin: %.2f dB\n", margin);
   for (const std::string& name : names) {
-    Status s = RunModel(name, only);
+    Status s = RunModel(name, only, margin_given ? &margin : nullptr, people);
     if (!s.ok()) {
       std::fprintf(stderr, "%s: %s\n", name.c_str(), s.ToString().c_str());
       return 1;

@@ -29,10 +29,13 @@
 // program order, a unit's loads after the unit before's computation, and
 // the compute engine's queue holds kQueueDepth: a unit with more compute
 // instructions than that holds the next unit's loads back until its first
-// ones have issued. Loads and stores share the DRAM, which
-// takes a read or a write a cycle: a write that falls in a load's request
-// burst delays the load a cycle, and the store as much, and with it the
-// stores after it.
+// ones have issued. Loads and stores share the DRAM, which takes a read or
+// a write a cycle: where a load's reads (one a cycle, or paced to its
+// writes with compact pixels) meet a store's writes (one a cycle, or one
+// for the pixels that share a beat) and together want more than every
+// cycle, a stream that wants at most one cycle in two keeps its pace and
+// the other gets the rest, or each gets one in two; a store delayed delays
+// the stores after it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_CODEGEN_ESTIMATE_H
@@ -114,14 +117,13 @@ class CycleEstimate {
   void Load(int64_t bytes, int64_t units = 0, int64_t written = 0) {
     const int64_t reads = Bandwidth(bytes);
     const int64_t window = std::max({reads, units - latency_, written});
-    units_.back().load_beats.push_back(window);
-    // The window's cycles without a read: a write there meets none.
-    units_.back().load_free.push_back(window - reads);
+    units_.back().loads.push_back({window, window - reads, written > 0 ? reads : -1});
   }
   /// A store of `pixels` in `writes` DRAM writes (fewer than the pixels
   /// where compact pixels share a beat; -1: one a pixel).
   void Store(int64_t pixels, int64_t bytes, int64_t writes = -1) {
     units_.back().store += std::max(pixels, Bandwidth(bytes)) + kInstructionCycles;
+    units_.back().store_pixels += std::max(pixels, Bandwidth(bytes));
     // Each write costs the words it touches.
     const int64_t per_pixel = pixels > 0 ? (bytes / pixels + word_bytes_ - 1) / word_bytes_ : 0;
     units_.back().store_words +=
@@ -182,15 +184,18 @@ class CycleEstimate {
       // after its last beat, in order, and a load waits for the one
       // kLoadsInFlight before it to be written.
       int64_t written = t;
-      for (size_t k = 0; k < unit.load_beats.size(); ++k) {
+      for (const LoadBeats& load : unit.loads) {
         if (in_flight.size() == kLoadsInFlight) {
           t = std::max(t, in_flight.front());
           in_flight.pop_front();
         }
-        // A read and a write in the same cycle take two of the DRAM's:
-        // each delays the other a cycle.
-        const int64_t beats = unit.load_beats[k];
-        t += beats + stores.MeetReads(t, t + beats, u, unit.load_free[k]);
+        // The reads share the DRAM with the stores' writes (MeetLoad); a
+        // zero-inserted window's reads come first, its zeros after them.
+        t += load.window +
+             (load.paced_reads < 0 && load.free > 0
+                  ? stores.MeetReads(t, t + load.window, u, load.free)
+                  : stores.MeetLoad(t, t + load.window, u,
+                                    load.paced_reads < 0 ? load.window : load.paced_reads));
         written = std::max(written, t + latency_ + kInstructionCycles);
         in_flight.push_back(written + 1);
         t += kRequestCycles;
@@ -217,35 +222,44 @@ class CycleEstimate {
                         ? std::max(gemm_end[u] + kPostStartCycles, post_before) + unit.post
                         : post_before;
       compute_end[u] = std::max(gemm_end[u], post_end[u]);
-      stores.Place(u, compute_end[u], unit.store, unit.store_words);
+      stores.Place(u, compute_end[u], unit.store, unit.store_words, unit.store_pixels);
     }
     return stores.end[n - 1];
   }
 
  private:
+  struct LoadBeats {
+    int64_t window = 0;       ///< The load's DRAM cycles.
+    int64_t free = 0;         ///< Of those, the cycles without a read.
+    int64_t paced_reads = 0;  ///< Its reads when paced to its writes (compact pixels), or -1.
+  };
   struct Unit {
     int64_t compute = 0, post = 0, post_insns = 0, store = 0;
-    std::vector<int64_t> gemms;       ///< Each Gemm's cycles, in order.
-    int64_t fetch = 0;                ///< The DRAM cycles its instruction words take.
-    int64_t pass = 0;                 ///< The cycles of the post side's latest pass.
-    std::vector<int64_t> load_beats;  ///< Each load's DRAM cycles, in order.
-    std::vector<int64_t> load_free;   ///< Of those, the cycles without a read.
-    int64_t store_words = 0;          ///< The DRAM cycles its stores' writes take.
+    std::vector<int64_t> gemms;    ///< Each Gemm's cycles, in order.
+    int64_t fetch = 0;             ///< The DRAM cycles its instruction words take.
+    int64_t pass = 0;              ///< The cycles of the post side's latest pass.
+    std::vector<LoadBeats> loads;  ///< In order.
+    int64_t store_words = 0;       ///< The DRAM cycles its stores' writes take.
+    int64_t store_pixels = 0;      ///< The cycles its stores' pixels take, one a cycle.
   };
 
   /// The store engine's timeline: when each unit's store begins and ends,
   /// and when its DRAM writes end (one a cycle from its start, delayed by
   /// the reads they meet).
   struct StoreTimeline {
-    explicit StoreTimeline(size_t n) : begin(n), end(n), write_end(n) {}
+    explicit StoreTimeline(size_t n) : begin(n), end(n), write_end(n), pace(n, 1.0) {}
     std::vector<int64_t> begin, end, write_end;
-    size_t writing = 0;  ///< The first store whose writes may not have ended.
+    std::vector<double> pace;  ///< Writes a cycle while a store writes.
+    size_t writing = 0;        ///< The first store whose writes may not have ended.
 
     /// Unit u's store, after its computation and the store before.
-    void Place(size_t u, int64_t computed, int64_t cycles, int64_t words) {
+    void Place(size_t u, int64_t computed, int64_t cycles, int64_t words, int64_t pixels) {
       begin[u] = std::max(computed, u > 0 ? end[u - 1] : int64_t{0});
       end[u] = begin[u] + cycles;
-      write_end[u] = begin[u] + words;
+      // Pixels that share a beat (compact pixels) are written one write
+      // for several, so the writes are spread over the pixels' cycles.
+      pace[u] = words < pixels ? static_cast<double>(words) / static_cast<double>(pixels) : 1.0;
+      write_end[u] = begin[u] + std::max(words, pixels);
     }
 
     /// The writes of the stores of the units before `u` that fall in the
@@ -256,8 +270,8 @@ class CycleEstimate {
     /// that one too. Any store of a unit before may still be writing (when
     /// the stores are what limits); those before `writing` ended before
     /// `from`, and so before every later read. The first `free` writes met
-    /// fall in cycles without a read (a compact load's paced reads) and
-    /// delay nothing.
+    /// fall in cycles without a read (a zero-inserted window's zeros, after
+    /// its reads) and delay nothing.
     int64_t MeetReads(int64_t from, int64_t to, size_t u, int64_t free = 0) {
       while (writing < u && write_end[writing] <= from && end[writing] <= from) ++writing;
       int64_t writes = 0;
@@ -273,6 +287,37 @@ class CycleEstimate {
         writes += met;
       }
       return writes;
+    }
+
+    /// The cycles a load's `reads`, at an even pace from `from` to `to`
+    /// (one a cycle, or fewer where compact pixels pace them to its
+    /// writes), wait for the writes of the units before `u` they meet, as
+    /// MeetReads. Where a read and a write both want the DRAM, a stream at
+    /// most half its cycles keeps its pace and the other takes the rest,
+    /// or each gets every second cycle (sim/dram_model.h: both start while
+    /// the budget is positive, and the pair costs it two cycles' bytes).
+    int64_t MeetLoad(int64_t from, int64_t to, size_t u, int64_t reads) {
+      while (writing < u && write_end[writing] <= from && end[writing] <= from) ++writing;
+      const double load_pace =
+          static_cast<double>(reads) / static_cast<double>(std::max<int64_t>(1, to - from));
+      int64_t delay = 0;
+      for (size_t v = writing; v < u && load_pace > 0; ++v) {
+        if (v > 0 && end[v - 1] > begin[v]) Delay(v, end[v - 1] - begin[v]);
+        const int64_t meet_from = std::max(from, begin[v]);
+        const double reads_left = load_pace * static_cast<double>(to + delay - meet_from);
+        const double writes_left = pace[v] * static_cast<double>(write_end[v] - meet_from);
+        if (reads_left <= 0 || writes_left <= 0 || load_pace + pace[v] <= 1.0) continue;
+        const double load_kept = std::min(load_pace, std::max(0.5, 1.0 - pace[v]));
+        const double store_kept = std::min(pace[v], std::max(0.5, 1.0 - load_pace));
+        // Until the reads or the writes left are done.
+        const double shared = std::min(reads_left / load_kept, writes_left / store_kept);
+        const auto writes_later =
+            static_cast<int64_t>(std::lround(shared * (1.0 - store_kept / pace[v])));
+        write_end[v] += writes_later;
+        end[v] += writes_later;
+        delay += static_cast<int64_t>(std::lround(shared * (1.0 - load_kept / load_pace)));
+      }
+      return delay;
     }
 
     void Delay(size_t v, int64_t cycles) {

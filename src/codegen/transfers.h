@@ -31,9 +31,11 @@ AxisLoad LoadAlong(int64_t first, int64_t n, int64_t extent, int64_t gap);
 /// The DRAM bytes a feature-map load `fm` reads on the RTL: a compact
 /// pixel's rows as the whole beats of L bytes that hold them.
 int64_t ReadBytes(const isa::LoadInsn& fm, int64_t L, int64_t Co);
-/// The rows a compact feature-map load writes a cycle each, the pace of
-/// its beats (which carry several pixels); 0 for a load of L-byte pixels.
-inline int64_t Written(const isa::LoadInsn& fm) { return fm.granules > 0 ? fm.rows * fm.cols : 0; }
+/// The cycles a compact feature-map load takes from its first request to
+/// its last pixel: a pixel written a cycle, the requests paced to that
+/// (`granules` of a beat's L / Co a cycle, so a row's partly used beats
+/// cost more); 0 for a load of L-byte pixels.
+int64_t Written(const isa::LoadInsn& fm, int64_t L, int64_t Co);
 
 /// `rows` feature-map rows of L bytes from DRAM `dram` to row `sram_row`,
 /// kept for the whole group (a table, per-channel constants).

@@ -81,6 +81,29 @@ TEST_CASE("the estimator's loads in flight: a chain pays the latency once, four 
   CHECK(estimate.Total() == 167);
 }
 
+TEST_CASE("the estimator's timeline: a paced load keeps its pace, the writes it meets wait") {
+  // The first test case's units, but u2's load is of compact pixels: 50
+  // beats paced to 100 pixels written, a read every second cycle over 100
+  // cycles. u0 and u1 as there: u0's store 235..338 (writes to 335), u1's
+  // 345..448. u2: load 235..335, where u0's 100 writes fall; the DRAM then
+  // serves a read and a write every second cycle (sim/dram_model.h), so
+  // the reads keep their pace and each costs the writes a cycle: u0's
+  // writes to 385, its store to 388, which pushes u1's to 388..491. Load
+  // written 348; compute max(356, 345 + 3, 388) = 388..495; store
+  // max(495, 491) = 495..598 (with 100 beats unpaced: 666).
+  CycleEstimate estimate(Opu1024WithLatency(10));
+  for (int u = 0; u < 3; ++u) {
+    estimate.BeginUnit();
+    if (u < 2)
+      estimate.Load(100 * 64);
+    else
+      estimate.Load(50 * 64, 0, /*written=*/100);
+    estimate.Compute(100);
+    estimate.Store(100, 100 * 16);
+  }
+  CHECK(estimate.Total() == 598);
+}
+
 TEST_CASE("the estimator's fetch: the first instruction a latency late, each unit's bytes first") {
   // One unit as in the first test case (a 100-beat load, a 100-cycle Gemm,
   // a store of 100 pixels: 344 cycles with latency 10) and its 8
@@ -116,27 +139,30 @@ TEST_CASE("the estimator's fetch queue: a unit of more Gemms than it holds delay
 }
 
 TEST_CASE("no estimate is shorter than the DRAM's reads and writes one a cycle") {
-  // Loads and stores of every proportion, the DRAM the bottleneck or not:
-  // the stores' writes meet several units' loads, and a store a read
-  // delayed delays the stores after it.
+  // Loads and stores of every proportion, the DRAM the bottleneck or not,
+  // loads paced to their writes (compact pixels) or not: the stores' writes
+  // meet several units' loads, and a store a read delayed delays the
+  // stores after it.
   for (int64_t latency : {10, 64})
     for (int64_t beats = 50; beats <= 500; beats += 50)
       for (int64_t pixels : {100, 300, 700})
-        for (int64_t compute : {50, 400}) {
-          CAPTURE(latency);
-          CAPTURE(beats);
-          CAPTURE(pixels);
-          CAPTURE(compute);
-          CycleEstimate estimate(Opu1024WithLatency(latency));
-          const int64_t units = 6;
-          for (int64_t u = 0; u < units; ++u) {
-            estimate.BeginUnit();
-            estimate.Load(beats * 64);
-            estimate.Compute(compute);
-            estimate.Store(pixels, pixels * 16);  // a word written per pixel
+        for (int64_t compute : {50, 400})
+          for (int64_t written : {int64_t{0}, 2 * beats, 4 * beats / 3}) {  // paced or not
+            CAPTURE(written);
+            CAPTURE(latency);
+            CAPTURE(beats);
+            CAPTURE(pixels);
+            CAPTURE(compute);
+            CycleEstimate estimate(Opu1024WithLatency(latency));
+            const int64_t units = 6;
+            for (int64_t u = 0; u < units; ++u) {
+              estimate.BeginUnit();
+              estimate.Load(beats * 64, 0, written);
+              estimate.Compute(compute);
+              estimate.Store(pixels, pixels * 16);  // a word written per pixel
+            }
+            CHECK(estimate.Total() >= CycleEstimate::kStartCycles + units * (beats + pixels));
           }
-          CHECK(estimate.Total() >= CycleEstimate::kStartCycles + units * (beats + pixels));
-        }
 }
 
 }  // namespace

@@ -102,17 +102,8 @@ struct SmallModel {
   }
 };
 
-/// The small model's plan: the newest layout (compact pixels, which codegen
-/// does not yet choose by default), so that every reader and device meets it.
-inline PlanOptions SmallModelOptions() {
-  PlanOptions options;
-  options.compact_pixels = true;
-  return options;
-}
-
 inline SmallModel MakeSmallModel(const std::string& hw, bool normalized = false,
-                                 bool cpu_tail = false,
-                                 const PlanOptions& options = SmallModelOptions()) {
+                                 bool cpu_tail = false, const PlanOptions& options = {}) {
   SmallModel m;
   m.hw = HwConfigPreset(hw).value();
   const Graph model = SmallFloatModel(normalized, cpu_tail);

@@ -69,10 +69,8 @@ struct PlanOptions {
   bool fold_inputs = true;
   /// Lay out activations with compact pixels (docs/codegen.md, "DRAM
   /// layout"): a last channel block of fewer than L channels takes whole
-  /// granules of Co bytes a pixel, not L. Off by default until the
-  /// estimator follows the RTL within 5% on every step with it (four of
-  /// the face detector's depthwise steps are at 1.050).
-  bool compact_pixels = false;
+  /// granules of Co bytes a pixel, not L.
+  bool compact_pixels = true;
 };
 
 /// Plans one step per group of `partition` (made for `hw` from the
