@@ -29,6 +29,7 @@ module opu_compute_engine
   input  opu_pkg::word_t   head_i,
   input  opu_pkg::index_t  head_index_i,
   output logic    pop_o,
+  output logic [1:0] held_o,  // words popped from the queue and not yet issued
   input  logic    has_prev_i,
   input  logic    has_next_i,
   output logic    take_prev_o,
@@ -56,52 +57,61 @@ module opu_compute_engine
   // The accumulator entries an instruction reads or writes: [lo, hi), and
   // for a Pool, whose pooled entries lie apart from its source tile (a
   // global pool's sums, after both tiles' halves), a second range [lo2, hi2).
-  // {lo, hi, lo2, hi2}, 32 bits each: a plain vector, not a struct, since
+  // {lo, hi, lo2, hi2}, EW bits each: a plain vector, not a struct, since
   // Yosys 0.23 reads a struct-typed function argument as undef.
-  typedef logic [127:0] span_t;
+  localparam int unsigned EW = 22;  // an address (16 bits) and a product of two 10-bit counts
+  typedef logic [4*EW-1:0] span_t;
+
+  // a b + c for counts of a few bits, in adders rather than a DSP slice.
+  function automatic logic [EW-1:0] mul_add(input logic [9:0] a, input logic [9:0] b,
+                                            input logic [EW-1:0] c);
+    mul_add = c;
+    for (int unsigned i = 0; i < 10; i++) mul_add = mul_add + ((EW'(a) << i) & {EW{b[i]}});
+  endfunction
 
   function automatic span_t footprint(input opu_pkg::word_t w);
-    logic [31:0] a, b;
+    logic [EW-1:0] a, b;
     unique case (`OPU_FIELD(w, OPCODE))
       opuc_isa_pkg::OP_GEMM: begin
-        a = 32'(`OPU_FIELD(w, GEMM_ACC_ADDR));
-        footprint = {a, a + 32'(`OPU_FIELD(w, GEMM_OUT_ROWS)) * 32'(`OPU_FIELD(w, GEMM_OUT_COLS)),
-                     64'd0};
+        a = EW'(`OPU_FIELD(w, GEMM_ACC_ADDR));
+        footprint = {a, mul_add(10'(`OPU_FIELD(w, GEMM_OUT_ROWS)), 10'(`OPU_FIELD(w, GEMM_OUT_COLS)), a),
+                     (2*EW)'(0)};
       end
       opuc_isa_pkg::OP_POOL: begin
-        a = 32'(`OPU_FIELD(w, POOL_SRC_ADDR));
-        b = 32'(`OPU_FIELD(w, POOL_DST_ADDR));
-        footprint = {a, a + 32'(`OPU_FIELD(w, POOL_SRC_ROWS)) * 32'(`OPU_FIELD(w, POOL_SRC_COLS)),
-                     b, b + 32'(`OPU_FIELD(w, POOL_OUT_ROWS)) * 32'(`OPU_FIELD(w, POOL_OUT_COLS))};
+        a = EW'(`OPU_FIELD(w, POOL_SRC_ADDR));
+        b = EW'(`OPU_FIELD(w, POOL_DST_ADDR));
+        footprint = {a, mul_add(10'(`OPU_FIELD(w, POOL_SRC_ROWS)), 10'(`OPU_FIELD(w, POOL_SRC_COLS)), a),
+                     b, mul_add(10'(`OPU_FIELD(w, POOL_OUT_ROWS)), 10'(`OPU_FIELD(w, POOL_OUT_COLS)), b)};
       end
       opuc_isa_pkg::OP_AVERAGE: begin
-        a = 32'(`OPU_FIELD(w, AVERAGE_ACC_ADDR));
+        a = EW'(`OPU_FIELD(w, AVERAGE_ACC_ADDR));
         if (`OPU_FIELD(w, AVERAGE_ROWS) == '0 || `OPU_FIELD(w, AVERAGE_COLS) == '0)
-          footprint = {a, a, 64'd0};
-        else
-          footprint = {a, a + (32'(`OPU_FIELD(w, AVERAGE_ROWS)) - 1) *
-                                  32'(`OPU_FIELD(w, AVERAGE_PITCH)) +
-                              32'(`OPU_FIELD(w, AVERAGE_COLS)), 64'd0};
+          footprint = {a, a, (2*EW)'(0)};
+        else  // a + (rows - 1) pitch + cols
+          footprint = {a, mul_add(10'(`OPU_FIELD(w, AVERAGE_ROWS)), 10'(`OPU_FIELD(w, AVERAGE_PITCH)),
+                                  a + EW'(`OPU_FIELD(w, AVERAGE_COLS)) -
+                                      EW'(`OPU_FIELD(w, AVERAGE_PITCH))),
+                       (2*EW)'(0)};
       end
       default: begin  // Output, Clamp, PRelu, Table, ResAdd: count entries from acc_addr
-        a = 32'(`OPU_FIELD(w, OUTPUT_ACC_ADDR));
-        footprint = {a, a + 32'(`OPU_FIELD(w, OUTPUT_COUNT)), 64'd0};
+        a = EW'(`OPU_FIELD(w, OUTPUT_ACC_ADDR));
+        footprint = {a, a + EW'(`OPU_FIELD(w, OUTPUT_COUNT)), (2*EW)'(0)};
       end
     endcase
   endfunction
 
   // The accumulator banks (opu_acc_buffer) that entries [lo, hi) lie in;
   // r = {lo, hi}.
-  function automatic logic [2:0] banks_of(input logic [63:0] r);
-    logic [31:0] lo, hi;
-    lo = r[63:32];
-    hi = r[31:0];
-    banks_of = lo >= hi ? 3'd0 : {hi > opu_pkg::ACC_SUMS,
-                                  lo < opu_pkg::ACC_SUMS && hi > opu_pkg::ACC_BANK1,
-                                  lo < opu_pkg::ACC_BANK1};
+  function automatic logic [2:0] banks_of(input logic [2*EW-1:0] r);
+    logic [EW-1:0] lo, hi;
+    lo = r[2*EW-1:EW];
+    hi = r[EW-1:0];
+    banks_of = lo >= hi ? 3'd0 : {hi > EW'(opu_pkg::ACC_SUMS),
+                                  lo < EW'(opu_pkg::ACC_SUMS) && hi > EW'(opu_pkg::ACC_BANK1),
+                                  lo < EW'(opu_pkg::ACC_BANK1)};
   endfunction
   function automatic logic [2:0] banks(input span_t x);
-    banks = banks_of(x[127:64]) | banks_of(x[63:0]);
+    banks = banks_of(x[4*EW-1:2*EW]) | banks_of(x[2*EW-1:0]);
   endfunction
 
   function automatic logic gives(input opu_pkg::word_t w);
@@ -149,6 +159,12 @@ module opu_compute_engine
   opu_pkg::word_t  q_word [QUEUE];
   opu_pkg::index_t q_index [QUEUE];
   logic [2:0] q_banks [QUEUE];
+  // Whether each queued word joins a chain that starts at the word queued
+  // before it (link1), or at the one two before (link2, through the one
+  // before): worked out as it enters, against the last two words queued
+  // (last1_q, last2_q), so that taking a chain compares no fields.
+  logic       q_link1 [QUEUE], q_link2 [QUEUE];
+  opu_pkg::word_t last1_q, last2_q;
   logic [QW-1:0] q_rd_q, q_wr_q;
   logic [QW:0]   q_count_q;
 
@@ -157,27 +173,37 @@ module opu_compute_engine
   logic [1:0] links;
   opu_pkg::index_t p_last_index_q;
   opu_pkg::word_t q0, q1, q2, last_post;
-  logic [2:0] head_banks;
+  // The queue's head reaches the issue through two registers: one holds
+  // its footprint, one the banks of it, so that neither a product nor a
+  // compare lies on the path to the issue (docs/rtl.md, Timing budget).
+  // The words they hold count in the queue's depth (held_o).
+  logic    s2_valid_q, s3_valid_q, s2_step, s3_step;
+  opu_pkg::word_t  s2_word_q, head_q;
+  opu_pkg::index_t s2_index_q, head_index_q;
+  span_t   s2_span_q;
+  logic [2:0] head_banks_q;
+  assign s3_step = s2_valid_q && (!s3_valid_q || ready);
+  assign s2_step = head_valid_i && (!s2_valid_q || s3_step);
+  assign pop_o = s2_step;
+  assign held_o = 2'(s2_valid_q) + 2'(s3_valid_q);
 
-  assign is_gemm = `OPU_FIELD(head_i, OPCODE) == opuc_isa_pkg::OP_GEMM;
-  assign head_banks = banks(footprint(head_i));
-  assign tokens = (!`OPU_FIELD(head_i, POP_PREV) || has_prev_i) &&
-                  (!`OPU_FIELD(head_i, POP_NEXT) || has_next_i);
+  assign is_gemm = `OPU_FIELD(head_q, OPCODE) == opuc_isa_pkg::OP_GEMM;
+  assign tokens = (!`OPU_FIELD(head_q, POP_PREV) || has_prev_i) &&
+                  (!`OPU_FIELD(head_q, POP_NEXT) || has_next_i);
   always_comb begin
     if (is_gemm) begin
-      clash = p_busy_q && |(head_banks & p_banks_q);
+      clash = p_busy_q && |(head_banks_q & p_banks_q);
       for (int unsigned k = 0; k < QUEUE; k++)
         if (QW'(k) - q_rd_q < q_count_q[QW-1:0] || q_count_q[QW])
-          clash = clash || |(head_banks & q_banks[k]);
+          clash = clash || |(head_banks_q & q_banks[k]);
     end else begin
-      clash = g_busy_q && |(head_banks & g_banks_q);
+      clash = g_busy_q && |(head_banks_q & g_banks_q);
     end
   end
-  assign ready = head_valid_i && tokens && !clash &&
+  assign ready = s3_valid_q && tokens && !clash &&
                  (is_gemm ? !g_busy_q : q_count_q != (QW+1)'(QUEUE));
-  assign pop_o = ready;
-  assign take_prev_o = ready && `OPU_FIELD(head_i, POP_PREV);
-  assign take_next_o = ready && `OPU_FIELD(head_i, POP_NEXT);
+  assign take_prev_o = ready && `OPU_FIELD(head_q, POP_PREV);
+  assign take_next_o = ready && `OPU_FIELD(head_q, POP_NEXT);
 
   // Retirement: at once, or for an instruction that gives tokens once
   // every older instruction of the other unit is done (the post unit's
@@ -199,11 +225,13 @@ module opu_compute_engine
   assign q0 = q_word[q_rd_q];
   assign q1 = q_word[q_rd_q + 1'b1];
   assign q2 = q_word[q_rd_q + 2'd2];
-  assign link1 = q_count_q >= (QW+1)'(2) && joins(q0, q0, 1'b0, q1);
-  assign link2 = link1 && q_count_q >= (QW+1)'(3) && joins(q0, q1, 1'b1, q2);
+  assign link1 = q_count_q >= (QW+1)'(2) && q_link1[q_rd_q + 1'b1];
+  assign link2 = link1 && q_count_q >= (QW+1)'(3) && q_link2[q_rd_q + 2'd2];
   assign links = link2 ? 2'd2 : link1 ? 2'd1 : 2'd0;
+  // The queue then holds the chain alone: its words are the last queued.
   assign head_joins = ready && !is_gemm && links != 2'd2 && q_count_q == (QW+1)'(links) + 1'b1 &&
-                   joins(q0, q1, links == 2'd1, head_i);
+                      (links == 2'd1 ? joins(last2_q, last1_q, 1'b1, head_q)
+                                     : joins(last1_q, last1_q, 1'b0, head_q));
   assign p_take = !p_busy_q && q_count_q != '0 && !head_joins;
   assign last_post = post_links_o == 2'd2 ? post_insn3_o :
                      post_links_o == 2'd1 ? post_insn2_o : post_insn_o;
@@ -213,9 +241,11 @@ module opu_compute_engine
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {g_busy_q, g_done_q, p_busy_q, p_done_q, gemm_start_o, post_start_o} <= '0;
+      {s2_valid_q, s3_valid_q, s2_word_q, s2_index_q, s2_span_q, head_q, head_index_q, head_banks_q} <= '0;
       {g_index_q, p_index_q, g_banks_q, p_banks_q} <= '0;
       {gemm_insn_o, post_insn_o, post_insn2_o, post_insn3_o, post_links_o} <= '0;
       p_last_index_q <= '0;
+      {last1_q, last2_q} <= '0;
       {q_rd_q, q_wr_q, q_count_q} <= '0;
       busy_cycles_o <= '0;
       token_cycles_o <= '0;
@@ -223,12 +253,26 @@ module opu_compute_engine
       last_retired_o <= '1;
     end else begin
       gemm_start_o <= ready && is_gemm;
+      if (s2_step) begin
+        s2_word_q <= head_i;
+        s2_index_q <= head_index_i;
+        s2_span_q <= footprint(head_i);
+      end
+      if (s2_step) s2_valid_q <= 1'b1;
+      else if (s3_step) s2_valid_q <= 1'b0;
+      if (s3_step) begin
+        head_q <= s2_word_q;
+        head_index_q <= s2_index_q;
+        head_banks_q <= banks(s2_span_q);
+      end
+      if (s3_step) s3_valid_q <= 1'b1;
+      else if (ready) s3_valid_q <= 1'b0;
       post_start_o <= p_take;
       if (ready && is_gemm) begin
         g_busy_q <= 1'b1;
-        gemm_insn_o <= head_i;
-        g_index_q <= head_index_i;
-        g_banks_q <= head_banks;
+        gemm_insn_o <= head_q;
+        g_index_q <= head_index_q;
+        g_banks_q <= head_banks_q;
       end else if (g_retire) begin
         g_busy_q <= 1'b0;
         g_done_q <= 1'b0;
@@ -236,9 +280,13 @@ module opu_compute_engine
         g_done_q <= 1'b1;
       end
       if (ready && !is_gemm) begin
-        q_word[q_wr_q] <= head_i;
-        q_index[q_wr_q] <= head_index_i;
-        q_banks[q_wr_q] <= head_banks;
+        q_word[q_wr_q] <= head_q;
+        q_index[q_wr_q] <= head_index_q;
+        q_banks[q_wr_q] <= head_banks_q;
+        q_link1[q_wr_q] <= joins(last1_q, last1_q, 1'b0, head_q);
+        q_link2[q_wr_q] <= joins(last2_q, last1_q, 1'b1, head_q);
+        last1_q <= head_q;
+        last2_q <= last1_q;
         q_wr_q <= q_wr_q + 1'b1;
       end
       if (p_take) begin
@@ -264,7 +312,7 @@ module opu_compute_engine
         last_retired_o <= g_retire && (!p_retire || g_index_q > p_last_index_q) ? g_index_q
                                                                                 : p_last_index_q;
       if (busy_o) busy_cycles_o <= busy_cycles_o + 1;
-      if (head_valid_i && !tokens) token_cycles_o <= token_cycles_o + 1;
+      if (s3_valid_q && !tokens) token_cycles_o <= token_cycles_o + 1;
     end
   end
 endmodule

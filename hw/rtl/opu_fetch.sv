@@ -30,6 +30,9 @@ module opu_fetch
   input  logic                 rd_rsp_valid_i,
   input  logic [opu_pkg::BEAT_BITS-1:0] rd_rsp_data_i,
   input  logic [opu_pkg::NUM_ENGINES-1:0] pop_i,
+  // Words an engine popped and holds before it issues them (the compute
+  // engine's registers, opu_compute_engine): they count in its queue's DEPTH.
+  input  logic [opu_pkg::NUM_ENGINES*2-1:0] held_i,
   output logic [opu_pkg::NUM_ENGINES*opu_pkg::WORD_BITS-1:0] heads_o,
   output logic [opu_pkg::NUM_ENGINES*32-1:0] head_indices_o,
   output logic [opu_pkg::NUM_ENGINES-1:0] head_valid_o,
@@ -126,7 +129,8 @@ module opu_fetch
   assign word_valid = running_q && !chunk_empty && words_taken_q < length_i && !illegal_o;
   assign {legal, engine} = legal_engine(`OPU_FIELD(word, OPCODE));
   assign take = word_valid && legal &&
-                counts[(DW+1)*32'(engine) +: DW+1] != (DW+1)'(DEPTH);
+                counts[(DW+1)*32'(engine) +: DW+1] + (DW+1)'(held_i[2*32'(engine) +: 2]) !=
+                    (DW+1)'(DEPTH);
   assign chunk_pop = take && (last_word || words_taken_q + 1 == length_i);
 
   for (genvar e = 0; e < opu_pkg::NUM_ENGINES; e++) begin : g_queue
@@ -140,7 +144,7 @@ module opu_fetch
     assign head_indices_o[32*e +: 32] = head[QW-1:WB];
     assign head_valid_o[e] = !empty[e];
   end
-  assign done_o = running_q && words_taken_q >= length_i && &empty;
+  assign done_o = running_q && words_taken_q >= length_i && &empty && held_i == '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -44,6 +44,7 @@ module opu_top
   opu_pkg::word_t  head [opu_pkg::NUM_ENGINES];
   opu_pkg::index_t head_index [opu_pkg::NUM_ENGINES];
   logic [opu_pkg::NUM_ENGINES-1:0] head_valid, pop;
+  logic [opu_pkg::NUM_ENGINES*2-1:0] held;
   logic [opu_pkg::NUM_ENGINES*opu_pkg::WORD_BITS-1:0] heads;
   logic [opu_pkg::NUM_ENGINES*32-1:0] head_indices;
   logic fetch_done, fetch_req_valid, fetch_req_ready, fetch_rsp_valid;
@@ -67,7 +68,7 @@ module opu_top
   opu_fetch u_fetch (
     .clk_i, .rst_ni, .start_i, .prog_addr_i, .length_i, .rd_req_valid_o(fetch_req_valid),
     .rd_req_addr_o(fetch_req_addr), .rd_req_ready_i(fetch_req_ready),
-    .rd_rsp_valid_i(fetch_rsp_valid), .rd_rsp_data_i, .pop_i(pop), .heads_o(heads),
+    .rd_rsp_valid_i(fetch_rsp_valid), .rd_rsp_data_i, .pop_i(pop), .held_i(held), .heads_o(heads),
     .head_indices_o(head_indices), .head_valid_o(head_valid), .done_o(fetch_done), .illegal_o
   );
   opu_dram_reads u_reads (
@@ -84,7 +85,8 @@ module opu_top
     if (e == E_COMPUTE) begin : g_compute
       opu_compute_engine u_engine (
         .clk_i, .rst_ni, .head_valid_i(head_valid[e]), .head_i(head[e]),
-        .head_index_i(head_index[e]), .pop_o(pop[e]), .has_prev_i(has_prev[e]),
+        .head_index_i(head_index[e]), .pop_o(pop[e]), .held_o(held[2*e +: 2]),
+        .has_prev_i(has_prev[e]),
         .has_next_i(has_next[e]), .take_prev_o(take_prev[e]), .take_next_o(take_next[e]),
         .give_prev_o(give_prev[e]), .give_next_o(give_next[e]), .gemm_start_o(gemm_start),
         .gemm_insn_o(gemm_insn), .gemm_done_i(gemm_done), .post_start_o(post_start),
@@ -98,6 +100,7 @@ module opu_top
       assign insn[e] = '0;
       assign dram_cycles[e] = '0;
     end else begin : g_other
+      assign held[2*e +: 2] = '0;
       opu_engine #(.IN_FLIGHT(e == E_LOAD ? LOADS_IN_FLIGHT : 1)) u_engine (
         .clk_i, .rst_ni, .head_valid_i(head_valid[e]), .head_i(head[e]),
         .head_index_i(head_index[e]), .pop_o(pop[e]), .has_prev_i(has_prev[e]),

@@ -151,7 +151,7 @@ void EmitPool(const InnerProductGroup& g, const PostTile& tile, CycleEstimate& e
   out.push_back(mp);
   estimate.Post(WindowTaps(tile.pool_rows, mp.size_y, mp.stride_y, mp.pad_y, tile.th) *
                     WindowTaps(tile.pool_cols, mp.size_x, mp.stride_x, mp.pad_x, tile.tw),
-                false, /*latency=*/0);
+                false, CycleEstimate::kPoolSetupCycles);
   if (!tile.pool_last) return;
   if (pool.average) {
     EmitAverages(g, tile, estimate, out);

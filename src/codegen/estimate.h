@@ -82,6 +82,9 @@ class CycleEstimate {
   /// measures them.
   static constexpr size_t kLoadsInFlight = 4;
   static constexpr int64_t kRequestCycles = 2;
+  /// What the pool stage spends before its first tap (opu_pool.sv: its
+  /// windows come from two registers ahead of the walk).
+  static constexpr int64_t kPoolSetupCycles = 2;
   /// What a post-processing instruction costs besides its entries, and
   /// what the first of a unit waits after the unit's last Gemm (its
   /// retirement, the queue, the start), as the RTL measures them.
@@ -89,7 +92,8 @@ class CycleEstimate {
   static constexpr int64_t kPostStartCycles = 1;
   /// How long an entry takes through one post stage (POST_STAGE_CYCLES in
   /// opu_shapes.svh: operands, product or sum, the value to round, its
-  /// shift, each registered); the pool (opu_pool.sv) has no such pipeline.
+  /// shift, each registered); the pool (opu_pool.sv) has no such pipeline
+  /// (kPoolSetupCycles instead).
   static constexpr int64_t kPostStageCycles = 4;
   /// What an Average spends on its divisor's reciprocal before its first
   /// entry (opu_average_recip.sv: one quotient bit a cycle).
