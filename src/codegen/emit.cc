@@ -133,8 +133,7 @@ void LoadInputWindow(const GroupEmitter& e, const Unit& unit, const UnitPlace& p
       // Zeros between the pixels read: the load engine writes the window's
       // every unit, a cycle each.
       const bool zeros = g.gap_y > 1 || g.gap_x > 1;
-      e.estimate.Load(ReadBytes(fm, lanes, e.buffers.out_lanes), zeros ? window_units : 0,
-                      Written(fm, lanes, e.buffers.out_lanes));
+      EstimateLoad(fm, lanes, e.buffers.out_lanes, zeros ? window_units : 0, e.estimate);
       load.Add(fm);
     }
   }
@@ -162,7 +161,7 @@ void LoadResiduals(const GroupEmitter& e, const Unit& unit, const UnitPlace& pla
       res.cols = unit.col.size;
       res.dram_stride = g.out_w * residual.PixelBytes(unit.ob * out_lanes / lanes);
       res.granules = residual.Granules(unit.ob * out_lanes / lanes);
-      e.estimate.Load(ReadBytes(res, lanes, out_lanes), 0, Written(res, lanes, out_lanes));
+      EstimateLoad(res, lanes, out_lanes, 0, e.estimate);
       load.Add(res);
     }
   }

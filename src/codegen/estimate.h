@@ -248,8 +248,8 @@ class CycleEstimate {
   };
 
   /// The store engine's timeline: when each unit's store begins and ends,
-  /// and when its DRAM writes end (one a cycle from its start, delayed by
-  /// the reads they meet).
+  /// and when its DRAM writes end (one a cycle from its start, or spread
+  /// over its pixels at `pace`, delayed by the reads they meet).
   struct StoreTimeline {
     explicit StoreTimeline(size_t n) : begin(n), end(n), write_end(n), pace(n, 1.0) {}
     std::vector<int64_t> begin, end, write_end;

@@ -25,13 +25,18 @@ int64_t ReadBytes(const isa::LoadInsn& fm, int64_t L, int64_t Co) {
   return bytes;
 }
 
-int64_t Written(const isa::LoadInsn& fm, int64_t L, int64_t Co) {
+int64_t Written(const isa::LoadInsn& fm, int64_t beats, int64_t L, int64_t Co) {
   if (fm.granules == 0) return 0;
   // opu_load.sv's credits: `granules` a cycle, a request costs L / Co, and
   // the first request has its credits banked.
-  const int64_t beats = ReadBytes(fm, L, Co) / L;
   const int64_t last_request = ((beats - 1) * (L / Co) + 1 + fm.granules - 1) / fm.granules;
   return std::max(fm.rows * fm.cols, last_request);
+}
+
+void EstimateLoad(const isa::LoadInsn& fm, int64_t L, int64_t Co, int64_t units,
+                  CycleEstimate& estimate) {
+  const int64_t bytes = ReadBytes(fm, L, Co);
+  estimate.Load(bytes, units, Written(fm, bytes / L, L, Co));
 }
 
 isa::LoadInsn WholeRowsLoad(int64_t sram_row, int64_t dram, int64_t rows, int64_t L,

@@ -106,7 +106,7 @@ TEST_CASE("the estimator's timeline: a paced load keeps its pace, the writes it 
 
 TEST_CASE("the estimator's fetch: the first instruction a latency late, each unit's bytes first") {
   // One unit as in the first test case (a 100-beat load, a 100-cycle Gemm,
-  // a store of 100 pixels: 344 cycles with latency 10) and its 8
+  // a store of 100 pixels: 345 cycles with latency 10) and its 8
   // instructions, 128 bytes: 2 cycles of opu1024's 64 bytes a cycle. The
   // start waits 10 for the first instruction: load 19..119, +13 → 132;
   // compute 140..247; store 247..350.
