@@ -58,7 +58,9 @@ class CycleEstimate {
       : bytes_per_cycle_(std::max(1e-9, hw.dram.bandwidth_gb_per_s * 1e3 / hw.array.clock_mhz)),
         latency_(hw.dram.latency_cycles),
         array_pipeline_(ArrayPipelineCycles(hw.array.input_channels)),
-        word_bytes_(std::max<int64_t>(1, hw.dram.word_bits / 8)) {}
+        word_bytes_(std::max<int64_t>(1, hw.dram.word_bits / 8)),
+        table_fill_((2 * 257 + hw.array.input_channels - 1) /
+                    std::max<int64_t>(1, hw.array.input_channels)) {}
 
   /// What every instruction costs besides its work, as the RTL measures it.
   static constexpr int64_t kInstructionCycles = 3;
@@ -118,10 +120,15 @@ class CycleEstimate {
   /// unit a cycle; the DRAM's latency hides an ordinary border's zeros),
   /// and `written` units a cycle each from its beats (compact pixels,
   /// several a beat: their reads are paced to the writes).
-  void Load(int64_t bytes, int64_t units = 0, int64_t written = 0) {
+  /// The load engine's writers write every unit of its frame (`frame`,
+  /// zeros too; at least a unit a beat or a pixel), spend a cycle at the
+  /// end of each of its `frame_rows` and one to finish (opu_load.sv).
+  void Load(int64_t bytes, int64_t units = 0, int64_t written = 0, int64_t frame = 0,
+            int64_t frame_rows = 1) {
     const int64_t reads = Bandwidth(bytes);
     const int64_t window = std::max({reads, units - latency_, written});
-    units_.back().loads.push_back({window, window - reads, written > 0 ? reads : -1});
+    units_.back().loads.push_back({window, window - reads, written > 0 ? reads : -1,
+                                   std::max({frame, reads, written}) + frame_rows + 1});
   }
   /// A store of `pixels` in `writes` DRAM writes (fewer than the pixels
   /// where compact pixels share a beat; -1: one a pixel).
@@ -155,6 +162,10 @@ class CycleEstimate {
     unit.post += cycles + kPostInstructionCycles + latency;
     unit.pass = cycles;
   }
+  /// A Table's pass first copies its table (257 entries of two bytes)
+  /// from the feature map into the chain's one table, a row of L bytes a
+  /// cycle (opu_post.sv's TABLE_ROWS).
+  void TableFill() { units_.back().post += table_fill_; }
   int64_t Total() const {
     if (units_.empty()) return 0;
     // The engines' timelines, unit by unit, as the tokens order them: a
@@ -175,6 +186,7 @@ class CycleEstimate {
     // when each load still in flight is written.
     int64_t requests_free = start;
     std::deque<int64_t> in_flight;
+    int64_t writers_free = start;  // when the last load was written
     for (size_t u = 0; u < n; ++u) {
       const Unit& unit = units_[u];
       int64_t t = std::max(requests_free, u > 1 ? compute_end[u - 2] : int64_t{0});
@@ -193,6 +205,7 @@ class CycleEstimate {
           t = std::max(t, in_flight.front());
           in_flight.pop_front();
         }
+        const int64_t asked = t;
         // The reads share the DRAM with the stores' writes (MeetLoad); a
         // zero-inserted window's reads come first, its zeros after them.
         t += load.window +
@@ -200,7 +213,12 @@ class CycleEstimate {
                   ? stores.MeetReads(t, t + load.window, u, load.free)
                   : stores.MeetLoad(t, t + load.window, u,
                                     load.paced_reads < 0 ? load.window : load.paced_reads));
-        written = std::max(written, t + latency_ + kInstructionCycles);
+        // The writers take the loads in order and write a unit a cycle, so
+        // a load's zeros are hidden by its latency only when the load
+        // before is written by then.
+        written = std::max({written, t + latency_ + kInstructionCycles,
+                            std::max(writers_free, asked) + load.writers});
+        writers_free = written;
         in_flight.push_back(written + 1);
         t += kRequestCycles;
       }
@@ -236,6 +254,7 @@ class CycleEstimate {
     int64_t window = 0;       ///< The load's DRAM cycles.
     int64_t free = 0;         ///< Of those, the cycles without a read.
     int64_t paced_reads = 0;  ///< Its reads when paced to its writes (compact pixels), or -1.
+    int64_t writers = 0;      ///< Its writers' cycles (its frame's units and rows).
   };
   struct Unit {
     int64_t compute = 0, post = 0, post_insns = 0, store = 0;
@@ -338,6 +357,7 @@ class CycleEstimate {
   int64_t latency_;
   int64_t array_pipeline_;
   int64_t word_bytes_;
+  int64_t table_fill_;
   std::vector<Unit> units_;
 };
 

@@ -81,6 +81,23 @@ TEST_CASE("the estimator's loads in flight: a chain pays the latency once, four 
   CHECK(estimate.Total() == 167);
 }
 
+TEST_CASE("the estimator's loads in flight: a frame's zeros wait for the load before's writes") {
+  // One unit: a 100-beat load, then a 10-beat load into a frame of 50 units
+  // in 5 rows (40 zeros), a 100-cycle Gemm (+3, +4) and a store of 10
+  // pixels (13 cycles). Latency 10. The first load asks 7..107 and is
+  // written at 120 (its writers: 100 beats, a turn at its row, a cycle to
+  // finish, from 7: 109, earlier). The second asks 109..119 but its writers
+  // take it at 120: 50 units, 5 turns and a cycle, to 176 (its reads
+  // alone: 132). Gemm 184..291; store 291..304.
+  CycleEstimate estimate(Opu1024WithLatency(10));
+  estimate.BeginUnit();
+  estimate.Load(100 * 64);
+  estimate.Load(10 * 64, 0, 0, /*frame=*/50, /*frame_rows=*/5);
+  estimate.Compute(100);
+  estimate.Store(10, 10 * 16);
+  CHECK(estimate.Total() == 304);
+}
+
 TEST_CASE("the estimator's timeline: a paced load keeps its pace, the writes it meets wait") {
   // The first test case's units, but u2's load is of compact pixels: 50
   // beats paced to 100 pixels written, a read every second cycle over 100
