@@ -23,7 +23,8 @@ module opu_engine
   output logic    give_prev_o,
   output logic    give_next_o,
   output logic    start_o,      // one cycle, the first that insn_o holds the instruction
-  output opu_pkg::word_t   insn_o,
+  output opu_pkg::word_t   insn_o,  // changes only at a start, and no start follows a start:
+                                    // it holds the cycle after (opu_load.sv reads it then)
   input  logic    accept_i,     // the unit can start another instruction
   input  logic    done_i,       // one cycle: the unit finished its oldest instruction
   input  logic    dram_wait_i,  // the unit waits for DRAM this cycle
