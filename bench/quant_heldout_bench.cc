@@ -18,9 +18,11 @@
 //   default        `opuc compile`'s default (DefaultQuantizeOptions, on the
 //                  augmented views of the calibration photographs)
 //
-//   build/bench/quant_heldout_bench [--only SETTING]... [--margin DB] [--people] [model ...]
+//   build/bench/quant_heldout_bench [--only SETTING]... [--margin DB] [--people] [--budget]
+//                                   [model ...]
 //     (default: face_detection_short_range hand_landmark_lite selfie_segmentation;
 //     --margin sets the default's QuantizeOptions::margin_db, to measure it;
+//     --budget sets its budget_search: the knapsack beside the prefix;
 //     --people calibrates every setting on calibration/ and people/, the four
 //     photographs of people docs/calibration.md keeps apart)
 //
@@ -101,7 +103,7 @@ Expected<Samples> LoadSets(const std::vector<std::string>& dirs, const TensorTyp
 }
 
 Status RunModel(const std::string& name, const std::vector<std::string>& only,
-                const double* margin_db, bool people) {
+                const double* margin_db, bool people, bool budget) {
   const std::string image_dir = FetchedImagesDir();
   OPUC_ASSIGN_OR_RETURN(LoadedModel model, LoadModel(FetchedModelsDir() + "/" + name + ".tflite"));
   Graph graph = std::move(model.graph);
@@ -123,6 +125,7 @@ Status RunModel(const std::string& name, const std::vector<std::string>& only,
   QuantizeOptions int8, mixed, wide, eight, automatic = DefaultQuantizeOptions();
   automatic.views_per_photograph = kAugmentedViews;
   if (margin_db != nullptr) automatic.margin_db = *margin_db;
+  automatic.budget_search = budget;
   mixed.precision = Precision::kMixed;
   wide.precision = Precision::kInt16;
   wide.wide_weights = true;
@@ -166,11 +169,15 @@ Status RunModel(const std::string& name, const std::vector<std::string>& only,
 int main(int argc, char** argv) {
   std::vector<std::string> names, only;
   double margin = 0.0;
-  bool margin_given = false, people = false;
+  bool margin_given = false, people = false, budget = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--people") {
       people = true;
+      continue;
+    }
+    if (arg == "--budget") {
+      budget = true;
       continue;
     }
     if (arg == "--margin" && i + 1 < argc) {
@@ -191,8 +198,9 @@ int main(int argc, char** argv) {
       "measured on heldout/ and evaluation/; passes: extra array passes over int8\n",
       people ? " and people/" : "", kAugmentedViews);
   if (margin_given) std::printf("default's margin: %.2f dB\n", margin);
+  if (budget) std::printf("default's search: the knapsack beside the prefix (--budget)\n");
   for (const std::string& name : names) {
-    Status s = RunModel(name, only, margin_given ? &margin : nullptr, people);
+    Status s = RunModel(name, only, margin_given ? &margin : nullptr, people, budget);
     if (!s.ok()) {
       std::fprintf(stderr, "%s: %s\n", name.c_str(), s.ToString().c_str());
       return 1;

@@ -1,7 +1,8 @@
 //===- sim/dram_model.h - DRAM as the RTL sees it -----------------*- C++ -*-===//
 //
 // The harness's DRAM: the program's DRAM image behind the RTL's read port
-// (one beat per request, responses in order after `latency_cycles`) and
+// (one beat per request, responses in order after `latency_cycles`, each
+// held until the RTL takes it) and
 // write port (an aligned beat of L bytes with a byte mask: the store
 // engine packs a compact map's pixels into one), sharing the HwConfig's bandwidth. A
 // transfer costs the DRAM words it touches (an unaligned beat touches two),
@@ -45,7 +46,11 @@ class DramModel {
   void PopResponse() { responses_.pop_front(); }
   /// Writes the bytes of `data` whose `mask` bit is set, from `addr` on.
   Status Write(uint64_t addr, const uint8_t* data, const std::vector<bool>& mask);
-  bool Idle() const { return responses_.empty(); }
+  /// A response is on its way (its latency has not passed): the RTL may
+  /// look idle meanwhile. One that has arrived and waits is not.
+  bool Answering(int64_t now) const {
+    return !responses_.empty() && responses_.front().ready > now;
+  }
   const DramStats& stats() const { return stats_; }
 
  private:

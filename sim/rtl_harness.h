@@ -146,7 +146,8 @@ class Harness {
       m.eval();
       if (m.illegal_o) return InvalidArgument("the RTL met an opcode no instruction has");
       if (m.done_o) break;
-      bool moved = response != nullptr || m.progress_o;
+      const bool taken = response != nullptr && m.rd_rsp_ready_o;
+      bool moved = taken || m.progress_o;
       if (m.rd_req_valid_o && m.rd_req_ready_i) {
         OPUC_RETURN_IF_ERROR(ram.Read(m.rd_req_addr_o, now));
         moved = true;
@@ -159,10 +160,12 @@ class Harness {
         OPUC_RETURN_IF_ERROR(ram.Write(m.wr_addr_o, wr_bytes.data(), wr_mask));
         moved = true;
       }
-      if (response) ram.PopResponse();
+      // A response the RTL does not take waits in DRAM (the load engine's
+      // writers still finishing the instruction before).
+      if (taken) ram.PopResponse();
       Tick();
       ++now;
-      if (moved || !ram.Idle()) {
+      if (moved || ram.Answering(now)) {
         quiet = 0;
       } else if (++quiet > kStallLimit) {
         return Hang(now);

@@ -4,7 +4,8 @@
 // and an engine without its next instruction idles. DRAM answers in order,
 // so a tag a request, in a queue, says whose each response is; with
 // IN_FLIGHT requests unanswered, neither may ask (the DRAM's latency in
-// cycles is far below it).
+// cycles is far below it). The fetch unit takes every response; the load
+// engine may hold its own back (rd_rsp_ready_o low: it waits in DRAM).
 module opu_dram_reads
 #(
   parameter int unsigned IN_FLIGHT = 256  // a power of two
@@ -19,10 +20,12 @@ module opu_dram_reads
   input  logic [31:0] load_addr_i,
   output logic        load_ready_o,
   output logic        load_rsp_o,
+  input  logic        load_rsp_ready_i,
   output logic        rd_req_valid_o,
   output logic [31:0] rd_req_addr_o,
   input  logic        rd_req_ready_i,
-  input  logic        rd_rsp_valid_i
+  input  logic        rd_rsp_valid_i,
+  output logic        rd_rsp_ready_o
 );
   logic [$clog2(IN_FLIGHT):0] count;
   logic full, empty_unused, for_fetch;
@@ -34,8 +37,9 @@ module opu_dram_reads
   assign load_ready_o = !full && rd_req_ready_i && !fetch_valid_i;
   opu_fifo #(.WIDTH(1), .DEPTH(IN_FLIGHT)) u_tags (
     .clk_i, .rst_ni, .push_i(rd_req_valid_o && rd_req_ready_i), .data_i(fetch_valid_i),
-    .pop_i(rd_rsp_valid_i), .head_o(for_fetch), .empty_o(empty_unused), .count_o(count)
+    .pop_i(rd_rsp_valid_i && rd_rsp_ready_o), .head_o(for_fetch), .empty_o(empty_unused), .count_o(count)
   );
+  assign rd_rsp_ready_o = for_fetch || load_rsp_ready_i;
   assign fetch_rsp_o = rd_rsp_valid_i && for_fetch;
   assign load_rsp_o = rd_rsp_valid_i && !for_fetch;
 endmodule

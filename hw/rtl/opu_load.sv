@@ -9,9 +9,21 @@
 // Three walkers run at once: one issues read requests as fast as DRAM takes
 // them, one writes the responses (in request order) to their units, and one
 // writes zeros to the frame's units, yielding the write port to responses.
-// They start a cycle after the instruction (setup_q): the frame's width and
-// height are registered first, then the products with them (the first unit,
-// a row of reads' step), so that no path holds two of them.
+// Loads in flight: the request walker takes the next instruction as soon as
+// it has asked for the last beat of the one before (accept_o), so a chain of
+// small loads waits out the DRAM latency once; the instructions it has
+// taken queue (IN_FLIGHT of them) for the writers, which take them in order
+// and finish each (done_o) before the next. A response the writers cannot
+// take yet (the instruction before still writing zeros or pixels) waits in
+// DRAM: rd_rsp_ready_o is low.
+// The writers' frame is worked out as the request walker takes the
+// instruction, in two registered steps, so that no path holds two products:
+// its width first (pitch_pre_q), then its height, first unit and row step,
+// queued with the fields the writers read (a frame word, FW bits) in the
+// cycle after start_i (insn_i still holds the instruction then: the shell
+// starts none in the cycle after a start). The writers start on the frame
+// word they take, a cycle later than they would on the instruction, which
+// DRAM's latency hides.
 // A compact feature-map pixel (`granules` x CO bytes, granules of a beat's
 // GN = L / CO) shares its beat with others: the load reads each row as the
 // aligned beats that hold it, a queue of granules (2 GN) collects their
@@ -23,17 +35,21 @@
 // take granules a cycle.
 `include "opu_field.svh"
 module opu_load
-(
+#(
+  parameter int unsigned IN_FLIGHT = 4  // instructions taken and not written; a power of two
+) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
   input  logic                 start_i,
   input  opu_pkg::word_t                insn_i,
-  output logic                 done_o,
+  output logic                 accept_o,    // may start another instruction
+  output logic                 done_o,      // the oldest instruction is written
   output logic                 dram_wait_o,
   output logic                 rd_req_valid_o,
   output logic [31:0]          rd_req_addr_o,
   input  logic                 rd_req_ready_i,
   input  logic                 rd_rsp_valid_i,
+  output logic                 rd_rsp_ready_o,
   input  logic [opu_pkg::BEAT_BITS-1:0] rd_rsp_data_i,
   output logic [2:0]           we_o,        // one-hot: feature map, weights, params
   output logic [31:0]          waddr_o,
@@ -47,39 +63,76 @@ module opu_load
   localparam int unsigned GB = 8 * opu_pkg::CO;           // bits of a granule
   localparam int unsigned CW = $clog2(3 * GN + 1);        // a count of granules
   localparam int unsigned LW = $clog2(opu_pkg::L);
+  // Rows read (a count of them, and of those done, up to the field's all ones).
+  localparam int unsigned NW = opuc_isa_pkg::LOAD_ROWS_WIDTH;
+  localparam int unsigned CLW = opuc_isa_pkg::LOAD_COLS_WIDTH;
+  localparam int unsigned PW = opuc_isa_pkg::LOAD_PAD_LEFT_WIDTH;
+  localparam int unsigned SW = opuc_isa_pkg::LOAD_ZEROS_X_WIDTH + 1;  // a step of units
+  logic          next_empty, take, finishing, rsp_take, fits;
   logic          compact_q;
   logic [1:0]    gran_q;
   // A compact row's bytes; each row's beats and useful granules are
   // worked out a beat ahead, in registers, from the row's first byte's
   // place in its beat (no path adds, compares and shifts in one cycle).
   localparam int unsigned RW = opuc_isa_pkg::LOAD_COLS_WIDTH + 2 + $clog2(opu_pkg::CO) + 1;
-  logic [RW-1:0] row_bytes_q, rq_left_q, rs_bytes_q;
+  logic [RW-1:0] row_bytes_q, rs_bytes_q;
   logic [LW-1:0] rs_off_q;               // the response row's first byte in its beat
   logic          rs_last_q;              // the next response is its row's last beat
   logic [CW-1:0] rs_lo_q, rs_useful_q;   // its useful granules: [lo, lo + useful)
-  logic [CW-1:0] credit_q, cap_q, gcnt_q, have, useful;
+  logic [CW-1:0] gcnt_q, have, have_if, useful;
+  logic [NW-1:0] rr_q;                   // compact rows whose beats have all come
   logic [2*GN*GB-1:0] gbuf_q;            // the queue of granules, oldest first
   logic [3*GN*GB-1:0] cat, part;
   logic [opu_pkg::BEAT_BITS-1:0] pixel;
-  logic          emit, data_we, req_fire;
-  logic        active_q, setup_q, diagonal_q;
+  logic          emit, data_we;
+  logic        active_q, diagonal_q;
   logic [1:0]  buffer_q;
-  logic [31:0] rows_q, cols_q, stride_q, beats_q;
+  logic [NW-1:0] rows_q;
+  logic [31:0] cols_q, beats_q;
+  logic [LW-1:0] stride_q;               // the row stride's bytes past whole beats
   // The frame's units (on-chip addresses, sizes and places in it) are as
   // wide as the instruction's on-chip address.
   localparam int unsigned UW = opuc_isa_pkg::LOAD_SRAM_ADDR_WIDTH;
-  logic [UW-1:0] sram_q, pitch_q, height_q, pad_left_q, step_x_q, step_y_q, row_step_q;
-  // Requests.
-  logic [31:0] rq_r_q, rq_c_q, rq_b_q, rq_row_q, rq_off_q;
+  logic [UW-1:0] pitch_q, height_q, pad_left_q, step_x_q, step_y_q, row_step_q;
+  // The loads taken, for the writers, as frame words: the head is the next
+  // they take. pitch_pre_q is the width of the load start_i took.
+  localparam int unsigned SPAN = RW + 2 * CW + 1;  // a compact row's first beat (`beat`)
+  localparam int unsigned FW = 2 + 1 + 1 + 2 + NW + CLW + LW + 5 * UW + 2 * PW + 2 * SW + RW +
+                               LW + SPAN + 1;
+  logic [FW-1:0] frame_in, next_frame;
+  logic [$clog2(IN_FLIGHT):0] next_count_unused;
+  logic          pre_q;
+  logic [UW-1:0] pitch_pre_q;
+  // The head's fields.
+  logic [1:0]    f_buffer, f_gran;
+  logic          f_diagonal, f_compact, f_first_whole;
+  logic [NW-1:0] f_rows;
+  logic [CLW-1:0] f_cols;
+  logic [LW-1:0] f_stride, f_off;
+  logic [UW-1:0] f_pitch, f_height, f_sram, f_row_step, f_first_unit;
+  logic [PW-1:0] f_pad_left, f_pad_top;
+  logic [SW-1:0] f_sx, f_sy;
+  logic [RW-1:0] f_row_bytes;
+  logic [SPAN-1:0] f_span;
+  // Requests, of the instruction the request walker has taken: its rows
+  // of cols units of beats beats, or compact rows of row_bytes (each row's
+  // beats a row ahead: rq_left_q), paced by credits.
+  logic          rq_compact_q, req_fire, req_more;
+  logic [1:0]    rq_gran_q;
+  logic [CW-1:0] credit_q, cap_q;
+  logic [RW-1:0] rq_row_bytes_q, rq_left_q;
+  logic [NW-1:0] rq_rows_q, rq_r_q;
+  logic [31:0]   rq_cols_q, rq_beats_q, rq_stride_q, rq_c_q, rq_b_q, rq_row_q, rq_off_q;
   // Responses.
-  logic [31:0] rs_r_q, rs_c_q, rs_b_q;
+  logic [NW-1:0] rs_r_q;
+  logic [31:0] rs_c_q, rs_b_q;
   logic [UW-1:0] rs_row_unit_q, rs_unit_q;
   // The zero frame; on it, the next row that holds units read (and how
   // many such rows are left), and on such a row the next unit read.
   logic [UW-1:0] zy_q, zx_q, zrow_unit_q, zrow_q, zcol_q, next_zx;
   logic [31:0] zrows_left_q, zcols_left_q;
   logic        skip_unit;
-  logic        data_rows, req_more, rsp_more, zero_more, middle, zero_write;
+  logic        data_rows, rsp_more, zero_more, middle, zero_write;
 
   // a k, for a k of a few bits: the sum of a's shifts, in adders rather
   // than a DSP slice (an unregistered one would be the path's whole budget).
@@ -88,6 +141,11 @@ module opu_load
     for (int unsigned i = 0; i < 4; i++) times = times + ((a << i) & {UW{k[i]}});
   endfunction
 
+  // A compact row's bytes: cols pixels of gran granules.
+  function automatic logic [RW-1:0] compact_row_bytes(input logic [UW-1:0] cols,
+                                                      input logic [1:0] gran);
+    compact_row_bytes = RW'(times(cols, 4'(gran))) * RW'(opu_pkg::CO);
+  endfunction
   // A compact row of `bytes` whose first byte is byte `off` of its beat:
   // its beats.
   function automatic logic [RW-1:0] row_beats(input logic [LW-1:0] off, input logic [RW-1:0] bytes);
@@ -109,15 +167,62 @@ module opu_load
     beat_after = beat(bytes - RW'(opu_pkg::L), '0);
   endfunction
 
+  // The cycle after start_i: the frame word of its load, from its width
+  // (pitch_pre_q) and the compact row's bytes the request walker took.
+  always_comb begin
+    logic [3:0] sy;
+    sy = 4'(`OPU_FIELD(insn_i, LOAD_ZEROS_Y)) + 1'b1;
+    frame_in = {
+      `OPU_FIELD(insn_i, LOAD_BUFFER), `OPU_FIELD(insn_i, LOAD_DIAGONAL), rq_compact_q,
+      `OPU_FIELD(insn_i, LOAD_GRANULES), `OPU_FIELD(insn_i, LOAD_ROWS), `OPU_FIELD(insn_i, LOAD_COLS),
+      LW'(`OPU_FIELD(insn_i, LOAD_DRAM_STRIDE)), pitch_pre_q,
+      // The height: rows read sy apart, and the padding.
+      UW'(`OPU_FIELD(insn_i, LOAD_PAD_TOP)) + UW'(`OPU_FIELD(insn_i, LOAD_PAD_BOTTOM)) +
+          (`OPU_FIELD(insn_i, LOAD_ROWS) == 0 ? '0 :
+           times(UW'(`OPU_FIELD(insn_i, LOAD_ROWS)), sy) - UW'(`OPU_FIELD(insn_i, LOAD_ZEROS_Y))),
+      UW'(`OPU_FIELD(insn_i, LOAD_SRAM_ADDR)),
+      times(pitch_pre_q, sy),  // the units of a row of reads: step_y rows of the frame
+      // The first unit read: pad_top rows of the frame in, pad_left units along.
+      UW'(`OPU_FIELD(insn_i, LOAD_SRAM_ADDR)) + UW'(`OPU_FIELD(insn_i, LOAD_PAD_LEFT)) +
+          times(pitch_pre_q, 4'(`OPU_FIELD(insn_i, LOAD_PAD_TOP))),
+      `OPU_FIELD(insn_i, LOAD_PAD_LEFT), `OPU_FIELD(insn_i, LOAD_PAD_TOP),
+      SW'(`OPU_FIELD(insn_i, LOAD_ZEROS_X)) + 1'b1, SW'(sy), rq_row_bytes_q,
+      LW'(`OPU_FIELD(insn_i, LOAD_DRAM_ADDR)),
+      row_start(LW'(`OPU_FIELD(insn_i, LOAD_DRAM_ADDR)), rq_row_bytes_q),
+      // The frame's first row holds units read, the first of them its first unit.
+      `OPU_FIELD(insn_i, LOAD_PAD_TOP) == 0 && `OPU_FIELD(insn_i, LOAD_ROWS) != 0 &&
+          `OPU_FIELD(insn_i, LOAD_COLS) != 0 && `OPU_FIELD(insn_i, LOAD_PAD_LEFT) == 0
+    };
+  end
+
+  opu_fifo #(.WIDTH(FW), .DEPTH(IN_FLIGHT)) u_taken (
+    .clk_i, .rst_ni, .push_i(pre_q), .data_i(frame_in), .pop_i(take), .head_o(next_frame),
+    .empty_o(next_empty), .count_o(next_count_unused)
+  );
+  assign {f_buffer, f_diagonal, f_compact, f_gran, f_rows, f_cols, f_stride, f_pitch, f_height,
+          f_sram, f_row_step, f_first_unit, f_pad_left, f_pad_top, f_sx, f_sy, f_row_bytes, f_off,
+          f_span, f_first_whole} = next_frame;
+
+  assign req_more = rq_r_q < rq_rows_q && rq_cols_q != 0;
+  assign accept_o = !req_more;
   assign data_rows = rows_q != 0 && cols_q != 0;
-  assign req_more = active_q && data_rows && rq_r_q < rows_q;
   assign rsp_more = active_q && data_rows && rs_r_q < rows_q;
   assign zero_more = active_q && zy_q < height_q;
+  // The writers finish an instruction, and take the next one in that cycle.
+  assign finishing = active_q && !rsp_more && !zero_more;
+  assign take = !next_empty && (!active_q || finishing);
   assign middle = zrows_left_q != 0 && zy_q == zrow_q;
   assign zero_write = zero_more && zx_q < pitch_q && !data_we;
 
-  // Compact pixels: the beats of a row, from the one of its first byte.
-  assign useful = rd_rsp_valid_i ? rs_useful_q : '0;
+  // A response is taken when the queue has room for its granules after
+  // this cycle's pixel (always, unless responses bunched after a wait).
+  assign have_if = gcnt_q + rs_useful_q;
+  assign fits = (have_if >= CW'(gran_q) ? have_if - CW'(gran_q) : have_if) <= CW'(2 * GN);
+  // (A compact load's pixels may still be written after its last beat came:
+  // the beats after it are the next load's.)
+  assign rd_rsp_ready_o = rsp_more && (!compact_q || (rr_q < rows_q && fits));
+  assign rsp_take = rd_rsp_valid_i && rd_rsp_ready_o;
+  assign useful = rsp_take ? rs_useful_q : '0;
   assign have = gcnt_q + useful;
   always_comb begin
     part = (3*GN*GB)'(rd_rsp_data_i) >> (GB * 32'(rs_lo_q));
@@ -129,15 +234,15 @@ module opu_load
       if (32'(g) < 32'(gran_q)) pixel[GB*g +: GB] = cat[GB*g +: GB];
   end
   assign emit = compact_q && rsp_more && have >= CW'(gran_q);
-  assign data_we = compact_q ? emit : rd_rsp_valid_i && rsp_more;
+  assign data_we = compact_q ? emit : rsp_take;
   assign req_fire = rd_req_valid_o && rd_req_ready_i;
   // Past a unit read: one unit (zeros between) or the row's whole run of them.
   assign skip_unit = middle && step_x_q != 1 && zcols_left_q != 0 && zx_q + 1'b1 == zcol_q;
   assign next_zx = (middle && step_x_q == 1 && zx_q + 1'b1 == pad_left_q) ? pad_left_q + UW'(cols_q) :
                    skip_unit ? zx_q + UW'(2) : zx_q + 1'b1;
 
-  assign rd_req_valid_o = req_more && (!compact_q || credit_q >= CW'(GN));
-  assign rd_req_addr_o = (compact_q ? rq_row_q & ~32'(opu_pkg::L - 1) : rq_row_q) + rq_off_q;
+  assign rd_req_valid_o = req_more && (!rq_compact_q || credit_q >= CW'(GN));
+  assign rd_req_addr_o = (rq_compact_q ? rq_row_q & ~32'(opu_pkg::L - 1) : rq_row_q) + rq_off_q;
   assign dram_wait_o = active_q && rsp_more && !data_we;
 
   always_comb begin
@@ -159,134 +264,162 @@ module opu_load
     end
   end
 
+  // The frame's width as the request walker takes the load: (cols - 1) sx
+  // + 1 units read a row (a unit, then sx - 1 zeros before the next) and
+  // the padding. Its frame word is queued a cycle later.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pre_q <= 1'b0;
+      pitch_pre_q <= '0;
+    end else begin
+      pre_q <= start_i;
+      if (start_i) begin
+        logic [UW-1:0] cols;
+        logic [3:0]    sx;
+        cols = UW'(`OPU_FIELD(insn_i, LOAD_COLS));
+        sx = 4'(`OPU_FIELD(insn_i, LOAD_ZEROS_X)) + 1'b1;
+        pitch_pre_q <= UW'(`OPU_FIELD(insn_i, LOAD_PAD_LEFT)) + UW'(`OPU_FIELD(insn_i, LOAD_PAD_RIGHT)) +
+                       (cols == 0 ? '0 : times(cols, sx) - UW'(`OPU_FIELD(insn_i, LOAD_ZEROS_X)));
+      end
+    end
+  end
+
+  // The request walker: its instruction's fields as it takes it, a
+  // compact row's beats (a shifted add, then an add) among them.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      {rq_compact_q, rq_gran_q, credit_q, cap_q, rq_row_bytes_q, rq_left_q} <= '0;
+      {rq_rows_q, rq_cols_q, rq_beats_q, rq_stride_q} <= '0;
+      {rq_r_q, rq_c_q, rq_b_q, rq_row_q, rq_off_q} <= '0;
+    end else if (start_i) begin
+      logic [1:0]    buffer;
+      logic [RW-1:0] row_bytes;
+      buffer = `OPU_FIELD(insn_i, LOAD_BUFFER);
+      row_bytes = compact_row_bytes(UW'(`OPU_FIELD(insn_i, LOAD_COLS)),
+                                    `OPU_FIELD(insn_i, LOAD_GRANULES));
+      rq_rows_q <= `OPU_FIELD(insn_i, LOAD_ROWS);
+      rq_cols_q <= 32'(`OPU_FIELD(insn_i, LOAD_COLS));
+      rq_stride_q <= 32'(`OPU_FIELD(insn_i, LOAD_DRAM_STRIDE));
+      rq_compact_q <= buffer == opuc_isa_pkg::LOAD_BUFFER_FEATURE_MAP &&
+                      `OPU_FIELD(insn_i, LOAD_GRANULES) != 0;
+      rq_gran_q <= `OPU_FIELD(insn_i, LOAD_GRANULES);
+      rq_row_bytes_q <= row_bytes;
+      rq_left_q <= row_beats(LW'(`OPU_FIELD(insn_i, LOAD_DRAM_ADDR)), row_bytes);
+      cap_q <= CW'(GN) + CW'(`OPU_FIELD(insn_i, LOAD_GRANULES)) - 1'b1;
+      credit_q <= CW'(GN) + CW'(`OPU_FIELD(insn_i, LOAD_GRANULES)) - 1'b1;
+      rq_beats_q <= `OPU_FIELD(insn_i, LOAD_DIAGONAL) ? 32'd1 :
+                    buffer == opuc_isa_pkg::LOAD_BUFFER_WEIGHTS ? opu_pkg::WGT_BEATS :
+                    buffer == opuc_isa_pkg::LOAD_BUFFER_PARAMS  ? opu_pkg::PARAM_BEATS :
+                                                                  opu_pkg::FM_BEATS;
+      {rq_r_q, rq_c_q, rq_b_q, rq_off_q} <= '0;
+      rq_row_q <= `OPU_FIELD(insn_i, LOAD_DRAM_ADDR);
+    end else begin
+      if (rq_compact_q) begin
+        logic [CW:0] credit;
+        credit = (CW+1)'(credit_q) - (req_fire ? (CW+1)'(GN) : '0) + (CW+1)'(rq_gran_q);
+        credit_q <= credit > (CW+1)'(cap_q) ? cap_q : CW'(credit);
+      end
+      if (rq_compact_q && req_fire) begin
+        rq_off_q <= rq_off_q + opu_pkg::BEAT_BYTES;
+        if (rq_left_q != RW'(1)) begin
+          rq_left_q <= rq_left_q - 1'b1;
+        end else begin
+          rq_r_q <= rq_r_q + 1'b1;
+          rq_row_q <= rq_row_q + rq_stride_q;
+          rq_off_q <= '0;
+          rq_left_q <= row_beats(LW'(rq_row_q + rq_stride_q), rq_row_bytes_q);
+        end
+      end else if (req_fire) begin
+        rq_off_q <= rq_off_q + opu_pkg::BEAT_BYTES;
+        if (rq_b_q + 1 < rq_beats_q) begin
+          rq_b_q <= rq_b_q + 1;
+        end else begin
+          rq_b_q <= '0;
+          if (rq_c_q + 1 < rq_cols_q) begin
+            rq_c_q <= rq_c_q + 1;
+          end else begin
+            rq_c_q <= '0;
+            rq_r_q <= rq_r_q + 1'b1;
+            rq_row_q <= rq_row_q + rq_stride_q;
+            rq_off_q <= '0;
+          end
+        end
+      end
+    end
+  end
+
+  // The writers: responses and the zero frame, an instruction at a time.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       active_q <= 1'b0;
       diagonal_q <= 1'b0;
       done_o <= 1'b0;
       bytes_o <= '0;
-      {setup_q, buffer_q, rows_q, cols_q, stride_q, pitch_q, height_q, beats_q, pad_left_q} <= '0;
-      {sram_q, step_x_q, step_y_q, row_step_q} <= '0;
+      {buffer_q, rows_q, cols_q, stride_q, pitch_q, height_q, beats_q, pad_left_q} <= '0;
+      {step_x_q, step_y_q, row_step_q} <= '0;
       {zrow_q, zrows_left_q, zcol_q, zcols_left_q} <= '0;
-      {rq_r_q, rq_c_q, rq_b_q, rq_row_q, rq_off_q} <= '0;
       {rs_r_q, rs_c_q, rs_b_q, rs_row_unit_q, rs_unit_q} <= '0;
       {zy_q, zx_q, zrow_unit_q} <= '0;
-      {compact_q, gran_q, row_bytes_q, credit_q, cap_q, gcnt_q, gbuf_q} <= '0;
-      {rq_left_q, rs_bytes_q, rs_off_q, rs_last_q, rs_lo_q, rs_useful_q} <= '0;
+      {compact_q, gran_q, row_bytes_q, gcnt_q, gbuf_q, rr_q} <= '0;
+      {rs_bytes_q, rs_off_q, rs_last_q, rs_lo_q, rs_useful_q} <= '0;
     end else begin
-      done_o <= 1'b0;
-      if (start_i) begin
-        // The instruction's fields, and its frame's width and height; the
-        // products with them wait a cycle (setup_q), so that no path holds
-        // two multiplies (docs/rtl.md, Timing budget).
-        logic [UW-1:0] cols, sx, sy;
-        logic          first_middle;
-        logic [1:0]    buffer;
-        buffer = `OPU_FIELD(insn_i, LOAD_BUFFER);
-        cols = UW'(`OPU_FIELD(insn_i, LOAD_COLS));
-        sx = UW'(`OPU_FIELD(insn_i, LOAD_ZEROS_X)) + 1'b1;
-        sy = UW'(`OPU_FIELD(insn_i, LOAD_ZEROS_Y)) + 1'b1;
-        first_middle = `OPU_FIELD(insn_i, LOAD_PAD_TOP) == 0 && `OPU_FIELD(insn_i, LOAD_ROWS) != 0 &&
-                       `OPU_FIELD(insn_i, LOAD_COLS) != 0;
-        setup_q <= 1'b1;
-        buffer_q <= buffer;
-        rows_q <= 32'(`OPU_FIELD(insn_i, LOAD_ROWS));
-        cols_q <= 32'(`OPU_FIELD(insn_i, LOAD_COLS));
-        stride_q <= 32'(`OPU_FIELD(insn_i, LOAD_DRAM_STRIDE));
-        // (cols - 1) sx + 1 units read a row (a unit, then sx - 1 zeros before the next).
-        pitch_q <= UW'(`OPU_FIELD(insn_i, LOAD_PAD_LEFT)) + UW'(`OPU_FIELD(insn_i, LOAD_PAD_RIGHT)) +
-                   (cols == 0 ? '0 : times(cols, 4'(sx)) - UW'(`OPU_FIELD(insn_i, LOAD_ZEROS_X)));
-        height_q <= UW'(`OPU_FIELD(insn_i, LOAD_PAD_TOP)) + UW'(`OPU_FIELD(insn_i, LOAD_PAD_BOTTOM)) +
-                    (`OPU_FIELD(insn_i, LOAD_ROWS) == 0 ? '0 :
-                     times(UW'(`OPU_FIELD(insn_i, LOAD_ROWS)), 4'(sy)) -
-                     UW'(`OPU_FIELD(insn_i, LOAD_ZEROS_Y)));
-        sram_q <= UW'(`OPU_FIELD(insn_i, LOAD_SRAM_ADDR));
-        step_x_q <= sx;
-        step_y_q <= sy;
-        diagonal_q <= `OPU_FIELD(insn_i, LOAD_DIAGONAL);
-        compact_q <= buffer == opuc_isa_pkg::LOAD_BUFFER_FEATURE_MAP &&
-                     `OPU_FIELD(insn_i, LOAD_GRANULES) != 0;
-        gran_q <= `OPU_FIELD(insn_i, LOAD_GRANULES);
-        row_bytes_q <= RW'(times(cols, 4'(`OPU_FIELD(insn_i, LOAD_GRANULES)))) * RW'(opu_pkg::CO);
-        cap_q <= CW'(GN) + CW'(`OPU_FIELD(insn_i, LOAD_GRANULES)) - 1'b1;
-        credit_q <= CW'(GN) + CW'(`OPU_FIELD(insn_i, LOAD_GRANULES)) - 1'b1;
+      done_o <= finishing;
+      if (take) begin
+        active_q <= 1'b1;
+        buffer_q <= f_buffer;
+        rows_q <= f_rows;
+        cols_q <= 32'(f_cols);
+        stride_q <= f_stride;
+        pitch_q <= f_pitch;
+        height_q <= f_height;
+        step_x_q <= UW'(f_sx);
+        step_y_q <= UW'(f_sy);
+        row_step_q <= f_row_step;
+        diagonal_q <= f_diagonal;
+        compact_q <= f_compact;
+        gran_q <= f_gran;
+        row_bytes_q <= f_row_bytes;
         gcnt_q <= '0;
         gbuf_q <= '0;
-        rs_off_q <= LW'(`OPU_FIELD(insn_i, LOAD_DRAM_ADDR));
-        beats_q <= `OPU_FIELD(insn_i, LOAD_DIAGONAL) ? 32'd1 :
-                   buffer == opuc_isa_pkg::LOAD_BUFFER_WEIGHTS ? opu_pkg::WGT_BEATS :
-                   buffer == opuc_isa_pkg::LOAD_BUFFER_PARAMS  ? opu_pkg::PARAM_BEATS :
-                                                                 opu_pkg::FM_BEATS;
-        pad_left_q <= UW'(`OPU_FIELD(insn_i, LOAD_PAD_LEFT));
-        {rq_r_q, rq_c_q, rq_b_q, rq_off_q} <= '0;
-        rq_row_q <= `OPU_FIELD(insn_i, LOAD_DRAM_ADDR);
+        rr_q <= '0;
+        rs_off_q <= f_off;
+        {rs_bytes_q, rs_last_q, rs_lo_q, rs_useful_q} <= f_span;
+        beats_q <= f_diagonal ? 32'd1 :
+                   f_buffer == opuc_isa_pkg::LOAD_BUFFER_WEIGHTS ? opu_pkg::WGT_BEATS :
+                   f_buffer == opuc_isa_pkg::LOAD_BUFFER_PARAMS  ? opu_pkg::PARAM_BEATS :
+                                                                   opu_pkg::FM_BEATS;
+        pad_left_q <= UW'(f_pad_left);
         {rs_r_q, rs_c_q, rs_b_q} <= '0;
+        rs_row_unit_q <= f_first_unit;
+        rs_unit_q <= f_first_unit;
         zy_q <= '0;
-        zrow_q <= UW'(`OPU_FIELD(insn_i, LOAD_PAD_TOP));
-        zrows_left_q <= cols == 0 ? '0 : 32'(`OPU_FIELD(insn_i, LOAD_ROWS));
+        zrow_q <= UW'(f_pad_top);
+        zrows_left_q <= f_cols == 0 ? '0 : 32'(f_rows);
         // The first row of the frame holds units read only without top
         // padding; then its first unit may be one.
-        if (first_middle && `OPU_FIELD(insn_i, LOAD_PAD_LEFT) == 0) begin
-          zx_q <= sx == 1 ? cols : UW'(1);
-          zcol_q <= sx;
-          zcols_left_q <= 32'(cols) - 1;
+        if (f_first_whole) begin
+          zx_q <= f_sx == 1 ? UW'(f_cols) : UW'(1);
+          zcol_q <= UW'(f_sx);
+          zcols_left_q <= 32'(f_cols) - 1;
         end else begin
           zx_q <= '0;
-          zcol_q <= UW'(`OPU_FIELD(insn_i, LOAD_PAD_LEFT));
-          zcols_left_q <= 32'(cols);
+          zcol_q <= UW'(f_pad_left);
+          zcols_left_q <= 32'(f_cols);
         end
-        zrow_unit_q <= UW'(`OPU_FIELD(insn_i, LOAD_SRAM_ADDR));
-      end else if (setup_q) begin
-        // The first unit read: pad_top rows of the frame in, pad_left units
-        // along; the units of a row of reads, step_y rows of the frame.
-        setup_q <= 1'b0;
-        active_q <= 1'b1;
-        rs_row_unit_q <= sram_q + pad_left_q + times(pitch_q, 4'(zrow_q));
-        rs_unit_q <= sram_q + pad_left_q + times(pitch_q, 4'(zrow_q));
-        row_step_q <= times(pitch_q, 4'(step_y_q));
-        rq_left_q <= row_beats(rs_off_q, row_bytes_q);
-        {rs_bytes_q, rs_last_q, rs_lo_q, rs_useful_q} <= row_start(rs_off_q, row_bytes_q);
+        zrow_unit_q <= f_sram;
+      end else if (finishing) begin
+        active_q <= 1'b0;
       end else if (active_q) begin
-        if (compact_q) begin
-          logic [CW:0] credit;
-          credit = (CW+1)'(credit_q) - (req_fire ? (CW+1)'(GN) : '0) + (CW+1)'(gran_q);
-          credit_q <= credit > (CW+1)'(cap_q) ? cap_q : CW'(credit);
-        end
-        if (compact_q && req_fire) begin
-          rq_off_q <= rq_off_q + opu_pkg::BEAT_BYTES;
-          if (rq_left_q != RW'(1)) begin
-            rq_left_q <= rq_left_q - 1'b1;
-          end else begin
-            rq_r_q <= rq_r_q + 1;
-            rq_row_q <= rq_row_q + stride_q;
-            rq_off_q <= '0;
-            rq_left_q <= row_beats(LW'(rq_row_q + stride_q), row_bytes_q);
-          end
-        end else if (req_fire) begin
-          rq_off_q <= rq_off_q + opu_pkg::BEAT_BYTES;
-          if (rq_b_q + 1 < beats_q) begin
-            rq_b_q <= rq_b_q + 1;
-          end else begin
-            rq_b_q <= '0;
-            if (rq_c_q + 1 < cols_q) begin
-              rq_c_q <= rq_c_q + 1;
-            end else begin
-              rq_c_q <= '0;
-              rq_r_q <= rq_r_q + 1;
-              rq_row_q <= rq_row_q + stride_q;
-              rq_off_q <= '0;
-            end
-          end
-        end
         if (compact_q) begin
           gcnt_q <= have - (emit ? CW'(gran_q) : '0);
           gbuf_q <= (2*GN*GB)'(emit ? cat >> (GB * 32'(gran_q)) : cat);
-          if (rd_rsp_valid_i) begin
+          if (rsp_take) begin
             if (!rs_last_q) begin
               {rs_bytes_q, rs_last_q, rs_lo_q, rs_useful_q} <= beat_after(rs_bytes_q);
             end else begin
-              rs_off_q <= rs_off_q + LW'(stride_q);
-              {rs_bytes_q, rs_last_q, rs_lo_q, rs_useful_q} <= row_start(rs_off_q + LW'(stride_q), row_bytes_q);
+              rr_q <= rr_q + 1'b1;
+              rs_off_q <= rs_off_q + stride_q;
+              {rs_bytes_q, rs_last_q, rs_lo_q, rs_useful_q} <= row_start(rs_off_q + stride_q, row_bytes_q);
             end
           end
         end
@@ -302,7 +435,7 @@ module opu_load
               rs_unit_q <= rs_unit_q + step_x_q;
             end else begin
               rs_c_q <= '0;
-              rs_r_q <= rs_r_q + 1;
+              rs_r_q <= rs_r_q + 1'b1;
               rs_row_unit_q <= rs_row_unit_q + row_step_q;
               rs_unit_q <= rs_row_unit_q + row_step_q;
             end
@@ -331,10 +464,6 @@ module opu_load
             zcol_q <= (next_middle && pad_left_q == 0) ? step_x_q : pad_left_q;
             zcols_left_q <= (next_middle && pad_left_q == 0) ? cols_q - 1 : cols_q;
           end
-        end
-        if (!req_more && !rsp_more && !zero_more) begin
-          active_q <= 1'b0;
-          done_o <= 1'b1;
         end
       end
     end

@@ -33,7 +33,8 @@ localparam int unsigned WIN_ROWS = L < 16 ? 1 : L / 8 < 8 ? L / 8 : 8;
 localparam int unsigned LINE_BUFS = LINE_COLS > 1 ? WIN_ROWS - 1 : 0;
 
 typedef logic [WORD_BITS-1:0] word_t;
-typedef logic [31:0] index_t;  // an instruction's place in the program
+localparam int unsigned INDEX_BITS = 32;
+typedef logic [INDEX_BITS-1:0] index_t;  // an instruction's place in the program
 
 // A post stage's pipeline (opu_post_lanes.sv): operands, product or sum,
 // the value to round, its shift, each behind a register; an entry leaves a stage

@@ -1,7 +1,8 @@
 // The OPU: the fetch unit and a queue per engine, the dependency tokens,
 // the load, compute and store engines, and the on-chip buffers between
 // them. DRAM is outside: a read port (requests of one beat, responses in
-// order), shared by the fetch unit and the load engine, and a write port
+// order, each taken when rd_rsp_ready_o is high), shared by the fetch unit
+// and the load engine, and a write port
 // (one pixel's lanes, byte-masked). The harness puts the program's words in
 // DRAM, gives their address and count, pulses start_i and waits for done_o;
 // counter_o shows the counter counter_sel_i picks: 0-2 each engine's busy
@@ -25,6 +26,7 @@ module opu_top
   output logic [31:0]          rd_req_addr_o,
   input  logic                 rd_req_ready_i,
   input  logic                 rd_rsp_valid_i,
+  output logic                 rd_rsp_ready_o,
   input  logic [opu_pkg::BEAT_BITS-1:0] rd_rsp_data_i,
   output logic                 wr_valid_o,
   output logic [31:0]          wr_addr_o,
@@ -35,6 +37,8 @@ module opu_top
   output logic [63:0]          counter_o
 );
   localparam int unsigned E_LOAD = 0, E_COMPUTE = 1, E_STORE = 2;
+  // Load instructions taken and not yet written (opu_load.sv).
+  localparam int unsigned LOADS_IN_FLIGHT = 4;
 
   // Fetch and queues.
   opu_pkg::word_t  head [opu_pkg::NUM_ENGINES];
@@ -44,7 +48,7 @@ module opu_top
   logic [opu_pkg::NUM_ENGINES*opu_pkg::WORD_BITS-1:0] heads;
   logic [opu_pkg::NUM_ENGINES*32-1:0] head_indices;
   logic fetch_done, fetch_req_valid, fetch_req_ready, fetch_rsp_valid;
-  logic load_req_valid, load_req_ready, load_rsp_valid;
+  logic load_req_valid, load_req_ready, load_rsp_valid, load_rsp_ready, load_accept;
   logic [31:0] fetch_req_addr, load_req_addr;
   // Engines.
   logic [opu_pkg::NUM_ENGINES-1:0] take_prev, take_next, give_prev, give_next, has_prev, has_next;
@@ -71,8 +75,8 @@ module opu_top
     .clk_i, .rst_ni, .fetch_valid_i(fetch_req_valid), .fetch_addr_i(fetch_req_addr),
     .fetch_ready_o(fetch_req_ready), .fetch_rsp_o(fetch_rsp_valid),
     .load_valid_i(load_req_valid), .load_addr_i(load_req_addr), .load_ready_o(load_req_ready),
-    .load_rsp_o(load_rsp_valid), .rd_req_valid_o, .rd_req_addr_o, .rd_req_ready_i,
-    .rd_rsp_valid_i
+    .load_rsp_o(load_rsp_valid), .load_rsp_ready_i(load_rsp_ready), .rd_req_valid_o,
+    .rd_req_addr_o, .rd_req_ready_i, .rd_rsp_valid_i, .rd_rsp_ready_o
   );
 
   for (genvar e = 0; e < opu_pkg::NUM_ENGINES; e++) begin : g_engine
@@ -97,12 +101,13 @@ module opu_top
       assign dram_cycles[e] = '0;
     end else begin : g_other
       assign held[2*e +: 2] = '0;
-      opu_engine u_engine (
+      opu_engine #(.IN_FLIGHT(e == E_LOAD ? LOADS_IN_FLIGHT : 1)) u_engine (
         .clk_i, .rst_ni, .head_valid_i(head_valid[e]), .head_i(head[e]),
         .head_index_i(head_index[e]), .pop_o(pop[e]), .has_prev_i(has_prev[e]),
         .has_next_i(has_next[e]), .take_prev_o(take_prev[e]), .take_next_o(take_next[e]),
         .give_prev_o(give_prev[e]), .give_next_o(give_next[e]), .start_o(start[e]),
-        .insn_o(insn[e]), .done_i(done[e]), .dram_wait_i(dram_wait[e]), .busy_o(busy[e]),
+        .insn_o(insn[e]), .accept_i(e == E_LOAD ? load_accept : 1'b1), .done_i(done[e]),
+        .dram_wait_i(dram_wait[e]), .busy_o(busy[e]),
         .busy_cycles_o(busy_cycles[e]), .token_cycles_o(token_cycles[e]),
         .dram_cycles_o(dram_cycles[e]), .retired_o(retired[e]),
         .last_retired_o(last_retired[e])
@@ -159,12 +164,12 @@ module opu_top
     .store_raddr_i(store_raddr[opu_pkg::ACC_AW-1:0]), .store_rdata_o(store_rdata)
   );
 
-  opu_load u_load (
-    .clk_i, .rst_ni, .start_i(start[E_LOAD]), .insn_i(insn[E_LOAD]), .done_o(done[E_LOAD]),
-    .dram_wait_o(dram_wait[E_LOAD]), .rd_req_valid_o(load_req_valid),
+  opu_load #(.IN_FLIGHT(LOADS_IN_FLIGHT)) u_load (
+    .clk_i, .rst_ni, .start_i(start[E_LOAD]), .insn_i(insn[E_LOAD]), .accept_o(load_accept),
+    .done_o(done[E_LOAD]), .dram_wait_o(dram_wait[E_LOAD]), .rd_req_valid_o(load_req_valid),
     .rd_req_addr_o(load_req_addr), .rd_req_ready_i(load_req_ready),
-    .rd_rsp_valid_i(load_rsp_valid), .rd_rsp_data_i, .we_o(load_we), .waddr_o(load_waddr),
-    .wbeat_o(load_wbeat), .wzero_o(load_wzero), .wdiag_o(load_wdiag), .wdata_o(load_wdata),
+    .rd_rsp_valid_i(load_rsp_valid), .rd_rsp_ready_o(load_rsp_ready), .rd_rsp_data_i,
+    .we_o(load_we), .waddr_o(load_waddr), .wbeat_o(load_wbeat), .wzero_o(load_wzero), .wdiag_o(load_wdiag), .wdata_o(load_wdata),
     .bytes_o(bytes_loaded)
   );
   opu_compute u_compute (

@@ -194,6 +194,7 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
       table.table_addr = tile.table_row;
       table.in_format = FormatCode<isa::TableInsn>(g.table_input);
       out.push_back(table);
+      estimate.TableFill();
     } else if (step.kind == PostStep::kResidual) {
       const ResidualStep& r = g.residuals[step.residual];
       isa::ResAddInsn ra;

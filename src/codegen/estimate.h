@@ -3,8 +3,10 @@
 // An analytical model of the RTL's engines (docs/rtl.md, "Timing of each
 // engine"), calibrated against it with bench/opu_efficiency_bench: a load costs
 // the DRAM latency plus its bytes at the HwConfig's bandwidth (converted to
-// bytes per clock); a store one pixel a cycle, or its bytes at the
-// bandwidth when that is slower (writes are posted: no latency); a Gemm one
+// bytes per clock), a chain of loads the latency once (loads in flight: the
+// next asks for its beats while the one before waits for its own); a store
+// one pixel a cycle, or its bytes at the bandwidth when that is slower
+// (writes are posted: no latency); a Gemm one
 // cycle per output pixel (the array takes one pixel's L x Co products per
 // cycle), and its pipeline's depth once (ArrayPipelineCycles); the output,
 // compare and pool stages one cycle per entry or tap, beside the array, the
@@ -42,6 +44,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "opuc/isa/isa.h"
@@ -55,7 +58,9 @@ class CycleEstimate {
       : bytes_per_cycle_(std::max(1e-9, hw.dram.bandwidth_gb_per_s * 1e3 / hw.array.clock_mhz)),
         latency_(hw.dram.latency_cycles),
         array_pipeline_(ArrayPipelineCycles(hw.array.input_channels)),
-        word_bytes_(std::max<int64_t>(1, hw.dram.word_bits / 8)) {}
+        word_bytes_(std::max<int64_t>(1, hw.dram.word_bits / 8)),
+        table_fill_((2 * 257 + hw.array.input_channels - 1) /
+                    std::max<int64_t>(1, hw.array.input_channels)) {}
 
   /// What every instruction costs besides its work, as the RTL measures it.
   static constexpr int64_t kInstructionCycles = 3;
@@ -63,7 +68,9 @@ class CycleEstimate {
   /// taken, the next instruction started), what the compute engine spends
   /// between two units whose loads are already there, and what starting the
   /// group costs (the fetch units' first words), as the RTL measures them.
-  static constexpr int64_t kHandOverCycles = 14;
+  /// (kHandOverCycles was 14 while each load waited for the one before: it
+  /// also held the cycles that chain took beyond what Total() counted.)
+  static constexpr int64_t kHandOverCycles = 8;
   static constexpr int64_t kUnitCycles = 3;
   static constexpr int64_t kStartCycles = 7;
   /// Each engine's instruction queue (opu_fetch.sv's DEPTH), and what a
@@ -71,9 +78,12 @@ class CycleEstimate {
   /// first load starting, as the RTL measures it.
   static constexpr int64_t kQueueDepth = 16;
   static constexpr int64_t kQueueCycles = 0;
-  /// What a load spends on its frame's products before its first request
-  /// (opu_load.sv: the frame's width, then the first unit's address).
-  static constexpr int64_t kLoadSetupCycles = 1;
+  /// The load engine's instructions in flight (opu_top.sv's
+  /// LOADS_IN_FLIGHT), and what it takes from a load's last request to the
+  /// next one's first (the shell sees it free, starts it), as the RTL
+  /// measures them.
+  static constexpr size_t kLoadsInFlight = 4;
+  static constexpr int64_t kRequestCycles = 2;
   /// What the pool stage spends before its first tap (opu_pool.sv: its
   /// windows come from two registers ahead of the walk).
   static constexpr int64_t kPoolSetupCycles = 2;
@@ -110,10 +120,15 @@ class CycleEstimate {
   /// unit a cycle; the DRAM's latency hides an ordinary border's zeros),
   /// and `written` units a cycle each from its beats (compact pixels,
   /// several a beat: their reads are paced to the writes).
-  void Load(int64_t bytes, int64_t units = 0, int64_t written = 0) {
+  /// The load engine's writers write every unit of its frame (`frame`,
+  /// zeros too; at least a unit a beat or a pixel), spend a cycle at the
+  /// end of each of its `frame_rows` and one to finish (opu_load.sv).
+  void Load(int64_t bytes, int64_t units = 0, int64_t written = 0, int64_t frame = 0,
+            int64_t frame_rows = 1) {
     const int64_t reads = Bandwidth(bytes);
     const int64_t window = std::max({reads, units - latency_, written});
-    units_.back().loads.push_back({window, window - reads, written > 0 ? reads : -1});
+    units_.back().loads.push_back({window, window - reads, written > 0 ? reads : -1,
+                                   std::max({frame, reads, written}) + frame_rows + 1});
   }
   /// A store of `pixels` in `writes` DRAM writes (fewer than the pixels
   /// where compact pixels share a beat; -1: one a pixel).
@@ -147,6 +162,10 @@ class CycleEstimate {
     unit.post += cycles + kPostInstructionCycles + latency;
     unit.pass = cycles;
   }
+  /// A Table's pass first copies its table (257 entries of two bytes)
+  /// from the feature map into the chain's one table, a row of L bytes a
+  /// cycle (opu_post.sv's TABLE_ROWS).
+  void TableFill() { units_.back().post += table_fill_; }
   int64_t Total() const {
     if (units_.empty()) return 0;
     // The engines' timelines, unit by unit, as the tokens order them: a
@@ -163,16 +182,30 @@ class CycleEstimate {
     std::vector<int64_t> issued;
     // The first instruction comes a DRAM latency after the start.
     const int64_t start = kStartCycles + (units_[0].fetch > 0 ? latency_ : 0);
+    // When the load engine may ask for the next load's first beat, and
+    // when each load still in flight is written.
+    int64_t requests_free = start;
+    std::deque<int64_t> in_flight;
+    int64_t writers_free = start;  // when the last load was written
     for (size_t u = 0; u < n; ++u) {
       const Unit& unit = units_[u];
-      int64_t t =
-          std::max(u > 0 ? load_end[u - 1] : start, u > 1 ? compute_end[u - 2] : int64_t{0});
+      int64_t t = std::max(requests_free, u > 1 ? compute_end[u - 2] : int64_t{0});
       t += unit.fetch;
       // The unit before's last compute instruction entered the queue once
       // the one kQueueDepth before it issued; this unit's loads follow it.
       if (const size_t depth = kQueueDepth; issued.size() > depth)
         t = std::max(t, issued[issued.size() - 1 - depth] + kQueueCycles);
+      // Loads in flight: the next load asks for its first beat
+      // kRequestCycles after this one's last; each is written a latency
+      // after its last beat, in order, and a load waits for the one
+      // kLoadsInFlight before it to be written.
+      int64_t written = t;
       for (const LoadBeats& load : unit.loads) {
+        if (in_flight.size() == kLoadsInFlight) {
+          t = std::max(t, in_flight.front());
+          in_flight.pop_front();
+        }
+        const int64_t asked = t;
         // The reads share the DRAM with the stores' writes (MeetLoad); a
         // zero-inserted window's reads come first, its zeros after them.
         t += load.window +
@@ -180,9 +213,17 @@ class CycleEstimate {
                   ? stores.MeetReads(t, t + load.window, u, load.free)
                   : stores.MeetLoad(t, t + load.window, u,
                                     load.paced_reads < 0 ? load.window : load.paced_reads));
-        t += latency_ + kInstructionCycles + kLoadSetupCycles;
+        // The writers take the loads in order and write a unit a cycle, so
+        // a load's zeros are hidden by its latency only when the load
+        // before is written by then.
+        written = std::max({written, t + latency_ + kInstructionCycles,
+                            std::max(writers_free, asked) + load.writers});
+        writers_free = written;
+        in_flight.push_back(written + 1);
+        t += kRequestCycles;
       }
-      load_end[u] = t;
+      load_end[u] = written;
+      requests_free = t;
       // The array's first Gemm issues after the post stages of the unit
       // before entered their queue (one a cycle once its last Gemm is done).
       const int64_t begin =
@@ -213,6 +254,7 @@ class CycleEstimate {
     int64_t window = 0;       ///< The load's DRAM cycles.
     int64_t free = 0;         ///< Of those, the cycles without a read.
     int64_t paced_reads = 0;  ///< Its reads when paced to its writes (compact pixels), or -1.
+    int64_t writers = 0;      ///< Its writers' cycles (its frame's units and rows).
   };
   struct Unit {
     int64_t compute = 0, post = 0, post_insns = 0, store = 0;
@@ -315,6 +357,7 @@ class CycleEstimate {
   int64_t latency_;
   int64_t array_pipeline_;
   int64_t word_bytes_;
+  int64_t table_fill_;
   std::vector<Unit> units_;
 };
 

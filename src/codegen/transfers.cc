@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "opuc/opu/buffer_units.h"
+
 namespace opuc::codegen {
 
 AxisLoad LoadAlong(int64_t first, int64_t n, int64_t extent, int64_t gap) {
@@ -36,7 +38,7 @@ int64_t Written(const isa::LoadInsn& fm, int64_t beats, int64_t L, int64_t Co) {
 void EstimateLoad(const isa::LoadInsn& fm, int64_t L, int64_t Co, int64_t units,
                   CycleEstimate& estimate) {
   const int64_t bytes = ReadBytes(fm, L, Co);
-  estimate.Load(bytes, units, Written(fm, bytes / L, L, Co));
+  estimate.Load(bytes, units, Written(fm, bytes / L, L, Co), LoadedUnits(fm), LoadedRows(fm));
 }
 
 isa::LoadInsn WholeRowsLoad(int64_t sram_row, int64_t dram, int64_t rows, int64_t L,

@@ -38,8 +38,9 @@ int64_t ReadBytes(const isa::LoadInsn& fm, int64_t L, int64_t Co);
 /// pixels.
 int64_t Written(const isa::LoadInsn& fm, int64_t beats, int64_t L, int64_t Co);
 /// A feature-map load `fm` into the estimate: its bytes read, the `units`
-/// it writes when they may bound it (a zero-inserted window; else 0) and
-/// its pixels' pace.
+/// it writes when they may bound it (a zero-inserted window; else 0), its
+/// pixels' pace and its frame, which the load engine's writers fill a unit
+/// a cycle after the load before.
 void EstimateLoad(const isa::LoadInsn& fm, int64_t L, int64_t Co, int64_t units,
                   CycleEstimate& estimate);
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 
 namespace opuc::quant {
@@ -98,6 +99,104 @@ Expected<PrefixChoice> ChooseShortestPrefix(size_t size, double target_db,
       lo = mid;
     }
   }
+  return best;
+}
+
+std::vector<bool> WideUnderBudget(const std::vector<WideCandidate>& candidates, double budget) {
+  std::vector<bool> wide(candidates.size(), true);
+  std::vector<size_t> items;
+  std::vector<int> steps;
+  for (size_t k = 0; k < candidates.size(); ++k) {
+    const WideCandidate& c = candidates[k];
+    if (c.head || c.cost <= 0) continue;
+    if (c.ratio <= 0.0) {
+      wide[k] = false;
+      continue;
+    }
+    if (!(budget > 0.0)) continue;
+    const double units = c.ratio / budget * kBudgetSteps;
+    if (units > kBudgetSteps) continue;
+    // A hair under a whole step is that step: 0.6 / 1.0 · 10000 is 6000.
+    items.push_back(k);
+    steps.push_back(std::max(1, static_cast<int>(std::ceil(units - 1e-6))));
+  }
+  // saved[u]: the most MACs left at 8 bits within u steps; narrow[i][u]:
+  // whether item i is at 8 bits in that best set of the first i + 1 items.
+  std::vector<int64_t> saved(kBudgetSteps + 1, 0);
+  std::vector<std::vector<bool>> narrow(items.size(), std::vector<bool>(kBudgetSteps + 1, false));
+  for (size_t i = 0; i < items.size(); ++i) {
+    const int64_t cost = candidates[items[i]].cost;
+    for (int u = kBudgetSteps; u >= steps[i]; --u)
+      if (saved[static_cast<size_t>(u - steps[i])] + cost > saved[static_cast<size_t>(u)]) {
+        saved[static_cast<size_t>(u)] = saved[static_cast<size_t>(u - steps[i])] + cost;
+        narrow[i][static_cast<size_t>(u)] = true;
+      }
+  }
+  int u = kBudgetSteps;
+  for (size_t i = items.size(); i-- > 0;)
+    if (narrow[i][static_cast<size_t>(u)]) {
+      wide[items[i]] = false;
+      u -= steps[i];
+    }
+  return wide;
+}
+
+Expected<BudgetChoice> ChooseByNoiseBudget(const std::vector<WideCandidate>& candidates,
+                                           double target_db, const MeasureWide& measure) {
+  std::map<std::vector<bool>, double> measured;
+  int rounds = 0;
+  const auto sqnr = [&](const std::vector<bool>& wide) -> Expected<double> {
+    const auto it = measured.find(wide);
+    if (it != measured.end()) return it->second;
+    OPUC_ASSIGN_OR_RETURN(const double db, measure(wide));
+    ++rounds;
+    measured.emplace(wide, db);
+    return db;
+  };
+  BudgetChoice none{std::vector<bool>(candidates.size(), false), 0.0, 0};
+  OPUC_ASSIGN_OR_RETURN(none.sqnr_db, sqnr(none.wide));
+  none.rounds = rounds;
+  if (none.sqnr_db >= target_db || candidates.empty()) return none;
+  BudgetChoice all{std::vector<bool>(candidates.size(), true), 0.0, 0};
+  OPUC_ASSIGN_OR_RETURN(all.sqnr_db, sqnr(all.wide));
+  all.rounds = rounds;
+  if (all.sqnr_db < target_db) return all;
+  // Budgets in dB below 1 (−10·log10): `loose` holds every candidate's
+  // noise, `tight` none; the SQNR at `loose` misses (checked), at `tight`
+  // reaches (all wide, or all but those without noise).
+  double total = 0.0, least = 0.0;
+  for (const WideCandidate& c : candidates)
+    if (!c.head && c.cost > 0 && c.ratio > 0.0) {
+      total += c.ratio;
+      least = least > 0.0 ? std::min(least, c.ratio) : c.ratio;
+    }
+  if (total <= 0.0) return all;
+  const auto setting = [&](double db) {
+    return WideUnderBudget(candidates, std::pow(10.0, -db / 10.0));
+  };
+  double loose = -10.0 * std::log10(total), tight = -10.0 * std::log10(least) + kBudgetResolutionDb;
+  BudgetChoice best = all;
+  {
+    const std::vector<bool> wide = setting(loose);
+    OPUC_ASSIGN_OR_RETURN(const double db, sqnr(wide));
+    if (db >= target_db) return BudgetChoice{wide, db, rounds};
+    const std::vector<bool> at_tight = setting(tight);
+    OPUC_ASSIGN_OR_RETURN(const double tight_db, sqnr(at_tight));
+    if (tight_db >= target_db) best = BudgetChoice{at_tight, tight_db, 0};
+  }
+  while (tight - loose > kBudgetResolutionDb) {
+    const double mid = 0.5 * (loose + tight);
+    const std::vector<bool> wide = setting(mid);
+    OPUC_ASSIGN_OR_RETURN(const double db, sqnr(wide));
+    if (db >= target_db) {
+      tight = mid;
+      best.wide = wide;
+      best.sqnr_db = db;
+    } else {
+      loose = mid;
+    }
+  }
+  best.rounds = rounds;
   return best;
 }
 

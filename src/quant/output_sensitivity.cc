@@ -63,7 +63,7 @@ Graph WithCandidate(const Graph& graph, const EightBitCandidate& c) {
 
 }  // namespace
 
-Expected<std::vector<std::vector<double>>> OutputNoiseRatios(
+Expected<std::vector<std::vector<OutputNoise>>> OutputNoiseSums(
     const Graph& graph, const std::vector<EightBitCandidate>& candidates,
     const std::vector<std::vector<HostTensor>>& samples) {
   std::vector<std::vector<HostTensor>> references;
@@ -71,10 +71,10 @@ Expected<std::vector<std::vector<double>>> OutputNoiseRatios(
     OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> out, RunCpu(graph, sample));
     references.push_back(std::move(out));
   }
-  std::vector<std::vector<double>> ratios;
+  std::vector<std::vector<OutputNoise>> sums;
   for (const EightBitCandidate& c : candidates) {
     const Graph g = WithCandidate(graph, c);
-    std::vector<double> signal(graph.outputs.size(), 0.0), noise(graph.outputs.size(), 0.0);
+    std::vector<OutputNoise> out(graph.outputs.size());
     for (size_t s = 0; s < samples.size(); ++s) {
       OPUC_ASSIGN_OR_RETURN(const std::vector<HostTensor> got, RunCpu(g, samples[s]));
       for (size_t o = 0; o < got.size(); ++o) {
@@ -82,14 +82,26 @@ Expected<std::vector<std::vector<double>>> OutputNoiseRatios(
         const float* q = got[o].data<float>();
         for (int64_t i = 0; i < got[o].elements(); ++i) {
           const double e = static_cast<double>(y[i]) - static_cast<double>(q[i]);
-          signal[o] += static_cast<double>(y[i]) * static_cast<double>(y[i]);
-          noise[o] += e * e;
+          out[o].signal += static_cast<double>(y[i]) * static_cast<double>(y[i]);
+          out[o].noise += e * e;
         }
       }
     }
+    sums.push_back(std::move(out));
+  }
+  return sums;
+}
+
+Expected<std::vector<std::vector<double>>> OutputNoiseRatios(
+    const Graph& graph, const std::vector<EightBitCandidate>& candidates,
+    const std::vector<std::vector<HostTensor>>& samples) {
+  OPUC_ASSIGN_OR_RETURN(const std::vector<std::vector<OutputNoise>> sums,
+                        OutputNoiseSums(graph, candidates, samples));
+  std::vector<std::vector<double>> ratios;
+  for (const std::vector<OutputNoise>& per_output : sums) {
     ratios.emplace_back();
-    for (size_t o = 0; o < signal.size(); ++o)
-      ratios.back().push_back(signal[o] > 0.0 ? noise[o] / signal[o] : 0.0);
+    for (const OutputNoise& o : per_output)
+      ratios.back().push_back(o.signal > 0.0 ? o.noise / o.signal : 0.0);
   }
   return ratios;
 }

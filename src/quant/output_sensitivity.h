@@ -35,8 +35,21 @@ struct EightBitCandidate {
   std::map<NodeId, std::vector<TensorId>> inputs;
 };
 
-/// Per candidate, per output of `graph` (f32), Σ (y − ŷ)² / Σ y² over
-/// `samples` with only that candidate at 8 bits.
+/// One output's squared error and squared signal over some samples: the
+/// sums, so that calls on different samples (the folds' photographs,
+/// each priced with its own fold's lengths) pool into one ratio.
+struct OutputNoise {
+  double noise = 0.0;   ///< Σ (y − ŷ)².
+  double signal = 0.0;  ///< Σ y².
+};
+
+/// Per candidate, per output of `graph` (f32), the sums over `samples` with
+/// only that candidate at 8 bits.
+Expected<std::vector<std::vector<OutputNoise>>> OutputNoiseSums(
+    const Graph& graph, const std::vector<EightBitCandidate>& candidates,
+    const std::vector<std::vector<HostTensor>>& samples);
+
+/// Per candidate, per output, Σ (y − ŷ)² / Σ y² (0 where Σ y² is 0).
 Expected<std::vector<std::vector<double>>> OutputNoiseRatios(
     const Graph& graph, const std::vector<EightBitCandidate>& candidates,
     const std::vector<std::vector<HostTensor>>& samples);

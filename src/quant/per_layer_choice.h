@@ -11,7 +11,10 @@
 // (mixed_precision.h), the heads first; the shortest prefix of that order
 // that reaches the target plus the margin, pooled over the folds, is taken,
 // the costliest of it taken back where the target still holds; the chosen
-// setting is then calibrated on every sample and lowered.
+// setting is then calibrated on every sample and lowered. With
+// QuantizeOptions::budget_search the candidates are priced at each
+// photograph's fold's lengths, and a knapsack under a noise budget is
+// searched too, the cheaper setting kept.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_QUANT_PER_LAYER_CHOICE_H

@@ -6,10 +6,13 @@
 
 #include <doctest/doctest.h>
 
+#include <variant>
+
 #include "opuc/codegen/codegen.h"
 #include "opuc/cpu_reference/reference.h"
 #include "opuc/fsim/fsim.h"
 #include "opuc/ir/graph_builder.h"
+#include "opuc/isa/isa.h"
 #include "opuc/partition/hw_partition.h"
 
 namespace opuc::codegen_test {
@@ -319,6 +322,22 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   }
   CHECK(code->steps[0].estimated_cycles > 0);
   CaseRun ran{code->steps[0].words, pieces.empty() && code->Find(x)->fold.has_value()};
+  int run_of_loads = 0;
+  bool framed_before = false;
+  for (const isa::Word& word : ran.words) {
+    Expected<isa::Instruction> insn = isa::Decode(word);
+    REQUIRE(insn.ok());
+    const auto* load = std::get_if<isa::LoadInsn>(&*insn);
+    if (!load) {
+      run_of_loads = 0;
+      framed_before = false;
+      continue;
+    }
+    ran.load_chains += ++run_of_loads == 3;
+    ran.after_framed_load += framed_before;
+    framed_before = load->granules != 0 ||
+                    load->pad_top + load->pad_bottom + load->pad_left + load->pad_right > 0;
+  }
   for (const ActivationLayout& a : code->activations) {
     const int64_t block = a.blocks() - 1;
     if (a.granule == 0 || a.PixelBytes(block) == a.lanes) continue;

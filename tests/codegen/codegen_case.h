@@ -88,6 +88,10 @@ struct CaseRun {
   std::vector<isa::Word> words;
   bool folded = false;
   int compact_on_granule = 0, compact_off_granule = 0;
+  /// Loads in flight (docs/rtl.md): runs of 3 or more loads one after
+  /// another in the program, and loads right after one that writes a zero
+  /// frame or compact pixels (whose responses may wait for that one).
+  int load_chains = 0, after_framed_load = 0;
 };
 
 /// Builds the case's graph, runs the reference and the compiled group, and

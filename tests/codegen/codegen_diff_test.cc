@@ -28,19 +28,24 @@ HwConfig Dilating(const char* preset) {
   return hw;
 }
 
-// How many runs folded the input, and laid out compact pixels on and off
-// the granule: a draw that reaches none of them proves nothing of them.
+// How many runs folded the input, laid out compact pixels on and off the
+// granule, and ran chains of loads in flight: a draw that reaches none of
+// them proves nothing of them.
 struct LayoutDraws {
-  int folded = 0, on_granule = 0, off_granule = 0;
+  int folded = 0, on_granule = 0, off_granule = 0, load_chains = 0, after_framed_load = 0;
   void Add(const CaseRun& ran) {
     folded += ran.folded;
     on_granule += ran.compact_on_granule;
     off_granule += ran.compact_off_granule;
+    load_chains += ran.load_chains;
+    after_framed_load += ran.after_framed_load;
   }
   void Check() const {
     CHECK(folded > 0);
     CHECK(on_granule > 0);
     CHECK(off_granule > 0);
+    CHECK(load_chains > 0);
+    CHECK(after_framed_load > 0);
   }
 };
 

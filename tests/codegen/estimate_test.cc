@@ -19,14 +19,15 @@ TEST_CASE("the estimator's timeline: three units of a load, a computation and a 
   // Each unit: a 100-beat load, a 100-cycle Gemm (+3, and +4 for the
   // array's pipeline on opu1024's L = 64: the products' register and three
   // of the adder tree's six levels), a store of 100 pixels of 16 bytes (103
-  // cycles, 100 word writes). Latency 10; a load ends 14 after its last
-  // beat (the latency, 3, and its setup cycle).
-  // u0: load 7..107, +14 → 121; compute 135..242; store 242..345 (writes to 342).
-  // u1: load 121..221 (no writes yet), +14 → 235; compute max(249, 245)..356;
-  //     store max(356, 345) = 356..459.
-  // u2: load from max(235, 242) = 242: u0's writes fill 242..342, 100 cycles
-  //     more (load to 442, u0's store to 445, which pushes u1's to 445..548);
-  //     +14 → 456; compute max(470, 359, 445) = 470..577; store max(577, 548) = 577..680.
+  // cycles, 100 word writes). Latency 10.
+  // u0: load 7..107, written +13 → 120; compute (8 after) 128..235; store
+  //     235..338 (writes to 335).
+  // u1: load 109..209 (its first beat 2 cycles after u0's last: loads in
+  //     flight; no writes yet), written 222; compute max(230, 238)..345;
+  //     store max(345, 338) = 345..448.
+  // u2: load from max(211, 235) = 235: u0's writes fill 235..335, 100 cycles
+  //     more (load to 435, u0's store to 438, which pushes u1's to 438..541);
+  //     +13 → 448; compute max(456, 348, 438) = 456..563; store max(563, 541) = 563..666.
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 3; ++u) {
     estimate.BeginUnit();
@@ -34,7 +35,7 @@ TEST_CASE("the estimator's timeline: three units of a load, a computation and a 
     estimate.Compute(100);
     estimate.Store(100, 100 * 16);
   }
-  CHECK(estimate.Total() == 680);
+  CHECK(estimate.Total() == 666);
 }
 
 TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, in one pass") {
@@ -42,14 +43,15 @@ TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, i
   // pipeline), two post stages of 100 entries streamed in one pass (100 + 3,
   // +1 for the register between the two stages, +4 for each stage's
   // pipeline: 112), a store of 10 pixels of 16 bytes (13 cycles, 10 word
-  // writes). Latency 10: a load takes 10 + 10 + 3 + 1 (its setup).
-  // u0: load 7..31; Gemm 45..152; post 153..265; store 265..278 (writes to 275).
-  // u1: load 31..55; Gemm after u0's and its two post instructions entering
-  //     the queue: max(69, 152 + 3 + 2) = 157..264, beside u0's post;
-  //     post max(265, 265)..377; store 377..390.
-  // u2: load from u0's computation, 265: u0's writes fill 265..275, so the
-  //     load ends at 265 + 20 + 14 = 299 (u0's store at 288); Gemm
-  //     max(313, 269, 288) = 313..420; post 421..533; store 533..546.
+  // writes). Latency 10: a load takes 10 + 10 + 3.
+  // u0: load 7..17, written 30; Gemm 38..145; post 146..258; store 258..271
+  //     (writes to 268).
+  // u1: load 19..29, written 42; Gemm after u0's and its two post
+  //     instructions entering the queue: max(50, 145 + 3 + 2) = 150..257,
+  //     beside u0's post; post max(258, 258)..370; store 370..383.
+  // u2: load from u0's computation, 258: u0's writes fill 258..268, so the
+  //     load ends at 258 + 20 + 13 = 291 (u0's store at 281); Gemm
+  //     max(299, 262, 281) = 299..406; post 407..519; store 519..532.
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 3; ++u) {
     estimate.BeginUnit();
@@ -59,19 +61,53 @@ TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, i
     estimate.Post(100, /*joins=*/true);
     estimate.Store(10, 10 * 16);
   }
-  CHECK(estimate.Total() == 546);
+  CHECK(estimate.Total() == 532);
+}
+
+TEST_CASE("the estimator's loads in flight: a chain pays the latency once, four at most") {
+  // One unit of six 1-beat loads, a 100-cycle Gemm (+3, +4) and a store of
+  // 10 pixels (13 cycles). Latency 10: a load is written 13 cycles after its
+  // beat's end, the next asks 2 cycles after it, and the fifth waits for the
+  // first to be written (a cycle after it is):
+  // loads 7..8 (written 21), 10..11 (24), 13..14 (27), 16..17 (30); the fifth
+  // from max(19, 22) = 22..23 (36), the sixth from max(25, 25) = 25..26 (39).
+  // Gemm 47..154; store 154..167. One after another the loads would end at
+  // 7 + 6 x 14 = 91.
+  CycleEstimate estimate(Opu1024WithLatency(10));
+  estimate.BeginUnit();
+  for (int k = 0; k < 6; ++k) estimate.Load(64);
+  estimate.Compute(100);
+  estimate.Store(10, 10 * 16);
+  CHECK(estimate.Total() == 167);
+}
+
+TEST_CASE("the estimator's loads in flight: a frame's zeros wait for the load before's writes") {
+  // One unit: a 100-beat load, then a 10-beat load into a frame of 50 units
+  // in 5 rows (40 zeros), a 100-cycle Gemm (+3, +4) and a store of 10
+  // pixels (13 cycles). Latency 10. The first load asks 7..107 and is
+  // written at 120 (its writers: 100 beats, a turn at its row, a cycle to
+  // finish, from 7: 109, earlier). The second asks 109..119 but its writers
+  // take it at 120: 50 units, 5 turns and a cycle, to 176 (its reads
+  // alone: 132). Gemm 184..291; store 291..304.
+  CycleEstimate estimate(Opu1024WithLatency(10));
+  estimate.BeginUnit();
+  estimate.Load(100 * 64);
+  estimate.Load(10 * 64, 0, 0, /*frame=*/50, /*frame_rows=*/5);
+  estimate.Compute(100);
+  estimate.Store(10, 10 * 16);
+  CHECK(estimate.Total() == 304);
 }
 
 TEST_CASE("the estimator's timeline: a paced load keeps its pace, the writes it meets wait") {
   // The first test case's units, but u2's load is of compact pixels: 50
   // beats paced to 100 pixels written, a read every second cycle over 100
-  // cycles. u0 and u1 as there: u0's store 242..345 (writes to 342), u1's
-  // 356..459. u2: load 242..342, where u0's 100 writes fall; the DRAM then
+  // cycles. u0 and u1 as there: u0's store 235..338 (writes to 335), u1's
+  // 345..448. u2: load 235..335, where u0's 100 writes fall; the DRAM then
   // serves a read and a write every second cycle (sim/dram_model.h), so
   // the reads keep their pace and each costs the writes a cycle: u0's
-  // writes to 392, its store to 395, which pushes u1's to 395..498. Load
-  // 242..342, +14 → 356; compute max(370, 356 + 3, 395) = 395..502; store
-  // max(502, 498) = 502..605 (with 100 beats unpaced: 680).
+  // writes to 385, its store to 388, which pushes u1's to 388..491. Load
+  // written 348; compute max(356, 345 + 3, 388) = 388..495; store
+  // max(495, 491) = 495..598 (with 100 beats unpaced: 666).
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 3; ++u) {
     estimate.BeginUnit();
@@ -82,33 +118,33 @@ TEST_CASE("the estimator's timeline: a paced load keeps its pace, the writes it 
     estimate.Compute(100);
     estimate.Store(100, 100 * 16);
   }
-  CHECK(estimate.Total() == 605);
+  CHECK(estimate.Total() == 598);
 }
 
 TEST_CASE("the estimator's fetch: the first instruction a latency late, each unit's bytes first") {
   // One unit as in the first test case (a 100-beat load, a 100-cycle Gemm,
   // a store of 100 pixels: 345 cycles with latency 10) and its 8
   // instructions, 128 bytes: 2 cycles of opu1024's 64 bytes a cycle. The
-  // start waits 10 for the first instruction: load 19..119, +14 → 133;
-  // compute 147..254; store 254..357.
+  // start waits 10 for the first instruction: load 19..119, +13 → 132;
+  // compute 140..247; store 247..350.
   CycleEstimate estimate(Opu1024WithLatency(10));
   estimate.BeginUnit();
   estimate.Fetch(8);
   estimate.Load(100 * 64);
   estimate.Compute(100);
   estimate.Store(100, 100 * 16);
-  CHECK(estimate.Total() == 357);
+  CHECK(estimate.Total() == 350);
 }
 
 TEST_CASE("the estimator's fetch queue: a unit of more Gemms than it holds delays the next loads") {
   // Two units, each a 300-beat load, 20 one-pixel Gemms (1 + 3 + 4 = 8
   // cycles each) and a store of one 16-byte pixel (4 cycles, 1 write).
-  // Latency 10. u0: load 7..307, +14 → 321; Gemms 335..495, the fourth
-  // issued at 335 + 3·8 = 359; store 495..499 (its write 495..496).
+  // Latency 10. u0: load 7..307, +13 → 320; Gemms 328..488, the fourth
+  // issued at 328 + 3·8 = 352; store 488..492 (its write 488..489).
   // u1's loads follow u0's 20th Gemm into the queue of 16, which waits for
-  // u0's fourth to issue: load from 359 (not 321) to 659, and u0's write
-  // falls in it: 660, +14 → 674; Gemms max(688, 495 + 3) = 688..848;
-  // store 848..852.
+  // u0's fourth to issue: load from 352 (not 309, 2 cycles after u0's last
+  // beat) to 652, and u0's write falls in it: 653, +13 → 666; Gemms
+  // max(674, 488 + 3) = 674..834; store 834..838.
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 2; ++u) {
     estimate.BeginUnit();
@@ -116,7 +152,7 @@ TEST_CASE("the estimator's fetch queue: a unit of more Gemms than it holds delay
     for (int g = 0; g < 20; ++g) estimate.Compute(1);
     estimate.Store(1, 16);
   }
-  CHECK(estimate.Total() == 852);
+  CHECK(estimate.Total() == 838);
 }
 
 TEST_CASE("no estimate is shorter than the DRAM's reads and writes one a cycle") {

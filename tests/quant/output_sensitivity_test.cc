@@ -59,5 +59,32 @@ TEST_CASE("output sensitivity: a layer on other weights, an input rounded to i8"
   CHECK((*ratios)[2][0] == doctest::Approx(noise / 1.64).epsilon(1e-5));
 }
 
+TEST_CASE("output sensitivity: sums over separate samples pool into one ratio") {
+  const Graph g = ConvWithOther();
+  TensorId x = kNoTensor;
+  for (size_t t = 0; t < g.tensors.size(); ++t)
+    if (g.tensors[t].name == "x") x = static_cast<TensorId>(t);
+  REQUIRE(x != kNoTensor);
+  std::vector<quant::EightBitCandidate> candidates(1);
+  candidates[0].rounded.push_back({x, DType::kI8, 0});
+  const std::vector<std::vector<HostTensor>> both = TwoSamples();
+  // x at f = 0: the first sample's y = 0.8 becomes 1.0 (noise 0.04, signal
+  // 0.64); the second's y = 1.0 is exact (noise 0, signal 1).
+  Expected<std::vector<std::vector<quant::OutputNoise>>> first =
+      quant::OutputNoiseSums(g, candidates, {both[0]});
+  Expected<std::vector<std::vector<quant::OutputNoise>>> second =
+      quant::OutputNoiseSums(g, candidates, {both[1]});
+  REQUIRE(first.ok());
+  REQUIRE(second.ok());
+  CHECK((*first)[0][0].noise == doctest::Approx(0.04).epsilon(1e-5));
+  CHECK((*first)[0][0].signal == doctest::Approx(0.64).epsilon(1e-6));
+  CHECK((*second)[0][0].noise == 0.0);
+  CHECK((*second)[0][0].signal == doctest::Approx(1.0).epsilon(1e-6));
+  // Pooled: 0.04 / 1.64, the ratio over both samples at once.
+  const double pooled = ((*first)[0][0].noise + (*second)[0][0].noise) /
+                        ((*first)[0][0].signal + (*second)[0][0].signal);
+  CHECK(pooled == doctest::Approx(0.04 / 1.64).epsilon(1e-5));
+}
+
 }  // namespace
 }  // namespace opuc
