@@ -69,7 +69,8 @@ struct PlanOptions {
   bool fold_inputs = true;
   /// Lay out activations with compact pixels (docs/codegen.md, "DRAM
   /// layout"): a last channel block of fewer than L channels takes whole
-  /// granules of Co bytes a pixel, not L (an i16 map's two planes both).
+  /// granules of Co bytes a pixel, not L. One-plane maps only: an i16 map
+  /// keeps L-byte pixels until the estimator follows it (docs/decisions.md).
   bool compact_pixels = true;
 };
 
