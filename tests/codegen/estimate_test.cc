@@ -98,6 +98,28 @@ TEST_CASE("the estimator's loads in flight: a frame's zeros wait for the load be
   CHECK(estimate.Total() == 304);
 }
 
+TEST_CASE("the estimator's Table: its pass first copies the table, a row of L bytes a cycle") {
+  // One unit whose post pass (an Output, a Table joined to it) ends after
+  // its Gemm, so its store waits for it: the Table's copy of 257 entries of
+  // two bytes adds ceil(514 / 64) = 9 cycles on opu1024 (opu_post.sv's
+  // TABLE_ROWS) and ceil(514 / 8) = 65 on tiny.
+  for (const auto& [preset, fill] : {std::pair{"opu1024", 9}, std::pair{"tiny", 65}}) {
+    int64_t totals[2] = {};
+    for (int with_table = 0; with_table < 2; ++with_table) {
+      CycleEstimate estimate(*HwConfigPreset(preset));
+      estimate.BeginUnit();
+      estimate.Load(64);
+      estimate.Compute(100);
+      estimate.Post(100);
+      estimate.Post(100, /*joins=*/true);
+      if (with_table) estimate.TableFill();
+      estimate.Store(10, 10 * 16);
+      totals[with_table] = estimate.Total();
+    }
+    CHECK(totals[1] - totals[0] == fill);
+  }
+}
+
 TEST_CASE("the estimator's timeline: a paced load keeps its pace, the writes it meets wait") {
   // The first test case's units, but u2's load is of compact pixels: 50
   // beats paced to 100 pixels written, a read every second cycle over 100
