@@ -178,8 +178,24 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
       layouts.residuals.push_back(res.constant.empty() ? code.Find(res.tensor) : nullptr);
     if (g.store_pool) layouts.pool = code.Find(g.pool->tensor);
     if (g.upsampled != kNoTensor) layouts.upsampled = code.Find(g.upsampled);
-    OPUC_ASSIGN_OR_RETURN(code.steps[r.step],
-                          codegen::EmitInnerProduct(g, r.tiling, hw, r.constants, layouts));
+    // The tiling the estimator finds fastest, the fewest tiles on a tie.
+    std::vector<codegen::Tiling> tilings{r.tiling};
+    if (options.tile_search) {
+      tilings = codegen::TallerTilings(g, r.tiling);
+      const bool residual_tiles = std::any_of(g.residuals.begin(), g.residuals.end(),
+                                              [](const auto& res) { return res.constant.empty(); });
+      Expected<codegen::Tiling> kept =
+          codegen::ChooseTiling(g, units, /*residual_per_window=*/true);
+      if (residual_tiles && kept.ok())
+        for (codegen::Tiling& t : codegen::TallerTilings(g, *kept)) tilings.push_back(std::move(t));
+    }
+    std::optional<PlannedStep> best;
+    for (const codegen::Tiling& tiling : tilings) {
+      OPUC_ASSIGN_OR_RETURN(PlannedStep step,
+                            codegen::EmitInnerProduct(g, tiling, hw, r.constants, layouts));
+      if (!best || step.estimated_cycles < best->estimated_cycles) best = std::move(step);
+    }
+    code.steps[r.step] = std::move(*best);
     if (r.fold)
       code.steps[r.step].tiling =
           Cat("input folded (", r.fold->kernel_h, "x", r.fold->kernel_w, " taps x ", r.fold->in_c,

@@ -4,7 +4,10 @@
 // new input window (a tile, or a depthwise input block), the param and
 // accumulator halves with each (tile, output block) pair. Tokens:
 //
-//   load(u), u >= 2:     pop compute->load (unit u-2 finished with its halves)
+//   load(u), u >= 2:     pop compute->load (unit u-2 finished with its halves),
+//                        on its first load into a half unit u-2 used: a new
+//                        window's loads go before it when the window two
+//                        before ended by unit u-3 (the pops before proved it)
 //   load(u) last:        push load->compute
 //   compute(u) first:    pop load->compute; and, first chunk of pair p >= 2,
 //                        pop store->compute (pair p-2 stored: its acc half is free)
@@ -62,6 +65,11 @@ struct UnitPlace {
   int64_t residual_base = 0;
 };
 
+// The slot of residual tiles lane block `lane_block` takes in its window.
+int64_t ResidualSlot(const GroupEmitter& e, int64_t lane_block) {
+  return lane_block % e.tiling.residual_slots;
+}
+
 UnitPlace PlaceUnit(const GroupEmitter& e, const Unit& unit, int64_t index) {
   const Tiling& tiling = e.tiling;
   UnitPlace place;
@@ -73,6 +81,11 @@ UnitPlace PlaceUnit(const GroupEmitter& e, const Unit& unit, int64_t index) {
   place.param_row = (unit.pair % 2) * tiling.param_half;
   place.acc_base = (unit.pair % 2) * tiling.acc_second;
   place.residual_base = (index % 2) * tiling.fm_half + tiling.residual_row;
+  if (tiling.residual_per_window)
+    place.residual_base = place.fm_base + tiling.residual_row +
+                          ResidualSlot(e, unit.ob * e.buffers.out_lanes / e.buffers.lanes) *
+                              ResidualTilesBefore(e.group, e.group.residuals.size()) *
+                              tiling.tile_h * tiling.tile_w;
   return place;
 }
 
@@ -139,38 +152,61 @@ void LoadInputWindow(const GroupEmitter& e, const Unit& unit, const UnitPlace& p
   }
 }
 
-// The residual tiles of a pair's last chunk. Lanes past a channel-padded
-// residual's channels add 0, unloaded; an i16 residual's low plane follows
-// its high plane's rows (ResAdd reads it `count` rows on).
-void LoadResiduals(const GroupEmitter& e, const Unit& unit, const UnitPlace& place, Batch& load) {
+// The residual tiles of lane block `lane_block` for `unit`'s tile, from
+// `base`. Lanes past a channel-padded residual's channels add 0, unloaded;
+// an i16 residual's low plane follows its high plane's rows (ResAdd reads
+// it `count` rows on).
+void LoadResidualBlock(const GroupEmitter& e, const Unit& unit, int64_t lane_block, int64_t base,
+                       Batch& load) {
   const InnerProductGroup& g = e.group;
   const int64_t lanes = e.buffers.lanes, out_lanes = e.buffers.out_lanes;
   for (size_t k = 0; k < g.residuals.size(); ++k) {
-    if (!g.residuals[k].constant.empty() || g.residuals[k].channels <= unit.ob * out_lanes)
-      continue;
+    if (!g.residuals[k].constant.empty() || g.residuals[k].channels <= lane_block * lanes) continue;
     const ActivationLayout& residual = *e.layouts.residuals[k];
     for (int64_t plane = 0; plane < residual.planes(); ++plane) {
       isa::LoadInsn res;
       res.buffer = isa::LoadInsn::kFeatureMap;
-      res.sram_addr = place.residual_base +
-                      ResidualTilesBefore(g, k) * e.tiling.tile_h * e.tiling.tile_w +
+      res.sram_addr = base + ResidualTilesBefore(g, k) * e.tiling.tile_h * e.tiling.tile_w +
                       plane * unit.row.size * unit.col.size;
-      res.dram_addr =
-          residual.PixelAddress(plane, unit.ob * out_lanes / lanes, unit.row.first, unit.col.first);
+      res.dram_addr = residual.PixelAddress(plane, lane_block, unit.row.first, unit.col.first);
       res.rows = unit.row.size;
       res.cols = unit.col.size;
-      res.dram_stride = g.out_w * residual.PixelBytes(unit.ob * out_lanes / lanes);
-      res.granules = residual.Granules(unit.ob * out_lanes / lanes);
+      res.dram_stride = g.out_w * residual.PixelBytes(lane_block);
+      res.granules = residual.Granules(lane_block);
       EstimateLoad(res, lanes, out_lanes, 0, e.estimate);
       load.Add(res);
     }
   }
 }
 
+// The residual tiles a unit's ResAdds read: a pair's own, with its last
+// chunk; or, kept per window, every lane block the window's output blocks
+// read, with the window.
+void LoadResiduals(const GroupEmitter& e, const Unit& unit, const UnitPlace& place, Batch& load) {
+  const InnerProductGroup& g = e.group;
+  const Tiling& t = e.tiling;
+  const int64_t lanes = e.buffers.lanes, out_lanes = e.buffers.out_lanes;
+  const int64_t lane_block = unit.ob * out_lanes / lanes;
+  if (g.residuals.empty()) return;
+  if (!t.residual_per_window) {
+    if (unit.last_chunk) LoadResidualBlock(e, unit, lane_block, place.residual_base, load);
+    return;
+  }
+  if (!unit.new_window) return;
+  const int64_t tiles = ResidualTilesBefore(g, g.residuals.size()) * t.tile_h * t.tile_w;
+  const int64_t first = lane_block - ResidualSlot(e, lane_block);
+  for (int64_t b = first; b < first + t.residual_slots && b * lanes < g.out_c; ++b)
+    LoadResidualBlock(e, unit, b, place.fm_base + t.residual_row + ResidualSlot(e, b) * tiles,
+                      load);
+}
+
 // The load engine's part of a unit: the table and per-channel constants
-// (first unit), the input window (when new), the weight chunk, the params
-// (first chunk) and the residuals (last chunk).
-Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place) {
+// (first unit), the input window (when new; with it the residuals kept
+// per window), the weight chunk, the params (first chunk) and a pair's
+// residuals (last chunk). The first load into a half the unit two before
+// used pops its token; a new window's loads come before that when its half
+// is already proven free (`window_free`).
+Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place, bool window_free) {
   const Tiling& tiling = e.tiling;
   const int64_t lanes = e.buffers.lanes, out_lanes = e.buffers.out_lanes;
   Batch load;
@@ -181,6 +217,9 @@ Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place)
     load.Add(WholeRowsLoad(tiling.constant_row, e.constants.channel_constants, tiling.constant_rows,
                            lanes, e.estimate));
   if (unit.new_window) LoadInputWindow(e, unit, place, load);
+  if (tiling.residual_per_window) LoadResiduals(e, unit, place, load);
+  const size_t waits_from = window_free ? load.insns.size() : 0;
+  e.estimate.LoadsWaitFrom(static_cast<int64_t>(waits_from));
   isa::LoadInsn weights;
   const int64_t row_bytes = WeightRowBytes(e.group, e.buffers);
   weights.buffer = isa::LoadInsn::kWeights;
@@ -203,8 +242,8 @@ Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place)
     e.estimate.Load(out_lanes * 8);
     load.Add(params);
   }
-  if (unit.last_chunk) LoadResiduals(e, unit, place, load);
-  load.First().pop_next = place.index >= 2;
+  if (!tiling.residual_per_window) LoadResiduals(e, unit, place, load);
+  isa::DepsOf(load.insns[waits_from]).pop_next = place.index >= 2;
   load.Last().push_next = true;
   return load;
 }
@@ -330,7 +369,14 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
     const Unit& unit = units[static_cast<size_t>(index)];
     const UnitPlace place = PlaceUnit(emitter, unit, index);
     estimate.BeginUnit();
-    Batch load = EmitLoads(emitter, unit, place);
+    // A new window's half was last read by the window two before, whose
+    // last unit the pops of the loads before proved finished when it is
+    // three or more units back.
+    int64_t before = -1;  // the last unit of window unit.window - 2
+    for (int64_t v = index - 1; v >= 0 && before < 0; --v)
+      if (units[static_cast<size_t>(v)].window <= unit.window - 2) before = v;
+    const bool window_free = unit.new_window && before <= index - 3;
+    Batch load = EmitLoads(emitter, unit, place, window_free);
     Batch compute = EmitCompute(emitter, unit, place, unit_count);
     Batch store = EmitStores(emitter, unit, place, pair_count);
     estimate.Fetch(

@@ -19,7 +19,8 @@
 // side's queue) when its loads are already there; a group starts after
 // kStartCycles. With double buffering the engines run as the tokens order
 // them, and Total() follows each engine's timeline unit by unit: a unit's
-// loads wait for the buffer slot the unit two before computed from, its
+// loads wait for the buffer slot the unit two before computed from (a new
+// input window's go first when the units before proved its half free), its
 // Gemms for its loads, for the unit before's and for the accumulator slot
 // the store two before emptied, its post stages for its Gemms and the unit
 // before's stages, its store for both and the store before. The fetch unit
@@ -130,6 +131,10 @@ class CycleEstimate {
     units_.back().loads.push_back({window, window - reads, written > 0 ? reads : -1,
                                    std::max({frame, reads, written}) + frame_rows + 1});
   }
+  /// The unit's loads from the `index`th on wait for the buffer slots the
+  /// unit two before used (its token); those before go first (a window
+  /// whose half the units before already proved free).
+  void LoadsWaitFrom(int64_t index) { units_.back().waits_from = index; }
   /// A store of `pixels` in `writes` DRAM writes (fewer than the pixels
   /// where compact pixels share a beat; -1: one a pixel).
   void Store(int64_t pixels, int64_t bytes, int64_t writes = -1) {
@@ -187,20 +192,42 @@ class CycleEstimate {
     int64_t requests_free = start;
     std::deque<int64_t> in_flight;
     int64_t writers_free = start;  // when the last load was written
-    for (size_t u = 0; u < n; ++u) {
+    // When the load engine may start unit u's loads: after the loads
+    // before, its instruction words, and its compute queue's room; or, when
+    // its first load waits for the token, that too. -1: not known yet (the
+    // queue's room waits on computation not yet placed).
+    const auto loads_start = [&](size_t u, size_t computed) -> int64_t {
       const Unit& unit = units_[u];
-      int64_t t = std::max(requests_free, u > 1 ? compute_end[u - 2] : int64_t{0});
+      const bool waits_first = u > 1 && unit.waits_from == 0;
+      int64_t t = std::max(requests_free, waits_first ? compute_end[u - 2] : int64_t{0});
       t += unit.fetch;
       // The unit before's last compute instruction entered the queue once
       // the one kQueueDepth before it issued; this unit's loads follow it.
-      if (const size_t depth = kQueueDepth; issued.size() > depth)
-        t = std::max(t, issued[issued.size() - 1 - depth] + kQueueCycles);
-      // Loads in flight: the next load asks for its first beat
-      // kRequestCycles after this one's last; each is written a latency
-      // after its last beat, in order, and a load waits for the one
-      // kLoadsInFlight before it to be written.
-      int64_t written = t;
-      for (const LoadBeats& load : unit.loads) {
+      size_t queued = issued.size();
+      for (size_t v = computed; v < u; ++v)
+        queued += units_[v].gemms.size() + static_cast<size_t>(units_[v].post_insns);
+      if (const size_t depth = kQueueDepth; queued > depth) {
+        if (queued - 1 - depth >= issued.size()) return -1;
+        t = std::max(t, issued[queued - 1 - depth] + kQueueCycles);
+      }
+      return t;
+    };
+    // Unit u's loads [from, to), from `t`, each after its request turn;
+    // those from its `waits_from` on after the token of unit u - 2. Their
+    // reads meet the writes of the first `placed` units' stores.
+    const auto run_loads = [&](size_t u, size_t from, size_t to, size_t placed, int64_t& t,
+                               int64_t& written) {
+      const Unit& unit = units_[u];
+      for (size_t i = from; i < to; ++i) {
+        const LoadBeats& load = unit.loads[i];
+        if (u > 1 && i == static_cast<size_t>(unit.waits_from)) {
+          t = std::max(t, compute_end[u - 2]);
+          written = std::max(written, t);
+        }
+        // Loads in flight: the next load asks for its first beat
+        // kRequestCycles after this one's last; each is written a latency
+        // after its last beat, in order, and a load waits for the one
+        // kLoadsInFlight before it to be written.
         if (in_flight.size() == kLoadsInFlight) {
           t = std::max(t, in_flight.front());
           in_flight.pop_front();
@@ -210,8 +237,8 @@ class CycleEstimate {
         // zero-inserted window's reads come first, its zeros after them.
         t += load.window +
              (load.paced_reads < 0 && load.free > 0
-                  ? stores.MeetReads(t, t + load.window, u, load.free)
-                  : stores.MeetLoad(t, t + load.window, u,
+                  ? stores.MeetReads(t, t + load.window, placed, load.free)
+                  : stores.MeetLoad(t, t + load.window, placed,
                                     load.paced_reads < 0 ? load.window : load.paced_reads));
         // The writers take the loads in order and write a unit a cycle, so
         // a load's zeros are hidden by its latency only when the load
@@ -222,8 +249,29 @@ class CycleEstimate {
         in_flight.push_back(written + 1);
         t += kRequestCycles;
       }
+    };
+    // A unit's loads ahead of its token (a new window's), run before the
+    // unit before computes: how many, and when they were written.
+    std::vector<size_t> ahead(n, 0);
+    std::vector<int64_t> ahead_written(n, 0);
+    for (size_t u = 0; u < n; ++u) {
+      const Unit& unit = units_[u];
+      int64_t t = ahead[u] > 0 ? requests_free : loads_start(u, u);
+      int64_t written = ahead[u] > 0 ? ahead_written[u] : t;
+      run_loads(u, ahead[u], unit.loads.size(), u, t, written);
       load_end[u] = written;
       requests_free = t;
+      // The next unit's loads ahead of its token ask while this one
+      // computes, so their reads meet the stores before this one's.
+      if (const size_t next = u + 1; next < n && next > 1 && units_[next].waits_from > 0) {
+        int64_t at = loads_start(next, u);
+        if (at >= 0) {
+          ahead[next] = static_cast<size_t>(units_[next].waits_from);
+          ahead_written[next] = at;
+          run_loads(next, 0, ahead[next], u, at, ahead_written[next]);
+          requests_free = at;
+        }
+      }
       // The array's first Gemm issues after the post stages of the unit
       // before entered their queue (one a cycle once its last Gemm is done).
       const int64_t begin =
@@ -260,6 +308,7 @@ class CycleEstimate {
     int64_t compute = 0, post = 0, post_insns = 0, store = 0;
     std::vector<int64_t> gemms;    ///< Each Gemm's cycles, in order.
     int64_t fetch = 0;             ///< The DRAM cycles its instruction words take.
+    int64_t waits_from = 0;        ///< Its first load that waits for the unit two before.
     int64_t pass = 0;              ///< The cycles of the post side's latest pass.
     std::vector<LoadBeats> loads;  ///< In order.
     int64_t store_words = 0;       ///< The DRAM cycles its stores' writes take.

@@ -19,7 +19,7 @@ int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 std::string Tiling::Text(const InnerProductGroup& g) const {
   return Cat("tile ", tile_h, "x", tile_w, " of ", g.out_h, "x", g.out_w, ", ", out_blocks,
              " output block(s), ", CeilDiv(rows_per_out_block, chunk_rows), " weight chunk(s) of ",
-             chunk_rows, " row(s)");
+             chunk_rows, " row(s)", residual_per_window ? ", residual kept per window" : "");
 }
 
 int64_t ResidualTilesBefore(const InnerProductGroup& g, size_t k) {
@@ -37,7 +37,8 @@ int64_t ConstantRowsBefore(const InnerProductGroup& g, size_t k, int64_t lanes) 
   return rows;
 }
 
-Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& u) {
+Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& u,
+                              bool residual_per_window) {
   if (u.lanes % u.out_lanes != 0)
     return Unsupported(Cat(g.what, ": array.input_channels (", u.lanes,
                            ") is not a multiple of array.output_channels (", u.out_lanes, ")"));
@@ -75,7 +76,14 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
   t.chunk_rows = std::min(t.rows_per_out_block, t.weight_half);
 
   const int64_t per_pixel = t.blocks * t.planes;  // fm rows per input pixel of the window
-  const int64_t residual = ResidualTilesBefore(g, g.residuals.size());  // fm rows per tile pixel
+  // A depthwise window's blocks read `multiplier` lane blocks of output
+  // channels; an ordinary window's every one.
+  t.residual_per_window = residual_per_window;
+  t.residual_slots = !residual_per_window ? 1
+                     : g.depthwise        ? g.multiplier
+                                          : CeilDiv(g.out_c, u.lanes);
+  const int64_t residual =  // fm rows per tile pixel
+      ResidualTilesBefore(g, g.residuals.size()) * t.residual_slots;
   const int64_t smallest = t.InRows(g, 1) * t.InCols(g, 1) * per_pixel + residual;
   if (smallest > t.fm_half)
     return Unsupported(Cat(g.what, ": one output pixel reads ", smallest, " feature-map rows (",
@@ -137,6 +145,28 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
   t.tile_w = LargestSpan(t.cols);
   t.residual_row = t.InRows(g, t.tile_h) * t.InCols(g, t.tile_w) * per_pixel;
   return t;
+}
+
+std::vector<Tiling> TallerTilings(const InnerProductGroup& g, const Tiling& fewest) {
+  std::vector<Tiling> all{fewest};
+  const bool windowed = g.pool && !g.pool->global;
+  AxisWindows wy;
+  if (windowed) wy = {g.pool->kh, g.pool->sy, g.pool->pad_top, g.pool->out_h};
+  const int64_t along_h = windowed ? wy.pooled : g.out_h;
+  const int64_t tiles_h = static_cast<int64_t>(fewest.rows.size());
+  const int64_t per_pixel = fewest.blocks * fewest.planes;
+  for (const int64_t times : {2, 3, 4, 6, 8, 12, 16}) {
+    const int64_t th = CeilDiv(along_h, tiles_h * times);
+    const std::vector<Span> rows = AxisSpans(g.out_h, th, windowed ? &wy : nullptr, g.store_output);
+    if (rows.size() == all.back().rows.size()) continue;
+    Tiling t = fewest;
+    t.rows = rows;
+    t.tile_h = LargestSpan(t.rows);
+    t.residual_row = t.InRows(g, t.tile_h) * t.InCols(g, t.tile_w) * per_pixel;
+    all.push_back(std::move(t));
+    if (th == 1) break;
+  }
+  return all;
 }
 
 }  // namespace opuc::codegen

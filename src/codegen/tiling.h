@@ -50,6 +50,13 @@ struct Tiling {
   /// largest window, where a unit's residual tiles (one row per pixel and
   /// plane, one full tile of rows after another) go.
   int64_t residual_row = 0;
+  /// Whether the residual tiles come with the input window, once for all
+  /// of its output blocks, into the window's half: a slot of tiles per block
+  /// of L lanes its blocks read (`residual_slots`; lane block b's is slot
+  /// b % residual_slots). Else each (tile, output block) pair loads them,
+  /// into the unit's own half: L lanes for each Co (issue 48, item 3).
+  bool residual_per_window = false;
+  int64_t residual_slots = 1;
   /// With a lookup table: its feature-map rows, after both halves, loaded
   /// once for the whole group; then the per-channel constants' rows.
   int64_t table_row = 0, table_rows = 0, constant_row = 0, constant_rows = 0;
@@ -69,7 +76,17 @@ struct Tiling {
 };
 
 /// Errors name the group's node, the buffer, and how much is missing.
-Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& units);
+/// `residual_per_window` keeps the residual tiles with the input window
+/// (Tiling::residual_per_window), which takes more of the buffer.
+Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& units,
+                              bool residual_per_window = false);
+
+/// `fewest` and the same tiling cut into more tiles along the height (2, 3,
+/// 4, 6, 8, ... times as many rows of tiles, each distinct): smaller tiles
+/// let the next tile's loads start sooner, so the engines overlap more, at
+/// the cost of more instructions and, with a window, more halo rows. The
+/// caller keeps the one the estimator finds fastest.
+std::vector<Tiling> TallerTilings(const InnerProductGroup& g, const Tiling& fewest);
 
 }  // namespace opuc::codegen
 

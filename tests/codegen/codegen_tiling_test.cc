@@ -2,6 +2,8 @@
 // entries, weight half 128 rows), with tiles and messages worked out by hand.
 #include <doctest/doctest.h>
 
+#include <vector>
+
 #include "tiling.h"
 
 namespace opuc::codegen {
@@ -27,6 +29,48 @@ TEST_CASE("the fewest tiles: 20x20 outputs of a 1x1 conv in 170-entry halves") {
   CHECK(t->tile_h == 8);
   CHECK(t->tile_w == 20);
   CHECK(t->chunk_rows == 1);
+}
+
+TEST_CASE("taller tilings: the fewest tiles cut into 2, 3, 4, 6, 8 ... times the rows") {
+  // 3 rows of tiles (8, 8, 4 rows of 20): 6 rows of tiles want 4 rows each
+  // (5 tiles), 9 want 3 (7), 12 want 2 (10), 18 want 2 again (skipped),
+  // 24 want 1 (20 tiles, the last).
+  const InnerProductGroup g = Conv(1, 8, 20, DType::kI8);
+  Expected<Tiling> fewest = ChooseTiling(g, kTiny);
+  REQUIRE(fewest.ok());
+  std::vector<int64_t> heights, tiles;
+  for (const Tiling& t : TallerTilings(g, *fewest)) {
+    heights.push_back(t.tile_h);
+    tiles.push_back(static_cast<int64_t>(t.rows.size() * t.cols.size()));
+    CHECK(t.tile_w == 20);
+  }
+  CHECK(heights == std::vector<int64_t>{8, 4, 3, 2, 1});
+  CHECK(tiles == std::vector<int64_t>{3, 5, 7, 10, 20});
+}
+
+TEST_CASE("residual tiles kept per window take a slot per block of L output channels") {
+  // 20 output channels on tiny (L = 8): 3 lane blocks, so with the
+  // residual kept per window a pixel takes 1 input row + 3 residual rows,
+  // and 512 rows hold 128 pixels: 4 tiles at least, 11x11 the largest of
+  // four (6x20 holds 120 pixels, 11x11 121). Loaded per pair,
+  // a pixel takes 2 rows and the accumulator's 170 entries bound the tile:
+  // 8 rows of 20 (3 tiles).
+  InnerProductGroup g = Conv(1, 8, 20, DType::kI8);
+  g.out_c = 20;
+  g.residuals.push_back(ResidualStep{});
+  g.residuals.back().channels = 20;
+  Expected<Tiling> per_pair = ChooseTiling(g, kTiny);
+  Expected<Tiling> kept = ChooseTiling(g, kTiny, /*residual_per_window=*/true);
+  REQUIRE(per_pair.ok());
+  REQUIRE(kept.ok());
+  CHECK(per_pair->residual_slots == 1);
+  CHECK(per_pair->tile_h == 8);
+  CHECK(kept->residual_per_window);
+  CHECK(kept->residual_slots == 3);
+  CHECK(kept->tile_h == 11);
+  CHECK(kept->tile_w == 11);
+  CHECK(kept->rows.size() * kept->cols.size() == 4);
+  CHECK(kept->residual_row == 11 * 11);  // after the window's one row a pixel
 }
 
 TEST_CASE("weight rows beyond half the buffer come in chunks") {

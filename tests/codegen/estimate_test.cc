@@ -98,6 +98,34 @@ TEST_CASE("the estimator's loads in flight: a frame's zeros wait for the load be
   CHECK(estimate.Total() == 304);
 }
 
+TEST_CASE("the estimator's timeline: a new window's loads go before the token of unit u-2") {
+  // Three units, latency 10, stores of no pixels (3 cycles, no writes).
+  // u0: a 100-beat load 7..107, written 120; Gemm (100 + 3 + 4) 128..235.
+  // u1: a 1-beat load 109..110, written 123; Gemm after u0's (+3) 238..345.
+  // u2: a 100-beat window, then a 1-beat weight row that waits for u0's
+  // token (235). Window first: 112..212, written 225; the weight row
+  // 235..236, written 249; Gemm max(257, 348) = 348..455; store 455..458.
+  // Both after the token: the window 235..335, written 348; the weight row
+  // 337..338, written 351; Gemm 359..466; store 466..469.
+  int64_t totals[2] = {};
+  for (int window_first = 0; window_first < 2; ++window_first) {
+    CycleEstimate estimate(Opu1024WithLatency(10));
+    for (int u = 0; u < 3; ++u) {
+      estimate.BeginUnit();
+      if (u == 2) {
+        estimate.LoadsWaitFrom(window_first);
+        estimate.Load(100 * 64);
+      }
+      estimate.Load(u == 0 ? 100 * 64 : 64);
+      estimate.Compute(100);
+      estimate.Store(0, 0);
+    }
+    totals[window_first] = estimate.Total();
+  }
+  CHECK(totals[0] == 469);
+  CHECK(totals[1] == 458);
+}
+
 TEST_CASE("the estimator's Table: its pass first copies the table, a row of L bytes a cycle") {
   // One unit whose post pass (an Output, a Table joined to it) ends after
   // its Gemm, so its store waits for it: the Table's copy of 257 entries of

@@ -8,7 +8,8 @@
 // every instruction's 16 bytes fetched from DRAM and the first a latency
 // late (docs/codegen.md) one after another, and what the counters do not
 // show: a depthwise Gemm's window fed a kernel row of a column a cycle (the
-// slower of the RTL's two feeds) and every post instruction's pipeline, an
+// slower of the RTL's two feeds), a feature-map load's writers a unit of
+// its frame a cycle, and every post instruction's pipeline, an
 // Average's reciprocal too, worked out from the instructions). Both
 // bounds come from fsim's counters, the program and the HwConfig, not from
 // the estimator.
@@ -28,7 +29,9 @@ namespace opuc::test {
 
 /// The cycles a step's instructions take that fsim's counters do not show:
 /// each depthwise Gemm's window, read a kernel row of a column a cycle
-/// (docs/rtl.md, opu_gemm.sv), beyond its one issue a pixel; each post
+/// (docs/rtl.md, opu_gemm.sv), beyond its one issue a pixel; each
+/// feature-map load's writers, a unit of its frame a cycle (zeros too) and
+/// a turn at each row's end, beyond its bytes (opu_load.sv); each post
 /// instruction's pipeline (at most 4 cycles a stage, an Average 7 and 20
 /// for its divisor's reciprocal).
 inline double UncountedCycles(const ProgramStep& step) {
@@ -36,7 +39,13 @@ inline double UncountedCycles(const ProgramStep& step) {
   for (size_t w = 0; w < step.word_count; ++w) {
     Expected<isa::Instruction> insn = isa::Decode(step.word(w));
     if (!insn.ok()) continue;
-    if (const auto* gemm = std::get_if<isa::GemmInsn>(&*insn); gemm && gemm->depthwise) {
+    if (const auto* load = std::get_if<isa::LoadInsn>(&*insn);
+        load && load->buffer == isa::LoadInsn::kFeatureMap) {
+      // Its writers: every unit of its frame (zeros too), a turn a row.
+      const int64_t rows = load->rows * (load->zeros_y + 1) + load->pad_top + load->pad_bottom;
+      const int64_t cols = load->cols * (load->zeros_x + 1) + load->pad_left + load->pad_right;
+      cycles += static_cast<double>(rows * cols + rows + 1);
+    } else if (const auto* gemm = std::get_if<isa::GemmInsn>(&*insn); gemm && gemm->depthwise) {
       const int64_t width = gemm->window_w + 1 + (gemm->out_cols - 1) * gemm->stride_x;
       cycles += static_cast<double>(gemm->out_rows * (gemm->window_h + 1) * width + 1);
     } else if (std::holds_alternative<isa::AverageInsn>(*insn)) {

@@ -363,7 +363,10 @@ std::pair<size_t, Insn> PatchWord(std::vector<isa::Word>& words, Change change) 
 }
 
 TEST_CASE("program: the semantic checks name what is wrong") {
-  const test::SmallModel base = test::MakeSmallModel("tiny");
+  // The fewest tiles (no tiling search): the first store is the whole map's.
+  PlanOptions fewest_tiles;
+  fewest_tiles.tile_search = false;
+  const test::SmallModel base = test::MakeSmallModel("tiny", false, false, fewest_tiles);
   REQUIRE(base.code.activations.size() >= 2);
   // The first OPU step's index among the steps.
   size_t first_opu = 0;

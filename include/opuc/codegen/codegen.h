@@ -72,6 +72,10 @@ struct PlanOptions {
   /// granules of Co bytes a pixel, not L. One-plane maps only: an i16 map
   /// keeps L-byte pixels until the estimator follows it (docs/decisions.md).
   bool compact_pixels = true;
+  /// Try the tiling with the fewest tiles and the same cut into more rows
+  /// of tiles, and keep the one the estimator finds fastest (docs/codegen.md,
+  /// Tiling).
+  bool tile_search = true;
 };
 
 /// Plans one step per group of `partition` (made for `hw` from the
