@@ -7,6 +7,7 @@
 // say what it does); any other config gets an error that says so.
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include "opuc/runtime/device.h"
 #include "rtl.h"
 #include "support/format.h"
@@ -28,8 +29,11 @@ class RtlDevice final : public Device {
                     OpuCounters* counters) override {
     RtlStats stats;
     RtlOptions run;
-    if (!options_.trace_path.empty())
-      run.trace_path = StepTracePath(options_.trace_path, StepIndex(program, step));
+    const size_t index = StepIndex(program, step);
+    const std::vector<size_t>& chosen = options_.trace_steps;
+    if (!options_.trace_path.empty() &&
+        (chosen.empty() || std::find(chosen.begin(), chosen.end(), index) != chosen.end()))
+      run.trace_path = StepTracePath(options_.trace_path, index);
     OPUC_RETURN_IF_ERROR(RunRtl(program.hw(), step.Words(), dram, &stats, run));
     if (counters) *counters = stats.counters;
     return OkStatus();

@@ -143,9 +143,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     if (code.Find(t) != nullptr) return OkStatus();
     OPUC_ASSIGN_OR_RETURN(ActivationLayout layout, LayoutActivation(graph, t, units.lanes, 0));
     if (fold) OPUC_RETURN_IF_ERROR(FoldLayout(layout, *fold));
-    // An i16 map keeps L-byte pixels: compact, some of its steps run up to
-    // 8% slower than estimated (docs/decisions.md, compact pixels).
-    if (options.compact_pixels && layout.planes() == 1) CompactPixels(layout, units.out_lanes);
+    if (options.compact_pixels) CompactPixels(layout, units.out_lanes);
     const int64_t bytes = AlignUp(layout.bytes(), align);
     layout.address = FirstFit(code, lives, lives[static_cast<size_t>(t)], bytes, base, align);
     next = std::max(next, layout.address + bytes);

@@ -86,6 +86,17 @@ TEST_CASE("opuc compile, verify, run and disasm on the example") {
       traces += entry.path().extension() == ".fst";
     CHECK(traces == json["opu_steps"].get<int>());
     std::filesystem::remove_all(trace_dir);
+    // --trace-step: only the steps asked for (the first OPU step is step 1).
+    std::filesystem::create_directories(trace_dir);
+    REQUIRE(Opuc("run " + program + " --device rtl --trace " + trace_dir +
+                 "/run.fst --trace-step 1 --output-dir " + r)
+                .exit_code == 0);
+    std::vector<std::string> traced;
+    for (const auto& entry : std::filesystem::directory_iterator(trace_dir))
+      traced.push_back(entry.path().filename().string());
+    CHECK(traced == std::vector<std::string>{"run.step1.fst"});
+    std::filesystem::remove_all(trace_dir);
+    CHECK(Opuc("run " + program + " --device rtl --trace-step 1 --output-dir " + r).exit_code == 2);
     Run untraced = Opuc("run " + program + " --device fsim --trace x.fst --output-dir " + r);
     CHECK(untraced.exit_code == 2);
     CHECK(untraced.err ==

@@ -1,7 +1,8 @@
 //===- tools/opuc/run.cc - `opuc run` -------------------------------------===//
 //
 // opuc run MODEL|PROG.opup --device ref|cpu|fsim|rtl [--input NAME=FILE.npy]...
-//          [--output-dir DIR] [--seed N] [--json] [--trace FILE] [--profile FILE]
+//          [--output-dir DIR] [--seed N] [--json] [--trace FILE [--trace-step N]...]
+//          [--profile FILE]
 //
 // A model runs on the reference executor (ref) or the CPU executor (cpu); a
 // program runs its CPU steps on the CPU executor and its OPU steps on the
@@ -97,8 +98,8 @@ Expected<Ran> RunModelOrProgram(const RunOptions& options) {
         "the program");
   OPUC_ASSIGN_OR_RETURN(std::vector<HostTensor> inputs,
                         GatherInputs(options.inputs, options.seed, target.graph()));
-  OPUC_ASSIGN_OR_RETURN(TargetRun run,
-                        RunOn(target, options.device, std::move(inputs), options.trace));
+  OPUC_ASSIGN_OR_RETURN(TargetRun run, RunOn(target, options.device, std::move(inputs),
+                                             options.trace, options.trace_steps));
   return Ran{std::move(target), std::move(run)};
 }
 
@@ -191,9 +192,15 @@ Command AddRunCommand(CLI::App& app) {
             ->required();
         cli.add_option("--output-dir", o.output_dir, "Where to write <output>.npy files")
             ->capture_default_str();
-        cli.add_option("--trace", o.trace,
-                       "With --device rtl: write an FST waveform of each OPU step to FILE, the "
-                       "step's index before the extension (run.fst -> run.step3.fst)");
+        CLI::Option* trace =
+            cli.add_option("--trace", o.trace,
+                           "With --device rtl: write an FST waveform of each OPU step to FILE, the "
+                           "step's index before the extension (run.fst -> run.step3.fst)");
+        cli.add_option("--trace-step", o.trace_steps,
+                       "With --trace: trace only step N (repeatable; the indices of opuc "
+                       "report and disasm), since a long program's every waveform takes "
+                       "gigabytes")
+            ->needs(trace);
         cli.add_option("--profile", o.profile,
                        "With a program: write what the device counted on each OPU step (cycles on "
                        "rtl, DRAM bytes, array issues) to FILE, for opuc report --profile");

@@ -18,7 +18,8 @@ struct RunOptions {
   std::string output_dir = ".";
   uint64_t seed = 0;
   bool json = false;
-  std::string trace;    ///< --trace: an FST waveform per OPU step (rtl).
+  std::string trace;                ///< --trace: an FST waveform per OPU step (rtl).
+  std::vector<size_t> trace_steps;  ///< --trace-step: only these steps' waveforms.
   std::string profile;  ///< --profile: what the device counted per OPU step (opuc/profile.h).
 };
 

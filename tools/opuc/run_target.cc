@@ -32,11 +32,13 @@ Expected<RunTarget> LoadRunTarget(const std::string& path) {
 }
 
 Expected<TargetRun> RunOn(const RunTarget& target, const std::string& device,
-                          std::vector<HostTensor> inputs, const std::string& trace) {
+                          std::vector<HostTensor> inputs, const std::string& trace,
+                          const std::vector<size_t>& trace_steps) {
   TargetRun ran;
   if (target.program) {
     DeviceOptions options;
     options.trace_path = trace;
+    options.trace_steps = trace_steps;
     OPUC_ASSIGN_OR_RETURN(std::unique_ptr<Device> opu, MakeDevice(device, options));
     Expected<ProgramRun> run = RunProgram(*target.program, *opu, std::move(inputs));
     if (!run.ok()) return run.status().WithContext(target.path);

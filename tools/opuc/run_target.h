@@ -40,9 +40,11 @@ struct TargetRun {
 };
 
 /// Runs `target` on `device` (a model: ref or cpu; a program: any device).
-/// `trace` (an FST file per OPU step) needs a program on rtl.
+/// `trace` (an FST file per OPU step, or per step of `trace_steps` when
+/// any) needs a program on rtl.
 Expected<TargetRun> RunOn(const RunTarget& target, const std::string& device,
-                          std::vector<HostTensor> inputs, const std::string& trace = "");
+                          std::vector<HostTensor> inputs, const std::string& trace = "",
+                          const std::vector<size_t>& trace_steps = {});
 
 }  // namespace opuc::cli
 

@@ -69,8 +69,7 @@ struct PlanOptions {
   bool fold_inputs = true;
   /// Lay out activations with compact pixels (docs/codegen.md, "DRAM
   /// layout"): a last channel block of fewer than L channels takes whole
-  /// granules of Co bytes a pixel, not L. One-plane maps only: an i16 map
-  /// keeps L-byte pixels until the estimator follows it (docs/decisions.md).
+  /// granules of Co bytes a pixel, not L; each plane of an i16 map so.
   bool compact_pixels = true;
   /// Try the tiling with the fewest tiles and the same cut into more rows
   /// of tiles, and keep the one the estimator finds fastest (docs/codegen.md,

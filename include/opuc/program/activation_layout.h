@@ -56,8 +56,11 @@ struct ActivationLayout {
   int64_t Granules(int64_t block) const {
     return PixelBytes(block) < lanes ? PixelBytes(block) / granule : 0;
   }
+  /// A plane's bytes, to a whole beat of L: an i16 map's low plane starts
+  /// on a beat, or each of its beats would touch two DRAM words.
   int64_t PlaneBytes() const {
-    return ((blocks() - 1) * lanes + PixelBytes(blocks() - 1)) * height * width;
+    const int64_t bytes = ((blocks() - 1) * lanes + PixelBytes(blocks() - 1)) * height * width;
+    return (bytes + lanes - 1) / lanes * lanes;
   }
   int64_t bytes() const { return planes() * PlaneBytes(); }
   /// Byte address of lane 0 of pixel (y, x) of a block in a plane.

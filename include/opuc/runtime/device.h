@@ -43,6 +43,8 @@ struct DeviceOptions {
   /// An FST waveform of each OPU step (rtl only): `PATH` with the step's
   /// index before the extension ("run.fst" -> "run.step3.fst").
   std::string trace_path;
+  /// The OPU steps to trace, by index (empty: every one).
+  std::vector<size_t> trace_steps;
 };
 
 /// Makes a device that MakeDevice then knows by `name`; a second
