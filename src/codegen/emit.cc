@@ -70,6 +70,14 @@ int64_t ResidualSlot(const GroupEmitter& e, int64_t lane_block) {
   return lane_block % e.tiling.residual_slots;
 }
 
+// Where lane block `lane_block`'s residual tiles start when kept with the
+// window at `fm_base`: after the window, a slot of every residual's tiles.
+int64_t WindowResidualBase(const GroupEmitter& e, int64_t fm_base, int64_t lane_block) {
+  return fm_base + e.tiling.residual_row +
+         ResidualSlot(e, lane_block) * ResidualTilesBefore(e.group, e.group.residuals.size()) *
+             e.tiling.tile_h * e.tiling.tile_w;
+}
+
 UnitPlace PlaceUnit(const GroupEmitter& e, const Unit& unit, int64_t index) {
   const Tiling& tiling = e.tiling;
   UnitPlace place;
@@ -82,10 +90,8 @@ UnitPlace PlaceUnit(const GroupEmitter& e, const Unit& unit, int64_t index) {
   place.acc_base = (unit.pair % 2) * tiling.acc_second;
   place.residual_base = (index % 2) * tiling.fm_half + tiling.residual_row;
   if (tiling.residual_per_window)
-    place.residual_base = place.fm_base + tiling.residual_row +
-                          ResidualSlot(e, unit.ob * e.buffers.out_lanes / e.buffers.lanes) *
-                              ResidualTilesBefore(e.group, e.group.residuals.size()) *
-                              tiling.tile_h * tiling.tile_w;
+    place.residual_base =
+        WindowResidualBase(e, place.fm_base, unit.ob * e.buffers.out_lanes / e.buffers.lanes);
   return place;
 }
 
@@ -193,11 +199,9 @@ void LoadResiduals(const GroupEmitter& e, const Unit& unit, const UnitPlace& pla
     return;
   }
   if (!unit.new_window) return;
-  const int64_t tiles = ResidualTilesBefore(g, g.residuals.size()) * t.tile_h * t.tile_w;
   const int64_t first = lane_block - ResidualSlot(e, lane_block);
   for (int64_t b = first; b < first + t.residual_slots && b * lanes < g.out_c; ++b)
-    LoadResidualBlock(e, unit, b, place.fm_base + t.residual_row + ResidualSlot(e, b) * tiles,
-                      load);
+    LoadResidualBlock(e, unit, b, WindowResidualBase(e, place.fm_base, b), load);
 }
 
 // The load engine's part of a unit: the table and per-channel constants
