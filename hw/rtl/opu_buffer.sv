@@ -1,13 +1,15 @@
 // An on-chip buffer of ROWS rows, each BEATS beats of BEAT_BITS: the load
 // engine writes a beat at a time (or a whole row of zeros, for padding);
 // the compute engine reads whole rows, one cycle after the address, through
-// two ports (the array's and the post-processing stages'). A
+// two ports (the array's and the post-processing stages'), or one
+// (READ_PORTS = 1: the weight buffer's, which only the array reads). A
 // diagonal write (the weight buffer's, whose BEATS are CO) spreads one beat
 // over the row: beat j keeps the beat's bytes l with l mod BEATS = j.
 module opu_buffer #(
   parameter int unsigned ROWS = 16,
   parameter int unsigned BEATS = 1,
   parameter int unsigned BEAT_BITS = 64,
+  parameter int unsigned READ_PORTS = 2,
   localparam int unsigned AW = ROWS > 1 ? $clog2(ROWS) : 1,
   localparam int unsigned BW = BEATS > 1 ? $clog2(BEATS) : 1
 ) (
@@ -53,6 +55,15 @@ module opu_buffer #(
     for (int unsigned j = 0; j < BEATS; j++)
       if (beat_we[j]) mem[waddr_i][j*BEAT_BITS +: BEAT_BITS] <= row[j*BEAT_BITS +: BEAT_BITS];
     rdata_o <= mem[raddr_i];
-    rdata_b_o <= mem[raddr_b_i];
+  end
+  // A second read port is a second copy of the memory in block RAM (a
+  // block RAM has one read port beside its write port), even when its data
+  // go unused: Yosys keeps the port.
+  if (READ_PORTS > 1) begin : g_port_b
+    always_ff @(posedge clk_i) rdata_b_o <= mem[raddr_b_i];
+  end else begin : g_no_port_b
+    logic raddr_b_unused;
+    assign raddr_b_unused = ^raddr_b_i;
+    assign rdata_b_o = '0;
   end
 endmodule

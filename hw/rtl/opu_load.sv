@@ -79,12 +79,12 @@ module opu_load
   logic [LW-1:0] rs_off_q;               // the response row's first byte in its beat
   logic          rs_last_q;              // the next response is its row's last beat
   logic [CW-1:0] rs_lo_q, rs_useful_q;   // its useful granules: [lo, lo + useful)
-  logic [CW-1:0] gcnt_q, have, have_if, useful;
+  logic [CW-1:0] gcnt_q, have_if, gcnt_if, gcnt_else;
   logic [NW-1:0] rr_q;                   // compact rows whose beats have all come
-  logic [2*GN*GB-1:0] gbuf_q;            // the queue of granules, oldest first
-  logic [3*GN*GB-1:0] cat, part;
+  logic [2*GN*GB-1:0] gbuf_q, gbuf_if, gbuf_else;  // the queue of granules, oldest first
+  logic [3*GN*GB-1:0] cat_if, cat, part;
   logic [opu_pkg::BEAT_BITS-1:0] pixel;
-  logic          emit, data_we;
+  logic          emit, emit_if, emit_else, data_we;
   logic        active_q, diagonal_q;
   logic [1:0]  buffer_q;
   logic [NW-1:0] rows_q;
@@ -215,25 +215,35 @@ module opu_load
   assign zero_write = zero_more && zx_q < pitch_q && !data_we;
 
   // A response is taken when the queue has room for its granules after
-  // this cycle's pixel (always, unless responses bunched after a wait).
+  // this cycle's pixel (always, unless responses bunched after a wait):
+  // have_if - gran <= 2 GN once a pixel's granules are there, and below
+  // gran <= GN it fits anyway, so have_if <= 2 GN + gran says it.
   assign have_if = gcnt_q + rs_useful_q;
-  assign fits = (have_if >= CW'(gran_q) ? have_if - CW'(gran_q) : have_if) <= CW'(2 * GN);
+  assign fits = (CW+1)'(have_if) <= (CW+1)'(2 * GN) + (CW+1)'(gran_q);
   // (A compact load's pixels may still be written after its last beat came:
   // the beats after it are the next load's.)
   assign rd_rsp_ready_o = rsp_more && (!compact_q || (rr_q < rows_q && fits));
   assign rsp_take = rd_rsp_valid_i && rd_rsp_ready_o;
-  assign useful = rsp_take ? rs_useful_q : '0;
-  assign have = gcnt_q + useful;
+  // The queue after this cycle's response, worked out from registers as if
+  // the response were taken and as if not, so that taking it (the DRAM's
+  // valid and the queue's room) is the last choice before the registers.
   always_comb begin
     part = (3*GN*GB)'(rd_rsp_data_i) >> (GB * 32'(rs_lo_q));
     for (int unsigned g = 0; g < 3 * GN; g++)
-      if (32'(g) >= 32'(useful)) part[GB*g +: GB] = '0;
-    cat = (3*GN*GB)'(gbuf_q) | (part << (GB * 32'(gcnt_q)));
+      if (32'(g) >= 32'(rs_useful_q)) part[GB*g +: GB] = '0;
+    cat_if = (3*GN*GB)'(gbuf_q) | (part << (GB * 32'(gcnt_q)));
+    cat = rsp_take ? cat_if : (3*GN*GB)'(gbuf_q);
     pixel = '0;
     for (int unsigned g = 0; g < GN; g++)
       if (32'(g) < 32'(gran_q)) pixel[GB*g +: GB] = cat[GB*g +: GB];
   end
-  assign emit = compact_q && rsp_more && have >= CW'(gran_q);
+  assign emit_if = compact_q && rsp_more && have_if >= CW'(gran_q);
+  assign emit_else = compact_q && rsp_more && gcnt_q >= CW'(gran_q);
+  assign emit = rsp_take ? emit_if : emit_else;
+  assign gcnt_if = have_if - (emit_if ? CW'(gran_q) : '0);
+  assign gcnt_else = gcnt_q - (emit_else ? CW'(gran_q) : '0);
+  assign gbuf_if = (2*GN*GB)'(emit_if ? cat_if >> (GB * 32'(gran_q)) : cat_if);
+  assign gbuf_else = emit_else ? gbuf_q >> (GB * 32'(gran_q)) : gbuf_q;
   assign data_we = compact_q ? emit : rsp_take;
   assign req_fire = rd_req_valid_o && rd_req_ready_i;
   // Past a unit read: one unit (zeros between) or the row's whole run of them.
@@ -411,8 +421,8 @@ module opu_load
         active_q <= 1'b0;
       end else if (active_q) begin
         if (compact_q) begin
-          gcnt_q <= have - (emit ? CW'(gran_q) : '0);
-          gbuf_q <= (2*GN*GB)'(emit ? cat >> (GB * 32'(gran_q)) : cat);
+          gcnt_q <= rsp_take ? gcnt_if : gcnt_else;
+          gbuf_q <= rsp_take ? gbuf_if : gbuf_else;
           if (rsp_take) begin
             if (!rs_last_q) begin
               {rs_bytes_q, rs_last_q, rs_lo_q, rs_useful_q} <= beat_after(rs_bytes_q);

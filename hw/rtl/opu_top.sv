@@ -142,7 +142,8 @@ module opu_top
     .wzero_row_i(load_wzero), .wdiag_i(1'b0), .wdata_i(load_wdata), .raddr_i(fm_raddr[opu_pkg::FM_AW-1:0]),
     .rdata_o(fm_rdata), .raddr_b_i(post_fm_raddr[opu_pkg::FM_AW-1:0]), .rdata_b_o(post_fm_rdata)
   );
-  opu_buffer #(.ROWS(opu_pkg::WGT_ROWS), .BEATS(opu_pkg::WGT_BEATS), .BEAT_BITS(opu_pkg::BEAT_BITS)) u_weight (
+  opu_buffer #(.ROWS(opu_pkg::WGT_ROWS), .BEATS(opu_pkg::WGT_BEATS), .BEAT_BITS(opu_pkg::BEAT_BITS),
+               .READ_PORTS(1)) u_weight (
     .clk_i, .we_i(load_we[1]), .waddr_i(load_waddr[opu_pkg::WGT_AW-1:0]), .wbeat_i(load_wbeat[opu_pkg::WGT_BW-1:0]),
     .wzero_row_i(load_wzero), .wdiag_i(load_wdiag), .wdata_i(load_wdata),
     .raddr_i(wgt_raddr[opu_pkg::WGT_AW-1:0]), .rdata_o(wgt_rdata), .raddr_b_i('0),
