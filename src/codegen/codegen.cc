@@ -186,7 +186,17 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
           codegen::ChooseTiling(g, units, /*residual_per_window=*/true);
       if (residual_tiles && kept.ok())
         for (codegen::Tiling& t : codegen::TallerTilings(g, *kept)) tilings.push_back(std::move(t));
+      if (codegen::PostSlicesFit(g) && options.post_slices == 0) {
+        const size_t whole = tilings.size();
+        for (size_t i = 0; i < whole; ++i)
+          for (const int64_t slices : {2, 4}) {
+            tilings.push_back(tilings[i]);
+            tilings.back().post_slices = slices;
+          }
+      }
     }
+    if (codegen::PostSlicesFit(g) && options.post_slices > 0)
+      for (codegen::Tiling& t : tilings) t.post_slices = options.post_slices;
     std::optional<PlannedStep> best;
     for (const codegen::Tiling& tiling : tilings) {
       OPUC_ASSIGN_OR_RETURN(PlannedStep step,

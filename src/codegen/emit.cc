@@ -14,6 +14,10 @@
 //   compute(u) last:     push compute->load (u < U-2); push compute->store (last chunk)
 //   store(p) first/last: pop compute->store / push store->compute (p < P-2)
 //
+// With post slices (Tiling::post_slices) the last chunk's stages push
+// compute->store at the end of each slice, and the pair's store pops one at
+// the start of each.
+//
 // so every token pushed is popped. A half reused by unit u was last used by
 // unit u-2 or earlier, which the pop proves finished.
 //
@@ -311,7 +315,22 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
     tile.th = unit.row.size;
     tile.tw = unit.col.size;
     if (g.pool) PlacePool(g, tiling, unit, place.acc_base, tile);
-    EmitPostStages(g, tile, e.estimate, compute.insns);
+    if (tiling.post_slices > 1) {
+      // A slice's entries and residual rows start its rows' pixels in; its
+      // last stage tells the store engine it may store them.
+      for (const auto& [first, end] :
+           PostSliceRows(unit.row.size, unit.row.kept, tiling.post_slices)) {
+        PostTile slice = tile;
+        slice.acc_base += first * tile.tw;
+        slice.residual_row += first * tile.tw;
+        slice.th = end - first;
+        EmitPostStages(g, slice, e.estimate, compute.insns);
+        compute.Last().push_next = true;
+        e.estimate.EndPostSlice();
+      }
+    } else {
+      EmitPostStages(g, tile, e.estimate, compute.insns);
+    }
   }
   compute.First().pop_prev = true;
   compute.First().pop_next = unit.first_chunk && unit.pair >= 2;
@@ -332,6 +351,27 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
   const int64_t out_lanes = e.buffers.out_lanes;
   const int64_t c0 = unit.ob * out_lanes, lanes = std::min(out_lanes, g.out_c - c0);
   const int64_t acc_base = place.acc_base;
+  if (e.tiling.post_slices > 1) {
+    // A slice's store waits for its post stages' token (PostSlicesFit: the
+    // output is all there is to store).
+    for (const auto& [first, end] :
+         PostSliceRows(unit.row.size, unit.row.kept, e.tiling.post_slices)) {
+      const size_t at = store.insns.size();
+      const int64_t rows = std::min(end, unit.row.kept) - first;
+      StoreTile(*layouts.output,
+                {acc_base + first * unit.col.size, rows, unit.col.kept, unit.col.size}, c0, lanes,
+                unit.row.first + first, unit.col.first, e.estimate, store.insns);
+      if (store.insns.size() == at) {  // no pixels: a Store of none carries the token
+        isa::StoreInsn none;
+        none.lanes = 1;
+        store.Add(none);
+      }
+      isa::DepsOf(store.insns[at]).pop_prev = true;
+      e.estimate.EndStoreSlice();
+    }
+    store.Last().push_prev = unit.pair < pair_count - 2;
+    return store;
+  }
   if (g.store_output)  // the pixels up to the next tile's (spans.h)
     StoreTile(*layouts.output, {acc_base, unit.row.kept, unit.col.kept, unit.col.size}, c0, lanes,
               unit.row.first, unit.col.first, e.estimate, store.insns);

@@ -46,6 +46,7 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <utility>
 #include <vector>
 
 #include "opuc/isa/isa.h"
@@ -79,6 +80,10 @@ class CycleEstimate {
   /// first load starting, as the RTL measures it.
   static constexpr int64_t kQueueDepth = 16;
   static constexpr int64_t kQueueCycles = 0;
+  /// The post side's queue (opu_compute_engine.sv's QUEUE): a unit's post
+  /// instructions past it enter only as the passes before leave it, and the
+  /// next unit's Gemms, after them in program order, wait for that.
+  static constexpr int64_t kPostQueue = 8;
   /// The load engine's instructions in flight (opu_top.sv's
   /// LOADS_IN_FLIGHT), and what it takes from a load's last request to the
   /// next one's first (the shell sees it free, starts it), as the RTL
@@ -167,6 +172,14 @@ class CycleEstimate {
     unit.post += cycles + kPostInstructionCycles + latency;
     unit.pass = cycles;
   }
+  /// The post instructions so far end a slice of the unit's tile, and the
+  /// stores so far store it: that slice's store waits only for its own
+  /// stages (Tiling::post_slices).
+  void EndPostSlice() {
+    units_.back().post_marks.push_back(units_.back().post);
+    units_.back().post_insn_marks.push_back(units_.back().post_insns);
+  }
+  void EndStoreSlice() { units_.back().store_marks.push_back(units_.back().store); }
   /// A Table's pass first copies its table (257 entries of two bytes)
   /// from the feature map into the chain's one table, a row of L bytes a
   /// cycle (opu_post.sv's TABLE_ROWS).
@@ -182,6 +195,9 @@ class CycleEstimate {
     // compute_end: when the unit's last instruction gave its tokens, which
     // waits for every instruction before it (its post stages').
     std::vector<int64_t> load_end(n), gemm_end(n), post_end(n), compute_end(n);
+    // When the unit's last post instruction entered the post side's queue,
+    // where that waited for the passes before (0: it did not).
+    std::vector<int64_t> post_queued(n, 0);
     StoreTimeline stores(n);
     // When each compute instruction so far left the fetch unit's queue.
     std::vector<int64_t> issued;
@@ -216,7 +232,7 @@ class CycleEstimate {
     // those from its `waits_from` on after the token of unit u - 2. Their
     // reads meet the writes of the first `placed` units' stores.
     const auto run_loads = [&](size_t u, size_t from, size_t to, size_t placed, int64_t& t,
-                               int64_t& written) {
+                               int64_t& written, std::vector<LoadReads>* log = nullptr) {
       const Unit& unit = units_[u];
       for (size_t i = from; i < to; ++i) {
         const LoadBeats& load = unit.loads[i];
@@ -235,11 +251,12 @@ class CycleEstimate {
         const int64_t asked = t;
         // The reads share the DRAM with the stores' writes (MeetLoad); a
         // zero-inserted window's reads come first, its zeros after them.
-        t += load.window +
-             (load.paced_reads < 0 && load.free > 0
-                  ? stores.MeetReads(t, t + load.window, placed, load.free)
-                  : stores.MeetLoad(t, t + load.window, placed,
-                                    load.paced_reads < 0 ? load.window : load.paced_reads));
+        const int64_t reads = load.paced_reads < 0 ? load.window : load.paced_reads;
+        const int64_t met = load.paced_reads < 0 && load.free > 0
+                                ? stores.MeetReads(t, t + load.window, placed, load.free)
+                                : stores.MeetLoad(t, t + load.window, placed, reads);
+        if (log) log->push_back({t, t + load.window + met, reads, load.paced_reads, load.free});
+        t += load.window + met;
         // The writers take the loads in order and write a unit a cycle, so
         // a load's zeros are hidden by its latency only when the load
         // before is written by then.
@@ -262,13 +279,16 @@ class CycleEstimate {
       load_end[u] = written;
       requests_free = t;
       // The next unit's loads ahead of its token ask while this one
-      // computes, so their reads meet the stores before this one's.
+      // computes, so their reads meet the stores before this one's (which
+      // the Gemms of this one may wait for), and, once it is placed, this
+      // one's.
+      std::vector<LoadReads> ahead_reads;
       if (const size_t next = u + 1; next < n && next > 1 && units_[next].waits_from > 0) {
         int64_t at = loads_start(next, u);
         if (at >= 0) {
           ahead[next] = static_cast<size_t>(units_[next].waits_from);
           ahead_written[next] = at;
-          run_loads(next, 0, ahead[next], u, at, ahead_written[next]);
+          run_loads(next, 0, ahead[next], u, at, ahead_written[next], &ahead_reads);
           requests_free = at;
         }
       }
@@ -277,6 +297,7 @@ class CycleEstimate {
       const int64_t begin =
           std::max({load_end[u] + kHandOverCycles,
                     u > 0 ? gemm_end[u - 1] + kUnitCycles + units_[u - 1].post_insns : int64_t{0},
+                    u > 0 ? post_queued[u - 1] + kUnitCycles : int64_t{0},
                     u > 1 ? stores.end[u - 2] : int64_t{0}});
       gemm_end[u] = begin + unit.compute;
       // A Gemm issues when the one before is done; the post instructions
@@ -292,12 +313,43 @@ class CycleEstimate {
                         ? std::max(gemm_end[u] + kPostStartCycles, post_before) + unit.post
                         : post_before;
       compute_end[u] = std::max(gemm_end[u], post_end[u]);
-      stores.Place(u, compute_end[u], unit.store, unit.store_words, unit.store_pixels);
+      // In slices, more post instructions than the post queue holds: the
+      // last enters as the slice holding the one kPostQueue before it starts.
+      if (const int64_t past = unit.post_insns - kPostQueue;
+          past > 0 && unit.post_marks.size() > 1) {
+        size_t k = 0;
+        while (k + 1 < unit.post_insn_marks.size() && unit.post_insn_marks[k] < past) ++k;
+        post_queued[u] = post_end[u] - unit.post + (k > 0 ? unit.post_marks[k - 1] : 0);
+      }
+      // In slices, each slice's store waits for its stages, not the tile's.
+      std::vector<std::pair<int64_t, int64_t>> slices;
+      if (unit.post_marks.size() > 1 && unit.store_marks.size() == unit.post_marks.size()) {
+        const int64_t post_begin = post_end[u] - unit.post;
+        for (size_t k = 0; k < unit.post_marks.size(); ++k)
+          slices.emplace_back(post_begin + unit.post_marks[k],
+                              unit.store_marks[k] - (k > 0 ? unit.store_marks[k - 1] : 0));
+      }
+      stores.Place(u, slices.empty() ? compute_end[u] : slices[0].first, unit.store,
+                   unit.store_words, unit.store_pixels, slices);
+      int64_t later = 0;
+      for (const LoadReads& r : ahead_reads)
+        later += r.paced_reads < 0 && r.free > 0
+                     ? stores.MeetReads(r.from + later, r.to + later, u + 1, r.free, u)
+                     : stores.MeetLoad(r.from + later, r.to + later, u + 1, r.reads, u);
+      if (later > 0) {
+        ahead_written[u + 1] += later;
+        requests_free += later;
+      }
     }
     return stores.end[n - 1];
   }
 
  private:
+  /// A load's reads as they ran: from, to, how many, and its LoadBeats'
+  /// paced_reads and free.
+  struct LoadReads {
+    int64_t from, to, reads, paced_reads, free;
+  };
   struct LoadBeats {
     int64_t window = 0;       ///< The load's DRAM cycles.
     int64_t free = 0;         ///< Of those, the cycles without a read.
@@ -313,6 +365,8 @@ class CycleEstimate {
     std::vector<LoadBeats> loads;  ///< In order.
     int64_t store_words = 0;       ///< The DRAM cycles its stores' writes take.
     int64_t store_pixels = 0;      ///< The cycles its stores' pixels take, one a cycle.
+    /// With post slices: `post` and `store` at the end of each slice.
+    std::vector<int64_t> post_marks, store_marks, post_insn_marks;
   };
 
   /// The store engine's timeline: when each unit's store begins and ends,
@@ -324,17 +378,24 @@ class CycleEstimate {
     std::vector<double> pace;  ///< Writes a cycle while a store writes.
     size_t writing = 0;        ///< The first store whose writes may not have ended.
 
-    /// Unit u's store, after its computation and the store before.
-    void Place(size_t u, int64_t computed, int64_t cycles, int64_t words, int64_t pixels) {
+    /// Unit u's store, after its computation and the store before; in
+    /// `slices` (when each is ready, its cycles), each slice after its
+    /// stages, which may leave the store waiting between slices.
+    void Place(size_t u, int64_t computed, int64_t cycles, int64_t words, int64_t pixels,
+               const std::vector<std::pair<int64_t, int64_t>>& slices) {
       begin[u] = std::max(computed, u > 0 ? end[u - 1] : int64_t{0});
-      end[u] = begin[u] + cycles;
+      int64_t waited = begin[u];
+      for (const auto& [ready, slice_cycles] : slices)
+        waited = std::max(waited, ready) + slice_cycles;
+      end[u] = std::max(begin[u] + cycles, waited);
       // Pixels that share a beat (compact pixels) are written one write
       // for several, so the writes are spread over the pixels' cycles.
       pace[u] = words < pixels ? static_cast<double>(words) / static_cast<double>(pixels) : 1.0;
-      write_end[u] = begin[u] + std::max(words, pixels);
+      write_end[u] = end[u] - cycles + std::max(words, pixels);
     }
 
-    /// The writes of the stores of the units before `u` that fall in the
+    /// The writes of the stores of the units before `u` (from the
+    /// `first`th on) that fall in the
     /// reads from `from` to `to`: the cycles they add to the reads, which
     /// then end as many cycles later and may meet the next store's writes.
     /// Each such store's writes, and the store, end as many cycles later,
@@ -344,10 +405,10 @@ class CycleEstimate {
     /// `from`, and so before every later read. The first `free` writes met
     /// fall in cycles without a read (a zero-inserted window's zeros, after
     /// its reads) and delay nothing.
-    int64_t MeetReads(int64_t from, int64_t to, size_t u, int64_t free = 0) {
+    int64_t MeetReads(int64_t from, int64_t to, size_t u, int64_t free = 0, size_t first = 0) {
       while (writing < u && write_end[writing] <= from && end[writing] <= from) ++writing;
       int64_t writes = 0;
-      for (size_t v = writing; v < u; ++v) {
+      for (size_t v = std::max(writing, first); v < u; ++v) {
         // After the store before, which reads met since may have delayed.
         if (v > 0 && end[v - 1] > begin[v]) Delay(v, end[v - 1] - begin[v]);
         const int64_t writing_there =
@@ -368,12 +429,12 @@ class CycleEstimate {
     /// most half its cycles keeps its pace and the other takes the rest,
     /// or each gets every second cycle (sim/dram_model.h: both start while
     /// the budget is positive, and the pair costs it two cycles' bytes).
-    int64_t MeetLoad(int64_t from, int64_t to, size_t u, int64_t reads) {
+    int64_t MeetLoad(int64_t from, int64_t to, size_t u, int64_t reads, size_t first = 0) {
       while (writing < u && write_end[writing] <= from && end[writing] <= from) ++writing;
       const double load_pace =
           static_cast<double>(reads) / static_cast<double>(std::max<int64_t>(1, to - from));
       int64_t delay = 0;
-      for (size_t v = writing; v < u && load_pace > 0; ++v) {
+      for (size_t v = std::max(writing, first); v < u && load_pace > 0; ++v) {
         if (v > 0 && end[v - 1] > begin[v]) Delay(v, end[v - 1] - begin[v]);
         const int64_t meet_from = std::max(from, begin[v]);
         const double reads_left = load_pace * static_cast<double>(to + delay - meet_from);

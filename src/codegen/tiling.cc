@@ -19,7 +19,8 @@ int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 std::string Tiling::Text(const InnerProductGroup& g) const {
   return Cat("tile ", tile_h, "x", tile_w, " of ", g.out_h, "x", g.out_w, ", ", out_blocks,
              " output block(s), ", CeilDiv(rows_per_out_block, chunk_rows), " weight chunk(s) of ",
-             chunk_rows, " row(s)", residual_per_window ? ", residual kept per window" : "");
+             chunk_rows, " row(s)", residual_per_window ? ", residual kept per window" : "",
+             post_slices > 1 ? Cat(", stored in ", post_slices, " slices") : "");
 }
 
 int64_t ResidualTilesBefore(const InnerProductGroup& g, size_t k) {
@@ -167,6 +168,21 @@ std::vector<Tiling> TallerTilings(const InnerProductGroup& g, const Tiling& fewe
     if (th == 1) break;
   }
   return all;
+}
+
+bool PostSlicesFit(const InnerProductGroup& g) {
+  if (g.pool || g.upsampled != kNoTensor || !g.store_output) return false;
+  return std::none_of(g.residuals.begin(), g.residuals.end(), [](const ResidualStep& r) {
+    return r.constant.empty() && r.format == DType::kI16;
+  });
+}
+
+std::vector<std::pair<int64_t, int64_t>> PostSliceRows(int64_t size, int64_t kept, int64_t slices) {
+  const int64_t n = std::max<int64_t>(1, std::min(slices, kept));
+  std::vector<std::pair<int64_t, int64_t>> rows;
+  for (int64_t k = 0; k < n; ++k) rows.emplace_back(kept * k / n, kept * (k + 1) / n);
+  rows.back().second = size;
+  return rows;
 }
 
 }  // namespace opuc::codegen

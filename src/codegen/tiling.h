@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "input_blocks.h"
@@ -57,6 +58,11 @@ struct Tiling {
   /// into the unit's own half: L lanes for each Co (issue 48, item 3).
   bool residual_per_window = false;
   int64_t residual_slots = 1;
+  /// The post stages and the store of a tile in this many slices of its
+  /// rows, a token each, so that a slice's store starts once its stages are
+  /// done rather than the tile's: the store runs beside the stages instead
+  /// of after them (issue 48). 1 without; only where PostSlicesFit.
+  int64_t post_slices = 1;
   /// With a lookup table: its feature-map rows, after both halves, loaded
   /// once for the whole group; then the per-channel constants' rows.
   int64_t table_row = 0, table_rows = 0, constant_row = 0, constant_rows = 0;
@@ -87,6 +93,18 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
 /// the cost of more instructions and, with a window, more halo rows. The
 /// caller keeps the one the estimator finds fastest.
 std::vector<Tiling> TallerTilings(const InnerProductGroup& g, const Tiling& fewest);
+
+/// Whether `g`'s post stages may run in slices of a tile's rows
+/// (Tiling::post_slices): the stages are entrywise (no pool) and the tile
+/// is stored as it is (no upsampled copy), and no residual is an i16 tile
+/// (its low plane lies a whole tile after its high one, where a slice's
+/// ResAdd would not look).
+bool PostSlicesFit(const InnerProductGroup& g);
+
+/// The slices [first, end) of a tile of `size` rows whose first `kept` are
+/// stored, `slices` of them at most: the kept rows split evenly, the last
+/// slice taking the rows after them.
+std::vector<std::pair<int64_t, int64_t>> PostSliceRows(int64_t size, int64_t kept, int64_t slices);
 
 }  // namespace opuc::codegen
 

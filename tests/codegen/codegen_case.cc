@@ -293,6 +293,7 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   PlanOptions options;
   options.fold_inputs = c.fold;
   options.compact_pixels = c.compact;
+  options.post_slices = c.post_slices;
   Expected<StepPlan> code = PlanSteps(graph, *partition, hw, options);
   REQUIRE_MESSAGE(code.ok(), code.status().ToString());
   REQUIRE(code->steps.size() == 1);
@@ -322,6 +323,7 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   }
   CHECK(code->steps[0].estimated_cycles > 0);
   CaseRun ran{code->steps[0].words, pieces.empty() && code->Find(x)->fold.has_value()};
+  ran.sliced = code->steps[0].tiling.find(" slices") != std::string::npos;
   int run_of_loads = 0;
   bool framed_before = false;
   for (const isa::Word& word : ran.words) {

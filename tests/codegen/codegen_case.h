@@ -65,6 +65,8 @@ struct Case {
   bool fold = false;
   // Lay activations out with compact pixels (PlanOptions::compact_pixels).
   bool compact = true;
+  // PlanOptions::post_slices: 0 lets the tiling search choose.
+  int64_t post_slices = 0;
 };
 
 std::string Describe(const Case& c);
@@ -92,6 +94,8 @@ struct CaseRun {
   /// another in the program, and loads right after one that writes a zero
   /// frame or compact pixels (whose responses may wait for that one).
   int load_chains = 0, after_framed_load = 0;
+  /// Whether the step runs its post stages and store in slices.
+  bool sliced = false;
 };
 
 /// Builds the case's graph, runs the reference and the compiled group, and

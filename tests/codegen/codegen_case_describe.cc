@@ -17,6 +17,7 @@ std::string Describe(const Case& c) {
                             "->" + std::string(DTypeName(c.out)) + " " + c.fused;
   if (c.fold) s += " (may fold)";
   if (!c.compact) s += " (L-byte pixels)";
+  if (c.post_slices > 0) s += " (" + std::to_string(c.post_slices) + " post slice(s) if it fits)";
   if (!c.pieces.empty()) {
     s += " read as a concat of";
     for (int64_t n : c.pieces) s += " " + std::to_string(n);

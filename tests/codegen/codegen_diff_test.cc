@@ -29,11 +29,13 @@ HwConfig Dilating(const char* preset) {
 }
 
 // How many runs folded the input, laid out compact pixels on and off the
-// granule, and ran chains of loads in flight: a draw that reaches none of
-// them proves nothing of them.
+// granule, ran chains of loads in flight and post stages in slices: a
+// draw that reaches none of them proves nothing of them.
 struct LayoutDraws {
-  int folded = 0, on_granule = 0, off_granule = 0, load_chains = 0, after_framed_load = 0;
+  int folded = 0, on_granule = 0, off_granule = 0, load_chains = 0, after_framed_load = 0,
+      sliced = 0;
   void Add(const CaseRun& ran) {
+    sliced += ran.sliced;
     folded += ran.folded;
     on_granule += ran.compact_on_granule;
     off_granule += ran.compact_off_granule;
@@ -46,6 +48,7 @@ struct LayoutDraws {
     CHECK(off_granule > 0);
     CHECK(load_chains > 0);
     CHECK(after_framed_load > 0);
+    CHECK(sliced > 0);
   }
 };
 
@@ -61,6 +64,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
     Case c = RandomCase(rng, false, hw.ipa.max_kernel, false);
     c.fold = i % 2 == 1;     // not drawn: the draws stay those of the cases before folding
     c.compact = i % 3 != 2;  // L-byte pixels in a third
+    c.post_slices = i % 4;   // the search's choice, or 1, 2 or 3 slices
     upsample += c.upsample;
     concat += !c.pieces.empty();
     i16_residual += c.residual && c.res_format == DType::kI16;
@@ -105,6 +109,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
     Case c = RandomCase(rng, true, hw.ipa.max_kernel, true);
     c.fold = i % 2 == 1;
     c.compact = i % 3 != 2;
+    c.post_slices = i % 4;
     layouts.Add(RunCase(c, hw, rng));
   }
   layouts.Check();

@@ -64,6 +64,60 @@ TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, i
   CHECK(estimate.Total() == 532);
 }
 
+TEST_CASE("the estimator's post slices: a slice's store waits for its own stages") {
+  // One unit: a 10-beat load (7..17, written 30), a 100-cycle Gemm (+3, +4)
+  // 38..145, then two slices of 50 entries, each an Output (50 + 3 + 4 = 57)
+  // and a store of 50 pixels of 16 bytes (53). The stages run 146..203 and
+  // 203..260; the first slice's store 203..256, the second's after its
+  // stages, 260..313. Unsliced the store would wait for both: 260..366.
+  for (const bool sliced : {true, false}) {
+    CycleEstimate estimate(Opu1024WithLatency(10));
+    estimate.BeginUnit();
+    estimate.Load(10 * 64);
+    estimate.Compute(100);
+    for (int k = 0; k < 2; ++k) {
+      estimate.Post(50);
+      if (sliced) estimate.EndPostSlice();
+    }
+    for (int k = 0; k < 2; ++k) {
+      estimate.Store(50, 50 * 16);
+      if (sliced) estimate.EndStoreSlice();
+    }
+    CHECK(estimate.Total() == (sliced ? 313 : 366));
+  }
+}
+
+TEST_CASE("the estimator's post queue: twelve post instructions hold the next unit's Gemm") {
+  // u0: a 10-beat load (written 30), a Gemm 38..145, then four slices of
+  // three stages of 10 entries streamed in one pass (17 + 5 + 5 = 27 each:
+  // 146..173..200..227..254), each slice's store 13 cycles after its
+  // stages (173..186, 200..213, 227..240, 254..267). Twelve post
+  // instructions and a queue of eight: the last enters as the second
+  // slice's pass leaves the queue, at 173, and u1's Gemm issues after it:
+  // u1's load 19..29 (written 42), its Gemm max(50, 145 + 3 + 12, 173 + 3)
+  // = 176..283, its store 283..296. Without the queue the Gemm would start
+  // at 160 and the store end at 280.
+  CycleEstimate estimate(Opu1024WithLatency(10));
+  estimate.BeginUnit();
+  estimate.Load(10 * 64);
+  estimate.Compute(100);
+  for (int k = 0; k < 4; ++k) {
+    estimate.Post(10);
+    estimate.Post(10, /*joins=*/true);
+    estimate.Post(10, /*joins=*/true);
+    estimate.EndPostSlice();
+  }
+  for (int k = 0; k < 4; ++k) {
+    estimate.Store(10, 10 * 16);
+    estimate.EndStoreSlice();
+  }
+  estimate.BeginUnit();
+  estimate.Load(10 * 64);
+  estimate.Compute(100);
+  estimate.Store(10, 10 * 16);
+  CHECK(estimate.Total() == 296);
+}
+
 TEST_CASE("the estimator's loads in flight: a chain pays the latency once, four at most") {
   // One unit of six 1-beat loads, a 100-cycle Gemm (+3, +4) and a store of
   // 10 pixels (13 cycles). Latency 10: a load is written 13 cycles after its

@@ -75,6 +75,10 @@ struct PlanOptions {
   /// of tiles, and keep the one the estimator finds fastest (docs/codegen.md,
   /// Tiling).
   bool tile_search = true;
+  /// Run each tile's post stages and store in this many slices of its rows
+  /// where the group allows (docs/codegen.md, "Post slices"); 0: the
+  /// tiling search weighs 1, 2 and 4 (1 without the search).
+  int64_t post_slices = 0;
 };
 
 /// Plans one step per group of `partition` (made for `hw` from the
