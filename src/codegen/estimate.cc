@@ -29,6 +29,8 @@ int64_t CycleEstimate::Total() const {
   StoreTimeline stores(n);
   // When each compute instruction so far left the fetch unit's queue.
   std::vector<int64_t> issued;
+  // When each store instruction so far started.
+  std::vector<int64_t> store_starts;
   // The first instruction comes a DRAM latency after the start.
   const int64_t start = kStartCycles + (units_[0].fetch > 0 ? latency_ : 0);
   // When the load engine may ask for the next load's first beat, and
@@ -53,6 +55,12 @@ int64_t CycleEstimate::Total() const {
     if (const size_t depth = kQueueDepth; queued > depth) {
       if (queued - 1 - depth >= issued.size()) return -1;
       t = std::max(t, issued[queued - 1 - depth] + kQueueCycles);
+    }
+    size_t stores_queued = store_starts.size();
+    for (size_t v = computed; v < u; ++v) stores_queued += units_[v].store_cycles.size();
+    if (const size_t depth = kQueueDepth; stores_queued > depth) {
+      if (stores_queued - 1 - depth >= store_starts.size()) return -1;
+      t = std::max(t, store_starts[stores_queued - 1 - depth] + kStoreQueueCycles);
     }
     return t;
   };
@@ -158,6 +166,16 @@ int64_t CycleEstimate::Total() const {
     }
     stores.Place(u, slices.empty() ? compute_end[u] : slices[0].first, unit.store, unit.store_words,
                  unit.store_pixels, slices);
+    // When each of its store instructions starts: one after another, a
+    // slice's first once its stages are done.
+    int64_t at = stores.begin[u];
+    for (size_t j = 0, slice = 0; j < unit.store_cycles.size(); ++j) {
+      if (!slices.empty() && j > 0 && j == static_cast<size_t>(unit.store_insn_marks[slice]))
+        ++slice;
+      if (!slices.empty()) at = std::max(at, slices[slice].first);
+      store_starts.push_back(at);
+      at += unit.store_cycles[j];
+    }
     int64_t later = 0;
     for (const LoadReads& r : ahead_reads)
       later += r.paced_reads < 0 && r.free > 0

@@ -79,10 +79,20 @@ class CycleEstimate {
   /// first load starting, as the RTL measures it.
   static constexpr int64_t kQueueDepth = 16;
   static constexpr int64_t kQueueCycles = 0;
+  /// The same for the store engine's queue (as deep): a unit's loads come
+  /// after the stores before in program order, so with more stores queued
+  /// than it holds they wait for the one kQueueDepth before the last to
+  /// start, and kStoreQueueCycles more, as the RTL measures it.
+  static constexpr int64_t kStoreQueueCycles = 3;
   /// The post side's queue (opu_compute_engine.sv's QUEUE): a unit's post
   /// instructions past it enter only as the passes before leave it, and the
   /// next unit's Gemms, after them in program order, wait for that.
   static constexpr int64_t kPostQueue = 8;
+  /// What a unit's second and later stores wait besides kInstructionCycles:
+  /// the one before's last pixel through the store's pipeline (the RTL
+  /// takes a store of n pixels in n + 5 cycles and starts the next 2
+  /// later; the first store's drain hides behind the hand-over).
+  static constexpr int64_t kStoreDrainCycles = 4;
   /// The load engine's instructions in flight (opu_top.sv's
   /// LOADS_IN_FLIGHT), and what it takes from a load's last request to the
   /// next one's first (the shell sees it free, starts it), as the RTL
@@ -142,7 +152,12 @@ class CycleEstimate {
   /// A store of `pixels` in `writes` DRAM writes (fewer than the pixels
   /// where compact pixels share a beat; -1: one a pixel).
   void Store(int64_t pixels, int64_t bytes, int64_t writes = -1) {
-    units_.back().store += std::max(pixels, Bandwidth(bytes)) + kInstructionCycles;
+    // A store after another of the unit waits for that one's last pixel to
+    // leave the store's pipeline.
+    const int64_t cycles = std::max(pixels, Bandwidth(bytes)) + kInstructionCycles +
+                           (units_.back().stores++ > 0 ? kStoreDrainCycles : 0);
+    units_.back().store += cycles;
+    units_.back().store_cycles.push_back(cycles);
     units_.back().store_pixels += std::max(pixels, Bandwidth(bytes));
     // Each write costs the words it touches.
     const int64_t per_pixel = pixels > 0 ? (bytes / pixels + word_bytes_ - 1) / word_bytes_ : 0;
@@ -178,7 +193,10 @@ class CycleEstimate {
     units_.back().post_marks.push_back(units_.back().post);
     units_.back().post_insn_marks.push_back(units_.back().post_insns);
   }
-  void EndStoreSlice() { units_.back().store_marks.push_back(units_.back().store); }
+  void EndStoreSlice() {
+    units_.back().store_marks.push_back(units_.back().store);
+    units_.back().store_insn_marks.push_back(units_.back().stores);
+  }
   /// A Table's pass first copies its table (257 entries of two bytes)
   /// from the feature map into the chain's one table, a row of L bytes a
   /// cycle (opu_post.sv's TABLE_ROWS).
@@ -199,7 +217,7 @@ class CycleEstimate {
     int64_t writers = 0;      ///< Its writers' cycles (its frame's units and rows).
   };
   struct Unit {
-    int64_t compute = 0, post = 0, post_insns = 0, store = 0;
+    int64_t compute = 0, post = 0, post_insns = 0, store = 0, stores = 0;
     std::vector<int64_t> gemms;    ///< Each Gemm's cycles, in order.
     int64_t fetch = 0;             ///< The DRAM cycles its instruction words take.
     int64_t waits_from = 0;        ///< Its first load that waits for the unit two before.
@@ -208,7 +226,8 @@ class CycleEstimate {
     int64_t store_words = 0;       ///< The DRAM cycles its stores' writes take.
     int64_t store_pixels = 0;      ///< The cycles its stores' pixels take, one a cycle.
     /// With post slices: `post` and `store` at the end of each slice.
-    std::vector<int64_t> post_marks, store_marks, post_insn_marks;
+    std::vector<int64_t> post_marks, store_marks, post_insn_marks, store_insn_marks;
+    std::vector<int64_t> store_cycles;  ///< Each store instruction's cycles, in order.
   };
 
   int64_t Bandwidth(int64_t bytes) const {

@@ -67,9 +67,10 @@ TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, i
 TEST_CASE("the estimator's post slices: a slice's store waits for its own stages") {
   // One unit: a 10-beat load (7..17, written 30), a 100-cycle Gemm (+3, +4)
   // 38..145, then two slices of 50 entries, each an Output (50 + 3 + 4 = 57)
-  // and a store of 50 pixels of 16 bytes (53). The stages run 146..203 and
-  // 203..260; the first slice's store 203..256, the second's after its
-  // stages, 260..313. Unsliced the store would wait for both: 260..366.
+  // and a store of 50 pixels of 16 bytes (53, the second 4 more for the
+  // first's drain). The stages run 146..203 and 203..260; the first slice's
+  // store 203..256, the second's after its stages, 260..317. Unsliced the
+  // store would wait for both: 260..370.
   for (const bool sliced : {true, false}) {
     CycleEstimate estimate(Opu1024WithLatency(10));
     estimate.BeginUnit();
@@ -83,7 +84,7 @@ TEST_CASE("the estimator's post slices: a slice's store waits for its own stages
       estimate.Store(50, 50 * 16);
       if (sliced) estimate.EndStoreSlice();
     }
-    CHECK(estimate.Total() == (sliced ? 313 : 366));
+    CHECK(estimate.Total() == (sliced ? 317 : 370));
   }
 }
 
@@ -116,6 +117,26 @@ TEST_CASE("the estimator's post queue: twelve post instructions hold the next un
   estimate.Compute(100);
   estimate.Store(10, 10 * 16);
   CHECK(estimate.Total() == 296);
+}
+
+TEST_CASE("the estimator's store queue: seventeen stores hold the next unit's loads") {
+  // u0: a 10-beat load (written 30), a Gemm 38..145, then 17 stores of 10
+  // pixels (13 cycles, 17 each after the first): 145..430. u1's loads come
+  // after them in program order, and the store queue holds 16, so its load
+  // (no bytes: nothing meets the writes) waits for u0's first store to
+  // start, 145, and 3 more: asked at 148, written 148 + 10 + 3 = 161; its
+  // 400-cycle Gemm (+7) 169..576; its store 576..589. Without the queue
+  // the load would go at 19 and the Gemm at 148: 568.
+  CycleEstimate estimate(Opu1024WithLatency(10));
+  estimate.BeginUnit();
+  estimate.Load(10 * 64);
+  estimate.Compute(100);
+  for (int k = 0; k < 17; ++k) estimate.Store(10, 10 * 16);
+  estimate.BeginUnit();
+  estimate.Load(0);
+  estimate.Compute(400);
+  estimate.Store(10, 10 * 16);
+  CHECK(estimate.Total() == 589);
 }
 
 TEST_CASE("the estimator's loads in flight: a chain pays the latency once, four at most") {
