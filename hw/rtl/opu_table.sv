@@ -36,8 +36,10 @@ module opu_table
       if (fill_i && fill_row_i < ROWS) rows_q[fill_row_i[RW-1:0]] <= row_i;
 
     logic [15:0] q;
-    logic [8:0] ka, kb;
-    logic [opu_pkg::BEAT_BITS-1:0] row_a, row_b;
+    logic [8:0] ka;
+    logic [RW-1:0] ra;
+    logic [opu_pkg::BEAT_BITS-1:0] row_a;
+    logic [opu_pkg::BEAT_BITS+15:0] knots;
     logic signed [16:0] a, b, a1_q, a2_q;
     logic signed [17:0] diff1_q;    // b - a, for an i16
     logic [7:0] frac1_q;            // its low byte, the knots' weight
@@ -48,11 +50,14 @@ module opu_table
     assign q = entry_i[opu_pkg::ACC_BITS*j +: 16];
     assign ka = format_i == 2'd2 ? {1'b0, ~q[15], q[14:8]} :
                 format_i == 2'd0 ? {1'b0, ~q[7], q[6:0]} : {1'b0, q[7:0]};
-    assign kb = ka + 9'd1;
-    assign row_a = rows_q[RW'(ka >> KW)];
-    assign row_b = rows_q[RW'(kb >> KW)];
+    // Knot ka and the one after it: the rest of ka's row and the next
+    // row's first, picked by ka's place in its row alone (no ka + 1 before
+    // the rows' read: a carry chain there was the design's longest path).
+    assign ra = RW'(ka >> KW);
+    assign row_a = rows_q[ra];
+    assign knots = {rows_q[ra + 1'b1][15:0], row_a};
     assign a = 17'(signed'(row_a[16 * 32'(ka[KW-1:0]) +: 16]));
-    assign b = 17'(signed'(row_b[16 * 32'(kb[KW-1:0]) +: 16]));
+    assign b = 17'(signed'(knots[16 * 32'(ka[KW-1:0]) + 16 +: 16]));
 
     always_ff @(posedge clk_i) begin
       if (enable_i) begin
