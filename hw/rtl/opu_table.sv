@@ -6,8 +6,8 @@
 // table, rounded once. Each lane reads its own copy of the rows (LUTRAM: one
 // write port, the fill's, and two asynchronous reads, the knot and the next),
 // so a lookup reads two rows and picks a knot of each, not one byte of 514
-// from a register file per byte read. Pipelined: the knots (and their
-// difference) behind a register, the interpolation's product behind
+// from a register file per byte read. Pipelined: the knots behind a
+// register, their difference and the interpolation's product behind
 // another (a DSP48E1's), the sum after: entry_o is the entry given
 // TABLE_CYCLES = 2 cycles before.
 module opu_table
@@ -41,7 +41,7 @@ module opu_table
     logic [opu_pkg::BEAT_BITS-1:0] row_a;
     logic [opu_pkg::BEAT_BITS+15:0] knots;
     logic signed [16:0] a, b, a1_q, a2_q;
-    logic signed [17:0] diff1_q;    // b - a, for an i16
+    logic signed [16:0] b1_q;       // the next knot for an i16, else a again
     logic [7:0] frac1_q;            // its low byte, the knots' weight
     logic signed [26:0] product2_q, rounded;
     logic signed [26:0] step;
@@ -62,12 +62,14 @@ module opu_table
     always_ff @(posedge clk_i) begin
       if (enable_i) begin
         a1_q <= a;
-        diff1_q <= format_i == 2'd2 ? 18'(b) - 18'(a) : '0;
+        b1_q <= format_i == 2'd2 ? b : a;
         frac1_q <= q[7:0];
       end
       if (v1_q) begin
         a2_q <= a1_q;
-        product2_q <= 27'(diff1_q) * 27'($signed({1'b0, frac1_q}));
+        // The knots' difference here, not before the register: after the
+        // rows' read and the knot's pick it made opu1024's longest path.
+        product2_q <= (27'(b1_q) - 27'(a1_q)) * 27'($signed({1'b0, frac1_q}));
       end
     end
     // Signed wires: a shift inside `v2_q ? ... : '0` would be unsigned.
