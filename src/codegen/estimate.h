@@ -155,7 +155,7 @@ class CycleEstimate {
     // A store after another of the unit waits for that one's last pixel to
     // leave the store's pipeline.
     const int64_t cycles = std::max(pixels, Bandwidth(bytes)) + kInstructionCycles +
-                           (units_.back().stores++ > 0 ? kStoreDrainCycles : 0);
+                           (units_.back().store_cycles.empty() ? 0 : kStoreDrainCycles);
     units_.back().store += cycles;
     units_.back().store_cycles.push_back(cycles);
     units_.back().store_pixels += std::max(pixels, Bandwidth(bytes));
@@ -195,7 +195,8 @@ class CycleEstimate {
   }
   void EndStoreSlice() {
     units_.back().store_marks.push_back(units_.back().store);
-    units_.back().store_insn_marks.push_back(units_.back().stores);
+    units_.back().store_insn_marks.push_back(
+        static_cast<int64_t>(units_.back().store_cycles.size()));
   }
   /// A Table's pass first copies its table (257 entries of two bytes)
   /// from the feature map into the chain's one table, a row of L bytes a
@@ -217,7 +218,7 @@ class CycleEstimate {
     int64_t writers = 0;      ///< Its writers' cycles (its frame's units and rows).
   };
   struct Unit {
-    int64_t compute = 0, post = 0, post_insns = 0, store = 0, stores = 0;
+    int64_t compute = 0, post = 0, post_insns = 0, store = 0;
     std::vector<int64_t> gemms;    ///< Each Gemm's cycles, in order.
     int64_t fetch = 0;             ///< The DRAM cycles its instruction words take.
     int64_t waits_from = 0;        ///< Its first load that waits for the unit two before.
