@@ -20,7 +20,7 @@ std::string Tiling::Text(const InnerProductGroup& g) const {
   return Cat("tile ", tile_h, "x", tile_w, " of ", g.out_h, "x", g.out_w, ", ", out_blocks,
              " output block(s), ", CeilDiv(rows_per_out_block, chunk_rows), " weight chunk(s) of ",
              chunk_rows, " row(s)", residual_per_window ? ", residual kept per window" : "",
-             post_slices > 1 ? Cat(", stored in ", post_slices, " slices") : "");
+             post_slices > 1 ? Cat(", stored in up to ", post_slices, " slices") : "");
 }
 
 int64_t ResidualTilesBefore(const InnerProductGroup& g, size_t k) {
