@@ -18,6 +18,7 @@
 #include "input_fold.h"
 #include "opuc/codegen/codegen.h"
 #include "opuc/program/lifetime.h"
+#include "phases.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -129,6 +130,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
         codegen::EveryReaderFolds(partition, g.input, *it->second.fold, folds))
       fold = it->second.fold;
     if (fold) codegen::FoldInnerProduct(*fold, g);
+    if (options.phases) codegen::UsePhases(g);
     codegen::ChooseDepthwiseWindow(g, hw, units);
     Expected<codegen::Tiling> tiling = codegen::ChooseTiling(g, units);
     if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", g.group));
@@ -197,6 +199,17 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     }
     if (codegen::PostSlicesFit(g) && options.post_slices > 0)
       for (codegen::Tiling& t : tilings) t.post_slices = options.post_slices;
+    if (options.tile_search && options.acc_regions == 0) {
+      const size_t whole = tilings.size();
+      for (size_t i = 0; i < whole; ++i)
+        if (codegen::AccQuartersFit(g, tilings[i], units)) {
+          tilings.push_back(tilings[i]);
+          tilings.back().acc_regions = 4;
+        }
+    }
+    if (options.acc_regions > 2)
+      for (codegen::Tiling& t : tilings)
+        if (codegen::AccQuartersFit(g, t, units)) t.acc_regions = 4;
     std::optional<PlannedStep> best;
     for (const codegen::Tiling& tiling : tilings) {
       OPUC_ASSIGN_OR_RETURN(PlannedStep step,

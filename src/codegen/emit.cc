@@ -9,10 +9,14 @@
 //                        window's loads go before it when the window two
 //                        before ended by unit u-3 (the pops before proved it)
 //   load(u) last:        push load->compute
-//   compute(u) first:    pop load->compute; and, first chunk of pair p >= 2,
-//                        pop store->compute (pair p-2 stored: its acc half is free)
+//   compute(u) first:    pop load->compute; and, first chunk of pair p >= R,
+//                        pop store->compute (pair p-R stored: its acc region is free)
 //   compute(u) last:     push compute->load (u < U-2); push compute->store (last chunk)
-//   store(p) first/last: pop compute->store / push store->compute (p < P-2)
+//   store(p) first/last: pop compute->store / push store->compute (p < P-R)
+//
+// R is Tiling::acc_regions (2: the accumulator's halves; 4: their quarters,
+// where the RTL's bank rule holds pair p's Gemms until pair p-2's post
+// stages are done, and the store of p-2 reads a quarter they do not write).
 //
 // With post slices (Tiling::post_slices) the last chunk's stages push
 // compute->store at the end of each slice, and the pair's store pops one at
@@ -27,6 +31,7 @@
 #include <algorithm>
 
 #include "depthwise_window.h"
+#include "phases.h"
 #include "support/format.h"
 #include "transfers.h"
 #include "units.h"
@@ -91,7 +96,7 @@ UnitPlace PlaceUnit(const GroupEmitter& e, const Unit& unit, int64_t index) {
   place.fm_base = (unit.window % 2) * tiling.fm_half;
   place.weight_base = (index % 2) * tiling.weight_half;
   place.param_row = (unit.pair % 2) * tiling.param_half;
-  place.acc_base = (unit.pair % 2) * tiling.acc_second;
+  place.acc_base = tiling.AccBase(unit.pair);
   place.residual_base = (index % 2) * tiling.fm_half + tiling.residual_row;
   if (tiling.residual_per_window)
     place.residual_base =
@@ -269,9 +274,11 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
     // A depthwise window's row starts at its first kernel row.
     const bool window = g.window_rows > 0;
     const int64_t ky = window ? row * g.window_rows : tap / g.kw, kx = window ? 0 : tap % g.kw;
+    // A phased tile's taps each fill a sub-tile of their own (phases.h).
+    const int64_t sub = g.Phases() > 1 ? tap * unit.row.size * unit.col.size : 0;
     for (int64_t plane = 0; plane < tiling.planes; ++plane) {
       isa::GemmInsn gemm;
-      gemm.acc_addr = place.acc_base;
+      gemm.acc_addr = place.acc_base + sub;
       gemm.fm_addr = place.fm_base +
                      (plane * tiling.blocks + block) * place.in_rows * place.in_cols +
                      ky * g.dy * place.in_cols + kx * g.dx;
@@ -282,8 +289,9 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
       gemm.out_cols = unit.col.size;
       gemm.stride_y = g.sy;
       gemm.stride_x = g.sx;
-      gemm.init = unit.first_chunk && compute.insns.empty() ? isa::GemmInsn::kFromBias
-                                                            : isa::GemmInsn::kAccumulate;
+      const bool first =
+          g.Phases() > 1 ? block == 0 && plane == 0 : unit.first_chunk && compute.insns.empty();
+      gemm.init = first ? isa::GemmInsn::kFromBias : isa::GemmInsn::kAccumulate;
       // An i16 input runs as two planes: the high bytes (signed, counting
       // 256 times), then the low bytes (unsigned).
       gemm.fm_unsigned = g.in_format == DType::kU8 || (tiling.planes == 2 && plane == 1);
@@ -312,7 +320,7 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
     tile.table_row = tiling.table_row;
     tile.constant_row = tiling.constant_row;
     tile.lanes = lanes;
-    tile.th = unit.row.size;
+    tile.th = unit.row.size * g.Phases();  // entrywise stages: every sub-tile
     tile.tw = unit.col.size;
     if (g.pool) PlacePool(g, tiling, unit, place.acc_base, tile);
     if (tiling.post_slices > 1) {
@@ -333,7 +341,7 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
     }
   }
   compute.First().pop_prev = true;
-  compute.First().pop_next = unit.first_chunk && unit.pair >= 2;
+  compute.First().pop_next = unit.first_chunk && unit.pair >= tiling.acc_regions;
   compute.Last().push_prev = place.index < unit_count - 2;
   compute.Last().push_next = unit.last_chunk;
   return compute;
@@ -369,10 +377,13 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
       isa::DepsOf(store.insns[at]).pop_prev = true;
       e.estimate.EndStoreSlice();
     }
-    store.Last().push_prev = unit.pair < pair_count - 2;
+    store.Last().push_prev = unit.pair < pair_count - e.tiling.acc_regions;
     return store;
   }
-  if (g.store_output)  // the pixels up to the next tile's (spans.h)
+  if (g.Phases() > 1)
+    StorePhases(g, *layouts.output, acc_base, unit.row.size, unit.col.size, unit.row.kept,
+                unit.col.kept, c0, lanes, unit.row.first, unit.col.first, e.estimate, store.insns);
+  else if (g.store_output)  // the pixels up to the next tile's (spans.h)
     StoreTile(*layouts.output, {acc_base, unit.row.kept, unit.col.kept, unit.col.size}, c0, lanes,
               unit.row.first, unit.col.first, e.estimate, store.insns);
   if (g.upsampled != kNoTensor && !g.pool)
@@ -393,7 +404,7 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
     store.Add(none);
   }
   store.First().pop_prev = true;
-  store.Last().push_prev = unit.pair < pair_count - 2;
+  store.Last().push_prev = unit.pair < pair_count - e.tiling.acc_regions;
   return store;
 }
 
@@ -403,6 +414,7 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
                                        const HwConfig& hw, const ConstantPlacement& constants,
                                        const GroupLayouts& layouts) {
   CycleEstimate estimate(hw);
+  estimate.AccRegions(tiling.acc_regions);
   const GroupEmitter emitter{group,     tiling,  BufferUnits(hw), hw.ipa.depthwise_line,
                              constants, layouts, estimate};
   const std::vector<Unit> units = Units(group, tiling, emitter.buffers);

@@ -17,7 +17,7 @@ int64_t CycleEstimate::Total() const {
   // The engines' timelines, unit by unit, as the tokens order them: a
   // unit's loads wait for the buffer slot the unit two before computed
   // from, its computation for its loads, the unit before and the
-  // accumulator slot the store two before emptied, its store for its
+  // accumulator slot the store acc_regions_ before emptied, its store for its
   // computation and the store before.
   const size_t n = units_.size();
   // compute_end: when the unit's last instruction gave its tokens, which
@@ -134,7 +134,7 @@ int64_t CycleEstimate::Total() const {
         std::max({load_end[u] + kHandOverCycles,
                   u > 0 ? gemm_end[u - 1] + kUnitCycles + units_[u - 1].post_insns : int64_t{0},
                   u > 0 ? post_queued[u - 1] + kUnitCycles : int64_t{0},
-                  u > 1 ? stores.end[u - 2] : int64_t{0}});
+                  u >= acc_regions_ ? stores.end[u - acc_regions_] : int64_t{0}});
     gemm_end[u] = begin + unit.compute;
     // A Gemm issues when the one before is done; the post instructions
     // enter the post side's queue one a cycle after the last.

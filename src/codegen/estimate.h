@@ -22,21 +22,18 @@
 // loads wait for the buffer slot the unit two before computed from (a new
 // input window's go first when the units before proved its half free), its
 // Gemms for its loads, for the unit before's and for the accumulator slot
-// the store two before emptied, its post stages for its Gemms and the unit
-// before's stages, its store for both and the store before. The fetch unit
-// reads the instructions from DRAM: the group's first comes a latency after
-// its start, and each unit's instruction bytes take the DRAM before its
-// loads (the fetch unit asks first). The fetch unit queues the words in
-// program order, a unit's loads after the unit before's computation, and
-// the compute engine's queue holds kQueueDepth: a unit with more compute
-// instructions than that holds the next unit's loads back until its first
-// ones have issued. Loads and stores share the DRAM, which takes a read or
-// a write a cycle: where a load's reads (one a cycle, or paced to its
-// writes with compact pixels) meet a store's writes (one a cycle, or one
-// for the pixels that share a beat) and together want more than every
-// cycle, a stream that wants at most one cycle in two keeps its pace and
-// the other gets the rest, or each gets one in two; a store delayed delays
-// the stores after it.
+// the store two (or four: Tiling::acc_regions) before emptied, its post stages for its Gemms and
+// the unit before's stages, its store for both and the store before. The fetch unit reads the
+// instructions from DRAM: the group's first comes a latency after its start, and each unit's
+// instruction bytes take the DRAM before its loads (the fetch unit asks first). The fetch unit
+// queues the words in program order, a unit's loads after the unit before's computation, and the
+// compute engine's queue holds kQueueDepth: a unit with more compute instructions than that holds
+// the next unit's loads back until its first ones have issued. Loads and stores share the DRAM,
+// which takes a read or a write a cycle: where a load's reads (one a cycle, or paced to its writes
+// with compact pixels) meet a store's writes (one a cycle, or one for the pixels that share a beat)
+// and together want more than every cycle, a stream that wants at most one cycle in two keeps its
+// pace and the other gets the rest, or each gets one in two; a store delayed delays the stores
+// after it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_CODEGEN_ESTIMATE_H
@@ -126,6 +123,11 @@ class CycleEstimate {
     return 1 + (levels > 1 ? (levels + 1) / 2 : 1);
   }
 
+  /// The accumulator regions the units take in turn (Tiling::acc_regions):
+  /// a unit's Gemms wait for the store `regions` units before. (The post
+  /// stages of the unit two before, which hold its bank, are done before
+  /// its weights load: that load waits for them.)
+  void AccRegions(int64_t regions) { acc_regions_ = static_cast<size_t>(regions); }
   void BeginUnit() { units_.emplace_back(); }
   /// The unit's instructions, `words` of them, read from DRAM by the fetch
   /// unit (opu_fetch.sv).
@@ -239,6 +241,7 @@ class CycleEstimate {
   int64_t array_pipeline_;
   int64_t word_bytes_;
   int64_t table_fill_;
+  size_t acc_regions_ = 2;
   std::vector<Unit> units_;
 };
 

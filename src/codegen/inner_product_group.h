@@ -107,6 +107,11 @@ struct InnerProductGroup {
   int64_t out_h = 1, out_w = 1, out_c = 1;
   int64_t kh = 1, kw = 1, sy = 1, sx = 1, dy = 1, dx = 1;
   int64_t pad_top = 0, pad_left = 0;  ///< Zero rows/columns before the input.
+  /// A transposed convolution run as phases (phases.h): its stride along
+  /// each axis, the output pixels each pixel of the window's grid makes; 1
+  /// otherwise.
+  int64_t phases_y = 1, phases_x = 1;
+  int64_t Phases() const { return phases_y * phases_x; }
   bool depthwise = false;
   /// No inner product: a depthwise pass with weight 1 (`node` is the first op).
   bool identity = false;

@@ -20,7 +20,9 @@ std::string Tiling::Text(const InnerProductGroup& g) const {
   return Cat("tile ", tile_h, "x", tile_w, " of ", g.out_h, "x", g.out_w, ", ", out_blocks,
              " output block(s), ", CeilDiv(rows_per_out_block, chunk_rows), " weight chunk(s) of ",
              chunk_rows, " row(s)", residual_per_window ? ", residual kept per window" : "",
-             post_slices > 1 ? Cat(", stored in up to ", post_slices, " slices") : "");
+             post_slices > 1 ? Cat(", stored in up to ", post_slices, " slices") : "",
+             acc_regions > 2 ? Cat(", ", acc_regions, " accumulator regions") : "",
+             g.Phases() > 1 ? Cat(", as ", g.Phases(), " phases") : "");
 }
 
 int64_t ResidualTilesBefore(const InnerProductGroup& g, size_t k) {
@@ -121,7 +123,7 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
       const int64_t pixels_h = largest(g.out_h, th, pool_y), pixels = pixels_h * pixels_w;
       const bool fits = pixels_h <= kMaxTileSide &&
                         t.InRows(g, pixels_h) * cols * per_pixel + residual * pixels <= t.fm_half &&
-                        pixels + (windowed ? th * tw : 0) <= t.acc_half;
+                        pixels * g.Phases() + (windowed ? th * tw : 0) <= t.acc_half;
       if (fits)
         lo = th;
       else
@@ -171,10 +173,15 @@ std::vector<Tiling> TallerTilings(const InnerProductGroup& g, const Tiling& fewe
 }
 
 bool PostSlicesFit(const InnerProductGroup& g) {
-  if (g.pool || g.upsampled != kNoTensor || !g.store_output) return false;
+  if (g.pool || g.upsampled != kNoTensor || !g.store_output || g.Phases() > 1) return false;
   return std::none_of(g.residuals.begin(), g.residuals.end(), [](const ResidualStep& r) {
     return r.constant.empty() && r.format == DType::kI16;
   });
+}
+
+bool AccQuartersFit(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u) {
+  if (g.pool && !g.pool->global) return false;
+  return t.acc_second == u.AccBank1() && t.tile_h * t.tile_w * g.Phases() <= t.acc_half / 2;
 }
 
 std::vector<std::pair<int64_t, int64_t>> PostSliceRows(int64_t size, int64_t kept, int64_t slices) {

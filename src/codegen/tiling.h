@@ -63,6 +63,14 @@ struct Tiling {
   /// done rather than the tile's: the store runs beside the stages instead
   /// of after them (issue 48). 1 without; only where PostSlicesFit.
   int64_t post_slices = 1;
+  /// The accumulator regions the (tile, output block) pairs take in turn:
+  /// 2 (a half each, the banks alternating) or 4 (each half split in two,
+  /// pair p in quarter p % 4 of bank p % 2). With 4, pair p's Gemms wait
+  /// for the store of pair p - 4 rather than p - 2: the store reads its
+  /// bank's copy of its own quarter while the array writes the other one
+  /// (docs/rtl.md's bank rule still waits for pair p - 2's post stages),
+  /// so the array need not wait for the store. Only where AccQuartersFit.
+  int64_t acc_regions = 2;
   /// With a lookup table: its feature-map rows, after both halves, loaded
   /// once for the whole group; then the per-channel constants' rows.
   int64_t table_row = 0, table_rows = 0, constant_row = 0, constant_rows = 0;
@@ -79,6 +87,11 @@ struct Tiling {
     return (n - 1) * g.sx + (g.kw - 1) * g.dx + 1;
   }
   std::string Text(const InnerProductGroup& g) const;
+  /// The first accumulator entry of pair `pair`'s region.
+  int64_t AccBase(int64_t pair) const {
+    const int64_t per_half = acc_regions / 2;
+    return (pair % 2) * acc_second + (pair / 2 % per_half) * (acc_half / per_half);
+  }
 };
 
 /// Errors name the group's node, the buffer, and how much is missing.
@@ -100,6 +113,11 @@ std::vector<Tiling> TallerTilings(const InnerProductGroup& g, const Tiling& fewe
 /// (its low plane lies a whole tile after its high one, where a slice's
 /// ResAdd would not look).
 bool PostSlicesFit(const InnerProductGroup& g);
+
+/// Whether `t`'s tiles fit a quarter of the accumulator in a bank of its
+/// own (Tiling::acc_regions = 4): no windowed pool (its pooled entries
+/// follow the tile's) and halves that start at the RTL's banks.
+bool AccQuartersFit(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u);
 
 /// The slices [first, end) of a tile of `size` rows whose first `kept` are
 /// stored, `slices` of them at most: the kept rows split evenly, the last

@@ -54,11 +54,6 @@ isa::LoadInsn WholeRowsLoad(int64_t sram_row, int64_t dram, int64_t rows, int64_
   return load;
 }
 
-namespace {
-
-// The DRAM writes of `s` on the RTL (opu_store.sv): one per run of
-// consecutive pixels inside one beat of L bytes, a compact map's pixels
-// sharing it.
 int64_t StoreWrites(const isa::StoreInsn& s, int64_t pixel_bytes, int64_t L) {
   if (s.granules == 0) return s.rows * s.cols * (s.upsample ? 4 : 1);
   const int64_t copies = s.upsample ? 2 : 1;
@@ -74,8 +69,6 @@ int64_t StoreWrites(const isa::StoreInsn& s, int64_t pixel_bytes, int64_t L) {
         }
   return writes;
 }
-
-}  // namespace
 
 void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0, int64_t lanes,
                int64_t y0, int64_t x0, CycleEstimate& estimate,

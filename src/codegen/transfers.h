@@ -51,6 +51,11 @@ isa::LoadInsn WholeRowsLoad(int64_t sram_row, int64_t dram, int64_t rows, int64_
 
 /// Pixels in the accumulator, row by row from `acc_addr`, `pitch` entries
 /// apart (`cols` when 0).
+/// The DRAM writes of `s` on the RTL (opu_store.sv), its pixels
+/// `pixel_bytes` apart: one per run of consecutive pixels inside one beat
+/// of L bytes, a compact map's pixels sharing it.
+int64_t StoreWrites(const isa::StoreInsn& s, int64_t pixel_bytes, int64_t L);
+
 struct TileRect {
   int64_t acc_addr, rows, cols, pitch = 0;
 };

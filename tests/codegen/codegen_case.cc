@@ -294,6 +294,7 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   options.fold_inputs = c.fold;
   options.compact_pixels = c.compact;
   options.post_slices = c.post_slices;
+  options.acc_regions = c.acc_regions;
   Expected<StepPlan> code = PlanSteps(graph, *partition, hw, options);
   REQUIRE_MESSAGE(code.ok(), code.status().ToString());
   REQUIRE(code->steps.size() == 1);
@@ -324,6 +325,8 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   CHECK(code->steps[0].estimated_cycles > 0);
   CaseRun ran{code->steps[0].words, pieces.empty() && code->Find(x)->fold.has_value()};
   ran.sliced = code->steps[0].tiling.find(" slices") != std::string::npos;
+  ran.quartered = code->steps[0].tiling.find("4 accumulator regions") != std::string::npos;
+  ran.phased = code->steps[0].tiling.find(" phases") != std::string::npos;
   int run_of_loads = 0;
   bool framed_before = false;
   for (const isa::Word& word : ran.words) {

@@ -67,6 +67,9 @@ struct Case {
   bool compact = true;
   // PlanOptions::post_slices: 0 lets the tiling search choose.
   int64_t post_slices = 0;
+  // PlanOptions::acc_regions: 0 lets the tiling search choose; 4 where the
+  // tiles fit a quarter of the accumulator.
+  int64_t acc_regions = 0;
 };
 
 std::string Describe(const Case& c);
@@ -96,6 +99,10 @@ struct CaseRun {
   int load_chains = 0, after_framed_load = 0;
   /// Whether the step runs its post stages and store in slices.
   bool sliced = false;
+  /// Whether its pairs take four accumulator regions in turn.
+  bool quartered = false;
+  /// Whether it runs a transposed convolution as phases.
+  bool phased = false;
 };
 
 /// Builds the case's graph, runs the reference and the compiled group, and

@@ -18,6 +18,8 @@ std::string Describe(const Case& c) {
   if (c.fold) s += " (may fold)";
   if (!c.compact) s += " (L-byte pixels)";
   if (c.post_slices > 0) s += " (" + std::to_string(c.post_slices) + " post slice(s) if it fits)";
+  if (c.acc_regions > 0)
+    s += " (" + std::to_string(c.acc_regions) + " accumulator regions if they fit)";
   if (!c.pieces.empty()) {
     s += " read as a concat of";
     for (int64_t n : c.pieces) s += " " + std::to_string(n);

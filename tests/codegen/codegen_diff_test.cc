@@ -29,13 +29,15 @@ HwConfig Dilating(const char* preset) {
 }
 
 // How many runs folded the input, laid out compact pixels on and off the
-// granule, ran chains of loads in flight and post stages in slices: a
-// draw that reaches none of them proves nothing of them.
+// granule, ran chains of loads in flight, post stages in slices and four
+// accumulator regions: a draw that reaches none of them proves nothing of
+// them.
 struct LayoutDraws {
   int folded = 0, on_granule = 0, off_granule = 0, load_chains = 0, after_framed_load = 0,
-      sliced = 0;
+      sliced = 0, quartered = 0;
   void Add(const CaseRun& ran) {
     sliced += ran.sliced;
+    quartered += ran.quartered;
     folded += ran.folded;
     on_granule += ran.compact_on_granule;
     off_granule += ran.compact_off_granule;
@@ -49,6 +51,7 @@ struct LayoutDraws {
     CHECK(load_chains > 0);
     CHECK(after_framed_load > 0);
     CHECK(sliced > 0);
+    CHECK(quartered > 0);
   }
 };
 
@@ -65,6 +68,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
     c.fold = i % 2 == 1;     // not drawn: the draws stay those of the cases before folding
     c.compact = i % 3 != 2;  // L-byte pixels in a third
     c.post_slices = i % 4;   // the search's choice, or 1, 2 or 3 slices
+    c.acc_regions = i % 5 == 1 ? 4 : i % 5 == 2 ? 2 : 0;  // else the search's
     upsample += c.upsample;
     concat += !c.pieces.empty();
     i16_residual += c.residual && c.res_format == DType::kI16;
@@ -110,9 +114,47 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
     c.fold = i % 2 == 1;
     c.compact = i % 3 != 2;
     c.post_slices = i % 4;
+    c.acc_regions = i % 5 == 1 ? 4 : i % 5 == 2 ? 2 : 0;
     layouts.Add(RunCase(c, hw, rng));
   }
   layouts.Check();
+}
+
+TEST_CASE("codegen + fsim equal the integer reference on transposed convolutions as phases") {
+  // Kernel = stride (2x2/2, 3x3/3), SAME and VALID, then the entrywise
+  // stages random groups hold: each tap a 1x1 Gemm into a sub-tile of its
+  // own, stored to every s-th pixel (compact maps of one granule in one
+  // Store a sub-tile, the rest a Store a row). Out channels past Co take
+  // several output blocks.
+  HwConfig opu = Dilating("opu1024");
+  opu.ipa.max_stride = 3;  // the phases are 1x1 Gemms: any stride the loads reach
+  const HwConfig configs[] = {opu, Dilating("tiny")};
+  std::mt19937 rng(49);
+  int phased = 0, threes = 0, compact = 0, l_byte = 0, blocks = 0, after = 0;
+  for (int i = 0; i < 24; ++i) {
+    const HwConfig& hw = configs[i % 2];
+    Case c = RandomCase(rng, false, hw.ipa.max_kernel, false);
+    c.op = OpKind::kTransposeConv2D;
+    c.identity = false;
+    c.k = c.stride = i % 3 == 2 && hw.ipa.max_stride >= 3 ? 3 : 2;
+    c.dilation = 1;
+    c.residual = c.residual2 = c.pool = c.pool_global = c.upsample = c.keep_tap = false;
+    c.pieces.clear();
+    c.compact = i % 4 != 3;
+    const CaseRun ran = RunCase(c, hw, rng);
+    phased += ran.phased;
+    threes += ran.phased && c.k == 3;
+    compact += ran.phased && c.compact;
+    l_byte += ran.phased && !c.compact;
+    blocks += ran.phased && c.co > hw.array.output_channels;
+    after += ran.phased && (c.after || c.channel);
+  }
+  CHECK(phased == 24);
+  CHECK(threes > 0);
+  CHECK(compact > 0);
+  CHECK(l_byte > 0);
+  CHECK(blocks > 0);
+  CHECK(after > 0);
 }
 
 // Whether `words` hold a Gemm of the array's depthwise mode, and one that

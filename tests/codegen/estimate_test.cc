@@ -119,6 +119,30 @@ TEST_CASE("the estimator's post queue: twelve post instructions hold the next un
   CHECK(estimate.Total() == 296);
 }
 
+TEST_CASE("the estimator's accumulator quarters: a unit's Gemms wait for the store four before") {
+  // Three units of no load bytes (each written 13 cycles after it asks), a
+  // Gemm (+7), a 10-entry post pass (17 cycles) and a 300-pixel store (303)
+  // that writes nothing to DRAM; u2's Gemm is of 600 cycles.
+  // u0: load written 20; Gemm 28..135; post 136..153; store 153..456.
+  // u1: written 22; Gemm 135 + 3 + 1 = 139..246; post 247..264; store 456..759.
+  // u2: its load waits for u0's computation: 153, written 166. With two
+  //     regions its Gemm waits for u0's store, 456..1063; post 1064..1081;
+  //     store 1081..1384. With four it waits only for u1's Gemm: 250..857;
+  //     post 858..875; store after u1's, 875..1178.
+  for (const int64_t regions : {2, 4}) {
+    CycleEstimate estimate(Opu1024WithLatency(10));
+    estimate.AccRegions(regions);
+    for (int u = 0; u < 3; ++u) {
+      estimate.BeginUnit();
+      estimate.Load(0);
+      estimate.Compute(u == 2 ? 600 : 100);
+      estimate.Post(10);
+      estimate.Store(300, 0);
+    }
+    CHECK(estimate.Total() == (regions == 2 ? 1384 : 1178));
+  }
+}
+
 TEST_CASE("the estimator's store queue: seventeen stores hold the next unit's loads") {
   // u0: a 10-beat load (written 30), a Gemm 38..145, then 17 stores of 10
   // pixels (13 cycles, 17 each after the first): 145..430. u1's loads come

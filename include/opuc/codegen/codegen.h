@@ -79,6 +79,14 @@ struct PlanOptions {
   /// where the group allows (docs/codegen.md, "Post slices"); 0: the
   /// tiling search weighs 1, 2 and 4 (1 without the search).
   int64_t post_slices = 0;
+  /// The accumulator regions (tile, output block) pairs take in turn where
+  /// the tiles fit (docs/codegen.md, "Accumulator quarters"): 2 or 4; 0: the
+  /// tiling search weighs both (2 without the search).
+  int64_t acc_regions = 0;
+  /// Run a transposed convolution whose kernel equals its stride as
+  /// phases (docs/codegen.md, "Transposed convolutions as phases"), not
+  /// over its zero-inserted input.
+  bool phases = true;
 };
 
 /// Plans one step per group of `partition` (made for `hw` from the
