@@ -9,8 +9,10 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "depthwise_window.h"
 #include "emit.h"
@@ -18,6 +20,7 @@
 #include "input_fold.h"
 #include "opuc/codegen/codegen.h"
 #include "opuc/program/lifetime.h"
+#include "packed_rows.h"
 #include "phases.h"
 #include "support/format.h"
 
@@ -120,6 +123,15 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
                                                                     *described, units.lanes)};
     described_groups.push_back({code.steps.size() - 1, std::move(*described)});
   }
+  // A packed output's layout is the map's bytes (PackLayout), which only
+  // the host and the CPU steps read: no OPU group may read it.
+  std::set<TensorId> opu_reads;
+  for (const Described& d : described_groups) {
+    opu_reads.insert(d.group.input);
+    for (const codegen::InputPiece& piece : d.group.pieces) opu_reads.insert(piece.tensor);
+    for (const codegen::ResidualStep& res : d.group.residuals) opu_reads.insert(res.tensor);
+  }
+  std::set<TensorId> packed_outputs;
   // A tensor folds only when every OPU group that reads it folds it alike.
   std::vector<Ready> ready;
   for (Described& d : described_groups) {
@@ -131,6 +143,9 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
       fold = it->second.fold;
     if (fold) codegen::FoldInnerProduct(*fold, g);
     if (options.phases) codegen::UsePhases(g);
+    if (!fold && options.packed_rows && opu_reads.count(g.output) == 0 &&
+        codegen::UsePackedRows(g, units, options.compact_pixels))
+      packed_outputs.insert(g.output);
     codegen::ChooseDepthwiseWindow(g, hw, units);
     Expected<codegen::Tiling> tiling = codegen::ChooseTiling(g, units);
     if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", g.group));
@@ -146,6 +161,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     OPUC_ASSIGN_OR_RETURN(ActivationLayout layout, LayoutActivation(graph, t, units.lanes, 0));
     if (fold) OPUC_RETURN_IF_ERROR(FoldLayout(layout, *fold));
     if (options.compact_pixels) CompactPixels(layout, units.out_lanes);
+    if (packed_outputs.count(t) > 0) OPUC_RETURN_IF_ERROR(PackLayout(layout, units.out_lanes));
     const int64_t bytes = AlignUp(layout.bytes(), align);
     layout.address = FirstFit(code, lives, lives[static_cast<size_t>(t)], bytes, base, align);
     next = std::max(next, layout.address + bytes);
@@ -167,12 +183,17 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
           place(t, t == g.input ? r.fold : std::nullopt).WithContext(Cat("group ", g.group)));
   }
   code.dram_bytes = next;
+  std::deque<ActivationLayout> packed_inputs;  // the loads' views (packed_rows.h)
   for (const Ready& r : ready) {
     const codegen::InnerProductGroup& g = r.group;
     codegen::GroupLayouts layouts;
     for (const codegen::InputPiece& piece : g.pieces)
       layouts.inputs.push_back(code.Find(piece.tensor));
-    if (g.pieces.empty()) layouts.inputs.push_back(code.Find(g.input));
+    if (g.pieces.empty() && g.packed)
+      layouts.inputs.push_back(
+          &packed_inputs.emplace_back(codegen::PackedInput(*code.Find(g.input), units)));
+    else if (g.pieces.empty())
+      layouts.inputs.push_back(code.Find(g.input));
     if (g.store_output) layouts.output = code.Find(g.output);
     for (const codegen::ResidualStep& res : g.residuals)
       layouts.residuals.push_back(res.constant.empty() ? code.Find(res.tensor) : nullptr);

@@ -179,6 +179,16 @@ Status ReadInnerProduct(const Graph& graph, const HwPartition& p, NodeId id, Inn
 }  // namespace
 
 int8_t InnerProductGroup::Weight(int64_t o, int64_t ky, int64_t kx, int64_t i) const {
+  if (packed) {
+    // Lane i holds channel c of the packed input pixel's pixel `sub`; row
+    // o makes the packed output pixel's pixel o. Their distance picks the
+    // original tap, if any.
+    const PackedRows& p = *packed;
+    const int64_t granule = in_c / p.in_pack, sub = i / granule, c = i % granule;
+    const int64_t tap = p.in_pack * (kx - pad_left) + sub - o + p.pad_left;
+    if (c >= p.in_c || tap < 0 || tap >= p.kw) return 0;
+    return weights[(ky * p.kw + tap) * p.in_c + c];
+  }
   if (diagonal && i != o / multiplier) return 0;
   if (identity) return 1;
   switch (op) {

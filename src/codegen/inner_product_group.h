@@ -112,6 +112,13 @@ struct InnerProductGroup {
   /// otherwise.
   int64_t phases_y = 1, phases_x = 1;
   int64_t Phases() const { return phases_y * phases_x; }
+  /// A one-channel head run with packed rows (packed_rows.h): the original
+  /// kernel width, input channels and left padding, the input pixels a
+  /// packed input pixel holds and the output pixels a packed output pixel.
+  struct PackedRows {
+    int64_t kw = 1, in_c = 1, pad_left = 0, in_pack = 1, out_pack = 1;
+  };
+  std::optional<PackedRows> packed;
   bool depthwise = false;
   /// No inner product: a depthwise pass with weight 1 (`node` is the first op).
   bool identity = false;

@@ -154,9 +154,11 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
   for (const ActivationLayout& a : plan.activations) {
     OPUC_ASSIGN_OR_RETURN(const std::vector<TensorId> tensor, renumber.Tensors({a.tensor}));
     activations.push_back(fb::CreateActivation(fbb, tensor[0], a.address, WriteFold(fbb, a.fold),
-                                               static_cast<int32_t>(a.granule)));
+                                               static_cast<int32_t>(a.granule),
+                                               a.pack > 1 ? static_cast<int32_t>(a.pack) : 0));
     if (a.fold) version = std::max(version, kInputFoldVersion);
     if (a.granule > 0) version = std::max(version, kCompactPixelsVersion);
+    if (a.pack > 1) version = std::max(version, kPackedRowsVersion);
   }
   std::vector<Offset<fb::Step>> steps;
   for (size_t s = 0; s < plan.steps.size(); ++s) {

@@ -84,6 +84,20 @@ Status FoldLayout(ActivationLayout& layout, InputFold fold) {
   return OkStatus();
 }
 
+Status PackLayout(ActivationLayout& layout, int64_t pack) {
+  if (pack < 2 || pack > layout.lanes || layout.channels != 1 || layout.fold || layout.pack != 1 ||
+      layout.width % pack != 0)
+    return InvalidArgument(Cat("tensor ", layout.tensor, " (", layout.height, "x", layout.width,
+                               "x", layout.channels, ") cannot pack ", pack,
+                               " pixels a pixel: that takes one channel, an unfolded map "
+                               "whose width is a multiple of the pack, and 2 to ",
+                               layout.lanes, " (L) pixels"));
+  layout.width /= pack;
+  layout.channels = pack;
+  layout.pack = pack;
+  return OkStatus();
+}
+
 Status WriteActivation(const ActivationLayout& layout, const HostTensor& value,
                        std::vector<uint8_t>& dram) {
   if (value.dtype() != layout.format || value.elements() != layout.elements())

@@ -17,8 +17,10 @@ namespace {
 int64_t CeilDiv(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
 
 /// The array cycles of one node with the mapping's channel rounding; a
-/// conv2d over a `folded` input is a 1x1 one over kh·kw·Ci channels.
-int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, bool folded) {
+/// conv2d over a `folded` input is a 1x1 one over kh·kw·Ci channels, one to
+/// a `packed` output a conv over packed rows (codegen/packed_rows.h).
+int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, bool folded,
+                    bool packed) {
   if (node.inputs.size() < 2 || node.outputs.empty()) return 0;
   const Tensor& in = graph.tensor(node.inputs[0]);
   const Shape& w = graph.tensor(node.inputs[1]).shape;
@@ -31,6 +33,10 @@ int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, bo
       if (folded)
         return out[0] * out[1] * out[2] * CeilDiv(w[1] * w[2] * w[3], L) * CeilDiv(out[3], Co) *
                planes;
+      if (packed && L > Co) {
+        const int64_t p = L / Co;  // input pixels a packed one
+        return out[0] * out[1] * (out[2] / Co) * w[1] * (Co / p + 2 * CeilDiv(w[2] / 2, p));
+      }
       return out[0] * out[1] * out[2] * w[1] * w[2] * CeilDiv(w[3], L) * CeilDiv(out[3], Co) *
              planes;
     case OpKind::kDepthwiseConv2D: {  // out [N,Ho,Wo,C*M], w [1,Kh,Kw,C*M]
@@ -100,8 +106,12 @@ Expected<MappingBound> MappingBoundOfStep(const Program& program, const ProgramS
   bool folded = false;  // codegen folds the input of a step's one conv2d
   for (TensorId t : step.inputs)
     if (const ActivationLayout* layout = program.Find(t)) folded = folded || layout->fold;
-  for (NodeId n : step.nodes)
-    bound.array_cycles += ArrayCycles(graph, graph.node(n), program.hw(), folded);
+  for (NodeId n : step.nodes) {
+    const Node& node = graph.node(n);
+    const ActivationLayout* out = node.outputs.empty() ? nullptr : program.Find(node.outputs[0]);
+    bound.array_cycles +=
+        ArrayCycles(graph, node, program.hw(), folded, out != nullptr && out->pack > 1);
+  }
   for (TensorId t : step.inputs)
     if (const ActivationLayout* layout = program.Find(t)) bound.dram_bytes += layout->bytes();
   OPUC_ASSIGN_OR_RETURN(int64_t constants, ConstantBytesRead(program, step));

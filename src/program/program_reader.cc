@@ -184,6 +184,13 @@ Status ProgramReader::ReadActivations() {
     Expected<ActivationLayout> layout = LayoutActivation(graph, a.tensor(), lanes, a.address());
     if (!layout.ok()) return layout.status().WithContext(where);
     if (a.fold() != nullptr) OPUC_RETURN_IF_ERROR(ReadFold(*a.fold(), *layout).WithContext(where));
+    if (a.pack() != 0) {
+      if (program_.version_ < kPackedRowsVersion)
+        return InvalidArgument(Cat(where, ": ", DescribeTensor(graph, a.tensor()),
+                                   ": pack needs format version ", kPackedRowsVersion,
+                                   "; the program says ", program_.version_));
+      OPUC_RETURN_IF_ERROR(PackLayout(*layout, a.pack()).WithContext(where));
+    }
     if (a.granule() != 0)
       OPUC_RETURN_IF_ERROR(ReadGranule(a.granule(), *layout).WithContext(where));
     const int64_t end = a.address() + layout->bytes();

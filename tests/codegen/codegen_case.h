@@ -103,6 +103,8 @@ struct CaseRun {
   bool quartered = false;
   /// Whether it runs a transposed convolution as phases.
   bool phased = false;
+  /// Whether it runs with packed rows.
+  bool packed = false;
 };
 
 /// Builds the case's graph, runs the reference and the compiled group, and

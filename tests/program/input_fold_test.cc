@@ -194,5 +194,38 @@ TEST_CASE("compact pixels: only where they save bytes and fit three granules") {
   CHECK(fine.PixelBytes(0) == 64);
 }
 
+TEST_CASE("packed rows: a map of one channel, 4 pixels a pixel, is its bytes a pixel each") {
+  // 2 x 8 pixels of one u8 channel, L = 8, granule 4: packed 4 pixels a
+  // pixel of 4 channels (one granule), so pixel (y, x) is byte 8 y + x.
+  ActivationLayout l = Lanes8Layout(2, 8, 1, DType::kU8);
+  CompactPixels(l, 4);
+  REQUIRE(PackLayout(l, 4).ok());
+  CHECK(l.width == 2);
+  CHECK(l.channels == 4);
+  CHECK(l.PixelBytes(0) == 4);
+  CHECK(l.bytes() == 16);
+  const HostTensor value = RampMap(DType::kU8, 2, 8, 1);
+  std::vector<uint8_t> dram(64 + 16 + 8, 0xEE);
+  REQUIRE(WriteActivation(l, value, dram).ok());
+  for (int64_t y = 0; y < 2; ++y)
+    for (int64_t x = 0; x < 8; ++x) {
+      CAPTURE(y);
+      CAPTURE(x);
+      CHECK(dram[static_cast<size_t>(64 + 8 * y + x)] == 10 * y + 3 * x + 200);
+    }
+  CHECK(dram[64 + 16] == 0xEE);  // nothing past the region
+  Expected<HostTensor> back = ReadActivation(l, {1, 2, 8, 1}, dram);
+  REQUIRE(back.ok());
+  CHECK(std::equal(back->data<uint8_t>(), back->data<uint8_t>() + 16, value.data<uint8_t>()));
+  SUBCASE("refused: several channels, a width not a multiple, a pack past L") {
+    ActivationLayout two = Lanes8Layout(2, 8, 2, DType::kU8);
+    CHECK(PackLayout(two, 4).message().find("that takes one channel") != std::string::npos);
+    ActivationLayout odd = Lanes8Layout(2, 6, 1, DType::kU8);
+    CHECK_FALSE(PackLayout(odd, 4).ok());
+    ActivationLayout wide = Lanes8Layout(2, 16, 1, DType::kU8);
+    CHECK_FALSE(PackLayout(wide, 16).ok());
+  }
+}
+
 }  // namespace
 }  // namespace opuc

@@ -45,7 +45,7 @@ TEST_CASE("program: what is written reads back the same") {
     CHECK(bytes == m.Write());  // the bytes depend only on the input
     Expected<Program> p = Read(bytes);
     REQUIRE_MESSAGE(p.ok(), p.status().ToString());
-    CHECK(p->version() == kProgramVersion);
+    CHECK(p->version() == kCompactPixelsVersion);  // the oldest that holds it: no packed rows
     CHECK(p->hw().name == hw);
     CHECK(p->build().compiler == "opuc test");
     CHECK(p->build().source_sha256 == std::string(64, '0'));
@@ -168,7 +168,7 @@ TEST_CASE("program: a newer format version is refused") {
   const auto bytes = fbb.CreateVector(graph);
   fbb.Finish(opup::CreateProgram(fbb, kProgramVersion + 1, build, bytes), "OPUP");
   const std::vector<uint8_t> newer(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-  CHECK(ReadError(newer) == "small.opup: format version is 4; this opuc reads 1 to 3");
+  CHECK(ReadError(newer) == "small.opup: format version is 5; this opuc reads 1 to 4");
 }
 
 /// The small model's folded activation (conv1's input, which the host
@@ -287,6 +287,30 @@ TEST_CASE("program: compact pixels read back as version 3, checked on read") {
     const uint32_t two = 2;
     std::memcpy(bytes.data() + (field - bytes.data()), &two, sizeof(two));
     CHECK(Contains(ReadError(bytes), ": granule needs format version 3; the program says 2"));
+  }
+}
+
+// Packed rows (PackLayout) take a map of one channel; the small model has
+// none, so a packed 12-channel map is written to be refused.
+TEST_CASE("program: a packed activation is checked on read, naming the tensor") {
+  test::SmallModel m = test::MakeSmallModel("tiny");
+  size_t index = 0;
+  FoldedActivation(m, &index);
+  ActivationLayout& other = m.code.activations[index == 0 ? 1 : 0];
+  other.pack = 2;
+  SUBCASE("on a map of several channels") {
+    const std::string error = ReadError(m.Write());
+    CHECK(Contains(error, "cannot pack 2 pixels a pixel: that takes one channel"));
+    CHECK(Contains(error, "tensor " + std::to_string(other.tensor) + " ("));
+  }
+  SUBCASE("in a version 3 program") {
+    std::vector<uint8_t> bytes = m.Write();
+    const auto* root = reinterpret_cast<const flatbuffers::Table*>(opup::GetProgram(bytes.data()));
+    const uint8_t* field = root->GetAddressOf(opup::Program::VT_VERSION);
+    REQUIRE(field != nullptr);
+    const uint32_t three = 3;
+    std::memcpy(bytes.data() + (field - bytes.data()), &three, sizeof(three));
+    CHECK(Contains(ReadError(bytes), ": pack needs format version 4; the program says 3"));
   }
 }
 

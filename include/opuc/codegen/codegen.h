@@ -87,6 +87,10 @@ struct PlanOptions {
   /// phases (docs/codegen.md, "Transposed convolutions as phases"), not
   /// over its zero-inserted input.
   bool phases = true;
+  /// Run a convolution to one output channel over a few channels with its
+  /// rows' pixels packed into the lanes and the array's rows
+  /// (docs/codegen.md, "Packed rows"); its output is then laid out packed.
+  bool packed_rows = true;
 };
 
 /// Plans one step per group of `partition` (made for `hw` from the

@@ -37,6 +37,11 @@ struct ActivationLayout {
   DType format = DType::kI8;
   int64_t granule = 0;  ///< Compact pixels' granule in bytes; 0: L-byte pixels.
   std::optional<InputFold> fold;
+  /// A map of one channel laid out with `pack` pixels of a row as one
+  /// pixel of `pack` channels (PackLayout): width is the map's / pack.
+  /// Its element order is the map's, and with compact pixels of `pack`
+  /// bytes its bytes are the map's, a byte a pixel.
+  int64_t pack = 1;
 
   /// The tensor's elements (the input's, when folded).
   int64_t elements() const {
@@ -87,6 +92,11 @@ Expected<ActivationLayout> LayoutActivation(const Graph& graph, TensorId tensor,
 /// Lays `layout` (unfolded) out as `fold`'s folded map, the fold's input
 /// geometry taken from it; the errors of CheckInputFold.
 Status FoldLayout(ActivationLayout& layout, InputFold fold);
+
+/// Lays `layout` (one channel, width a multiple of `pack`) out with `pack`
+/// pixels of a row as one pixel of `pack` channels; InvalidArgument naming
+/// the tensor otherwise. docs/codegen.md, "Packed rows".
+Status PackLayout(ActivationLayout& layout, int64_t pack);
 
 /// Writes `value` (the tensor's dtype and shape) into `dram` at its layout,
 /// folded when the layout is (taps outside the input are 0).

@@ -33,13 +33,16 @@ namespace opuc {
 
 /// The newest program format version this library reads. Version 2 adds
 /// folded inputs (InputFold), version 3 compact pixels (an activation's
-/// granule); a program is written as the oldest version that holds it, so
-/// that older readers still take what they can run.
-inline constexpr uint32_t kProgramVersion = 3;
+/// granule), version 4 packed rows (an activation's pack); a program is
+/// written as the oldest version that holds it, so that older readers
+/// still take what they can run.
+inline constexpr uint32_t kProgramVersion = 4;
 /// The first version whose activations may be folded.
 inline constexpr uint32_t kInputFoldVersion = 2;
 /// The first version whose activations may have compact pixels.
 inline constexpr uint32_t kCompactPixelsVersion = 3;
+/// The first version whose activations may pack rows.
+inline constexpr uint32_t kPackedRowsVersion = 4;
 
 /// How a program was built (schema/opup.fbs, table Build).
 struct ProgramBuild {

@@ -1,0 +1,52 @@
+//===- src/codegen/packed_rows.cc - A one-channel head, rows packed ---===//
+#include "packed_rows.h"
+
+#include <algorithm>
+
+namespace opuc::codegen {
+namespace {
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+bool UsePackedRows(InnerProductGroup& g, const OpuBufferUnits& u, bool compact) {
+  const int64_t co = u.out_lanes;
+  if (!compact || u.lanes % co != 0 || co % (u.lanes / co) != 0 || u.lanes / co < 2) return false;
+  if (g.op != OpKind::kConv2D || g.identity || g.depthwise || g.diagonal || !g.pieces.empty())
+    return false;
+  if (g.out_c != 1 || g.in_c > co || g.in_format == DType::kI16 || g.out_format == DType::kI16)
+    return false;
+  if (g.sy != 1 || g.sx != 1 || g.dy != 1 || g.dx != 1 || g.gap_y != 1 || g.gap_x != 1)
+    return false;
+  if (g.out_w != g.in_w || g.in_w % co != 0 || g.bias.size() != 1 || g.shift.size() != 1)
+    return false;
+  if (!g.residuals.empty() || g.pool || g.upsampled != kNoTensor || !g.store_output) return false;
+  const int64_t in_pack = u.lanes / co;  // input pixels a packed input pixel
+  const int64_t stride = co / in_pack;   // packed input pixels an output pixel
+  const int64_t left = g.pad_left, right = g.kw - 1 - g.pad_left;
+  InnerProductGroup::PackedRows packed{g.kw, g.in_c, left, in_pack, co};
+  g.packed = packed;
+  g.pad_left = CeilDiv(left, in_pack);
+  g.kw = stride + g.pad_left + CeilDiv(right, in_pack);
+  g.sx = stride;
+  g.in_w /= in_pack;
+  g.in_c = u.lanes;
+  g.out_w /= co;
+  g.out_c = co;
+  g.bias.assign(static_cast<size_t>(co), g.bias[0]);
+  g.shift.assign(static_cast<size_t>(co), g.shift[0]);
+  if (!g.alpha.empty()) g.alpha.assign(static_cast<size_t>(co), g.alpha[0]);
+  return true;
+}
+
+ActivationLayout PackedInput(const ActivationLayout& input, const OpuBufferUnits& u) {
+  ActivationLayout view = input;
+  const int64_t in_pack = u.lanes / u.out_lanes;
+  view.width = input.width / in_pack;
+  view.channels = u.lanes;
+  view.granule = 0;
+  return view;
+}
+
+}  // namespace opuc::codegen

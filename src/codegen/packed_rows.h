@@ -1,0 +1,39 @@
+//===- src/codegen/packed_rows.h - A one-channel head, rows packed -*- C++ -*-===//
+//
+// A convolution to one output channel over a map of few channels (a
+// segmentation head: pose landmarks' 3x3 from 8 channels to the 256x256
+// mask) keeps one of the array's Co rows busy and one pixel's channels in
+// its L lanes. Packed, it runs over the rows' pixels instead: the input's
+// compact pixels (one granule of Co bytes each) read as pixels of L lanes
+// holding L / Co of them, and an output pixel of Co channels holding Co
+// output pixels of a row, stored as the map's bytes (PackLayout, a byte a
+// pixel). The convolution becomes one of stride Co / (L / Co) (packed
+// input pixels an output pixel) whose weights place each original tap on
+// the lanes and rows where its input and output pixels meet
+// (docs/codegen.md, "Packed rows").
+//
+//===----------------------------------------------------------------------===//
+#ifndef OPUC_SRC_CODEGEN_PACKED_ROWS_H
+#define OPUC_SRC_CODEGEN_PACKED_ROWS_H
+
+#include "inner_product_group.h"
+#include "opuc/opu/buffer_units.h"
+#include "opuc/program/activation_layout.h"
+
+namespace opuc::codegen {
+
+/// Rewrites `g` with packed rows where it may: a conv2d of stride 1 and no
+/// dilation to one i8/u8 output channel of the input's width (a multiple
+/// of Co), from at most Co i8/u8 channels laid out compact (`compact`),
+/// with no residual, pool or upsample after it. Its output must then be
+/// laid out with PackLayout(Co), and its input read through PackedInput.
+/// Whether it did.
+bool UsePackedRows(InnerProductGroup& g, const OpuBufferUnits& u, bool compact);
+
+/// The input of a packed group as its loads read it: `input`'s bytes as a
+/// map of L-byte pixels, L / Co of its pixels each.
+ActivationLayout PackedInput(const ActivationLayout& input, const OpuBufferUnits& u);
+
+}  // namespace opuc::codegen
+
+#endif  // OPUC_SRC_CODEGEN_PACKED_ROWS_H
