@@ -32,7 +32,7 @@ Status CheckRtlConfig(const HwConfig& hw) {
 std::string RtlConfigPackage(const HwConfig& hw) {
   const OpuBufferUnits u = BufferUnits(hw);
   // One package, no imports: Yosys 0.23 reads neither `import` nor one
-  // package's names inside another (docs/decisions.md), so the ISA's word
+  // package's names inside another (docs/decisions-hardware.md), so the ISA's word
   // width is copied here and opu_shapes.svh derives the rest in place.
   return Cat("// Generated for HwConfig '", hw.name, "' by opuc_rtl_packages: do not edit.\n",
              "package opu_pkg;\n", "  localparam int unsigned L = ", u.lanes,

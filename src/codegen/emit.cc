@@ -275,7 +275,8 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
     const bool window = g.window_rows > 0;
     const int64_t ky = window ? row * g.window_rows : tap / g.kw, kx = window ? 0 : tap % g.kw;
     // A phased tile's taps each fill a sub-tile of their own (phases.h).
-    const int64_t sub = g.Phases() > 1 ? tap * unit.row.size * unit.col.size : 0;
+    const int64_t sub =
+        g.Phases() > 1 ? (ky * g.phases_x + kx % g.phases_x) * unit.row.size * unit.col.size : 0;
     for (int64_t plane = 0; plane < tiling.planes; ++plane) {
       isa::GemmInsn gemm;
       gemm.acc_addr = place.acc_base + sub;
@@ -289,8 +290,9 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
       gemm.out_cols = unit.col.size;
       gemm.stride_y = g.sy;
       gemm.stride_x = g.sx;
-      const bool first =
-          g.Phases() > 1 ? block == 0 && plane == 0 : unit.first_chunk && compute.insns.empty();
+      const bool first = g.Phases() > 1
+                             ? block == 0 && plane == 0 && kx < g.phases_x  // a sub-tile's first
+                             : unit.first_chunk && compute.insns.empty();
       gemm.init = first ? isa::GemmInsn::kFromBias : isa::GemmInsn::kAccumulate;
       // An i16 input runs as two planes: the high bytes (signed, counting
       // 256 times), then the low bytes (unsigned).

@@ -185,8 +185,17 @@ int8_t InnerProductGroup::Weight(int64_t o, int64_t ky, int64_t kx, int64_t i) c
     // original tap, if any.
     const PackedRows& p = *packed;
     const int64_t granule = in_c / p.in_pack, sub = i / granule, c = i % granule;
+    if (c >= p.in_c) return 0;
+    if (op == OpKind::kTransposeConv2D) {
+      // As phases (kernel = stride = p.kw): row o is output pixel o of the
+      // entry, of input pixel o / s at tap o % s, in the phase row ky
+      // takes (turned, as phases.h stores it).
+      const int64_t s = p.kw;
+      if (p.in_pack * kx + sub != o / s) return 0;
+      return weights[((kh - 1 - ky) * s + o % s) * p.in_c + c];
+    }
     const int64_t tap = p.in_pack * (kx - pad_left) + sub - o + p.pad_left;
-    if (c >= p.in_c || tap < 0 || tap >= p.kw) return 0;
+    if (tap < 0 || tap >= p.kw) return 0;
     return weights[(ky * p.kw + tap) * p.in_c + c];
   }
   if (diagonal && i != o / multiplier) return 0;

@@ -36,12 +36,13 @@ void StorePhases(const InnerProductGroup& g, const ActivationLayout& layout, int
   const int64_t L = layout.lanes, block = c0 / L;
   const int64_t pixel = layout.PixelBytes(block), granules = layout.Granules(block);
   const int64_t row_bytes = layout.width * pixel;
-  for (int64_t ky = 0; ky < g.kh; ++ky) {
-    for (int64_t kx = 0; kx < g.kw; ++kx) {
-      // The weights are read turned (Weight()): tap (ky, kx) is phase
-      // (kh - 1 - ky, kw - 1 - kx).
-      const int64_t sub = acc_base + (ky * g.kw + kx) * rows * cols;
-      const int64_t oy = g.phases_y * y0 + g.kh - 1 - ky, ox = g.phases_x * x0 + g.kw - 1 - kx;
+  for (int64_t ky = 0; ky < g.phases_y; ++ky) {
+    for (int64_t kx = 0; kx < g.phases_x; ++kx) {
+      // The weights are read turned (Weight()): sub-tile (ky, kx) is phase
+      // (s - 1 - ky, s - 1 - kx). (With packed rows the phases along x
+      // lie inside a pixel: phases_x is 1.)
+      const int64_t sub = acc_base + (ky * g.phases_x + kx) * rows * cols;
+      const int64_t oy = g.phases_y * (y0 + 1) - 1 - ky, ox = g.phases_x * (x0 + 1) - 1 - kx;
       for (int64_t p = 0; p < layout.planes(); ++p) {
         isa::StoreInsn s;
         s.lanes = lanes;

@@ -56,6 +56,9 @@ int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, bo
     case OpKind::kTransposeConv2D: {  // w [Co,Kh,Kw,Ci]: an output pixel takes at least
       if (out.size() != 4 || w.size() != 4) break;  // floor(K / s) taps along each axis
       const Pair s = TransposeConv2DAttrs::Of(node.attrs).strides;
+      if (packed && L > Co &&
+          s[1] > 0)  // as phases: Co / s input pixels an entry, L / Co a lane block
+        return out[0] * out[1] * (out[2] / Co) * std::max<int64_t>(1, Co / s[1] / (L / Co));
       return out[0] * out[1] * out[2] * (w[1] / s[0]) * (w[2] / s[1]) * CeilDiv(w[3], L) *
              CeilDiv(out[3], Co) * planes;
     }
@@ -106,12 +109,12 @@ Expected<MappingBound> MappingBoundOfStep(const Program& program, const ProgramS
   bool folded = false;  // codegen folds the input of a step's one conv2d
   for (TensorId t : step.inputs)
     if (const ActivationLayout* layout = program.Find(t)) folded = folded || layout->fold;
-  for (NodeId n : step.nodes) {
-    const Node& node = graph.node(n);
-    const ActivationLayout* out = node.outputs.empty() ? nullptr : program.Find(node.outputs[0]);
-    bound.array_cycles +=
-        ArrayCycles(graph, node, program.hw(), folded, out != nullptr && out->pack > 1);
-  }
+  bool packed =
+      false;  // codegen packs the rows of a step's one inner product (its output's layout)
+  for (TensorId t : step.outputs)
+    if (const ActivationLayout* layout = program.Find(t)) packed = packed || layout->pack > 1;
+  for (NodeId n : step.nodes)
+    bound.array_cycles += ArrayCycles(graph, graph.node(n), program.hw(), folded, packed);
   for (TensorId t : step.inputs)
     if (const ActivationLayout* layout = program.Find(t)) bound.dram_bytes += layout->bytes();
   OPUC_ASSIGN_OR_RETURN(int64_t constants, ConstantBytesRead(program, step));

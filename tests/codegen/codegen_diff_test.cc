@@ -159,23 +159,27 @@ TEST_CASE("codegen + fsim equal the integer reference on transposed convolutions
 
 TEST_CASE("codegen + fsim equal the integer reference on convolutions with packed rows") {
   // A conv2d to one channel from at most Co (SAME, stride 1, kernels 1, 3
-  // and 5, widths of 1 and 2 times Co), then the compare or table stages
-  // random groups hold: its rows' pixels packed L / Co a lane block and Co
-  // an output pixel, the output laid out a byte a pixel (PackLayout).
+  // and 5, widths of 1 and 2 times Co), or a 2x2/2 transposed one as
+  // phases, then the compare or table stages random groups hold: its rows'
+  // pixels packed L / Co a lane block and Co an output pixel, the output
+  // laid out a byte a pixel (PackLayout).
   const HwConfig configs[] = {Dilating("opu1024"), Dilating("tiny")};
   std::mt19937 rng(50);
-  int packed = 0, fives = 0, after = 0, u8 = 0;
-  for (int i = 0; i < 24; ++i) {
+  int packed = 0, fives = 0, transposed = 0, after = 0, u8 = 0;
+  for (int i = 0; i < 32; ++i) {
     const HwConfig& hw = configs[i % 2];
     const int64_t co = hw.array.output_channels;
     Case c = RandomCase(rng, false, hw.ipa.max_kernel, false);
-    c.op = OpKind::kConv2D;
+    const bool phases = i % 4 >= 2;
+    c.op = phases ? OpKind::kTransposeConv2D : OpKind::kConv2D;
     c.identity = false;
     c.co = 1;
     c.ci = 1 + static_cast<int64_t>(rng() % static_cast<uint32_t>(co));
     c.w = co * (1 + i % 2);
     c.k = std::min<int64_t>(hw.ipa.max_kernel, i % 3 == 0 ? 1 : i % 3 == 1 ? 3 : 5);
-    c.stride = c.dilation = 1;
+    if (phases) c.k = 2;
+    c.stride = phases ? 2 : 1;
+    c.dilation = 1;
     c.same = true;
     c.residual = c.residual2 = c.channel = c.pool = c.pool_global = c.upsample = false;
     c.keep_tap = false;
@@ -192,11 +196,13 @@ TEST_CASE("codegen + fsim equal the integer reference on convolutions with packe
     const CaseRun ran = RunCase(c, hw, rng);
     packed += ran.packed;
     fives += ran.packed && c.k == 5;
+    transposed += ran.packed && ran.phased;
     after += ran.packed && c.after;
     u8 += ran.packed && (c.in == DType::kU8 || c.out == DType::kU8);
   }
-  CHECK(packed == 24);
+  CHECK(packed == 32);
   CHECK(fives > 0);
+  CHECK(transposed > 0);
   CHECK(after > 0);
   CHECK(u8 > 0);
 }

@@ -13,6 +13,9 @@
 //              to a packed output (PackLayout, P = L/Co_a input pixels a lane
 //              block, Co_a output pixels an entry; docs/codegen.md, "Packed rows")
 //                             N·Ho·Wo/Co_a · Kh · (Co_a/P + 2·⌈⌊Kw/2⌋/P⌉)
+//            transpose_conv2d N·Ho·Wo · ⌊Kh/s⌋·⌊Kw/s⌋ · ⌈Ci/L⌉ · ⌈Co/Co_a⌉
+//              to a packed output (kernel = stride s)
+//                             N·Ho·Wo/Co_a · Co_a/(s·P)
 //            fully_connected  rows · ⌈Ci/L⌉ · ⌈Co/Co_a⌉
 //            depthwise_conv2d N·Ho·Wo · Kh·Kw · ⌈C·M/Co_a⌉   (the diagonal mapping:
 //                             one lane of each dot product, docs/codegen.md;
