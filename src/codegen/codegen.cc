@@ -146,6 +146,8 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     if (!fold && options.packed_rows && opu_reads.count(g.output) == 0 &&
         codegen::UsePackedRows(g, units, options.compact_pixels))
       packed_outputs.insert(g.output);
+    else if (!fold && options.packed_pixels)
+      codegen::UsePackedPixels(g, units, options.compact_pixels);
     codegen::ChooseDepthwiseWindow(g, hw, units);
     Expected<codegen::Tiling> tiling = codegen::ChooseTiling(g, units);
     if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", g.group));
@@ -195,8 +197,12 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     else if (g.pieces.empty())
       layouts.inputs.push_back(code.Find(g.input));
     if (g.store_output) layouts.output = code.Find(g.output);
-    for (const codegen::ResidualStep& res : g.residuals)
-      layouts.residuals.push_back(res.constant.empty() ? code.Find(res.tensor) : nullptr);
+    for (const codegen::ResidualStep& res : g.residuals) {
+      const ActivationLayout* at = res.constant.empty() ? code.Find(res.tensor) : nullptr;
+      if (at != nullptr && g.packed)  // packed pixels read the residual packed too
+        at = &packed_inputs.emplace_back(codegen::PackedInput(*at, units));
+      layouts.residuals.push_back(at);
+    }
     if (g.store_pool) layouts.pool = code.Find(g.pool->tensor);
     if (g.upsampled != kNoTensor) layouts.upsampled = code.Find(g.upsampled);
     // The tiling the estimator finds fastest, the fewest tiles on a tie.

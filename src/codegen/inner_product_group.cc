@@ -194,9 +194,13 @@ int8_t InnerProductGroup::Weight(int64_t o, int64_t ky, int64_t kx, int64_t i) c
       if (p.in_pack * kx + sub != o / s) return 0;
       return weights[((kh - 1 - ky) * s + o % s) * p.in_c + c];
     }
-    const int64_t tap = p.in_pack * (kx - pad_left) + sub - o + p.pad_left;
-    if (tap < 0 || tap >= p.kw) return 0;
-    return weights[(ky * p.kw + tap) * p.in_c + c];
+    // Packed rows: row o makes output pixel o of the entry, of the one
+    // channel. Packed pixels: output block k is pixel k, row j channel j.
+    const int64_t co = out_c / p.in_pack;
+    const int64_t pixel = p.out_pack > 1 ? o : o / co, channel = p.out_pack > 1 ? 0 : o % co;
+    const int64_t tap = p.in_pack * (kx - pad_left) + sub - pixel + p.pad_left;
+    if (channel >= p.out_c || tap < 0 || tap >= p.kw) return 0;
+    return weights[((channel * kh + ky) * p.kw + tap) * p.in_c + c];
   }
   if (diagonal && i != o / multiplier) return 0;
   if (identity) return 1;

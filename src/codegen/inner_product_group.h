@@ -112,11 +112,14 @@ struct InnerProductGroup {
   /// otherwise.
   int64_t phases_y = 1, phases_x = 1;
   int64_t Phases() const { return phases_y * phases_x; }
-  /// A one-channel head run with packed rows (packed_rows.h): the original
-  /// kernel width, input channels and left padding, the input pixels a
-  /// packed input pixel holds and the output pixels a packed output pixel.
+  /// A group run with packed rows or packed pixels (packed_rows.h): the
+  /// original kernel width, input channels and left padding, the input
+  /// pixels a packed input pixel holds, the output pixels a packed output
+  /// pixel holds (Co for packed rows; 1 for packed pixels, where output
+  /// block k is each packed input pixel's pixel k) and the original output
+  /// channels.
   struct PackedRows {
-    int64_t kw = 1, in_c = 1, pad_left = 0, in_pack = 1, out_pack = 1;
+    int64_t kw = 1, in_c = 1, pad_left = 0, in_pack = 1, out_pack = 1, out_c = 1;
   };
   std::optional<PackedRows> packed;
   bool depthwise = false;

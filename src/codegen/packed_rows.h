@@ -16,7 +16,12 @@
 #ifndef OPUC_SRC_CODEGEN_PACKED_ROWS_H
 #define OPUC_SRC_CODEGEN_PACKED_ROWS_H
 
+#include <cstdint>
+#include <vector>
+
+#include "estimate.h"
 #include "inner_product_group.h"
+#include "opuc/isa/isa.h"
 #include "opuc/opu/buffer_units.h"
 #include "opuc/program/activation_layout.h"
 
@@ -30,9 +35,30 @@ namespace opuc::codegen {
 /// Whether it did.
 bool UsePackedRows(InnerProductGroup& g, const OpuBufferUnits& u, bool compact);
 
+/// The maps of at least this many pixels UsePackedPixels packs.
+inline constexpr int64_t kPackedPixelsLeast = 1024;
+
+/// Rewrites `g` with packed pixels where it may and the loads would outrun
+/// the array: a conv2d of stride 1 and no dilation from at most Co i8/u8
+/// channels to at most Co, of the input's width (a multiple of L / Co),
+/// with residuals of at most Co i8/u8 channels, no pool or upsample, whose
+/// input and residual tensors (a unit a pixel each) are at least its taps.
+/// Its input and residuals are then read L / Co pixels a unit (PackedInput),
+/// and output block k holds pixel k of each packed pixel: its weights, per-
+/// channel constants and stores follow. The layouts do not change.
+bool UsePackedPixels(InnerProductGroup& g, const OpuBufferUnits& u, bool compact);
+
 /// The input of a packed group as its loads read it: `input`'s bytes as a
 /// map of L-byte pixels, L / Co of its pixels each.
 ActivationLayout PackedInput(const ActivationLayout& input, const OpuBufferUnits& u);
+
+/// The Store of output block `block` (pixel `block` of each packed pixel)
+/// of a tile of packed pixels from (y0, x0), `rows` x `cols` of them from
+/// accumulator entry `acc_addr` (pitch `pitch`), into the output's own
+/// layout: its pixels L bytes apart, a packed pixel's worth.
+void StorePackedPixels(const InnerProductGroup& g, const ActivationLayout& output, int64_t acc_addr,
+                       int64_t rows, int64_t cols, int64_t pitch, int64_t block, int64_t y0,
+                       int64_t x0, CycleEstimate& estimate, std::vector<isa::Instruction>& store);
 
 }  // namespace opuc::codegen
 

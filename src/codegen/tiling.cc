@@ -17,14 +17,16 @@ int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 }  // namespace
 
 std::string Tiling::Text(const InnerProductGroup& g) const {
-  return Cat(
-      "tile ", tile_h, "x", tile_w, " of ", g.out_h, "x", g.out_w, ", ", out_blocks,
-      " output block(s), ", CeilDiv(rows_per_out_block, chunk_rows), " weight chunk(s) of ",
-      chunk_rows, " row(s)", residual_per_window ? ", residual kept per window" : "",
-      post_slices > 1 ? Cat(", stored in up to ", post_slices, " slices") : "",
-      acc_regions > 2 ? Cat(", ", acc_regions, " accumulator regions") : "",
-      g.Phases() > 1 ? Cat(", as ", g.Phases(), " phases") : "",
-      g.packed ? Cat(", rows packed (", g.packed->out_pack, " pixels an output pixel)") : "");
+  return Cat("tile ", tile_h, "x", tile_w, " of ", g.out_h, "x", g.out_w, ", ", out_blocks,
+             " output block(s), ", CeilDiv(rows_per_out_block, chunk_rows), " weight chunk(s) of ",
+             chunk_rows, " row(s)", residual_per_window ? ", residual kept per window" : "",
+             post_slices > 1 ? Cat(", stored in up to ", post_slices, " slices") : "",
+             acc_regions > 2 ? Cat(", ", acc_regions, " accumulator regions") : "",
+             g.Phases() > 1 ? Cat(", as ", g.Phases(), " phases") : "",
+             !g.packed ? ""
+             : g.packed->out_pack > 1
+                 ? Cat(", rows packed (", g.packed->out_pack, " pixels an output pixel)")
+                 : Cat(", pixels packed (", g.packed->in_pack, " a unit)"));
 }
 
 int64_t ResidualTilesBefore(const InnerProductGroup& g, size_t k) {

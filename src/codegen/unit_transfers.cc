@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "depthwise_window.h"
+#include "packed_rows.h"
 #include "phases.h"
 #include "transfers.h"
 #include "unit_emitter.h"
@@ -185,6 +186,17 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
   const int64_t out_lanes = e.buffers.out_lanes;
   const int64_t c0 = unit.ob * out_lanes, lanes = std::min(out_lanes, g.out_c - c0);
   const int64_t acc_base = place.acc_base;
+  // The output tile's rows from `first`, of `rows` rows: with packed
+  // pixels, output block ob is each packed pixel's pixel ob.
+  const auto store_output = [&](int64_t first, int64_t rows) {
+    const TileRect rect{acc_base + first * unit.col.size, rows, unit.col.kept, unit.col.size};
+    if (g.packed && g.packed->out_pack == 1)
+      StorePackedPixels(g, *layouts.output, rect.acc_addr, rect.rows, rect.cols, rect.pitch,
+                        unit.ob, unit.row.first + first, unit.col.first, e.estimate, store.insns);
+    else
+      StoreTile(*layouts.output, rect, c0, lanes, unit.row.first + first, unit.col.first,
+                e.estimate, store.insns);
+  };
   if (e.tiling.post_slices > 1) {
     // A slice's store waits for its post stages' token (PostSlicesFit: the
     // output is all there is to store).
@@ -192,9 +204,7 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
          PostSliceRows(unit.row.size, unit.row.kept, e.tiling.post_slices)) {
       const size_t at = store.insns.size();
       const int64_t rows = std::min(end, unit.row.kept) - first;
-      StoreTile(*layouts.output,
-                {acc_base + first * unit.col.size, rows, unit.col.kept, unit.col.size}, c0, lanes,
-                unit.row.first + first, unit.col.first, e.estimate, store.insns);
+      store_output(first, rows);
       if (store.insns.size() == at) {  // no pixels: a Store of none carries the token
         isa::StoreInsn none;
         none.lanes = 1;
@@ -210,8 +220,7 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
     StorePhases(g, *layouts.output, acc_base, unit.row.size, unit.col.size, unit.row.kept,
                 unit.col.kept, c0, lanes, unit.row.first, unit.col.first, e.estimate, store.insns);
   else if (g.store_output)  // the pixels up to the next tile's (spans.h)
-    StoreTile(*layouts.output, {acc_base, unit.row.kept, unit.col.kept, unit.col.size}, c0, lanes,
-              unit.row.first, unit.col.first, e.estimate, store.insns);
+    store_output(0, unit.row.kept);
   if (g.upsampled != kNoTensor && !g.pool)
     StoreTile(*layouts.upsampled, {acc_base, unit.row.size, unit.col.size}, c0, lanes,
               unit.row.first, unit.col.first, e.estimate, store.insns, /*upsample=*/true);

@@ -328,6 +328,7 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   ran.quartered = code->steps[0].tiling.find("4 accumulator regions") != std::string::npos;
   ran.phased = code->steps[0].tiling.find(" phases") != std::string::npos;
   ran.packed = code->steps[0].tiling.find("rows packed") != std::string::npos;
+  ran.pixels_packed = code->steps[0].tiling.find("pixels packed") != std::string::npos;
   int run_of_loads = 0;
   bool framed_before = false;
   for (const isa::Word& word : ran.words) {

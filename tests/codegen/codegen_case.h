@@ -105,6 +105,8 @@ struct CaseRun {
   bool phased = false;
   /// Whether it runs with packed rows.
   bool packed = false;
+  /// Whether it reads its input with packed pixels.
+  bool pixels_packed = false;
 };
 
 /// Builds the case's graph, runs the reference and the compiled group, and

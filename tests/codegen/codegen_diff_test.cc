@@ -207,6 +207,54 @@ TEST_CASE("codegen + fsim equal the integer reference on convolutions with packe
   CHECK(u8 > 0);
 }
 
+TEST_CASE("codegen + fsim equal the integer reference on convolutions with packed pixels") {
+  // 1x1 convs of at most Co channels to 2 to Co on 32x32 maps, with or
+  // without residuals and per-channel constants of at most Co channels,
+  // then what random groups hold: the input and residuals read L / Co
+  // pixels a unit, output block k each packed pixel's pixel k.
+  const HwConfig configs[] = {Dilating("opu1024"), Dilating("tiny")};
+  std::mt19937 rng(51);
+  int packed = 0, residual = 0, constant = 0, after = 0;
+  for (int i = 0; i < 24; ++i) {
+    const HwConfig& hw = configs[i % 2];
+    const int64_t co = hw.array.output_channels;
+    Case c = RandomCase(rng, false, hw.ipa.max_kernel, false);
+    c.op = OpKind::kConv2D;
+    c.identity = false;
+    c.ci = 1 + static_cast<int64_t>(rng() % static_cast<uint32_t>(co));
+    c.co = 2 + static_cast<int64_t>(rng() % static_cast<uint32_t>(co - 1));  // 1: packed rows
+    c.h = c.w = 32;
+    c.k = c.stride = c.dilation = 1;
+    c.same = true;
+    c.pool = c.pool_global = c.upsample = c.keep_tap = false;
+    c.pieces.clear();
+    c.compact = true;
+    if (c.res_channels >= c.co) c.res_channels = 0;
+    // Packed pixels take bytes: i16 maps stay as they are.
+    const auto narrow = [](DType& format, int& f) {
+      if (format == DType::kI16) format = DType::kI8;
+      f = std::min(f, 7);
+    };
+    narrow(c.in, c.f_in);
+    narrow(c.out, c.f_out);
+    narrow(c.after_format, c.f_after);
+    narrow(c.channel_format, c.f_channel);
+    narrow(c.res_format, c.f_res);
+    narrow(c.sum_format, c.f_sum);
+    narrow(c.res2_format, c.f_res2);
+    narrow(c.sum2_format, c.f_sum2);
+    const CaseRun ran = RunCase(c, hw, rng);
+    packed += ran.pixels_packed;
+    residual += ran.pixels_packed && c.residual;
+    constant += ran.pixels_packed && c.channel;
+    after += ran.pixels_packed && c.after;
+  }
+  CHECK(packed == 24);
+  CHECK(residual > 0);
+  CHECK(constant > 0);
+  CHECK(after > 0);
+}
+
 // Whether `words` hold a Gemm of the array's depthwise mode, and one that
 // takes fewer kernel rows than its group's kernel (several a tile).
 std::pair<bool, bool> DepthwiseWindows(const std::vector<isa::Word>& words, int64_t k) {

@@ -91,6 +91,10 @@ struct PlanOptions {
   /// rows' pixels packed into the lanes and the array's rows
   /// (docs/codegen.md, "Packed rows"); its output is then laid out packed.
   bool packed_rows = true;
+  /// Read a small-channel layer's input and residuals L / Co pixels a unit
+  /// where its loads would outrun the array (docs/codegen.md, "Packed
+  /// pixels"); the layouts do not change.
+  bool packed_pixels = true;
 };
 
 /// Plans one step per group of `partition` (made for `hw` from the
