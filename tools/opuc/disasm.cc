@@ -51,6 +51,9 @@ int RunDisasm(const DisasmOptions& options, std::ostream& out, std::ostream& err
           << a.fold->stride_h << 'x' << a.fold->stride_w << ", padded " << a.fold->pad_top << ','
           << a.fold->pad_left << " before, as " << a.height << 'x' << a.width << " pixels of "
           << a.channels << " channels";
+    if (a.pack > 1)  // its rows packed (docs/codegen.md, "Packed rows")
+      out << " rows packed: " << a.pack << " pixels a pixel, as " << a.height << 'x' << a.width
+          << " pixels of " << a.channels << " channels";
     if (a.granule > 0 && a.PixelBytes(a.blocks() - 1) < a.lanes)  // docs/isa.md, "DRAM layout"
       out << " compact: " << a.PixelBytes(a.blocks() - 1) << "-byte pixels in its last block";
     out << '\n';
