@@ -200,6 +200,7 @@ int8_t InnerProductGroup::Weight(int64_t o, int64_t ky, int64_t kx, int64_t i) c
     const int64_t pixel = p.out_pack > 1 ? o : o / co, channel = p.out_pack > 1 ? 0 : o % co;
     const int64_t tap = p.in_pack * (kx - pad_left) + sub - pixel + p.pad_left;
     if (channel >= p.out_c || tap < 0 || tap >= p.kw) return 0;
+    if (identity) return channel == c ? 1 : 0;
     return weights[((channel * kh + ky) * p.kw + tap) * p.in_c + c];
   }
   if (diagonal && i != o / multiplier) return 0;

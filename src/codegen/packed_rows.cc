@@ -57,9 +57,10 @@ bool UsePackedRows(InnerProductGroup& g, const OpuBufferUnits& u, bool compact) 
 bool UsePackedPixels(InnerProductGroup& g, const OpuBufferUnits& u, bool compact) {
   const int64_t co = u.out_lanes, in_pack = u.lanes / co;
   if (!compact || u.lanes % co != 0 || in_pack < 2) return false;
-  if (g.op != OpKind::kConv2D || g.identity || g.depthwise || g.diagonal || !g.pieces.empty() ||
-      g.packed)
-    return false;
+  // An identity pass (a group without an inner product) packs as a dense
+  // 1x1 product with weight 1 on each pixel's own channels.
+  const bool dense = g.op == OpKind::kConv2D && !g.identity && !g.depthwise;
+  if ((!dense && !g.identity) || g.diagonal || !g.pieces.empty() || g.packed) return false;
   if (g.in_c > co || g.out_c > co || g.in_format == DType::kI16 || g.out_format == DType::kI16)
     return false;
   if (g.sy != 1 || g.sx != 1 || g.dy != 1 || g.dx != 1 || g.gap_y != 1 || g.gap_x != 1)
@@ -80,6 +81,7 @@ bool UsePackedPixels(InnerProductGroup& g, const OpuBufferUnits& u, bool compact
   if (tensors < g.kh * g.kw || g.out_h * g.out_w < kPackedPixelsLeast) return false;
   const int64_t left = g.pad_left, right = g.kw - 1 - g.pad_left;
   g.packed = InnerProductGroup::PackedRows{g.kw, g.in_c, left, in_pack, 1, g.out_c};
+  g.depthwise = false;  // an identity pass: dense weight rows (Weight())
   g.pad_left = CeilDiv(left, in_pack);
   g.kw = 1 + g.pad_left + CeilDiv(right, in_pack);
   g.in_w /= in_pack;

@@ -39,8 +39,8 @@ bool UsePackedRows(InnerProductGroup& g, const OpuBufferUnits& u, bool compact);
 inline constexpr int64_t kPackedPixelsLeast = 1024;
 
 /// Rewrites `g` with packed pixels where it may and the loads would outrun
-/// the array: a conv2d of stride 1 and no dilation from at most Co i8/u8
-/// channels to at most Co, of the input's width (a multiple of L / Co),
+/// the array: a conv2d of stride 1 and no dilation, or an identity pass,
+/// from at most Co i8/u8 channels to at most Co, of the input's width (a multiple of L / Co),
 /// with residuals of at most Co i8/u8 channels, no pool or upsample, whose
 /// input and residual tensors (a unit a pixel each) are at least its taps.
 /// Its input and residuals are then read L / Co pixels a unit (PackedInput),

@@ -102,21 +102,27 @@ TEST_CASE("codegen + fsim equal the integer reference on convolutions with packe
 }
 
 TEST_CASE("codegen + fsim equal the integer reference on convolutions with packed pixels") {
-  // 1x1 convs of at most Co channels to 2 to Co on 32x32 maps, with or
+  // 1x1 convs (or identity passes: groups with no inner product) of at
+  // most Co channels to 2 to Co on 32x32 maps, with or
   // without residuals and per-channel constants of at most Co channels,
   // then what random groups hold: the input and residuals read L / Co
   // pixels a unit, output block k each packed pixel's pixel k.
   const HwConfig configs[] = {*HwConfigPreset("opu1024"), *HwConfigPreset("tiny")};
   std::mt19937 rng(51);
-  int packed = 0, residual = 0, constant = 0, after = 0;
+  int packed = 0, identity = 0, residual = 0, constant = 0, after = 0;
   for (int i = 0; i < 24; ++i) {
     const HwConfig& hw = configs[i % 2];
     const int64_t co = hw.array.output_channels;
     Case c = RandomCase(rng, false, hw.ipa.max_kernel, false);
     c.op = OpKind::kConv2D;
-    c.identity = false;
+    c.identity = i % 4 == 3;
+    c.pad = 0;
     c.ci = 1 + static_cast<int64_t>(rng() % static_cast<uint32_t>(co));
     c.co = 2 + static_cast<int64_t>(rng() % static_cast<uint32_t>(co - 1));  // 1: packed rows
+    if (c.identity) {  // an identity pass adds a residual map (selfie segmentation's adds)
+      c.ci = c.co;
+      c.residual = true;
+    }
     c.h = c.w = 32;
     c.k = c.stride = c.dilation = 1;
     c.same = true;
@@ -139,11 +145,13 @@ TEST_CASE("codegen + fsim equal the integer reference on convolutions with packe
     narrow(c.sum2_format, c.f_sum2);
     const CaseRun ran = RunCase(c, hw, rng);
     packed += ran.pixels_packed;
+    identity += ran.pixels_packed && c.identity;
     residual += ran.pixels_packed && c.residual;
     constant += ran.pixels_packed && c.channel;
     after += ran.pixels_packed && c.after;
   }
   CHECK(packed == 24);
+  CHECK(identity > 0);
   CHECK(residual > 0);
   CHECK(constant > 0);
   CHECK(after > 0);
