@@ -14,6 +14,23 @@
 namespace opuc::codegen_test {
 namespace {
 
+// Packed rows and packed pixels take maps of bytes: every i16 value of `c`
+// made i8, its fraction length within i8's (i16 maps stay as they are).
+void KeepBytes(Case& c) {
+  const auto narrow = [](DType& format, int& f) {
+    if (format == DType::kI16) format = DType::kI8;
+    f = std::min(f, 7);
+  };
+  narrow(c.in, c.f_in);
+  narrow(c.out, c.f_out);
+  narrow(c.after_format, c.f_after);
+  narrow(c.channel_format, c.f_channel);
+  narrow(c.res_format, c.f_res);
+  narrow(c.sum_format, c.f_sum);
+  narrow(c.res2_format, c.f_res2);
+  narrow(c.sum2_format, c.f_sum2);
+}
+
 TEST_CASE("codegen + fsim equal the integer reference on transposed convolutions as phases") {
   // Kernel = stride (2x2/2, 3x3/3), SAME and VALID, then the entrywise
   // stages random groups hold: each tap a 1x1 Gemm into a sub-tile of its
@@ -79,14 +96,7 @@ TEST_CASE("codegen + fsim equal the integer reference on convolutions with packe
     c.keep_tap = false;
     c.pieces.clear();
     c.compact = true;
-    // Packed rows take bytes: i16 maps stay as they are.
-    const auto narrow = [](DType& format, int& f) {
-      if (format == DType::kI16) format = DType::kI8;
-      f = std::min(f, 7);
-    };
-    narrow(c.in, c.f_in);
-    narrow(c.out, c.f_out);
-    narrow(c.after_format, c.f_after);
+    KeepBytes(c);
     const CaseRun ran = RunCase(c, hw, rng);
     packed += ran.packed;
     fives += ran.packed && c.k == 5;
@@ -130,19 +140,7 @@ TEST_CASE("codegen + fsim equal the integer reference on convolutions with packe
     c.pieces.clear();
     c.compact = true;
     if (c.res_channels >= c.co) c.res_channels = 0;
-    // Packed pixels take bytes: i16 maps stay as they are.
-    const auto narrow = [](DType& format, int& f) {
-      if (format == DType::kI16) format = DType::kI8;
-      f = std::min(f, 7);
-    };
-    narrow(c.in, c.f_in);
-    narrow(c.out, c.f_out);
-    narrow(c.after_format, c.f_after);
-    narrow(c.channel_format, c.f_channel);
-    narrow(c.res_format, c.f_res);
-    narrow(c.sum_format, c.f_sum);
-    narrow(c.res2_format, c.f_res2);
-    narrow(c.sum2_format, c.f_sum2);
+    KeepBytes(c);
     const CaseRun ran = RunCase(c, hw, rng);
     packed += ran.pixels_packed;
     identity += ran.pixels_packed && c.identity;
