@@ -136,8 +136,7 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
     tile.residual_pitch = tiling.tile_h * tiling.tile_w;
     tile.residual_lane = (unit.ob * out_lanes) % lanes;
     // Packed pixels: every output block holds the same channels.
-    const bool pixels = g.packed && g.packed->out_pack == 1;
-    tile.c0 = pixels ? 0 : unit.ob * out_lanes;
+    tile.c0 = g.PixelsPacked() ? 0 : unit.ob * out_lanes;
     tile.co = out_lanes;
     tile.table_row = tiling.table_row;
     tile.constant_row = tiling.constant_row;

@@ -122,6 +122,8 @@ struct InnerProductGroup {
     int64_t kw = 1, in_c = 1, pad_left = 0, in_pack = 1, out_pack = 1, out_c = 1;
   };
   std::optional<PackedRows> packed;
+  bool RowsPacked() const { return packed && packed->out_pack > 1; }
+  bool PixelsPacked() const { return packed && packed->out_pack == 1; }
   bool depthwise = false;
   /// No inner product: a depthwise pass with weight 1 (`node` is the first op).
   bool identity = false;

@@ -24,7 +24,7 @@ std::string Tiling::Text(const InnerProductGroup& g) const {
              acc_regions > 2 ? Cat(", ", acc_regions, " accumulator regions") : "",
              g.Phases() > 1 ? Cat(", as ", g.Phases(), " phases") : "",
              !g.packed ? ""
-             : g.packed->out_pack > 1
+             : g.RowsPacked()
                  ? Cat(", rows packed (", g.packed->out_pack, " pixels an output pixel)")
                  : Cat(", pixels packed (", g.packed->in_pack, " a unit)"));
 }

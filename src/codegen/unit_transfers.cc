@@ -190,7 +190,7 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
   // pixels, output block ob is each packed pixel's pixel ob.
   const auto store_output = [&](int64_t first, int64_t rows) {
     const TileRect rect{acc_base + first * unit.col.size, rows, unit.col.kept, unit.col.size};
-    if (g.packed && g.packed->out_pack == 1)
+    if (g.PixelsPacked())
       StorePackedPixels(g, *layouts.output, rect.acc_addr, rect.rows, rect.cols, rect.pitch,
                         unit.ob, unit.row.first + first, unit.col.first, e.estimate, store.insns);
     else

@@ -173,6 +173,16 @@ TEST_CASE("program: a newer format version is refused") {
 
 /// The small model's folded activation (conv1's input, which the host
 /// writes after quantizing the image).
+/// `bytes` with the program's version field set to `version` (in place: the
+/// field is written whatever its value, so the buffer keeps its layout).
+std::vector<uint8_t> WithVersion(std::vector<uint8_t> bytes, uint32_t version) {
+  const auto* root = reinterpret_cast<const flatbuffers::Table*>(opup::GetProgram(bytes.data()));
+  const uint8_t* field = root->GetAddressOf(opup::Program::VT_VERSION);
+  REQUIRE(field != nullptr);
+  std::memcpy(bytes.data() + (field - bytes.data()), &version, sizeof(version));
+  return bytes;
+}
+
 ActivationLayout& FoldedActivation(test::SmallModel& m, size_t* index) {
   for (size_t i = 0; i < m.code.activations.size(); ++i)
     if (m.code.activations[i].fold) {
@@ -230,13 +240,8 @@ TEST_CASE("program: a folded input is checked on read, naming the field") {
     CHECK(Contains(ReadError(m.Write()), "fold.out_w is 12; expected 1 to 11"));
   }
   SUBCASE("a fold in a version 1 program") {
-    std::vector<uint8_t> bytes = base.Write();
-    const auto* root = reinterpret_cast<const flatbuffers::Table*>(opup::GetProgram(bytes.data()));
-    const uint8_t* field = root->GetAddressOf(opup::Program::VT_VERSION);
-    REQUIRE(field != nullptr);
-    const uint32_t one = 1;
-    std::memcpy(bytes.data() + (field - bytes.data()), &one, sizeof(one));
-    CHECK(Contains(ReadError(bytes), ": fold needs format version 2; the program says 1"));
+    CHECK(Contains(ReadError(WithVersion(base.Write(), 1)),
+                   ": fold needs format version 2; the program says 1"));
   }
   SUBCASE("a folded region an OPU step writes") {
     test::SmallModel m = base;
@@ -280,13 +285,8 @@ TEST_CASE("program: compact pixels read back as version 3, checked on read") {
                    "lanes"));
   }
   SUBCASE("compact pixels in a version 2 program") {
-    std::vector<uint8_t> bytes = m.Write();
-    const auto* root = reinterpret_cast<const flatbuffers::Table*>(opup::GetProgram(bytes.data()));
-    const uint8_t* field = root->GetAddressOf(opup::Program::VT_VERSION);
-    REQUIRE(field != nullptr);
-    const uint32_t two = 2;
-    std::memcpy(bytes.data() + (field - bytes.data()), &two, sizeof(two));
-    CHECK(Contains(ReadError(bytes), ": granule needs format version 3; the program says 2"));
+    CHECK(Contains(ReadError(WithVersion(m.Write(), 2)),
+                   ": granule needs format version 3; the program says 2"));
   }
 }
 
@@ -304,13 +304,8 @@ TEST_CASE("program: a packed activation is checked on read, naming the tensor") 
     CHECK(Contains(error, "tensor " + std::to_string(other.tensor) + " ("));
   }
   SUBCASE("in a version 3 program") {
-    std::vector<uint8_t> bytes = m.Write();
-    const auto* root = reinterpret_cast<const flatbuffers::Table*>(opup::GetProgram(bytes.data()));
-    const uint8_t* field = root->GetAddressOf(opup::Program::VT_VERSION);
-    REQUIRE(field != nullptr);
-    const uint32_t three = 3;
-    std::memcpy(bytes.data() + (field - bytes.data()), &three, sizeof(three));
-    CHECK(Contains(ReadError(bytes), ": pack needs format version 4; the program says 3"));
+    CHECK(Contains(ReadError(WithVersion(m.Write(), 3)),
+                   ": pack needs format version 4; the program says 3"));
   }
 }
 
