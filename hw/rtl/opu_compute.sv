@@ -19,6 +19,7 @@ module opu_compute
   // The array's ports.
   output logic [31:0]           fm_raddr_o,
   input  logic [opu_pkg::BEAT_BITS-1:0]  fm_rdata_i,
+  input  logic [opu_pkg::BEAT_BITS-1:0]  fm_rdata_next_i,  // the row after fm_raddr_o's
   output logic [31:0]           wgt_raddr_o,
   input  logic [opu_pkg::WGT_BITS-1:0]   wgt_rdata_i,
   output logic [31:0]           param_raddr_o,
@@ -52,7 +53,7 @@ module opu_compute
 
   opu_gemm u_gemm (
     .clk_i, .rst_ni, .start_i(gemm_start_i), .insn_i(gemm_insn_i), .done_o(gemm_done_o),
-    .fm_raddr_o, .fm_rdata_i, .wgt_raddr_o, .wgt_rdata_i, .param_raddr_o, .param_rdata_i,
+    .fm_raddr_o, .fm_rdata_i, .fm_rdata_next_i, .wgt_raddr_o, .wgt_rdata_i, .param_raddr_o, .param_rdata_i,
     .acc_raddr_o, .acc_rdata_i, .acc_we_o, .acc_waddr_o, .acc_wdata_o, .issues_o(gemm_issues_o)
   );
   opu_post u_post (

@@ -23,7 +23,13 @@
 //    (window_h + 1 + (out_rows - 1) stride_y) rows of w = window_w + 1 +
 //    (out_cols - 1) stride_x pixels. For rows of 2 to LINE_COLS pixels (a
 //    buffer's pixel is written the cycle after it is read), stride_x 1 or
-//    2, and every row in a window (stride_y <= window_h + 1).
+//    2, and every row in a window (stride_y <= window_h + 1). At stride_x
+//    2 with an odd window width the Gemm reads two pixels a cycle (the
+//    feature-map buffer's pair read: a row's pixels 2i and 2i + 1), and the
+//    window takes two columns: it shifts left by two and fills its columns
+//    window_w and window_w + 1, whose taps past the window meet zero
+//    weights. The line buffers keep even and odd columns in two banks, so
+//    a pair is one address of both. ceil(w / 2) cycles a row.
 //  - Else a feature-map row a cycle: each output row reads its columns
 //    left to right, each column's window_h + 1 rows top to bottom.
 `include "opu_field.svh"
@@ -36,6 +42,7 @@ module opu_gemm
   output logic                  done_o,
   output logic [31:0]           fm_raddr_o,
   input  logic [opu_pkg::BEAT_BITS-1:0]  fm_rdata_i,
+  input  logic [opu_pkg::BEAT_BITS-1:0]  fm_rdata_next_i,  // the row after fm_raddr_o's
   output logic [31:0]           wgt_raddr_o,
   input  logic [opu_pkg::WGT_BITS-1:0]   wgt_rdata_i,
   output logic [31:0]           param_raddr_o,
@@ -67,15 +74,15 @@ module opu_gemm
   logic [2:0]  win_h, win_w, ky_q, rd_ky_q;
   logic [31:0] col_fm_q, pitch;
   logic [15:0] col_q, fire_col_q;  // columns of the window's row: fm_pitch reaches 4095
-  logic [TAP-1:0] taps;  // the arriving row's bytes of the rows' channels
+  logic [TAP-1:0] taps, taps2;  // the arriving row's bytes of the rows' channels, the next row's
   logic [WH*WW*TAP-1:0] win_q;
   // With line buffers: the input rows until the next that completes an
   // output row's windows, whether the read's column goes into the window,
   // and the column (g_lines).
-  logic        line, line_q, rd_load_q;
+  logic        line, line_q, rd_load_q, pair, pair_q;
   logic [31:0] stride_y, until_q;
   logic [10:0] last_col;  // the last pixel's first column, (out_cols - 1) stride_x
-  logic [WH*TAP-1:0] column;
+  logic [WH*TAP-1:0] column, column2;  // column2: a pair's second
 
   assign rows = 32'(`OPU_FIELD(insn_i, GEMM_OUT_ROWS));
   assign cols = 32'(`OPU_FIELD(insn_i, GEMM_OUT_COLS));
@@ -99,6 +106,7 @@ module opu_gemm
   assign line = (stride_x == 1 || stride_x == 2) && (win_w != '0 || cols != 1) &&
                 32'(last_col) + 32'(win_w) + 1 <= opu_pkg::LINE_COLS &&
                 stride_y != 0 && stride_y <= 32'(win_h) + 1;
+  assign pair = opu_pkg::LINE_BUFS > 0 && line && stride_x == 2 && !win_w[0];
 
   opu_ipa u_ipa (
     .clk_i, .valid_i(valid_q[0]), .fm_i(fm_rdata_i), .weights_i(wgt_rdata_i),
@@ -113,6 +121,7 @@ module opu_gemm
       lane = 8'(`OPU_FIELD(insn_i, GEMM_LANE)) +
              8'(`OPU_FIELD(insn_i, GEMM_PAIR_ROWS) ? j / 2 : j);
       taps[8*j +: 8] = lane < 8'(opu_pkg::L) ? fm_rdata_i[8*lane +: 8] : '0;
+      taps2[8*j +: 8] = lane < 8'(opu_pkg::L) ? fm_rdata_next_i[8*lane +: 8] : '0;
     end
 
   always_comb begin
@@ -133,39 +142,64 @@ module opu_gemm
   // The line buffers: buffer k takes the pixel of buffer k + 1, the last
   // (window_h - 1) the pixel read, at the column read a cycle before. A
   // column: the buffers' pixels above the pixel read (rows past the
-  // window's take it too: zero weights).
+  // window's take it too: zero weights). Even and odd columns in two
+  // banks, at column / 2: one pixel a cycle writes one bank, a pair both.
   if (opu_pkg::LINE_BUFS > 0) begin : g_lines
     localparam int unsigned LB = opu_pkg::LINE_BUFS;
-    localparam int unsigned LAW = $clog2(opu_pkg::LINE_COLS);
-    logic [LAW-1:0] rd_col_q;
-    logic [LB-1:0] we;
-    logic [LB*TAP-1:0] rdata, wdata;
-    always_ff @(posedge clk_i) rd_col_q <= col_q[LAW-1:0];
+    localparam int unsigned BANK_COLS = (opu_pkg::LINE_COLS + 1) / 2;
+    localparam int unsigned BAW = BANK_COLS > 1 ? $clog2(BANK_COLS) : 1;
+    logic [15:0] rd_col_q;
+    logic [LB-1:0] we_even, we_odd;
+    logic [LB*TAP-1:0] even, odd, wdata_even, wdata_odd;
+    always_ff @(posedge clk_i) rd_col_q <= col_q;
     always_comb begin
       for (int unsigned k = 0; k < LB; k++) begin
-        we[k] = rd_q && line_q && 3'(k) < win_h;
-        wdata[k*TAP +: TAP] = 3'(k + 1) == win_h ? taps : rdata[((k + 1) % LB)*TAP +: TAP];
+        we_even[k] = rd_q && line_q && 3'(k) < win_h && (pair_q || !rd_col_q[0]);
+        we_odd[k] = rd_q && line_q && 3'(k) < win_h && (pair_q || rd_col_q[0]);
+        wdata_even[k*TAP +: TAP] = 3'(k + 1) == win_h ? taps : even[((k + 1) % LB)*TAP +: TAP];
+        wdata_odd[k*TAP +: TAP] = 3'(k + 1) == win_h ? (pair_q ? taps2 : taps)
+                                                     : odd[((k + 1) % LB)*TAP +: TAP];
       end
-      for (int unsigned ky = 0; ky < WH; ky++)
-        column[ky*TAP +: TAP] = ky < LB && 3'(ky) != win_h ? rdata[(ky % LB)*TAP +: TAP] : taps;
+      for (int unsigned ky = 0; ky < WH; ky++) begin
+        column[ky*TAP +: TAP] = ky < LB && 3'(ky) != win_h ?
+            (rd_col_q[0] ? odd[(ky % LB)*TAP +: TAP] : even[(ky % LB)*TAP +: TAP]) : taps;
+        column2[ky*TAP +: TAP] = ky < LB && 3'(ky) != win_h ? odd[(ky % LB)*TAP +: TAP] : taps2;
+      end
     end
     for (genvar k = 0; k < LB; k++) begin : g_line
-      opu_sdp_ram #(.WIDTH(TAP), .DEPTH(opu_pkg::LINE_COLS)) u_line (
-        .clk_i, .we_i(we[k]), .waddr_i(rd_col_q), .wdata_i(wdata[k*TAP +: TAP]),
-        .raddr_i(col_q[LAW-1:0]), .rdata_o(rdata[k*TAP +: TAP])
+      opu_sdp_ram #(.WIDTH(TAP), .DEPTH(BANK_COLS)) u_even (
+        .clk_i, .we_i(we_even[k]), .waddr_i(BAW'(rd_col_q[15:1])),
+        .wdata_i(wdata_even[k*TAP +: TAP]), .raddr_i(BAW'(col_q[15:1])),
+        .rdata_o(even[k*TAP +: TAP])
+      );
+      opu_sdp_ram #(.WIDTH(TAP), .DEPTH(BANK_COLS)) u_odd (
+        .clk_i, .we_i(we_odd[k]), .waddr_i(BAW'(rd_col_q[15:1])),
+        .wdata_i(wdata_odd[k*TAP +: TAP]), .raddr_i(BAW'(col_q[15:1])),
+        .rdata_o(odd[k*TAP +: TAP])
       );
     end
   end else begin : g_no_lines
     assign column = {WH{taps}};
+    assign column2 = {WH{taps2}};
   end
 
   // The window's registers: a column shifts every row's taps left, up to
   // the window's last column, which takes the column: from the line
   // buffers at once, or a feature-map row a cycle, the first shifting.
-  // Taps past the window multiply zero weights.
+  // A pair shifts them by two and fills the last column and the one past
+  // it. Taps past the window multiply zero weights.
   always_ff @(posedge clk_i)
     if (rd_q && line_q) begin
-      if (rd_load_q)
+      if (rd_load_q && pair_q)
+        for (int unsigned ky = 0; ky < WH; ky++)
+          for (int unsigned kx = 0; kx < WW; kx++)
+            if (3'(kx) == win_w)
+              win_q[(ky*WW + kx)*TAP +: TAP] <= column[ky*TAP +: TAP];
+            else if (4'(kx) == 4'(win_w) + 4'd1)
+              win_q[(ky*WW + kx)*TAP +: TAP] <= column2[ky*TAP +: TAP];
+            else if (3'(kx) < win_w && kx + 2 < WW)
+              win_q[(ky*WW + kx)*TAP +: TAP] <= win_q[(ky*WW + (kx + 2) % WW)*TAP +: TAP];
+      if (rd_load_q && !pair_q)
         for (int unsigned ky = 0; ky < WH; ky++)
           for (int unsigned kx = 0; kx < WW; kx++)
             if (3'(kx) == win_w)
@@ -184,7 +218,7 @@ module opu_gemm
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      {running_q, done_o, dw_q, rd_q, rd_fire_q, line_q, rd_load_q} <= '0;
+      {running_q, done_o, dw_q, rd_q, rd_fire_q, line_q, pair_q, rd_load_q} <= '0;
       until_q <= '0;
       {oy_q, ox_q, row_fm_q, fm_q, entry_q} <= '0;
       {ky_q, rd_ky_q, col_q, col_fm_q, fire_col_q} <= '0;
@@ -204,6 +238,7 @@ module opu_gemm
         done_o <= rows == 0 || cols == 0;
         dw_q <= dw;
         line_q <= dw && line;
+        pair_q <= dw && pair;
         until_q <= 32'(win_h);
         {oy_q, ox_q, ky_q, col_q} <= '0;
         fire_col_q <= 16'(win_w);
@@ -220,8 +255,8 @@ module opu_gemm
           ox_q <= ox_q + 1;
         end
         if (col_q != fire_col_q || ox_q + 1 != cols) begin
-          col_q <= col_q + 1;
-          fm_q <= fm_q + 1;
+          col_q <= col_q + (pair_q ? 16'd2 : 16'd1);
+          fm_q <= fm_q + (pair_q ? 32'd2 : 32'd1);
         end else begin
           {ox_q, col_q} <= '0;
           fire_col_q <= 16'(win_w);

@@ -128,25 +128,30 @@ module opu_top
   logic        post_acc_we;
   logic [opu_pkg::BEAT_BITS-1:0]  post_fm_rdata;
   logic [opu_pkg::PARAM_BITS-1:0] post_param_rdata;
-  logic [opu_pkg::WGT_BITS-1:0]   wgt_rdata_unused;
+  logic [opu_pkg::WGT_BITS-1:0]   wgt_rdata_unused, wgt_next_unused;
+  logic [opu_pkg::PARAM_BITS-1:0] param_next_unused;
   logic [opu_pkg::ENTRY_BITS-1:0] post_acc_rdata, post_acc_wdata;
   logic [7:0]  load_wbeat;
   logic        load_wzero, load_wdiag, acc_we;
-  logic [opu_pkg::BEAT_BITS-1:0]  load_wdata, fm_rdata;
+  logic [opu_pkg::BEAT_BITS-1:0]  load_wdata, fm_rdata, fm_rdata_next;
   logic [opu_pkg::WGT_BITS-1:0]   wgt_rdata;
   logic [opu_pkg::PARAM_BITS-1:0] param_rdata;
   logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata, acc_wdata, store_rdata;
 
-  opu_buffer #(.ROWS(opu_pkg::FM_ROWS), .BEATS(opu_pkg::FM_BEATS), .BEAT_BITS(opu_pkg::BEAT_BITS)) u_fm (
+  // Two banks where the depthwise window has line buffers (it reads two
+  // columns a cycle at stride 2).
+  opu_buffer #(.ROWS(opu_pkg::FM_ROWS), .BEATS(opu_pkg::FM_BEATS), .BEAT_BITS(opu_pkg::BEAT_BITS),
+               .PAIRS(opu_pkg::LINE_BUFS > 0 ? 1 : 0)) u_fm (
     .clk_i, .we_i(load_we[0]), .waddr_i(load_waddr[opu_pkg::FM_AW-1:0]), .wbeat_i(1'b0),
     .wzero_row_i(load_wzero), .wdiag_i(1'b0), .wdata_i(load_wdata), .raddr_i(fm_raddr[opu_pkg::FM_AW-1:0]),
-    .rdata_o(fm_rdata), .raddr_b_i(post_fm_raddr[opu_pkg::FM_AW-1:0]), .rdata_b_o(post_fm_rdata)
+    .rdata_o(fm_rdata), .rdata_next_o(fm_rdata_next), .raddr_b_i(post_fm_raddr[opu_pkg::FM_AW-1:0]), .rdata_b_o(post_fm_rdata)
   );
   opu_buffer #(.ROWS(opu_pkg::WGT_ROWS), .BEATS(opu_pkg::WGT_BEATS), .BEAT_BITS(opu_pkg::BEAT_BITS),
                .READ_PORTS(1)) u_weight (
     .clk_i, .we_i(load_we[1]), .waddr_i(load_waddr[opu_pkg::WGT_AW-1:0]), .wbeat_i(load_wbeat[opu_pkg::WGT_BW-1:0]),
     .wzero_row_i(load_wzero), .wdiag_i(load_wdiag), .wdata_i(load_wdata),
-    .raddr_i(wgt_raddr[opu_pkg::WGT_AW-1:0]), .rdata_o(wgt_rdata), .raddr_b_i('0),
+    .raddr_i(wgt_raddr[opu_pkg::WGT_AW-1:0]), .rdata_o(wgt_rdata), .rdata_next_o(wgt_next_unused),
+    .raddr_b_i('0),
     .rdata_b_o(wgt_rdata_unused)
   );
   opu_buffer #(.ROWS(opu_pkg::PARAM_ROWS), .BEATS(opu_pkg::PARAM_BEATS), .BEAT_BITS(opu_pkg::BEAT_BITS)) u_param (
@@ -154,6 +159,7 @@ module opu_top
     .wbeat_i(load_wbeat[opu_pkg::PARAM_BW-1:0]), .wzero_row_i(load_wzero), .wdiag_i(1'b0),
     .wdata_i(load_wdata),
     .raddr_i(param_raddr[opu_pkg::PARAM_AW-1:0]), .rdata_o(param_rdata),
+    .rdata_next_o(param_next_unused),
     .raddr_b_i(post_param_raddr[opu_pkg::PARAM_AW-1:0]), .rdata_b_o(post_param_rdata)
   );
   opu_acc_buffer u_acc (
@@ -178,6 +184,7 @@ module opu_top
     .gemm_done_o(gemm_done), .post_start_i(post_start), .post_insn_i(post_insn),
     .post_insn2_i(post_insn2), .post_insn3_i(post_insn3), .post_links_i(post_links),
     .post_done_o(post_done), .fm_raddr_o(fm_raddr), .fm_rdata_i(fm_rdata),
+    .fm_rdata_next_i(fm_rdata_next),
     .wgt_raddr_o(wgt_raddr), .wgt_rdata_i(wgt_rdata), .param_raddr_o(param_raddr),
     .param_rdata_i(param_rdata), .acc_raddr_o(acc_raddr), .acc_rdata_i(acc_rdata),
     .acc_we_o(acc_we), .acc_waddr_o(acc_waddr), .acc_wdata_o(acc_wdata),

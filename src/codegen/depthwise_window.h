@@ -46,8 +46,9 @@ inline int64_t WindowGemms(const InnerProductGroup& g) {
 /// (opu_gemm.sv), whose window has line buffers of `line_columns` columns
 /// (ipa.depthwise_line). Where its input rows fit them (2 to line_columns
 /// pixels), stride_x is 1 or 2 and each row is in a window (stride_y <=
-/// window_h + 1), it reads each input pixel once, a cycle each: window_h + 1
-/// rows before the first output row, stride_y before each next. Else a
+/// window_h + 1), it reads each input pixel once, a cycle each (a pair a
+/// cycle at stride_x 2 with an odd window width): window_h + 1 rows before
+/// the first output row, stride_y before each next. Else a
 /// column of window_h + 1 rows a cycle each, for every output row. One more
 /// for the window's register.
 inline int64_t WindowGemmCycles(const isa::GemmInsn& gemm, int64_t line_columns) {
@@ -56,7 +57,13 @@ inline int64_t WindowGemmCycles(const isa::GemmInsn& gemm, int64_t line_columns)
   const bool lines = row_pixels >= 2 && row_pixels <= line_columns &&
                      (gemm.stride_x == 1 || gemm.stride_x == 2) && gemm.stride_y >= 1 &&
                      gemm.stride_y <= window_rows;
-  if (lines) return (window_rows + (gemm.out_rows - 1) * gemm.stride_y) * row_pixels + 1;
+  // At stride 2 with an odd window width the window takes a pair of
+  // pixels a cycle (opu_gemm.sv).
+  const bool pairs = gemm.stride_x == 2 && gemm.window_w % 2 == 0;
+  if (lines)
+    return (window_rows + (gemm.out_rows - 1) * gemm.stride_y) *
+               (pairs ? (row_pixels + 1) / 2 : row_pixels) +
+           1;
   return gemm.out_rows * window_rows * row_pixels + 1;
 }
 

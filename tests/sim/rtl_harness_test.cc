@@ -149,6 +149,36 @@ int64_t TwoTilesCycles(int64_t second_tile_entry) {
   return stats.cycles;
 }
 
+// The cycles of one depthwise Gemm of a 3x3 window (or 3 rows of 2 taps)
+// at stride 2 over an output row of `cols` pixels, on opu1024 (whose
+// window has line buffers), from the program's start to its end.
+int64_t StridedWindowCycles(int64_t cols, int64_t window_w) {
+  GemmInsn gemm;
+  gemm.depthwise = true;
+  gemm.window_h = 2;
+  gemm.window_w = window_w;
+  gemm.fm_pitch = 512;
+  gemm.out_rows = 1;
+  gemm.out_cols = cols;
+  gemm.stride_y = gemm.stride_x = 2;
+  gemm.init = 2;
+  std::vector<uint8_t> dram(64);
+  RtlStats stats;
+  const Status run = RunRtl(*HwConfigPreset("opu1024"), {W(gemm)}, dram, &stats);
+  REQUIRE_MESSAGE(run.ok(), run.ToString());
+  CHECK(stats.counters.gemm_issues == cols);
+  return stats.cycles;
+}
+
+TEST_CASE("the depthwise window reads a pair of pixels a cycle at stride 2, odd widths") {
+  // A row of c outputs at stride 2 reads w = window_w + 1 + 2 (c - 1)
+  // pixels from each of the window's 3 rows. 32 more outputs: 64 more
+  // pixels a row, 3 x 64 / 2 = 96 more cycles as pairs (3 taps wide, an
+  // odd width); 3 x 64 = 192 one at a time (2 taps wide, even).
+  CHECK(StridedWindowCycles(64, 2) - StridedWindowCycles(32, 2) == 3 * 64 / 2);
+  CHECK(StridedWindowCycles(64, 1) - StridedWindowCycles(32, 1) == 3 * 64);
+}
+
 // An entry's cycles through a post stage (POST_STAGE_CYCLES, opu_shapes.svh):
 // a pass pays them once a stage.
 constexpr int64_t kPostStage = 4;
