@@ -7,7 +7,9 @@
 // over the row: beat j keeps the beat's bytes l with l mod BEATS = j.
 // PAIRS = 1 (the feature-map buffer) keeps even and odd rows in two banks,
 // so that the first port also reads the row after its address (rdata_next_o:
-// the depthwise window's two columns a cycle at stride 2, opu_gemm.sv).
+// the depthwise window's two columns a cycle at stride 2, opu_gemm.sv), and
+// a write may also write the row after its own (wpair_i: two compact pixels
+// a cycle from the load engine, at waddr_next_i = waddr_i + 1).
 module opu_buffer #(
   parameter int unsigned ROWS = 16,
   parameter int unsigned BEATS = 1,
@@ -24,6 +26,9 @@ module opu_buffer #(
   input  logic                       wzero_row_i,  // write zeros to every beat of the row
   input  logic                       wdiag_i,
   input  logic [BEAT_BITS-1:0]       wdata_i,
+  input  logic                       wpair_i,       // PAIRS = 1: also wdata_next_i at waddr_next_i
+  input  logic [AW-1:0]              waddr_next_i,
+  input  logic [BEAT_BITS-1:0]       wdata_next_i,
   input  logic [AW-1:0]              raddr_i,
   output logic [BEATS*BEAT_BITS-1:0] rdata_o,
   output logic [BEATS*BEAT_BITS-1:0] rdata_next_o,  // row raddr_i + 1 (PAIRS = 1), else 0
@@ -63,6 +68,8 @@ module opu_buffer #(
       rdata_o <= mem[raddr_i];
     end
     assign rdata_next_o = '0;
+    logic pair_unused;
+    assign pair_unused = wpair_i ^ ^waddr_next_i ^ ^wdata_next_i;
     // A second read port is a second copy of the memory in block RAM (a
     // block RAM has one read port beside its write port), even when its data
     // go unused: Yosys keeps the port.
@@ -76,7 +83,8 @@ module opu_buffer #(
   end else begin : g_two_banks
     // Row r lives in bank r mod 2 at r / 2. Rows a and a + 1 are in
     // different banks: bank 0 at (a + 1) / 2, bank 1 at a / 2. Whole-row
-    // writes only (BEATS = 1: the feature-map buffer), one bank a write.
+    // writes only (BEATS = 1: the feature-map buffer), a bank each for a
+    // pair.
     localparam int unsigned HW = AW > 1 ? AW - 1 : 1;
     localparam int unsigned EVEN_ROWS = (ROWS + 1) / 2, ODD_ROWS = ROWS / 2 > 0 ? ROWS / 2 : 1;
     (* ram_style = "block" *) logic [BEATS*BEAT_BITS-1:0] even [EVEN_ROWS];
@@ -89,9 +97,19 @@ module opu_buffer #(
     assign even_raddr = HW'(a_next[AW:1]);
     logic a_next_unused;
     assign a_next_unused = a_next[0];
+    logic [HW-1:0] even_waddr;
+    logic [BEATS*BEAT_BITS-1:0] even_wdata, odd_wdata;
+    logic even_we, odd_we;
+    assign even_we = beat_we[0] && (!waddr_i[0] || wpair_i);
+    assign odd_we = beat_we[0] && (waddr_i[0] || wpair_i);
+    assign even_waddr = HW'(waddr_i[0] ? waddr_next_i[AW-1:1] : waddr_i[AW-1:1]);
+    logic waddr_next_unused;  // a + 1's bit 0 chooses no bank
+    assign waddr_next_unused = waddr_next_i[0];
+    assign even_wdata = waddr_i[0] ? wdata_next_i : row;
+    assign odd_wdata = waddr_i[0] ? row : wdata_next_i;
     always_ff @(posedge clk_i) begin
-      if (beat_we[0] && !waddr_i[0]) even[HW'(waddr_i[AW-1:1])] <= row;
-      if (beat_we[0] && waddr_i[0]) odd[HW'(waddr_i[AW-1:1])] <= row;
+      if (even_we) even[even_waddr] <= even_wdata;
+      if (odd_we) odd[HW'(waddr_i[AW-1:1])] <= odd_wdata;
       even_q <= even[even_raddr];
       odd_q <= odd[HW'(raddr_i[AW-1:1])];
       a_odd_q <= raddr_i[0];

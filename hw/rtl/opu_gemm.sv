@@ -106,7 +106,7 @@ module opu_gemm
   assign line = (stride_x == 1 || stride_x == 2) && (win_w != '0 || cols != 1) &&
                 32'(last_col) + 32'(win_w) + 1 <= opu_pkg::LINE_COLS &&
                 stride_y != 0 && stride_y <= 32'(win_h) + 1;
-  assign pair = opu_pkg::LINE_BUFS > 0 && line && stride_x == 2 && !win_w[0];
+  assign pair = opu_pkg::FM_PAIRS > 0 && line && stride_x == 2 && !win_w[0];
 
   opu_ipa u_ipa (
     .clk_i, .valid_i(valid_q[0]), .fm_i(fm_rdata_i), .weights_i(wgt_rdata_i),
@@ -187,32 +187,51 @@ module opu_gemm
   // the window's last column, which takes the column: from the line
   // buffers at once, or a feature-map row a cycle, the first shifting.
   // A pair shifts them by two and fills the last column and the one past
-  // it. Taps past the window multiply zero weights.
+  // it. Taps past the window multiply zero weights. Each position's choice
+  // is worked out once (win_sel, win_en), so a bit takes one 4:1 choice:
+  // its row's column (colin: the pixel read or a line buffer's), a pair's
+  // second column, or the position one or two to its right.
+  localparam logic [1:0] FROM_COLUMN = 2'd0, FROM_SECOND = 2'd1, FROM_NEXT = 2'd2,
+                         FROM_NEXT2 = 2'd3;
+  logic [2*WH*WW-1:0] win_sel;
+  logic [WH*WW-1:0] win_en;
+  logic [WH*TAP-1:0] colin;
+  always_comb
+    for (int unsigned ky = 0; ky < WH; ky++) begin
+      colin[ky*TAP +: TAP] = line_q ? column[ky*TAP +: TAP] : taps;
+      for (int unsigned kx = 0; kx < WW; kx++) begin
+        win_sel[2*(ky*WW + kx) +: 2] = FROM_COLUMN;
+        win_en[ky*WW + kx] = 1'b0;
+        if (rd_q && line_q && rd_load_q) begin
+          if (3'(kx) == win_w) begin
+            win_en[ky*WW + kx] = 1'b1;
+          end else if (pair_q && 4'(kx) == 4'(win_w) + 4'd1) begin
+            win_en[ky*WW + kx] = 1'b1;
+            win_sel[2*(ky*WW + kx) +: 2] = FROM_SECOND;
+          end else if (3'(kx) < win_w && kx + 1 < WW) begin
+            win_en[ky*WW + kx] = 1'b1;
+            win_sel[2*(ky*WW + kx) +: 2] = pair_q ? FROM_NEXT2 : FROM_NEXT;
+          end
+        end else if (rd_q && !line_q) begin
+          if (3'(kx) == win_w && 3'(ky) == rd_ky_q) begin
+            win_en[ky*WW + kx] = 1'b1;
+          end else if (3'(kx) < win_w && rd_ky_q == '0 && kx + 1 < WW) begin  // (the last never shifts)
+            win_en[ky*WW + kx] = 1'b1;
+            win_sel[2*(ky*WW + kx) +: 2] = FROM_NEXT;
+          end
+        end
+      end
+    end
   always_ff @(posedge clk_i)
-    if (rd_q && line_q) begin
-      if (rd_load_q && pair_q)
-        for (int unsigned ky = 0; ky < WH; ky++)
-          for (int unsigned kx = 0; kx < WW; kx++)
-            if (3'(kx) == win_w)
-              win_q[(ky*WW + kx)*TAP +: TAP] <= column[ky*TAP +: TAP];
-            else if (4'(kx) == 4'(win_w) + 4'd1)
-              win_q[(ky*WW + kx)*TAP +: TAP] <= column2[ky*TAP +: TAP];
-            else if (3'(kx) < win_w && kx + 2 < WW)
-              win_q[(ky*WW + kx)*TAP +: TAP] <= win_q[(ky*WW + (kx + 2) % WW)*TAP +: TAP];
-      if (rd_load_q && !pair_q)
-        for (int unsigned ky = 0; ky < WH; ky++)
-          for (int unsigned kx = 0; kx < WW; kx++)
-            if (3'(kx) == win_w)
-              win_q[(ky*WW + kx)*TAP +: TAP] <= column[ky*TAP +: TAP];
-            else if (3'(kx) < win_w && kx + 1 < WW)
-              win_q[(ky*WW + kx)*TAP +: TAP] <= win_q[(ky*WW + (kx + 1) % WW)*TAP +: TAP];
-    end else if (rd_q)
-      for (int unsigned ky = 0; ky < WH; ky++)
-        for (int unsigned kx = 0; kx < WW; kx++)
-          if (3'(kx) == win_w && 3'(ky) == rd_ky_q)
-            win_q[(ky*WW + kx)*TAP +: TAP] <= taps;
-          else if (3'(kx) < win_w && rd_ky_q == '0 && kx + 1 < WW)  // (the last never shifts)
-            win_q[(ky*WW + kx)*TAP +: TAP] <= win_q[(ky*WW + (kx + 1) % WW)*TAP +: TAP];
+    for (int unsigned ky = 0; ky < WH; ky++)
+      for (int unsigned kx = 0; kx < WW; kx++)
+        if (win_en[ky*WW + kx])
+          case (win_sel[2*(ky*WW + kx) +: 2])
+            FROM_COLUMN: win_q[(ky*WW + kx)*TAP +: TAP] <= colin[ky*TAP +: TAP];
+            FROM_SECOND: win_q[(ky*WW + kx)*TAP +: TAP] <= column2[ky*TAP +: TAP];
+            FROM_NEXT:   win_q[(ky*WW + kx)*TAP +: TAP] <= win_q[(ky*WW + (kx + 1) % WW)*TAP +: TAP];
+            default:     win_q[(ky*WW + kx)*TAP +: TAP] <= win_q[(ky*WW + (kx + 2) % WW)*TAP +: TAP];
+          endcase
 
   opu_counter u_issues (.clk_i, .rst_ni, .step_i(issue), .value_o(issues_o));
 

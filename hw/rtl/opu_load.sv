@@ -33,10 +33,17 @@
 // granules in the queue never exceed 2 GN: beats issued over any n cycles
 // carry at most granules x (n - 1) + GN + granules - 1 of them, the writes
 // take granules a cycle.
+// With PAIRS (the feature-map buffer in even and odd banks) a compact load
+// without zeros between its units writes two pixels of a row a cycle, the
+// second at the unit after the first (wpair_o), once both pixels' granules
+// are there; its requests are paced to 2 x granules a cycle (at most GN +
+// 2 granules - 1 banked), and a response is taken while the queue has room
+// for it after this cycle's pixels.
 `include "opu_field.svh"
 module opu_load
 #(
-  parameter int unsigned IN_FLIGHT = 4  // instructions taken and not written; a power of two
+  parameter int unsigned IN_FLIGHT = 4,  // instructions taken and not written; a power of two
+  parameter int unsigned PAIRS = 0       // the feature-map buffer takes two units a cycle
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -57,6 +64,9 @@ module opu_load
   output logic                 wzero_o,
   output logic                 wdiag_o,     // spread the beat over a weight row's CO beats
   output logic [opu_pkg::BEAT_BITS-1:0] wdata_o,
+  output logic                 wpair_o,     // also wdata_next_o at waddr_next_o = waddr_o + 1
+  output logic [31:0]          waddr_next_o,
+  output logic [opu_pkg::BEAT_BITS-1:0] wdata_next_o,
   output logic [63:0]          bytes_o
 );
   localparam int unsigned GN = opu_pkg::L / opu_pkg::CO;  // granules a beat
@@ -83,8 +93,13 @@ module opu_load
   logic [NW-1:0] rr_q;                   // compact rows whose beats have all come
   logic [2*GN*GB-1:0] gbuf_q, gbuf_if, gbuf_else;  // the queue of granules, oldest first
   logic [3*GN*GB-1:0] cat_if, cat, part;
-  logic [opu_pkg::BEAT_BITS-1:0] pixel;
+  logic [opu_pkg::BEAT_BITS-1:0] pixel, pixel2;
   logic          emit, emit_if, emit_else, data_we;
+  // The row's units left to write (rs_left_q); pairs: the load may write
+  // them (pair_q), two of the row's pixels are left, and this cycle writes one.
+  logic          pair_q, pair_can, emit2, emit2_if, emit2_else;
+  logic [CW-1:0] gran2, took_if, took_else;
+  logic [opuc_isa_pkg::LOAD_COLS_WIDTH-1:0] rs_left_q;
   logic        active_q, diagonal_q;
   logic [1:0]  buffer_q;
   logic [NW-1:0] rows_q;
@@ -117,7 +132,7 @@ module opu_load
   // Requests, of the instruction the request walker has taken: its rows
   // of cols units of beats beats, or compact rows of row_bytes (each row's
   // beats a row ahead: rq_left_q), paced by credits.
-  logic          rq_compact_q, req_fire, req_more;
+  logic          rq_compact_q, rq_pair_q, req_fire, req_more;
   logic [1:0]    rq_gran_q;
   logic [CW-1:0] credit_q, cap_q;
   logic [RW-1:0] rq_row_bytes_q, rq_left_q;
@@ -125,7 +140,7 @@ module opu_load
   logic [31:0]   rq_cols_q, rq_beats_q, rq_stride_q, rq_c_q, rq_b_q, rq_row_q, rq_off_q;
   // Responses.
   logic [NW-1:0] rs_r_q;
-  logic [31:0] rs_c_q, rs_b_q;
+  logic [31:0] rs_b_q;
   logic [UW-1:0] rs_row_unit_q, rs_unit_q;
   // The zero frame; on it, the next row that holds units read (and how
   // many such rows are left), and on such a row the next unit read.
@@ -219,7 +234,9 @@ module opu_load
   // have_if - gran <= 2 GN once a pixel's granules are there, and below
   // gran <= GN it fits anyway, so have_if <= 2 GN + gran says it.
   assign have_if = gcnt_q + rs_useful_q;
-  assign fits = (CW+1)'(have_if) <= (CW+1)'(2 * GN) + (CW+1)'(gran_q);
+  assign gran2 = CW'(gran_q) << 1;
+  assign pair_can = pair_q && rs_left_q > 1;
+  assign fits = (CW+1)'(have_if) <= (CW+1)'(2 * GN) + (pair_can ? (CW+1)'(gran2) : (CW+1)'(gran_q));
   // (A compact load's pixels may still be written after its last beat came:
   // the beats after it are the next load's.)
   assign rd_rsp_ready_o = rsp_more && (!compact_q || (rr_q < rows_q && fits));
@@ -234,16 +251,25 @@ module opu_load
     cat_if = (3*GN*GB)'(gbuf_q) | (part << (GB * 32'(gcnt_q)));
     cat = rsp_take ? cat_if : (3*GN*GB)'(gbuf_q);
     pixel = '0;
+    pixel2 = '0;
     for (int unsigned g = 0; g < GN; g++)
-      if (32'(g) < 32'(gran_q)) pixel[GB*g +: GB] = cat[GB*g +: GB];
+      if (32'(g) < 32'(gran_q)) begin
+        pixel[GB*g +: GB] = cat[GB*g +: GB];
+        pixel2[GB*g +: GB] = cat[GB*(g + 32'(gran_q)) +: GB];
+      end
   end
   assign emit_if = compact_q && rsp_more && have_if >= CW'(gran_q);
   assign emit_else = compact_q && rsp_more && gcnt_q >= CW'(gran_q);
+  assign emit2_if = pair_can && have_if >= gran2;
+  assign emit2_else = pair_can && gcnt_q >= gran2;
   assign emit = rsp_take ? emit_if : emit_else;
-  assign gcnt_if = have_if - (emit_if ? CW'(gran_q) : '0);
-  assign gcnt_else = gcnt_q - (emit_else ? CW'(gran_q) : '0);
-  assign gbuf_if = (2*GN*GB)'(emit_if ? cat_if >> (GB * 32'(gran_q)) : cat_if);
-  assign gbuf_else = emit_else ? gbuf_q >> (GB * 32'(gran_q)) : gbuf_q;
+  assign emit2 = emit && (rsp_take ? emit2_if : emit2_else);
+  assign took_if = emit2_if ? gran2 : emit_if ? CW'(gran_q) : '0;
+  assign took_else = emit2_else ? gran2 : emit_else ? CW'(gran_q) : '0;
+  assign gcnt_if = have_if - took_if;
+  assign gcnt_else = gcnt_q - took_else;
+  assign gbuf_if = (2*GN*GB)'(cat_if >> (GB * 32'(took_if)));
+  assign gbuf_else = (2*GN*GB)'((3*GN*GB)'(gbuf_q) >> (GB * 32'(took_else)));
   assign data_we = compact_q ? emit : rsp_take;
   assign req_fire = rd_req_valid_o && rd_req_ready_i;
   // Past a unit read: one unit (zeros between) or the row's whole run of them.
@@ -262,11 +288,15 @@ module opu_load
     wzero_o = 1'b0;
     wdiag_o = 1'b0;
     wdata_o = compact_q ? pixel : rd_rsp_data_i;
+    wpair_o = 1'b0;
+    waddr_next_o = 32'(UW'(rs_unit_q + 1'b1));
+    wdata_next_o = pixel2;
     if (data_we) begin
       we_o[buffer_q] = 1'b1;
       waddr_o = 32'(rs_unit_q);
       wbeat_o = rs_b_q[7:0];
       wdiag_o = diagonal_q;
+      wpair_o = emit2;
     end else if (zero_write) begin
       we_o[buffer_q] = 1'b1;
       waddr_o = 32'(UW'(zrow_unit_q + zx_q));
@@ -298,25 +328,31 @@ module opu_load
   // compact row's beats (a shifted add, then an add) among them.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      {rq_compact_q, rq_gran_q, credit_q, cap_q, rq_row_bytes_q, rq_left_q} <= '0;
+      {rq_compact_q, rq_pair_q, rq_gran_q, credit_q, cap_q, rq_row_bytes_q, rq_left_q} <= '0;
       {rq_rows_q, rq_cols_q, rq_beats_q, rq_stride_q} <= '0;
       {rq_r_q, rq_c_q, rq_b_q, rq_row_q, rq_off_q} <= '0;
     end else if (start_i) begin
       logic [1:0]    buffer;
       logic [RW-1:0] row_bytes;
+      logic [CW-1:0] paced;  // granules a cycle: a pixel's, or a pair's
+      logic          compact, pair;
       buffer = `OPU_FIELD(insn_i, LOAD_BUFFER);
+      compact = buffer == opuc_isa_pkg::LOAD_BUFFER_FEATURE_MAP &&
+                `OPU_FIELD(insn_i, LOAD_GRANULES) != 0;
+      pair = PAIRS > 0 && compact && `OPU_FIELD(insn_i, LOAD_ZEROS_X) == 0;
+      paced = CW'(`OPU_FIELD(insn_i, LOAD_GRANULES)) << pair;
       row_bytes = compact_row_bytes(UW'(`OPU_FIELD(insn_i, LOAD_COLS)),
                                     `OPU_FIELD(insn_i, LOAD_GRANULES));
       rq_rows_q <= `OPU_FIELD(insn_i, LOAD_ROWS);
       rq_cols_q <= 32'(`OPU_FIELD(insn_i, LOAD_COLS));
       rq_stride_q <= 32'(`OPU_FIELD(insn_i, LOAD_DRAM_STRIDE));
-      rq_compact_q <= buffer == opuc_isa_pkg::LOAD_BUFFER_FEATURE_MAP &&
-                      `OPU_FIELD(insn_i, LOAD_GRANULES) != 0;
+      rq_compact_q <= compact;
+      rq_pair_q <= pair;
       rq_gran_q <= `OPU_FIELD(insn_i, LOAD_GRANULES);
       rq_row_bytes_q <= row_bytes;
       rq_left_q <= row_beats(LW'(`OPU_FIELD(insn_i, LOAD_DRAM_ADDR)), row_bytes);
-      cap_q <= CW'(GN) + CW'(`OPU_FIELD(insn_i, LOAD_GRANULES)) - 1'b1;
-      credit_q <= CW'(GN) + CW'(`OPU_FIELD(insn_i, LOAD_GRANULES)) - 1'b1;
+      cap_q <= CW'(GN) + paced - 1'b1;
+      credit_q <= CW'(GN) + paced - 1'b1;
       rq_beats_q <= `OPU_FIELD(insn_i, LOAD_DIAGONAL) ? 32'd1 :
                     buffer == opuc_isa_pkg::LOAD_BUFFER_WEIGHTS ? opu_pkg::WGT_BEATS :
                     buffer == opuc_isa_pkg::LOAD_BUFFER_PARAMS  ? opu_pkg::PARAM_BEATS :
@@ -326,7 +362,8 @@ module opu_load
     end else begin
       if (rq_compact_q) begin
         logic [CW:0] credit;
-        credit = (CW+1)'(credit_q) - (req_fire ? (CW+1)'(GN) : '0) + (CW+1)'(rq_gran_q);
+        credit = (CW+1)'(credit_q) - (req_fire ? (CW+1)'(GN) : '0) +
+                 ((CW+1)'(rq_gran_q) << rq_pair_q);
         credit_q <= credit > (CW+1)'(cap_q) ? cap_q : CW'(credit);
       end
       if (rq_compact_q && req_fire) begin
@@ -368,9 +405,9 @@ module opu_load
       {buffer_q, rows_q, cols_q, stride_q, pitch_q, height_q, beats_q, pad_left_q} <= '0;
       {step_x_q, step_y_q, row_step_q} <= '0;
       {zrow_q, zrows_left_q, zcol_q, zcols_left_q} <= '0;
-      {rs_r_q, rs_c_q, rs_b_q, rs_row_unit_q, rs_unit_q} <= '0;
+      {rs_r_q, rs_b_q, rs_row_unit_q, rs_unit_q} <= '0;
       {zy_q, zx_q, zrow_unit_q} <= '0;
-      {compact_q, gran_q, row_bytes_q, gcnt_q, gbuf_q, rr_q} <= '0;
+      {compact_q, pair_q, rs_left_q, gran_q, row_bytes_q, gcnt_q, gbuf_q, rr_q} <= '0;
       {rs_bytes_q, rs_off_q, rs_last_q, rs_lo_q, rs_useful_q} <= '0;
     end else begin
       done_o <= finishing;
@@ -387,6 +424,8 @@ module opu_load
         row_step_q <= f_row_step;
         diagonal_q <= f_diagonal;
         compact_q <= f_compact;
+        pair_q <= PAIRS > 0 && f_compact && f_sx == 1;
+        rs_left_q <= f_cols;
         gran_q <= f_gran;
         row_bytes_q <= f_row_bytes;
         gcnt_q <= '0;
@@ -399,7 +438,7 @@ module opu_load
                    f_buffer == opuc_isa_pkg::LOAD_BUFFER_PARAMS  ? opu_pkg::PARAM_BEATS :
                                                                    opu_pkg::FM_BEATS;
         pad_left_q <= UW'(f_pad_left);
-        {rs_r_q, rs_c_q, rs_b_q} <= '0;
+        {rs_r_q, rs_b_q} <= '0;
         rs_row_unit_q <= f_first_unit;
         rs_unit_q <= f_first_unit;
         zy_q <= '0;
@@ -435,16 +474,18 @@ module opu_load
         end
         if (data_we) begin
           // The instruction's bytes, as the functional simulator counts them.
-          bytes_o <= bytes_o + (compact_q ? 64'(gran_q) * opu_pkg::CO : 64'(opu_pkg::BEAT_BYTES));
+          bytes_o <= bytes_o + (compact_q ? (64'(gran_q) << emit2) * opu_pkg::CO
+                                          : 64'(opu_pkg::BEAT_BYTES));
           if (rs_b_q + 1 < beats_q) begin
             rs_b_q <= rs_b_q + 1;
           end else begin
             rs_b_q <= '0;
-            if (rs_c_q + 1 < cols_q) begin
-              rs_c_q <= rs_c_q + 1;
-              rs_unit_q <= rs_unit_q + step_x_q;
+            // rs_left_q counts the row's pixels left; a pair takes two.
+            if (rs_left_q > (emit2 ? 2 : 1)) begin
+              rs_left_q <= rs_left_q - (emit2 ? 2 : 1);
+              rs_unit_q <= rs_unit_q + (emit2 ? UW'(2) : step_x_q);
             end else begin
-              rs_c_q <= '0;
+              rs_left_q <= CLW'(cols_q);
               rs_r_q <= rs_r_q + 1'b1;
               rs_row_unit_q <= rs_row_unit_q + row_step_q;
               rs_unit_q <= rs_row_unit_q + row_step_q;

@@ -31,6 +31,11 @@ localparam int unsigned WIN_ROWS = L < 16 ? 1 : L / 8 < 8 ? L / 8 : 8;
 // Its line buffers (opu_gemm.sv): one a kernel row above the window's last,
 // LINE_COLS columns of CO bytes each; none without LINE_COLS.
 localparam int unsigned LINE_BUFS = LINE_COLS > 1 ? WIN_ROWS - 1 : 0;
+// The feature-map buffer in two banks, even and odd rows (opu_buffer.sv's
+// PAIRS), where the window has line buffers: the window reads a pair of
+// pixels a cycle at stride 2 (opu_gemm.sv), the load writes a pair of
+// compact pixels a cycle (opu_load.sv).
+localparam int unsigned FM_PAIRS = LINE_BUFS > 0 ? 1 : 0;
 
 typedef logic [WORD_BITS-1:0] word_t;
 localparam int unsigned INDEX_BITS = 32;

@@ -133,31 +133,34 @@ module opu_top
   logic [opu_pkg::ENTRY_BITS-1:0] post_acc_rdata, post_acc_wdata;
   logic [7:0]  load_wbeat;
   logic        load_wzero, load_wdiag, acc_we;
-  logic [opu_pkg::BEAT_BITS-1:0]  load_wdata, fm_rdata, fm_rdata_next;
+  logic [opu_pkg::BEAT_BITS-1:0]  load_wdata, load_wdata_next, fm_rdata, fm_rdata_next;
+  logic [31:0] load_next_waddr;
+  logic        load_wpair;
   logic [opu_pkg::WGT_BITS-1:0]   wgt_rdata;
   logic [opu_pkg::PARAM_BITS-1:0] param_rdata;
   logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata, acc_wdata, store_rdata;
 
-  // Two banks where the depthwise window has line buffers (it reads two
-  // columns a cycle at stride 2).
+  // Two banks (FM_PAIRS): the window reads two columns a cycle at stride
+  // 2, the load writes two compact pixels a cycle.
   opu_buffer #(.ROWS(opu_pkg::FM_ROWS), .BEATS(opu_pkg::FM_BEATS), .BEAT_BITS(opu_pkg::BEAT_BITS),
-               .PAIRS(opu_pkg::LINE_BUFS > 0 ? 1 : 0)) u_fm (
+               .PAIRS(opu_pkg::FM_PAIRS)) u_fm (
     .clk_i, .we_i(load_we[0]), .waddr_i(load_waddr[opu_pkg::FM_AW-1:0]), .wbeat_i(1'b0),
-    .wzero_row_i(load_wzero), .wdiag_i(1'b0), .wdata_i(load_wdata), .raddr_i(fm_raddr[opu_pkg::FM_AW-1:0]),
+    .wzero_row_i(load_wzero), .wdiag_i(1'b0), .wdata_i(load_wdata), .wpair_i(load_wpair),
+    .waddr_next_i(load_next_waddr[opu_pkg::FM_AW-1:0]), .wdata_next_i(load_wdata_next), .raddr_i(fm_raddr[opu_pkg::FM_AW-1:0]),
     .rdata_o(fm_rdata), .rdata_next_o(fm_rdata_next), .raddr_b_i(post_fm_raddr[opu_pkg::FM_AW-1:0]), .rdata_b_o(post_fm_rdata)
   );
   opu_buffer #(.ROWS(opu_pkg::WGT_ROWS), .BEATS(opu_pkg::WGT_BEATS), .BEAT_BITS(opu_pkg::BEAT_BITS),
                .READ_PORTS(1)) u_weight (
     .clk_i, .we_i(load_we[1]), .waddr_i(load_waddr[opu_pkg::WGT_AW-1:0]), .wbeat_i(load_wbeat[opu_pkg::WGT_BW-1:0]),
-    .wzero_row_i(load_wzero), .wdiag_i(load_wdiag), .wdata_i(load_wdata),
-    .raddr_i(wgt_raddr[opu_pkg::WGT_AW-1:0]), .rdata_o(wgt_rdata), .rdata_next_o(wgt_next_unused),
+    .wzero_row_i(load_wzero), .wdiag_i(load_wdiag), .wdata_i(load_wdata), .wpair_i(1'b0),
+    .waddr_next_i('0), .wdata_next_i('0), .raddr_i(wgt_raddr[opu_pkg::WGT_AW-1:0]), .rdata_o(wgt_rdata), .rdata_next_o(wgt_next_unused),
     .raddr_b_i('0),
     .rdata_b_o(wgt_rdata_unused)
   );
   opu_buffer #(.ROWS(opu_pkg::PARAM_ROWS), .BEATS(opu_pkg::PARAM_BEATS), .BEAT_BITS(opu_pkg::BEAT_BITS)) u_param (
     .clk_i, .we_i(load_we[2]), .waddr_i(load_waddr[opu_pkg::PARAM_AW-1:0]),
     .wbeat_i(load_wbeat[opu_pkg::PARAM_BW-1:0]), .wzero_row_i(load_wzero), .wdiag_i(1'b0),
-    .wdata_i(load_wdata),
+    .wdata_i(load_wdata), .wpair_i(1'b0), .waddr_next_i('0), .wdata_next_i('0),
     .raddr_i(param_raddr[opu_pkg::PARAM_AW-1:0]), .rdata_o(param_rdata),
     .rdata_next_o(param_next_unused),
     .raddr_b_i(post_param_raddr[opu_pkg::PARAM_AW-1:0]), .rdata_b_o(post_param_rdata)
@@ -171,12 +174,13 @@ module opu_top
     .store_raddr_i(store_raddr[opu_pkg::ACC_AW-1:0]), .store_rdata_o(store_rdata)
   );
 
-  opu_load #(.IN_FLIGHT(LOADS_IN_FLIGHT)) u_load (
+  opu_load #(.IN_FLIGHT(LOADS_IN_FLIGHT), .PAIRS(opu_pkg::FM_PAIRS)) u_load (
     .clk_i, .rst_ni, .start_i(start[E_LOAD]), .insn_i(insn[E_LOAD]), .accept_o(load_accept),
     .done_o(done[E_LOAD]), .dram_wait_o(dram_wait[E_LOAD]), .rd_req_valid_o(load_req_valid),
     .rd_req_addr_o(load_req_addr), .rd_req_ready_i(load_req_ready),
     .rd_rsp_valid_i(load_rsp_valid), .rd_rsp_ready_o(load_rsp_ready), .rd_rsp_data_i,
     .we_o(load_we), .waddr_o(load_waddr), .wbeat_o(load_wbeat), .wzero_o(load_wzero), .wdiag_o(load_wdiag), .wdata_o(load_wdata),
+    .wpair_o(load_wpair), .waddr_next_o(load_next_waddr), .wdata_next_o(load_wdata_next),
     .bytes_o(bytes_loaded)
   );
   opu_compute u_compute (

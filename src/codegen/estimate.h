@@ -58,7 +58,12 @@ class CycleEstimate {
         array_pipeline_(ArrayPipelineCycles(hw.array.input_channels)),
         word_bytes_(std::max<int64_t>(1, hw.dram.word_bits / 8)),
         table_fill_((2 * 257 + hw.array.input_channels - 1) /
-                    std::max<int64_t>(1, hw.array.input_channels)) {}
+                    std::max<int64_t>(1, hw.array.input_channels)),
+        fm_pairs_(opuc::FeatureMapPairs(hw)) {}
+
+  /// Whether the feature-map buffer takes a pair of units a cycle
+  /// (FeatureMapPairs): a compact load's pixels go two at a time.
+  bool FeatureMapPairs() const { return fm_pairs_; }
 
   /// What every instruction costs besides its work, as the RTL measures it.
   static constexpr int64_t kInstructionCycles = 3;
@@ -135,10 +140,11 @@ class CycleEstimate {
   /// A load of `bytes` that writes `units` on chip when that, not the
   /// DRAM, may bound it (a zero-inserted window: the load engine writes a
   /// unit a cycle; the DRAM's latency hides an ordinary border's zeros),
-  /// and `written` units a cycle each from its beats (compact pixels,
-  /// several a beat: their reads are paced to the writes).
-  /// The load engine's writers write every unit of its frame (`frame`,
-  /// zeros too; at least a unit a beat or a pixel), spend a cycle at the
+  /// and `written` cycles of writes from its beats (compact pixels, several
+  /// a beat, one or a pair a cycle: their reads are paced to the writes).
+  /// The load engine's writers take `frame` cycles over its frame (a unit
+  /// a cycle, zeros too, its pixels a pair a cycle where they go so; at
+  /// least a unit a beat or a pixel), spend a cycle at the
   /// end of each of its `frame_rows` and one to finish (opu_load.sv).
   void Load(int64_t bytes, int64_t units = 0, int64_t written = 0, int64_t frame = 0,
             int64_t frame_rows = 1) {
@@ -241,6 +247,7 @@ class CycleEstimate {
   int64_t array_pipeline_;
   int64_t word_bytes_;
   int64_t table_fill_;
+  bool fm_pairs_;
   size_t acc_regions_ = 2;
   std::vector<Unit> units_;
 };

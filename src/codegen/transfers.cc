@@ -27,18 +27,26 @@ int64_t ReadBytes(const isa::LoadInsn& fm, int64_t L, int64_t Co) {
   return bytes;
 }
 
-int64_t Written(const isa::LoadInsn& fm, int64_t beats, int64_t L, int64_t Co) {
+int64_t PixelWrites(const isa::LoadInsn& fm, bool pairs) {
+  return fm.rows * (pairs && fm.zeros_x == 0 ? (fm.cols + 1) / 2 : fm.cols);
+}
+
+int64_t Written(const isa::LoadInsn& fm, int64_t beats, int64_t L, int64_t Co, bool pairs) {
   if (fm.granules == 0) return 0;
-  // opu_load.sv's credits: `granules` a cycle, a request costs L / Co, and
-  // the first request has its credits banked.
-  const int64_t last_request = ((beats - 1) * (L / Co) + 1 + fm.granules - 1) / fm.granules;
-  return std::max(fm.rows * fm.cols, last_request);
+  // opu_load.sv's credits: `granules` a cycle (twice that for pairs), a
+  // request costs L / Co, and the first request has its credits banked.
+  const int64_t paced = fm.granules * (pairs && fm.zeros_x == 0 ? 2 : 1);
+  const int64_t last_request = ((beats - 1) * (L / Co) + 1 + paced - 1) / paced;
+  return std::max(PixelWrites(fm, pairs), last_request);
 }
 
 void EstimateLoad(const isa::LoadInsn& fm, int64_t L, int64_t Co, int64_t units,
                   CycleEstimate& estimate) {
   const int64_t bytes = ReadBytes(fm, L, Co);
-  estimate.Load(bytes, units, Written(fm, bytes / L, L, Co), LoadedUnits(fm), LoadedRows(fm));
+  const bool pairs = estimate.FeatureMapPairs() && fm.granules > 0;
+  // The writers fill the frame a unit a cycle, its pixels a pair a cycle.
+  const int64_t frame = LoadedUnits(fm) - fm.rows * fm.cols + PixelWrites(fm, pairs);
+  estimate.Load(bytes, units, Written(fm, bytes / L, L, Co, pairs), frame, LoadedRows(fm));
 }
 
 isa::LoadInsn WholeRowsLoad(int64_t sram_row, int64_t dram, int64_t rows, int64_t L,

@@ -31,12 +31,15 @@ AxisLoad LoadAlong(int64_t first, int64_t n, int64_t extent, int64_t gap);
 /// The DRAM bytes a feature-map load `fm` reads on the RTL: a compact
 /// pixel's rows as the whole beats of L bytes that hold them.
 int64_t ReadBytes(const isa::LoadInsn& fm, int64_t L, int64_t Co);
+/// The writes of a compact feature-map load's pixels: one a pixel, or with
+/// `pairs` (FeatureMapPairs) and no zeros between them one a pair of a row.
+int64_t PixelWrites(const isa::LoadInsn& fm, bool pairs);
 /// The cycles a compact feature-map load of `beats` beats (ReadBytes / L)
-/// takes from its first request to its last pixel: a pixel written a
-/// cycle, the requests paced to that (`granules` of a beat's L / Co a
-/// cycle, so a row's partly used beats cost more); 0 for a load of L-byte
-/// pixels.
-int64_t Written(const isa::LoadInsn& fm, int64_t beats, int64_t L, int64_t Co);
+/// takes from its first request to its last pixel: its PixelWrites a
+/// cycle each, the requests paced to that (`granules` of a beat's L / Co a
+/// cycle, twice that for pairs, so a row's partly used beats cost more); 0
+/// for a load of L-byte pixels.
+int64_t Written(const isa::LoadInsn& fm, int64_t beats, int64_t L, int64_t Co, bool pairs);
 /// A feature-map load `fm` into the estimate: its bytes read, the `units`
 /// it writes when they may bound it (a zero-inserted window; else 0), its
 /// pixels' pace and its frame, which the load engine's writers fill a unit

@@ -87,6 +87,34 @@ TEST_CASE("a load of 64 feature-map units takes the latency plus a beat a cycle"
   CHECK(stats.dram.reads == 2 + 64);
 }
 
+// The cycles of one compact load on opu1024 (L = 64, Co = 16) of a row of
+// `pixels` pixels of one granule, 16 bytes: four a beat.
+int64_t CompactRowCycles(int64_t pixels, int64_t zeros_x) {
+  LoadInsn load;
+  load.buffer = 0;
+  load.rows = 1;
+  load.cols = pixels;
+  load.granules = 1;
+  load.zeros_x = zeros_x;
+  load.dram_stride = 16 * pixels;
+  std::vector<uint8_t> dram(static_cast<size_t>(16 * pixels), 1);
+  RtlStats stats;
+  const Status run = RunRtl(*HwConfigPreset("opu1024"), {W(load)}, dram, &stats);
+  REQUIRE_MESSAGE(run.ok(), run.ToString());
+  CHECK(stats.counters.bytes_loaded == 16 * pixels);
+  return stats.cycles;
+}
+
+TEST_CASE("a compact load writes a pair of pixels a cycle into opu1024's two banks") {
+  // 64 more pixels: 16 more beats, asked for one every 2 cycles (4
+  // granules a beat, paced to 2 a cycle), and 32 more pairs written, a
+  // pair a cycle: 32 more cycles. With a zero between the pixels (a
+  // transposed conv's input) they go one at a time, the zeros in the
+  // cycles between: 64 pixels and 64 zeros more, 128.
+  CHECK(CompactRowCycles(128, 0) - CompactRowCycles(64, 0) == 32);
+  CHECK(CompactRowCycles(128, 1) - CompactRowCycles(64, 1) == 128);
+}
+
 TEST_CASE("loads in flight: a chain of small loads waits out the DRAM latency about once") {
   // Eight loads of two feature-map beats each on tiny (latency 16, a beat a
   // cycle). One after another they would take at least 8 x (2 + 16) cycles

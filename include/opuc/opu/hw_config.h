@@ -93,6 +93,14 @@ std::vector<std::string> HwConfigPresetNames();
 /// A preset by name; NotFound lists the presets.
 Expected<HwConfig> HwConfigPreset(std::string_view name);
 
+/// Whether the feature-map buffer keeps even and odd units in two banks
+/// (hw/rtl's FM_PAIRS: where the depthwise window has line buffers). The
+/// window then reads a pair of pixels a cycle at stride 2, and a compact
+/// load without zeros between its pixels writes a pair a cycle.
+inline bool FeatureMapPairs(const HwConfig& hw) {
+  return hw.ipa.depthwise_line > 1 && hw.array.input_channels >= 16;
+}
+
 /// The seed's HDFG (the graph in the comment of hdfg.h): the original
 /// OPU's datapath, with a pre-adder and pre-multiplier before the padding.
 Hdfg DefaultHdfg();
