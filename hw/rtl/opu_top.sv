@@ -140,13 +140,31 @@ module opu_top
   logic [opu_pkg::PARAM_BITS-1:0] param_rdata;
   logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata, acc_wdata, store_rdata;
 
+  // The load's feature-map writes pass a register: the path from a DRAM
+  // response through the compact-pixel queue ends there, not at a bank's
+  // block RAM. (Nothing reads a unit the cycle after it is written: a load
+  // hands its token over cycles after its last write.)
+  logic fm_we_q, fm_wzero_q, fm_wpair_q;
+  logic [opu_pkg::FM_AW-1:0] fm_waddr_q, fm_next_waddr_q;
+  logic [opu_pkg::BEAT_BITS-1:0] fm_wdata_q, fm_wdata_next_q;
+  always_ff @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) fm_we_q <= 1'b0;
+    else fm_we_q <= load_we[0];
+  always_ff @(posedge clk_i) begin
+    fm_wzero_q <= load_wzero;
+    fm_wpair_q <= load_wpair;
+    fm_waddr_q <= load_waddr[opu_pkg::FM_AW-1:0];
+    fm_next_waddr_q <= load_next_waddr[opu_pkg::FM_AW-1:0];
+    fm_wdata_q <= load_wdata;
+    fm_wdata_next_q <= load_wdata_next;
+  end
   // Two banks (FM_PAIRS): the window reads two columns a cycle at stride
   // 2, the load writes two compact pixels a cycle.
   opu_buffer #(.ROWS(opu_pkg::FM_ROWS), .BEATS(opu_pkg::FM_BEATS), .BEAT_BITS(opu_pkg::BEAT_BITS),
                .PAIRS(opu_pkg::FM_PAIRS)) u_fm (
-    .clk_i, .we_i(load_we[0]), .waddr_i(load_waddr[opu_pkg::FM_AW-1:0]), .wbeat_i(1'b0),
-    .wzero_row_i(load_wzero), .wdiag_i(1'b0), .wdata_i(load_wdata), .wpair_i(load_wpair),
-    .waddr_next_i(load_next_waddr[opu_pkg::FM_AW-1:0]), .wdata_next_i(load_wdata_next), .raddr_i(fm_raddr[opu_pkg::FM_AW-1:0]),
+    .clk_i, .we_i(fm_we_q), .waddr_i(fm_waddr_q), .wbeat_i(1'b0),
+    .wzero_row_i(fm_wzero_q), .wdiag_i(1'b0), .wdata_i(fm_wdata_q), .wpair_i(fm_wpair_q),
+    .waddr_next_i(fm_next_waddr_q), .wdata_next_i(fm_wdata_next_q), .raddr_i(fm_raddr[opu_pkg::FM_AW-1:0]),
     .rdata_o(fm_rdata), .rdata_next_o(fm_rdata_next), .raddr_b_i(post_fm_raddr[opu_pkg::FM_AW-1:0]), .rdata_b_o(post_fm_rdata)
   );
   opu_buffer #(.ROWS(opu_pkg::WGT_ROWS), .BEATS(opu_pkg::WGT_BEATS), .BEAT_BITS(opu_pkg::BEAT_BITS),
