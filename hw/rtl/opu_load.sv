@@ -99,6 +99,7 @@ module opu_load
   // them (pair_q), two of the row's pixels are left, and this cycle writes one.
   logic          pair_q, pair_can, emit2, emit2_if, emit2_else;
   logic [CW-1:0] gran2, took_if, took_else;
+  logic [63:0]   bytes_one, bytes_pair;
   logic [opuc_isa_pkg::LOAD_COLS_WIDTH-1:0] rs_left_q;
   logic        active_q, diagonal_q;
   logic [1:0]  buffer_q;
@@ -271,6 +272,10 @@ module opu_load
   assign gbuf_if = (2*GN*GB)'(cat_if >> (GB * 32'(took_if)));
   assign gbuf_else = (2*GN*GB)'((3*GN*GB)'(gbuf_q) >> (GB * 32'(took_else)));
   assign data_we = compact_q ? emit : rsp_take;
+  // The bytes written, as the functional simulator counts them: both sums
+  // from registers, a pair's chosen last (emit2 comes late in the cycle).
+  assign bytes_one = bytes_o + (compact_q ? 64'(gran_q) * opu_pkg::CO : 64'(opu_pkg::BEAT_BYTES));
+  assign bytes_pair = bytes_o + 64'(gran_q) * (2 * opu_pkg::CO);
   assign req_fire = rd_req_valid_o && rd_req_ready_i;
   // Past a unit read: one unit (zeros between) or the row's whole run of them.
   assign skip_unit = middle && step_x_q != 1 && zcols_left_q != 0 && zx_q + 1'b1 == zcol_q;
@@ -473,9 +478,7 @@ module opu_load
           end
         end
         if (data_we) begin
-          // The instruction's bytes, as the functional simulator counts them.
-          bytes_o <= bytes_o + (compact_q ? (64'(gran_q) << emit2) * opu_pkg::CO
-                                          : 64'(opu_pkg::BEAT_BYTES));
+          bytes_o <= emit2 ? bytes_pair : bytes_one;
           if (rs_b_q + 1 < beats_q) begin
             rs_b_q <= rs_b_q + 1;
           end else begin
