@@ -2,6 +2,7 @@
 #include "opuc/program/mapping_bound.h"
 
 #include <algorithm>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -99,7 +100,57 @@ Expected<int64_t> ConstantBytesRead(const Program& program, const ProgramStep& s
   return bytes;
 }
 
+/// The taps a Pool reads: each window's part inside the source, as the
+/// stage walks it (one tap a cycle).
+int64_t PoolTaps(const isa::PoolInsn& p) {
+  const auto inside = [](int64_t outs, int64_t stride, int64_t pad, int64_t size, int64_t src) {
+    int64_t sum = 0;
+    for (int64_t o = 0; o < outs; ++o) {
+      const int64_t start = o * stride - pad;
+      sum += std::max<int64_t>(0, std::min(src, start + size) - std::max<int64_t>(0, start));
+    }
+    return sum;
+  };
+  return inside(p.out_rows, p.stride_y, p.pad_y, p.size_y, p.src_rows) *
+         inside(p.out_cols, p.stride_x, p.pad_x, p.size_x, p.src_cols);
+}
+
 }  // namespace
+
+Expected<int64_t> OutputPathCycles(const ProgramStep& step) {
+  int64_t post = 0, store = 0;
+  int64_t run_addr = -1, run_count = -1;  // the entries of the stages before
+  for (size_t i = 0; i < step.word_count; ++i) {
+    Expected<isa::Instruction> insn = isa::Decode(step.word(i));
+    if (!insn.ok()) return insn.status().WithContext(Cat("word ", i));
+    const auto entries = [&](int64_t addr, int64_t count) {
+      if (addr != run_addr || count != run_count) post += count;
+      run_addr = addr;
+      run_count = count;
+    };
+    std::visit(
+        [&](const auto& x) {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<T, isa::OutputInsn> || std::is_same_v<T, isa::ClampInsn> ||
+                        std::is_same_v<T, isa::PReluInsn> || std::is_same_v<T, isa::TableInsn> ||
+                        std::is_same_v<T, isa::ResAddInsn>) {
+            entries(x.acc_addr, x.count);
+          } else if constexpr (std::is_same_v<T, isa::PoolInsn>) {
+            post += PoolTaps(x);
+            run_addr = -1;
+          } else if constexpr (std::is_same_v<T, isa::AverageInsn>) {
+            post += x.rows * x.cols;
+            run_addr = -1;
+          } else if constexpr (std::is_same_v<T, isa::StoreInsn>) {
+            store += x.rows * x.cols * (x.upsample ? 4 : 1);
+          } else if constexpr (std::is_same_v<T, isa::GemmInsn>) {
+            run_addr = -1;  // new entries
+          }
+        },
+        *insn);
+  }
+  return std::max(post, store);
+}
 
 Expected<MappingBound> MappingBoundOfStep(const Program& program, const ProgramStep& step,
                                           const StepUsage& usage) {
@@ -120,6 +171,7 @@ Expected<MappingBound> MappingBoundOfStep(const Program& program, const ProgramS
   OPUC_ASSIGN_OR_RETURN(int64_t constants, ConstantBytesRead(program, step));
   bound.dram_bytes += constants + usage.bytes_stored;
   bound.dram_cycles = DramCycles(bound.dram_bytes, DramBytesPerCycle(program.hw()));
+  OPUC_ASSIGN_OR_RETURN(bound.output_cycles, OutputPathCycles(step));
   return bound;
 }
 

@@ -102,8 +102,7 @@ std::string SummaryText(const ReportView& v) {
   text << "opuc's mapping: its limit " << r.mapping_bound_cycles << " cycles; the run takes "
        << Times(cycles, r.mapping_bound_cycles)
        << " it (channels in blocks of the lanes, depthwise as the HwConfig's array maps it: a tap "
-          "or a "
-          "window a Gemm; bytes as laid out)\n"
+          "or a window a Gemm; the post side and the store an entry a cycle; bytes as laid out)\n"
        << "DRAM traffic: " << Bytes(r.bytes_loaded) << " read, " << Bytes(r.bytes_stored)
        << " written; " << Times(r.bytes_loaded + r.bytes_stored, r.physical.dram_bytes)
        << " the fewest bytes\n"
@@ -205,6 +204,7 @@ Json ToJson(const ReportView& v) {
       j["class"] = LayerClassName(s.layer_class);
       j["physical_bound"] = PhysicalJson(s.physical);
       j["mapping_bound"] = {{"array_cycles", s.mapping.array_cycles},
+                            {"output_cycles", s.mapping.output_cycles},
                             {"dram_bytes", s.mapping.dram_bytes},
                             {"dram_cycles", s.mapping.dram_cycles},
                             {"cycles", s.mapping.cycles()}};

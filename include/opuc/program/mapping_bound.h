@@ -22,6 +22,11 @@
 //                             with ipa.depthwise_window, ⌈Kh/rows⌉ for Kh·Kw:
 //                             a Gemm takes `rows` kernel rows)
 //          times 2 for an i16 input (two byte planes);
+//   output path: the post side takes one accumulator entry a cycle (the
+//          stages the engine chains over the same entries once, a Pool each
+//          tap of its windows) and the store one pixel a cycle, read from the
+//          step's instructions: a pool on the post side or a channel block
+//          of Co_a outputs costs it as the array's rounding costs the array;
 //   DRAM:  the bytes the step cannot avoid moving — each input activation
 //          read once as laid out, each constant byte it uses read once, each
 //          output byte written once — at the HwConfig's bandwidth.
@@ -44,8 +49,16 @@ struct MappingBound {
   int64_t array_cycles = 0;
   int64_t dram_bytes = 0;
   int64_t dram_cycles = 0;
-  int64_t cycles() const { return std::max(array_cycles, dram_cycles); }
+  int64_t output_cycles = 0;  ///< The post side's or the store's, whichever is more.
+  int64_t cycles() const { return std::max({array_cycles, output_cycles, dram_cycles}); }
 };
+
+/// The output path's term of an OPU step's bound: the post side's entries
+/// (a run of Output, Clamp, PRelu, Table and ResAdd over the same entries
+/// once, a Pool's taps inside the source, an Average's entries) or the
+/// store's pixels (each four times with upsample), whichever is more.
+/// Errors name the word that does not decode.
+Expected<int64_t> OutputPathCycles(const ProgramStep& step);
 
 /// The bound of `step` (all zero for a CPU step), given what its words use
 /// (UsageOfStep: the bytes it stores). Errors name the word that does not

@@ -1,0 +1,118 @@
+//===- tests/program/mapping_bound_test.cc - The output path's term by hand ===//
+//
+// OutputPathCycles (opuc/program/mapping_bound.h) over hand-built words:
+// the post side takes one accumulator entry a cycle and chains stages over
+// the same entries, a Pool reads each tap of its windows inside the source,
+// the store writes one pixel a cycle (four copies with upsample).
+//
+//===----------------------------------------------------------------------===//
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "opuc/isa/isa.h"
+#include "opuc/program/mapping_bound.h"
+
+namespace opuc {
+namespace {
+
+/// A step over `insns`' words, little endian as a program holds them.
+struct Step {
+  explicit Step(const std::vector<isa::Instruction>& insns) {
+    for (const isa::Instruction& insn : insns) {
+      const isa::Word w = isa::Encode(insn).value();
+      for (int b = 0; b < 8; ++b) bytes.push_back(static_cast<uint8_t>(w.lo >> (8 * b)));
+      for (int b = 0; b < 8; ++b) bytes.push_back(static_cast<uint8_t>(w.hi >> (8 * b)));
+    }
+    step.kind = StepKind::kOpu;
+    step.words = bytes.data();
+    step.word_count = insns.size();
+  }
+  std::vector<uint8_t> bytes;
+  ProgramStep step;
+};
+
+isa::OutputInsn Output(int64_t acc_addr, int64_t count) {
+  isa::OutputInsn o;
+  o.acc_addr = acc_addr;
+  o.count = count;
+  o.lo = -128;
+  o.hi = 127;
+  return o;
+}
+
+isa::ResAddInsn ResAdd(int64_t acc_addr, int64_t count) {
+  isa::ResAddInsn r;
+  r.acc_addr = acc_addr;
+  r.count = count;
+  r.lo = -128;
+  r.hi = 127;
+  r.res_lanes = 16;
+  return r;
+}
+
+isa::PoolInsn Pool(int64_t src_rows, int64_t src_cols, int64_t out_rows, int64_t out_cols,
+                   int64_t size, int64_t stride, int64_t pad) {
+  isa::PoolInsn p;
+  p.src_addr = 0;
+  p.src_rows = src_rows;
+  p.src_cols = src_cols;
+  p.dst_addr = 1024;
+  p.out_rows = out_rows;
+  p.out_cols = out_cols;
+  p.size_y = p.size_x = size;
+  p.stride_y = p.stride_x = stride;
+  p.pad_y = p.pad_x = pad;
+  return p;
+}
+
+isa::StoreInsn Store(int64_t rows, int64_t cols, bool upsample = false) {
+  isa::StoreInsn s;
+  s.acc_pitch = cols;
+  s.rows = rows;
+  s.cols = cols;
+  s.lanes = 16;
+  s.upsample = upsample ? 1 : 0;
+  return s;
+}
+
+TEST_CASE("a chained Output and ResAdd pass the entries once, a 2x2/2 pool reads four taps each") {
+  // Face detector step 5's unit: a 4 x 64 tile through Output and ResAdd
+  // (256 entries, one pass), a 2 x 2 max pool of stride 2 (32 x 2 windows
+  // of 4 taps: 256), then stores of 256 + 64 pixels. Post 512 > store 320.
+  const Step s(
+      {Output(0, 256), ResAdd(0, 256), Pool(4, 64, 2, 32, 2, 2, 0), Store(4, 64), Store(2, 32)});
+  CHECK(OutputPathCycles(s.step).value() == 512);
+}
+
+TEST_CASE("stages over other entries are another pass") {
+  // Two tiles' Outputs (256 + 256 entries), the second's ResAdd chained.
+  const Step s({Output(0, 256), Output(256, 256), ResAdd(256, 256), Store(8, 64)});
+  CHECK(OutputPathCycles(s.step).value() == 512);
+}
+
+TEST_CASE("a padded pool reads only the taps inside the source") {
+  // 3 x 3, stride 1, padding 1 over 4 x 4: windows along an axis hold 2, 3,
+  // 3, 2 taps inside, so 10 x 10 = 100 taps; the store's 16 pixels are less.
+  const Step s({Pool(4, 4, 4, 4, 3, 1, 1), Store(4, 4)});
+  CHECK(OutputPathCycles(s.step).value() == 100);
+}
+
+TEST_CASE("the store writes each pixel four times with upsample") {
+  // 128 entries through Output; 8 x 16 pixels stored as 2 x 2 blocks: 512.
+  const Step s({Output(0, 128), Store(8, 16, true)});
+  CHECK(OutputPathCycles(s.step).value() == 512);
+}
+
+TEST_CASE("a word that does not decode is named") {
+  Step s({Store(1, 1)});
+  s.bytes[0] = 0;  // opcode 0 is illegal
+  const Expected<int64_t> got = OutputPathCycles(s.step);
+  REQUIRE_FALSE(got.ok());
+  CHECK(got.status().message().find("word 0") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace opuc
