@@ -46,8 +46,9 @@ HwConfig Opu1024() {
   c.dram.bandwidth_gb_per_s = 12.8;
   c.dram.latency_cycles = 64;
   c.store.max_outputs = 2;
-  c.store.taps = ModuleBit(HwModule::kAdder) | ModuleBit(HwModule::kComparator) |
-                 ModuleBit(HwModule::kPool) | ModuleBit(HwModule::kResAdder);
+  c.store.taps = ModuleBit(HwModule::kAdder) | ModuleBit(HwModule::kIpa) |
+                 ModuleBit(HwModule::kComparator) | ModuleBit(HwModule::kPool) |
+                 ModuleBit(HwModule::kResAdder);
   c.hdfg = DatapathHdfg();
   return c;
 }

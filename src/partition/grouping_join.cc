@@ -27,6 +27,23 @@ ReasonPart Walker::NoStage(int32_t g, const DfgNode& d) const {
   return why;
 }
 
+/// Whether a pool or an upsample of the group marked with epoch_ reads
+/// `m`'s value (`n`, joining on a stage of `n_module`, among them). The post
+/// stages work on the accumulator's entries in place; a pool writes other
+/// entries and the upsample rides on the store, so only the value entering
+/// one of them is still there to store once the group's last value is.
+bool Walker::EntersPoolOrUpsample(NodeId m, NodeId n, HwModule n_module) const {
+  const HwModuleMask after = ModuleBit(HwModule::kPool) | ModuleBit(HwModule::kUpsample);
+  for (TensorId t : graph_.node(m).outputs)
+    for (NodeId r : readers_[t]) {
+      if (mark_[r] != epoch_) continue;
+      const int32_t at = r == n ? -1 : place_[r].stage;
+      const HwModule module = r == n ? n_module : at < 0 ? HwModule::kMemRead : StageAt(at).module;
+      if (after & ModuleBit(module)) return true;
+    }
+  return false;
+}
+
 /// Tries to add `n` to c.group; on refusal says why in `why`.
 bool Walker::TryJoin(NodeId n, const Candidate& c, ReasonPart& why) {
   const DfgNode& d = dfg_.nodes[n];
@@ -94,6 +111,12 @@ bool Walker::TryJoin(NodeId n, const Candidate& c, ReasonPart& why) {
       why.node = m;
       why.other_node = outside;
       if (at >= 0) why.what = HwModuleName(module);
+      return false;
+    }
+    if (!EntersPoolOrUpsample(m, n, s.module)) {
+      why = Why(ReasonKind::kTapInPlace, c.group);
+      why.node = m;
+      why.other_node = outside;
       return false;
     }
   }

@@ -71,6 +71,12 @@ class Formatter {
                    r.other_node >= 0 ? Node(r.other_node) : std::string("the graph output"),
                    " reads it, and ", r.what.empty() ? std::string("it") : r.what + " results",
                    " cannot be stored (store.taps)");
+      case ReasonKind::kTapInPlace:
+        return Cat("joining ", Group(r.group), " would bury ", Node(r.node),
+                   "'s value inside it while ",
+                   r.other_node >= 0 ? Node(r.other_node) : std::string("the graph output"),
+                   " reads it, and only a value that enters a pool or an upsample can be stored "
+                   "from inside a group (the post stages after it work in place)");
       case ReasonKind::kTooManyStores:
         return Cat(Group(r.group), " would store ", r.count, " values; store.max_outputs is ",
                    r.limit);
@@ -131,6 +137,7 @@ const char* ReasonKindName(ReasonKind kind) {
     case ReasonKind::kStreamedInside: return "streamed_inside";
     case ReasonKind::kWaitForItself: return "wait_for_itself";
     case ReasonKind::kBuried: return "buried";
+    case ReasonKind::kTapInPlace: return "tap_in_place";
     case ReasonKind::kTooManyStores: return "too_many_stores";
     case ReasonKind::kHeadsGroup: return "heads_group";
     case ReasonKind::kReadsConstant: return "reads_constant";

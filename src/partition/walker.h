@@ -62,6 +62,7 @@ class Walker {
   std::vector<NodeId> Collect(NodeId n);
   bool AllReadersMarked(NodeId p) const;
   ReasonPart NoStage(int32_t g, const DfgNode& d) const;
+  bool EntersPoolOrUpsample(NodeId m, NodeId n, HwModule n_module) const;
   /// Tries to add `n` to c.group; on refusal says why in `why`.
   bool TryJoin(NodeId n, const Candidate& c, ReasonPart& why);
   void Commit(NodeId n, int32_t g, int32_t stage, const std::vector<NodeId>& pulled);

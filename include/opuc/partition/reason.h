@@ -36,6 +36,8 @@ enum class ReasonKind : uint8_t {
   kWaitForItself,   ///< `tensor` comes from `other_group`, which depends on the group
   kBuried,          ///< `node`'s value, read by `other_node` (-1: the graph), cannot be
                     ///< stored: `what` is the module, empty when it is on no stage
+  kTapInPlace,      ///< `node`'s value, read by `other_node` (-1: the graph), enters no
+                    ///< pool or upsample: a later post stage would overwrite it in place
   kTooManyStores,   ///< the group would store `count` values; store.max_outputs is `limit`
   // Why a node starts a group when there was nothing to refuse.
   kHeadsGroup,        ///< `what` reads its inputs from memory
