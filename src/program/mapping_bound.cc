@@ -52,7 +52,16 @@ int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, bo
           (a.depth_multiplier == 1 || a.depth_multiplier == 2) && Co % a.depth_multiplier == 0 &&
           w[2] <= std::min<int64_t>(8, L) && L <= 128;
       const int64_t gemms = windowed ? CeilDiv(w[1], std::min(w[1], rows)) : w[1] * w[2];
-      return out[0] * out[1] * out[2] * gemms * CeilDiv(out[3], Co) * planes;
+      // A window fed from line buffers takes every input pixel of the rows
+      // it walks, a pixel a cycle, or a pair at stride 2 with an odd width
+      // where the feature-map buffer has pairs: a stride-2 output pixel
+      // costs 2 (or 4) cycles however the map is tiled.
+      int64_t walk = 1;
+      if (windowed && hw.ipa.depthwise_line > 0) {
+        const bool pairs = a.strides[1] == 2 && w[2] % 2 == 1 && FeatureMapPairs(hw);
+        walk = a.strides[0] * a.strides[1] / (pairs ? 2 : 1);
+      }
+      return out[0] * out[1] * out[2] * gemms * walk * CeilDiv(out[3], Co) * planes;
     }
     case OpKind::kTransposeConv2D: {  // w [Co,Kh,Kw,Ci]: an output pixel takes at least
       if (out.size() != 4 || w.size() != 4) break;  // floor(K / s) taps along each axis

@@ -20,7 +20,10 @@
 //            depthwise_conv2d N·Ho·Wo · Kh·Kw · ⌈C·M/Co_a⌉   (the diagonal mapping:
 //                             one lane of each dot product, docs/codegen.md;
 //                             with ipa.depthwise_window, ⌈Kh/rows⌉ for Kh·Kw:
-//                             a Gemm takes `rows` kernel rows)
+//                             a Gemm takes `rows` kernel rows; fed from line
+//                             buffers, times sy·sx, halved for a pair of
+//                             pixels a cycle: the window reads every input
+//                             pixel of its rows)
 //          times 2 for an i16 input (two byte planes);
 //   output path: the post side takes one accumulator entry a cycle (the
 //          stages the engine chains over the same entries once, a Pool each
