@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "opuc/isa/isa.h"
+#include "opuc/opu/hw_config.h"
 #include "opuc/program/mapping_bound.h"
 
 namespace opuc {
@@ -104,6 +105,32 @@ TEST_CASE("the store writes each pixel four times with upsample") {
   // 128 entries through Output; 8 x 16 pixels stored as 2 x 2 blocks: 512.
   const Step s({Output(0, 128), Store(8, 16, true)});
   CHECK(OutputPathCycles(s.step).value() == 512);
+}
+
+/// A compact store on opu1024 (L = 64): `lanes` bytes of each of `cols`
+/// pixels, `pitch` bytes apart (granules of 16), one row from `addr`.
+int64_t Beats(int64_t addr, int64_t cols, int64_t lanes, int64_t granules) {
+  isa::StoreInsn s = Store(1, cols);
+  s.dram_addr = addr;
+  s.lanes = lanes;
+  s.granules = granules;
+  return StoreBeatBytes(s, BufferUnits(HwConfigPreset("opu1024").value())) / 64;
+}
+
+TEST_CASE("a store's masked writes take whole beats") {
+  // A 24-channel compact map: 32-byte pixels, two a beat. Either block of
+  // 16 channels writes 16 bytes a pixel but touches every beat: 64 pixels
+  // are 32 beats, 2,048 bytes on the port for 1,024 stored.
+  CHECK(Beats(0, 64, 16, 2) == 32);
+  CHECK(Beats(16, 64, 8, 2) == 32);
+  // 16-byte pixels (one granule), four a beat: 64 pixels are 16 full beats.
+  CHECK(Beats(0, 64, 16, 1) == 16);
+  // 64-byte pixels: a beat each, whatever the lanes.
+  CHECK(Beats(0, 10, 4, 0) == 10);
+  // A row that starts 8 bytes before a beat's end: its first pixel's 16
+  // bytes touch two beats, the next pixel (32 on) shares the second: 3
+  // pixels, bytes 56-71, 88-103, 120-135, beats 0, 1, 1, 2: 3 beats.
+  CHECK(Beats(56, 3, 16, 2) == 3);
 }
 
 TEST_CASE("a word that does not decode is named") {

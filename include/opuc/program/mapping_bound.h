@@ -32,7 +32,9 @@
 //          of Co_a outputs costs it as the array's rounding costs the array;
 //   DRAM:  the bytes the step cannot avoid moving — each input activation
 //          read once as laid out, each constant byte it uses read once, each
-//          output byte written once — at the HwConfig's bandwidth.
+//          output written once as its stores write it: a masked write takes
+//          the whole L-byte beat on the port, so a channel block of a compact
+//          map costs the beats its pixels touch — at the HwConfig's bandwidth.
 // `opuc report` and bench/opu_efficiency_bench show it beside the physical
 // bound: the gap between the two is what the mapping costs.
 //
@@ -43,6 +45,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "opuc/isa/isa.h"
+#include "opuc/opu/buffer_units.h"
 #include "opuc/program/program.h"
 #include "opuc/program/step_usage.h"
 
@@ -62,6 +66,12 @@ struct MappingBound {
 /// store's pixels (each four times with upsample), whichever is more.
 /// Errors name the word that does not decode.
 Expected<int64_t> OutputPathCycles(const ProgramStep& step);
+
+/// The bytes the DRAM port carries for `store`: the pixels of a row that
+/// share an L-byte beat go out as one masked write of the whole beat
+/// (docs/rtl.md, Store), so a block of a compact map's pixels costs the
+/// beats it touches, not its bytes.
+int64_t StoreBeatBytes(const isa::StoreInsn& store, const OpuBufferUnits& units);
 
 /// The bound of `step` (all zero for a CPU step), given what its words use
 /// (UsageOfStep: the bytes it stores). Errors name the word that does not
