@@ -35,21 +35,23 @@ struct Step {
   ProgramStep step;
 };
 
+/// A post stage over `count` entries from `acc_addr`, to the i8 range.
+template <typename Stage>
+Stage Over(int64_t acc_addr, int64_t count) {
+  Stage x;
+  x.acc_addr = acc_addr;
+  x.count = count;
+  x.lo = -128;
+  x.hi = 127;
+  return x;
+}
+
 isa::OutputInsn Output(int64_t acc_addr, int64_t count) {
-  isa::OutputInsn o;
-  o.acc_addr = acc_addr;
-  o.count = count;
-  o.lo = -128;
-  o.hi = 127;
-  return o;
+  return Over<isa::OutputInsn>(acc_addr, count);
 }
 
 isa::ResAddInsn ResAdd(int64_t acc_addr, int64_t count) {
-  isa::ResAddInsn r;
-  r.acc_addr = acc_addr;
-  r.count = count;
-  r.lo = -128;
-  r.hi = 127;
+  isa::ResAddInsn r = Over<isa::ResAddInsn>(acc_addr, count);
   r.res_lanes = 16;
   return r;
 }
