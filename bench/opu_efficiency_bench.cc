@@ -20,7 +20,8 @@
 //
 //   build/bench/opu_efficiency_bench [--all | MODEL...] [--steps] [--precision mixed|int16]
 //
-// --steps adds a line per OPU step: its RTL cycles, both bounds, estimate,
+// --steps adds a line per OPU step: its RTL cycles, both bounds (the term
+// that sets the mapping's: array, output path or DRAM), estimate,
 // the counts that explain them and each engine's busy, token-wait and
 // DRAM-wait cycles. --precision compiles with u8/i16 activations
 // (docs/quantization.md) instead of int8: the i16 passes, residuals and stores.
@@ -70,16 +71,24 @@ struct ModelLine {
 };
 std::vector<ModelLine> g_lines;
 
+/// Which of the mapping limit's terms sets it: what a step waits on at best.
+const char* BindingTerm(const MappingBound& m) {
+  if (m.cycles() == m.array_cycles) return "array";
+  return m.cycles() == m.output_cycles ? "output" : "dram";
+}
+
 void PrintStep(const Program& program, const StepReport& s, const OpuCounters& k) {
   std::printf(
-      "  step %4zu %-11s rtl %9lld  physical %8lld %6.2fx  mapping %9lld %5.2fx  est %9lld  %6.3f  "
+      "  step %4zu %-11s rtl %9lld  physical %8lld %6.2fx  mapping %9lld %-6s %5.2fx  est %9lld  "
+      "%6.3f  "
       "issues %8lld  post %8lld  load %9lld  store %8lld",
       s.step, LayerClassName(s.layer_class), static_cast<long long>(*s.measured_cycles),
       static_cast<long long>(s.physical.cycles), Ratio(*s.measured_cycles, s.physical.cycles),
-      static_cast<long long>(s.mapping.cycles()), Ratio(*s.measured_cycles, s.mapping.cycles()),
-      static_cast<long long>(s.estimated_cycles), Ratio(s.estimated_cycles, *s.measured_cycles),
-      static_cast<long long>(k.gemm_issues), static_cast<long long>(k.post_entries),
-      static_cast<long long>(k.bytes_loaded), static_cast<long long>(k.bytes_stored));
+      static_cast<long long>(s.mapping.cycles()), BindingTerm(s.mapping),
+      Ratio(*s.measured_cycles, s.mapping.cycles()), static_cast<long long>(s.estimated_cycles),
+      Ratio(s.estimated_cycles, *s.measured_cycles), static_cast<long long>(k.gemm_issues),
+      static_cast<long long>(k.post_entries), static_cast<long long>(k.bytes_loaded),
+      static_cast<long long>(k.bytes_stored));
   // The cycles do not depend on the values: the step again on a zero image,
   // for each engine's busy, token-wait and DRAM-wait cycles.
   std::vector<uint8_t> zeros(static_cast<size_t>(program.dram_bytes()));
