@@ -47,9 +47,10 @@ Expected<std::unique_ptr<Sequential>> CreatePipeline(const std::vector<std::stri
 }
 
 std::vector<std::string> DefaultPipelineNames() {
-  return {"InferShape",      "FoldDequantize",         "Densify",
-          "SimplifyReshape", "FoldConstant",           "FoldScaleAxis",
-          "FoldBatchNorm",   "CanonicalizeActivation", "DeadCodeElimination"};
+  return {"InferShape",         "FoldDequantize",  "Densify",
+          "SimplifyReshape",    "SplitSharedPads", "FoldConstant",
+          "FoldScaleAxis",      "FoldBatchNorm",   "CanonicalizeActivation",
+          "DeadCodeElimination"};
 }
 
 }  // namespace opuc
