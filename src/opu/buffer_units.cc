@@ -1,6 +1,8 @@
 //===- src/opu/buffer_units.cc - The OPU's buffers in their units ---------===//
 #include "opuc/opu/buffer_units.h"
 
+#include <algorithm>
+
 namespace opuc {
 
 OpuBufferUnits BufferUnits(const HwConfig& hw) {
@@ -13,6 +15,21 @@ OpuBufferUnits BufferUnits(const HwConfig& hw) {
   u.param_rows = bytes(hw.buffers.bias) / (u.out_lanes * 8);
   u.acc_entries = bytes(hw.buffers.partial_sum) / (u.out_lanes * 6);  // 48-bit lanes
   return u;
+}
+
+int64_t StoreBeatBytes(const isa::StoreInsn& s, const OpuBufferUnits& u) {
+  const int64_t beat = u.lanes, pixel = u.StorePixelBytes(s), copies = s.upsample ? 2 : 1;
+  int64_t beats = 0;
+  for (int64_t r = 0; r < s.rows * copies; ++r) {
+    int64_t last = -1;  // the beat the row's previous pixel ended in
+    for (int64_t c = 0; c < s.cols * copies; ++c) {
+      const int64_t begin = s.dram_addr + r * s.dram_stride + c * pixel;
+      const int64_t first = begin / beat, end = (begin + s.lanes - 1) / beat;
+      beats += end - std::max(first - 1, last);
+      last = end;
+    }
+  }
+  return beats * beat;
 }
 
 }  // namespace opuc

@@ -25,29 +25,33 @@ namespace {
 
 bool IsConvolution(OpKind op) { return op == OpKind::kConv2D || op == OpKind::kDepthwiseConv2D; }
 
-/// The readers of `t` if each reads it as its feature map (input 0) only
-/// and is a convolution; else none.
-std::vector<NodeId> ConvolutionReaders(const Graph& graph, TensorId t) {
+/// Every node reading `t` if each reads it as its feature map (input 0)
+/// only and is a convolution; else none. `uses[t]`: (node, input) pairs.
+std::vector<NodeId> ConvolutionReaders(
+    const Graph& graph, const std::vector<std::vector<std::pair<NodeId, size_t>>>& uses,
+    TensorId t) {
   std::vector<NodeId> readers;
-  for (size_t n = 0; n < graph.nodes.size(); ++n) {
-    const Node& node = graph.nodes[n];
-    for (size_t k = 0; k < node.inputs.size(); ++k) {
-      if (node.inputs[k] != t) continue;
-      if (k != 0 || !IsConvolution(node.op)) return {};
-      readers.push_back(static_cast<NodeId>(n));
-    }
+  for (const auto& [n, k] : uses[static_cast<size_t>(t)]) {
+    if (k != 0 || !IsConvolution(graph.node(n).op)) return {};
+    readers.push_back(n);
   }
   return readers;
 }
 
 Expected<bool> SplitSharedPads(Graph& graph, PassContext&, PassCounters& counters) {
+  std::vector<std::vector<std::pair<NodeId, size_t>>> uses(graph.tensors.size());
+  for (size_t n = 0; n < graph.nodes.size(); ++n)
+    for (size_t k = 0; k < graph.nodes[n].inputs.size(); ++k)
+      if (graph.nodes[n].inputs[k] != kNoTensor)
+        uses[static_cast<size_t>(graph.nodes[n].inputs[k])].emplace_back(static_cast<NodeId>(n), k);
   // Per node, the copies to place right after it.
   std::vector<std::vector<Node>> copies(graph.nodes.size());
   bool changed = false;
   for (size_t n = 0; n < graph.nodes.size(); ++n) {
-    const Node pad = graph.nodes[n];
-    if (pad.op != OpKind::kPad || IsGraphOutput(graph, pad.outputs[0])) continue;
-    const std::vector<NodeId> readers = ConvolutionReaders(graph, pad.outputs[0]);
+    if (graph.nodes[n].op != OpKind::kPad || IsGraphOutput(graph, graph.nodes[n].outputs[0]))
+      continue;
+    const Node pad = graph.nodes[n];  // a copy: AddTensor and the rewiring touch the graph
+    const std::vector<NodeId> readers = ConvolutionReaders(graph, uses, pad.outputs[0]);
     for (size_t r = 1; r < readers.size(); ++r) {
       Node& reader = graph.nodes[static_cast<size_t>(readers[r])];
       Tensor value = graph.tensor(pad.outputs[0]);

@@ -126,38 +126,6 @@ int64_t PoolTaps(const isa::PoolInsn& p) {
 
 }  // namespace
 
-int64_t StoreBeatBytes(const isa::StoreInsn& s, const OpuBufferUnits& u) {
-  const int64_t beat = u.lanes, pixel = u.StorePixelBytes(s), copies = s.upsample ? 2 : 1;
-  int64_t beats = 0;
-  for (int64_t r = 0; r < s.rows * copies; ++r) {
-    int64_t last = -1;  // the beat the row's previous pixel ended in
-    for (int64_t c = 0; c < s.cols * copies; ++c) {
-      const int64_t begin = s.dram_addr + r * s.dram_stride + c * pixel;
-      const int64_t first = begin / beat, end = (begin + s.lanes - 1) / beat;
-      beats += end - std::max(first - 1, last);
-      last = end;
-    }
-  }
-  return beats * beat;
-}
-
-namespace {
-
-/// The bytes every Store of the step puts on the DRAM port (StoreBeatBytes).
-Expected<int64_t> StoredBeatBytes(const Program& program, const ProgramStep& step) {
-  const OpuBufferUnits units = BufferUnits(program.hw());
-  int64_t bytes = 0;
-  for (size_t i = 0; i < step.word_count; ++i) {
-    Expected<isa::Instruction> insn = isa::Decode(step.word(i));
-    if (!insn.ok()) return insn.status().WithContext(Cat("word ", i));
-    if (const auto* store = std::get_if<isa::StoreInsn>(&*insn))
-      bytes += StoreBeatBytes(*store, units);
-  }
-  return bytes;
-}
-
-}  // namespace
-
 Expected<int64_t> OutputPathCycles(const ProgramStep& step) {
   int64_t post = 0, store = 0;
   int64_t run_addr = -1, run_count = -1;  // the entries of the stages before
@@ -210,8 +178,7 @@ Expected<MappingBound> MappingBoundOfStep(const Program& program, const ProgramS
   for (TensorId t : step.inputs)
     if (const ActivationLayout* layout = program.Find(t)) bound.dram_bytes += layout->bytes();
   OPUC_ASSIGN_OR_RETURN(int64_t constants, ConstantBytesRead(program, step));
-  OPUC_ASSIGN_OR_RETURN(int64_t stored, StoredBeatBytes(program, step));
-  bound.dram_bytes += constants + std::max(usage.bytes_stored, stored);
+  bound.dram_bytes += constants + usage.store_beat_bytes;
   bound.dram_cycles = DramCycles(bound.dram_bytes, DramBytesPerCycle(program.hw()));
   OPUC_ASSIGN_OR_RETURN(bound.output_cycles, OutputPathCycles(step));
   return bound;

@@ -1,20 +1,34 @@
-//===- tests/program/mapping_bound_test.cc - The output path's term by hand ===//
+//===- tests/program/mapping_bound_test.cc - The mapping limit's terms by hand ===//
 //
 // OutputPathCycles (opuc/program/mapping_bound.h) over hand-built words:
 // the post side takes one accumulator entry a cycle and chains stages over
 // the same entries, a Pool reads each tap of its windows inside the source,
-// the store writes one pixel a cycle (four copies with upsample).
+// the store writes one pixel a cycle (four copies with upsample). And the
+// DRAM term's stores (StoreBeatBytes, opuc/opu/buffer_units.h): a masked
+// write takes its whole beat. And the depthwise window's walk, on a
+// compiled program.
 //
 //===----------------------------------------------------------------------===//
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstring>
+#include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
+#include "opuc/codegen/codegen.h"
+#include "opuc/compiler/write_program.h"
+#include "opuc/ir/graph_builder.h"
 #include "opuc/isa/isa.h"
+#include "opuc/opu/buffer_units.h"
 #include "opuc/opu/hw_config.h"
+#include "opuc/partition/hw_partition.h"
 #include "opuc/program/mapping_bound.h"
+#include "opuc/program/step_usage.h"
+#include "opuc/quant/quantize.h"
+#include "small_model.h"
 
 namespace opuc {
 namespace {
@@ -109,8 +123,9 @@ TEST_CASE("the store writes each pixel four times with upsample") {
   CHECK(OutputPathCycles(s.step).value() == 512);
 }
 
-/// A compact store on opu1024 (L = 64): `lanes` bytes of each of `cols`
-/// pixels, `pitch` bytes apart (granules of 16), one row from `addr`.
+/// The beats of a store on opu1024 (L = 64): `lanes` bytes of each of
+/// `cols` pixels, `granules` x 16 bytes apart (64 with 0), one row from
+/// `addr`.
 int64_t Beats(int64_t addr, int64_t cols, int64_t lanes, int64_t granules) {
   isa::StoreInsn s = Store(1, cols);
   s.dram_addr = addr;
@@ -133,6 +148,49 @@ TEST_CASE("a store's masked writes take whole beats") {
   // bytes touch two beats, the next pixel (32 on) shares the second: 3
   // pixels, bytes 56-71, 88-103, 120-135, beats 0, 1, 1, 2: 3 beats.
   CHECK(Beats(56, 3, 16, 2) == 3);
+}
+
+/// The array term of the one OPU step of a 16 x 16 x 24 map through a
+/// 3 x 3 depthwise conv of `stride`, compiled for opu1024.
+int64_t DepthwiseArrayCycles(int64_t stride) {
+  GraphBuilder b("dw");
+  const TensorId x = b.Input("x", DType::kF32, {1, 16, 16, 24});
+  Attributes a;
+  a.Set("padding", std::string("same"));
+  a.Set("strides", std::vector<int64_t>{stride, stride});
+  b.Output(b.Op(OpKind::kDepthwiseConv2D, "dw",
+                {x, b.ConstantF32("dw/w", {1, 3, 3, 24}, test::Ramp(216, 0.05f, -0.3f))}, a));
+  const Graph model = std::move(b).Finish().value();
+  std::vector<std::vector<HostTensor>> samples;
+  for (uint64_t seed = 1; seed <= 2; ++seed) samples.push_back(test::SeededInputs(model, seed));
+  const HwConfig hw = HwConfigPreset("opu1024").value();
+  const QuantizedGraph q = Quantize(model, samples).value();
+  const HwPartition partition = PartitionForHardware(q.graph, hw).value();
+  const StepPlan plan = PlanSteps(q.graph, partition, hw).value();
+  ProgramBuild build;
+  build.compiler = "opuc test";
+  build.source_sha256 = std::string(64, '0');
+  const std::vector<uint8_t> bytes = WriteProgram(q.graph, partition, plan, hw, build).value();
+  auto owner =
+      std::shared_ptr<uint8_t>(new (std::align_val_t(64)) uint8_t[bytes.size()],
+                               [](uint8_t* p) { ::operator delete[](p, std::align_val_t(64)); });
+  std::memcpy(owner.get(), bytes.data(), bytes.size());
+  const Program program = ReadProgram(owner, owner.get(), bytes.size(), "dw.opup").value();
+  for (const ProgramStep& step : program.steps())
+    if (step.kind == StepKind::kOpu)
+      return MappingBoundOfStep(program, step, UsageOfStep(program, step).value())
+          .value()
+          .array_cycles;
+  FAIL("no OPU step");
+  return 0;
+}
+
+TEST_CASE("the depthwise window walks every input pixel") {
+  // 24 channels are two blocks of Co = 16. Stride 1: an output pixel a
+  // cycle, 16 x 16 x 2 = 512. Stride 2: the window reads the 16 x 16 input
+  // a pair of pixels a cycle, two cycles an output pixel: 8 x 8 x 2 x 2.
+  CHECK(DepthwiseArrayCycles(1) == 512);
+  CHECK(DepthwiseArrayCycles(2) == 256);
 }
 
 TEST_CASE("a word that does not decode is named") {

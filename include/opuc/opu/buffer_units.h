@@ -67,6 +67,11 @@ inline int64_t LoadedUnits(const isa::LoadInsn& l) { return LoadedRows(l) * Load
 inline int64_t StoredBytes(const isa::StoreInsn& s) {
   return s.rows * s.cols * s.lanes * (s.upsample ? 4 : 1);
 }
+/// The bytes a Store puts on the DRAM port: the pixels of a row that share
+/// an L-byte beat go out as one masked write of the whole beat (docs/rtl.md,
+/// Store), so a block of a compact map's pixels costs the beats it touches,
+/// not its bytes (at least StoredBytes).
+int64_t StoreBeatBytes(const isa::StoreInsn& store, const OpuBufferUnits& units);
 /// The span of DRAM bytes a Store writes in, from `dram_addr` to past its
 /// last byte, with pixels `pixel_bytes` apart (OpuBufferUnits::
 /// StorePixelBytes); 0 when it stores nothing.

@@ -45,8 +45,6 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "opuc/isa/isa.h"
-#include "opuc/opu/buffer_units.h"
 #include "opuc/program/program.h"
 #include "opuc/program/step_usage.h"
 
@@ -67,14 +65,8 @@ struct MappingBound {
 /// Errors name the word that does not decode.
 Expected<int64_t> OutputPathCycles(const ProgramStep& step);
 
-/// The bytes the DRAM port carries for `store`: the pixels of a row that
-/// share an L-byte beat go out as one masked write of the whole beat
-/// (docs/rtl.md, Store), so a block of a compact map's pixels costs the
-/// beats it touches, not its bytes.
-int64_t StoreBeatBytes(const isa::StoreInsn& store, const OpuBufferUnits& units);
-
 /// The bound of `step` (all zero for a CPU step), given what its words use
-/// (UsageOfStep: the bytes it stores). Errors name the word that does not
+/// (UsageOfStep: the beats its stores write). Errors name the word that does not
 /// decode.
 Expected<MappingBound> MappingBoundOfStep(const Program& program, const ProgramStep& step,
                                           const StepUsage& usage);

@@ -20,6 +20,8 @@ namespace opuc {
 struct StepUsage {
   int64_t bytes_loaded = 0;  ///< DRAM bytes read, padding not counted.
   int64_t bytes_stored = 0;  ///< DRAM bytes written.
+  /// The bytes the stores put on the DRAM port: whole beats (StoreBeatBytes).
+  int64_t store_beat_bytes = 0;
   /// One past the highest unit written in each buffer (both banks).
   int64_t fm_rows = 0, weight_rows = 0, param_rows = 0, acc_entries = 0;
 };
