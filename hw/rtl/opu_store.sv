@@ -8,7 +8,10 @@
 // merged into the pending beat, or pushes it to a two-entry queue that
 // holds the writes while DRAM is busy. With `upsample` (the upsample
 // stage) each pixel is read four times and written as a 2x2 block of the
-// doubled map.
+// doubled map. With `pair` an entry holds two pixels (lanes 0 to CO/2 - 1,
+// then CO/2 on), and a pixel starts on a half granule of its beat: where
+// both pixels fall in one beat the entry is read once and written as both
+// (a pair a cycle), else once for each.
 `include "opu_field.svh"
 module opu_store
 (
@@ -27,13 +30,15 @@ module opu_store
   input  logic                  wr_ready_i,
   output logic [63:0]           bytes_o
 );
-  localparam int unsigned GRANULES = opu_pkg::L / opu_pkg::CO;  // CO-byte granules a beat
-  localparam int unsigned GW = GRANULES > 1 ? $clog2(GRANULES) : 1;
+  localparam int unsigned HALF = opu_pkg::CO / 2 > 0 ? opu_pkg::CO / 2 : 1;  // a pair's lanes
+  localparam int unsigned SLOTS = opu_pkg::L / HALF;  // half granules a beat
+  localparam int unsigned SW = SLOTS > 1 ? $clog2(SLOTS) : 1;
   localparam int unsigned QW = 32 + opu_pkg::BEAT_BITS + opu_pkg::BEAT_BYTES;
   logic        busy_q, running_q, inflight_q;
   logic [31:0] r_q, c_q, row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q;
   logic [31:0] rows, cols, stride, pixel, pixel_step, row_step, copy_addr;
-  logic        up;
+  logic        up, pair, upper_q, both, both_q;
+  logic [31:0] next_c;
   logic [1:0]  copy_q;  // which of a pixel's 2x2 copies is read next
   logic [1:0]  count;
   logic        empty, issue, accept;
@@ -43,16 +48,18 @@ module opu_store
   // The pending beat: its address, bytes and mask.
   logic        pend_q;
   logic [31:0] pend_addr_q;
-  logic [opu_pkg::BEAT_BITS-1:0]  pend_data_q, px_data;
-  logic [opu_pkg::BEAT_BYTES-1:0] pend_mask_q, px_mask;
+  logic [opu_pkg::BEAT_BITS-1:0]  pend_data_q, px_data, px_data2;
+  logic [opu_pkg::BEAT_BYTES-1:0] pend_mask_q, px_mask, px_mask2;
+  logic [8*HALF-1:0] bytes2;
   logic [31:0] px_beat;
-  logic [GW-1:0] px_granule;
+  logic [SW-1:0] px_slot, px_slot2;
   logic        merge, push, last_push;
 
   assign rows = 32'(`OPU_FIELD(insn_i, STORE_ROWS));
   assign cols = 32'(`OPU_FIELD(insn_i, STORE_COLS));
   assign stride = 32'(`OPU_FIELD(insn_i, STORE_DRAM_STRIDE));
   assign up = `OPU_FIELD(insn_i, STORE_UPSAMPLE) != 0;
+  assign pair = `OPU_FIELD(insn_i, STORE_PAIR) != 0;
   assign pixel = `OPU_FIELD(insn_i, STORE_GRANULES) != 0 ?
                  32'(`OPU_FIELD(insn_i, STORE_GRANULES)) * opu_pkg::CO : 32'(opu_pkg::L);
   assign pixel_step = up ? pixel << 1 : pixel;
@@ -62,26 +69,50 @@ module opu_store
   // leaving this cycle keeps a pixel a cycle flowing.
   assign issue = running_q && 32'(count) + 32'(inflight_q) < 2 + 32'(accept);
   assign accept = !empty && wr_ready_i;
+  // Both pixels of a pair's entry in the beat of the first: one read, one
+  // cycle.
+  assign both = pair && !up && !c_q[0] && c_q + 1 < cols &&
+                (dram_q & 32'(opu_pkg::L - 1)) + pixel + 32'(`OPU_FIELD(insn_i, STORE_LANES)) <=
+                32'(opu_pkg::L);
+  assign next_c = c_q + (both ? 32'd2 : 32'd1);
   assign acc_raddr_o = entry_q;
 
   always_comb begin
     for (int unsigned j = 0; j < opu_pkg::CO; j++)
       bytes[8*j +: 8] = `OPU_FIELD(insn_i, STORE_HIGH_BYTE) ? acc_rdata_i[opu_pkg::ACC_BITS*j+8 +: 8]
                                                            : acc_rdata_i[opu_pkg::ACC_BITS*j +: 8];
+    bytes2 = bytes[8*HALF +: 8*HALF];  // a pair's second pixel
+    if (upper_q) bytes = {{(8*(opu_pkg::CO-HALF)){1'b0}}, bytes2};
     for (int unsigned j = 0; j < opu_pkg::CO; j++)
       lane_mask[j] = 32'(j) < 32'(`OPU_FIELD(insn_i, STORE_LANES));
-    // The pixel's lanes start on a granule of its beat (codegen's layouts
-    // put every block, plane and compact pixel on one).
+    // The pixel's lanes start on a half granule of its beat (codegen's
+    // layouts put every block, plane and compact pixel on a granule, and a
+    // pair's second half of the channels on a half one); lanes past the
+    // beat are never stored.
     px_data = '0;
     px_mask = '0;
-    for (int unsigned g = 0; g < GRANULES; g++)
-      if (32'(px_granule) == g) begin
-        px_data[8*opu_pkg::CO*g +: 8*opu_pkg::CO] = bytes;
-        px_mask[opu_pkg::CO*g +: opu_pkg::CO] = lane_mask;
-      end
+    px_data2 = '0;
+    px_mask2 = '0;
+    for (int unsigned k = 0; k < SLOTS; k++) begin
+      if (32'(px_slot) == k)
+        for (int unsigned j = 0; j < opu_pkg::CO; j++)
+          if (HALF * k + j < opu_pkg::L) begin
+            px_data[8*(HALF*k+j) +: 8] = bytes[8*j +: 8];
+            px_mask[HALF*k+j] = lane_mask[j];
+          end
+      if (both_q && 32'(px_slot2) == k)
+        for (int unsigned j = 0; j < HALF; j++)
+          if (HALF * k + j < opu_pkg::L) begin
+            px_data2[8*(HALF*k+j) +: 8] = bytes2[8*j +: 8];
+            px_mask2[HALF*k+j] = lane_mask[j];
+          end
+    end
+    px_data = px_data | px_data2;
+    px_mask = px_mask | px_mask2;
   end
   assign px_beat = inflight_addr_q & ~32'(opu_pkg::L - 1);
-  assign px_granule = GW'((inflight_addr_q & 32'(opu_pkg::L - 1)) / opu_pkg::CO);
+  assign px_slot = SW'((inflight_addr_q & 32'(opu_pkg::L - 1)) / HALF);
+  assign px_slot2 = SW'(((inflight_addr_q & 32'(opu_pkg::L - 1)) + pixel) / HALF);
   assign merge = inflight_q && pend_q && px_beat == pend_addr_q;
   // The pending beat goes when a pixel of another beat comes, or, the
   // last pixel read, when the queue has room.
@@ -104,13 +135,18 @@ module opu_store
       {busy_q, running_q, inflight_q, done_o} <= '0;
       {r_q, c_q, row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q} <= '0;
       copy_q <= '0;
+      upper_q <= 1'b0;
+      both_q <= 1'b0;
       bytes_o <= '0;
       {pend_q, pend_addr_q, pend_data_q, pend_mask_q} <= '0;
     end else begin
       done_o <= 1'b0;
       inflight_q <= issue;
       inflight_addr_q <= copy_addr;
-      if (inflight_q) bytes_o <= bytes_o + 64'(`OPU_FIELD(insn_i, STORE_LANES));
+      upper_q <= pair && c_q[0];
+      both_q <= issue && both;
+      if (inflight_q)
+        bytes_o <= bytes_o + (64'(`OPU_FIELD(insn_i, STORE_LANES)) << both_q);
       if (merge) begin
         pend_data_q <= pend_data_q | px_data;
         pend_mask_q <= pend_mask_q | px_mask;
@@ -140,11 +176,11 @@ module opu_store
       end else if (issue) begin
         if (up && copy_q != 2'd3) begin
           copy_q <= copy_q + 2'd1;
-        end else if (c_q + 1 < cols) begin
+        end else if (next_c < cols) begin
           copy_q <= '0;
-          c_q <= c_q + 1;
-          entry_q <= entry_q + 1;
-          dram_q <= dram_q + pixel_step;
+          c_q <= next_c;
+          if (!pair || c_q[0] || both) entry_q <= entry_q + 1;  // a pair's entry: both pixels read
+          dram_q <= dram_q + (both ? pixel_step << 1 : pixel_step);
         end else begin
           copy_q <= '0;
           c_q <= '0;

@@ -118,9 +118,13 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
       continue;
     }
     codegen::LineUpInputBlocks(*described, units.lanes);
-    if (options.fold_inputs)
-      folds[group.id] = {described->input, codegen::ChooseInputFold(graph, partition, group,
-                                                                    *described, units.lanes)};
+    if (options.fold_inputs) {
+      codegen::FoldCandidate& c = folds[group.id];
+      c.input = described->input;
+      c.fold = codegen::ChooseInputFold(graph, partition, group, *described, units.lanes);
+      c.pairs = c.fold && options.pixel_pairs &&
+                codegen::PairsCutPasses(*c.fold, *described, units.lanes, units.out_lanes);
+    }
     described_groups.push_back({code.steps.size() - 1, std::move(*described)});
   }
   // A packed output's layout is the map's bytes (PackLayout), which only
@@ -137,11 +141,9 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
   for (Described& d : described_groups) {
     codegen::InnerProductGroup& g = d.group;
     std::optional<InputFold> fold;
-    if (const auto it = folds.find(g.group);
-        it != folds.end() && it->second.fold &&
-        codegen::EveryReaderFolds(partition, g.input, *it->second.fold, folds))
-      fold = it->second.fold;
-    if (fold) codegen::FoldInnerProduct(*fold, g);
+    if (const auto it = folds.find(g.group); it != folds.end() && it->second.fold)
+      fold = codegen::SharedFold(partition, g.input, folds);
+    if (fold) codegen::FoldInnerProduct(*fold, g, units.out_lanes);
     if (options.phases) codegen::UsePhases(g);
     if (!fold && options.packed_rows && opu_reads.count(g.output) == 0 &&
         codegen::UsePackedRows(g, units, options.compact_pixels))
@@ -247,7 +249,8 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     if (r.fold)
       code.steps[r.step].tiling =
           Cat("input folded (", r.fold->kernel_h, "x", r.fold->kernel_w, " taps x ", r.fold->in_c,
-              " channels), ", code.steps[r.step].tiling);
+              " channels", r.fold->pixels > 1 ? ", pixel pairs" : "", "), ",
+              code.steps[r.step].tiling);
   }
   return code;
 }

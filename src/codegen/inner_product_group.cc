@@ -179,6 +179,18 @@ Status ReadInnerProduct(const Graph& graph, const HwPartition& p, NodeId id, Inn
 }  // namespace
 
 int8_t InnerProductGroup::Weight(int64_t o, int64_t ky, int64_t kx, int64_t i) const {
+  if (pairs) {
+    // Row o of block b makes channel half·b + o mod half of the pair's
+    // pixel (o mod Co) / half, whose window starts sx·pixel columns into
+    // the folded pixel's span of taps.
+    const PixelPairs& p = *pairs;
+    const int64_t co = 2 * p.half, r = o % co, pixel = r / p.half;
+    const int64_t channel = p.half * (o / co) + r % p.half;
+    const int64_t span = p.kw + p.sx, tap = i / p.in_c, c = i % p.in_c;
+    const int64_t tap_y = tap / span, tap_x = tap % span - p.sx * pixel;
+    if (channel >= p.out_c || tap_x < 0 || tap_x >= p.kw) return 0;
+    return weights[((channel * p.kh + tap_y) * p.kw + tap_x) * p.in_c + c];
+  }
   if (packed) {
     // Lane i holds channel c of the packed input pixel's pixel `sub`; row
     // o makes the packed output pixel's pixel o. Their distance picks the

@@ -124,6 +124,13 @@ struct InnerProductGroup {
   std::optional<PackedRows> packed;
   bool RowsPacked() const { return packed && packed->out_pack > 1; }
   bool PixelsPacked() const { return packed && packed->out_pack == 1; }
+  /// A first layer folded with pixel pairs (input_fold.h): output block k
+  /// holds channels Co/2·k on of two output pixels, rows Co/2 apart. The
+  /// conv's own kernel, channels, stride along x and output width.
+  struct PixelPairs {
+    int64_t kh = 1, kw = 1, in_c = 1, out_c = 1, sx = 1, out_w = 1, half = 1;
+  };
+  std::optional<PixelPairs> pairs;
   bool depthwise = false;
   /// No inner product: a depthwise pass with weight 1 (`node` is the first op).
   bool identity = false;

@@ -1,10 +1,15 @@
 //===- src/codegen/input_fold.cc - First-layer folding ----------------===//
 #include "input_fold.h"
 
+#include "opuc/opu/buffer_units.h"
+#include "transfers.h"
+
 #include <algorithm>
 
 namespace opuc::codegen {
 namespace {
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 bool Has(const std::vector<TensorId>& list, TensorId t) {
   return std::find(list.begin(), list.end(), t) != list.end();
@@ -49,24 +54,92 @@ std::optional<InputFold> ChooseInputFold(const Graph& graph, const HwPartition& 
   return fold;
 }
 
-bool EveryReaderFolds(const HwPartition& partition, TensorId t, const InputFold& fold,
-                      const std::map<int32_t, FoldCandidate>& candidates) {
+bool PairsCutPasses(const InputFold& fold, const InnerProductGroup& g, int64_t lanes,
+                    int64_t out_lanes) {
+  if (out_lanes % 2 != 0 || fold.out_w < 2 || !g.residuals.empty() || g.pool ||
+      g.upsampled != kNoTensor || !g.store_output)
+    return false;
+  InputFold pairs = fold;
+  pairs.pixels = 2;
+  if (!CheckInputFold(pairs).ok()) return false;
+  const int64_t half = out_lanes / 2;
+  const int64_t single = CeilDiv(fold.folded_channels(), lanes) * CeilDiv(g.out_c, out_lanes) *
+                         fold.out_w;
+  const int64_t paired = CeilDiv(pairs.folded_channels(), lanes) * CeilDiv(g.out_c, half) *
+                         pairs.folded_w();
+  return paired < single;
+}
+
+std::optional<InputFold> SharedFold(const HwPartition& partition, TensorId t,
+                                    const std::map<int32_t, FoldCandidate>& candidates) {
+  std::optional<InputFold> fold;
+  bool pairs = true;
   for (const HwGroup& reader : partition.groups) {
     if (reader.kind != GroupKind::kOpu || !Has(reader.inputs, t)) continue;
     const auto it = candidates.find(reader.id);
     if (it == candidates.end() || it->second.input != t || !it->second.fold ||
-        !(*it->second.fold == fold))
-      return false;
+        (fold && !(*it->second.fold == *fold)))
+      return std::nullopt;
+    fold = it->second.fold;
+    pairs = pairs && it->second.pairs;
   }
-  return true;
+  if (fold && pairs) fold->pixels = 2;
+  return fold;
 }
 
-void FoldInnerProduct(const InputFold& fold, InnerProductGroup& g) {
+void FoldInnerProduct(const InputFold& fold, InnerProductGroup& g, int64_t out_lanes) {
+  if (fold.pixels == 2) {
+    const int64_t half = out_lanes / 2;
+    g.pairs = InnerProductGroup::PixelPairs{g.kh, g.kw, g.in_c, g.out_c, g.sx, g.out_w, half};
+    // Block k's rows: channels half·k on for the pair's first pixel, then
+    // the same for its second; 0 past the channels.
+    const int64_t blocks = CeilDiv(g.out_c, half);
+    const auto spread = [&](auto& v) {
+      auto one = v;
+      v.assign(static_cast<size_t>(blocks * out_lanes), 0);
+      for (int64_t o = 0; o < blocks * out_lanes; ++o) {
+        const int64_t channel = half * (o / out_lanes) + o % half;
+        if (channel < g.out_c) v[static_cast<size_t>(o)] = one[static_cast<size_t>(channel)];
+      }
+    };
+    spread(g.bias);
+    spread(g.shift);
+    if (!g.alpha.empty()) spread(g.alpha);
+    g.out_c = blocks * out_lanes;
+    g.out_w = fold.folded_w();
+  }
   g.in_h = fold.out_h;
-  g.in_w = fold.out_w;
+  g.in_w = fold.folded_w();
   g.in_c = fold.folded_channels();
   g.kh = g.kw = g.sy = g.sx = 1;
   g.pad_top = g.pad_left = 0;
+}
+
+void StorePixelPairs(const InnerProductGroup& g, const ActivationLayout& output, int64_t acc_addr,
+                     int64_t rows, int64_t cols, int64_t pitch, int64_t block, int64_t y0,
+                     int64_t x0, CycleEstimate& estimate, std::vector<isa::Instruction>& store) {
+  const InnerProductGroup::PixelPairs& p = *g.pairs;
+  OpuBufferUnits units;  // what StoreIssueCycles reads: L and Co
+  units.lanes = output.lanes;
+  units.out_lanes = 2 * p.half;
+  const int64_t c0 = p.half * block, L = output.lanes, b = c0 / L;
+  const int64_t pixel = output.PixelBytes(b);
+  const int64_t pixels = std::min(2 * cols, p.out_w - 2 * x0);  // the last pair may be one
+  for (int64_t plane = 0; plane < output.planes(); ++plane) {
+    isa::StoreInsn s;
+    s.acc_addr = acc_addr;
+    s.acc_pitch = pitch;
+    s.rows = rows;
+    s.cols = pixels;
+    s.lanes = std::min(p.half, p.out_c - c0);
+    s.pair = true;
+    s.dram_addr = output.PixelAddress(plane, b, y0, 2 * x0) + c0 % L;
+    s.dram_stride = output.width * pixel;
+    s.granules = output.Granules(b);
+    s.high_byte = output.planes() == 2 && plane == 0;
+    estimate.Store(StoreIssueCycles(s, units), rows * pixels * s.lanes, StoreWrites(s, pixel, L));
+    store.push_back(s);
+  }
 }
 
 }  // namespace opuc::codegen

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "depthwise_window.h"
+#include "input_fold.h"
 #include "packed_rows.h"
 #include "phases.h"
 #include "transfers.h"
@@ -193,6 +194,9 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
     if (g.PixelsPacked())
       StorePackedPixels(g, *layouts.output, rect.acc_addr, rect.rows, rect.cols, rect.pitch,
                         unit.ob, unit.row.first + first, unit.col.first, e.estimate, store.insns);
+    else if (g.pairs)
+      StorePixelPairs(g, *layouts.output, rect.acc_addr, rect.rows, rect.cols, rect.pitch,
+                      unit.ob, unit.row.first + first, unit.col.first, e.estimate, store.insns);
     else
       StoreTile(*layouts.output, rect, c0, lanes, unit.row.first + first, unit.col.first,
                 e.estimate, store.insns);

@@ -48,7 +48,7 @@ Offset<fb::InputFold> WriteFold(FlatBufferBuilder& fbb, const std::optional<Inpu
   const auto i32 = [](int64_t v) { return static_cast<int32_t>(v); };
   return fb::CreateInputFold(fbb, i32(fold->kernel_h), i32(fold->kernel_w), i32(fold->stride_h),
                              i32(fold->stride_w), i32(fold->pad_top), i32(fold->pad_left),
-                             i32(fold->out_h), i32(fold->out_w));
+                             i32(fold->out_h), i32(fold->out_w), i32(fold->pixels));
 }
 
 /// Maps the partition's ids (of the graph before fusion) to the program graph's.
@@ -157,6 +157,7 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
                                                static_cast<int32_t>(a.granule),
                                                a.pack > 1 ? static_cast<int32_t>(a.pack) : 0));
     if (a.fold) version = std::max(version, kInputFoldVersion);
+    if (a.fold && a.fold->pixels > 1) version = std::max(version, kPixelPairsVersion);
     if (a.granule > 0) version = std::max(version, kCompactPixelsVersion);
     if (a.pack > 1) version = std::max(version, kPackedRowsVersion);
   }

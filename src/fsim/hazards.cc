@@ -47,8 +47,9 @@ void AccessesOfGemm(const isa::GemmInsn& i, std::vector<Access>& list) {
 
 void AccessesOfStore(const isa::StoreInsn& i, std::vector<Access>& list) {
   if (i.rows == 0 || i.cols == 0) return;
+  const int64_t entries = i.pair ? (i.cols + 1) / 2 : i.cols;  // a pair's two pixels an entry
   for (int64_t r = 0; r < i.rows; ++r)
-    Add(list, Buffer::kAccumulator, i.acc_addr + r * i.acc_pitch, i.cols, false);
+    Add(list, Buffer::kAccumulator, i.acc_addr + r * i.acc_pitch, entries, false);
 }
 
 void AccessesOfPost(const isa::Instruction& insn, int64_t lanes, std::vector<Access>& list) {

@@ -78,7 +78,7 @@ Status FoldLayout(ActivationLayout& layout, InputFold fold) {
   fold.in_c = layout.channels;
   OPUC_RETURN_IF_ERROR(CheckInputFold(fold));
   layout.height = fold.out_h;
-  layout.width = fold.out_w;
+  layout.width = fold.folded_w();
   layout.channels = fold.folded_channels();
   layout.fold = fold;
   return OkStatus();

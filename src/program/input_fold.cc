@@ -36,6 +36,7 @@ Status CheckInputFold(const InputFold& f) {
   OPUC_RETURN_IF_ERROR(InRange("stride_w", f.stride_w, 1, kMaxFoldWindow));
   OPUC_RETURN_IF_ERROR(InRange("pad_top", f.pad_top, 0, f.kernel_h - 1));
   OPUC_RETURN_IF_ERROR(InRange("pad_left", f.pad_left, 0, f.kernel_w - 1));
+  OPUC_RETURN_IF_ERROR(InRange("pixels", f.pixels, 1, 2));
   if (f.folded_channels() > kMaxFoldedChannels)
     return InvalidArgument(Cat("fold: ", f.taps(), " taps of ", f.in_c, " channels make ",
                                f.folded_channels(), " channels; at most ", kMaxFoldedChannels));

@@ -18,10 +18,11 @@ namespace {
 int64_t CeilDiv(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
 
 /// The array cycles of one node with the mapping's channel rounding; a
-/// conv2d over a `folded` input is a 1x1 one over kh·kw·Ci channels, one to
-/// a `packed` output a conv over packed rows (codegen/packed_rows.h).
-int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, bool folded,
-                    bool packed) {
+/// conv2d over a `fold`ed input is a 1x1 one over its folded channels (with
+/// pixel pairs, Co/2 channels of two pixels a block), one to a `packed`
+/// output a conv over packed rows (codegen/packed_rows.h).
+int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw,
+                    const InputFold* fold, bool packed) {
   if (node.inputs.size() < 2 || node.outputs.empty()) return 0;
   const Tensor& in = graph.tensor(node.inputs[0]);
   const Shape& w = graph.tensor(node.inputs[1]).shape;
@@ -31,9 +32,11 @@ int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, bo
   switch (node.op) {
     case OpKind::kConv2D:  // out [N,Ho,Wo,Co], w [Co,Kh,Kw,Ci]
       if (out.size() != 4 || w.size() != 4) break;
-      if (folded)
-        return out[0] * out[1] * out[2] * CeilDiv(w[1] * w[2] * w[3], L) * CeilDiv(out[3], Co) *
-               planes;
+      if (fold) {
+        const int64_t pixels = fold->pixels, rows = std::max<int64_t>(1, Co / pixels);
+        return out[0] * out[1] * CeilDiv(out[2], pixels) * CeilDiv(fold->folded_channels(), L) *
+               CeilDiv(out[3], rows) * planes;
+      }
       if (packed && L > Co) {
         const int64_t p = L / Co;  // input pixels a packed one
         return out[0] * out[1] * (out[2] / Co) * w[1] * (Co / p + 2 * CeilDiv(w[2] / 2, p));
@@ -126,7 +129,7 @@ int64_t PoolTaps(const isa::PoolInsn& p) {
 
 }  // namespace
 
-Expected<int64_t> OutputPathCycles(const ProgramStep& step) {
+Expected<int64_t> OutputPathCycles(const ProgramStep& step, const OpuBufferUnits& units) {
   int64_t post = 0, store = 0;
   int64_t run_addr = -1, run_count = -1;  // the entries of the stages before
   for (size_t i = 0; i < step.word_count; ++i) {
@@ -151,7 +154,7 @@ Expected<int64_t> OutputPathCycles(const ProgramStep& step) {
             post += x.rows * x.cols;
             run_addr = -1;
           } else if constexpr (std::is_same_v<T, isa::StoreInsn>) {
-            store += x.rows * x.cols * (x.upsample ? 4 : 1);
+            store += StoreIssueCycles(x, units);
           } else if constexpr (std::is_same_v<T, isa::GemmInsn>) {
             run_addr = -1;  // new entries
           }
@@ -166,21 +169,22 @@ Expected<MappingBound> MappingBoundOfStep(const Program& program, const ProgramS
   MappingBound bound;
   if (step.kind != StepKind::kOpu) return bound;
   const Graph& graph = program.graph();
-  bool folded = false;  // codegen folds the input of a step's one conv2d
+  const InputFold* fold = nullptr;  // codegen folds the input of a step's one conv2d
   for (TensorId t : step.inputs)
-    if (const ActivationLayout* layout = program.Find(t)) folded = folded || layout->fold;
+    if (const ActivationLayout* layout = program.Find(t); layout && layout->fold)
+      fold = &*layout->fold;
   bool packed =
       false;  // codegen packs the rows of a step's one inner product (its output's layout)
   for (TensorId t : step.outputs)
     if (const ActivationLayout* layout = program.Find(t)) packed = packed || layout->pack > 1;
   for (NodeId n : step.nodes)
-    bound.array_cycles += ArrayCycles(graph, graph.node(n), program.hw(), folded, packed);
+    bound.array_cycles += ArrayCycles(graph, graph.node(n), program.hw(), fold, packed);
   for (TensorId t : step.inputs)
     if (const ActivationLayout* layout = program.Find(t)) bound.dram_bytes += layout->bytes();
   OPUC_ASSIGN_OR_RETURN(int64_t constants, ConstantBytesRead(program, step));
   bound.dram_bytes += constants + usage.store_beat_bytes;
   bound.dram_cycles = DramCycles(bound.dram_bytes, DramBytesPerCycle(program.hw()));
-  OPUC_ASSIGN_OR_RETURN(bound.output_cycles, OutputPathCycles(step));
+  OPUC_ASSIGN_OR_RETURN(bound.output_cycles, OutputPathCycles(step, BufferUnits(program.hw())));
   return bound;
 }
 

@@ -144,6 +144,11 @@ Status ProgramReader::ReadFold(const fb::InputFold& f, ActivationLayout& layout)
   fold.pad_left = f.pad_left();
   fold.out_h = f.out_h();
   fold.out_w = f.out_w();
+  fold.pixels = f.pixels();
+  if (fold.pixels > 1 && program_.version_ < kPixelPairsVersion)
+    return InvalidArgument(Cat(DescribeTensor(program_.graph_, layout.tensor), ": fold.pixels ",
+                               "needs format version ", kPixelPairsVersion, "; the program says ",
+                               program_.version_));
   return FoldLayout(layout, fold).WithContext(DescribeTensor(program_.graph_, layout.tensor));
 }
 

@@ -229,6 +229,52 @@ TEST_CASE("the upsample stage: a 2x2 tile stored as the 4x4 doubled map") {
   CHECK(counters.bytes_stored == 16 * 2);
 }
 
+TEST_CASE("a pair store: an entry's two halves to two pixels, from a half granule") {
+  Bench b;
+  // Pixel p holds 10 + p, 20 + p, 30 + p, 40 + p in lanes 0-3; the weights
+  // are the identity, so entry k holds pixel k's lanes.
+  for (int p = 0; p < 3; ++p) b.Bytes(p * 8, {10 + p, 20 + p, 30 + p, 40 + p});
+  for (int j = 0; j < 4; ++j) b.Bytes(64 + j * 8 + j, {1});
+  for (int j = 0; j < 4; ++j) b.Param(128, j, 0, 1, 0);
+  for (int q = 0; q < 5 * 4; ++q) b.Bytes(512 + q, {0x55});  // 5 compact pixels of 4 bytes
+  b.Add(Load(0, 0, 0, 1, 3, 24));
+  b.Add(Load(1, 0, 64, 1, 1, 32));
+  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
+  b.Add(With(Gemm(0, 3, 1, 3, 1), kPopPrev));
+  b.Add(With(Output(3, -128, 127), kPushNext));
+  // Channels 2-3 of 5 pixels: entry k's lanes 0-1 go to pixel 2k, lanes
+  // 2-3 to pixel 2k + 1; the last entry makes pixel 4 alone.
+  StoreInsn pair = Store(1, 5, 3, 512 + 2, 5 * 4);
+  pair.lanes = 2;
+  pair.pair = 1;
+  pair.granules = 1;
+  b.Add(With(pair, kPopPrev));
+  // The same as pixels of L = 8 bytes, a beat each: the RTL reads each
+  // entry twice, once a pixel, where above a pair shares a beat.
+  StoreInsn wide = pair;
+  wide.granules = 0;
+  wide.dram_addr = 640 + 2;
+  wide.dram_stride = 5 * 8;
+  b.Add(wide);
+  OpuCounters counters;
+  REQUIRE(b.Run(&counters).ok());
+  for (int q = 0; q < 5; ++q) {
+    CAPTURE(q);
+    const int k = q / 2, first = q % 2 == 0 ? 10 : 30;
+    CHECK(b.Signed(512 + 4 * q, 4) == std::vector<int>{0x55, 0x55, first + k, first + 10 + k});
+    CHECK(b.Signed(640 + 8 * q, 4) == std::vector<int>{0, 0, first + k, first + 10 + k});
+  }
+  CHECK(b.dram[512 + 20] == 0);  // nothing past the fifth pixel
+  CHECK(counters.bytes_stored == 2 * 5 * 2);
+
+  pair.lanes = 3;  // more than Co / 2
+  Bench bad;
+  bad.Add(pair);
+  CHECK(bad.Run().message() ==
+        "instruction 0 (Store): pair with lanes 3: a pair stores at most Co/2 = 2 lanes a pixel "
+        "of an even Co, without upsample");
+}
+
 TEST_CASE("an i16 input in two passes into an i16 output (numerics.md E31, E32)") {
   Bench b;
   b.Bytes(0, {-49, 117});  // high bytes of -12345, 30000

@@ -48,6 +48,21 @@ struct FoldCase {
   bool ShouldFold(int64_t lanes) const {
     return c < lanes && (k * k * c + lanes - 1) / lanes < k * k;
   }
+  /// The conv's output width.
+  int64_t OutW() const {
+    const int64_t p = pad_op ? 2 * ((k - 1) / 2) : 0;
+    return same && !pad_op ? (w + stride - 1) / stride : (w + p - k) / stride + 1;
+  }
+  /// Whether a fold takes pixel pairs: fewer passes with two output
+  /// pixels' windows (k x (k + stride) taps) a folded pixel and Co/2
+  /// channels a block than with one pixel's and Co.
+  bool ShouldPair(int64_t lanes, int64_t out_lanes) const {
+    const auto ceil = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+    const int64_t single = ceil(k * k * c, lanes) * ceil(co, out_lanes) * OutW();
+    const int64_t paired = ceil(k * (k + stride) * c, lanes) * ceil(co, out_lanes / 2) *
+                           ceil(OutW(), 2);
+    return ShouldFold(lanes) && OutW() >= 2 && paired < single;
+  }
 };
 
 inline FoldCase RandomFoldCase(std::mt19937& rng, int64_t max_out) {
@@ -122,9 +137,9 @@ inline Graph BuildFoldGraph(const FoldCase& c, std::mt19937& rng) {
   return graph;
 }
 
-/// Runs one case on every device MakeDevice knows; returns whether the
-/// program folds the input.
-inline bool RunFoldCase(const FoldCase& c, const HwConfig& hw, std::mt19937& rng) {
+/// Runs one case on every device MakeDevice knows; returns the output
+/// pixels a folded pixel of the program's input holds (0: not folded).
+inline int64_t RunFoldCase(const FoldCase& c, const HwConfig& hw, std::mt19937& rng) {
   CAPTURE(c.Describe());
   CAPTURE(hw.name);
   const Graph graph = BuildFoldGraph(c, rng);
@@ -148,12 +163,15 @@ inline bool RunFoldCase(const FoldCase& c, const HwConfig& hw, std::mt19937& rng
   const ActivationLayout* x = program->Find(program->graph().inputs[0]);
   REQUIRE(x != nullptr);
   const bool folded = x->fold.has_value();
+  const bool paired = folded && x->fold->pixels == 2;
   CHECK(folded == c.ShouldFold(hw.array.input_channels));
+  CHECK(paired == c.ShouldPair(hw.array.input_channels, hw.array.output_channels));
   bool compact = false;  // the oldest version that holds the program
   for (const ActivationLayout& a : program->activations()) compact = compact || a.granule > 0;
-  CHECK(program->version() == (compact  ? kCompactPixelsVersion
-                               : folded ? kInputFoldVersion
-                                        : uint32_t{1}));
+  CHECK(program->version() == (paired    ? kPixelPairsVersion
+                               : compact ? kCompactPixelsVersion
+                               : folded  ? kInputFoldVersion
+                                         : uint32_t{1}));
 
   for (const std::string& name : DeviceNames()) {
     CAPTURE(name);
@@ -170,7 +188,7 @@ inline bool RunFoldCase(const FoldCase& c, const HwConfig& hw, std::mt19937& rng
     for (size_t i = 0; i < got.bytes(); ++i) differ += got.raw()[i] != expected[0].raw()[i];
     CHECK_MESSAGE(differ == 0, differ << " of " << got.bytes() << " bytes differ");
   }
-  return folded;
+  return folded ? x->fold->pixels : 0;
 }
 
 }  // namespace opuc::test

@@ -89,6 +89,42 @@ TEST_CASE("input fold: SAME padding and a stride of 2 write 0 for taps outside t
   CHECK(dram[static_cast<size_t>(l.PixelAddress(0, 1, 1, 1))] == 0);       // tap 8: (3, 3)
 }
 
+TEST_CASE("input fold: pixel pairs hold two output pixels' windows, a last pair of one") {
+  // 3x5x1, a 2x2 kernel every 2 columns (stride 2, VALID): output pixels
+  // (y, 0) and (y, 1) read columns 0-1 and 2-3; a pair's window spans
+  // kernel_w + stride_w = 4 columns, 2 x 4 = 8 taps: one block of 8 lanes.
+  // Output width 2 is one pair; width 3 would be a pair and one alone.
+  ActivationLayout l = Lanes8Layout(3, 5, 1, DType::kI8);
+  InputFold f = SquareFold(2, 2, 0, 2);
+  f.out_w = 2;
+  f.pixels = 2;
+  REQUIRE(FoldLayout(l, f).ok());
+  CHECK(l.height == 2);
+  CHECK(l.width == 1);
+  CHECK(l.channels == 8);
+  std::vector<uint8_t> dram(static_cast<size_t>(64 + l.bytes()), 0xEE);
+  REQUIRE(WriteActivation(l, RampMap(DType::kI8, 3, 5, 1), dram).ok());
+  // Folded pixel (1, 0): rows 2..3 (row 3 outside: 0), columns 0..3.
+  const std::vector<uint8_t> pair_1(dram.begin() + 64 + 8, dram.begin() + 64 + 16);
+  CHECK(pair_1 == std::vector<uint8_t>{20, 23, 26, 29, 0, 0, 0, 0});
+  // A fold of odd output width 3 (VALID, 7 columns): the last folded
+  // pixel's second window starts at column 6 and reads column 6 and 7,
+  // one inside and one outside.
+  ActivationLayout odd = Lanes8Layout(2, 7, 1, DType::kI8);
+  InputFold g = SquareFold(2, 2, 0, 1);
+  g.out_w = 3;
+  g.pixels = 2;
+  REQUIRE(FoldLayout(odd, g).ok());
+  CHECK(odd.width == 2);
+  std::vector<uint8_t> dram2(static_cast<size_t>(64 + odd.bytes()), 0xEE);
+  REQUIRE(WriteActivation(odd, RampMap(DType::kI8, 2, 7, 1), dram2).ok());
+  const std::vector<uint8_t> last(dram2.begin() + 64 + 8, dram2.begin() + 64 + 16);
+  CHECK(last == std::vector<uint8_t>{12, 15, 18, 0, 22, 25, 28, 0});
+  f.pixels = 3;
+  ActivationLayout again = Lanes8Layout(3, 5, 1, DType::kI8);
+  CHECK(FoldLayout(again, f).message() == "fold.pixels is 3; expected 1 to 2");
+}
+
 TEST_CASE("input fold: i16 planes and u8 values, read back, and a pixel no window reads is 0") {
   for (DType format : {DType::kI16, DType::kU8, DType::kI8}) {
     CAPTURE(DTypeName(format));

@@ -95,32 +95,53 @@ isa::StoreInsn Store(int64_t rows, int64_t cols, bool upsample = false) {
   return s;
 }
 
+OpuBufferUnits Units1024() { return BufferUnits(HwConfigPreset("opu1024").value()); }
+
 TEST_CASE("a chained Output and ResAdd pass the entries once, a 2x2/2 pool reads four taps each") {
   // Face detector step 5's unit: a 4 x 64 tile through Output and ResAdd
   // (256 entries, one pass), a 2 x 2 max pool of stride 2 (32 x 2 windows
   // of 4 taps: 256), then stores of 256 + 64 pixels. Post 512 > store 320.
   const Step s(
       {Output(0, 256), ResAdd(0, 256), Pool(4, 64, 2, 32, 2, 2, 0), Store(4, 64), Store(2, 32)});
-  CHECK(OutputPathCycles(s.step).value() == 512);
+  CHECK(OutputPathCycles(s.step, Units1024()).value() == 512);
 }
 
 TEST_CASE("stages over other entries are another pass") {
   // Two tiles' Outputs (256 + 256 entries), the second's ResAdd chained.
   const Step s({Output(0, 256), Output(256, 256), ResAdd(256, 256), Store(8, 64)});
-  CHECK(OutputPathCycles(s.step).value() == 512);
+  CHECK(OutputPathCycles(s.step, Units1024()).value() == 512);
 }
 
 TEST_CASE("a padded pool reads only the taps inside the source") {
   // 3 x 3, stride 1, padding 1 over 4 x 4: windows along an axis hold 2, 3,
   // 3, 2 taps inside, so 10 x 10 = 100 taps; the store's 16 pixels are less.
   const Step s({Pool(4, 4, 4, 4, 3, 1, 1), Store(4, 4)});
-  CHECK(OutputPathCycles(s.step).value() == 100);
+  CHECK(OutputPathCycles(s.step, Units1024()).value() == 100);
 }
 
 TEST_CASE("the store writes each pixel four times with upsample") {
   // 128 entries through Output; 8 x 16 pixels stored as 2 x 2 blocks: 512.
   const Step s({Output(0, 128), Store(8, 16, true)});
-  CHECK(OutputPathCycles(s.step).value() == 512);
+  CHECK(OutputPathCycles(s.step, Units1024()).value() == 512);
+}
+
+TEST_CASE("a pair's two pixels in one beat take one cycle of the store, else two") {
+  // 64 pixels of 8 lanes, two an entry (pair). 32-byte pixels from byte 8
+  // (block 1): pixel 2k at 64k + 8, its pair ends at 8 + 32 + 8 = 48 <= 64:
+  // 32 cycles. 48-byte pixels from 0: pairs start at offsets 0 and 32 in
+  // turn; from 32 the second pixel's lanes end at 32 + 48 + 8 = 88 > 64,
+  // two cycles: 16 x 1 + 16 x 2 = 48.
+  isa::StoreInsn s = Store(1, 64);
+  s.lanes = 8;
+  s.pair = 1;
+  s.granules = 2;
+  s.dram_addr = 8;
+  CHECK(OutputPathCycles(Step({s}).step, Units1024()).value() == 32);
+  s.granules = 3;
+  s.dram_addr = 0;
+  CHECK(OutputPathCycles(Step({s}).step, Units1024()).value() == 48);
+  s.cols = 63;  // 31 pairs, 16 from offset 0 and 15 from 32, and the last pixel alone
+  CHECK(OutputPathCycles(Step({s}).step, Units1024()).value() == 16 + 15 * 2 + 1);
 }
 
 /// The beats of a store on opu1024 (L = 64): `lanes` bytes of each of
@@ -196,7 +217,7 @@ TEST_CASE("the depthwise window walks every input pixel") {
 TEST_CASE("a word that does not decode is named") {
   Step s({Store(1, 1)});
   s.bytes[0] = 0;  // opcode 0 is illegal
-  const Expected<int64_t> got = OutputPathCycles(s.step);
+  const Expected<int64_t> got = OutputPathCycles(s.step, Units1024());
   REQUIRE_FALSE(got.ok());
   CHECK(got.status().message().find("word 0") != std::string::npos);
 }

@@ -50,7 +50,7 @@ int RunDisasm(const DisasmOptions& options, std::ostream& out, std::ostream& err
       out << " folded: " << a.fold->kernel_h << 'x' << a.fold->kernel_w << " taps every "
           << a.fold->stride_h << 'x' << a.fold->stride_w << ", padded " << a.fold->pad_top << ','
           << a.fold->pad_left << " before, as " << a.height << 'x' << a.width << " pixels of "
-          << a.channels << " channels";
+          << a.channels << " channels" << (a.fold->pixels > 1 ? " (pixel pairs)" : "");
     if (a.pack > 1)  // its rows packed (docs/codegen.md, "Packed rows")
       out << " rows packed: " << a.pack << " pixels a pixel, as " << a.height << 'x' << a.width
           << " pixels of " << a.channels << " channels";

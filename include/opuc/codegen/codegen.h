@@ -67,6 +67,10 @@ struct PlanOptions {
   /// fewer passes (docs/codegen.md, "First-layer folding"): the host then
   /// writes that input folded, as its activation records.
   bool fold_inputs = true;
+  /// Fold two output pixels' windows into one folded pixel where that
+  /// takes fewer passes (a layer of 24 output channels: three blocks of 8
+  /// channels of two pixels, not 16 + 8 of one); its Stores then `pair`.
+  bool pixel_pairs = true;
   /// Lay out activations with compact pixels (docs/codegen.md, "DRAM
   /// layout"): a last channel block of fewer than L channels takes whole
   /// granules of Co bytes a pixel, not L; each plane of an i16 map so.

@@ -45,6 +45,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "opuc/opu/buffer_units.h"
 #include "opuc/program/program.h"
 #include "opuc/program/step_usage.h"
 
@@ -61,9 +62,10 @@ struct MappingBound {
 /// The output path's term of an OPU step's bound: the post side's entries
 /// (a run of Output, Clamp, PRelu, Table and ResAdd over the same entries
 /// once, a Pool's taps inside the source, an Average's entries) or the
-/// store's pixels (each four times with upsample), whichever is more.
-/// Errors name the word that does not decode.
-Expected<int64_t> OutputPathCycles(const ProgramStep& step);
+/// store's pixels (each four times with upsample; a pair's two pixels in
+/// one beat once: StoreIssueCycles), whichever is more, on the OPU of
+/// `units`. Errors name the word that does not decode.
+Expected<int64_t> OutputPathCycles(const ProgramStep& step, const OpuBufferUnits& units);
 
 /// The bound of `step` (all zero for a CPU step), given what its words use
 /// (UsageOfStep: the beats its stores write). Errors name the word that does not

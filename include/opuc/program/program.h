@@ -33,16 +33,19 @@ namespace opuc {
 
 /// The newest program format version this library reads. Version 2 adds
 /// folded inputs (InputFold), version 3 compact pixels (an activation's
-/// granule), version 4 packed rows (an activation's pack); a program is
+/// granule), version 4 packed rows (an activation's pack), version 5 pixel
+/// pairs (a fold's pixels, a Store's pair); a program is
 /// written as the oldest version that holds it, so that older readers
 /// still take what they can run.
-inline constexpr uint32_t kProgramVersion = 4;
+inline constexpr uint32_t kProgramVersion = 5;
 /// The first version whose activations may be folded.
 inline constexpr uint32_t kInputFoldVersion = 2;
 /// The first version whose activations may have compact pixels.
 inline constexpr uint32_t kCompactPixelsVersion = 3;
 /// The first version whose activations may pack rows.
 inline constexpr uint32_t kPackedRowsVersion = 4;
+/// The first version whose folds may hold pixel pairs.
+inline constexpr uint32_t kPixelPairsVersion = 5;
 
 /// How a program was built (schema/opup.fbs, table Build).
 struct ProgramBuild {
