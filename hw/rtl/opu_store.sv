@@ -37,8 +37,17 @@ module opu_store
   logic        busy_q, running_q, inflight_q;
   logic [31:0] r_q, c_q, row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q;
   logic [31:0] rows, cols, stride, pixel, pixel_step, row_step, copy_addr;
-  logic        up, pair, upper_q, both, both_q;
-  logic [31:0] next_c;
+  logic        up, pair, upper_q, both, both_q, fits_q, more1_q, more2_q;
+  // Whether a pair from a DRAM address fits its beat, kept beside dram_q
+  // so that the choice takes no adder: its offset in the beat against the
+  // room the pixel and its lanes leave.
+  localparam int unsigned LW = $clog2(opu_pkg::L);
+  logic signed [LW+9:0] room_q, room;
+  logic [LW-1:0] off_start, off_next1, off_next2, off_row;
+  // Pixels of the row from c_q on, and whether more than one and two are
+  // left: the choice reads flags, never adds or compares.
+  logic [31:0] rest_q;
+  logic [31:0] dram_next1, dram_next2;
   logic [1:0]  copy_q;  // which of a pixel's 2x2 copies is read next
   logic [1:0]  count;
   logic        empty, issue, accept;
@@ -71,10 +80,15 @@ module opu_store
   assign accept = !empty && wr_ready_i;
   // Both pixels of a pair's entry in the beat of the first: one read, one
   // cycle.
-  assign both = pair && !up && !c_q[0] && c_q + 1 < cols &&
-                (dram_q & 32'(opu_pkg::L - 1)) + pixel + 32'(`OPU_FIELD(insn_i, STORE_LANES)) <=
-                32'(opu_pkg::L);
-  assign next_c = c_q + (both ? 32'd2 : 32'd1);
+  assign dram_next1 = dram_q + pixel_step;
+  assign dram_next2 = dram_q + (pixel_step << 1);
+  assign both = pair && !up && !c_q[0] && more1_q && fits_q;
+  assign room = (LW+10)'(opu_pkg::L) - (LW+10)'(pixel) -
+                (LW+10)'(`OPU_FIELD(insn_i, STORE_LANES));
+  assign off_start = LW'(`OPU_FIELD(insn_i, STORE_DRAM_ADDR));
+  assign off_next1 = LW'(dram_q) + LW'(pixel_step);
+  assign off_next2 = LW'(dram_q) + LW'(pixel_step << 1);
+  assign off_row = LW'(row_dram_q) + LW'(row_step);
   assign acc_raddr_o = entry_q;
 
   always_comb begin
@@ -112,7 +126,11 @@ module opu_store
   end
   assign px_beat = inflight_addr_q & ~32'(opu_pkg::L - 1);
   assign px_slot = SW'((inflight_addr_q & 32'(opu_pkg::L - 1)) / HALF);
-  assign px_slot2 = SW'(((inflight_addr_q & 32'(opu_pkg::L - 1)) + pixel) / HALF);
+  // The second pixel's slot, worked out a cycle early from the address it
+  // reads.
+  logic [SW-1:0] slot2_q;
+  logic [8:0]    added_q;
+  assign px_slot2 = slot2_q;
   assign merge = inflight_q && pend_q && px_beat == pend_addr_q;
   // The pending beat goes when a pixel of another beat comes, or, the
   // last pixel read, when the queue has room.
@@ -137,16 +155,21 @@ module opu_store
       copy_q <= '0;
       upper_q <= 1'b0;
       both_q <= 1'b0;
+      {fits_q, room_q, rest_q, more1_q, more2_q, slot2_q, added_q} <= '0;
       bytes_o <= '0;
       {pend_q, pend_addr_q, pend_data_q, pend_mask_q} <= '0;
     end else begin
       done_o <= 1'b0;
       inflight_q <= issue;
       inflight_addr_q <= copy_addr;
+      slot2_q <= SW'(((copy_addr & 32'(opu_pkg::L - 1)) + pixel) / HALF);
       upper_q <= pair && c_q[0];
       both_q <= issue && both;
-      if (inflight_q)
-        bytes_o <= bytes_o + (64'(`OPU_FIELD(insn_i, STORE_LANES)) << both_q);
+      // The bytes of the pixels read a cycle before, chosen then: the
+      // 64-bit sum takes a register, not a choice.
+      added_q <= issue && both ? 9'(`OPU_FIELD(insn_i, STORE_LANES)) << 1
+                               : 9'(`OPU_FIELD(insn_i, STORE_LANES));
+      if (inflight_q) bytes_o <= bytes_o + 64'(added_q);
       if (merge) begin
         pend_data_q <= pend_data_q | px_data;
         pend_mask_q <= pend_mask_q | px_mask;
@@ -173,22 +196,35 @@ module opu_store
         entry_q <= 32'(`OPU_FIELD(insn_i, STORE_ACC_ADDR));
         row_dram_q <= `OPU_FIELD(insn_i, STORE_DRAM_ADDR);
         dram_q <= `OPU_FIELD(insn_i, STORE_DRAM_ADDR);
+        room_q <= room;
+        rest_q <= cols;
+        more1_q <= cols > 32'd1;
+        more2_q <= cols > 32'd2;
+        fits_q <= $signed({10'd0, off_start}) <= room;
       end else if (issue) begin
         if (up && copy_q != 2'd3) begin
           copy_q <= copy_q + 2'd1;
-        end else if (next_c < cols) begin
+        end else if (both ? more2_q : more1_q) begin
           copy_q <= '0;
-          c_q <= next_c;
+          c_q <= both ? c_q + 32'd2 : c_q + 32'd1;
+          rest_q <= both ? rest_q - 32'd2 : rest_q - 32'd1;
+          more1_q <= both ? rest_q > 32'd3 : rest_q > 32'd2;
+          more2_q <= both ? rest_q > 32'd4 : rest_q > 32'd3;
           if (!pair || c_q[0] || both) entry_q <= entry_q + 1;  // a pair's entry: both pixels read
-          dram_q <= dram_q + (both ? pixel_step << 1 : pixel_step);
+          dram_q <= both ? dram_next2 : dram_next1;
+          fits_q <= $signed({10'd0, both ? off_next2 : off_next1}) <= room_q;
         end else begin
           copy_q <= '0;
           c_q <= '0;
+          rest_q <= cols;
+          more1_q <= cols > 32'd1;
+          more2_q <= cols > 32'd2;
           r_q <= r_q + 1;
           row_entry_q <= row_entry_q + 32'(`OPU_FIELD(insn_i, STORE_ACC_PITCH));
           entry_q <= row_entry_q + 32'(`OPU_FIELD(insn_i, STORE_ACC_PITCH));
           row_dram_q <= row_dram_q + row_step;
           dram_q <= row_dram_q + row_step;
+          fits_q <= $signed({10'd0, off_row}) <= room_q;
           if (r_q + 1 == rows) running_q <= 1'b0;
         end
       end

@@ -239,6 +239,13 @@ TEST_CASE("program: a folded input is checked on read, naming the field") {
     FoldedActivation(m, &i).fold->out_w = 12;
     CHECK(Contains(ReadError(m.Write()), "fold.out_w is 12; expected 1 to 11"));
   }
+  SUBCASE("pixel pairs in a version 4 program") {
+    test::SmallModel m = base;
+    size_t i = 0;
+    FoldedActivation(m, &i).fold->pixels = 2;
+    CHECK(Contains(ReadError(WithVersion(m.Write(), 4)),
+                   "'image/int8': fold.pixels needs format version 5; the program says 4"));
+  }
   SUBCASE("a fold in a version 1 program") {
     CHECK(Contains(ReadError(WithVersion(base.Write(), 1)),
                    ": fold needs format version 2; the program says 1"));
