@@ -247,10 +247,9 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     }
     code.steps[r.step] = std::move(*best);
     if (r.fold)
-      code.steps[r.step].tiling =
-          Cat("input folded (", r.fold->kernel_h, "x", r.fold->kernel_w, " taps x ", r.fold->in_c,
-              " channels", r.fold->pixels > 1 ? ", pixel pairs" : "", "), ",
-              code.steps[r.step].tiling);
+      code.steps[r.step].tiling = Cat(
+          "input folded (", r.fold->kernel_h, "x", r.fold->kernel_w, " taps x ", r.fold->in_c,
+          " channels", r.fold->pixels > 1 ? ", pixel pairs" : "", "), ", code.steps[r.step].tiling);
   }
   return code;
 }

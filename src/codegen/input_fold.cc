@@ -63,10 +63,10 @@ bool PairsCutPasses(const InputFold& fold, const InnerProductGroup& g, int64_t l
   pairs.pixels = 2;
   if (!CheckInputFold(pairs).ok()) return false;
   const int64_t half = out_lanes / 2;
-  const int64_t single = CeilDiv(fold.folded_channels(), lanes) * CeilDiv(g.out_c, out_lanes) *
-                         fold.out_w;
-  const int64_t paired = CeilDiv(pairs.folded_channels(), lanes) * CeilDiv(g.out_c, half) *
-                         pairs.folded_w();
+  const int64_t single =
+      CeilDiv(fold.folded_channels(), lanes) * CeilDiv(g.out_c, out_lanes) * fold.out_w;
+  const int64_t paired =
+      CeilDiv(pairs.folded_channels(), lanes) * CeilDiv(g.out_c, half) * pairs.folded_w();
   return paired < single;
 }
 

@@ -21,8 +21,8 @@ int64_t CeilDiv(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
 /// conv2d over a `fold`ed input is a 1x1 one over its folded channels (with
 /// pixel pairs, Co/2 channels of two pixels a block), one to a `packed`
 /// output a conv over packed rows (codegen/packed_rows.h).
-int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw,
-                    const InputFold* fold, bool packed) {
+int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, const InputFold* fold,
+                    bool packed) {
   if (node.inputs.size() < 2 || node.outputs.empty()) return 0;
   const Tensor& in = graph.tensor(node.inputs[0]);
   const Shape& w = graph.tensor(node.inputs[1]).shape;

@@ -59,8 +59,8 @@ struct FoldCase {
   bool ShouldPair(int64_t lanes, int64_t out_lanes) const {
     const auto ceil = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
     const int64_t single = ceil(k * k * c, lanes) * ceil(co, out_lanes) * OutW();
-    const int64_t paired = ceil(k * (k + stride) * c, lanes) * ceil(co, out_lanes / 2) *
-                           ceil(OutW(), 2);
+    const int64_t paired =
+        ceil(k * (k + stride) * c, lanes) * ceil(co, out_lanes / 2) * ceil(OutW(), 2);
     return ShouldFold(lanes) && OutW() >= 2 && paired < single;
   }
 };
