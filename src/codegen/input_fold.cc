@@ -1,7 +1,6 @@
 //===- src/codegen/input_fold.cc - First-layer folding ----------------===//
 #include "input_fold.h"
 
-#include "opuc/opu/buffer_units.h"
 #include "transfers.h"
 
 #include <algorithm>
@@ -115,13 +114,11 @@ void FoldInnerProduct(const InputFold& fold, InnerProductGroup& g, int64_t out_l
   g.pad_top = g.pad_left = 0;
 }
 
-void StorePixelPairs(const InnerProductGroup& g, const ActivationLayout& output, int64_t acc_addr,
-                     int64_t rows, int64_t cols, int64_t pitch, int64_t block, int64_t y0,
-                     int64_t x0, CycleEstimate& estimate, std::vector<isa::Instruction>& store) {
+void StorePixelPairs(const InnerProductGroup& g, const OpuBufferUnits& units,
+                     const ActivationLayout& output, int64_t acc_addr, int64_t rows, int64_t cols,
+                     int64_t pitch, int64_t block, int64_t y0, int64_t x0, CycleEstimate& estimate,
+                     std::vector<isa::Instruction>& store) {
   const InnerProductGroup::PixelPairs& p = *g.pairs;
-  OpuBufferUnits units;  // what StoreIssueCycles reads: L and Co
-  units.lanes = output.lanes;
-  units.out_lanes = 2 * p.half;
   const int64_t c0 = p.half * block, L = output.lanes, b = c0 / L;
   const int64_t pixel = output.PixelBytes(b);
   const int64_t pixels = std::min(2 * cols, p.out_w - 2 * x0);  // the last pair may be one

@@ -195,8 +195,9 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
       StorePackedPixels(g, *layouts.output, rect.acc_addr, rect.rows, rect.cols, rect.pitch,
                         unit.ob, unit.row.first + first, unit.col.first, e.estimate, store.insns);
     else if (g.pairs)
-      StorePixelPairs(g, *layouts.output, rect.acc_addr, rect.rows, rect.cols, rect.pitch, unit.ob,
-                      unit.row.first + first, unit.col.first, e.estimate, store.insns);
+      StorePixelPairs(g, e.buffers, *layouts.output, rect.acc_addr, rect.rows, rect.cols,
+                      rect.pitch, unit.ob, unit.row.first + first, unit.col.first, e.estimate,
+                      store.insns);
     else
       StoreTile(*layouts.output, rect, c0, lanes, unit.row.first + first, unit.col.first,
                 e.estimate, store.insns);
