@@ -236,6 +236,14 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
           tilings.back().acc_regions = 4;
         }
     }
+    if (options.tile_search) {
+      const size_t whole = tilings.size();
+      for (size_t i = 0; i < whole; ++i)
+        if (codegen::WeightsResidentFit(tilings[i], units)) {
+          tilings.push_back(tilings[i]);
+          tilings.back().weights_resident = true;
+        }
+    }
     if (options.acc_regions > 2)
       for (codegen::Tiling& t : tilings)
         if (codegen::AccQuartersFit(g, t, units)) t.acc_regions = 4;

@@ -44,7 +44,8 @@ UnitPlace PlaceUnit(const GroupEmitter& e, const Unit& unit, int64_t index) {
   place.in_rows = tiling.InRows(e.group, unit.row.size);
   place.in_cols = tiling.InCols(e.group, unit.col.size);
   place.fm_base = (unit.window % 2) * tiling.fm_half;
-  place.weight_base = (index % 2) * tiling.weight_half;
+  place.weight_base = tiling.weights_resident ? unit.ob * tiling.rows_per_out_block
+                                              : (index % 2) * tiling.weight_half;
   place.param_row = (unit.pair % 2) * tiling.param_half;
   place.acc_base = tiling.AccBase(unit.pair);
   place.residual_base = (index % 2) * tiling.fm_half + tiling.residual_row;

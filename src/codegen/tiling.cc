@@ -22,6 +22,7 @@ std::string Tiling::Text(const InnerProductGroup& g) const {
              chunk_rows, " row(s)", residual_per_window ? ", residual kept per window" : "",
              post_slices > 1 ? Cat(", stored in up to ", post_slices, " slices") : "",
              acc_regions > 2 ? Cat(", ", acc_regions, " accumulator regions") : "",
+             weights_resident ? ", weights resident" : "",
              g.Phases() > 1 ? Cat(", as ", g.Phases(), " phases") : "",
              !g.packed ? ""
              : g.RowsPacked()
@@ -186,6 +187,11 @@ bool PostSlicesFit(const InnerProductGroup& g) {
 bool AccQuartersFit(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u) {
   if (g.pool && !g.pool->global) return false;
   return t.acc_second == u.AccBank1() && t.tile_h * t.tile_w * g.Phases() <= t.acc_half / 2;
+}
+
+bool WeightsResidentFit(const Tiling& t, const OpuBufferUnits& u) {
+  return t.chunk_rows == t.rows_per_out_block &&
+         t.out_blocks * t.rows_per_out_block <= u.weight_rows;
 }
 
 std::vector<std::pair<int64_t, int64_t>> PostSliceRows(int64_t size, int64_t kept, int64_t slices) {

@@ -71,6 +71,10 @@ struct Tiling {
   /// (docs/rtl.md's bank rule still waits for pair p - 2's post stages),
   /// so the array need not wait for the store. Only where AccQuartersFit.
   int64_t acc_regions = 2;
+  /// Every output block's weight rows loaded once, by the first unit, from
+  /// row 0 of the weight buffer; the units after load none. Only where
+  /// WeightsResidentFit.
+  bool weights_resident = false;
   /// With a lookup table: its feature-map rows, after both halves, loaded
   /// once for the whole group; then the per-channel constants' rows.
   int64_t table_row = 0, table_rows = 0, constant_row = 0, constant_rows = 0;
@@ -118,6 +122,11 @@ bool PostSlicesFit(const InnerProductGroup& g);
 /// own (Tiling::acc_regions = 4): no windowed pool (its pooled entries
 /// follow the tile's) and halves that start at the RTL's banks.
 bool AccQuartersFit(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u);
+
+/// Whether every output block's weight rows fit the weight buffer at once
+/// and a unit takes a block's rows in one chunk (so that every unit still
+/// loads its params): then the tiles need not load them again.
+bool WeightsResidentFit(const Tiling& t, const OpuBufferUnits& u);
 
 /// The slices [first, end) of a tile of `size` rows whose first `kept` are
 /// stored, `slices` of them at most: the kept rows split evenly, the last

@@ -147,18 +147,26 @@ Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place,
   if (tiling.residual_per_window) LoadResiduals(e, unit, place, load);
   const size_t waits_from = window_free ? load.insns.size() : 0;
   e.estimate.LoadsWaitFrom(static_cast<int64_t>(waits_from));
-  isa::LoadInsn weights;
-  const int64_t row_bytes = WeightRowBytes(e.group, e.buffers);
-  weights.buffer = isa::LoadInsn::kWeights;
-  weights.diagonal = CompactWeightRows(e.group, e.buffers);
-  weights.sram_addr = place.weight_base;
-  weights.dram_addr =
-      e.constants.weights + (unit.ob * tiling.rows_per_out_block + unit.first_row) * row_bytes;
-  weights.rows = 1;
-  weights.cols = unit.rows;
-  weights.dram_stride = unit.rows * row_bytes;
-  e.estimate.Load(unit.rows * row_bytes);
-  load.Add(weights);
+  // Resident weights: the first unit loads every block's rows, the rest none.
+  const int64_t weight_rows = !tiling.weights_resident ? unit.rows
+                              : place.index == 0       ? tiling.out_blocks * unit.rows
+                                                       : 0;
+  if (weight_rows > 0) {
+    isa::LoadInsn weights;
+    const int64_t row_bytes = WeightRowBytes(e.group, e.buffers);
+    weights.buffer = isa::LoadInsn::kWeights;
+    weights.diagonal = CompactWeightRows(e.group, e.buffers);
+    weights.sram_addr = tiling.weights_resident ? 0 : place.weight_base;
+    weights.dram_addr =
+        e.constants.weights +
+        (tiling.weights_resident ? 0 : unit.ob * tiling.rows_per_out_block + unit.first_row) *
+            row_bytes;
+    weights.rows = 1;
+    weights.cols = weight_rows;
+    weights.dram_stride = weight_rows * row_bytes;
+    e.estimate.Load(weight_rows * row_bytes);
+    load.Add(weights);
+  }
   if (unit.first_chunk) {
     isa::LoadInsn params;
     params.buffer = isa::LoadInsn::kParams;

@@ -326,6 +326,7 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   CaseRun ran{code->steps[0].words, pieces.empty() && code->Find(x)->fold.has_value()};
   ran.sliced = code->steps[0].tiling.find(" slices") != std::string::npos;
   ran.quartered = code->steps[0].tiling.find("4 accumulator regions") != std::string::npos;
+  ran.resident = code->steps[0].tiling.find("weights resident") != std::string::npos;
   ran.phased = code->steps[0].tiling.find(" phases") != std::string::npos;
   ran.packed = code->steps[0].tiling.find("rows packed") != std::string::npos;
   ran.pixels_packed = code->steps[0].tiling.find("pixels packed") != std::string::npos;

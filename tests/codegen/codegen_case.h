@@ -101,6 +101,8 @@ struct CaseRun {
   bool sliced = false;
   /// Whether its pairs take four accumulator regions in turn.
   bool quartered = false;
+  /// Whether its weights stay resident, loaded once by the first unit.
+  bool resident = false;
   /// Whether it runs a transposed convolution as phases.
   bool phased = false;
   /// Whether it runs with packed rows.

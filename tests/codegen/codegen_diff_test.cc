@@ -29,14 +29,15 @@ HwConfig Dilating(const char* preset) {
 }
 
 // How many runs folded the input, laid out compact pixels on and off the
-// granule, ran chains of loads in flight, post stages in slices and four
-// accumulator regions: a draw that reaches none of them proves nothing of
-// them.
+// granule, ran chains of loads in flight, post stages in slices, four
+// accumulator regions and resident weights: a draw that reaches none of
+// them proves nothing of them.
 struct LayoutDraws {
   int folded = 0, on_granule = 0, off_granule = 0, load_chains = 0, after_framed_load = 0,
-      sliced = 0, quartered = 0;
+      sliced = 0, quartered = 0, resident = 0;
   void Add(const CaseRun& ran) {
     sliced += ran.sliced;
+    resident += ran.resident;
     quartered += ran.quartered;
     folded += ran.folded;
     on_granule += ran.compact_on_granule;
@@ -52,6 +53,7 @@ struct LayoutDraws {
     CHECK(after_framed_load > 0);
     CHECK(sliced > 0);
     CHECK(quartered > 0);
+    CHECK(resident > 0);
   }
 };
 
