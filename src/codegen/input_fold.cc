@@ -114,29 +114,14 @@ void FoldInnerProduct(const InputFold& fold, InnerProductGroup& g, int64_t out_l
   g.pad_top = g.pad_left = 0;
 }
 
-void StorePixelPairs(const InnerProductGroup& g, const OpuBufferUnits& units,
-                     const ActivationLayout& output, int64_t acc_addr, int64_t rows, int64_t cols,
-                     int64_t pitch, int64_t block, int64_t y0, int64_t x0, CycleEstimate& estimate,
-                     std::vector<isa::Instruction>& store) {
+void StorePixelPairs(const InnerProductGroup& g, const ActivationLayout& output, int64_t acc_addr,
+                     int64_t rows, int64_t cols, int64_t pitch, int64_t block, int64_t y0,
+                     int64_t x0, CycleEstimate& estimate, std::vector<isa::Instruction>& store) {
   const InnerProductGroup::PixelPairs& p = *g.pairs;
-  const int64_t c0 = p.half * block, L = output.lanes, b = c0 / L;
-  const int64_t pixel = output.PixelBytes(b);
+  const int64_t c0 = p.half * block;
   const int64_t pixels = std::min(2 * cols, p.out_w - 2 * x0);  // the last pair may be one
-  for (int64_t plane = 0; plane < output.planes(); ++plane) {
-    isa::StoreInsn s;
-    s.acc_addr = acc_addr;
-    s.acc_pitch = pitch;
-    s.rows = rows;
-    s.cols = pixels;
-    s.lanes = std::min(p.half, p.out_c - c0);
-    s.pair = true;
-    s.dram_addr = output.PixelAddress(plane, b, y0, 2 * x0) + c0 % L;
-    s.dram_stride = output.width * pixel;
-    s.granules = output.Granules(b);
-    s.high_byte = output.planes() == 2 && plane == 0;
-    estimate.Store(StoreIssueCycles(s, units), rows * pixels * s.lanes, StoreWrites(s, pixel, L));
-    store.push_back(s);
-  }
+  StoreTile(output, {acc_addr, rows, pixels, pitch}, c0, std::min(p.half, p.out_c - c0), y0, 2 * x0,
+            estimate, store, StoreShape::kPairs);
 }
 
 }  // namespace opuc::codegen

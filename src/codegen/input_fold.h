@@ -23,7 +23,6 @@
 #include "estimate.h"
 #include "inner_product_group.h"
 #include "opuc/isa/isa.h"
-#include "opuc/opu/buffer_units.h"
 #include "opuc/program/activation_layout.h"
 #include "opuc/program/input_fold.h"
 
@@ -74,12 +73,10 @@ void FoldInnerProduct(const InputFold& fold, InnerProductGroup& g, int64_t out_l
 
 /// The Stores of output block `block` of a pixel-pair tile from folded
 /// pixel (y0, x0), `rows` x `cols` entries of two pixels each from
-/// accumulator entry `acc_addr` (pitch `pitch`), into the conv's output,
-/// on the OPU of `units`.
-void StorePixelPairs(const InnerProductGroup& g, const OpuBufferUnits& units,
-                     const ActivationLayout& output, int64_t acc_addr, int64_t rows, int64_t cols,
-                     int64_t pitch, int64_t block, int64_t y0, int64_t x0, CycleEstimate& estimate,
-                     std::vector<isa::Instruction>& store);
+/// accumulator entry `acc_addr` (pitch `pitch`), into the conv's output.
+void StorePixelPairs(const InnerProductGroup& g, const ActivationLayout& output, int64_t acc_addr,
+                     int64_t rows, int64_t cols, int64_t pitch, int64_t block, int64_t y0,
+                     int64_t x0, CycleEstimate& estimate, std::vector<isa::Instruction>& store);
 
 }  // namespace opuc::codegen
 

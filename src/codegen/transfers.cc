@@ -80,7 +80,8 @@ int64_t StoreWrites(const isa::StoreInsn& s, int64_t pixel_bytes, int64_t L) {
 
 void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0, int64_t lanes,
                int64_t y0, int64_t x0, CycleEstimate& estimate,
-               std::vector<isa::Instruction>& store, bool upsample) {
+               std::vector<isa::Instruction>& store, StoreShape shape) {
+  const bool upsample = shape == StoreShape::kUpsample;
   const int64_t L = layout.lanes, copies = upsample ? 4 : 1, block = c0 / L;
   const int64_t pixel = layout.PixelBytes(block);
   for (int64_t p = 0; p < layout.planes(); ++p) {
@@ -96,7 +97,8 @@ void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0,
     s.granules = layout.Granules(block);
     s.high_byte = layout.planes() == 2 && p == 0;
     s.upsample = upsample;
-    estimate.Store(copies * tile.rows * tile.cols, copies * tile.rows * tile.cols * lanes,
+    s.pair = shape == StoreShape::kPairs;
+    estimate.Store(StoreIssueCycles(s, pixel, L), copies * tile.rows * tile.cols * lanes,
                    StoreWrites(s, pixel, L));
     store.push_back(s);
   }

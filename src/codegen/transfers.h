@@ -63,12 +63,17 @@ struct TileRect {
   int64_t acc_addr, rows, cols, pitch = 0;
 };
 
+/// How a Store lays a tile's entries out: a pixel each, each as a 2x2
+/// block of the doubled map (upsample), or two pixels each (pixel pairs:
+/// `tile.cols` then counts pixels, `tile.pitch` entries).
+enum class StoreShape : uint8_t { kPixels, kUpsample, kPairs };
+
 /// Stores lanes [c0, c0 + lanes) of `tile` to `layout` at pixel (y0, x0),
-/// one Store per byte plane; with `upsample`, each pixel as a 2x2 block of
+/// one Store per byte plane; with kUpsample, each pixel as a 2x2 block of
 /// `layout`, the doubled map, from pixel (2 y0, 2 x0).
 void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0, int64_t lanes,
                int64_t y0, int64_t x0, CycleEstimate& estimate,
-               std::vector<isa::Instruction>& store, bool upsample = false);
+               std::vector<isa::Instruction>& store, StoreShape shape = StoreShape::kPixels);
 
 }  // namespace opuc::codegen
 

@@ -203,9 +203,8 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
       StorePackedPixels(g, *layouts.output, rect.acc_addr, rect.rows, rect.cols, rect.pitch,
                         unit.ob, unit.row.first + first, unit.col.first, e.estimate, store.insns);
     else if (g.pairs)
-      StorePixelPairs(g, e.buffers, *layouts.output, rect.acc_addr, rect.rows, rect.cols,
-                      rect.pitch, unit.ob, unit.row.first + first, unit.col.first, e.estimate,
-                      store.insns);
+      StorePixelPairs(g, *layouts.output, rect.acc_addr, rect.rows, rect.cols, rect.pitch, unit.ob,
+                      unit.row.first + first, unit.col.first, e.estimate, store.insns);
     else
       StoreTile(*layouts.output, rect, c0, lanes, unit.row.first + first, unit.col.first,
                 e.estimate, store.insns);
@@ -236,7 +235,7 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
     store_output(0, unit.row.kept);
   if (g.upsampled != kNoTensor && !g.pool)
     StoreTile(*layouts.upsampled, {acc_base, unit.row.size, unit.col.size}, c0, lanes,
-              unit.row.first, unit.col.first, e.estimate, store.insns, /*upsample=*/true);
+              unit.row.first, unit.col.first, e.estimate, store.insns, StoreShape::kUpsample);
   PostTile tile;
   if (g.pool) PlacePool(g, e.tiling, unit, acc_base, tile);
   const TileRect pooled{tile.pool_base, tile.pool_rows, tile.pool_cols};
@@ -245,7 +244,7 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
               store.insns);
   if (g.upsampled != kNoTensor && g.pool && tile.pool_last)
     StoreTile(*layouts.upsampled, pooled, c0, lanes, tile.pool_y0, tile.pool_x0, e.estimate,
-              store.insns, /*upsample=*/true);
+              store.insns, StoreShape::kUpsample);
   if (store.insns.empty()) {  // a global pool's tile before the last: a Store of no
     isa::StoreInsn none;      // pixels carries the pair's tokens
     none.lanes = 1;

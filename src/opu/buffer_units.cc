@@ -32,14 +32,13 @@ int64_t StoreBeatBytes(const isa::StoreInsn& s, const OpuBufferUnits& u) {
   return beats * beat;
 }
 
-int64_t StoreIssueCycles(const isa::StoreInsn& s, const OpuBufferUnits& u) {
+int64_t StoreIssueCycles(const isa::StoreInsn& s, int64_t pixel, int64_t beat) {
   if (!s.pair) return s.rows * s.cols * (s.upsample ? 4 : 1);
-  const int64_t pixel = u.StorePixelBytes(s);
   int64_t cycles = 0;
   for (int64_t r = 0; r < s.rows; ++r)
     for (int64_t c = 0; c < s.cols; ++cycles) {
-      const int64_t at = (s.dram_addr + r * s.dram_stride + c * pixel) % u.lanes;
-      c += c % 2 == 0 && c + 1 < s.cols && at + pixel + s.lanes <= u.lanes ? 2 : 1;
+      const int64_t at = (s.dram_addr + r * s.dram_stride + c * pixel) % beat;
+      c += c % 2 == 0 && c + 1 < s.cols && at + pixel + s.lanes <= beat ? 2 : 1;
     }
   return cycles;
 }

@@ -72,10 +72,11 @@ inline int64_t StoredBytes(const isa::StoreInsn& s) {
 /// Store), so a block of a compact map's pixels costs the beats it touches,
 /// not its bytes (at least StoredBytes).
 int64_t StoreBeatBytes(const isa::StoreInsn& store, const OpuBufferUnits& units);
-/// The cycles a Store's engine takes to read its pixels: one a pixel (four
-/// with `upsample`), and with `pair` one for both pixels of an entry where
-/// they fall in one L-byte beat (docs/rtl.md, Store).
-int64_t StoreIssueCycles(const isa::StoreInsn& store, const OpuBufferUnits& units);
+/// The cycles a Store's engine takes to read its pixels, `pixel_bytes`
+/// apart (StorePixelBytes): one a pixel (four with `upsample`), and with
+/// `pair` one for both pixels of an entry where they fall in one beat of
+/// `beat_bytes` (L; docs/rtl.md, Store).
+int64_t StoreIssueCycles(const isa::StoreInsn& store, int64_t pixel_bytes, int64_t beat_bytes);
 /// The span of DRAM bytes a Store writes in, from `dram_addr` to past its
 /// last byte, with pixels `pixel_bytes` apart (OpuBufferUnits::
 /// StorePixelBytes); 0 when it stores nothing.
