@@ -35,7 +35,11 @@ module opu_store
   localparam int unsigned SW = SLOTS > 1 ? $clog2(SLOTS) : 1;
   localparam int unsigned QW = 32 + opu_pkg::BEAT_BITS + opu_pkg::BEAT_BYTES;
   logic        busy_q, running_q, inflight_q;
-  logic [31:0] r_q, c_q, row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q;
+  logic [31:0] row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q;
+  // The row (a Store's rows and cols are 12-bit fields), and whether the
+  // next pixel is odd, a pair's second.
+  logic [11:0] r_q;
+  logic        odd_q;
   logic [31:0] rows, cols, stride, pixel, pixel_step, row_step, copy_addr;
   logic        up, pair, upper_q, both, both_q, fits_q, more1_q, more2_q;
   // Whether a pair from a DRAM address fits its beat, kept beside dram_q
@@ -44,9 +48,9 @@ module opu_store
   localparam int unsigned LW = $clog2(opu_pkg::L);
   logic signed [LW+9:0] room_q, room;
   logic [LW-1:0] off_start, off_next1, off_next2, off_row;
-  // Pixels of the row from c_q on, and whether more than one and two are
+  // Pixels of the row still to read, and whether more than one and two are
   // left: the choice reads flags, never adds or compares.
-  logic [31:0] rest_q;
+  logic [11:0] rest_q;
   logic [31:0] dram_next1, dram_next2;
   logic [1:0]  copy_q;  // which of a pixel's 2x2 copies is read next
   logic [1:0]  count;
@@ -82,7 +86,7 @@ module opu_store
   // cycle.
   assign dram_next1 = dram_q + pixel_step;
   assign dram_next2 = dram_q + (pixel_step << 1);
-  assign both = pair && !up && !c_q[0] && more1_q && fits_q;
+  assign both = pair && !up && !odd_q && more1_q && fits_q;
   assign room = (LW+10)'(opu_pkg::L) - (LW+10)'(pixel) -
                 (LW+10)'(`OPU_FIELD(insn_i, STORE_LANES));
   assign off_start = LW'(`OPU_FIELD(insn_i, STORE_DRAM_ADDR));
@@ -151,7 +155,7 @@ module opu_store
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {busy_q, running_q, inflight_q, done_o} <= '0;
-      {r_q, c_q, row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q} <= '0;
+      {r_q, odd_q, row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q} <= '0;
       copy_q <= '0;
       upper_q <= 1'b0;
       both_q <= 1'b0;
@@ -163,7 +167,7 @@ module opu_store
       inflight_q <= issue;
       inflight_addr_q <= copy_addr;
       slot2_q <= SW'(((copy_addr & 32'(opu_pkg::L - 1)) + pixel) / HALF);
-      upper_q <= pair && c_q[0];
+      upper_q <= pair && odd_q;
       both_q <= issue && both;
       // The bytes of the pixels read a cycle before, chosen then: the
       // 64-bit sum takes a register, not a choice.
@@ -190,14 +194,15 @@ module opu_store
       if (start_i) begin
         busy_q <= 1'b1;
         running_q <= rows != 0 && cols != 0;
-        {r_q, c_q} <= '0;
+        r_q <= '0;
+        odd_q <= 1'b0;
         copy_q <= '0;
         row_entry_q <= 32'(`OPU_FIELD(insn_i, STORE_ACC_ADDR));
         entry_q <= 32'(`OPU_FIELD(insn_i, STORE_ACC_ADDR));
         row_dram_q <= `OPU_FIELD(insn_i, STORE_DRAM_ADDR);
         dram_q <= `OPU_FIELD(insn_i, STORE_DRAM_ADDR);
         room_q <= room;
-        rest_q <= cols;
+        rest_q <= 12'(cols);
         more1_q <= cols > 32'd1;
         more2_q <= cols > 32'd2;
         fits_q <= $signed({10'd0, off_start}) <= room;
@@ -206,26 +211,26 @@ module opu_store
           copy_q <= copy_q + 2'd1;
         end else if (both ? more2_q : more1_q) begin
           copy_q <= '0;
-          c_q <= both ? c_q + 32'd2 : c_q + 32'd1;
-          rest_q <= both ? rest_q - 32'd2 : rest_q - 32'd1;
-          more1_q <= both ? rest_q > 32'd3 : rest_q > 32'd2;
-          more2_q <= both ? rest_q > 32'd4 : rest_q > 32'd3;
-          if (!pair || c_q[0] || both) entry_q <= entry_q + 1;  // a pair's entry: both pixels read
+          odd_q <= both ? odd_q : !odd_q;
+          rest_q <= both ? rest_q - 12'd2 : rest_q - 12'd1;
+          more1_q <= both ? rest_q > 12'd3 : rest_q > 12'd2;
+          more2_q <= both ? rest_q > 12'd4 : rest_q > 12'd3;
+          if (!pair || odd_q || both) entry_q <= entry_q + 1;  // a pair's entry: both pixels read
           dram_q <= both ? dram_next2 : dram_next1;
           fits_q <= $signed({10'd0, both ? off_next2 : off_next1}) <= room_q;
         end else begin
           copy_q <= '0;
-          c_q <= '0;
-          rest_q <= cols;
+          odd_q <= 1'b0;
+          rest_q <= 12'(cols);
           more1_q <= cols > 32'd1;
           more2_q <= cols > 32'd2;
-          r_q <= r_q + 1;
+          r_q <= r_q + 12'd1;
           row_entry_q <= row_entry_q + 32'(`OPU_FIELD(insn_i, STORE_ACC_PITCH));
           entry_q <= row_entry_q + 32'(`OPU_FIELD(insn_i, STORE_ACC_PITCH));
           row_dram_q <= row_dram_q + row_step;
           dram_q <= row_dram_q + row_step;
           fits_q <= $signed({10'd0, off_row}) <= room_q;
-          if (r_q + 1 == rows) running_q <= 1'b0;
+          if (32'(r_q) + 1 == rows) running_q <= 1'b0;
         end
       end
     end
