@@ -89,37 +89,42 @@ TEST_CASE("input fold: SAME padding and a stride of 2 write 0 for taps outside t
   CHECK(dram[static_cast<size_t>(l.PixelAddress(0, 1, 1, 1))] == 0);       // tap 8: (3, 3)
 }
 
+/// A VALID 2x2 fold every 2 columns of an h x w x 1 ramp (L = 8) with pixel
+/// pairs, out_h x out_w output pixels: its layout, and the DRAM bytes of
+/// folded pixel `pixel` (8 lanes: 2 rows x 4 columns of taps).
+struct PairFold {
+  ActivationLayout layout;
+  std::vector<uint8_t> pixel;
+};
+PairFold FoldPairs(int64_t h, int64_t w, int64_t out_h, int64_t out_w, int64_t pixel) {
+  PairFold p{Lanes8Layout(h, w, 1, DType::kI8), {}};
+  InputFold f = SquareFold(2, 2, 0, out_h);
+  f.out_w = out_w;
+  f.pixels = 2;
+  REQUIRE(FoldLayout(p.layout, f).ok());
+  std::vector<uint8_t> dram(static_cast<size_t>(64 + p.layout.bytes()), 0xEE);
+  REQUIRE(WriteActivation(p.layout, RampMap(DType::kI8, h, w, 1), dram).ok());
+  p.pixel.assign(dram.begin() + 64 + 8 * pixel, dram.begin() + 64 + 8 * (pixel + 1));
+  return p;
+}
+
 TEST_CASE("input fold: pixel pairs hold two output pixels' windows, a last pair of one") {
   // 3x5x1, a 2x2 kernel every 2 columns (stride 2, VALID): output pixels
   // (y, 0) and (y, 1) read columns 0-1 and 2-3; a pair's window spans
   // kernel_w + stride_w = 4 columns, 2 x 4 = 8 taps: one block of 8 lanes.
-  // Output width 2 is one pair; width 3 would be a pair and one alone.
-  ActivationLayout l = Lanes8Layout(3, 5, 1, DType::kI8);
-  InputFold f = SquareFold(2, 2, 0, 2);
-  f.out_w = 2;
-  f.pixels = 2;
-  REQUIRE(FoldLayout(l, f).ok());
-  CHECK(l.height == 2);
-  CHECK(l.width == 1);
-  CHECK(l.channels == 8);
-  std::vector<uint8_t> dram(static_cast<size_t>(64 + l.bytes()), 0xEE);
-  REQUIRE(WriteActivation(l, RampMap(DType::kI8, 3, 5, 1), dram).ok());
   // Folded pixel (1, 0): rows 2..3 (row 3 outside: 0), columns 0..3.
-  const std::vector<uint8_t> pair_1(dram.begin() + 64 + 8, dram.begin() + 64 + 16);
-  CHECK(pair_1 == std::vector<uint8_t>{20, 23, 26, 29, 0, 0, 0, 0});
-  // A fold of odd output width 3 (VALID, 7 columns): the last folded
-  // pixel's second window starts at column 6 and reads column 6 and 7,
-  // one inside and one outside.
-  ActivationLayout odd = Lanes8Layout(2, 7, 1, DType::kI8);
-  InputFold g = SquareFold(2, 2, 0, 1);
-  g.out_w = 3;
-  g.pixels = 2;
-  REQUIRE(FoldLayout(odd, g).ok());
-  CHECK(odd.width == 2);
-  std::vector<uint8_t> dram2(static_cast<size_t>(64 + odd.bytes()), 0xEE);
-  REQUIRE(WriteActivation(odd, RampMap(DType::kI8, 2, 7, 1), dram2).ok());
-  const std::vector<uint8_t> last(dram2.begin() + 64 + 8, dram2.begin() + 64 + 16);
-  CHECK(last == std::vector<uint8_t>{12, 15, 18, 0, 22, 25, 28, 0});
+  const PairFold two = FoldPairs(3, 5, 2, 2, 1);
+  CHECK(two.layout.height == 2);
+  CHECK(two.layout.width == 1);
+  CHECK(two.layout.channels == 8);
+  CHECK(two.pixel == std::vector<uint8_t>{20, 23, 26, 29, 0, 0, 0, 0});
+  // Odd output width 3 (VALID, 7 columns): the last folded pixel's second
+  // window starts at column 6 and reads columns 6 and 7, one inside and
+  // one outside.
+  const PairFold odd = FoldPairs(2, 7, 1, 3, 1);
+  CHECK(odd.layout.width == 2);
+  CHECK(odd.pixel == std::vector<uint8_t>{12, 15, 18, 0, 22, 25, 28, 0});
+  InputFold f = SquareFold(2, 2, 0, 2);
   f.pixels = 3;
   ActivationLayout again = Lanes8Layout(3, 5, 1, DType::kI8);
   CHECK(FoldLayout(again, f).message() == "fold.pixels is 3; expected 1 to 2");
