@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <numeric>
 
 #include "opuc/program/activation_layout.h"
@@ -104,7 +105,8 @@ PairFold FoldPairs(int64_t h, int64_t w, int64_t out_h, int64_t out_w, int64_t p
   REQUIRE(FoldLayout(p.layout, f).ok());
   std::vector<uint8_t> dram(static_cast<size_t>(64 + p.layout.bytes()), 0xEE);
   REQUIRE(WriteActivation(p.layout, RampMap(DType::kI8, h, w, 1), dram).ok());
-  p.pixel.assign(dram.begin() + 64 + 8 * pixel, dram.begin() + 64 + 8 * (pixel + 1));
+  const auto first = static_cast<std::ptrdiff_t>(64 + 8 * pixel);
+  p.pixel.assign(dram.begin() + first, dram.begin() + first + 8);
   return p;
 }
 
