@@ -21,7 +21,11 @@
 //    row enters buffer window_h - 1 as each buffer's pixel x moves to the
 //    one above; so the buffers' pixel x and the one read are a column.
 //    (window_h + 1 + (out_rows - 1) stride_y) rows of w = window_w + 1 +
-//    (out_cols - 1) stride_x pixels. For rows of 2 to LINE_COLS pixels (a
+//    (out_cols - 1) stride_x pixels; with `carry`, out_rows stride_y rows,
+//    the window's rows above them already in the buffers (the last the
+//    Gemm before read). A Gemm keeps its rows from column line_slot x
+//    LINE_COLS / 8 of the buffers, so Gemms of other channels between two
+//    tiles' do not overwrite them. For rows of 2 to LINE_COLS pixels (a
 //    buffer's pixel is written the cycle after it is read), stride_x 1 or
 //    2, and every row in a window (stride_y <= window_h + 1). At stride_x
 //    2 with an odd window width the Gemm reads two pixels a cycle (the
@@ -149,6 +153,9 @@ module opu_gemm
     localparam int unsigned BANK_COLS = (opu_pkg::LINE_COLS + 1) / 2;
     localparam int unsigned BAW = BANK_COLS > 1 ? $clog2(BANK_COLS) : 1;
     logic [15:0] rd_col_q;
+    logic [BAW-1:0] slot_q;  // the line slot's first address in a bank
+    always_ff @(posedge clk_i)
+      if (start_i) slot_q <= BAW'(32'(`OPU_FIELD(insn_i, GEMM_LINE_SLOT)) * (opu_pkg::LINE_COLS / 16));
     logic [LB-1:0] we_even, we_odd;
     logic [LB*TAP-1:0] even, odd, wdata_even, wdata_odd;
     always_ff @(posedge clk_i) rd_col_q <= col_q;
@@ -168,13 +175,13 @@ module opu_gemm
     end
     for (genvar k = 0; k < LB; k++) begin : g_line
       opu_sdp_ram #(.WIDTH(TAP), .DEPTH(BANK_COLS)) u_even (
-        .clk_i, .we_i(we_even[k]), .waddr_i(BAW'(rd_col_q[15:1])),
-        .wdata_i(wdata_even[k*TAP +: TAP]), .raddr_i(BAW'(col_q[15:1])),
+        .clk_i, .we_i(we_even[k]), .waddr_i(slot_q + BAW'(rd_col_q[15:1])),
+        .wdata_i(wdata_even[k*TAP +: TAP]), .raddr_i(slot_q + BAW'(col_q[15:1])),
         .rdata_o(even[k*TAP +: TAP])
       );
       opu_sdp_ram #(.WIDTH(TAP), .DEPTH(BANK_COLS)) u_odd (
-        .clk_i, .we_i(we_odd[k]), .waddr_i(BAW'(rd_col_q[15:1])),
-        .wdata_i(wdata_odd[k*TAP +: TAP]), .raddr_i(BAW'(col_q[15:1])),
+        .clk_i, .we_i(we_odd[k]), .waddr_i(slot_q + BAW'(rd_col_q[15:1])),
+        .wdata_i(wdata_odd[k*TAP +: TAP]), .raddr_i(slot_q + BAW'(col_q[15:1])),
         .rdata_o(odd[k*TAP +: TAP])
       );
     end
@@ -258,7 +265,9 @@ module opu_gemm
         dw_q <= dw;
         line_q <= dw && line;
         pair_q <= dw && pair;
-        until_q <= 32'(win_h);
+        // The rows before the first that completes windows: the window's
+        // but one, or with carry (its rows above in the buffers) stride_y - 1.
+        until_q <= `OPU_FIELD(insn_i, GEMM_CARRY) ? stride_y - 1 : 32'(win_h);
         {oy_q, ox_q, ky_q, col_q} <= '0;
         fire_col_q <= 16'(win_w);
         row_fm_q <= 32'(`OPU_FIELD(insn_i, GEMM_FM_ADDR));

@@ -47,23 +47,16 @@ inline int64_t WindowGemms(const InnerProductGroup& g) {
 /// (ipa.depthwise_line). Where its input rows fit them (2 to line_columns
 /// pixels), stride_x is 1 or 2 and each row is in a window (stride_y <=
 /// window_h + 1), it reads each input pixel once, a cycle each (a pair a
-/// cycle at stride_x 2 with an odd window width): window_h + 1 rows before
-/// the first output row, stride_y before each next. Else a
+/// cycle at stride_x 2 with an odd window width): window_h + 1 rows for the
+/// first output row (with carry stride_y: its line slot holds the rest),
+/// stride_y for each next. Else a
 /// column of window_h + 1 rows a cycle each, for every output row. One more
 /// for the window's register.
 inline int64_t WindowGemmCycles(const isa::GemmInsn& gemm, int64_t line_columns) {
   const int64_t window_rows = gemm.window_h + 1;
-  const int64_t row_pixels = gemm.window_w + 1 + (gemm.out_cols - 1) * gemm.stride_x;
-  const bool lines = row_pixels >= 2 && row_pixels <= line_columns &&
-                     (gemm.stride_x == 1 || gemm.stride_x == 2) && gemm.stride_y >= 1 &&
-                     gemm.stride_y <= window_rows;
-  // At stride 2 with an odd window width the window takes a pair of
-  // pixels a cycle (opu_gemm.sv).
-  const bool pairs = gemm.stride_x == 2 && gemm.window_w % 2 == 0;
-  if (lines)
-    return (window_rows + (gemm.out_rows - 1) * gemm.stride_y) *
-               (pairs ? (row_pixels + 1) / 2 : row_pixels) +
-           1;
+  const int64_t row_pixels = WindowRowPixels(gemm);
+  if (GemmUsesLines(gemm, line_columns))
+    return WindowRowsRead(gemm) * (GemmReadsPairs(gemm) ? (row_pixels + 1) / 2 : row_pixels) + 1;
   return gemm.out_rows * window_rows * row_pixels + 1;
 }
 

@@ -123,6 +123,7 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
         gemm.window_w = g.kw - 1;
         gemm.lane = (unit.ob * out_lanes / g.multiplier) % lanes;
         gemm.pair_rows = g.multiplier == 2;
+        e.line_carry.Place(gemm, unit, plane);
       }
       e.estimate.Compute(window ? WindowGemmCycles(gemm, e.depthwise_line)
                                 : unit.row.size * unit.col.size);
@@ -176,8 +177,9 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
                                        const GroupLayouts& layouts) {
   CycleEstimate estimate(hw);
   estimate.AccRegions(tiling.acc_regions);
+  LineCarry line_carry(group, tiling, BufferUnits(hw));
   const GroupEmitter emitter{group,     tiling,  BufferUnits(hw), hw.ipa.depthwise_line,
-                             constants, layouts, estimate};
+                             constants, layouts, estimate,        line_carry};
   const std::vector<Unit> units = Units(group, tiling, emitter.buffers);
   const auto unit_count = static_cast<int64_t>(units.size());
   const int64_t pair_count = units.back().pair + 1;

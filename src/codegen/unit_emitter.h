@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "emit.h"
+#include "line_carry.h"
 #include "opuc/isa/isa.h"
 #include "opuc/opu/buffer_units.h"
 #include "units.h"
@@ -38,6 +39,7 @@ struct GroupEmitter {
   const ConstantPlacement& constants;
   const GroupLayouts& layouts;
   CycleEstimate& estimate;
+  LineCarry& line_carry;  // the depthwise Gemms' line slots, tile to tile
 };
 
 // The buffer halves a unit uses (the file comment says which alternate

@@ -167,6 +167,10 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
     if (plan.steps[s].group != group.id)
       return InternalError(Cat("planned step ", s, " is for group ", plan.steps[s].group,
                                ", partition group ", s, " is group ", group.id));
+    for (const isa::Word& w : plan.steps[s].words) {
+      Expected<isa::Instruction> insn = isa::Decode(w);
+      if (insn.ok() && UsesLineSlots(*insn)) version = std::max(version, kLineCarryVersion);
+    }
     OPUC_ASSIGN_OR_RETURN(const Offset<fb::Step> step,
                           WriteStep(fbb, group, plan.steps[s], renumber));
     steps.push_back(step);

@@ -8,14 +8,78 @@
 // is a window of taps instead of the lanes: row j multiplies the window's
 // bytes of one lane (its channel) by its taps' weights, tap (ky, kx) on
 // lane 8 ky + kx (a fixed place for each tap: the RTL's window registers
-// are wired to the lanes, docs/rtl.md).
+// are wired to the lanes, docs/rtl.md). Where the window reads its rows
+// through line buffers, they keep the last rows read (a slot of them a
+// Gemm), and a Gemm with `carry` takes its windows' upper rows from there.
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <vector>
+
 #include "machine.h"
 
 namespace opuc::fsim {
 namespace {
 constexpr int64_t kTapRow = 8;  // lanes from one kernel row of a depthwise window to the next
+
+bool SameRows(const isa::GemmInsn& a, const isa::GemmInsn& b) {
+  return a.line_slot == b.line_slot && a.out_cols == b.out_cols && a.stride_x == b.stride_x &&
+         a.stride_y == b.stride_y && a.window_h == b.window_h && a.window_w == b.window_w &&
+         a.lane == b.lane && a.pair_rows == b.pair_rows;
+}
+
+// The line slot's checks: it fits the line buffers, and a carry's rows are
+// there, written by one Gemm of the same columns, lanes and window.
+Status CheckLines(const Machine& m, const isa::GemmInsn& insn, bool lines) {
+  if (!lines) {
+    if (insn.line_slot != 0 || insn.carry)
+      return m.Fail(
+          Cat("line_slot and carry need a depthwise Gemm that reads its rows through "
+              "the line buffers (",
+              m.units.line_columns, " columns)"));
+    return OkStatus();
+  }
+  const int64_t first = insn.line_slot * m.units.LineSlotColumns();
+  const int64_t columns = WindowRowPixels(insn) + (GemmReadsPairs(insn) ? 1 : 0);
+  if (first + columns > m.units.line_columns)
+    return m.Fail(Cat("line_slot ", insn.line_slot, " keeps columns ", first, "..",
+                      first + columns - 1, "; the line buffers have ", m.units.line_columns));
+  if (!insn.carry) return OkStatus();
+  if (insn.window_h == 0) return m.Fail("carry needs a window of two rows or more");
+  const int64_t writer = m.line_writer[static_cast<size_t>(first)];
+  for (int64_t c = first; c < first + columns; ++c)
+    if (writer < 0 || m.line_writer[static_cast<size_t>(c)] != writer ||
+        !SameRows(m.line_writers[static_cast<size_t>(writer)], insn))
+      return m.Fail(Cat("carry: line slot ", insn.line_slot, "'s column ", c,
+                        " does not hold rows of a Gemm with these columns, lanes and window"));
+  return OkStatus();
+}
+
+// What the Gemm leaves in the line buffers: each of the window's rows but
+// the last takes the row the Gemm read (or, with carry, held) that many
+// rows before the end; the rest keep theirs.
+void KeepLines(Machine& m, const isa::GemmInsn& insn, const std::vector<int8_t>& read) {
+  const int64_t Co = m.units.out_lanes, first = insn.line_slot * m.units.LineSlotColumns();
+  const int64_t columns = WindowRowPixels(insn) + (GemmReadsPairs(insn) ? 1 : 0);
+  const int64_t rows = WindowRowsRead(insn);
+  m.line_writers.push_back(insn);
+  for (int64_t c = first; c < first + columns; ++c)
+    m.line_writer[static_cast<size_t>(c)] = static_cast<int64_t>(m.line_writers.size()) - 1;
+  if (m.dry) return;
+  const auto at = [&](int64_t k, int64_t c) {
+    return static_cast<size_t>((k * m.units.line_columns + c) * Co);
+  };
+  std::vector<int8_t> kept(m.line);
+  for (int64_t k = 0; k < insn.window_h; ++k) {
+    const int64_t v = rows + k;  // of the window's rows held, then the rows read
+    for (int64_t c = 0; c < columns; ++c)
+      std::copy_n(v < insn.window_h
+                      ? &m.line[at(v, first + c)]
+                      : &read[static_cast<size_t>(((v - insn.window_h) * columns + c) * Co)],
+                  Co, &kept[at(k, first + c)]);
+  }
+  m.line.swap(kept);
+}
 }  // namespace
 
 Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
@@ -39,25 +103,63 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
                       (win_h - 1) * kTapRow + win_w - 1, ": the array has ", L));
   if (insn.depthwise && insn.lane + (Co - 1) / per_channel >= L)
     return m.Fail(Cat("lane is ", insn.lane, ": its ", Co, " rows read lanes past ", L - 1));
-  const int64_t last_fm = insn.fm_addr + (insn.out_rows - 1) * insn.stride_y * insn.fm_pitch +
-                          (insn.out_cols - 1) * insn.stride_x + (win_h - 1) * insn.fm_pitch +
-                          win_w - 1;
+  const bool lines = GemmUsesLines(insn, m.units.line_columns);
+  OPUC_RETURN_IF_ERROR(CheckLines(m, insn, lines));
+  // Input rows read, from fm_addr: with carry, only the rows below those
+  // its line slot holds.
+  const int64_t rows_read =
+      lines && insn.carry ? WindowRowsRead(insn) : (insn.out_rows - 1) * insn.stride_y + win_h;
+  const int64_t last_fm = insn.fm_addr + (rows_read - 1) * insn.fm_pitch +
+                          (insn.out_cols - 1) * insn.stride_x + win_w - 1;
   OPUC_RETURN_IF_ERROR(m.InRange("fm_addr", insn.fm_addr, last_fm - insn.fm_addr + 1,
                                  m.units.fm_rows, "feature-map row"));
-  if (m.dry) return OkStatus();  // checked; no data to move
+  // The rows read as the line buffers take them: Co bytes a column (row j's
+  // channel's), a pair's second column one past the row where it has one.
+  const int64_t columns = lines ? WindowRowPixels(insn) + (GemmReadsPairs(insn) ? 1 : 0) : 0;
+  std::vector<int8_t> read;
+  if (lines && !m.dry) {
+    read.assign(static_cast<size_t>(rows_read * columns * Co), 0);
+    for (int64_t r = 0; r < rows_read; ++r)
+      for (int64_t c = 0; c < columns; ++c) {
+        const int64_t fm_row = insn.fm_addr + r * insn.fm_pitch + c;
+        if (fm_row >= m.units.fm_rows) continue;  // a pair's second past the buffer
+        for (int64_t j = 0; j < Co; ++j)
+          read[static_cast<size_t>((r * columns + c) * Co + j)] =
+              m.fm[static_cast<size_t>(fm_row * L + insn.lane + j / per_channel)];
+      }
+  }
+  if (m.dry) {
+    if (lines) KeepLines(m, insn, read);
+    return OkStatus();  // checked; no data to move
+  }
   const int8_t* w = &m.weight[static_cast<size_t>(insn.wgt_addr * Co * L)];
   const int64_t scale = insn.high_byte ? 256 : 1;
+  // With carry, window row ky of output row oy is row (oy + 1) stride_y - 1
+  // + ky of the line slot's rows followed by the rows read.
+  const int64_t slot = insn.line_slot * m.units.LineSlotColumns();
+  const auto carried = [&](int64_t oy, int64_t ky, int64_t c, int64_t j) -> int8_t {
+    const int64_t v = (oy + 1) * insn.stride_y - 1 + ky;
+    if (v < insn.window_h)
+      return m.line[static_cast<size_t>((v * m.units.line_columns + slot + c) * Co + j)];
+    return read[static_cast<size_t>(((v - insn.window_h) * columns + c) * Co + j)];
+  };
   for (int64_t oy = 0; oy < insn.out_rows; ++oy) {
     for (int64_t ox = 0; ox < insn.out_cols; ++ox) {
       const int64_t row = insn.fm_addr + oy * insn.stride_y * insn.fm_pitch + ox * insn.stride_x;
       const int8_t* x = &m.fm[static_cast<size_t>(row * L)];
       int64_t* acc = &m.acc[static_cast<size_t>((insn.acc_addr + oy * insn.out_cols + ox) * Co)];
-      const auto byte = [&](int64_t at) -> int64_t {
-        return insn.fm_unsigned ? static_cast<uint8_t>(x[at]) : x[at];
+      const auto value_of = [&](int8_t b) -> int64_t {
+        return insn.fm_unsigned ? static_cast<uint8_t>(b) : b;
       };
+      const auto byte = [&](int64_t at) -> int64_t { return value_of(x[at]); };
       for (int64_t j = 0; j < Co; ++j) {
         int64_t sum = 0;
-        if (insn.depthwise) {
+        if (insn.depthwise && lines && insn.carry) {
+          for (int64_t ky = 0; ky < win_h; ++ky)
+            for (int64_t kx = 0; kx < win_w; ++kx)
+              sum += value_of(carried(oy, ky, ox * insn.stride_x + kx, j)) *
+                     w[j * L + ky * kTapRow + kx];
+        } else if (insn.depthwise) {
           const int64_t lane = insn.lane + j / per_channel;
           for (int64_t ky = 0; ky < win_h; ++ky)
             for (int64_t kx = 0; kx < win_w; ++kx)
@@ -76,6 +178,7 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
       }
     }
   }
+  if (lines) KeepLines(m, insn, read);
   m.counters.gemm_issues += pixels;
   return OkStatus();
 }

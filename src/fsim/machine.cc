@@ -6,7 +6,9 @@ namespace opuc {
 namespace fsim {
 
 Machine::Machine(const HwConfig& hw, bool checks_only) : units(BufferUnits(hw)), dry(checks_only) {
+  line_writer.assign(static_cast<size_t>(units.line_columns), -1);
   if (dry) return;
+  line.assign(static_cast<size_t>(units.line_buffers * units.line_columns * units.out_lanes), 0);
   fm.assign(static_cast<size_t>(units.fm_rows * units.lanes), 0);
   weight.assign(static_cast<size_t>(units.weight_rows * units.lanes * units.out_lanes), 0);
   param.assign(static_cast<size_t>(units.param_rows * units.out_lanes * 8), 0);

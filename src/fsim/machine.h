@@ -35,6 +35,14 @@ struct Machine {
   /// buffers are not even allocated.
   bool dry = false;
   OpuCounters counters;
+  /// The depthwise window's line buffers: units.line_buffers rows of
+  /// units.line_columns columns, Co bytes a column (row j's channel's), as
+  /// the RTL keeps them; and per column the Gemm that last wrote it (an
+  /// index into line_writers, -1 for none), what a Gemm.carry is checked
+  /// against in dry runs too.
+  std::vector<int8_t> line;
+  std::vector<int64_t> line_writer;
+  std::vector<isa::GemmInsn> line_writers;
 
   int64_t index = 0;      ///< The running instruction, for messages.
   std::string_view name;  ///< Its name ("Gemm").

@@ -14,6 +14,12 @@ OpuBufferUnits BufferUnits(const HwConfig& hw) {
   u.weight_rows = bytes(hw.buffers.weight) / (u.lanes * u.out_lanes);
   u.param_rows = bytes(hw.buffers.bias) / (u.out_lanes * 8);
   u.acc_entries = bytes(hw.buffers.partial_sum) / (u.out_lanes * 6);  // 48-bit lanes
+  // As opu_shapes.svh sizes them: the window's rows but its last.
+  const int64_t window_rows = u.lanes < 16 ? 1 : std::min<int64_t>(u.lanes / 8, 8);
+  if (hw.ipa.depthwise_line > 1) {
+    u.line_buffers = window_rows - 1;
+    u.line_columns = hw.ipa.depthwise_line;
+  }
   return u;
 }
 

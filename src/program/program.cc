@@ -1,5 +1,6 @@
 //===- src/program/program.cc - A loaded program --------------------------===//
 #include <cstring>
+#include <variant>
 
 #include "opuc/file_io/file_io.h"
 #include "opuc/program/program.h"
@@ -22,6 +23,11 @@ std::vector<isa::Word> ProgramStep::Words() const {
   all.reserve(word_count);
   for (size_t i = 0; i < word_count; ++i) all.push_back(word(i));
   return all;
+}
+
+bool UsesLineSlots(const isa::Instruction& insn) {
+  const auto* gemm = std::get_if<isa::GemmInsn>(&insn);
+  return gemm != nullptr && (gemm->line_slot != 0 || gemm->carry);
 }
 
 const ActivationLayout* Program::Find(TensorId tensor) const {

@@ -122,19 +122,24 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
   layouts.Check();
 }
 
-// Whether `words` hold a Gemm of the array's depthwise mode, and one that
-// takes fewer kernel rows than its group's kernel (several a tile).
-std::pair<bool, bool> DepthwiseWindows(const std::vector<isa::Word>& words, int64_t k) {
-  bool any = false, partial = false;
+// Whether `words` hold a Gemm of the array's depthwise mode, one that
+// takes fewer kernel rows than its group's kernel (several a tile), and
+// one that takes the rows above its tile from its line slot (carry).
+struct Windows {
+  bool any = false, partial = false, carried = false;
+};
+Windows DepthwiseWindows(const std::vector<isa::Word>& words, int64_t k) {
+  Windows w;
   for (const isa::Word& word : words) {
     Expected<isa::Instruction> insn = isa::Decode(word);
     REQUIRE(insn.ok());
     const auto* gemm = std::get_if<isa::GemmInsn>(&*insn);
     if (!gemm || !gemm->depthwise) continue;
-    any = true;
-    partial = partial || gemm->window_h + 1 < k;
+    w.any = true;
+    w.partial = w.partial || gemm->window_h + 1 < k;
+    w.carried = w.carried || gemm->carry;
   }
-  return {any, partial};
+  return w;
 }
 
 TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise mode") {
@@ -151,13 +156,17 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
   const HwConfig* configs[] = {&opu, &opu_rows, &tiny};
   std::mt19937 rng(47);
   int windowed = 0, partial = 0, strided = 0, doubled = 0, wide = 0, i16 = 0, u8 = 0, after = 0;
+  int carried = 0, carried_strided = 0, carried_i16 = 0;
   for (int i = 0; i < 60; ++i) {
     const HwConfig& hw = *configs[i % 3];
     const Case c = RandomCase(rng, true, hw.ipa.max_kernel, &hw != &tiny, true);
-    const auto [any, several] = DepthwiseWindows(RunCase(c, hw, rng).words, c.k);
+    const Windows w = DepthwiseWindows(RunCase(c, hw, rng).words, c.k);
     // A concat whose pieces do not line up with the blocks runs dense.
-    windowed += any || !c.pieces.empty();
-    partial += several;
+    windowed += w.any || !c.pieces.empty();
+    partial += w.partial;
+    carried += w.carried;
+    carried_strided += w.carried && c.stride == 2;
+    carried_i16 += w.carried && c.in == DType::kI16;
     strided += c.stride == 2;
     doubled += c.multiplier == 2;
     wide += c.ci > hw.array.input_channels;
@@ -167,6 +176,9 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
   }
   CHECK(windowed == 60);
   CHECK(partial > 0);
+  CHECK(carried > 0);
+  CHECK(carried_strided > 0);
+  CHECK(carried_i16 > 0);
   CHECK(strided > 0);
   CHECK(doubled > 0);
   CHECK(wide > 0);

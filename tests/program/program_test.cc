@@ -168,7 +168,7 @@ TEST_CASE("program: a newer format version is refused") {
   const auto bytes = fbb.CreateVector(graph);
   fbb.Finish(opup::CreateProgram(fbb, kProgramVersion + 1, build, bytes), "OPUP");
   const std::vector<uint8_t> newer(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-  CHECK(ReadError(newer) == "small.opup: format version is 6; this opuc reads 1 to 5");
+  CHECK(ReadError(newer) == "small.opup: format version is 7; this opuc reads 1 to 6");
 }
 
 /// The small model's folded activation (conv1's input, which the host
@@ -468,12 +468,12 @@ TEST_CASE("program: the semantic checks name what is wrong") {
   SUBCASE("a Gemm's weight row past the buffer") {
     test::SmallModel m = base;
     const size_t at = PatchWord<isa::GemmInsn>(m.OpuSteps()[0]->words, [](isa::GemmInsn& g) {
-                        g.wgt_addr = 16452;
+                        g.wgt_addr = 4452;
                       }).first;
     // tiny: 2 x 4096 bytes of rows of 4 x 8 = 256 weight rows.
     CHECK(Contains(ReadError(m.Write()),
                    step_name + ": instruction " + std::to_string(at) +
-                       " (Gemm): wgt_addr reaches weight row 16452; there are 256"));
+                       " (Gemm): wgt_addr reaches weight row 4452; there are 256"));
   }
   SUBCASE("a load of a param row past the buffer") {
     test::SmallModel m = base;

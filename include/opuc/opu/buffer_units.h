@@ -27,6 +27,14 @@ struct OpuBufferUnits {
   int64_t weight_rows = 0;
   int64_t param_rows = 0;
   int64_t acc_entries = 0;
+  /// The depthwise window's line buffers (ipa.depthwise_line; hw/rtl's
+  /// LINE_BUFS and LINE_COLS): the kernel rows above the one a Gemm reads,
+  /// `line_columns` columns of Co bytes each; none without.
+  int64_t line_buffers = 0;
+  int64_t line_columns = 0;
+  /// Columns from one Gemm.line_slot to the next: an eighth of the line
+  /// buffers, even (the buffers keep even and odd columns in two banks).
+  int64_t LineSlotColumns() const { return line_columns / 16 * 2; }
 
   /// The accumulator's three banks in the RTL (docs/rtl.md), each one block
   /// RAM a side may hold alone: [0, AccBank1()) and [AccBank1(),
@@ -64,6 +72,32 @@ inline int64_t LoadedUnits(const isa::LoadInsn& l) { return LoadedRows(l) * Load
 
 /// DRAM bytes a Store writes: `lanes` per pixel, each pixel four times
 /// with `upsample`.
+/// Pixels each input row of a depthwise Gemm spans: its window's width and
+/// the columns between its first and last output pixel.
+inline int64_t WindowRowPixels(const isa::GemmInsn& g) {
+  return g.window_w + 1 + (g.out_cols - 1) * g.stride_x;
+}
+/// Whether a depthwise Gemm reads its rows through the window's line
+/// buffers (opu_gemm.sv's `line`): rows of 2 to line_columns pixels,
+/// stride_x 1 or 2, and every input row in a window.
+inline bool GemmUsesLines(const isa::GemmInsn& g, int64_t line_columns) {
+  const int64_t row = WindowRowPixels(g);
+  return g.depthwise && line_columns > 1 && row >= 2 && row <= line_columns &&
+         (g.stride_x == 1 || g.stride_x == 2) && g.stride_y >= 1 && g.stride_y <= g.window_h + 1;
+}
+/// Whether such a Gemm takes a pair of pixels a cycle (stride_x 2, an odd
+/// window width): the pair's second is read, and kept, one column past
+/// the row's last.
+inline bool GemmReadsPairs(const isa::GemmInsn& g) {
+  return g.stride_x == 2 && g.window_w % 2 == 0;
+}
+/// The input rows a depthwise Gemm with line buffers reads: the window's
+/// rows and stride_y an output row after the first, or, with `carry`,
+/// stride_y an output row (the rows above come from its line slot).
+inline int64_t WindowRowsRead(const isa::GemmInsn& g) {
+  return g.carry ? g.out_rows * g.stride_y : g.window_h + 1 + (g.out_rows - 1) * g.stride_y;
+}
+
 inline int64_t StoredBytes(const isa::StoreInsn& s) {
   return s.rows * s.cols * s.lanes * (s.upsample ? 4 : 1);
 }

@@ -34,10 +34,11 @@ namespace opuc {
 /// The newest program format version this library reads. Version 2 adds
 /// folded inputs (InputFold), version 3 compact pixels (an activation's
 /// granule), version 4 packed rows (an activation's pack), version 5 pixel
-/// pairs (a fold's pixels, a Store's pair); a program is
+/// pairs (a fold's pixels, a Store's pair), version 6 line slots (a Gemm's
+/// line_slot and carry); a program is
 /// written as the oldest version that holds it, so that older readers
 /// still take what they can run.
-inline constexpr uint32_t kProgramVersion = 5;
+inline constexpr uint32_t kProgramVersion = 6;
 /// The first version whose activations may be folded.
 inline constexpr uint32_t kInputFoldVersion = 2;
 /// The first version whose activations may have compact pixels.
@@ -46,6 +47,12 @@ inline constexpr uint32_t kCompactPixelsVersion = 3;
 inline constexpr uint32_t kPackedRowsVersion = 4;
 /// The first version whose folds may hold pixel pairs.
 inline constexpr uint32_t kPixelPairsVersion = 5;
+/// The first version whose depthwise Gemms may keep rows in line slots.
+inline constexpr uint32_t kLineCarryVersion = 6;
+
+/// Whether an instruction word is a Gemm that keeps its rows in a line
+/// slot other than the first or takes them from one (version 6 and on).
+bool UsesLineSlots(const isa::Instruction& insn);
 
 /// How a program was built (schema/opup.fbs, table Build).
 struct ProgramBuild {
