@@ -217,6 +217,13 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
           codegen::ChooseTiling(g, units, /*residual_per_window=*/true);
       if (residual_tiles && kept.ok())
         for (codegen::Tiling& t : codegen::TallerTilings(g, *kept)) tilings.push_back(std::move(t));
+      // Depthwise Gemms carry their rows only from the tile above: where
+      // the fewest tiles cut the width, whole-width tiles too.
+      if (g.window_rows > 0 && units.line_columns > 0 && r.tiling.cols.size() > 1) {
+        Expected<codegen::Tiling> wide = codegen::ChooseTiling(g, units, false, true);
+        if (wide.ok())
+          for (codegen::Tiling& t : codegen::TallerTilings(g, *wide)) tilings.push_back(std::move(t));
+      }
       if (codegen::PostSlicesFit(g) && options.post_slices == 0) {
         const size_t whole = tilings.size();
         for (size_t i = 0; i < whole; ++i)

@@ -46,7 +46,7 @@ int64_t ConstantRowsBefore(const InnerProductGroup& g, size_t k, int64_t lanes) 
 }
 
 Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& u,
-                              bool residual_per_window) {
+                              bool residual_per_window, bool full_width) {
   if (u.lanes % u.out_lanes != 0)
     return Unsupported(Cat(g.what, ": array.input_channels (", u.lanes,
                            ") is not a multiple of array.output_channels (", u.out_lanes, ")"));
@@ -117,7 +117,7 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
     return w ? LargestSpan(AxisSpans(extent, n, w, g.store_output)) : std::min(n, extent);
   };
   int64_t best_tiles = -1, best_area = 0;
-  for (int64_t tw = along_w; tw >= 1; --tw) {
+  for (int64_t tw = along_w; tw >= (full_width ? along_w : 1); --tw) {
     const int64_t pixels_w = largest(g.out_w, tw, pool_x);
     if (pixels_w > kMaxTileSide || t.InCols(g, pixels_w) > kMaxPitch) continue;
     const int64_t cols = t.InCols(g, pixels_w);

@@ -101,8 +101,10 @@ struct Tiling {
 /// Errors name the group's node, the buffer, and how much is missing.
 /// `residual_per_window` keeps the residual tiles with the input window
 /// (Tiling::residual_per_window), which takes more of the buffer.
+/// `full_width` takes only tiles of the output's whole width (whose
+/// depthwise Gemms may carry their rows from the tile above: line_carry.h).
 Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& units,
-                              bool residual_per_window = false);
+                              bool residual_per_window = false, bool full_width = false);
 
 /// `fewest` and the same tiling cut into more tiles along the height (2, 3,
 /// 4, 6, 8, ... times as many rows of tiles, each distinct): smaller tiles

@@ -212,6 +212,9 @@ TEST_CASE("programs: every real model compiles and verifies on fsim") {
         const auto& depthwise = first[static_cast<size_t>(LayerClass::kDepthwise)];
         CHECK(depthwise.first.array_cycles == 8192);
         CHECK(depthwise.second.cycles == 3077);
+        // Its depthwise steps' tiles after the first take the rows above
+        // them from their line slots: the Gemm fields of version 6.
+        CHECK(program->version() == kLineCarryVersion);
       }
       if (name == "selfie_segmentation" && preset == "opu1024") {
         // The last OPU step is the head, a 2x2 transposed conv every 2 to

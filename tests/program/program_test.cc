@@ -428,6 +428,15 @@ TEST_CASE("program: the semantic checks name what is wrong") {
     m.code.dram_bytes = m.code.activations.back().address;
     CHECK(Contains(ReadError(m.Write()), "is outside the activation space"));
   }
+  SUBCASE("a line slot in a version 5 program") {
+    test::SmallModel m = base;
+    const size_t at = PatchWord<isa::GemmInsn>(m.OpuSteps()[0]->words, [](isa::GemmInsn& g) {
+                        g.line_slot = 1;
+                      }).first;
+    CHECK(ReadError(WithVersion(m.Write(), 5)) ==
+          "small.opup: " + step_name + ": instruction " + std::to_string(at) +
+              " (Gemm): line_slot and carry need format version 6; the program says 5");
+  }
   SUBCASE("a store into the constants") {
     test::SmallModel m = base;
     const auto [at, store] = PatchWord<isa::StoreInsn>(m.OpuSteps()[0]->words,
