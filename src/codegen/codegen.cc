@@ -222,7 +222,8 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
       if (g.window_rows > 0 && units.line_columns > 0 && r.tiling.cols.size() > 1) {
         Expected<codegen::Tiling> wide = codegen::ChooseTiling(g, units, false, true);
         if (wide.ok())
-          for (codegen::Tiling& t : codegen::TallerTilings(g, *wide)) tilings.push_back(std::move(t));
+          for (codegen::Tiling& t : codegen::TallerTilings(g, *wide))
+            tilings.push_back(std::move(t));
       }
       if (codegen::PostSlicesFit(g) && options.post_slices == 0) {
         const size_t whole = tilings.size();
