@@ -34,9 +34,6 @@ class LineCarry {
   /// fm_addr then moves past the rows the slot holds.
   void Place(isa::GemmInsn& gemm, const Unit& unit, int64_t plane);
 
-  /// The line slots each (output block, plane) takes (0: none kept).
-  int64_t SlotsEach() const { return slots_each_; }
-
  private:
   struct Kept {
     bool valid = false;
@@ -44,8 +41,8 @@ class LineCarry {
     isa::GemmInsn gemm;
   };
   const OpuBufferUnits units_;
-  int64_t planes_ = 1, slots_each_ = 0;
-  std::vector<Kept> kept_;  ///< per (output block, plane)
+  int64_t planes_ = 1, slots_each_ = 0;  ///< slots_each_: a (block, plane)'s, 0 for none
+  std::vector<Kept> kept_;               ///< per (output block, plane)
 };
 
 }  // namespace opuc::codegen

@@ -70,8 +70,6 @@ inline int64_t LoadedPitch(const isa::LoadInsn& l) {
 }
 inline int64_t LoadedUnits(const isa::LoadInsn& l) { return LoadedRows(l) * LoadedPitch(l); }
 
-/// DRAM bytes a Store writes: `lanes` per pixel, each pixel four times
-/// with `upsample`.
 /// Pixels each input row of a depthwise Gemm spans: its window's width and
 /// the columns between its first and last output pixel.
 inline int64_t WindowRowPixels(const isa::GemmInsn& g) {
@@ -98,6 +96,8 @@ inline int64_t WindowRowsRead(const isa::GemmInsn& g) {
   return g.carry ? g.out_rows * g.stride_y : g.window_h + 1 + (g.out_rows - 1) * g.stride_y;
 }
 
+/// DRAM bytes a Store writes: `lanes` per pixel, each pixel four times
+/// with `upsample`.
 inline int64_t StoredBytes(const isa::StoreInsn& s) {
   return s.rows * s.cols * s.lanes * (s.upsample ? 4 : 1);
 }
