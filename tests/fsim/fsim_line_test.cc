@@ -124,6 +124,20 @@ void OutputAndStore(LineBench& b, int64_t pixels, int64_t cols) {
   b.Add(s, true);
 }
 
+// Stores the rows x cols outputs, runs, and checks lane 0 of each against
+// `sum(y, x)` and lane 1 against its negation.
+template <typename Sum>
+void RunAndCheck(LineBench& b, int64_t rows, int64_t cols, Sum sum) {
+  OutputAndStore(b, rows * cols, cols);
+  const Status run = b.Run();
+  REQUIRE_MESSAGE(run.ok(), run.ToString());
+  for (int64_t y = 0; y < rows; ++y)
+    for (int64_t x = 0; x < cols; ++x) {
+      CHECK(b.Out(y * cols + x, 0) == sum(y, x));
+      CHECK(b.Out(y * cols + x, 1) == -sum(y, x));
+    }
+}
+
 TEST_CASE("line slots: a tile's windows take the rows above from the tile before, stride 1") {
   // A 6 x 4 map, a 3x3 window (VALID): 4 x 2 outputs, out(y, x) = sum of
   // (y + ky) + (x + kx) = 9 (y + x + 2). Tile A: output rows 0-1 from input
@@ -140,14 +154,7 @@ TEST_CASE("line slots: a tile's windows take the rows above from the tile before
   other.lane = 2;
   b.Add(other);
   b.Add(Window(kTileB, 4, 2, 2, 1, 4, 1, true));
-  OutputAndStore(b, 8, 2);
-  const Status run = b.Run();
-  REQUIRE_MESSAGE(run.ok(), run.ToString());
-  for (int64_t y = 0; y < 4; ++y)
-    for (int64_t x = 0; x < 2; ++x) {
-      CHECK(b.Out(y * 2 + x, 0) == 9 * (y + x + 2));
-      CHECK(b.Out(y * 2 + x, 1) == -9 * (y + x + 2));
-    }
+  RunAndCheck(b, 4, 2, [](int64_t y, int64_t x) { return 9 * (y + x + 2); });
 }
 
 TEST_CASE("line slots: carried at stride 2, a pair of pixels a cycle") {
@@ -161,14 +168,7 @@ TEST_CASE("line slots: carried at stride 2, a pair of pixels a cycle") {
   b.Add(FmLoad(kTileB, 3 * 5 * kL, 2, 5, 5), false, true);
   b.Add(Window(0, 5, 1, 2, 2, 0, 2, false), true);
   b.Add(Window(kTileB, 5, 1, 2, 2, 2, 2, true));
-  OutputAndStore(b, 4, 2);
-  const Status run = b.Run();
-  REQUIRE_MESSAGE(run.ok(), run.ToString());
-  for (int64_t y = 0; y < 2; ++y)
-    for (int64_t x = 0; x < 2; ++x) {
-      CHECK(b.Out(y * 2 + x, 0) == 18 * (y + x + 1));
-      CHECK(b.Out(y * 2 + x, 1) == -18 * (y + x + 1));
-    }
+  RunAndCheck(b, 2, 2, [](int64_t y, int64_t x) { return 18 * (y + x + 1); });
 }
 
 #ifndef OPUC_ALSO_RTL
