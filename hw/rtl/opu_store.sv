@@ -11,7 +11,11 @@
 // doubled map. With `pair` an entry holds two pixels (lanes 0 to CO/2 - 1,
 // then CO/2 on), and a pixel starts on a half granule of its beat: where
 // both pixels fall in one beat the entry is read once and written as both
-// (a pair a cycle), else once for each.
+// (a pair a cycle), else once for each. With `extra_blocks` each pixel is
+// read as 1 + extra_blocks entries, its blocks of CO lanes (the odd ones
+// ACC_BANK1 on, the third and fourth ACC_BANK1 / 2 further), written to
+// its consecutive bytes: merged into one beat, the pixel's whole beat is
+// written once rather than once a block.
 `include "opu_field.svh"
 module opu_store
 (
@@ -53,6 +57,13 @@ module opu_store
   logic [11:0] rest_q;
   logic [31:0] dram_next1, dram_next2;
   logic [1:0]  copy_q;  // which of a pixel's 2x2 copies is read next
+  // Which of a pixel's blocks is read next, its entry (entry_q's block
+  // 0's plus the block's offset, kept in a register ahead of the read),
+  // and its first byte past the pixel's.
+  localparam int unsigned HALF_BANK = opu_pkg::ACC_BANK1 / 2;
+  logic [1:0]  blk_q, extra;
+  logic [31:0] raddr_q, blk_bytes_q, blk_next_off;
+  logic        more_blocks;
   logic [1:0]  count;
   logic        empty, issue, accept;
   logic [QW-1:0] head;
@@ -77,7 +88,14 @@ module opu_store
                  32'(`OPU_FIELD(insn_i, STORE_GRANULES)) * opu_pkg::CO : 32'(opu_pkg::L);
   assign pixel_step = up ? pixel << 1 : pixel;
   assign row_step = up ? stride << 1 : stride;
-  assign copy_addr = dram_q + (copy_q[1] ? stride : '0) + (copy_q[0] ? pixel : '0);
+  // Upsample and blocks never meet (an error), so the copy's pixel offset
+  // and the block's bytes share the adder's one input.
+  assign copy_addr = dram_q + (copy_q[1] ? stride : '0) + (copy_q[0] ? pixel : blk_bytes_q);
+  assign extra = 2'(`OPU_FIELD(insn_i, STORE_EXTRA_BLOCKS));
+  assign more_blocks = blk_q != extra;
+  // Block k + 1's offset: 1 ACC_BANK1, 2 HALF_BANK, 3 both.
+  assign blk_next_off = (blk_q[0] ? 32'd0 : 32'(opu_pkg::ACC_BANK1)) +
+                        (blk_q != 2'd0 ? 32'(HALF_BANK) : 32'd0);
   // Room in the queue next cycle for the pixel read now: counting the one
   // leaving this cycle keeps a pixel a cycle flowing.
   assign issue = running_q && 32'(count) + 32'(inflight_q) < 2 + 32'(accept);
@@ -93,7 +111,7 @@ module opu_store
   assign off_next1 = LW'(dram_q) + LW'(pixel_step);
   assign off_next2 = LW'(dram_q) + LW'(pixel_step << 1);
   assign off_row = LW'(row_dram_q) + LW'(row_step);
-  assign acc_raddr_o = entry_q;
+  assign acc_raddr_o = raddr_q;
 
   always_comb begin
     for (int unsigned j = 0; j < opu_pkg::CO; j++)
@@ -101,8 +119,9 @@ module opu_store
                                                            : acc_rdata_i[opu_pkg::ACC_BITS*j +: 8];
     bytes2 = bytes[8*HALF +: 8*HALF];  // a pair's second pixel
     if (upper_q) bytes = {{(8*(opu_pkg::CO-HALF)){1'b0}}, bytes2};
+    // A block before a pixel's last stores all CO lanes.
     for (int unsigned j = 0; j < opu_pkg::CO; j++)
-      lane_mask[j] = 32'(j) < 32'(`OPU_FIELD(insn_i, STORE_LANES));
+      lane_mask[j] = last_blk_q ? 32'(j) < 32'(`OPU_FIELD(insn_i, STORE_LANES)) : 1'b1;
     // The pixel's lanes start on a half granule of its beat (codegen's
     // layouts put every block, plane and compact pixel on a granule, and a
     // pair's second half of the channels on a half one); lanes past the
@@ -134,6 +153,7 @@ module opu_store
   // reads.
   logic [SW-1:0] slot2_q;
   logic [8:0]    added_q;
+  logic          last_blk_q;  // the entry in flight is its pixel's last block
   assign px_slot2 = slot2_q;
   assign merge = inflight_q && pend_q && px_beat == pend_addr_q;
   // The pending beat goes when a pixel of another beat comes, or, the
@@ -157,6 +177,7 @@ module opu_store
       {busy_q, running_q, inflight_q, done_o} <= '0;
       {r_q, odd_q, row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q} <= '0;
       copy_q <= '0;
+      {blk_q, raddr_q, blk_bytes_q, last_blk_q} <= '0;
       upper_q <= 1'b0;
       both_q <= 1'b0;
       {fits_q, room_q, rest_q, more1_q, more2_q, slot2_q, added_q} <= '0;
@@ -168,11 +189,12 @@ module opu_store
       inflight_addr_q <= copy_addr;
       slot2_q <= SW'(((copy_addr & 32'(opu_pkg::L - 1)) + pixel) / HALF);
       upper_q <= pair && odd_q;
+      last_blk_q <= !more_blocks;
       both_q <= issue && both;
       // The bytes of the pixels read a cycle before, chosen then: the
       // 64-bit sum takes a register, not a choice.
       added_q <= issue && both ? 9'(`OPU_FIELD(insn_i, STORE_LANES)) << 1
-                               : 9'(`OPU_FIELD(insn_i, STORE_LANES));
+               : more_blocks ? 9'(opu_pkg::CO) : 9'(`OPU_FIELD(insn_i, STORE_LANES));
       if (inflight_q) bytes_o <= bytes_o + 64'(added_q);
       if (merge) begin
         pend_data_q <= pend_data_q | px_data;
@@ -197,6 +219,9 @@ module opu_store
         r_q <= '0;
         odd_q <= 1'b0;
         copy_q <= '0;
+        blk_q <= '0;
+        blk_bytes_q <= '0;
+        raddr_q <= 32'(`OPU_FIELD(insn_i, STORE_ACC_ADDR));
         row_entry_q <= 32'(`OPU_FIELD(insn_i, STORE_ACC_ADDR));
         entry_q <= 32'(`OPU_FIELD(insn_i, STORE_ACC_ADDR));
         row_dram_q <= `OPU_FIELD(insn_i, STORE_DRAM_ADDR);
@@ -209,17 +234,31 @@ module opu_store
       end else if (issue) begin
         if (up && copy_q != 2'd3) begin
           copy_q <= copy_q + 2'd1;
+        end else if (more_blocks) begin
+          blk_q <= blk_q + 2'd1;
+          blk_bytes_q <= blk_bytes_q + 32'(opu_pkg::CO);
+          raddr_q <= entry_q + blk_next_off;
         end else if (both ? more2_q : more1_q) begin
+          blk_q <= '0;
+          blk_bytes_q <= '0;
           copy_q <= '0;
           odd_q <= both ? odd_q : !odd_q;
           rest_q <= both ? rest_q - 12'd2 : rest_q - 12'd1;
           more1_q <= both ? rest_q > 12'd3 : rest_q > 12'd2;
           more2_q <= both ? rest_q > 12'd4 : rest_q > 12'd3;
-          if (!pair || odd_q || both) entry_q <= entry_q + 1;  // a pair's entry: both pixels read
+          // A pair's entry: both pixels read.
+          if (!pair || odd_q || both) begin
+            entry_q <= entry_q + 1;
+            raddr_q <= entry_q + 1;
+          end else begin
+            raddr_q <= entry_q;
+          end
           dram_q <= both ? dram_next2 : dram_next1;
           fits_q <= $signed({10'd0, both ? off_next2 : off_next1}) <= room_q;
         end else begin
           copy_q <= '0;
+          blk_q <= '0;
+          blk_bytes_q <= '0;
           odd_q <= 1'b0;
           rest_q <= 12'(cols);
           more1_q <= cols > 32'd1;
@@ -227,6 +266,7 @@ module opu_store
           r_q <= r_q + 12'd1;
           row_entry_q <= row_entry_q + 32'(`OPU_FIELD(insn_i, STORE_ACC_PITCH));
           entry_q <= row_entry_q + 32'(`OPU_FIELD(insn_i, STORE_ACC_PITCH));
+          raddr_q <= row_entry_q + 32'(`OPU_FIELD(insn_i, STORE_ACC_PITCH));
           row_dram_q <= row_dram_q + row_step;
           dram_q <= row_dram_q + row_step;
           fits_q <= $signed({10'd0, off_row}) <= room_q;

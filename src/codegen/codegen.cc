@@ -255,6 +255,33 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     if (options.acc_regions > 2)
       for (codegen::Tiling& t : tilings)
         if (codegen::AccQuartersFit(g, t, units)) t.acc_regions = 4;
+    // Whole-pixel stores: tilings of their own, as a tile's blocks take
+    // more of the accumulator (no slices or quarters: the tile's one Store
+    // follows its last block).
+    if (const int64_t blocks = codegen::StoreBlocks(g, units);
+        blocks > 1 && options.store_blocks != 1) {
+      std::vector<codegen::Tiling> kept;
+      const bool residual_tiles = std::any_of(g.residuals.begin(), g.residuals.end(),
+                                              [](const auto& res) { return res.constant.empty(); });
+      const bool carries = g.window_rows > 0 && units.line_columns > 0;
+      for (const bool per_window : {false, true})
+        for (const bool full_width : {false, true}) {
+          if ((per_window && !residual_tiles) || (full_width && !carries)) continue;
+          Expected<codegen::Tiling> fewest =
+              codegen::ChooseTiling(g, units, per_window, full_width, blocks);
+          if (!fewest.ok()) continue;
+          for (codegen::Tiling& t : options.tile_search ? codegen::TallerTilings(g, *fewest)
+                                                        : std::vector<codegen::Tiling>{*fewest}) {
+            if (codegen::WeightsResidentFit(t, units) && options.tile_search) {
+              kept.push_back(t);
+              kept.back().weights_resident = true;
+            }
+            kept.push_back(std::move(t));
+          }
+        }
+      if (options.store_blocks == 2 && !kept.empty()) tilings.clear();
+      for (codegen::Tiling& t : kept) tilings.push_back(std::move(t));
+    }
     std::optional<PlannedStep> best;
     for (const codegen::Tiling& tiling : tilings) {
       OPUC_ASSIGN_OR_RETURN(PlannedStep step,

@@ -14,6 +14,10 @@
 //   compute(u) last:     push compute->load (u < U-2); push compute->store (last chunk)
 //   store(p) first/last: pop compute->store / push store->compute (p < P-R)
 //
+// With whole-pixel stores (Tiling::store_blocks) only a store group's last
+// block pushes compute->store, for the group's one Store, which frees every
+// block's region: the group two after waits for it at its first block.
+//
 // R is Tiling::acc_regions (2: the accumulator's halves; 4: their quarters,
 // where the RTL's bank rule holds pair p's Gemms until pair p-2's post
 // stages are done, and the store of p-2 reads a quarter they do not write).
@@ -164,9 +168,9 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
     }
   }
   compute.First().pop_prev = true;
-  compute.First().pop_next = unit.first_chunk && unit.pair >= tiling.acc_regions;
+  compute.First().pop_next = unit.first_chunk && tiling.WaitsForStore(unit.pair);
   compute.Last().push_prev = place.index < unit_count - 2;
-  compute.Last().push_next = unit.last_chunk;
+  compute.Last().push_next = unit.last_chunk && tiling.Stores(unit.pair);
   return compute;
 }
 
@@ -184,10 +188,17 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
   const auto unit_count = static_cast<int64_t>(units.size());
   const int64_t pair_count = units.back().pair + 1;
   std::vector<isa::Instruction> program;
+  std::vector<int64_t> stored_by(static_cast<size_t>(pair_count), -1);  // a pair's last unit
   for (int64_t index = 0; index < unit_count; ++index) {
     const Unit& unit = units[static_cast<size_t>(index)];
     const UnitPlace place = PlaceUnit(emitter, unit, index);
     estimate.BeginUnit();
+    if (unit.last_chunk) stored_by[static_cast<size_t>(unit.pair)] = index;
+    if (tiling.store_blocks > 1)  // the Store of the store group two before
+      estimate.StoreWait(unit.first_chunk && tiling.WaitsForStore(unit.pair)
+                             ? stored_by[static_cast<size_t>(
+                                   tiling.GroupLastPair(tiling.StoreGroup(unit.pair) - 2))]
+                             : -1);
     // A new window's half was last read by the window two before, whose
     // last unit the pops of the loads before proved finished when it is
     // three or more units back.

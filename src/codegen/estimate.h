@@ -134,6 +134,10 @@ class CycleEstimate {
   /// its weights load: that load waits for them.)
   void AccRegions(int64_t regions) { acc_regions_ = static_cast<size_t>(regions); }
   void BeginUnit() { units_.emplace_back(); }
+  /// The unit's Gemms wait for the store of unit `unit` (a whole-pixel
+  /// store's tile two before), or for none (-1), not `regions` units
+  /// before.
+  void StoreWait(int64_t unit) { units_.back().store_wait = unit; }
   /// The unit's instructions, `words` of them, read from DRAM by the fetch
   /// unit (opu_fetch.sv).
   void Fetch(int64_t words) { units_.back().fetch = Bandwidth(words * isa::kWordBits / 8); }
@@ -230,6 +234,7 @@ class CycleEstimate {
     std::vector<int64_t> gemms;    ///< Each Gemm's cycles, in order.
     int64_t fetch = 0;             ///< The DRAM cycles its instruction words take.
     int64_t waits_from = 0;        ///< Its first load that waits for the unit two before.
+    int64_t store_wait = -2;       ///< StoreWait's unit; -2: acc_regions_ units before.
     int64_t pass = 0;              ///< The cycles of the post side's latest pass.
     std::vector<LoadBeats> loads;  ///< In order.
     int64_t store_words = 0;       ///< The DRAM cycles its stores' writes take.

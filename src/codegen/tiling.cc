@@ -23,6 +23,7 @@ std::string Tiling::Text(const InnerProductGroup& g) const {
              post_slices > 1 ? Cat(", stored in up to ", post_slices, " slices") : "",
              acc_regions > 2 ? Cat(", ", acc_regions, " accumulator regions") : "",
              weights_resident ? ", weights resident" : "",
+             store_blocks > 1 ? Cat(", ", store_blocks, " blocks a store") : "",
              g.Phases() > 1 ? Cat(", as ", g.Phases(), " phases") : "",
              !g.packed ? ""
              : g.RowsPacked()
@@ -45,8 +46,16 @@ int64_t ConstantRowsBefore(const InnerProductGroup& g, size_t k, int64_t lanes) 
   return rows;
 }
 
+int64_t StoreBlocks(const InnerProductGroup& g, const OpuBufferUnits& u) {
+  const int64_t blocks = CeilDiv(g.out_c, u.out_lanes), per_lane_block = u.lanes / u.out_lanes;
+  const int64_t group = std::min(blocks, per_lane_block), last = blocks % per_lane_block;
+  const bool as_is = g.store_output && !g.pool && g.upsampled == kNoTensor && g.Phases() == 1 &&
+                     !g.packed && !g.pairs;
+  return as_is && group >= 2 && group % 2 == 0 && last % 2 == 0 && group <= 4 ? group : 1;
+}
+
 Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& u,
-                              bool residual_per_window, bool full_width) {
+                              bool residual_per_window, bool full_width, int64_t store_blocks) {
   if (u.lanes % u.out_lanes != 0)
     return Unsupported(Cat(g.what, ": array.input_channels (", u.lanes,
                            ") is not a multiple of array.output_channels (", u.out_lanes, ")"));
@@ -71,6 +80,17 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
   if (t.acc_half < 1) {
     t.acc_half = t.pool_sums / 2;
     t.acc_second = t.acc_half;
+  }
+  if (store_blocks > 1) {
+    // Two tiles' blocks, each block's pair of tiles in a slot of its own:
+    // blocks 0 and 2 in bank 0, 1 and 3 in bank 1, 2 and 3 half a bank on.
+    const int64_t bank0 = u.AccBank1(), bank1 = u.AccSumsBank() - u.AccBank1();
+    const int64_t half = store_blocks > 2 ? u.AccBank1() / 2 : bank0;
+    const int64_t slot = std::min(
+        {half, bank0 - (store_blocks > 2 ? half : 0), bank1 - (store_blocks > 2 ? half : 0)});
+    t.store_blocks = store_blocks;
+    t.acc_second = u.AccBank1();
+    t.acc_half = slot / 2;
   }
   if (t.param_half < 1 || t.weight_half < 1 || t.acc_half < 1)
     return Unsupported(Cat(g.what, ": the param, weight and accumulator buffers need two halves"));

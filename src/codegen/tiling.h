@@ -13,6 +13,7 @@
 #ifndef OPUC_SRC_CODEGEN_TILING_H
 #define OPUC_SRC_CODEGEN_TILING_H
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -71,6 +72,14 @@ struct Tiling {
   /// (docs/rtl.md's bank rule still waits for pair p - 2's post stages),
   /// so the array need not wait for the store. Only where AccQuartersFit.
   int64_t acc_regions = 2;
+  /// Output blocks one Store writes together, each pixel's blocks into
+  /// one beat (Store.extra_blocks + 1; docs/codegen.md, "Whole-pixel
+  /// stores"): the blocks of one lane block of L channels, a store group,
+  /// stay in the accumulator until the last one's stages are done, and the
+  /// group's one Store frees them all. Block k of store group s (tile by
+  /// tile, lane block by lane block) sits at StoreBlockEntry((s % 2) x
+  /// acc_half, k). 1 without; only where StoreBlocks says.
+  int64_t store_blocks = 1;
   /// Every output block's weight rows loaded once, by the first unit, from
   /// row 0 of the weight buffer; the units after load none. Only where
   /// WeightsResidentFit.
@@ -93,8 +102,37 @@ struct Tiling {
   std::string Text(const InnerProductGroup& g) const;
   /// The first accumulator entry of pair `pair`'s region.
   int64_t AccBase(int64_t pair) const {
+    if (store_blocks > 1) {  // OpuBufferUnits::StoreBlockEntry, acc_second its bank 1
+      const int64_t k = pair % out_blocks % store_blocks;
+      return StoreGroup(pair) % 2 * acc_half + k % 2 * acc_second + k / 2 * (acc_second / 2);
+    }
     const int64_t per_half = acc_regions / 2;
     return (pair % 2) * acc_second + (pair / 2 % per_half) * (acc_half / per_half);
+  }
+  /// With store_blocks: the store groups of a tile, pair `pair`'s group
+  /// (counted over the tiles), and the last pair of group `group`.
+  int64_t GroupsPerTile() const { return (out_blocks + store_blocks - 1) / store_blocks; }
+  int64_t StoreGroup(int64_t pair) const {
+    return pair / out_blocks * GroupsPerTile() + pair % out_blocks / store_blocks;
+  }
+  int64_t GroupLastPair(int64_t group) const {
+    const int64_t tile = group / GroupsPerTile(), first = group % GroupsPerTile() * store_blocks;
+    return tile * out_blocks + std::min(out_blocks, first + store_blocks) - 1;
+  }
+  /// Whether pair `pair`'s Gemms wait for a Store to free its region;
+  /// whether it ends with a Store (with store_blocks, its group's last
+  /// pair); and whether that Store frees a region a later pair waits for,
+  /// of `pairs` in all.
+  bool WaitsForStore(int64_t pair) const {
+    if (store_blocks > 1) return pair % out_blocks % store_blocks == 0 && StoreGroup(pair) >= 2;
+    return pair >= acc_regions;
+  }
+  bool Stores(int64_t pair) const {
+    return store_blocks <= 1 || GroupLastPair(StoreGroup(pair)) == pair;
+  }
+  bool StoreFrees(int64_t pair, int64_t pairs) const {
+    if (store_blocks > 1) return StoreGroup(pair) < pairs / out_blocks * GroupsPerTile() - 2;
+    return pair < pairs - acc_regions;
   }
 };
 
@@ -103,8 +141,20 @@ struct Tiling {
 /// (Tiling::residual_per_window), which takes more of the buffer.
 /// `full_width` takes only tiles of the output's whole width (whose
 /// depthwise Gemms may carry their rows from the tile above: line_carry.h).
+/// `store_blocks` > 1 keeps a tile's output blocks for one Store
+/// (Tiling::store_blocks; StoreBlocks says where), which takes more of the
+/// accumulator.
 Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& units,
-                              bool residual_per_window = false, bool full_width = false);
+                              bool residual_per_window = false, bool full_width = false,
+                              int64_t store_blocks = 1);
+
+/// The output blocks a Store may write together in `g`
+/// (Tiling::store_blocks): those of a lane block of L channels, where
+/// every store group holds an even count (so that a group's blocks
+/// alternate between the accumulator's banks, and so do its groups) and
+/// the output is stored as it is (no pool, upsample, phases or packing);
+/// else 1.
+int64_t StoreBlocks(const InnerProductGroup& g, const OpuBufferUnits& units);
 
 /// `fewest` and the same tiling cut into more tiles along the height (2, 3,
 /// 4, 6, 8, ... times as many rows of tiles, each distinct): smaller tiles

@@ -98,7 +98,9 @@ void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0,
     s.high_byte = layout.planes() == 2 && p == 0;
     s.upsample = upsample;
     s.pair = shape == StoreShape::kPairs;
-    estimate.Store(StoreIssueCycles(s, pixel, L), copies * tile.rows * tile.cols * lanes,
+    s.extra_blocks = tile.extra_blocks;
+    estimate.Store(StoreIssueCycles(s, pixel, L),
+                   copies * tile.rows * tile.cols * (tile.extra_blocks * tile.block_lanes + lanes),
                    StoreWrites(s, pixel, L));
     store.push_back(s);
   }

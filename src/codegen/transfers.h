@@ -61,6 +61,10 @@ int64_t StoreWrites(const isa::StoreInsn& s, int64_t pixel_bytes, int64_t L);
 
 struct TileRect {
   int64_t acc_addr, rows, cols, pitch = 0;
+  /// Blocks of `block_lanes` (Co) lanes each pixel stores before its last
+  /// one's `lanes` (Store.extra_blocks), from their own entries
+  /// (OpuBufferUnits::StoreBlockEntry).
+  int64_t extra_blocks = 0, block_lanes = 0;
 };
 
 /// How a Store lays a tile's entries out: a pixel each, each as a 2x2

@@ -191,8 +191,21 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
   const InnerProductGroup& g = e.group;
   const GroupLayouts& layouts = e.layouts;
   Batch store;
-  if (!unit.last_chunk) return store;
+  if (!unit.last_chunk || !e.tiling.Stores(unit.pair)) return store;
   const int64_t out_lanes = e.buffers.out_lanes;
+  if (const int64_t blocks = e.tiling.store_blocks; blocks > 1) {
+    // The store group's every block, each pixel's in one beat
+    // (StoreBlocks: the output stored as it is; the group one lane block).
+    const int64_t k = unit.ob % blocks, c0 = (unit.ob - k) * out_lanes;
+    TileRect rect{e.tiling.AccBase(unit.pair - k), unit.row.kept, unit.col.kept, unit.col.size};
+    rect.extra_blocks = k;
+    rect.block_lanes = out_lanes;
+    StoreTile(*e.layouts.output, rect, c0, std::min(out_lanes, g.out_c - c0 - k * out_lanes),
+              unit.row.first, unit.col.first, e.estimate, store.insns);
+    store.First().pop_prev = true;
+    store.Last().push_prev = e.tiling.StoreFrees(unit.pair, pair_count);
+    return store;
+  }
   const int64_t c0 = unit.ob * out_lanes, lanes = std::min(out_lanes, g.out_c - c0);
   const int64_t acc_base = place.acc_base;
   // The output tile's rows from `first`, of `rows` rows: with packed
@@ -225,7 +238,7 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
       isa::DepsOf(store.insns[at]).pop_prev = true;
       e.estimate.EndStoreSlice();
     }
-    store.Last().push_prev = unit.pair < pair_count - e.tiling.acc_regions;
+    store.Last().push_prev = e.tiling.StoreFrees(unit.pair, pair_count);
     return store;
   }
   if (g.Phases() > 1)
@@ -251,7 +264,7 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
     store.Add(none);
   }
   store.First().pop_prev = true;
-  store.Last().push_prev = unit.pair < pair_count - e.tiling.acc_regions;
+  store.Last().push_prev = e.tiling.StoreFrees(unit.pair, pair_count);
   return store;
 }
 

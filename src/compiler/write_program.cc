@@ -169,7 +169,7 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
                                ", partition group ", s, " is group ", group.id));
     for (const isa::Word& w : plan.steps[s].words) {
       Expected<isa::Instruction> insn = isa::Decode(w);
-      if (insn.ok() && UsesLineSlots(*insn)) version = std::max(version, kLineCarryVersion);
+      if (insn.ok()) version = std::max(version, InstructionVersion(*insn));
     }
     OPUC_ASSIGN_OR_RETURN(const Offset<fb::Step> step,
                           WriteStep(fbb, group, plan.steps[s], renumber));

@@ -50,11 +50,14 @@ void AccessesOfGemm(const isa::GemmInsn& i, std::vector<Access>& list) {
   Add(list, Buffer::kAccumulator, i.acc_addr, pixels, true);
 }
 
-void AccessesOfStore(const isa::StoreInsn& i, std::vector<Access>& list) {
+void AccessesOfStore(const isa::StoreInsn& i, const OpuBufferUnits& units,
+                     std::vector<Access>& list) {
   if (i.rows == 0 || i.cols == 0) return;
   const int64_t entries = i.pair ? (i.cols + 1) / 2 : i.cols;  // a pair's two pixels an entry
-  for (int64_t r = 0; r < i.rows; ++r)
-    Add(list, Buffer::kAccumulator, i.acc_addr + r * i.acc_pitch, entries, false);
+  for (int64_t k = 0; k <= i.extra_blocks; ++k)
+    for (int64_t r = 0; r < i.rows; ++r)
+      Add(list, Buffer::kAccumulator, units.StoreBlockEntry(i.acc_addr + r * i.acc_pitch, k),
+          entries, false);
 }
 
 void AccessesOfPost(const isa::Instruction& insn, int64_t lanes, std::vector<Access>& list) {
@@ -99,7 +102,7 @@ std::vector<Access> AccessesOf(const isa::Instruction& insn, const OpuBufferUnit
   std::vector<Access> list;
   if (const auto* load = std::get_if<isa::LoadInsn>(&insn)) AccessesOfLoad(*load, list);
   if (const auto* gemm = std::get_if<isa::GemmInsn>(&insn)) AccessesOfGemm(*gemm, list);
-  if (const auto* store = std::get_if<isa::StoreInsn>(&insn)) AccessesOfStore(*store, list);
+  if (const auto* store = std::get_if<isa::StoreInsn>(&insn)) AccessesOfStore(*store, units, list);
   AccessesOfPost(insn, units.lanes, list);
   return list;
 }

@@ -6,7 +6,9 @@
 // holds a block of L channels), or granules x Co in a compact map. The upsample stage rides on the
 // store: with `upsample` each pixel is written as a 2x2 block of the doubled map. With `pair` an
 // entry holds two pixels, lanes 0 to Co/2 - 1 the first and Co/2 on the second (pixel pairs:
-// docs/isa.md), and `cols` counts pixels.
+// docs/isa.md), and `cols` counts pixels. With `extra_blocks` a pixel's
+// next blocks of Co lanes follow it in DRAM, each from an entry of its own
+// (OpuBufferUnits::StoreBlockEntry), so that its whole beat is written once.
 //
 //===----------------------------------------------------------------------===//
 #include "machine.h"
@@ -25,31 +27,45 @@ Status ExecStore(Machine& m, const isa::StoreInsn& insn) {
     return m.Fail(Cat("pair with lanes ", insn.lanes, insn.upsample ? " and upsample" : "",
                       ": a pair stores at most Co/2 = ", Co / 2, " lanes a pixel of an even Co, ",
                       "without upsample"));
+  const int64_t blocks = 1 + insn.extra_blocks;
+  if (blocks > 1 && (insn.pair || insn.upsample || m.units.StorePixelLanes(insn) > pixel))
+    return m.Fail(Cat("extra_blocks is ", insn.extra_blocks, ": ", blocks, " blocks of ", Co,
+                      " lanes in a ", pixel, "-byte pixel", insn.pair ? ", with pair" : "",
+                      insn.upsample ? ", with upsample" : "",
+                      "; the blocks fill at most a pixel, without pair or upsample"));
   if (insn.rows == 0 || insn.cols == 0) return OkStatus();
   const int64_t last_entry =
       insn.acc_addr + (insn.rows - 1) * insn.acc_pitch + (insn.cols - 1) / per_entry;
-  OPUC_RETURN_IF_ERROR(m.InRange("acc_addr", insn.acc_addr, last_entry - insn.acc_addr + 1,
-                                 m.units.acc_entries, "accumulator entry"));
+  for (int64_t k = 0; k < blocks; ++k) {
+    const int64_t first = m.units.StoreBlockEntry(insn.acc_addr, k);
+    OPUC_RETURN_IF_ERROR(m.InRange(k == 0 ? "acc_addr" : Cat("block ", k, " of acc_addr"), first,
+                                   last_entry - insn.acc_addr + 1, m.units.acc_entries,
+                                   "accumulator entry"));
+  }
   OPUC_RETURN_IF_ERROR(
-      m.InRange("dram_addr", insn.dram_addr, StoredSpan(insn, pixel), m.dram_bytes, "DRAM byte"));
+      m.InRange("dram_addr", insn.dram_addr, StoredSpan(insn, m.units), m.dram_bytes, "DRAM byte"));
   if (m.dry) return OkStatus();                  // checked; no data to move
   const int64_t copies = insn.upsample ? 2 : 1;  // per axis
   const int shift = insn.high_byte ? 8 : 0;
   for (int64_t r = 0; r < insn.rows; ++r) {
     for (int64_t c = 0; c < insn.cols; ++c) {
       const int64_t entry = insn.acc_addr + r * insn.acc_pitch + c / per_entry;
-      const int64_t* v = &m.acc[static_cast<size_t>(entry * Co + (c % per_entry) * (Co / 2))];
-      for (int64_t i = 0; i < copies; ++i) {
-        for (int64_t k = 0; k < copies; ++k) {
-          uint8_t* to = m.dram->data() + insn.dram_addr + (copies * r + i) * insn.dram_stride +
-                        (copies * c + k) * pixel;
-          for (int64_t j = 0; j < insn.lanes; ++j)
-            to[j] = static_cast<uint8_t>(static_cast<uint64_t>(v[j]) >> shift);
+      for (int64_t b = 0; b < blocks; ++b) {
+        const int64_t at = m.units.StoreBlockEntry(entry, b);
+        const int64_t* v = &m.acc[static_cast<size_t>(at * Co + (c % per_entry) * (Co / 2))];
+        const int64_t lanes = b + 1 < blocks ? Co : insn.lanes;
+        for (int64_t i = 0; i < copies; ++i) {
+          for (int64_t k = 0; k < copies; ++k) {
+            uint8_t* to = m.dram->data() + insn.dram_addr + (copies * r + i) * insn.dram_stride +
+                          (copies * c + k) * pixel + b * Co;
+            for (int64_t j = 0; j < lanes; ++j)
+              to[j] = static_cast<uint8_t>(static_cast<uint64_t>(v[j]) >> shift);
+          }
         }
       }
     }
   }
-  m.counters.bytes_stored += StoredBytes(insn);
+  m.counters.bytes_stored += StoredBytes(insn, m.units);
   return OkStatus();
 }
 

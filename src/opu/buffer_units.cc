@@ -30,7 +30,7 @@ int64_t StoreBeatBytes(const isa::StoreInsn& s, const OpuBufferUnits& u) {
     int64_t last = -1;  // the beat the row's previous pixel ended in
     for (int64_t c = 0; c < s.cols * copies; ++c) {
       const int64_t begin = s.dram_addr + r * s.dram_stride + c * pixel;
-      const int64_t first = begin / beat, end = (begin + s.lanes - 1) / beat;
+      const int64_t first = begin / beat, end = (begin + u.StorePixelLanes(s) - 1) / beat;
       beats += end - std::max(first - 1, last);
       last = end;
     }
@@ -39,7 +39,7 @@ int64_t StoreBeatBytes(const isa::StoreInsn& s, const OpuBufferUnits& u) {
 }
 
 int64_t StoreIssueCycles(const isa::StoreInsn& s, int64_t pixel, int64_t beat) {
-  if (!s.pair) return s.rows * s.cols * (s.upsample ? 4 : 1);
+  if (!s.pair) return s.rows * s.cols * (s.upsample ? 4 : 1) * (1 + s.extra_blocks);
   int64_t cycles = 0;
   for (int64_t r = 0; r < s.rows; ++r)
     for (int64_t c = 0; c < s.cols; ++cycles) {

@@ -25,9 +25,12 @@ std::vector<isa::Word> ProgramStep::Words() const {
   return all;
 }
 
-bool UsesLineSlots(const isa::Instruction& insn) {
-  const auto* gemm = std::get_if<isa::GemmInsn>(&insn);
-  return gemm != nullptr && (gemm->line_slot != 0 || gemm->carry);
+uint32_t InstructionVersion(const isa::Instruction& insn) {
+  if (const auto* gemm = std::get_if<isa::GemmInsn>(&insn))
+    return gemm->line_slot != 0 || gemm->carry ? kLineCarryVersion : 1;
+  if (const auto* store = std::get_if<isa::StoreInsn>(&insn))
+    return store->extra_blocks != 0 ? kStoreBlocksVersion : 1;
+  return 1;
 }
 
 const ActivationLayout* Program::Find(TensorId tensor) const {

@@ -332,14 +332,16 @@ Status ProgramReader::CheckInstructions() const {
     const ProgramStep& step = program_.steps_[i];
     if (step.kind != StepKind::kOpu) continue;
     const std::string where = StepName(i, true, step.group);
-    if (program_.version_ < kLineCarryVersion) {
+    if (program_.version_ < kProgramVersion) {
       const std::vector<isa::Word> words = step.Words();
       for (size_t w = 0; w < words.size(); ++w) {
         Expected<isa::Instruction> insn = isa::Decode(words[w]);
-        if (insn.ok() && UsesLineSlots(*insn))
-          return InvalidArgument(Cat(where, ": instruction ", w, " (Gemm): line_slot and carry ",
-                                     "need format version ", kLineCarryVersion,
-                                     "; the program says ", program_.version_));
+        if (!insn.ok() || InstructionVersion(*insn) <= program_.version_) continue;
+        const bool gemm = std::holds_alternative<isa::GemmInsn>(*insn);
+        return InvalidArgument(Cat(where, ": instruction ", w,
+                                   gemm ? " (Gemm): line_slot and carry" : " (Store): extra_blocks",
+                                   " need format version ", InstructionVersion(*insn),
+                                   "; the program says ", program_.version_));
       }
     }
     OPUC_RETURN_IF_ERROR(CheckDramAccesses(program_, step).WithContext(where));

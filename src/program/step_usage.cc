@@ -33,7 +33,7 @@ Expected<StepUsage> UsageOfStep(const Program& program, const ProgramStep& step)
                                                                  : use.param_rows;
       high = std::max(high, end);
     } else if (const auto* store = std::get_if<isa::StoreInsn>(&*insn)) {
-      use.bytes_stored += StoredBytes(*store);
+      use.bytes_stored += StoredBytes(*store, units);
       use.store_beat_bytes += StoreBeatBytes(*store, units);
     } else if (const auto* gemm = std::get_if<isa::GemmInsn>(&*insn)) {
       use.acc_entries = std::max(use.acc_entries, gemm->acc_addr + gemm->out_rows * gemm->out_cols);

@@ -295,6 +295,7 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   options.compact_pixels = c.compact;
   options.post_slices = c.post_slices;
   options.acc_regions = c.acc_regions;
+  options.store_blocks = c.store_blocks;
   Expected<StepPlan> code = PlanSteps(graph, *partition, hw, options);
   REQUIRE_MESSAGE(code.ok(), code.status().ToString());
   REQUIRE(code->steps.size() == 1);
@@ -327,6 +328,7 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   ran.sliced = code->steps[0].tiling.find(" slices") != std::string::npos;
   ran.quartered = code->steps[0].tiling.find("4 accumulator regions") != std::string::npos;
   ran.resident = code->steps[0].tiling.find("weights resident") != std::string::npos;
+  ran.store_blocks = code->steps[0].tiling.find(" blocks a store") != std::string::npos;
   ran.phased = code->steps[0].tiling.find(" phases") != std::string::npos;
   ran.packed = code->steps[0].tiling.find("rows packed") != std::string::npos;
   ran.pixels_packed = code->steps[0].tiling.find("pixels packed") != std::string::npos;

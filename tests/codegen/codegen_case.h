@@ -70,6 +70,9 @@ struct Case {
   // PlanOptions::acc_regions: 0 lets the tiling search choose; 4 where the
   // tiles fit a quarter of the accumulator.
   int64_t acc_regions = 0;
+  // PlanOptions::store_blocks: 0 lets the tiling search choose; 2 where
+  // the output allows.
+  int64_t store_blocks = 0;
 };
 
 std::string Describe(const Case& c);
@@ -103,6 +106,8 @@ struct CaseRun {
   bool quartered = false;
   /// Whether its weights stay resident, loaded once by the first unit.
   bool resident = false;
+  /// Whether its Stores write several blocks of a pixel (whole-pixel stores).
+  bool store_blocks = false;
   /// Whether it runs a transposed convolution as phases.
   bool phased = false;
   /// Whether it runs with packed rows.

@@ -30,12 +30,13 @@ HwConfig Dilating(const char* preset) {
 
 // How many runs folded the input, laid out compact pixels on and off the
 // granule, ran chains of loads in flight, post stages in slices, four
-// accumulator regions and resident weights: a draw that reaches none of
-// them proves nothing of them.
+// accumulator regions, resident weights and whole-pixel stores: a draw that
+// reaches none of them proves nothing of them.
 struct LayoutDraws {
   int folded = 0, on_granule = 0, off_granule = 0, load_chains = 0, after_framed_load = 0,
-      sliced = 0, quartered = 0, resident = 0;
+      sliced = 0, quartered = 0, resident = 0, store_blocks = 0;
   void Add(const CaseRun& ran) {
+    store_blocks += ran.store_blocks;
     sliced += ran.sliced;
     resident += ran.resident;
     quartered += ran.quartered;
@@ -54,6 +55,7 @@ struct LayoutDraws {
     CHECK(sliced > 0);
     CHECK(quartered > 0);
     CHECK(resident > 0);
+    CHECK(store_blocks > 0);
   }
 };
 
@@ -71,6 +73,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
     c.compact = i % 3 != 2;  // L-byte pixels in a third
     c.post_slices = i % 4;   // the search's choice, or 1, 2 or 3 slices
     c.acc_regions = i % 5 == 1 ? 4 : i % 5 == 2 ? 2 : 0;  // else the search's
+    c.store_blocks = i % 3 == 1 ? 2 : 0;                  // else the search's
     upsample += c.upsample;
     concat += !c.pieces.empty();
     i16_residual += c.residual && c.res_format == DType::kI16;
@@ -117,6 +120,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
     c.compact = i % 3 != 2;
     c.post_slices = i % 4;
     c.acc_regions = i % 5 == 1 ? 4 : i % 5 == 2 ? 2 : 0;
+    c.store_blocks = i % 3 == 1 ? 2 : 0;
     layouts.Add(RunCase(c, hw, rng));
   }
   layouts.Check();

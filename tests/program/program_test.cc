@@ -37,9 +37,11 @@ bool Contains(const std::string& text, const std::string& part) {
 }
 
 TEST_CASE("program: what is written reads back the same") {
+  PlanOptions block_stores;  // one block a Store: the version says compact pixels
+  block_stores.store_blocks = 1;
   for (const char* hw : {"tiny", "opu1024"}) {
     CAPTURE(hw);
-    const test::SmallModel m = test::MakeSmallModel(hw);
+    const test::SmallModel m = test::MakeSmallModel(hw, false, false, block_stores);
     REQUIRE_FALSE(m.code.OpuSteps().empty());
     const std::vector<uint8_t> bytes = m.Write();
     CHECK(bytes == m.Write());  // the bytes depend only on the input
@@ -168,7 +170,24 @@ TEST_CASE("program: a newer format version is refused") {
   const auto bytes = fbb.CreateVector(graph);
   fbb.Finish(opup::CreateProgram(fbb, kProgramVersion + 1, build, bytes), "OPUP");
   const std::vector<uint8_t> newer(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-  CHECK(ReadError(newer) == "small.opup: format version is 7; this opuc reads 1 to 6");
+  CHECK(ReadError(newer) == "small.opup: format version is 8; this opuc reads 1 to 7");
+}
+
+TEST_CASE("program: whole-pixel stores are written as version 7 and read back") {
+  PlanOptions forced;
+  forced.store_blocks = 2;
+  const test::SmallModel m = test::MakeSmallModel("tiny", false, false, forced);
+  int blocks = 0;  // Stores of more than one block a pixel, counted from the words
+  for (const PlannedStep* step : m.code.OpuSteps())
+    for (const isa::Word& w : step->words) {
+      Expected<isa::Instruction> insn = isa::Decode(w);
+      REQUIRE(insn.ok());
+      if (const auto* s = std::get_if<isa::StoreInsn>(&*insn)) blocks += s->extra_blocks > 0;
+    }
+  REQUIRE(blocks > 0);
+  Expected<Program> p = Read(m.Write());
+  REQUIRE_MESSAGE(p.ok(), p.status().ToString());
+  CHECK(p->version() == kStoreBlocksVersion);
 }
 
 /// The small model's folded activation (conv1's input, which the host
@@ -194,8 +213,9 @@ ActivationLayout& FoldedActivation(test::SmallModel& m, size_t* index) {
 }
 
 TEST_CASE("program: a folded input reads back, and a program without one stays version 1") {
-  PlanOptions loose;  // L-byte pixels: the version says the fold alone
+  PlanOptions loose;  // L-byte pixels, a block a Store: the version says the fold alone
   loose.compact_pixels = false;
+  loose.store_blocks = 1;
   test::SmallModel m = test::MakeSmallModel("tiny", false, false, loose);
   size_t index = 0;
   const ActivationLayout& folded = FoldedActivation(m, &index);
@@ -273,7 +293,9 @@ TEST_CASE("program: a folded input is checked on read, naming the field") {
 // lanes and one of 3 channels, whose pixels take one granule of Co = 4
 // bytes instead of 8.
 TEST_CASE("program: compact pixels read back as version 3, checked on read") {
-  test::SmallModel m = test::MakeSmallModel("tiny");
+  PlanOptions block_stores;
+  block_stores.store_blocks = 1;
+  test::SmallModel m = test::MakeSmallModel("tiny", false, false, block_stores);
   size_t index = 0;
   ActivationLayout& folded = FoldedActivation(m, &index);
   CHECK(folded.granule == 4);
@@ -436,6 +458,15 @@ TEST_CASE("program: the semantic checks name what is wrong") {
     CHECK(ReadError(WithVersion(m.Write(), 5)) ==
           "small.opup: " + step_name + ": instruction " + std::to_string(at) +
               " (Gemm): line_slot and carry need format version 6; the program says 5");
+  }
+  SUBCASE("a store of two blocks a pixel in a version 6 program") {
+    test::SmallModel m = base;
+    const size_t at = PatchWord<isa::StoreInsn>(m.OpuSteps()[0]->words, [](isa::StoreInsn& s) {
+                        s.extra_blocks = 1;
+                      }).first;
+    CHECK(ReadError(WithVersion(m.Write(), 6)) ==
+          "small.opup: " + step_name + ": instruction " + std::to_string(at) +
+              " (Store): extra_blocks need format version 7; the program says 6");
   }
   SUBCASE("a store into the constants") {
     test::SmallModel m = base;

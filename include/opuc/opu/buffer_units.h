@@ -56,6 +56,18 @@ struct OpuBufferUnits {
   int64_t StorePixelBytes(const isa::StoreInsn& store) const {
     return store.granules > 0 ? store.granules * out_lanes : lanes;
   }
+  /// The consecutive bytes of a pixel a Store writes: Co for each block
+  /// before the last (`extra_blocks`), then `lanes`.
+  int64_t StorePixelLanes(const isa::StoreInsn& store) const {
+    return store.extra_blocks * out_lanes + store.lanes;
+  }
+  /// The accumulator entry of block `k` of the Store pixel whose block 0
+  /// is `entry`: the odd blocks in the other bank, so that the array fills
+  /// one block while the post side finishes the one before (the RTL's bank
+  /// rule), the blocks after the second half a bank further on.
+  int64_t StoreBlockEntry(int64_t entry, int64_t k) const {
+    return entry + (k % 2) * AccBank1() + (k / 2) * (AccBank1() / 2);
+  }
 };
 OpuBufferUnits BufferUnits(const HwConfig& hw);
 
@@ -96,10 +108,10 @@ inline int64_t WindowRowsRead(const isa::GemmInsn& g) {
   return g.carry ? g.out_rows * g.stride_y : g.window_h + 1 + (g.out_rows - 1) * g.stride_y;
 }
 
-/// DRAM bytes a Store writes: `lanes` per pixel, each pixel four times
-/// with `upsample`.
-inline int64_t StoredBytes(const isa::StoreInsn& s) {
-  return s.rows * s.cols * s.lanes * (s.upsample ? 4 : 1);
+/// DRAM bytes a Store writes: its pixel's lanes (StorePixelLanes) per
+/// pixel, each pixel four times with `upsample`.
+inline int64_t StoredBytes(const isa::StoreInsn& s, const OpuBufferUnits& units) {
+  return s.rows * s.cols * units.StorePixelLanes(s) * (s.upsample ? 4 : 1);
 }
 /// The bytes a Store puts on the DRAM port: the pixels of a row that share
 /// an L-byte beat go out as one masked write of the whole beat (docs/rtl.md,
@@ -107,17 +119,18 @@ inline int64_t StoredBytes(const isa::StoreInsn& s) {
 /// not its bytes (at least StoredBytes).
 int64_t StoreBeatBytes(const isa::StoreInsn& store, const OpuBufferUnits& units);
 /// The cycles a Store's engine takes to read its pixels, `pixel_bytes`
-/// apart (StorePixelBytes): one a pixel (four with `upsample`), and with
-/// `pair` one for both pixels of an entry where they fall in one beat of
-/// `beat_bytes` (L; docs/rtl.md, Store).
+/// apart (StorePixelBytes): one a pixel and block (four with `upsample`),
+/// and with `pair` one for both pixels of an entry where they fall in one
+/// beat of `beat_bytes` (L; docs/rtl.md, Store).
 int64_t StoreIssueCycles(const isa::StoreInsn& store, int64_t pixel_bytes, int64_t beat_bytes);
 /// The span of DRAM bytes a Store writes in, from `dram_addr` to past its
 /// last byte, with pixels `pixel_bytes` apart (OpuBufferUnits::
 /// StorePixelBytes); 0 when it stores nothing.
-inline int64_t StoredSpan(const isa::StoreInsn& s, int64_t pixel_bytes) {
+inline int64_t StoredSpan(const isa::StoreInsn& s, const OpuBufferUnits& units) {
   if (s.rows == 0 || s.cols == 0) return 0;
   const int64_t copies = s.upsample ? 2 : 1;  // per axis
-  return (copies * s.rows - 1) * s.dram_stride + (copies * s.cols - 1) * pixel_bytes + s.lanes;
+  return (copies * s.rows - 1) * s.dram_stride + (copies * s.cols - 1) * units.StorePixelBytes(s) +
+         units.StorePixelLanes(s);
 }
 
 }  // namespace opuc

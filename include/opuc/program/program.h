@@ -35,10 +35,11 @@ namespace opuc {
 /// folded inputs (InputFold), version 3 compact pixels (an activation's
 /// granule), version 4 packed rows (an activation's pack), version 5 pixel
 /// pairs (a fold's pixels, a Store's pair), version 6 line slots (a Gemm's
-/// line_slot and carry); a program is
+/// line_slot and carry), version 7 whole-pixel stores (a Store's
+/// extra_blocks); a program is
 /// written as the oldest version that holds it, so that older readers
 /// still take what they can run.
-inline constexpr uint32_t kProgramVersion = 6;
+inline constexpr uint32_t kProgramVersion = 7;
 /// The first version whose activations may be folded.
 inline constexpr uint32_t kInputFoldVersion = 2;
 /// The first version whose activations may have compact pixels.
@@ -50,9 +51,14 @@ inline constexpr uint32_t kPixelPairsVersion = 5;
 /// The first version whose depthwise Gemms may keep rows in line slots.
 inline constexpr uint32_t kLineCarryVersion = 6;
 
-/// Whether an instruction word is a Gemm that keeps its rows in a line
-/// slot other than the first or takes them from one (version 6 and on).
-bool UsesLineSlots(const isa::Instruction& insn);
+/// The first version whose Stores may write several blocks of a pixel.
+inline constexpr uint32_t kStoreBlocksVersion = 7;
+
+/// The oldest program format version whose instructions may do what
+/// `insn` does: a Gemm that keeps its rows in a line slot other than the
+/// first or takes them from one needs kLineCarryVersion, a Store of
+/// several blocks a pixel kStoreBlocksVersion, anything else 1.
+uint32_t InstructionVersion(const isa::Instruction& insn);
 
 /// How a program was built (schema/opup.fbs, table Build).
 struct ProgramBuild {

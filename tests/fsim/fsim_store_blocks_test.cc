@@ -1,0 +1,185 @@
+// Stores that write several blocks of Co lanes of a pixel at once
+// (Store.extra_blocks) on opu1024 (L = 64, Co = 16, the accumulator's bank
+// 1 at entry 2730): a 1 x 3 map whose pixel p holds p + 1 in lane 0, one
+// 1x1 Gemm a block, block b's weights W[j][0] = 4 b + j + 1, so that lane j
+// of block b of pixel p is (p + 1)(4 b + j + 1), worked out by hand. Each
+// block sits where the store looks for it: block 0 at the entry, 1 a bank
+// on (+2730), 2 half a bank on (+1365), 3 both (+4095). The RTL runs the
+// same programs in opuc_rtl_instruction_tests.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "opuc/fsim/fsim.h"
+#ifdef OPUC_ALSO_RTL
+#include "rtl_check.h"
+#endif
+
+namespace opuc::store_blocks_test {
+namespace {
+
+using namespace isa;
+
+constexpr int64_t kL = 64, kCo = 16;
+constexpr int64_t kWeights = 1024;  // DRAM: four weight rows of 16 x 64 bytes
+constexpr int64_t kParams = 8192;   // the param row (16 x 8 bytes)
+constexpr int64_t kOut = 9216;      // the stored map
+constexpr int64_t kEntry = 7;       // block 0's first entry
+constexpr int64_t kBlockEntries[4] = {0, 2730, 1365, 4095};
+
+struct BlocksBench {
+  std::vector<Word> program;
+  std::vector<uint8_t> dram = std::vector<uint8_t>(12288, 0x55);
+
+  template <typename Insn>
+  void Add(const Insn& insn, bool pop_prev = false, bool push_next = false) {
+    Insn with = insn;
+    with.deps.pop_prev = pop_prev;
+    with.deps.push_next = push_next;
+    Expected<Word> word = Encode(with);
+    REQUIRE(word.ok());
+    program.push_back(*word);
+  }
+  Status Run(OpuCounters* counters = nullptr) {
+    [[maybe_unused]] const std::vector<uint8_t> before = dram;
+    OpuCounters counts;
+    const Status status = RunFunctionalSim(*HwConfigPreset("opu1024"), program, dram, &counts);
+    if (counters) *counters = counts;
+#ifdef OPUC_ALSO_RTL
+    if (status.ok())
+      rtl_test::RequireRtlMatches(*HwConfigPreset("opu1024"), program, before, dram, counts);
+#endif
+    return status;
+  }
+};
+
+LoadInsn Load(int64_t buffer, int64_t dram, int64_t rows, int64_t cols, int64_t stride) {
+  LoadInsn l;
+  l.buffer = buffer;
+  l.dram_addr = dram;
+  l.rows = rows;
+  l.cols = cols;
+  l.dram_stride = stride;
+  return l;
+}
+
+// The map, the weights and params loaded, and `blocks` blocks computed and
+// through the output stage, each in its own entries; the store follows.
+void Blocks(BlocksBench& b, int64_t blocks) {
+  for (int64_t p = 0; p < 3; ++p) {
+    std::fill_n(&b.dram[static_cast<size_t>(p * kL)], kL, 0);
+    b.dram[static_cast<size_t>(p * kL)] = static_cast<uint8_t>(p + 1);
+  }
+  for (int64_t k = 0; k < 4; ++k)
+    for (int64_t j = 0; j < kCo; ++j) {
+      uint8_t* row = &b.dram[static_cast<size_t>(kWeights + k * kCo * kL + j * kL)];
+      std::fill_n(row, kL, 0);
+      row[0] = static_cast<uint8_t>(4 * k + j + 1);
+    }
+  for (int64_t j = 0; j < kCo; ++j) {
+    const int32_t bias = 0;
+    const int16_t m = 1;
+    uint8_t* lane = &b.dram[static_cast<size_t>(kParams + j * 8)];
+    std::memcpy(lane, &bias, 4);
+    std::memcpy(lane + 4, &m, 2);
+    lane[6] = lane[7] = 0;
+  }
+  b.Add(Load(LoadInsn::kFeatureMap, 0, 1, 3, 3 * kL));
+  b.Add(Load(LoadInsn::kWeights, kWeights, 4, 1, kCo * kL));
+  b.Add(Load(LoadInsn::kParams, kParams, 1, 1, kCo * 8), false, true);
+  for (int64_t k = 0; k < blocks; ++k) {
+    GemmInsn g;
+    g.fm_pitch = 3;
+    g.out_rows = 1;
+    g.out_cols = 3;
+    g.stride_y = g.stride_x = 1;
+    g.wgt_addr = k;
+    g.acc_addr = kEntry + kBlockEntries[k];
+    g.init = GemmInsn::kFromBias;
+    b.Add(g, k == 0);
+    OutputInsn o;
+    o.acc_addr = g.acc_addr;
+    o.count = 3;
+    o.lo = -128;
+    o.hi = 127;
+    b.Add(o, false, k + 1 == blocks);
+  }
+}
+
+StoreInsn BlocksStore(int64_t extra_blocks, int64_t lanes, int64_t granules) {
+  StoreInsn s;
+  s.acc_addr = kEntry;
+  s.acc_pitch = 3;
+  s.rows = 1;
+  s.cols = 3;
+  s.lanes = lanes;
+  s.extra_blocks = extra_blocks;
+  s.granules = granules;
+  s.dram_addr = kOut;
+  s.dram_stride = 3 * kL;
+  return s;
+}
+
+int Value(int64_t p, int64_t byte) {
+  return static_cast<int>((p + 1) * (byte + 1 - 12 * (byte / kCo)));
+}
+
+TEST_CASE("store blocks: four blocks of a 64-byte pixel, the last 5 lanes of 16") {
+  BlocksBench b;
+  Blocks(b, 4);
+  b.Add(BlocksStore(3, 5, 0), true);
+  OpuCounters counters;
+  const Status run = b.Run(&counters);
+  REQUIRE_MESSAGE(run.ok(), run.ToString());
+  for (int64_t p = 0; p < 3; ++p)
+    for (int64_t byte = 0; byte < kL; ++byte) {
+      CAPTURE(p);
+      CAPTURE(byte);
+      // Lane j of block b: (p + 1)(4 b + j + 1) with byte = 16 b + j.
+      const int want = byte < 3 * kCo + 5 ? Value(p, byte) : 0x55;
+      CHECK(static_cast<int>(b.dram[static_cast<size_t>(kOut + p * kL + byte)]) == want);
+    }
+  CHECK(counters.bytes_stored == 3 * (3 * kCo + 5));
+}
+
+TEST_CASE("store blocks: two blocks of a compact 32-byte pixel, two pixels a beat") {
+  BlocksBench b;
+  Blocks(b, 2);
+  b.Add(BlocksStore(1, 16, 2), true);
+  REQUIRE(b.Run().ok());
+  for (int64_t p = 0; p < 3; ++p)
+    for (int64_t byte = 0; byte < 2 * kCo; ++byte) {
+      CAPTURE(p);
+      CAPTURE(byte);
+      CHECK(static_cast<int>(b.dram[static_cast<size_t>(kOut + p * 2 * kCo + byte)]) ==
+            Value(p, byte));
+    }
+  CHECK(b.dram[static_cast<size_t>(kOut + 3 * 2 * kCo)] == 0x55);  // nothing past the map
+}
+
+#ifndef OPUC_ALSO_RTL
+TEST_CASE("store blocks: more than a pixel, with pair or upsample, past the accumulator") {
+  const auto refusal = [](StoreInsn s) {
+    BlocksBench b;
+    b.Add(s);
+    return b.Run().message();
+  };
+  CHECK(refusal(BlocksStore(2, 16, 2)) ==
+        "instruction 0 (Store): extra_blocks is 2: 3 blocks of 16 lanes in a 32-byte pixel; the "
+        "blocks fill at most a pixel, without pair or upsample");
+  StoreInsn up = BlocksStore(1, 16, 0);
+  up.upsample = 1;
+  CHECK(refusal(up) ==
+        "instruction 0 (Store): extra_blocks is 1: 2 blocks of 16 lanes in a 64-byte pixel, with "
+        "upsample; the blocks fill at most a pixel, without pair or upsample");
+  StoreInsn late = BlocksStore(3, 16, 0);
+  late.acc_addr = 1400;  // block 3 from entry 5495: past the 5461
+  CHECK(refusal(late) ==
+        "instruction 0 (Store): block 3 of acc_addr reaches accumulator entry 5497; there are "
+        "5461");
+}
+#endif
+
+}  // namespace
+}  // namespace opuc::store_blocks_test
