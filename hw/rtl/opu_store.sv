@@ -62,7 +62,9 @@ module opu_store
   // and its first byte past the pixel's.
   localparam int unsigned HALF_BANK = opu_pkg::ACC_BANK1 / 2;
   logic [1:0]  blk_q, extra;
-  logic [31:0] raddr_q, blk_bytes_q, blk_next_off;
+  localparam int unsigned AW = opu_pkg::ACC_AW;
+  logic [AW-1:0] raddr_q, blk_next_off;
+  logic [31:0] blk_bytes, entry_next, row_entry_next;
   logic        more_blocks;
   logic [1:0]  count;
   logic        empty, issue, accept;
@@ -90,12 +92,17 @@ module opu_store
   assign row_step = up ? stride << 1 : stride;
   // Upsample and blocks never meet (an error), so the copy's pixel offset
   // and the block's bytes share the adder's one input.
-  assign copy_addr = dram_q + (copy_q[1] ? stride : '0) + (copy_q[0] ? pixel : blk_bytes_q);
+  assign blk_bytes = 32'(blk_q) * opu_pkg::CO;
+  assign copy_addr = dram_q + (copy_q[1] ? stride : '0) + (copy_q[0] ? pixel : blk_bytes);
+  // The next pixel's and the next row's first entry, for both entry_q and
+  // the read address.
+  assign entry_next = entry_q + 1;
+  assign row_entry_next = row_entry_q + 32'(`OPU_FIELD(insn_i, STORE_ACC_PITCH));
   assign extra = 2'(`OPU_FIELD(insn_i, STORE_EXTRA_BLOCKS));
   assign more_blocks = blk_q != extra;
   // Block k + 1's offset: 1 ACC_BANK1, 2 HALF_BANK, 3 both.
-  assign blk_next_off = (blk_q[0] ? 32'd0 : 32'(opu_pkg::ACC_BANK1)) +
-                        (blk_q != 2'd0 ? 32'(HALF_BANK) : 32'd0);
+  assign blk_next_off = (blk_q[0] ? AW'(0) : AW'(opu_pkg::ACC_BANK1)) +
+                        (blk_q != 2'd0 ? AW'(HALF_BANK) : AW'(0));
   // Room in the queue next cycle for the pixel read now: counting the one
   // leaving this cycle keeps a pixel a cycle flowing.
   assign issue = running_q && 32'(count) + 32'(inflight_q) < 2 + 32'(accept);
@@ -111,7 +118,7 @@ module opu_store
   assign off_next1 = LW'(dram_q) + LW'(pixel_step);
   assign off_next2 = LW'(dram_q) + LW'(pixel_step << 1);
   assign off_row = LW'(row_dram_q) + LW'(row_step);
-  assign acc_raddr_o = raddr_q;
+  assign acc_raddr_o = 32'(raddr_q);
 
   always_comb begin
     for (int unsigned j = 0; j < opu_pkg::CO; j++)
@@ -177,7 +184,7 @@ module opu_store
       {busy_q, running_q, inflight_q, done_o} <= '0;
       {r_q, odd_q, row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q} <= '0;
       copy_q <= '0;
-      {blk_q, raddr_q, blk_bytes_q, last_blk_q} <= '0;
+      {blk_q, raddr_q, last_blk_q} <= '0;
       upper_q <= 1'b0;
       both_q <= 1'b0;
       {fits_q, room_q, rest_q, more1_q, more2_q, slot2_q, added_q} <= '0;
@@ -220,8 +227,7 @@ module opu_store
         odd_q <= 1'b0;
         copy_q <= '0;
         blk_q <= '0;
-        blk_bytes_q <= '0;
-        raddr_q <= 32'(`OPU_FIELD(insn_i, STORE_ACC_ADDR));
+        raddr_q <= AW'(`OPU_FIELD(insn_i, STORE_ACC_ADDR));
         row_entry_q <= 32'(`OPU_FIELD(insn_i, STORE_ACC_ADDR));
         entry_q <= 32'(`OPU_FIELD(insn_i, STORE_ACC_ADDR));
         row_dram_q <= `OPU_FIELD(insn_i, STORE_DRAM_ADDR);
@@ -236,11 +242,9 @@ module opu_store
           copy_q <= copy_q + 2'd1;
         end else if (more_blocks) begin
           blk_q <= blk_q + 2'd1;
-          blk_bytes_q <= blk_bytes_q + 32'(opu_pkg::CO);
-          raddr_q <= entry_q + blk_next_off;
+          raddr_q <= AW'(entry_q) + blk_next_off;
         end else if (both ? more2_q : more1_q) begin
           blk_q <= '0;
-          blk_bytes_q <= '0;
           copy_q <= '0;
           odd_q <= both ? odd_q : !odd_q;
           rest_q <= both ? rest_q - 12'd2 : rest_q - 12'd1;
@@ -248,25 +252,24 @@ module opu_store
           more2_q <= both ? rest_q > 12'd4 : rest_q > 12'd3;
           // A pair's entry: both pixels read.
           if (!pair || odd_q || both) begin
-            entry_q <= entry_q + 1;
-            raddr_q <= entry_q + 1;
+            entry_q <= entry_next;
+            raddr_q <= AW'(entry_next);
           end else begin
-            raddr_q <= entry_q;
+            raddr_q <= AW'(entry_q);
           end
           dram_q <= both ? dram_next2 : dram_next1;
           fits_q <= $signed({10'd0, both ? off_next2 : off_next1}) <= room_q;
         end else begin
           copy_q <= '0;
           blk_q <= '0;
-          blk_bytes_q <= '0;
           odd_q <= 1'b0;
           rest_q <= 12'(cols);
           more1_q <= cols > 32'd1;
           more2_q <= cols > 32'd2;
           r_q <= r_q + 12'd1;
-          row_entry_q <= row_entry_q + 32'(`OPU_FIELD(insn_i, STORE_ACC_PITCH));
-          entry_q <= row_entry_q + 32'(`OPU_FIELD(insn_i, STORE_ACC_PITCH));
-          raddr_q <= row_entry_q + 32'(`OPU_FIELD(insn_i, STORE_ACC_PITCH));
+          row_entry_q <= row_entry_next;
+          entry_q <= row_entry_next;
+          raddr_q <= AW'(row_entry_next);
           row_dram_q <= row_dram_q + row_step;
           dram_q <= row_dram_q + row_step;
           fits_q <= $signed({10'd0, off_row}) <= room_q;
