@@ -13,7 +13,8 @@
 // both pixels fall in one beat the entry is read once and written as both
 // (a pair a cycle), else once for each. With `extra_blocks` each pixel is
 // read as 1 + extra_blocks entries, its blocks of CO lanes (the odd ones
-// ACC_BANK1 on, the third and fourth ACC_BANK1 / 2 further), written to
+// in the other bank, ACC_BANK1 on or back, the third and fourth
+// ACC_BANK1 / 2 further), written to
 // its consecutive bytes: merged into one beat, the pixel's whole beat is
 // written once rather than once a block.
 `include "opu_field.svh"
@@ -100,8 +101,11 @@ module opu_store
   assign row_entry_next = row_entry_q + 32'(`OPU_FIELD(insn_i, STORE_ACC_PITCH));
   assign extra = 2'(`OPU_FIELD(insn_i, STORE_EXTRA_BLOCKS));
   assign more_blocks = blk_q != extra;
-  // Block k + 1's offset: 1 ACC_BANK1, 2 HALF_BANK, 3 both.
-  assign blk_next_off = (blk_q[0] ? AW'(0) : AW'(opu_pkg::ACC_BANK1)) +
+  // Block k + 1's offset: 1 the other bank (ACC_BANK1 on from bank 0,
+  // back from bank 1), 2 HALF_BANK, 3 both.
+  assign blk_next_off = (blk_q[0] ? AW'(0)
+                         : 32'(entry_q) < opu_pkg::ACC_BANK1 ? AW'(opu_pkg::ACC_BANK1)
+                                                             : AW'(32'd0 - 32'(opu_pkg::ACC_BANK1))) +
                         (blk_q != 2'd0 ? AW'(HALF_BANK) : AW'(0));
   // Room in the queue next cycle for the pixel read now: counting the one
   // leaving this cycle keeps a pixel a cycle flowing.

@@ -258,8 +258,9 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     // Whole-pixel stores: tilings of their own, as a tile's blocks take
     // more of the accumulator (no slices or quarters: the tile's one Store
     // follows its last block).
-    if (const int64_t blocks = codegen::StoreBlocks(g, units);
-        blocks > 1 && options.store_blocks != 1) {
+    const bool weigh_blocks =
+        options.store_blocks == 2 || (options.store_blocks == 0 && options.tile_search);
+    if (const int64_t blocks = codegen::StoreBlocks(g, units); blocks > 1 && weigh_blocks) {
       std::vector<codegen::Tiling> kept;
       const bool residual_tiles = std::any_of(g.residuals.begin(), g.residuals.end(),
                                               [](const auto& res) { return res.constant.empty(); });

@@ -47,11 +47,12 @@ int64_t ConstantRowsBefore(const InnerProductGroup& g, size_t k, int64_t lanes) 
 }
 
 int64_t StoreBlocks(const InnerProductGroup& g, const OpuBufferUnits& u) {
-  const int64_t blocks = CeilDiv(g.out_c, u.out_lanes), per_lane_block = u.lanes / u.out_lanes;
-  const int64_t group = std::min(blocks, per_lane_block), last = blocks % per_lane_block;
+  const int64_t blocks = CeilDiv(g.out_c, u.out_lanes);
+  const int64_t group =
+      std::min({blocks, u.lanes / u.out_lanes, int64_t{4}});  // extra_blocks: 2 bits
   const bool as_is = g.store_output && !g.pool && g.upsampled == kNoTensor && g.Phases() == 1 &&
                      !g.packed && !g.pairs;
-  return as_is && group >= 2 && group % 2 == 0 && last % 2 == 0 && group <= 4 ? group : 1;
+  return as_is && group >= 2 ? group : 1;
 }
 
 Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& u,

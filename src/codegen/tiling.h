@@ -77,8 +77,9 @@ struct Tiling {
   /// stores"): the blocks of one lane block of L channels, a store group,
   /// stay in the accumulator until the last one's stages are done, and the
   /// group's one Store frees them all. Block k of store group s (tile by
-  /// tile, lane block by lane block) sits at StoreBlockEntry((s % 2) x
-  /// acc_half, k). 1 without; only where StoreBlocks says.
+  /// tile, lane block by lane block), pair p, sits at (s % 2) x acc_half in
+  /// bank p % 2, ⌊k / 2⌋ half a bank on (StoreBlockEntry). 1 without; only
+  /// where StoreBlocks says.
   int64_t store_blocks = 1;
   /// Every output block's weight rows loaded once, by the first unit, from
   /// row 0 of the weight buffer; the units after load none. Only where
@@ -103,8 +104,10 @@ struct Tiling {
   /// The first accumulator entry of pair `pair`'s region.
   int64_t AccBase(int64_t pair) const {
     if (store_blocks > 1) {  // OpuBufferUnits::StoreBlockEntry, acc_second its bank 1
+      // Pair p in bank p % 2, as without: block 0 of a group in its first
+      // pair's bank, the odd blocks in the other one.
       const int64_t k = pair % out_blocks % store_blocks;
-      return StoreGroup(pair) % 2 * acc_half + k % 2 * acc_second + k / 2 * (acc_second / 2);
+      return StoreGroup(pair) % 2 * acc_half + pair % 2 * acc_second + k / 2 * (acc_second / 2);
     }
     const int64_t per_half = acc_regions / 2;
     return (pair % 2) * acc_second + (pair / 2 % per_half) * (acc_half / per_half);
@@ -149,11 +152,9 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
                               int64_t store_blocks = 1);
 
 /// The output blocks a Store may write together in `g`
-/// (Tiling::store_blocks): those of a lane block of L channels, where
-/// every store group holds an even count (so that a group's blocks
-/// alternate between the accumulator's banks, and so do its groups) and
-/// the output is stored as it is (no pool, upsample, phases or packing);
-/// else 1.
+/// (Tiling::store_blocks): those of a lane block of L channels, where there
+/// are two or more and the output is stored as it is (no pool, upsample,
+/// phases or packing); else 1.
 int64_t StoreBlocks(const InnerProductGroup& g, const OpuBufferUnits& units);
 
 /// `fewest` and the same tiling cut into more tiles along the height (2, 3,

@@ -36,6 +36,12 @@ Status ExecStore(Machine& m, const isa::StoreInsn& insn) {
   if (insn.rows == 0 || insn.cols == 0) return OkStatus();
   const int64_t last_entry =
       insn.acc_addr + (insn.rows - 1) * insn.acc_pitch + (insn.cols - 1) / per_entry;
+  // Each block's entries follow block 0's, in one piece: block 0's may not
+  // cross into the bank whose blocks go the other way.
+  if (blocks > 1 && insn.acc_addr < m.units.AccBank1() && last_entry >= m.units.AccBank1())
+    return m.Fail(Cat("extra_blocks with entries ", insn.acc_addr, " to ", last_entry,
+                      ": block 0's entries cross the accumulator's second bank at ",
+                      m.units.AccBank1()));
   for (int64_t k = 0; k < blocks; ++k) {
     const int64_t first = m.units.StoreBlockEntry(insn.acc_addr, k);
     OPUC_RETURN_IF_ERROR(m.InRange(k == 0 ? "acc_addr" : Cat("block ", k, " of acc_addr"), first,

@@ -3,9 +3,10 @@
 // 1 at entry 2730): a 1 x 3 map whose pixel p holds p + 1 in lane 0, one
 // 1x1 Gemm a block, block b's weights W[j][0] = 4 b + j + 1, so that lane j
 // of block b of pixel p is (p + 1)(4 b + j + 1), worked out by hand. Each
-// block sits where the store looks for it: block 0 at the entry, 1 a bank
-// on (+2730), 2 half a bank on (+1365), 3 both (+4095). The RTL runs the
-// same programs in opuc_rtl_instruction_tests.
+// block sits where the store looks for it: block 0 at the entry, 1 in the
+// other bank (+2730 from bank 0, -2730 from bank 1), 2 half a bank on
+// (+1365), 3 both. The RTL runs the same programs in
+// opuc_rtl_instruction_tests.
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -25,8 +26,8 @@ constexpr int64_t kL = 64, kCo = 16;
 constexpr int64_t kWeights = 1024;  // DRAM: four weight rows of 16 x 64 bytes
 constexpr int64_t kParams = 8192;   // the param row (16 x 8 bytes)
 constexpr int64_t kOut = 9216;      // the stored map
+constexpr int64_t kBank1 = 2730;    // opu1024's AccBank1: 5461 / 2
 constexpr int64_t kEntry = 7;       // block 0's first entry
-constexpr int64_t kBlockEntries[4] = {0, 2730, 1365, 4095};
 
 struct BlocksBench {
   std::vector<Word> program;
@@ -64,9 +65,15 @@ LoadInsn Load(int64_t buffer, int64_t dram, int64_t rows, int64_t cols, int64_t 
   return l;
 }
 
+// Block k's first entry for a Store from `entry`.
+int64_t BlockEntry(int64_t entry, int64_t k) {
+  return entry + (k % 2) * (entry < kBank1 ? kBank1 : -kBank1) + (k / 2) * (kBank1 / 2);
+}
+
 // The map, the weights and params loaded, and `blocks` blocks computed and
-// through the output stage, each in its own entries; the store follows.
-void Blocks(BlocksBench& b, int64_t blocks) {
+// through the output stage, each in its own entries from `entry`; the store
+// follows.
+void Blocks(BlocksBench& b, int64_t blocks, int64_t entry = kEntry) {
   for (int64_t p = 0; p < 3; ++p) {
     std::fill_n(&b.dram[static_cast<size_t>(p * kL)], kL, 0);
     b.dram[static_cast<size_t>(p * kL)] = static_cast<uint8_t>(p + 1);
@@ -95,7 +102,7 @@ void Blocks(BlocksBench& b, int64_t blocks) {
     g.out_cols = 3;
     g.stride_y = g.stride_x = 1;
     g.wgt_addr = k;
-    g.acc_addr = kEntry + kBlockEntries[k];
+    g.acc_addr = BlockEntry(entry, k);
     g.init = GemmInsn::kFromBias;
     b.Add(g, k == 0);
     OutputInsn o;
@@ -107,9 +114,10 @@ void Blocks(BlocksBench& b, int64_t blocks) {
   }
 }
 
-StoreInsn BlocksStore(int64_t extra_blocks, int64_t lanes, int64_t granules) {
+StoreInsn BlocksStore(int64_t extra_blocks, int64_t lanes, int64_t granules,
+                      int64_t entry = kEntry) {
   StoreInsn s;
-  s.acc_addr = kEntry;
+  s.acc_addr = entry;
   s.acc_pitch = 3;
   s.rows = 1;
   s.cols = 3;
@@ -143,10 +151,11 @@ TEST_CASE("store blocks: four blocks of a 64-byte pixel, the last 5 lanes of 16"
   CHECK(counters.bytes_stored == 3 * (3 * kCo + 5));
 }
 
-TEST_CASE("store blocks: two blocks of a compact 32-byte pixel, two pixels a beat") {
+TEST_CASE("store blocks: two blocks of a compact 32-byte pixel from bank 1, two pixels a beat") {
+  // Block 0 at entry 2740, block 1 back in bank 0 at 10.
   BlocksBench b;
-  Blocks(b, 2);
-  b.Add(BlocksStore(1, 16, 2), true);
+  Blocks(b, 2, kBank1 + 10);
+  b.Add(BlocksStore(1, 16, 2, kBank1 + 10), true);
   REQUIRE(b.Run().ok());
   for (int64_t p = 0; p < 3; ++p)
     for (int64_t byte = 0; byte < 2 * kCo; ++byte) {
@@ -159,7 +168,8 @@ TEST_CASE("store blocks: two blocks of a compact 32-byte pixel, two pixels a bea
 }
 
 #ifndef OPUC_ALSO_RTL
-TEST_CASE("store blocks: more than a pixel, with pair or upsample, past the accumulator") {
+TEST_CASE(
+    "store blocks: more than a pixel, with pair or upsample, across the banks, past the end") {
   const auto refusal = [](StoreInsn s) {
     BlocksBench b;
     b.Add(s);
@@ -173,6 +183,10 @@ TEST_CASE("store blocks: more than a pixel, with pair or upsample, past the accu
   CHECK(refusal(up) ==
         "instruction 0 (Store): extra_blocks is 1: 2 blocks of 16 lanes in a 64-byte pixel, with "
         "upsample; the blocks fill at most a pixel, without pair or upsample");
+  StoreInsn across = BlocksStore(1, 16, 0, kBank1 - 1);  // entries 2729 to 2731
+  CHECK(refusal(across) ==
+        "instruction 0 (Store): extra_blocks with entries 2729 to 2731: block 0's entries cross "
+        "the accumulator's second bank at 2730");
   StoreInsn late = BlocksStore(3, 16, 0);
   late.acc_addr = 1400;  // block 3 from entry 5495: past the 5461
   CHECK(refusal(late) ==

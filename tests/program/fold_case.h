@@ -168,7 +168,14 @@ inline int64_t RunFoldCase(const FoldCase& c, const HwConfig& hw, std::mt19937& 
   CHECK(paired == c.ShouldPair(hw.array.input_channels, hw.array.output_channels));
   bool compact = false;  // the oldest version that holds the program
   for (const ActivationLayout& a : program->activations()) compact = compact || a.granule > 0;
-  CHECK(program->version() == (paired    ? kPixelPairsVersion
+  bool blocks = false;  // a Store of several blocks a pixel
+  for (const isa::Word& w : program->steps()[0].Words()) {
+    Expected<isa::Instruction> insn = isa::Decode(w);
+    const auto* store = insn.ok() ? std::get_if<isa::StoreInsn>(&*insn) : nullptr;
+    blocks = blocks || (store != nullptr && store->extra_blocks > 0);
+  }
+  CHECK(program->version() == (blocks    ? kStoreBlocksVersion
+                               : paired  ? kPixelPairsVersion
                                : compact ? kCompactPixelsVersion
                                : folded  ? kInputFoldVersion
                                          : uint32_t{1}));

@@ -89,7 +89,8 @@ struct PlanOptions {
   int64_t acc_regions = 0;
   /// Store a tile's output blocks together, each pixel's whole beat once
   /// (docs/codegen.md, "Whole-pixel stores"), where the output allows:
-  /// 0 the tiling search weighs it, 1 never, 2 always.
+  /// 0 the tiling search weighs it (never without the search), 1 never,
+  /// 2 always.
   int64_t store_blocks = 0;
   /// Run a transposed convolution whose kernel equals its stride as
   /// phases (docs/codegen.md, "Transposed convolutions as phases"), not

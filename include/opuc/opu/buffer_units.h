@@ -62,11 +62,13 @@ struct OpuBufferUnits {
     return store.extra_blocks * out_lanes + store.lanes;
   }
   /// The accumulator entry of block `k` of the Store pixel whose block 0
-  /// is `entry`: the odd blocks in the other bank, so that the array fills
-  /// one block while the post side finishes the one before (the RTL's bank
-  /// rule), the blocks after the second half a bank further on.
+  /// is `entry`: the odd blocks in the other bank (AccBank1() on from bank
+  /// 0, back from bank 1), so that the array fills one block while the post
+  /// side finishes the one before (the RTL's bank rule), the blocks after
+  /// the second half a bank further on.
   int64_t StoreBlockEntry(int64_t entry, int64_t k) const {
-    return entry + (k % 2) * AccBank1() + (k / 2) * (AccBank1() / 2);
+    const int64_t other = entry < AccBank1() ? AccBank1() : -AccBank1();
+    return entry + (k % 2) * other + (k / 2) * (AccBank1() / 2);
   }
 };
 OpuBufferUnits BufferUnits(const HwConfig& hw);
