@@ -23,6 +23,7 @@
 #include "packed_rows.h"
 #include "phases.h"
 #include "support/format.h"
+#include "tiling_search.h"
 
 namespace opuc {
 namespace {
@@ -208,81 +209,8 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     if (g.store_pool) layouts.pool = code.Find(g.pool->tensor);
     if (g.upsampled != kNoTensor) layouts.upsampled = code.Find(g.upsampled);
     // The tiling the estimator finds fastest, the fewest tiles on a tie.
-    std::vector<codegen::Tiling> tilings{r.tiling};
-    if (options.tile_search) {
-      tilings = codegen::TallerTilings(g, r.tiling);
-      const bool residual_tiles = std::any_of(g.residuals.begin(), g.residuals.end(),
-                                              [](const auto& res) { return res.constant.empty(); });
-      Expected<codegen::Tiling> kept =
-          codegen::ChooseTiling(g, units, /*residual_per_window=*/true);
-      if (residual_tiles && kept.ok())
-        for (codegen::Tiling& t : codegen::TallerTilings(g, *kept)) tilings.push_back(std::move(t));
-      // Depthwise Gemms carry their rows only from the tile above: where
-      // the fewest tiles cut the width, whole-width tiles too.
-      if (g.window_rows > 0 && units.line_columns > 0 && r.tiling.cols.size() > 1) {
-        Expected<codegen::Tiling> wide = codegen::ChooseTiling(g, units, false, true);
-        if (wide.ok())
-          for (codegen::Tiling& t : codegen::TallerTilings(g, *wide))
-            tilings.push_back(std::move(t));
-      }
-      if (codegen::PostSlicesFit(g) && options.post_slices == 0) {
-        const size_t whole = tilings.size();
-        for (size_t i = 0; i < whole; ++i)
-          for (const int64_t slices : {2, 4}) {
-            tilings.push_back(tilings[i]);
-            tilings.back().post_slices = slices;
-          }
-      }
-    }
-    if (codegen::PostSlicesFit(g) && options.post_slices > 0)
-      for (codegen::Tiling& t : tilings) t.post_slices = options.post_slices;
-    if (options.tile_search && options.acc_regions == 0) {
-      const size_t whole = tilings.size();
-      for (size_t i = 0; i < whole; ++i)
-        if (codegen::AccQuartersFit(g, tilings[i], units)) {
-          tilings.push_back(tilings[i]);
-          tilings.back().acc_regions = 4;
-        }
-    }
-    if (options.tile_search) {
-      const size_t whole = tilings.size();
-      for (size_t i = 0; i < whole; ++i)
-        if (codegen::WeightsResidentFit(tilings[i], units)) {
-          tilings.push_back(tilings[i]);
-          tilings.back().weights_resident = true;
-        }
-    }
-    if (options.acc_regions > 2)
-      for (codegen::Tiling& t : tilings)
-        if (codegen::AccQuartersFit(g, t, units)) t.acc_regions = 4;
-    // Whole-pixel stores: tilings of their own, as a tile's blocks take
-    // more of the accumulator (no slices or quarters: the tile's one Store
-    // follows its last block).
-    const bool weigh_blocks =
-        options.store_blocks == 2 || (options.store_blocks == 0 && options.tile_search);
-    if (const int64_t blocks = codegen::StoreBlocks(g, units); blocks > 1 && weigh_blocks) {
-      std::vector<codegen::Tiling> kept;
-      const bool residual_tiles = std::any_of(g.residuals.begin(), g.residuals.end(),
-                                              [](const auto& res) { return res.constant.empty(); });
-      const bool carries = g.window_rows > 0 && units.line_columns > 0;
-      for (const bool per_window : {false, true})
-        for (const bool full_width : {false, true}) {
-          if ((per_window && !residual_tiles) || (full_width && !carries)) continue;
-          Expected<codegen::Tiling> fewest =
-              codegen::ChooseTiling(g, units, per_window, full_width, blocks);
-          if (!fewest.ok()) continue;
-          for (codegen::Tiling& t : options.tile_search ? codegen::TallerTilings(g, *fewest)
-                                                        : std::vector<codegen::Tiling>{*fewest}) {
-            if (codegen::WeightsResidentFit(t, units) && options.tile_search) {
-              kept.push_back(t);
-              kept.back().weights_resident = true;
-            }
-            kept.push_back(std::move(t));
-          }
-        }
-      if (options.store_blocks == 2 && !kept.empty()) tilings.clear();
-      for (codegen::Tiling& t : kept) tilings.push_back(std::move(t));
-    }
+    const std::vector<codegen::Tiling> tilings =
+        codegen::CandidateTilings(g, r.tiling, units, options);
     std::optional<PlannedStep> best;
     for (const codegen::Tiling& tiling : tilings) {
       OPUC_ASSIGN_OR_RETURN(PlannedStep step,

@@ -1,0 +1,83 @@
+//===- src/codegen/tiling_search.cc - The tilings the search weighs ---===//
+#include "tiling_search.h"
+
+#include <algorithm>
+
+namespace opuc::codegen {
+
+std::vector<Tiling> CandidateTilings(const InnerProductGroup& g, const Tiling& fewest,
+                                     const OpuBufferUnits& units, const PlanOptions& options) {
+  std::vector<Tiling> tilings{fewest};
+  const bool residual_tiles = std::any_of(g.residuals.begin(), g.residuals.end(),
+                                          [](const auto& res) { return res.constant.empty(); });
+  if (options.tile_search) {
+    tilings = TallerTilings(g, fewest);
+    Expected<Tiling> kept = ChooseTiling(g, units, /*residual_per_window=*/true);
+    if (residual_tiles && kept.ok())
+      for (Tiling& t : TallerTilings(g, *kept)) tilings.push_back(std::move(t));
+    // Depthwise Gemms carry their rows only from the tile above: where
+    // the fewest tiles cut the width, whole-width tiles too.
+    if (g.window_rows > 0 && units.line_columns > 0 && fewest.cols.size() > 1) {
+      Expected<Tiling> wide = ChooseTiling(g, units, false, true);
+      if (wide.ok())
+        for (Tiling& t : TallerTilings(g, *wide)) tilings.push_back(std::move(t));
+    }
+    if (PostSlicesFit(g) && options.post_slices == 0) {
+      const size_t whole = tilings.size();
+      for (size_t i = 0; i < whole; ++i)
+        for (const int64_t slices : {2, 4}) {
+          tilings.push_back(tilings[i]);
+          tilings.back().post_slices = slices;
+        }
+    }
+  }
+  if (PostSlicesFit(g) && options.post_slices > 0)
+    for (Tiling& t : tilings) t.post_slices = options.post_slices;
+  if (options.tile_search && options.acc_regions == 0) {
+    const size_t whole = tilings.size();
+    for (size_t i = 0; i < whole; ++i)
+      if (AccQuartersFit(g, tilings[i], units)) {
+        tilings.push_back(tilings[i]);
+        tilings.back().acc_regions = 4;
+      }
+  }
+  if (options.tile_search) {
+    const size_t whole = tilings.size();
+    for (size_t i = 0; i < whole; ++i)
+      if (WeightsResidentFit(tilings[i], units)) {
+        tilings.push_back(tilings[i]);
+        tilings.back().weights_resident = true;
+      }
+  }
+  if (options.acc_regions > 2)
+    for (Tiling& t : tilings)
+      if (AccQuartersFit(g, t, units)) t.acc_regions = 4;
+  // Whole-pixel stores: tilings of their own, as a tile's blocks take
+  // more of the accumulator (no slices or quarters: the tile's one Store
+  // follows its last block).
+  const bool weigh_blocks =
+      options.store_blocks == 2 || (options.store_blocks == 0 && options.tile_search);
+  if (const int64_t blocks = StoreBlocks(g, units); blocks > 1 && weigh_blocks) {
+    std::vector<Tiling> grouped;
+    const bool carries = g.window_rows > 0 && units.line_columns > 0;
+    for (const bool per_window : {false, true})
+      for (const bool full_width : {false, true}) {
+        if ((per_window && !residual_tiles) || (full_width && !carries)) continue;
+        Expected<Tiling> least = ChooseTiling(g, units, per_window, full_width, blocks);
+        if (!least.ok()) continue;
+        for (Tiling& t :
+             options.tile_search ? TallerTilings(g, *least) : std::vector<Tiling>{*least}) {
+          if (WeightsResidentFit(t, units) && options.tile_search) {
+            grouped.push_back(t);
+            grouped.back().weights_resident = true;
+          }
+          grouped.push_back(std::move(t));
+        }
+      }
+    if (options.store_blocks == 2 && !grouped.empty()) tilings.clear();
+    for (Tiling& t : grouped) tilings.push_back(std::move(t));
+  }
+  return tilings;
+}
+
+}  // namespace opuc::codegen
