@@ -10,10 +10,7 @@
 #include <cstring>
 #include <vector>
 
-#include "opuc/fsim/fsim.h"
-#ifdef OPUC_ALSO_RTL
-#include "rtl_check.h"
-#endif
+#include "opu1024_bench.h"
 
 namespace opuc::fsim_test {
 namespace {
@@ -26,30 +23,8 @@ constexpr int64_t kParams = 9216;   // the param row (16 x 8 bytes)
 constexpr int64_t kOut = 10240;     // the outputs, 64 bytes a pixel
 constexpr int64_t kTileB = 100;     // the second tile's first feature-map row
 
-HwConfig Opu1024() { return *HwConfigPreset("opu1024"); }
-
-struct LineBench {
-  std::vector<Word> program;
-  std::vector<uint8_t> dram = std::vector<uint8_t>(16384, 0);
-
-  template <typename Insn>
-  void Add(const Insn& insn, bool pop_prev = false, bool push_next = false) {
-    Insn with = insn;
-    with.deps.pop_prev = pop_prev;
-    with.deps.push_next = push_next;
-    Expected<Word> word = Encode(with);
-    REQUIRE(word.ok());
-    program.push_back(*word);
-  }
-  Status Run() {
-    [[maybe_unused]] const std::vector<uint8_t> before = dram;
-    OpuCounters counts;
-    const Status status = RunFunctionalSim(Opu1024(), program, dram, &counts);
-#ifdef OPUC_ALSO_RTL
-    if (status.ok()) rtl_test::RequireRtlMatches(Opu1024(), program, before, dram, counts);
-#endif
-    return status;
-  }
+struct LineBench : Opu1024Bench {
+  LineBench() : Opu1024Bench(16384) {}
   int Out(int64_t pixel, int64_t lane) const {
     return static_cast<int8_t>(dram[static_cast<size_t>(kOut + pixel * kL + lane)]);
   }

@@ -12,10 +12,8 @@
 #include <cstring>
 #include <vector>
 
-#include "opuc/fsim/fsim.h"
-#ifdef OPUC_ALSO_RTL
-#include "rtl_check.h"
-#endif
+#include "fsim_bench.h"
+#include "opu1024_bench.h"
 
 namespace opuc::store_blocks_test {
 namespace {
@@ -29,41 +27,11 @@ constexpr int64_t kOut = 9216;      // the stored map
 constexpr int64_t kBank1 = 2730;    // opu1024's AccBank1: 5461 / 2
 constexpr int64_t kEntry = 7;       // block 0's first entry
 
-struct BlocksBench {
-  std::vector<Word> program;
-  std::vector<uint8_t> dram = std::vector<uint8_t>(12288, 0x55);
-
-  template <typename Insn>
-  void Add(const Insn& insn, bool pop_prev = false, bool push_next = false) {
-    Insn with = insn;
-    with.deps.pop_prev = pop_prev;
-    with.deps.push_next = push_next;
-    Expected<Word> word = Encode(with);
-    REQUIRE(word.ok());
-    program.push_back(*word);
-  }
-  Status Run(OpuCounters* counters = nullptr) {
-    [[maybe_unused]] const std::vector<uint8_t> before = dram;
-    OpuCounters counts;
-    const Status status = RunFunctionalSim(*HwConfigPreset("opu1024"), program, dram, &counts);
-    if (counters) *counters = counts;
-#ifdef OPUC_ALSO_RTL
-    if (status.ok())
-      rtl_test::RequireRtlMatches(*HwConfigPreset("opu1024"), program, before, dram, counts);
-#endif
-    return status;
-  }
+// A DRAM of 0x55 bytes but for what a test writes: a byte no store
+// reaches shows.
+struct BlocksBench : fsim_test::Opu1024Bench {
+  BlocksBench() : Opu1024Bench(12288, 0x55) {}
 };
-
-LoadInsn Load(int64_t buffer, int64_t dram, int64_t rows, int64_t cols, int64_t stride) {
-  LoadInsn l;
-  l.buffer = buffer;
-  l.dram_addr = dram;
-  l.rows = rows;
-  l.cols = cols;
-  l.dram_stride = stride;
-  return l;
-}
 
 // Block k's first entry for a Store from `entry`.
 int64_t BlockEntry(int64_t entry, int64_t k) {
@@ -92,9 +60,9 @@ void Blocks(BlocksBench& b, int64_t blocks, int64_t entry = kEntry) {
     std::memcpy(lane + 4, &m, 2);
     lane[6] = lane[7] = 0;
   }
-  b.Add(Load(LoadInsn::kFeatureMap, 0, 1, 3, 3 * kL));
-  b.Add(Load(LoadInsn::kWeights, kWeights, 4, 1, kCo * kL));
-  b.Add(Load(LoadInsn::kParams, kParams, 1, 1, kCo * 8), false, true);
+  b.Add(fsim_test::Load(LoadInsn::kFeatureMap, 0, 0, 1, 3, 3 * kL));
+  b.Add(fsim_test::Load(LoadInsn::kWeights, 0, kWeights, 4, 1, kCo * kL));
+  b.Add(fsim_test::Load(LoadInsn::kParams, 0, kParams, 1, 1, kCo * 8), false, true);
   for (int64_t k = 0; k < blocks; ++k) {
     GemmInsn g;
     g.fm_pitch = 3;

@@ -1,0 +1,51 @@
+// Hand-built instruction streams on opu1024 (L = 64 lanes, Co = 16), for the
+// tests of what tiny lacks (the depthwise window's line buffers, stores of
+// four blocks a pixel): a DRAM image and the program, run on the
+// functional simulator and, in opuc_rtl_instruction_tests, on the RTL too.
+#ifndef OPUC_TESTS_FSIM_OPU1024_BENCH_H
+#define OPUC_TESTS_FSIM_OPU1024_BENCH_H
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "opuc/fsim/fsim.h"
+#ifdef OPUC_ALSO_RTL
+#include "rtl_check.h"
+#endif
+
+namespace opuc::fsim_test {
+
+struct Opu1024Bench {
+  std::vector<isa::Word> program;
+  std::vector<uint8_t> dram;
+
+  explicit Opu1024Bench(size_t bytes, uint8_t fill = 0) : dram(bytes, fill) {}
+
+  /// Appends `insn` with the token bits these tests use.
+  template <typename Insn>
+  void Add(const Insn& insn, bool pop_prev = false, bool push_next = false) {
+    Insn with = insn;
+    with.deps.pop_prev = pop_prev;
+    with.deps.push_next = push_next;
+    Expected<isa::Word> word = isa::Encode(with);
+    REQUIRE(word.ok());
+    program.push_back(*word);
+  }
+  Status Run(OpuCounters* counters = nullptr) {
+    const HwConfig hw = *HwConfigPreset("opu1024");
+    [[maybe_unused]] const std::vector<uint8_t> before = dram;
+    OpuCounters counts;
+    const Status status = RunFunctionalSim(hw, program, dram, &counts);
+    if (counters) *counters = counts;
+#ifdef OPUC_ALSO_RTL
+    if (status.ok()) rtl_test::RequireRtlMatches(hw, program, before, dram, counts);
+#endif
+    return status;
+  }
+};
+
+}  // namespace opuc::fsim_test
+
+#endif  // OPUC_TESTS_FSIM_OPU1024_BENCH_H
