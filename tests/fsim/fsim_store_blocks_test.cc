@@ -84,16 +84,11 @@ void Blocks(BlocksBench& b, int64_t blocks, int64_t entry = kEntry) {
 
 StoreInsn BlocksStore(int64_t extra_blocks, int64_t lanes, int64_t granules,
                       int64_t entry = kEntry) {
-  StoreInsn s;
+  StoreInsn s = fsim_test::Store(1, 3, 3, kOut, 3 * kL);  // the map's one row
   s.acc_addr = entry;
-  s.acc_pitch = 3;
-  s.rows = 1;
-  s.cols = 3;
   s.lanes = lanes;
   s.extra_blocks = extra_blocks;
   s.granules = granules;
-  s.dram_addr = kOut;
-  s.dram_stride = 3 * kL;
   return s;
 }
 
