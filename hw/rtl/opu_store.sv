@@ -14,9 +14,9 @@
 // (a pair a cycle), else once for each. With `extra_blocks` each pixel is
 // read as 1 + extra_blocks entries, its blocks of CO lanes (the odd ones
 // in the other bank, ACC_BANK1 on or back, the third and fourth
-// ACC_BANK1 / 2 further), written to
-// its consecutive bytes: merged into one beat, the pixel's whole beat is
-// written once rather than once a block.
+// ACC_BANK1 / 2 further), written to its consecutive bytes: merged into
+// one beat, the pixel's whole beat is written once rather than once a
+// block.
 `include "opu_field.svh"
 module opu_store
 (
@@ -58,9 +58,8 @@ module opu_store
   logic [11:0] rest_q;
   logic [31:0] dram_next1, dram_next2;
   logic [1:0]  copy_q;  // which of a pixel's 2x2 copies is read next
-  // Which of a pixel's blocks is read next, its entry (entry_q's block
-  // 0's plus the block's offset, kept in a register ahead of the read),
-  // and its first byte past the pixel's.
+  // Which of a pixel's blocks is read next, and its entry (block 0's,
+  // entry_q, plus the block's offset, in a register ahead of the read).
   localparam int unsigned HALF_BANK = opu_pkg::ACC_BANK1 / 2;
   logic [1:0]  blk_q, extra;
   localparam int unsigned AW = opu_pkg::ACC_AW;
