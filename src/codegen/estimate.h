@@ -22,8 +22,9 @@
 // loads wait for the buffer slot the unit two before computed from (a new
 // input window's go first when the units before proved its half free), its
 // Gemms for its loads, for the unit before's and for the accumulator slot
-// the store two (or four: Tiling::acc_regions) before emptied, its post stages for its Gemms and
-// the unit before's stages, its store for both and the store before. The fetch unit reads the
+// the store two (or four: Tiling::acc_regions; or a whole-pixel store group's, StoreWait) before
+// emptied, its post stages for its Gemms and the unit before's stages, its store for both and
+// the store before. The fetch unit reads the
 // instructions from DRAM: the group's first comes a latency after its start, and each unit's
 // instruction bytes take the DRAM before its loads (the fetch unit asks first). The fetch unit
 // queues the words in program order, a unit's loads after the unit before's computation, and the
