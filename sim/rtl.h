@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -47,7 +48,28 @@ struct RtlOptions {
   std::string trace_path;  ///< Where to write an FST waveform of the run; none when empty.
 };
 
-/// Runs `program` on the RTL for `hw` over `dram`. `stats` may be null.
+/// A Verilated OPU kept from one program to the next, as the runtime keeps
+/// the hardware. A run may name the program the caller will run next: the
+/// fetch unit then reads that one's first words while this one runs, and a
+/// run of it starts with them (opu_fetch.sv, "Prefetch").
+class RtlSession {
+ public:
+  virtual ~RtlSession() = default;
+  /// Runs `program` over `dram`; `next` (may be null) is the program the
+  /// next run is likely to be, `stats` (may be null) this run's figures, and
+  /// a non-empty `trace_path` where its FST waveform goes (a session made
+  /// with tracing only).
+  virtual Status Run(const std::vector<isa::Word>& program, const std::vector<isa::Word>* next,
+                     std::vector<uint8_t>& dram, RtlStats* stats,
+                     const std::string& trace_path) = 0;
+};
+
+/// A session on the RTL for `hw` (one of the presets the RTL is built for),
+/// whose runs may write traces when `traced`.
+Expected<std::unique_ptr<RtlSession>> MakeRtlSession(const HwConfig& hw, bool traced);
+
+/// Runs `program` alone (a session of one run) on the RTL for `hw` over
+/// `dram`. `stats` may be null.
 Status RunRtl(const HwConfig& hw, const std::vector<isa::Word>& program, std::vector<uint8_t>& dram,
               RtlStats* stats = nullptr, const RtlOptions& options = {});
 

@@ -4,7 +4,10 @@
 // so a program runs on it only when its HwConfig is one of those presets,
 // field for field but for what only the partitioner and codegen read (the
 // ipa's limits, which values a group may store: the program's instructions
-// say what it does); any other config gets an error that says so.
+// say what it does); any other config gets an error that says so. The
+// device keeps one session for a program's steps, and names each step's
+// next OPU step to it, as a runtime on the hardware would: the fetch unit
+// reads that step's first words while the step before runs.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -14,10 +17,8 @@
 
 namespace opuc::rtl {
 
-Status RunRtl_tiny(const HwConfig&, const std::vector<isa::Word>&, std::vector<uint8_t>&, RtlStats*,
-                   const RtlOptions&);
-Status RunRtl_opu1024(const HwConfig&, const std::vector<isa::Word>&, std::vector<uint8_t>&,
-                      RtlStats*, const RtlOptions&);
+std::unique_ptr<RtlSession> MakeRtlSession_tiny(const HwConfig& hw, bool traced);
+std::unique_ptr<RtlSession> MakeRtlSession_opu1024(const HwConfig& hw, bool traced);
 
 namespace {
 
@@ -28,18 +29,40 @@ class RtlDevice final : public Device {
   Status RunOpuStep(const Program& program, const ProgramStep& step, std::vector<uint8_t>& dram,
                     OpuCounters* counters) override {
     RtlStats stats;
-    RtlOptions run;
+    std::string trace_path;
     const size_t index = StepIndex(program, step);
     const std::vector<size_t>& chosen = options_.trace_steps;
     if (!options_.trace_path.empty() &&
         (chosen.empty() || std::find(chosen.begin(), chosen.end(), index) != chosen.end()))
-      run.trace_path = StepTracePath(options_.trace_path, index);
-    OPUC_RETURN_IF_ERROR(RunRtl(program.hw(), step.Words(), dram, &stats, run));
+      trace_path = StepTracePath(options_.trace_path, index);
+    if (!session_ || program_ != &program) {
+      Expected<std::unique_ptr<RtlSession>> session =
+          MakeRtlSession(program.hw(), !options_.trace_path.empty());
+      if (!session.ok()) return session.status();
+      session_ = std::move(*session);
+      program_ = &program;
+    }
+    const ProgramStep* next = getenv("OPUC_NO_PREFETCH") ? nullptr : NextOpuStep(program, step);
+    const std::vector<isa::Word> next_words = next ? next->Words() : std::vector<isa::Word>{};
+    OPUC_RETURN_IF_ERROR(
+        session_->Run(step.Words(), next ? &next_words : nullptr, dram, &stats, trace_path));
     if (counters) *counters = stats.counters;
     return OkStatus();
   }
 
  private:
+  // The program's first OPU step after `step`, or none (the last, or a
+  // step that is not one of the program's).
+  static const ProgramStep* NextOpuStep(const Program& program, const ProgramStep& step) {
+    const std::vector<ProgramStep>& steps = program.steps();
+    size_t at = steps.size();
+    for (size_t i = 0; i < steps.size(); ++i)
+      if (&steps[i] == &step) at = i;
+    for (size_t i = at + 1; i < steps.size(); ++i)
+      if (steps[i].kind == StepKind::kOpu) return &steps[i];
+    return nullptr;
+  }
+
   // The step's place in the program, when it is one of the program's own
   // steps (the runtime passes those); else the count of steps run so far.
   size_t StepIndex(const Program& program, const ProgramStep& step) {
@@ -51,6 +74,8 @@ class RtlDevice final : public Device {
   }
   size_t runs_ = 0;
   DeviceOptions options_;
+  std::unique_ptr<RtlSession> session_;
+  const Program* program_ = nullptr;  // the program session_ last ran a step of
 };
 
 }  // namespace
@@ -63,8 +88,7 @@ std::string StepTracePath(const std::string& path, size_t step) {
   return Cat(stem, ".step", step, has_ext ? path.substr(dot) : std::string(".fst"));
 }
 
-Status RunRtl(const HwConfig& hw, const std::vector<isa::Word>& program, std::vector<uint8_t>& dram,
-              RtlStats* stats, const RtlOptions& options) {
+Expected<std::unique_ptr<RtlSession>> MakeRtlSession(const HwConfig& hw, bool traced) {
   Expected<HwConfig> preset = HwConfigPreset(hw.name);
   HwConfig datapath = hw;
   if (preset.ok()) {
@@ -74,8 +98,15 @@ Status RunRtl(const HwConfig& hw, const std::vector<isa::Word>& program, std::ve
   if (!preset.ok() || HwConfigToJson(*preset) != HwConfigToJson(datapath))
     return InvalidArgument(Cat("the RTL is built for the presets tiny and opu1024; hw '", hw.name,
                                "' is not one of them field for field"));
-  if (hw.name == "tiny") return RunRtl_tiny(hw, program, dram, stats, options);
-  return RunRtl_opu1024(hw, program, dram, stats, options);
+  if (hw.name == "tiny") return MakeRtlSession_tiny(hw, traced);
+  return MakeRtlSession_opu1024(hw, traced);
+}
+
+Status RunRtl(const HwConfig& hw, const std::vector<isa::Word>& program, std::vector<uint8_t>& dram,
+              RtlStats* stats, const RtlOptions& options) {
+  Expected<std::unique_ptr<RtlSession>> session = MakeRtlSession(hw, !options.trace_path.empty());
+  if (!session.ok()) return session.status();
+  return (*session)->Run(program, nullptr, dram, stats, options.trace_path);
 }
 
 void RegisterRtlDevice() {

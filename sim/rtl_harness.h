@@ -1,12 +1,15 @@
 //===- sim/rtl_harness.h - The clock loop around a Verilated OPU --*- C++ -*-===//
 //
-// One template for every preset's model (Vopu_tiny, Vopu_opu1024): reset,
-// put the program's words in DRAM after the image, pulse start with their
+// One template for every preset's model (Vopu_tiny, Vopu_opu1024), kept
+// from one program to the next as the runtime keeps the hardware: reset
+// before the first, put the program's words in DRAM after the image (and
+// the next program's, when the caller names one), pulse start with their
 // address and count, then clock until done_o, serving the DRAM ports from a
-// DramModel each cycle. The
-// inputs change while the clock is low; the handshakes (valid and ready
-// both high) are taken before the rising edge, as the RTL takes them.
-// Included by the generated rtl_model_<preset>.cc only.
+// DramModel each cycle. The counters run on from program to program; a
+// run's figures are their differences. The inputs change while the clock
+// is low; the handshakes (valid and ready both high) are taken before the
+// rising edge, as the RTL takes them. Included by the generated
+// rtl_model_<preset>.cc only.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SIM_RTL_HARNESS_H
@@ -68,69 +71,104 @@ enum CounterSel : int {
 };
 
 template <class Model>
-class Harness {
+class Harness final : public RtlSession {
  public:
-  /// With a `trace_path`, every signal of the design goes to an FST file
-  /// there, one time step per clock edge.
-  Harness(const OpuBufferUnits& units, const std::string& trace_path)
-      : units_(units), trace_path_(trace_path) {
+  /// With `traced`, runs may write every signal of the design to an FST
+  /// file, one time step per clock edge.
+  Harness(const HwConfig& hw, bool traced) : hw_(hw), units_(BufferUnits(hw)) {
     context_ = std::make_unique<VerilatedContext>();
-    if (!trace_path_.empty()) context_->traceEverOn(true);
+    if (traced) context_->traceEverOn(true);
     model_ = std::make_unique<Model>(context_.get());
-    if (trace_path_.empty()) return;
+    if (!traced) return;
     trace_ = std::make_unique<VerilatedFstC>();
     model_->trace(trace_.get(), 99);
-    trace_->open(trace_path_.c_str());
   }
-  ~Harness() {
+  ~Harness() override {
     model_->final();
-    if (trace_) trace_->close();
+    if (trace_ && trace_->isOpen()) trace_->close();
   }
 
-  Status Run(const HwConfig& hw, const std::vector<isa::Word>& program, std::vector<uint8_t>& dram,
-             RtlStats* stats) {
-    if (trace_ && !trace_->isOpen()) return IoError(Cat(trace_path_, ": cannot write the trace"));
-    // The program's words go into DRAM after the image, from a boundary of
-    // a beat, a DRAM word and an instruction word, where the fetch unit
-    // reads them (the host's copy, as VTA's runtime makes one), and leave
-    // it when the run ends.
+  Status Run(const std::vector<isa::Word>& program, const std::vector<isa::Word>* next,
+             std::vector<uint8_t>& dram, RtlStats* stats, const std::string& trace_path) override {
+    if (!trace_path.empty()) {
+      if (!trace_) return InternalError("the RTL session was made without tracing");
+      trace_->open(trace_path.c_str());
+      if (!trace_->isOpen()) return IoError(Cat(trace_path, ": cannot write the trace"));
+    }
+    struct CloseTrace {
+      VerilatedFstC* trace;
+      ~CloseTrace() {
+        if (trace && trace->isOpen()) trace->close();
+      }
+    } close_trace{trace_.get()};
+    const Status run = RunProgram(program, next, dram, stats);
+    if (!run.ok()) reset_ = true;  // the design's state is the failure's: reset before the next
+    return run;
+  }
+
+ private:
+  // The program's words go into DRAM after the image, from a boundary of a
+  // beat, a DRAM word and an instruction word, where the fetch unit reads
+  // them (the host's copy, as VTA's runtime makes one), and leave it when
+  // the run ends. The program named next goes where it does not overlap
+  // this one; a program the run before named next is where it was then.
+  Status RunProgram(const std::vector<isa::Word>& program, const std::vector<isa::Word>* next,
+                    std::vector<uint8_t>& dram, RtlStats* stats) {
     const size_t data_bytes = dram.size();
     const auto align = static_cast<size_t>(std::max<int64_t>(
-        {units_.lanes, int64_t{isa::kWordBits / 8}, int64_t{hw.dram.word_bits / 8}}));
-    const size_t prog_addr = (data_bytes + align - 1) / align * align;
-    const size_t prog_end = prog_addr + program.size() * (isa::kWordBits / 8);
-    if (prog_end > size_t{0xffffffff})
-      return InvalidArgument(Cat("the DRAM image and the program take ", prog_end,
+        {units_.lanes, int64_t{isa::kWordBits / 8}, int64_t{hw_.dram.word_bits / 8}}));
+    const auto aligned = [&](size_t bytes) { return (bytes + align - 1) / align * align; };
+    const auto bytes_of = [](const std::vector<isa::Word>& words) {
+      return words.size() * (isa::kWordBits / 8);
+    };
+    const size_t base = aligned(data_bytes);
+    const bool resume = !reset_ && next_addr_ >= base && program == next_words_;
+    const size_t prog_addr = resume ? next_addr_ : base;
+    size_t end = prog_addr + bytes_of(program);
+    size_t next_addr = 0;
+    if (next) {
+      next_addr = prog_addr >= base + aligned(bytes_of(*next)) ? base : aligned(end);
+      end = std::max(end, next_addr + bytes_of(*next));
+    }
+    if (end > size_t{0xffffffff})
+      return InvalidArgument(Cat("the DRAM image and the program take ", end,
                                  " bytes; the RTL's DRAM addresses have 32 bits"));
     struct Restore {
       std::vector<uint8_t>& image;
       size_t bytes;
       ~Restore() { image.resize(bytes); }
     } restore{dram, data_bytes};
-    dram.resize((prog_end + align - 1) / align * align, 0);
-    for (size_t i = 0; i < program.size(); ++i)
-      for (size_t k = 0; k < 8; ++k) {
-        dram[prog_addr + 16 * i + k] = static_cast<uint8_t>(program[i].lo >> (8 * k));
-        dram[prog_addr + 16 * i + 8 + k] = static_cast<uint8_t>(program[i].hi >> (8 * k));
-      }
+    dram.resize(aligned(end), 0);
+    PutWords(program, prog_addr, dram);
+    if (next) PutWords(*next, next_addr, dram);
+    next_words_ = next ? *next : std::vector<isa::Word>{};
+    next_addr_ = next ? next_addr : 0;
+
     Model& m = *model_;
-    m.clk_i = 0;
-    m.rst_ni = 0;
     m.start_i = 0;
     m.rd_req_ready_i = 0;
     m.rd_rsp_valid_i = 0;
     m.wr_ready_i = 0;
-    m.eval();
-    Tick();
-    m.rst_ni = 1;
-    Tick();
+    if (reset_) {
+      m.clk_i = 0;
+      m.rst_ni = 0;
+      m.eval();
+      Tick();
+      m.rst_ni = 1;
+      Tick();
+      reset_ = false;
+    }
+    const RtlStats before = Counters();
     m.prog_addr_i = static_cast<uint32_t>(prog_addr);
     m.length_i = static_cast<uint32_t>(program.size());
+    m.next_valid_i = next != nullptr;
+    m.next_addr_i = static_cast<uint32_t>(next_addr);
+    m.next_length_i = static_cast<uint32_t>(next ? next->size() : 0);
     m.start_i = 1;
     Tick();
     m.start_i = 0;
 
-    DramModel ram(hw, dram, units_.lanes, static_cast<int64_t>(data_bytes));
+    DramModel ram(hw_, dram, units_.lanes, static_cast<int64_t>(data_bytes));
     // A write is a beat of L bytes with a byte mask, a bit a byte.
     std::vector<uint8_t> wr_bytes(static_cast<size_t>(units_.lanes));
     std::vector<uint8_t> wr_mask_bits(static_cast<size_t>((units_.lanes + 7) / 8));
@@ -168,23 +206,36 @@ class Harness {
       if (moved || ram.Answering(now)) {
         quiet = 0;
       } else if (++quiet > kStallLimit) {
-        return Hang(now);
+        return Hang(now, before);
       }
     }
     if (m.leftover_tokens_o)
       return InvalidArgument("the program ends with dependency tokens given and never taken");
-    if (stats) Collect(*stats, ram);
+    if (stats) {
+      *stats = Since(before);
+      stats->dram = ram.stats();
+    }
     return OkStatus();
   }
 
- private:
+  static void PutWords(const std::vector<isa::Word>& words, size_t addr,
+                       std::vector<uint8_t>& dram) {
+    for (size_t i = 0; i < words.size(); ++i)
+      for (size_t k = 0; k < 8; ++k) {
+        dram[addr + 16 * i + k] = static_cast<uint8_t>(words[i].lo >> (8 * k));
+        dram[addr + 16 * i + 8 + k] = static_cast<uint8_t>(words[i].hi >> (8 * k));
+      }
+  }
+
   void Tick() {
     model_->clk_i = 1;
     model_->eval();
-    if (trace_) trace_->dump(time_++);
+    if (trace_ && trace_->isOpen()) trace_->dump(time_);
+    ++time_;
     model_->clk_i = 0;
     model_->eval();
-    if (trace_) trace_->dump(time_++);
+    if (trace_ && trace_->isOpen()) trace_->dump(time_);
+    ++time_;
   }
 
   int64_t Counter(int sel) {
@@ -193,20 +244,24 @@ class Harness {
     return static_cast<int64_t>(model_->counter_o);
   }
 
-  Status Hang(int64_t now) {
+  Status Hang(int64_t now, const RtlStats& before) {
     std::string engines;
     for (int e = 0; e < isa::kNumEngines; ++e) {
+      const int64_t retired =
+          Counter(kRetired + e) - before.engines[static_cast<size_t>(e)].retired;
       const int64_t last = static_cast<int64_t>(static_cast<uint32_t>(Counter(kLastRetired + e)));
-      engines += Cat(
-          e ? "; " : "", isa::EngineName(static_cast<isa::Engine>(e)), " retired ",
-          Counter(kRetired + e),
-          last == 0xffffffff ? std::string(" (none yet)") : Cat(", the last instruction ", last));
+      engines +=
+          Cat(e ? "; " : "", isa::EngineName(static_cast<isa::Engine>(e)), " retired ", retired,
+              last == 0xffffffff || retired == 0 ? std::string(" (none yet)")
+                                                 : Cat(", the last instruction ", last));
     }
     return InvalidArgument(
         Cat("the RTL made no progress for ", kStallLimit, " cycles (cycle ", now, "): ", engines));
   }
 
-  void Collect(RtlStats& s, const DramModel& ram) {
+  // The counters as they stand (they count from the reset).
+  RtlStats Counters() {
+    RtlStats s;
     s.cycles = s.counters.cycles = Counter(kCycles);
     for (int e = 0; e < isa::kNumEngines; ++e) {
       RtlEngineStats& es = s.engines[static_cast<size_t>(e)];
@@ -222,15 +277,40 @@ class Harness {
     s.counters.bytes_stored = Counter(kBytesStored);
     s.counters.gemm_issues = Counter(kGemmIssues);
     s.counters.post_entries = Counter(kPostEntries);
-    s.dram = ram.stats();
+    return s;
   }
 
+  // This run's figures: the counters less what they stood at before it.
+  RtlStats Since(const RtlStats& before) {
+    RtlStats s = Counters();
+    s.cycles = s.counters.cycles -= before.counters.cycles;
+    for (size_t e = 0; e < s.engines.size(); ++e) {
+      RtlEngineStats& es = s.engines[e];
+      const RtlEngineStats& b = before.engines[e];
+      es.busy_cycles -= b.busy_cycles;
+      es.token_cycles -= b.token_cycles;
+      es.dram_cycles -= b.dram_cycles;
+      es.retired -= b.retired;
+      if (es.retired == 0) es.last_retired = -1;
+      s.counters.instructions[e] = es.retired;
+    }
+    s.counters.bytes_loaded -= before.counters.bytes_loaded;
+    s.counters.bytes_stored -= before.counters.bytes_stored;
+    s.counters.gemm_issues -= before.counters.gemm_issues;
+    s.counters.post_entries -= before.counters.post_entries;
+    return s;
+  }
+
+  HwConfig hw_;
   OpuBufferUnits units_;
-  std::string trace_path_;
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Model> model_;
   std::unique_ptr<VerilatedFstC> trace_;
   uint64_t time_ = 0;
+  bool reset_ = true;  // reset before the next run
+  // The program the run before named next, and where its words are.
+  std::vector<isa::Word> next_words_;
+  size_t next_addr_ = 0;
 };
 
 }  // namespace opuc::rtl

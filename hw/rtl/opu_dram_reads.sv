@@ -36,7 +36,7 @@ module opu_dram_reads
   assign fetch_ready_o = !full && rd_req_ready_i;
   assign load_ready_o = !full && rd_req_ready_i && !fetch_valid_i;
   opu_fifo #(.WIDTH(1), .DEPTH(IN_FLIGHT)) u_tags (
-    .clk_i, .rst_ni, .push_i(rd_req_valid_o && rd_req_ready_i), .data_i(fetch_valid_i),
+    .clk_i, .rst_ni, .clear_i(1'b0), .push_i(rd_req_valid_o && rd_req_ready_i), .data_i(fetch_valid_i),
     .pop_i(rd_rsp_valid_i && rd_rsp_ready_o), .head_o(for_fetch), .empty_o(empty_unused), .count_o(count)
   );
   assign rd_rsp_ready_o = for_fetch || load_rsp_ready_i;

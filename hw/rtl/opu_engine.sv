@@ -53,7 +53,7 @@ module opu_engine
 
   // The instructions started and not done: their tokens to give, their index.
   opu_fifo #(.WIDTH(opu_pkg::INDEX_BITS + 2), .DEPTH(QD)) u_started (
-    .clk_i, .rst_ni, .push_i(ready),
+    .clk_i, .rst_ni, .clear_i(1'b0), .push_i(ready),
     .data_i({`OPU_FIELD(head_i, PUSH_PREV), `OPU_FIELD(head_i, PUSH_NEXT), head_index_i}),
     .pop_i(done_i), .head_o({give_prev, give_next, index}), .empty_o(empty_unused),
     .count_o(count)

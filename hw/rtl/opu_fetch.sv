@@ -13,6 +13,14 @@
 // instruction not yet run is always at its queue's head or still here, and
 // nothing deadlocks. An opcode no instruction has stops the unit with
 // `illegal_o`.
+//
+// Prefetch: with start_i the host may name the program it will start next
+// (next_valid_i, next_addr_i, next_length_i: the runtime's next OPU step).
+// Once every beat of this program is asked for, the unit asks for the
+// next one's while its buffer has room, and holds those chunks, undecoded,
+// behind this program's; done_o waits for the beats in flight. A start of
+// that program keeps them, so its first words are there at once instead of
+// a DRAM latency later; a start of any other program drops them.
 `include "opu_field.svh"
 module opu_fetch
 #(
@@ -24,6 +32,9 @@ module opu_fetch
   input  logic                 start_i,
   input  logic [31:0]          prog_addr_i,
   input  logic [31:0]          length_i,
+  input  logic                 next_valid_i,   // with start_i: the program started after this one
+  input  logic [31:0]          next_addr_i,
+  input  logic [31:0]          next_length_i,
   output logic                 rd_req_valid_o,
   output logic [31:0]          rd_req_addr_o,
   input  logic                 rd_req_ready_i,
@@ -51,7 +62,9 @@ module opu_fetch
   localparam int unsigned DW = $clog2(DEPTH);
 
   logic             running_q;
-  logic [31:0]      beats_total_q, beats_asked_q, words_taken_q;
+  logic [31:0]      ask_addr_q, ask_left_q, words_taken_q;  // the next beat to ask for; beats left
+  logic             next_valid_q, asking_next_q, resume;
+  logic [31:0]      next_addr_q, next_length_q;
   logic [CW+BSEL+2:0] beats_held_q;  // beats asked for and not yet queued as chunks
   logic [CHUNK-1:0] chunk_in, chunk;
   logic             chunk_push, chunk_pop, chunk_empty, ask, last_word;
@@ -79,14 +92,22 @@ module opu_fetch
     endcase
   endfunction
 
-  // Requests: beat k of the program at prog_addr + k beats, while the
-  // chunks held, arriving and asked for fit the buffer. The program's beats
-  // are counted once, as it starts (a register, not a path from the port:
-  // 21 cells on opu1024 through the request, the read arbiter and the load).
-  assign rd_req_valid_o = running_q && !illegal_o && beats_asked_q < beats_total_q &&
+  function automatic logic [31:0] beats_of(input logic [31:0] words);
+    beats_of = (words * (WB / 8) + opu_pkg::BEAT_BYTES - 1) / opu_pkg::BEAT_BYTES;
+  endfunction
+
+  // Requests: the program's beats in turn, then the next program's, while
+  // the chunks held, arriving and asked for fit the buffer. The address
+  // and the beats left are registers, counted as a program starts (not a
+  // path from the ports: 21 cells on opu1024 through the request, the read
+  // arbiter and the load). None in a start's cycle: a start may drop the
+  // chunks.
+  assign rd_req_valid_o = running_q && !start_i && !illegal_o && ask_left_q != '0 &&
                           32'(chunk_count) * BPC + 32'(beats_held_q) < BUFFER * BPC;
-  assign rd_req_addr_o = prog_addr_i + beats_asked_q * opu_pkg::BEAT_BYTES;
+  assign rd_req_addr_o = ask_addr_q;
   assign ask = rd_req_valid_o && rd_req_ready_i;
+  // The start of the program prefetched.
+  assign resume = asking_next_q && prog_addr_i == next_addr_q && length_i == next_length_q;
 
   // Responses: a beat is a chunk, or a chunk's last beat completes it.
   if (BPC == 1) begin : g_beat_chunk
@@ -108,7 +129,7 @@ module opu_fetch
     end
   end
   opu_fifo #(.WIDTH(CHUNK), .DEPTH(BUFFER)) u_chunks (
-    .clk_i, .rst_ni, .push_i(chunk_push), .data_i(chunk_in), .pop_i(chunk_pop),
+    .clk_i, .rst_ni, .clear_i(start_i && !resume), .push_i(chunk_push), .data_i(chunk_in), .pop_i(chunk_pop),
     .head_o(chunk), .empty_o(chunk_empty), .count_o(chunk_count)
   );
 
@@ -127,7 +148,9 @@ module opu_fetch
       else if (take) word_sel_q <= chunk_pop ? '0 : word_sel_q + 1'b1;
     end
   end
-  assign word_valid = running_q && !chunk_empty && words_taken_q < length_i && !illegal_o;
+  // Not in a start's cycle: the chunks held may be the new program's.
+  assign word_valid = running_q && !start_i && !chunk_empty && words_taken_q < length_i &&
+                      !illegal_o;
   assign {legal, engine} = legal_engine(`OPU_FIELD(word, OPCODE));
   assign take = word_valid && legal &&
                 counts[(DW+1)*32'(engine) +: DW+1] + (DW+1)'(held_i[2*32'(engine) +: 2]) !=
@@ -138,31 +161,48 @@ module opu_fetch
     logic [QW-1:0] head;
     assign push[e] = take && engine == 2'(e);
     opu_fifo #(.WIDTH(QW), .DEPTH(DEPTH)) u_queue (
-      .clk_i, .rst_ni, .push_i(push[e]), .data_i({words_taken_q, word}), .pop_i(pop_i[e]),
+      .clk_i, .rst_ni, .clear_i(1'b0), .push_i(push[e]), .data_i({words_taken_q, word}), .pop_i(pop_i[e]),
       .head_o(head), .empty_o(empty[e]), .count_o(counts[(DW+1)*e +: DW+1])
     );
     assign heads_o[WB*e +: WB] = head[WB-1:0];
     assign head_indices_o[32*e +: 32] = head[QW-1:WB];
     assign head_valid_o[e] = !empty[e];
   end
-  assign done_o = running_q && words_taken_q >= length_i && &empty && held_i == '0;
+  assign done_o = running_q && words_taken_q >= length_i && &empty && held_i == '0 &&
+                  beats_held_q == '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       running_q <= 1'b0;
       illegal_o <= 1'b0;
-      beats_total_q <= '0;
-      beats_asked_q <= '0;
+      ask_addr_q <= '0;
+      ask_left_q <= '0;
+      next_valid_q <= 1'b0;
+      asking_next_q <= 1'b0;
+      next_addr_q <= '0;
+      next_length_q <= '0;
       beats_held_q <= '0;
       words_taken_q <= '0;
     end else begin
       if (start_i) begin
         running_q <= 1'b1;
-        beats_total_q <= (length_i * (WB / 8) + opu_pkg::BEAT_BYTES - 1) / opu_pkg::BEAT_BYTES;
-        beats_asked_q <= '0;
         words_taken_q <= '0;
+        {next_valid_q, next_addr_q, next_length_q} <= {next_valid_i, next_addr_i, next_length_i};
+        asking_next_q <= 1'b0;
+        // The program prefetched goes on from the beats already asked for.
+        if (!resume) begin
+          ask_addr_q <= prog_addr_i;
+          ask_left_q <= beats_of(length_i);
+        end
       end else begin
-        if (ask) beats_asked_q <= beats_asked_q + 1;
+        if (ask) begin
+          ask_addr_q <= ask_addr_q + opu_pkg::BEAT_BYTES;
+          ask_left_q <= ask_left_q - 1;
+        end else if (ask_left_q == '0 && next_valid_q && !asking_next_q) begin
+          ask_addr_q <= next_addr_q;
+          ask_left_q <= beats_of(next_length_q);
+          asking_next_q <= 1'b1;
+        end
         if (take) words_taken_q <= words_taken_q + 1;
       end
       beats_held_q <= beats_held_q + (CW+BSEL+3)'(ask) -

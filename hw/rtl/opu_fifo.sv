@@ -1,4 +1,5 @@
-// A first-in first-out queue of DEPTH entries (a power of two).
+// A first-in first-out queue of DEPTH entries (a power of two); clear_i
+// empties it (a push or pop in the same cycle is dropped).
 module opu_fifo #(
   parameter int unsigned WIDTH = 8,
   parameter int unsigned DEPTH = 4,
@@ -6,6 +7,7 @@ module opu_fifo #(
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
+  input  logic             clear_i,
   input  logic             push_i,
   input  logic [WIDTH-1:0] data_i,
   input  logic             pop_i,
@@ -21,6 +23,10 @@ module opu_fifo #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      rd_q <= '0;
+      wr_q <= '0;
+      count_o <= '0;
+    end else if (clear_i) begin
       rd_q <= '0;
       wr_q <= '0;
       count_o <= '0;

@@ -212,7 +212,7 @@ module opu_load
   end
 
   opu_fifo #(.WIDTH(FW), .DEPTH(IN_FLIGHT)) u_taken (
-    .clk_i, .rst_ni, .push_i(pre_q), .data_i(frame_in), .pop_i(take), .head_o(next_frame),
+    .clk_i, .rst_ni, .clear_i(1'b0), .push_i(pre_q), .data_i(frame_in), .pop_i(take), .head_o(next_frame),
     .empty_o(next_empty), .count_o(next_count_unused)
   );
   assign {f_buffer, f_diagonal, f_compact, f_gran, f_rows, f_cols, f_stride, f_pitch, f_height,

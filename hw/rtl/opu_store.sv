@@ -172,7 +172,7 @@ module opu_store
   assign push = (inflight_q && pend_q && !merge) || last_push;
 
   opu_fifo #(.WIDTH(QW), .DEPTH(2)) u_pending (
-    .clk_i, .rst_ni,
+    .clk_i, .rst_ni, .clear_i(1'b0),
     .push_i(push), .data_i({pend_addr_q, pend_data_q, pend_mask_q}),
     .pop_i(accept), .head_o(head), .empty_o(empty), .count_o(count)
   );

@@ -4,7 +4,9 @@
 // order, each taken when rd_rsp_ready_o is high), shared by the fetch unit
 // and the load engine, and a write port
 // (one pixel's lanes, byte-masked). The harness puts the program's words in
-// DRAM, gives their address and count, pulses start_i and waits for done_o;
+// DRAM, gives their address and count, pulses start_i and waits for done_o
+// (with start_i it may name the program it starts next, whose first words
+// the fetch unit then reads while this one runs: opu_fetch);
 // counter_o shows the counter counter_sel_i picks: 0-2 each engine's busy
 // cycles, 3-5 token-wait cycles, 6-8 DRAM-wait cycles, 9-11 retired
 // instructions, 12-14 the last retired instruction's index, 15 bytes
@@ -18,6 +20,9 @@ module opu_top
   input  logic [31:0]          prog_addr_i,  // the first instruction word's DRAM byte, a beat boundary
   input  logic [31:0]          length_i,     // instruction words
   input  logic                 start_i,
+  input  logic                 next_valid_i,  // with start_i: the program started after this one
+  input  logic [31:0]          next_addr_i,
+  input  logic [31:0]          next_length_i,
   output logic                 done_o,
   output logic                 illegal_o,
   output logic                 leftover_tokens_o,
@@ -66,7 +71,8 @@ module opu_top
   logic running_q;
 
   opu_fetch u_fetch (
-    .clk_i, .rst_ni, .start_i, .prog_addr_i, .length_i, .rd_req_valid_o(fetch_req_valid),
+    .clk_i, .rst_ni, .start_i, .prog_addr_i, .length_i, .next_valid_i, .next_addr_i,
+    .next_length_i, .rd_req_valid_o(fetch_req_valid),
     .rd_req_addr_o(fetch_req_addr), .rd_req_ready_i(fetch_req_ready),
     .rd_rsp_valid_i(fetch_rsp_valid), .rd_rsp_data_i, .pop_i(pop), .held_i(held), .heads_o(heads),
     .head_indices_o(head_indices), .head_valid_o(head_valid), .done_o(fetch_done), .illegal_o

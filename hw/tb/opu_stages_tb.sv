@@ -36,6 +36,7 @@ module opu_stages_tb
   output logic [opu_pkg::NUM_ENGINES-1:0] has_prev_o,
   output logic [opu_pkg::NUM_ENGINES-1:0] has_next_o,
   output logic                   leftover_o,
+  input  logic                   clear_i,
   input  logic                   push_i,
   input  logic [7:0]             push_data_i,
   input  logic                   pop_i,
@@ -79,6 +80,6 @@ module opu_stages_tb
     .has_next_o, .leftover_o
   );
   opu_fifo #(.WIDTH(8), .DEPTH(4)) u_fifo (
-    .clk_i, .rst_ni, .push_i, .data_i(push_data_i), .pop_i, .head_o, .empty_o, .count_o
+    .clk_i, .rst_ni, .clear_i, .push_i, .data_i(push_data_i), .pop_i, .head_o, .empty_o, .count_o
   );
 endmodule

@@ -212,9 +212,12 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     const std::vector<codegen::Tiling> tilings =
         codegen::CandidateTilings(g, r.tiling, units, options);
     std::optional<PlannedStep> best;
+    // The runtime names each OPU step but the first to the fetch unit while
+    // the OPU step before runs (sim/rtl_device.cc).
+    const bool prefetched = &r != &ready.front();
     for (const codegen::Tiling& tiling : tilings) {
-      OPUC_ASSIGN_OR_RETURN(PlannedStep step,
-                            codegen::EmitInnerProduct(g, tiling, hw, r.constants, layouts));
+      OPUC_ASSIGN_OR_RETURN(PlannedStep step, codegen::EmitInnerProduct(g, tiling, hw, r.constants,
+                                                                        layouts, prefetched));
       if (!best || step.estimated_cycles < best->estimated_cycles) best = std::move(step);
     }
     code.steps[r.step] = std::move(*best);

@@ -178,9 +178,10 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
 
 Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Tiling& tiling,
                                        const HwConfig& hw, const ConstantPlacement& constants,
-                                       const GroupLayouts& layouts) {
+                                       const GroupLayouts& layouts, bool prefetched) {
   CycleEstimate estimate(hw);
   estimate.AccRegions(tiling.acc_regions);
+  if (prefetched) estimate.Prefetched(CycleEstimate::PrefetchWords(BufferUnits(hw).lanes));
   LineCarry line_carry(group, tiling, BufferUnits(hw));
   const GroupEmitter emitter{group,     tiling,  BufferUnits(hw), hw.ipa.depthwise_line,
                              constants, layouts, estimate,        line_carry};

@@ -22,10 +22,11 @@ struct GroupLayouts {
 /// The OPU step of an inner-product group: its units in order (tile, output
 /// block, weight chunk), each the load, compute and store engines' part,
 /// double-buffered, with the tokens that make the overlap safe
-/// (docs/codegen.md), and the estimated cycles.
+/// (docs/codegen.md), and the estimated cycles: `prefetched` when an OPU
+/// step runs before it, while which the fetch unit reads its first words.
 Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Tiling& tiling,
                                        const HwConfig& hw, const ConstantPlacement& constants,
-                                       const GroupLayouts& layouts);
+                                       const GroupLayouts& layouts, bool prefetched);
 
 /// Where one unit's tile sits on chip for the stages after the inner product.
 struct PostTile {

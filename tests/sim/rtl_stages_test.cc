@@ -296,6 +296,26 @@ TEST_CASE("tokens: given and taken in one cycle, per neighbour, the queue keeps 
   }
   tb.pop_i = 0;
   CHECK(tb.empty_o == 1);
+
+  // A clear drops what the queue holds (two entries, its read and write
+  // places away from 0): the entry pushed next is the head, alone.
+  for (int v : {1, 2}) {
+    tb.push_i = 1;
+    tb.push_data_i = static_cast<uint8_t>(v);
+    b.Clock();
+  }
+  tb.push_i = 0;
+  tb.clear_i = 1;
+  b.Clock();
+  tb.clear_i = 0;
+  CHECK(tb.empty_o == 1);
+  CHECK(tb.count_o == 0);
+  tb.push_i = 1;
+  tb.push_data_i = 5;
+  b.Clock();
+  tb.push_i = 0;
+  CHECK(tb.count_o == 1);
+  CHECK(tb.head_o == 5);
 }
 
 }  // namespace
