@@ -57,8 +57,8 @@ module opu_post_lanes
     logic [7:0] byte_j, high_j;
     logic negative;
     logic signed [7:0] s, s1_q, s2_q;
-    logic positive3_q;    // s > 0, and opu_requant's shift for s
-    logic [6:0] amount3_q;
+    logic positive3_q;    // s > 0, and opu_requant's window for s
+    logic [6:0] offset3_q;
     logic take_product1_q, take_product2_q, sum1_q, sum2_q;
     logic signed [79:0] acc_up1_q, x3_q;
     logic signed [47:0] res_up1_q;
@@ -107,12 +107,12 @@ module opu_post_lanes
               : sum2_q ? {sum_low2_q[40] ? sum_carry2_q : sum_high2_q, sum_low2_q[39:0]}
                        : 80'(q2_q);
         positive3_q <= s2_q > 8'sd0;
-        amount3_q <= s2_q > 8'sd0 ? (s2_q > 8'sd80 ? 7'd79 : 7'(s2_q) - 7'd1)
-                                  : (s2_q < -8'sd20 ? 7'd20 : 7'(-s2_q));
+        offset3_q <= s2_q > 8'sd0 ? (s2_q > 8'sd80 ? 7'd99 : 7'(s2_q) + 7'd19)
+                                  : (s2_q < -8'sd20 ? 7'd0 : 7'(s2_q) + 7'd20);
       end
     end
     opu_requant #(.W(80)) u_requant (
-      .clk_i, .enable_i(v3_q), .x_i(x3_q), .positive_i(positive3_q), .amount_i(amount3_q),
+      .clk_i, .enable_i(v3_q), .x_i(x3_q), .positive_i(positive3_q), .offset_i(offset3_q),
       .lo_i, .hi_i, .y_o(y)
     );
     assign entry_o[ACC*j +: ACC] = v4_q ? 48'(y) : '0;
