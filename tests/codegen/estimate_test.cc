@@ -285,6 +285,34 @@ TEST_CASE("the estimator's fetch: the first instruction a latency late, each uni
   CHECK(estimate.Total() == 350);
 }
 
+TEST_CASE("the estimator's prefetch: the words read while the step before ran wait for no DRAM") {
+  // The fetch unit's 8 chunks: a beat of 64 bytes holds 4 words on
+  // opu1024; tiny's 16-byte word spans beats, a chunk a word.
+  CHECK(CycleEstimate::PrefetchWords(64) == 32);
+  CHECK(CycleEstimate::PrefetchWords(8) == 8);
+  // The unit above with all 8 words prefetched: no latency, no bytes
+  // before the load: load 7..107, +13 → 120; compute 128..235; store
+  // 235..338.
+  CycleEstimate all(Opu1024WithLatency(10));
+  all.Prefetched(32);
+  all.BeginUnit();
+  all.Fetch(8);
+  all.Load(100 * 64);
+  all.Compute(100);
+  all.Store(100, 100 * 16);
+  CHECK(all.Total() == 338);
+  // 4 of them prefetched: the other 4, 64 bytes, take a cycle first:
+  // load 8..108, +13 → 121; compute 129..236; store 236..339.
+  CycleEstimate half(Opu1024WithLatency(10));
+  half.Prefetched(4);
+  half.BeginUnit();
+  half.Fetch(8);
+  half.Load(100 * 64);
+  half.Compute(100);
+  half.Store(100, 100 * 16);
+  CHECK(half.Total() == 339);
+}
+
 TEST_CASE("the estimator's fetch queue: a unit of more Gemms than it holds delays the next loads") {
   // Two units, each a 300-beat load, 20 one-pixel Gemms (1 + 3 + 4 = 8
   // cycles each) and a store of one 16-byte pixel (4 cycles, 1 write).
