@@ -42,7 +42,7 @@ class RtlDevice final : public Device {
       session_ = std::move(*session);
       program_ = &program;
     }
-    const ProgramStep* next = getenv("OPUC_NO_PREFETCH") ? nullptr : NextOpuStep(program, step);
+    const ProgramStep* next = NextOpuStep(program, step);
     const std::vector<isa::Word> next_words = next ? next->Words() : std::vector<isa::Word>{};
     OPUC_RETURN_IF_ERROR(
         session_->Run(step.Words(), next ? &next_words : nullptr, dram, &stats, trace_path));

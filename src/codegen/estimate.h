@@ -77,6 +77,10 @@ class CycleEstimate {
   static constexpr int64_t kHandOverCycles = 8;
   static constexpr int64_t kUnitCycles = 3;
   static constexpr int64_t kStartCycles = 7;
+  /// The same where the first words were prefetched (opu_fetch.sv): the
+  /// first load asks three cycles after the start (the word's decode, its
+  /// queue, the shell's start), as the RTL measures it.
+  static constexpr int64_t kPrefetchedStartCycles = 3;
   /// Each engine's instruction queue (opu_fetch.sv's DEPTH), and what a
   /// word takes from the issue that made room for it to the next unit's
   /// first load starting, as the RTL measures it.

@@ -291,8 +291,9 @@ TEST_CASE("the estimator's prefetch: the words read while the step before ran wa
   CHECK(CycleEstimate::PrefetchWords(64) == 32);
   CHECK(CycleEstimate::PrefetchWords(8) == 8);
   // The unit above with all 8 words prefetched: no latency, no bytes
-  // before the load: load 7..107, +13 → 120; compute 128..235; store
-  // 235..338.
+  // before the load, which asks 3 cycles after the start (the word's
+  // decode, its queue, the shell's start): load 3..103, +13 → 116; compute
+  // 124..231; store 231..334.
   CycleEstimate all(Opu1024WithLatency(10));
   all.Prefetched(32);
   all.BeginUnit();
@@ -300,9 +301,9 @@ TEST_CASE("the estimator's prefetch: the words read while the step before ran wa
   all.Load(100 * 64);
   all.Compute(100);
   all.Store(100, 100 * 16);
-  CHECK(all.Total() == 338);
+  CHECK(all.Total() == 334);
   // 4 of them prefetched: the other 4, 64 bytes, take a cycle first:
-  // load 8..108, +13 → 121; compute 129..236; store 236..339.
+  // load 4..104, +13 → 117; compute 125..232; store 232..335.
   CycleEstimate half(Opu1024WithLatency(10));
   half.Prefetched(4);
   half.BeginUnit();
@@ -310,7 +311,7 @@ TEST_CASE("the estimator's prefetch: the words read while the step before ran wa
   half.Load(100 * 64);
   half.Compute(100);
   half.Store(100, 100 * 16);
-  CHECK(half.Total() == 339);
+  CHECK(half.Total() == 335);
 }
 
 TEST_CASE("the estimator's fetch queue: a unit of more Gemms than it holds delays the next loads") {
