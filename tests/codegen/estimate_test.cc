@@ -270,19 +270,25 @@ TEST_CASE("the estimator's timeline: a paced load keeps its pace, the writes it 
   CHECK(estimate.Total() == 598);
 }
 
-TEST_CASE("the estimator's fetch: the first instruction a latency late, each unit's bytes first") {
-  // One unit as in the first test case (a 100-beat load, a 100-cycle Gemm,
-  // a store of 100 pixels: 345 cycles with latency 10) and its 8
-  // instructions, 128 bytes: 2 cycles of opu1024's 64 bytes a cycle. The
-  // start waits 10 for the first instruction: load 19..119, +13 → 132;
-  // compute 140..247; store 247..350.
+// One unit as in the first test case (a 100-beat load, a 100-cycle Gemm, a
+// store of 100 pixels: 345 cycles with latency 10) and its 8 instructions,
+// `prefetched` of them read before the start.
+int64_t FetchedUnitTotal(int64_t prefetched) {
   CycleEstimate estimate(Opu1024WithLatency(10));
+  estimate.Prefetched(prefetched);
   estimate.BeginUnit();
   estimate.Fetch(8);
   estimate.Load(100 * 64);
   estimate.Compute(100);
   estimate.Store(100, 100 * 16);
-  CHECK(estimate.Total() == 350);
+  return estimate.Total();
+}
+
+TEST_CASE("the estimator's fetch: the first instruction a latency late, each unit's bytes first") {
+  // The 8 instructions are 128 bytes: 2 cycles of opu1024's 64 bytes a
+  // cycle. The start waits 10 for the first instruction: load 19..119,
+  // +13 → 132; compute 140..247; store 247..350.
+  CHECK(FetchedUnitTotal(0) == 350);
 }
 
 TEST_CASE("the estimator's prefetch: the words read while the step before ran wait for no DRAM") {
@@ -290,28 +296,14 @@ TEST_CASE("the estimator's prefetch: the words read while the step before ran wa
   // opu1024; tiny's 16-byte word spans beats, a chunk a word.
   CHECK(CycleEstimate::PrefetchWords(64) == 32);
   CHECK(CycleEstimate::PrefetchWords(8) == 8);
-  // The unit above with all 8 words prefetched: no latency, no bytes
-  // before the load, which asks 3 cycles after the start (the word's
-  // decode, its queue, the shell's start): load 3..103, +13 → 116; compute
-  // 124..231; store 231..334.
-  CycleEstimate all(Opu1024WithLatency(10));
-  all.Prefetched(32);
-  all.BeginUnit();
-  all.Fetch(8);
-  all.Load(100 * 64);
-  all.Compute(100);
-  all.Store(100, 100 * 16);
-  CHECK(all.Total() == 334);
-  // 4 of them prefetched: the other 4, 64 bytes, take a cycle first:
-  // load 4..104, +13 → 117; compute 125..232; store 232..335.
-  CycleEstimate half(Opu1024WithLatency(10));
-  half.Prefetched(4);
-  half.BeginUnit();
-  half.Fetch(8);
-  half.Load(100 * 64);
-  half.Compute(100);
-  half.Store(100, 100 * 16);
-  CHECK(half.Total() == 335);
+  // All 8 of the unit above: no latency, no bytes before the load, which
+  // asks 3 cycles after the start (the word's decode, its queue, the
+  // shell's start): load 3..103, +13 → 116; compute 124..231; store
+  // 231..334.
+  CHECK(FetchedUnitTotal(32) == 334);
+  // 4 of them: the other 4, 64 bytes, take a cycle first: load 4..104,
+  // +13 → 117; compute 125..232; store 232..335.
+  CHECK(FetchedUnitTotal(4) == 335);
 }
 
 TEST_CASE("the estimator's fetch queue: a unit of more Gemms than it holds delays the next loads") {

@@ -5,6 +5,8 @@
 // and the shifts the random tests may never draw.
 #include <doctest/doctest.h>
 
+#include <initializer_list>
+
 #include "stages_bench.h"
 
 namespace {
@@ -211,12 +213,16 @@ TEST_CASE("tokens: given and taken in one cycle, per neighbour, the queue keeps 
   tb.take_next_i = 0;
   CHECK(tb.leftover_o == 0);
 
-  for (int v : {7, 8, 9}) {
-    tb.push_i = 1;
-    tb.push_data_i = static_cast<uint8_t>(v);
-    b.Clock();
-  }
-  tb.push_i = 0;
+  // The queue: entries pushed a cycle each, in order.
+  const auto push = [&](std::initializer_list<int> values) {
+    for (int v : values) {
+      tb.push_i = 1;
+      tb.push_data_i = static_cast<uint8_t>(v);
+      b.Clock();
+    }
+    tb.push_i = 0;
+  };
+  push({7, 8, 9});
   CHECK(tb.count_o == 3);
   for (int v : {7, 8, 9}) {
     CHECK(tb.head_o == v);
@@ -228,21 +234,13 @@ TEST_CASE("tokens: given and taken in one cycle, per neighbour, the queue keeps 
 
   // A clear drops what the queue holds (two entries, its read and write
   // places away from 0): the entry pushed next is the head, alone.
-  for (int v : {1, 2}) {
-    tb.push_i = 1;
-    tb.push_data_i = static_cast<uint8_t>(v);
-    b.Clock();
-  }
-  tb.push_i = 0;
+  push({1, 2});
   tb.clear_i = 1;
   b.Clock();
   tb.clear_i = 0;
   CHECK(tb.empty_o == 1);
   CHECK(tb.count_o == 0);
-  tb.push_i = 1;
-  tb.push_data_i = 5;
-  b.Clock();
-  tb.push_i = 0;
+  push({5});
   CHECK(tb.count_o == 1);
   CHECK(tb.head_o == 5);
 }
