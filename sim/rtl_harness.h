@@ -123,6 +123,12 @@ class Harness final : public RtlSession {
     };
     const size_t base = aligned(data_bytes);
     const bool resume = !reset_ && next_addr_ >= base && program == next_words_;
+    // Another program than the one named: the fetch unit drops what it read
+    // of that one, which it knows by its address and length; where this one
+    // would have both, a reset drops it.
+    if (!resume && !next_words_.empty() && next_addr_ == base &&
+        program.size() == next_words_.size())
+      reset_ = true;
     const size_t prog_addr = resume ? next_addr_ : base;
     size_t end = prog_addr + bytes_of(program);
     size_t next_addr = 0;

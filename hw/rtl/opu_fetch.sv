@@ -129,8 +129,8 @@ module opu_fetch
     end
   end
   opu_fifo #(.WIDTH(CHUNK), .DEPTH(BUFFER)) u_chunks (
-    .clk_i, .rst_ni, .clear_i(start_i && !resume), .push_i(chunk_push), .data_i(chunk_in), .pop_i(chunk_pop),
-    .head_o(chunk), .empty_o(chunk_empty), .count_o(chunk_count)
+    .clk_i, .rst_ni, .clear_i(start_i && !resume), .push_i(chunk_push), .data_i(chunk_in),
+    .pop_i(chunk_pop), .head_o(chunk), .empty_o(chunk_empty), .count_o(chunk_count)
   );
 
   // Decode: the head chunk's next word, to its engine's queue when there is
@@ -161,8 +161,8 @@ module opu_fetch
     logic [QW-1:0] head;
     assign push[e] = take && engine == 2'(e);
     opu_fifo #(.WIDTH(QW), .DEPTH(DEPTH)) u_queue (
-      .clk_i, .rst_ni, .clear_i(1'b0), .push_i(push[e]), .data_i({words_taken_q, word}), .pop_i(pop_i[e]),
-      .head_o(head), .empty_o(empty[e]), .count_o(counts[(DW+1)*e +: DW+1])
+      .clk_i, .rst_ni, .clear_i(1'b0), .push_i(push[e]), .data_i({words_taken_q, word}),
+      .pop_i(pop_i[e]), .head_o(head), .empty_o(empty[e]), .count_o(counts[(DW+1)*e +: DW+1])
     );
     assign heads_o[WB*e +: WB] = head[WB-1:0];
     assign head_indices_o[32*e +: 32] = head[QW-1:WB];
