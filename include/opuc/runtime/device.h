@@ -33,7 +33,10 @@ class Device {
   virtual std::string_view name() const = 0;
   /// Runs OPU step `step` of `program` on `dram` (program.dram_bytes()
   /// long). Counters (may be null) are the engines' where the device has
-  /// engines, left zero otherwise.
+  /// engines, left zero otherwise. The runtime runs a program's steps in
+  /// order, so a device with a fetch unit may name the program's next OPU
+  /// step to it while this one runs (the rtl device does: docs/rtl.md,
+  /// "Prefetch").
   virtual Status RunOpuStep(const Program& program, const ProgramStep& step,
                             std::vector<uint8_t>& dram, OpuCounters* counters) = 0;
 };
