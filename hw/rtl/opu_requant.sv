@@ -25,7 +25,7 @@
 // opu_post_lanes), so that the compares on s lie on no path with the shift
 // (docs/rtl.md, Timing budget).
 module opu_requant #(
-  parameter int unsigned W = 80  // at most 126: the shifter's first step reads 146 bits of x'
+  parameter int unsigned W = 80  // at most 108: the offset (up to W + 19) has 7 bits
 ) (
   input  logic                clk_i,
   input  logic                enable_i,  // x_i is an entry's: take it

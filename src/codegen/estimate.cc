@@ -33,8 +33,8 @@ int64_t CycleEstimate::Total() const {
   std::vector<int64_t> store_starts;
   // The first instruction comes a DRAM latency after the start, unless the
   // fetch unit read it while the step before ran.
-  const int64_t start = units_[0].prefetched ? kPrefetchedStartCycles
-                                             : kStartCycles + (units_[0].fetch > 0 ? latency_ : 0);
+  const int64_t start =
+      prefetched_ ? kPrefetchedStartCycles : kStartCycles + (units_[0].fetch > 0 ? latency_ : 0);
   // When the load engine may ask for the next load's first beat, and
   // when each load still in flight is written.
   int64_t requests_free = start;

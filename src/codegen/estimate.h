@@ -153,14 +153,16 @@ class CycleEstimate {
   }
   /// The group's first `words` were read while the step before ran (the
   /// runtime named this step next): they wait for no DRAM. Before Fetch.
-  void Prefetched(int64_t words) { prefetched_left_ = words; }
+  void Prefetched(int64_t words) {
+    prefetched_ = words > 0;
+    prefetched_left_ = words;
+  }
   /// The unit's instructions, `words` of them, read from DRAM by the fetch
   /// unit (opu_fetch.sv), but for those prefetched.
   void Fetch(int64_t words) {
     const int64_t early = std::min(words, prefetched_left_);
     prefetched_left_ -= early;
     units_.back().fetch = Bandwidth((words - early) * isa::kWordBits / 8);
-    units_.back().prefetched = early > 0;
   }
   /// A load of `bytes` that writes `units` on chip when that, not the
   /// DRAM, may bound it (a zero-inserted window: the load engine writes a
@@ -254,7 +256,6 @@ class CycleEstimate {
     int64_t compute = 0, post = 0, post_insns = 0, store = 0;
     std::vector<int64_t> gemms;    ///< Each Gemm's cycles, in order.
     int64_t fetch = 0;             ///< The DRAM cycles its instruction words take.
-    bool prefetched = false;       ///< Its first words were read before the start.
     int64_t waits_from = 0;        ///< Its first load that waits for the unit two before.
     int64_t store_wait = -2;       ///< StoreWait's unit; -2: acc_regions_ units before.
     int64_t pass = 0;              ///< The cycles of the post side's latest pass.
@@ -271,6 +272,7 @@ class CycleEstimate {
   }
   double bytes_per_cycle_;
   int64_t latency_;
+  bool prefetched_ = false;  // the group's first words were read before its start
   int64_t prefetched_left_ = 0;
   int64_t array_pipeline_;
   int64_t word_bytes_;
