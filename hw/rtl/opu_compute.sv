@@ -15,6 +15,9 @@ module opu_compute
   input  opu_pkg::word_t                 post_insn2_i,  // the stages chained to post_insn_i
   input  opu_pkg::word_t                 post_insn3_i,
   input  logic [1:0]            post_links_i,
+  input  logic                  post_tail_i,   // a global sum Pool ends the chain
+  input  logic [15:0]           post_tail_dst_i,
+  input  logic                  post_tail_accumulate_i,
   output logic                  post_done_o,
   // The array's ports.
   output logic [31:0]           fm_raddr_o,
@@ -46,7 +49,7 @@ module opu_compute
   logic [31:0] stage_param, stage_acc_r, stage_acc_w, pool_acc_r, pool_acc_w;
   logic        stage_we, pool_we;
   logic [opu_pkg::ENTRY_BITS-1:0] stage_wdata, pool_wdata;
-  logic [1:0]  entries;
+  logic [2:0]  entries;
   logic        tap;
 
   assign is_pool = `OPU_FIELD(post_insn_i, OPCODE) == opuc_isa_pkg::OP_POOL;
@@ -58,7 +61,9 @@ module opu_compute
   );
   opu_post u_post (
     .clk_i, .rst_ni, .start_i(post_start_i && !is_pool), .insn_i(post_insn_i),
-    .insn2_i(post_insn2_i), .insn3_i(post_insn3_i), .links_i(post_links_i), .done_o(stage_done),
+    .insn2_i(post_insn2_i), .insn3_i(post_insn3_i), .links_i(post_links_i),
+    .tail_i(post_tail_i), .tail_dst_i(post_tail_dst_i),
+    .tail_accumulate_i(post_tail_accumulate_i), .done_o(stage_done),
     .fm_raddr_o(post_fm_raddr_o), .fm_rdata_i(post_fm_rdata_i),
     .param_raddr_o(stage_param), .param_rdata_i(post_param_rdata_i),
     .acc_raddr_o(stage_acc_r), .acc_rdata_i(post_acc_rdata_i), .acc_we_o(stage_we),

@@ -6,7 +6,8 @@
 // its output stages behind the array. The post side takes up to three
 // queued stages over the same entries as one pass (a chain: each entry
 // through all of them, opu_post), so Output, ResAdd and a compare cost one
-// pass, not three.
+// pass, not three. A Pool that sums every entry of such a chain into one
+// (a global pool's numerator) ends it as its tail (opu_post).
 //
 // The engine still behaves as one in-order engine (docs/isa.md):
 //  - an instruction issues only when no instruction of the other unit
@@ -44,6 +45,9 @@ module opu_compute_engine
   output opu_pkg::word_t   post_insn2_o,  // the stages chained to post_insn_o
   output opu_pkg::word_t   post_insn3_o,
   output logic [1:0] post_links_o,
+  output logic    post_tail_o,     // a global sum Pool ends the chain: its dst and accumulate
+  output logic [15:0] post_tail_dst_o,
+  output logic    post_tail_accumulate_o,
   input  logic    post_done_i,
   output logic [2:0] post_banks_o,  // the accumulator banks the post unit holds
   output logic    busy_o,
@@ -154,6 +158,24 @@ module opu_compute_engine
             !(reads_params(a) && reads_params(b) &&
               `OPU_FIELD(a, OUTPUT_PARAM_ADDR) != `OPU_FIELD(b, OUTPUT_PARAM_ADDR));
   endfunction
+  // Whether a Pool (`sums`: one window summed, covering its source, which
+  // starts at `src` and ends at `src_end`) ends the chain whose last word
+  // is `last` (its entries' end `last_end`) as its tail: its source is
+  // exactly the chain's entries. Both ends are worked out a register ahead.
+  function automatic logic ends(input opu_pkg::word_t last, input logic [EW-1:0] last_end,
+                                input logic sums, input logic [15:0] src,
+                                input logic [EW-1:0] src_end);
+    ends = sums && streams(last) && !gives(last) && `OPU_FIELD(last, OUTPUT_COUNT) != '0 &&
+           src == 16'(`OPU_FIELD(last, OUTPUT_ACC_ADDR)) && src_end == last_end;
+  endfunction
+  // A Pool that sums one window covering its source.
+  function automatic logic sums_all(input opu_pkg::word_t w);
+    sums_all = `OPU_FIELD(w, OPCODE) == opuc_isa_pkg::OP_POOL && `OPU_FIELD(w, POOL_SUM) &&
+               `OPU_FIELD(w, POOL_OUT_ROWS) == 10'd1 && `OPU_FIELD(w, POOL_OUT_COLS) == 10'd1 &&
+               `OPU_FIELD(w, POOL_PAD_Y) == '0 && `OPU_FIELD(w, POOL_PAD_X) == '0 &&
+               `OPU_FIELD(w, POOL_SIZE_Y) >= `OPU_FIELD(w, POOL_SRC_ROWS) &&
+               `OPU_FIELD(w, POOL_SIZE_X) >= `OPU_FIELD(w, POOL_SRC_COLS);
+  endfunction
   // Whether `next` joins the chain `first` (and `second`, with two).
   function automatic logic joins(input opu_pkg::word_t first, input opu_pkg::word_t second,
                                  input logic two, input opu_pkg::word_t next);
@@ -175,13 +197,15 @@ module opu_compute_engine
   // before): worked out as it enters, against the last two words queued
   // (last1_q, last2_q), so that taking a chain compares no fields.
   logic       q_link1 [QUEUE], q_link2 [QUEUE];
+  logic       q_tail [QUEUE];  // ends the chain whose last word was queued before it
   opu_pkg::word_t last1_q, last2_q;
   logic [QW-1:0] q_rd_q, q_wr_q;
-  logic [QW-1:0] q_rd1_q, q_rd2_q;  // q_rd_q + 1 and + 2, registered beside it
+  logic [QW-1:0] q_rd1_q, q_rd2_q, q_rd3_q;  // q_rd_q + 1, + 2 and + 3, registered beside it
   logic [QW:0]   q_count_q;
 
   logic  is_gemm, tokens, clash, ready, g_finished, p_finished, g_older, p_older;
-  logic  g_retire, p_retire, p_take, link1, link2, head_joins;
+  logic  g_retire, p_retire, p_take, link1, link2, head_joins, tail;
+  logic [QW-1:0] tail_at;  // where the chain's tail would be
   logic [1:0] links;
   opu_pkg::index_t p_last_index_q;
   opu_pkg::word_t q0, q1, q2, last_post;
@@ -194,6 +218,10 @@ module opu_compute_engine
   opu_pkg::index_t s2_index_q, head_index_q;
   span_t   s2_span_q;
   logic [2:0] head_banks_q;
+  logic [EW-1:0] head_end_q;  // a Pool's source's end
+  logic    head_sums_q;        // the head is a Pool that sums one window over its source
+  logic [EW-1:0] last1_end_q; // the entries' end of the last word queued
+  opu_pkg::word_t p_tail_q;    // the chain's tail, for its tokens
   assign s3_step = s2_valid_q && (!s3_valid_q || ready);
   assign s2_step = head_valid_i && (!s2_valid_q || s3_step);
   assign pop_o = s2_step;
@@ -240,12 +268,15 @@ module opu_compute_engine
   assign link1 = q_count_q >= (QW+1)'(2) && q_link1[q_rd1_q];
   assign link2 = link1 && q_count_q >= (QW+1)'(3) && q_link2[q_rd2_q];
   assign links = link2 ? 2'd2 : link1 ? 2'd1 : 2'd0;
+  assign tail_at = links == 2'd2 ? q_rd3_q : links == 2'd1 ? q_rd2_q : q_rd1_q;
+  assign tail = q_count_q >= (QW+1)'(links) + (QW+1)'(2) && q_tail[tail_at];
   // The queue then holds the chain alone: its words are the last queued.
-  assign head_joins = ready && !is_gemm && links != 2'd2 && q_count_q == (QW+1)'(links) + 1'b1 &&
-                      (links == 2'd1 ? joins(last2_q, last1_q, 1'b1, head_q)
-                                     : joins(last1_q, last1_q, 1'b0, head_q));
+  assign head_joins = ready && !is_gemm && q_count_q == (QW+1)'(links) + 1'b1 &&
+                      ((links != 2'd2 && (links == 2'd1 ? joins(last2_q, last1_q, 1'b1, head_q)
+                                                        : joins(last1_q, last1_q, 1'b0, head_q))) ||
+                       ends(last1_q, last1_end_q, head_sums_q, 16'(`OPU_FIELD(head_q, POOL_SRC_ADDR)), head_end_q));
   assign p_take = !p_busy_q && q_count_q != '0 && !head_joins;
-  assign last_post = post_links_o == 2'd2 ? post_insn3_o :
+  assign last_post = post_tail_o ? p_tail_q : post_links_o == 2'd2 ? post_insn3_o :
                      post_links_o == 2'd1 ? post_insn2_o : post_insn_o;
   assign busy_o = g_busy_q || p_busy_q || q_count_q != '0;
   assign post_banks_o = p_busy_q ? p_banks_q : 3'd0;
@@ -254,7 +285,8 @@ module opu_compute_engine
   opu_counter u_busy (.clk_i, .rst_ni, .step_i(busy_o), .value_o(busy_cycles_o));
   opu_counter u_token (.clk_i, .rst_ni, .step_i(s3_valid_q && !tokens), .value_o(token_cycles_o));
   opu_counter #(.STEP_BITS(3)) u_retired (
-    .clk_i, .rst_ni, .step_i(3'(g_retire) + (p_retire ? 3'(post_links_o) + 3'd1 : 3'd0)),
+    .clk_i, .rst_ni,
+    .step_i(3'(g_retire) + (p_retire ? 3'(post_links_o) + 3'(post_tail_o) + 3'd1 : 3'd0)),
     .value_o(retired_o)
   );
 
@@ -264,10 +296,12 @@ module opu_compute_engine
       {s2_valid_q, s3_valid_q, s2_word_q, s2_index_q, s2_span_q, head_q, head_index_q, head_banks_q} <= '0;
       {g_index_q, p_index_q, g_banks_q, p_banks_q} <= '0;
       {gemm_insn_o, post_insn_o, post_insn2_o, post_insn3_o, post_links_o} <= '0;
+      {post_tail_o, post_tail_dst_o, post_tail_accumulate_o, p_tail_q, head_end_q} <= '0;
+      {head_sums_q, last1_end_q} <= '0;
       p_last_index_q <= '0;
       {last1_q, last2_q} <= '0;
       {q_rd_q, q_wr_q, q_count_q} <= '0;
-      {q_rd1_q, q_rd2_q} <= {QW'(1), QW'(2)};
+      {q_rd1_q, q_rd2_q, q_rd3_q} <= {QW'(1), QW'(2), QW'(3)};
       last_retired_o <= '1;
     end else begin
       gemm_start_o <= ready && is_gemm;
@@ -282,6 +316,8 @@ module opu_compute_engine
         head_q <= s2_word_q;
         head_index_q <= s2_index_q;
         head_banks_q <= banks(s2_span_q);
+        head_end_q <= s2_span_q[4*EW +: EW] + s2_span_q[3*EW +: EW];
+        head_sums_q <= sums_all(s2_word_q);
       end
       if (s3_step) s3_valid_q <= 1'b1;
       else if (ready) s3_valid_q <= 1'b0;
@@ -303,7 +339,9 @@ module opu_compute_engine
         q_banks[q_wr_q] <= head_banks_q;
         q_link1[q_wr_q] <= joins(last1_q, last1_q, 1'b0, head_q);
         q_link2[q_wr_q] <= joins(last2_q, last1_q, 1'b1, head_q);
+        q_tail[q_wr_q] <= ends(last1_q, last1_end_q, head_sums_q, 16'(`OPU_FIELD(head_q, POOL_SRC_ADDR)), head_end_q);
         last1_q <= head_q;
+        last1_end_q <= EW'(`OPU_FIELD(head_q, OUTPUT_ACC_ADDR)) + EW'(`OPU_FIELD(head_q, OUTPUT_COUNT));
         last2_q <= last1_q;
         q_wr_q <= q_wr_q + 1'b1;
       end
@@ -313,12 +351,18 @@ module opu_compute_engine
         post_insn2_o <= q1;
         post_insn3_o <= q2;
         post_links_o <= links;
+        post_tail_o <= tail;
+        p_tail_q <= q_word[tail_at];
+        post_tail_dst_o <= 16'(`OPU_FIELD(q_word[tail_at], POOL_DST_ADDR));
+        post_tail_accumulate_o <= `OPU_FIELD(q_word[tail_at], POOL_ACCUMULATE);
         p_index_q <= q_index[q_rd_q];
-        p_last_index_q <= link2 ? q_index[q_rd2_q] : link1 ? q_index[q_rd1_q] : q_index[q_rd_q];
-        p_banks_q <= q_banks[q_rd_q];
-        q_rd_q <= q_rd_q + QW'(links) + 1'b1;
-        q_rd1_q <= q_rd_q + QW'(links) + 2'd2;
-        q_rd2_q <= q_rd_q + QW'(links) + 2'd3;
+        p_last_index_q <= tail ? q_index[tail_at] : link2 ? q_index[q_rd2_q] :
+                          link1 ? q_index[q_rd1_q] : q_index[q_rd_q];
+        p_banks_q <= q_banks[q_rd_q] | (tail ? q_banks[tail_at] : 3'd0);
+        q_rd_q <= q_rd_q + QW'(links) + QW'(tail) + 1'b1;
+        q_rd1_q <= q_rd_q + QW'(links) + QW'(tail) + 2'd2;
+        q_rd2_q <= q_rd_q + QW'(links) + QW'(tail) + 2'd3;
+        q_rd3_q <= q_rd_q + QW'(links) + QW'(tail) + 3'd4;
       end else if (p_retire) begin
         p_busy_q <= 1'b0;
         p_done_q <= 1'b0;
@@ -326,7 +370,7 @@ module opu_compute_engine
         p_done_q <= 1'b1;
       end
       q_count_q <= q_count_q + (QW+1)'(ready && !is_gemm) -
-                   (p_take ? (QW+1)'(links) + 1'b1 : '0);
+                   (p_take ? (QW+1)'(links) + (QW+1)'(tail) + 1'b1 : '0);
       if (g_retire || p_retire)
         last_retired_o <= g_retire && (!p_retire || g_index_q > p_last_index_q) ? g_index_q
                                                                                 : p_last_index_q;

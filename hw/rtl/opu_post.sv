@@ -11,6 +11,13 @@
 // chain's one table (opu_table), which the Table's stage reads. Average
 // walks rows x cols entries `pitch` apart, alone; the others `count`
 // consecutive entries.
+//
+// A chain may end in a Pool that sums all its entries into one (tail_i: a
+// global pool's numerator, opu_compute_engine): each entry
+// written is added into a running sum, which is written to the pool's dst
+// the cycle after the last entry (with `accumulate`, the sum starts from
+// what dst holds, read in the pass's first cycle). So the pool costs no
+// pass of its own over the entries.
 `include "opu_field.svh"
 module opu_post
 (
@@ -21,6 +28,9 @@ module opu_post
   input  opu_pkg::word_t                 insn2_i,
   input  opu_pkg::word_t                 insn3_i,
   input  logic [1:0]            links_i,
+  input  logic                  tail_i,       // a global sum Pool ends the chain:
+  input  logic [15:0]           tail_dst_i,   // its dst, and whether it adds to it
+  input  logic                  tail_accumulate_i,
   output logic                  done_o,
   output logic [31:0]           fm_raddr_o,
   input  logic [opu_pkg::BEAT_BITS-1:0]  fm_rdata_i,
@@ -31,7 +41,7 @@ module opu_post
   output logic                  acc_we_o,
   output logic [31:0]           acc_waddr_o,
   output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata_o,
-  output logic [1:0]            entries_o  // entries passed this cycle, one a chained stage
+  output logic [2:0]            entries_o  // entries passed this cycle, one a chained stage or tail
 );
   localparam int unsigned TABLE_ROWS = (2 * 257 + opu_pkg::L - 1) / opu_pkg::L;
   opu_pkg::word_t       slot [3];
@@ -72,6 +82,11 @@ module opu_post
   logic [31:0] write_pos;
   logic        write_valid, younger;
   logic [1:0]  table_pos;  // the chain's stage that is its Table
+  // The tail: whether the pass has one, its first cycle (dst read), the
+  // cycle that writes its sum, the sum and its entry.
+  logic        tail_q, tail_first_q, tail_write_q;
+  logic [opu_pkg::ENTRY_BITS-1:0] sum_q, summed;
+  logic [31:0] tail_dst_q;
 
   assign slot[0] = insn_i;
   assign slot[1] = insn2_i;
@@ -114,9 +129,12 @@ module opu_post
   assign fm_raddr_o = filling_q ? 32'(`OPU_FIELD(table_insn, TABLE_TABLE_ADDR)) + fill_q
                       : low_q   ? res_q + (`OPU_FIELD(res_insn, RESADD_BROADCAST) ? 32'd1 : cols)
                                 : res_q;
-  assign acc_raddr_o = entry_q;
-  // Each chained instruction counts its entries, as one alone would.
-  assign entries_o = !start_i && !preparing_q && !filling_q && advance ? links_i + 2'd1 : 2'd0;
+  // A tail's dst is read in the pass's first cycle, before its entries.
+  assign acc_raddr_o = start_i && tail_i ? 32'(tail_dst_i) : entry_q;
+  // Each chained instruction counts its entries, as one alone would (a
+  // tail its taps).
+  assign entries_o = !start_i && !preparing_q && !filling_q && advance ?
+                         3'(links_i) + 3'(tail_q) + 3'd1 : 3'd0;
 
   assign stage_in[0] = acc_rdata_i;
   assign stage_in[1] = x1_q;
@@ -165,10 +183,28 @@ module opu_post
   // write from further on).
   assign unwritten = valid & (SPAN'(1) << write_pos) - SPAN'(1);
   assign younger = |unwritten;
-  assign acc_we_o = write_valid;
-  assign acc_waddr_o = is_average ? addr_q[opu_pkg::AVERAGE_CYCLES] : links_i == 2'd0 ? addr_q[D]
+  assign acc_we_o = write_valid || tail_write_q;
+  assign acc_waddr_o = tail_write_q ? tail_dst_q
+                     : is_average ? addr_q[opu_pkg::AVERAGE_CYCLES] : links_i == 2'd0 ? addr_q[D]
                      : links_i == 2'd1 ? addr_q[2 * D + 1] : addr_q[3 * D + 2];
-  assign acc_wdata_o = stage_out[links_i];
+  assign acc_wdata_o = tail_write_q ? sum_q : stage_out[links_i];
+  // The tail's running sum with the entry written now, lane by lane, as
+  // the Pool adds its taps.
+  always_comb
+    for (int unsigned j = 0; j < opu_pkg::CO; j++)
+      summed[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] =
+          sum_q[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] +
+          stage_out[links_i][opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS];
+  always_ff @(posedge clk_i) begin
+    if (start_i) begin
+      sum_q <= '0;
+      tail_dst_q <= 32'(tail_dst_i);
+    end else if (tail_first_q && tail_accumulate_i) begin
+      sum_q <= acc_rdata_i;  // dst, read in the pass's first cycle
+    end else if (tail_q && write_valid) begin
+      sum_q <= summed;
+    end
+  end
 
   // The pipeline beside the entries; the registers between stages hold an
   // entry only for a chain that long.
@@ -191,6 +227,7 @@ module opu_post
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {filling_q, fill_s1_q, running_q, s1_valid_q, done_o, low_q, preparing_q} <= '0;
+      {tail_q, tail_first_q, tail_write_q} <= '0;
       valid_q <= '0;
       high_row_q <= '0;
       {fill_q, fill_s1_row_q, r_q, c_q, row_entry_q, entry_q, res_q, s1_entry_q} <= '0;
@@ -198,12 +235,15 @@ module opu_post
       done_o <= 1'b0;
       s1_valid_q <= advance;
       valid_q <= unwritten[SPAN-2:0];
+      tail_first_q <= start_i && tail_i;
+      tail_write_q <= 1'b0;
       low_q <= running_q && res_i16 && !low_q;
       if (low_q) high_row_q <= fm_rdata_i;  // the high row, read a cycle ago
       s1_entry_q <= entry_q;
       fill_s1_q <= filling_q;
       fill_s1_row_q <= fill_q;
       if (start_i) begin
+        tail_q <= tail_i && !is_average;
         filling_q <= has_table;
         preparing_q <= is_average;
         fill_q <= '0;
@@ -239,7 +279,12 @@ module opu_post
           if (r_q + 1 == rows) running_q <= 1'b0;
         end
       end
-      if (write_valid && !younger && !running_q) done_o <= 1'b1;
+      // Done with the last entry, or with a tail's sum the cycle after it.
+      if (write_valid && !younger && !running_q) begin
+        if (tail_q) tail_write_q <= 1'b1;
+        else done_o <= 1'b1;
+      end
+      if (tail_write_q) done_o <= 1'b1;
     end
   end
 endmodule

@@ -129,8 +129,9 @@ void EmitAverages(const InnerProductGroup& g, const PostTile& tile, CycleEstimat
 
 // The pool into its own entries, then (once every tap is in) the division
 // of an average or the Clamp that requantizes a max when it changes anything.
-void EmitPool(const InnerProductGroup& g, const PostTile& tile, CycleEstimate& estimate,
-              std::vector<isa::Instruction>& out) {
+// A global sum ends `pass`, the stages before it, as its tail.
+void EmitPool(const InnerProductGroup& g, const PostTile& tile, const std::vector<Stream>& pass,
+              CycleEstimate& estimate, std::vector<isa::Instruction>& out) {
   const PoolStep& pool = *g.pool;
   isa::PoolInsn mp;
   mp.src_addr = tile.acc_base;
@@ -149,9 +150,12 @@ void EmitPool(const InnerProductGroup& g, const PostTile& tile, CycleEstimate& e
   mp.sum = pool.average;
   mp.accumulate = tile.pool_accumulate;
   out.push_back(mp);
-  estimate.Post(WindowTaps(tile.pool_rows, mp.size_y, mp.stride_y, mp.pad_y, tile.th) *
-                    WindowTaps(tile.pool_cols, mp.size_x, mp.stride_x, mp.pad_x, tile.tw),
-                false, CycleEstimate::kPoolSetupCycles);
+  if (!pass.empty() && PoolEndsPass(mp, pass.back().acc_addr, pass.back().count))
+    estimate.PostTail();
+  else
+    estimate.Post(WindowTaps(tile.pool_rows, mp.size_y, mp.stride_y, mp.pad_y, tile.th) *
+                      WindowTaps(tile.pool_cols, mp.size_x, mp.stride_x, mp.pad_x, tile.tw),
+                  false, CycleEstimate::kPoolSetupCycles);
   if (!tile.pool_last) return;
   if (pool.average) {
     EmitAverages(g, tile, estimate, out);
@@ -229,7 +233,7 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
     pass.push_back(next);
     estimate.Post(two_rows ? 2 * entries : entries, joins);
   }
-  if (g.pool) EmitPool(g, tile, estimate, out);
+  if (g.pool) EmitPool(g, tile, pass, estimate, out);
 }
 
 }  // namespace opuc::codegen

@@ -221,6 +221,12 @@ class CycleEstimate {
     unit.post += cycles + kPostInstructionCycles + latency;
     unit.pass = cycles;
   }
+  /// A Pool that ends the pass before as its tail (PoolEndsPass): it reads
+  /// no entry; the pass writes its sum the cycle after its last entry.
+  void PostTail() {
+    ++units_.back().post_insns;
+    units_.back().post += 1;
+  }
   /// The post instructions so far end a slice of the unit's tile, and the
   /// stores so far store it: that slice's store waits only for its own
   /// stages (Tiling::post_slices).

@@ -148,7 +148,7 @@ Expected<int64_t> OutputPathCycles(const ProgramStep& step, const OpuBufferUnits
                         std::is_same_v<T, isa::ResAddInsn>) {
             entries(x.acc_addr, x.count);
           } else if constexpr (std::is_same_v<T, isa::PoolInsn>) {
-            post += PoolTaps(x);
+            if (!PoolEndsPass(x, run_addr, run_count)) post += PoolTaps(x);
             run_addr = -1;
           } else if constexpr (std::is_same_v<T, isa::AverageInsn>) {
             post += x.rows * x.cols;

@@ -201,6 +201,46 @@ TEST_CASE(
   CHECK(b.Signed(256, 4) == std::vector<int>{6, -6, -7, 0});
 }
 
+TEST_CASE("a global sum ends the stages over its source: the same sums, gathered over tiles") {
+  // The sum of the gather above, each part a tail of the stages before it
+  // (hw/rtl/opu_post.sv: a chain of two identity Clamps, then one): lane 0
+  // 27 -> rhu_div(54, 9) = 6, lane 1 -6, lane 2 -31 -> -7.
+  const auto identity = [](int64_t acc_addr, int64_t count) {
+    ClampInsn c;
+    c.acc_addr = acc_addr;
+    c.count = count;
+    c.lo = -128;
+    c.hi = 127;
+    return c;
+  };
+  Bench b = PoolSource();
+  b.Add(identity(0, 3));
+  b.Add(identity(0, 3));
+  PoolInsn first;
+  first.src_rows = first.out_rows = first.out_cols = 1;
+  first.src_cols = 3;
+  first.dst_addr = 9;
+  first.size_y = first.stride_y = 1;
+  first.size_x = first.stride_x = 3;
+  first.sum = 1;
+  b.Add(first);
+  b.Add(identity(3, 6));
+  PoolInsn rest = first;
+  rest.src_addr = 3;
+  rest.src_rows = rest.size_y = rest.stride_y = 2;
+  rest.accumulate = 1;
+  b.Add(rest);
+  b.Add(With(Average(9, 9, -1), kPushNext));
+  StoreInsn store = Store(1, 1, 1, 256, 8);
+  store.acc_addr = 9;
+  b.Add(With(store, kPopPrev));
+  OpuCounters counters;
+  REQUIRE(b.Run(&counters).ok());
+  CHECK(b.Signed(256, 4) == std::vector<int>{6, -6, -7, 0});
+  // Output, the Clamps, the taps, Average: a tail counts its taps.
+  CHECK(counters.post_entries == 9 + 3 + 3 + 3 + 6 + 6 + 1);
+}
+
 TEST_CASE("a global max pool gathers its window over tiles") {
   Bench b = PoolSource();
   GlobalPool(b, false, true);

@@ -103,6 +103,15 @@ inline bool GemmUsesLines(const isa::GemmInsn& g, int64_t line_columns) {
 inline bool GemmReadsPairs(const isa::GemmInsn& g) {
   return g.stride_x == 2 && g.window_w % 2 == 0;
 }
+/// Whether a Pool ends, as its tail, a post pass over `count` entries from
+/// `acc_addr` (hw/rtl/opu_compute_engine.sv): one window summed, covering
+/// exactly those entries, so the pass adds each entry it writes into the
+/// sum instead of the Pool reading them again.
+inline bool PoolEndsPass(const isa::PoolInsn& p, int64_t acc_addr, int64_t count) {
+  return p.sum && p.out_rows == 1 && p.out_cols == 1 && p.pad_y == 0 && p.pad_x == 0 &&
+         p.size_y >= p.src_rows && p.size_x >= p.src_cols && count > 0 && p.src_addr == acc_addr &&
+         p.src_rows * p.src_cols == count;
+}
 /// The input rows a depthwise Gemm with line buffers reads: the window's
 /// rows and stride_y an output row after the first, or, with `carry`,
 /// stride_y an output row (the rows above come from its line slot).

@@ -27,7 +27,8 @@
 //          times 2 for an i16 input (two byte planes);
 //   output path: the post side takes one accumulator entry a cycle (the
 //          stages the engine chains over the same entries once, a Pool each
-//          tap of its windows) and the store one pixel a cycle, read from the
+//          tap of its windows, none for a global sum that ends such a chain:
+//          PoolEndsPass) and the store one pixel a cycle, read from the
 //          step's instructions: a pool on the post side or a channel block
 //          of Co_a outputs costs it as the array's rounding costs the array;
 //   DRAM:  the bytes the step cannot avoid moving — each input activation
@@ -61,7 +62,8 @@ struct MappingBound {
 
 /// The output path's term of an OPU step's bound: the post side's entries
 /// (a run of Output, Clamp, PRelu, Table and ResAdd over the same entries
-/// once, a Pool's taps inside the source, an Average's entries) or the
+/// once, a Pool's taps inside the source unless it ends that run, an
+/// Average's entries) or the
 /// store's pixels (each four times with upsample; a pair's two pixels in
 /// one beat once: StoreIssueCycles), whichever is more, on the OPU of
 /// `units`. Errors name the word that does not decode.
