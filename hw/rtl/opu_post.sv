@@ -14,10 +14,11 @@
 //
 // A chain may end in a Pool that sums all its entries into one (tail_i: a
 // global pool's numerator, opu_compute_engine): each entry
-// written is added into a running sum, which is written to the pool's dst
-// the cycle after the last entry (with `accumulate`, the sum starts from
-// what dst holds, read in the pass's first cycle). So the pool costs no
-// pass of its own over the entries.
+// written is added into a running sum a register later (the add does not
+// follow the stages' last step on one path), and the sum is written to the
+// pool's dst two cycles after the last entry (with `accumulate`, it starts
+// from what dst holds, read in the pass's first cycle). So the pool costs
+// no pass of its own over the entries.
 `include "opu_field.svh"
 module opu_post
 (
@@ -83,9 +84,10 @@ module opu_post
   logic        write_valid, younger;
   logic [1:0]  table_pos;  // the chain's stage that is its Table
   // The tail: whether the pass has one, its first cycle (dst read), the
-  // cycle that writes its sum, the sum and its entry.
-  logic        tail_q, tail_first_q, tail_write_q;
-  logic [opu_pkg::ENTRY_BITS-1:0] sum_q, summed;
+  // cycle its last entry is added, the cycle that writes its sum, the
+  // entry written a cycle ago, the sum and its entry.
+  logic        tail_q, tail_first_q, tail_last_q, tail_write_q, written_valid_q;
+  logic [opu_pkg::ENTRY_BITS-1:0] written_q, sum_q, summed;
   logic [31:0] tail_dst_q;
 
   assign slot[0] = insn_i;
@@ -188,20 +190,21 @@ module opu_post
                      : is_average ? addr_q[opu_pkg::AVERAGE_CYCLES] : links_i == 2'd0 ? addr_q[D]
                      : links_i == 2'd1 ? addr_q[2 * D + 1] : addr_q[3 * D + 2];
   assign acc_wdata_o = tail_write_q ? sum_q : stage_out[links_i];
-  // The tail's running sum with the entry written now, lane by lane, as
-  // the Pool adds its taps.
+  // The tail's running sum with the entry written a cycle ago, lane by
+  // lane, as the Pool adds its taps.
   always_comb
     for (int unsigned j = 0; j < opu_pkg::CO; j++)
       summed[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] =
           sum_q[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] +
-          stage_out[links_i][opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS];
+          written_q[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS];
   always_ff @(posedge clk_i) begin
+    if (tail_q && write_valid) written_q <= stage_out[links_i];
     if (start_i) begin
       sum_q <= '0;
       tail_dst_q <= 32'(tail_dst_i);
     end else if (tail_first_q && tail_accumulate_i) begin
       sum_q <= acc_rdata_i;  // dst, read in the pass's first cycle
-    end else if (tail_q && write_valid) begin
+    end else if (written_valid_q) begin
       sum_q <= summed;
     end
   end
@@ -227,7 +230,7 @@ module opu_post
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {filling_q, fill_s1_q, running_q, s1_valid_q, done_o, low_q, preparing_q} <= '0;
-      {tail_q, tail_first_q, tail_write_q} <= '0;
+      {tail_q, tail_first_q, tail_last_q, tail_write_q, written_valid_q} <= '0;
       valid_q <= '0;
       high_row_q <= '0;
       {fill_q, fill_s1_row_q, r_q, c_q, row_entry_q, entry_q, res_q, s1_entry_q} <= '0;
@@ -236,7 +239,9 @@ module opu_post
       s1_valid_q <= advance;
       valid_q <= unwritten[SPAN-2:0];
       tail_first_q <= start_i && tail_i;
-      tail_write_q <= 1'b0;
+      written_valid_q <= tail_q && write_valid;
+      tail_last_q <= 1'b0;
+      tail_write_q <= tail_last_q;
       low_q <= running_q && res_i16 && !low_q;
       if (low_q) high_row_q <= fm_rdata_i;  // the high row, read a cycle ago
       s1_entry_q <= entry_q;
@@ -279,9 +284,9 @@ module opu_post
           if (r_q + 1 == rows) running_q <= 1'b0;
         end
       end
-      // Done with the last entry, or with a tail's sum the cycle after it.
+      // Done with the last entry, or with a tail's sum two cycles after it.
       if (write_valid && !younger && !running_q) begin
-        if (tail_q) tail_write_q <= 1'b1;
+        if (tail_q) tail_last_q <= 1'b1;
         else done_o <= 1'b1;
       end
       if (tail_write_q) done_o <= 1'b1;

@@ -222,10 +222,11 @@ class CycleEstimate {
     unit.pass = cycles;
   }
   /// A Pool that ends the pass before as its tail (PoolEndsPass): it reads
-  /// no entry; the pass writes its sum the cycle after its last entry.
+  /// no entry; the pass adds each entry a register after writing it and
+  /// writes the sum two cycles after its last entry.
   void PostTail() {
     ++units_.back().post_insns;
-    units_.back().post += 1;
+    units_.back().post += 2;
   }
   /// The post instructions so far end a slice of the unit's tile, and the
   /// stores so far store it: that slice's store waits only for its own
