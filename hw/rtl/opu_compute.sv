@@ -18,6 +18,8 @@ module opu_compute
   input  logic                  post_tail_i,   // a global sum Pool ends the chain
   input  logic [15:0]           post_tail_dst_i,
   input  logic                  post_tail_accumulate_i,
+  input  logic                  post_tail_window_i,
+  input  logic [9:0]            post_tail_src_cols_i,
   output logic                  post_done_o,
   // The array's ports.
   output logic [31:0]           fm_raddr_o,
@@ -63,7 +65,8 @@ module opu_compute
     .clk_i, .rst_ni, .start_i(post_start_i && !is_pool), .insn_i(post_insn_i),
     .insn2_i(post_insn2_i), .insn3_i(post_insn3_i), .links_i(post_links_i),
     .tail_i(post_tail_i), .tail_dst_i(post_tail_dst_i),
-    .tail_accumulate_i(post_tail_accumulate_i), .done_o(stage_done),
+    .tail_accumulate_i(post_tail_accumulate_i), .tail_window_i(post_tail_window_i),
+    .tail_src_cols_i(post_tail_src_cols_i), .done_o(stage_done),
     .fm_raddr_o(post_fm_raddr_o), .fm_rdata_i(post_fm_rdata_i),
     .param_raddr_o(stage_param), .param_rdata_i(post_param_rdata_i),
     .acc_raddr_o(stage_acc_r), .acc_rdata_i(post_acc_rdata_i), .acc_we_o(stage_we),

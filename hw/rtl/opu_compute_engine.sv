@@ -7,7 +7,8 @@
 // queued stages over the same entries as one pass (a chain: each entry
 // through all of them, opu_post), so Output, ResAdd and a compare cost one
 // pass, not three. A Pool that sums every entry of such a chain into one
-// (a global pool's numerator) ends it as its tail (opu_post).
+// (a global pool's numerator), or takes the max of its 2x2 windows at
+// stride 2, ends it as its tail (opu_post).
 //
 // The engine still behaves as one in-order engine (docs/isa.md):
 //  - an instruction issues only when no instruction of the other unit
@@ -45,9 +46,11 @@ module opu_compute_engine
   output opu_pkg::word_t   post_insn2_o,  // the stages chained to post_insn_o
   output opu_pkg::word_t   post_insn3_o,
   output logic [1:0] post_links_o,
-  output logic    post_tail_o,     // a global sum Pool ends the chain: its dst and accumulate
+  output logic    post_tail_o,     // a Pool ends the chain: its dst, and accumulate,
   output logic [15:0] post_tail_dst_o,
   output logic    post_tail_accumulate_o,
+  output logic    post_tail_window_o,       // ... or 2x2 windows, and its source's columns
+  output logic [9:0] post_tail_src_cols_o,
   input  logic    post_done_i,
   output logic [2:0] post_banks_o,  // the accumulator banks the post unit holds
   output logic    busy_o,
@@ -158,10 +161,10 @@ module opu_compute_engine
             !(reads_params(a) && reads_params(b) &&
               `OPU_FIELD(a, OUTPUT_PARAM_ADDR) != `OPU_FIELD(b, OUTPUT_PARAM_ADDR));
   endfunction
-  // Whether a Pool (`sums`: one window summed, covering its source, which
-  // starts at `src` and ends at `src_end`) ends the chain whose last word
-  // is `last` (its entries' end `last_end`) as its tail: its source is
-  // exactly the chain's entries. Both ends are worked out a register ahead.
+  // Whether a Pool (`sums`: one that can be a tail, whose source starts at
+  // `src` and ends at `src_end`) ends the chain whose last word is `last`
+  // (its entries' end `last_end`) as its tail: its source is exactly the
+  // chain's entries. Both ends are worked out a register ahead.
   function automatic logic ends(input opu_pkg::word_t last, input logic [EW-1:0] last_end,
                                 input logic sums, input logic [15:0] src,
                                 input logic [EW-1:0] src_end);
@@ -175,6 +178,18 @@ module opu_compute_engine
                `OPU_FIELD(w, POOL_PAD_Y) == '0 && `OPU_FIELD(w, POOL_PAD_X) == '0 &&
                `OPU_FIELD(w, POOL_SIZE_Y) >= `OPU_FIELD(w, POOL_SRC_ROWS) &&
                `OPU_FIELD(w, POOL_SIZE_X) >= `OPU_FIELD(w, POOL_SRC_COLS);
+  endfunction
+  // A Pool of 2x2 max windows at stride 2 over a source of even rows and
+  // columns, each window whole, none gathered over tiles (opu_pool_tail).
+  function automatic logic halves(input opu_pkg::word_t w);
+    halves = `OPU_FIELD(w, OPCODE) == opuc_isa_pkg::OP_POOL && !`OPU_FIELD(w, POOL_SUM) &&
+             !`OPU_FIELD(w, POOL_ACCUMULATE) && `OPU_FIELD(w, POOL_SIZE_Y) == 10'd2 &&
+             `OPU_FIELD(w, POOL_SIZE_X) == 10'd2 && `OPU_FIELD(w, POOL_STRIDE_Y) == 10'd2 &&
+             `OPU_FIELD(w, POOL_STRIDE_X) == 10'd2 && `OPU_FIELD(w, POOL_PAD_Y) == '0 &&
+             `OPU_FIELD(w, POOL_PAD_X) == '0 && (`OPU_FIELD(w, POOL_SRC_ROWS) & 10'd1) == '0 &&
+             (`OPU_FIELD(w, POOL_SRC_COLS) & 10'd1) == '0 &&
+             `OPU_FIELD(w, POOL_OUT_ROWS) == `OPU_FIELD(w, POOL_SRC_ROWS) >> 1 &&
+             `OPU_FIELD(w, POOL_OUT_COLS) == `OPU_FIELD(w, POOL_SRC_COLS) >> 1;
   endfunction
   // Whether `next` joins the chain `first` (and `second`, with two).
   function automatic logic joins(input opu_pkg::word_t first, input opu_pkg::word_t second,
@@ -219,7 +234,7 @@ module opu_compute_engine
   span_t   s2_span_q;
   logic [2:0] head_banks_q;
   logic [EW-1:0] head_end_q;  // a Pool's source's end
-  logic    head_sums_q;        // the head is a Pool that sums one window over its source
+  logic    head_sums_q;        // the head is a Pool that can be a tail (sums_all, halves)
   logic [EW-1:0] last1_end_q; // the entries' end of the last word queued
   opu_pkg::word_t p_tail_q;    // the chain's tail, for its tokens
   assign s3_step = s2_valid_q && (!s3_valid_q || ready);
@@ -297,6 +312,7 @@ module opu_compute_engine
       {g_index_q, p_index_q, g_banks_q, p_banks_q} <= '0;
       {gemm_insn_o, post_insn_o, post_insn2_o, post_insn3_o, post_links_o} <= '0;
       {post_tail_o, post_tail_dst_o, post_tail_accumulate_o, p_tail_q, head_end_q} <= '0;
+      {post_tail_window_o, post_tail_src_cols_o} <= '0;
       {head_sums_q, last1_end_q} <= '0;
       p_last_index_q <= '0;
       {last1_q, last2_q} <= '0;
@@ -317,7 +333,12 @@ module opu_compute_engine
         head_index_q <= s2_index_q;
         head_banks_q <= banks(s2_span_q);
         head_end_q <= s2_span_q[4*EW +: EW] + s2_span_q[3*EW +: EW];
-        head_sums_q <= sums_all(s2_word_q);
+        // A window tail's pooled entries (the footprint's second range) fit
+        // its RAM.
+        head_sums_q <= sums_all(s2_word_q) ||
+                       (halves(s2_word_q) &&
+                        s2_span_q[EW +: EW] + s2_span_q[0 +: EW] - s2_span_q[2*EW +: EW] <=
+                            EW'(opu_pkg::POOL_TAIL_ENTRIES));
       end
       if (s3_step) s3_valid_q <= 1'b1;
       else if (ready) s3_valid_q <= 1'b0;
@@ -355,6 +376,8 @@ module opu_compute_engine
         p_tail_q <= q_word[tail_at];
         post_tail_dst_o <= 16'(`OPU_FIELD(q_word[tail_at], POOL_DST_ADDR));
         post_tail_accumulate_o <= `OPU_FIELD(q_word[tail_at], POOL_ACCUMULATE);
+        post_tail_window_o <= !`OPU_FIELD(q_word[tail_at], POOL_SUM);
+        post_tail_src_cols_o <= `OPU_FIELD(q_word[tail_at], POOL_SRC_COLS);
         p_index_q <= q_index[q_rd_q];
         p_last_index_q <= tail ? q_index[tail_at] : link2 ? q_index[q_rd2_q] :
                           link1 ? q_index[q_rd1_q] : q_index[q_rd_q];

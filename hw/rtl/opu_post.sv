@@ -12,8 +12,11 @@
 // walks rows x cols entries `pitch` apart, alone; the others `count`
 // consecutive entries.
 //
-// A chain may end in a Pool that sums all its entries into one (tail_i: a
-// global pool's numerator, opu_compute_engine): each entry
+// A chain may end in a Pool (tail_i, opu_compute_engine): one that takes
+// the max of 2x2 windows at stride 2 (tail_window_i) is opu_pool_tail,
+// which takes each entry as it is written and writes the pooled entries
+// after the last; one that sums all its entries into one (a global pool's
+// numerator): each entry
 // written is added into a running sum a register later (the add does not
 // follow the stages' last step on one path), and the sum is written to the
 // pool's dst two cycles after the last entry (with `accumulate`, it starts
@@ -32,6 +35,8 @@ module opu_post
   input  logic                  tail_i,       // a global sum Pool ends the chain:
   input  logic [15:0]           tail_dst_i,   // its dst, and whether it adds to it
   input  logic                  tail_accumulate_i,
+  input  logic                  tail_window_i,  // 2x2 windows (opu_pool_tail), rows of
+  input  logic [9:0]            tail_src_cols_i,  // this many entries
   output logic                  done_o,
   output logic [31:0]           fm_raddr_o,
   input  logic [opu_pkg::BEAT_BITS-1:0]  fm_rdata_i,
@@ -89,6 +94,9 @@ module opu_post
   logic        tail_q, tail_first_q, tail_last_q, tail_write_q, written_valid_q;
   logic [opu_pkg::ENTRY_BITS-1:0] written_q, sum_q, summed;
   logic [31:0] tail_dst_q;
+  logic        window_q, window_we, window_done;  // a 2x2 window tail's pass, its writes
+  logic [31:0] window_waddr;
+  logic [opu_pkg::ENTRY_BITS-1:0] window_wdata;
 
   assign slot[0] = insn_i;
   assign slot[1] = insn2_i;
@@ -132,7 +140,7 @@ module opu_post
                       : low_q   ? res_q + (`OPU_FIELD(res_insn, RESADD_BROADCAST) ? 32'd1 : cols)
                                 : res_q;
   // A tail's dst is read in the pass's first cycle, before its entries.
-  assign acc_raddr_o = start_i && tail_i ? 32'(tail_dst_i) : entry_q;
+  assign acc_raddr_o = start_i && tail_i && !tail_window_i ? 32'(tail_dst_i) : entry_q;
   // Each chained instruction counts its entries, as one alone would (a
   // tail its taps).
   assign entries_o = !start_i && !preparing_q && !filling_q && advance ?
@@ -185,11 +193,17 @@ module opu_post
   // write from further on).
   assign unwritten = valid & (SPAN'(1) << write_pos) - SPAN'(1);
   assign younger = |unwritten;
-  assign acc_we_o = write_valid || tail_write_q;
-  assign acc_waddr_o = tail_write_q ? tail_dst_q
+  opu_pool_tail u_pool_tail (
+    .clk_i, .rst_ni, .start_i(start_i && tail_i && tail_window_i), .src_cols_i(tail_src_cols_i),
+    .dst_i(tail_dst_i), .entry_valid_i(window_q && write_valid), .entry_i(stage_out[links_i]),
+    .last_i(window_q && write_valid && !younger && !running_q), .we_o(window_we),
+    .waddr_o(window_waddr), .wdata_o(window_wdata), .done_o(window_done)
+  );
+  assign acc_we_o = write_valid || tail_write_q || window_we;
+  assign acc_waddr_o = window_we ? window_waddr : tail_write_q ? tail_dst_q
                      : is_average ? addr_q[opu_pkg::AVERAGE_CYCLES] : links_i == 2'd0 ? addr_q[D]
                      : links_i == 2'd1 ? addr_q[2 * D + 1] : addr_q[3 * D + 2];
-  assign acc_wdata_o = tail_write_q ? sum_q : stage_out[links_i];
+  assign acc_wdata_o = window_we ? window_wdata : tail_write_q ? sum_q : stage_out[links_i];
   // The tail's running sum with the entry written a cycle ago, lane by
   // lane, as the Pool adds its taps.
   always_comb
@@ -198,7 +212,7 @@ module opu_post
           sum_q[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] +
           written_q[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS];
   always_ff @(posedge clk_i) begin
-    if (tail_q && write_valid) written_q <= stage_out[links_i];
+    if (tail_q && !window_q && write_valid) written_q <= stage_out[links_i];
     if (start_i) begin
       sum_q <= '0;
       tail_dst_q <= 32'(tail_dst_i);
@@ -230,7 +244,7 @@ module opu_post
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {filling_q, fill_s1_q, running_q, s1_valid_q, done_o, low_q, preparing_q} <= '0;
-      {tail_q, tail_first_q, tail_last_q, tail_write_q, written_valid_q} <= '0;
+      {tail_q, tail_first_q, tail_last_q, tail_write_q, written_valid_q, window_q} <= '0;
       valid_q <= '0;
       high_row_q <= '0;
       {fill_q, fill_s1_row_q, r_q, c_q, row_entry_q, entry_q, res_q, s1_entry_q} <= '0;
@@ -238,8 +252,8 @@ module opu_post
       done_o <= 1'b0;
       s1_valid_q <= advance;
       valid_q <= unwritten[SPAN-2:0];
-      tail_first_q <= start_i && tail_i;
-      written_valid_q <= tail_q && write_valid;
+      tail_first_q <= start_i && tail_i && !tail_window_i;
+      written_valid_q <= tail_q && !window_q && write_valid;
       tail_last_q <= 1'b0;
       tail_write_q <= tail_last_q;
       low_q <= running_q && res_i16 && !low_q;
@@ -249,6 +263,7 @@ module opu_post
       fill_s1_row_q <= fill_q;
       if (start_i) begin
         tail_q <= tail_i && !is_average;
+        window_q <= tail_i && tail_window_i && !is_average;
         filling_q <= has_table;
         preparing_q <= is_average;
         fill_q <= '0;
@@ -284,12 +299,13 @@ module opu_post
           if (r_q + 1 == rows) running_q <= 1'b0;
         end
       end
-      // Done with the last entry, or with a tail's sum two cycles after it.
+      // Done with the last entry, with a sum two cycles after it, or with
+      // a window tail's last pooled entry.
       if (write_valid && !younger && !running_q) begin
-        if (tail_q) tail_last_q <= 1'b1;
-        else done_o <= 1'b1;
+        if (tail_q && !window_q) tail_last_q <= 1'b1;
+        else if (!tail_q) done_o <= 1'b1;
       end
-      if (tail_write_q) done_o <= 1'b1;
+      if (tail_write_q || window_done) done_o <= 1'b1;
     end
   end
 endmodule

@@ -36,6 +36,10 @@ localparam int unsigned LINE_BUFS = LINE_COLS > 1 ? WIN_ROWS - 1 : 0;
 // pixels a cycle at stride 2 (opu_gemm.sv), the load writes a pair of
 // compact pixels a cycle (opu_load.sv).
 localparam int unsigned FM_PAIRS = LINE_BUFS > 0 ? 1 : 0;
+// The pooled entries a 2x2 max pool that ends a post pass keeps
+// (opu_pool_tail.sv; OpuBufferUnits's kPoolTailEntries): a block RAM's
+// depth, which costs no more block RAM than fewer.
+localparam int unsigned POOL_TAIL_ENTRIES = 512;
 
 typedef logic [WORD_BITS-1:0] word_t;
 localparam int unsigned INDEX_BITS = 32;

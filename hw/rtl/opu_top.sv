@@ -67,7 +67,8 @@ module opu_top
   logic  gemm_start, gemm_done, post_start, post_done;
   opu_pkg::word_t gemm_insn, post_insn, post_insn2, post_insn3;
   logic [1:0] post_links;
-  logic post_tail, post_tail_accumulate;
+  logic post_tail, post_tail_accumulate, post_tail_window;
+  logic [9:0] post_tail_src_cols;
   logic [15:0] post_tail_dst;
   logic [2:0] post_banks;
   logic running_q;
@@ -100,7 +101,8 @@ module opu_top
         .gemm_insn_o(gemm_insn), .gemm_done_i(gemm_done), .post_start_o(post_start),
         .post_insn_o(post_insn), .post_insn2_o(post_insn2), .post_insn3_o(post_insn3),
         .post_links_o(post_links), .post_tail_o(post_tail), .post_tail_dst_o(post_tail_dst),
-        .post_tail_accumulate_o(post_tail_accumulate),
+        .post_tail_accumulate_o(post_tail_accumulate), .post_tail_window_o(post_tail_window),
+        .post_tail_src_cols_o(post_tail_src_cols),
         .post_done_i(post_done), .post_banks_o(post_banks),
         .busy_o(busy[e]),
         .busy_cycles_o(busy_cycles[e]), .token_cycles_o(token_cycles[e]),
@@ -216,7 +218,8 @@ module opu_top
     .gemm_done_o(gemm_done), .post_start_i(post_start), .post_insn_i(post_insn),
     .post_insn2_i(post_insn2), .post_insn3_i(post_insn3), .post_links_i(post_links),
     .post_tail_i(post_tail), .post_tail_dst_i(post_tail_dst),
-    .post_tail_accumulate_i(post_tail_accumulate),
+    .post_tail_accumulate_i(post_tail_accumulate), .post_tail_window_i(post_tail_window),
+    .post_tail_src_cols_i(post_tail_src_cols),
     .post_done_o(post_done), .fm_raddr_o(fm_raddr), .fm_rdata_i(fm_rdata),
     .fm_rdata_next_i(fm_rdata_next),
     .wgt_raddr_o(wgt_raddr), .wgt_rdata_i(wgt_rdata), .param_raddr_o(param_raddr),

@@ -151,7 +151,7 @@ void EmitPool(const InnerProductGroup& g, const PostTile& tile, const std::vecto
   mp.accumulate = tile.pool_accumulate;
   out.push_back(mp);
   if (!pass.empty() && PoolEndsPass(mp, pass.back().acc_addr, pass.back().count))
-    estimate.PostTail();
+    estimate.PostTail(mp.sum ? 0 : mp.out_rows * mp.out_cols);
   else
     estimate.Post(WindowTaps(tile.pool_rows, mp.size_y, mp.stride_y, mp.pad_y, tile.th) *
                       WindowTaps(tile.pool_cols, mp.size_x, mp.stride_x, mp.pad_x, tile.tw),

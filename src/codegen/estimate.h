@@ -222,11 +222,12 @@ class CycleEstimate {
     unit.pass = cycles;
   }
   /// A Pool that ends the pass before as its tail (PoolEndsPass): it reads
-  /// no entry; the pass adds each entry a register after writing it and
-  /// writes the sum two cycles after its last entry.
-  void PostTail() {
+  /// no entry. A sum is written two cycles after the pass's last entry;
+  /// 2x2 windows' `pooled` entries from the cycle after the last window
+  /// reached their RAM, one a cycle.
+  void PostTail(int64_t pooled) {
     ++units_.back().post_insns;
-    units_.back().post += 2;
+    units_.back().post += pooled > 0 ? pooled + 2 : 2;
   }
   /// The post instructions so far end a slice of the unit's tile, and the
   /// stores so far store it: that slice's store waits only for its own

@@ -148,7 +148,11 @@ Expected<int64_t> OutputPathCycles(const ProgramStep& step, const OpuBufferUnits
                         std::is_same_v<T, isa::ResAddInsn>) {
             entries(x.acc_addr, x.count);
           } else if constexpr (std::is_same_v<T, isa::PoolInsn>) {
-            if (!PoolEndsPass(x, run_addr, run_count)) post += PoolTaps(x);
+            // A tail reads no entry; 2x2 windows write their pooled ones after.
+            if (!PoolEndsPass(x, run_addr, run_count))
+              post += PoolTaps(x);
+            else if (!x.sum)
+              post += x.out_rows * x.out_cols;
             run_addr = -1;
           } else if constexpr (std::is_same_v<T, isa::AverageInsn>) {
             post += x.rows * x.cols;

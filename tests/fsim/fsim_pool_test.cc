@@ -241,6 +241,47 @@ TEST_CASE("a global sum ends the stages over its source: the same sums, gathered
   CHECK(counters.post_entries == 9 + 3 + 3 + 3 + 6 + 6 + 1);
 }
 
+TEST_CASE("2x2 max windows at stride 2 end the stages over their 4x4 source, which stays") {
+  // Three lanes of a 4x4 map (the third lane apart), passed through as in
+  // PoolSource; the windows' maxes worked by hand. On the RTL the pool is
+  // the Output's tail (hw/rtl/opu_pool_tail.sv): its second row pair
+  // combines with the first's RAM entries.
+  const int lane0[] = {5, -3, 9, 7, 12, -1, -8, 4, -6, 2, 3, -2, 0, -9, 11, 1};
+  const int lane2[] = {-7, -3, -20, -12, -9, -30, -5, -6, -1, -2, -3, -4, -8, -7, -6, -100};
+  Bench b;
+  for (int p = 0; p < 16; ++p) b.Bytes(p * 8, {lane0[p], -lane0[p], lane2[p]});
+  for (int j = 0; j < 4; ++j) {
+    b.dram[static_cast<size_t>(128 + j * 8 + j)] = 1;
+    b.Param(192, j, 0, 1, 0);
+  }
+  b.Add(Load(0, 0, 0, 1, 16, 128));
+  b.Add(Load(1, 0, 128, 1, 1, 32));
+  b.Add(With(Load(2, 0, 192, 1, 1, 32), kPushNext));
+  b.Add(With(Gemm(0, 4, 4, 4, 1), kPopPrev));
+  b.Add(Output(16, -128, 127));
+  PoolInsn pool;
+  pool.src_rows = pool.src_cols = 4;
+  pool.dst_addr = 16;
+  pool.out_rows = pool.out_cols = 2;
+  pool.size_y = pool.size_x = pool.stride_y = pool.stride_x = 2;
+  b.Add(With(pool, kPushNext));
+  StoreInsn pooled = Store(2, 2, 2, 256, 16);
+  pooled.acc_addr = 16;
+  b.Add(With(pooled, kPopPrev));
+  StoreInsn source = Store(1, 4, 4, 320, 32);  // the source's last row, as written
+  source.acc_addr = 12;
+  b.Add(source);
+  OpuCounters counters;
+  REQUIRE(b.Run(&counters).ok());
+  CHECK(b.Signed(256, 4) == std::vector<int>{12, 3, -3, 0});
+  CHECK(b.Signed(264, 4) == std::vector<int>{9, 8, -5, 0});
+  CHECK(b.Signed(272, 4) == std::vector<int>{2, 9, -1, 0});
+  CHECK(b.Signed(280, 4) == std::vector<int>{11, 2, -3, 0});
+  CHECK(b.Signed(320, 4) == std::vector<int>{0, 0, -8, 0});
+  CHECK(b.Signed(344, 4) == std::vector<int>{1, -1, -100, 0});
+  CHECK(counters.post_entries == 16 + 16);  // the Output's entries, the pool's taps
+}
+
 TEST_CASE("a global max pool gathers its window over tiles") {
   Bench b = PoolSource();
   GlobalPool(b, false, true);

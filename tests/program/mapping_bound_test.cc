@@ -97,13 +97,20 @@ isa::StoreInsn Store(int64_t rows, int64_t cols, bool upsample = false) {
 
 OpuBufferUnits Units1024() { return BufferUnits(HwConfigPreset("opu1024").value()); }
 
-TEST_CASE("a chained Output and ResAdd pass the entries once, a 2x2/2 pool reads four taps each") {
+TEST_CASE("a 2x2/2 pool ends the pass over its source, else it reads four taps a window") {
   // Face detector step 5's unit: a 4 x 64 tile through Output and ResAdd
-  // (256 entries, one pass), a 2 x 2 max pool of stride 2 (32 x 2 windows
-  // of 4 taps: 256), then stores of 256 + 64 pixels. Post 512 > store 320.
-  const Step s(
+  // (256 entries, one pass), then a 2 x 2 max pool of stride 2 over them:
+  // the pass's tail, which writes its 2 x 32 pooled entries after it
+  // (PoolEndsPass): post 256 + 64; the stores of 256 + 64 pixels, 320.
+  const Step tail(
       {Output(0, 256), ResAdd(0, 256), Pool(4, 64, 2, 32, 2, 2, 0), Store(4, 64), Store(2, 32)});
-  CHECK(OutputPathCycles(s.step, Units1024()).value() == 512);
+  CHECK(OutputPathCycles(tail.step, Units1024()).value() == 320);
+  // Over entries the pass did not write (another tile's), the pool reads
+  // its 64 windows' 4 taps: 256 + 256 = 512, more than the stores.
+  isa::PoolInsn apart = Pool(4, 64, 2, 32, 2, 2, 0);
+  apart.src_addr = 256;
+  const Step alone({Output(0, 256), ResAdd(0, 256), apart, Store(4, 64), Store(2, 32)});
+  CHECK(OutputPathCycles(alone.step, Units1024()).value() == 512);
 }
 
 TEST_CASE("stages over other entries are another pass") {

@@ -103,13 +103,28 @@ inline bool GemmUsesLines(const isa::GemmInsn& g, int64_t line_columns) {
 inline bool GemmReadsPairs(const isa::GemmInsn& g) {
   return g.stride_x == 2 && g.window_w % 2 == 0;
 }
+/// The pooled entries a 2x2 max pool that ends a post pass keeps
+/// (hw/rtl/opu_pool_tail.sv, POOL_TAIL_ENTRIES).
+inline constexpr int64_t kPoolTailEntries = 512;
+/// Whether a Pool of 2x2 max windows at stride 2 over whole windows (even
+/// rows and columns, no padding, none gathered over tiles) can be a post
+/// pass's tail, with at most kPoolTailEntries pooled entries.
+inline bool PoolTakesHalves(const isa::PoolInsn& p) {
+  return !p.sum && !p.accumulate && p.size_y == 2 && p.size_x == 2 && p.stride_y == 2 &&
+         p.stride_x == 2 && p.pad_y == 0 && p.pad_x == 0 && p.src_rows % 2 == 0 &&
+         p.src_cols % 2 == 0 && p.out_rows == p.src_rows / 2 && p.out_cols == p.src_cols / 2 &&
+         p.out_rows * p.out_cols <= kPoolTailEntries;
+}
 /// Whether a Pool ends, as its tail, a post pass over `count` entries from
-/// `acc_addr` (hw/rtl/opu_compute_engine.sv): one window summed, covering
-/// exactly those entries, so the pass adds each entry it writes into the
-/// sum instead of the Pool reading them again.
+/// `acc_addr` (hw/rtl/opu_compute_engine.sv): its source exactly those
+/// entries, and either one window summed (the pass adds each entry it
+/// writes into the sum) or PoolTakesHalves (the pass hands each entry to
+/// the pooling, which writes the pooled entries after the last); the Pool
+/// does not read the entries again.
 inline bool PoolEndsPass(const isa::PoolInsn& p, int64_t acc_addr, int64_t count) {
-  return p.sum && p.out_rows == 1 && p.out_cols == 1 && p.pad_y == 0 && p.pad_x == 0 &&
-         p.size_y >= p.src_rows && p.size_x >= p.src_cols && count > 0 && p.src_addr == acc_addr &&
+  const bool sums_all = p.sum && p.out_rows == 1 && p.out_cols == 1 && p.pad_y == 0 &&
+                        p.pad_x == 0 && p.size_y >= p.src_rows && p.size_x >= p.src_cols;
+  return (sums_all || PoolTakesHalves(p)) && count > 0 && p.src_addr == acc_addr &&
          p.src_rows * p.src_cols == count;
 }
 /// The input rows a depthwise Gemm with line buffers reads: the window's
