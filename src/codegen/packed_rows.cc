@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "transfers.h"
+
 namespace opuc::codegen {
 namespace {
 
@@ -114,8 +116,10 @@ ActivationLayout PackedInput(const ActivationLayout& input, const OpuBufferUnits
 
 void StorePackedPixels(const InnerProductGroup& g, const ActivationLayout& output, int64_t acc_addr,
                        int64_t rows, int64_t cols, int64_t pitch, int64_t block, int64_t y0,
-                       int64_t x0, CycleEstimate& estimate, std::vector<isa::Instruction>& store) {
+                       int64_t x0, CycleEstimate& estimate, std::vector<isa::Instruction>& store,
+                       int64_t extra_blocks) {
   const int64_t in_pack = g.packed->in_pack, lanes = g.packed->out_c;
+  const int64_t L = output.lanes, block_lanes = L / in_pack;
   for (int64_t p = 0; p < output.planes(); ++p) {
     isa::StoreInsn s;
     s.acc_addr = acc_addr;
@@ -127,7 +131,9 @@ void StorePackedPixels(const InnerProductGroup& g, const ActivationLayout& outpu
     s.dram_stride = output.width * output.PixelBytes(0);
     s.granules = 0;  // in_pack compact pixels: L bytes
     s.high_byte = output.planes() == 2 && p == 0;
-    estimate.Store(rows * cols, rows * cols * lanes, rows * cols);
+    s.extra_blocks = extra_blocks;
+    estimate.Store(StoreIssueCycles(s, L, L), rows * cols * (extra_blocks * block_lanes + lanes),
+                   StoreWrites(s, L, L));
     store.push_back(s);
   }
 }

@@ -55,10 +55,15 @@ ActivationLayout PackedInput(const ActivationLayout& input, const OpuBufferUnits
 /// The Store of output block `block` (pixel `block` of each packed pixel)
 /// of a tile of packed pixels from (y0, x0), `rows` x `cols` of them from
 /// accumulator entry `acc_addr` (pitch `pitch`), into the output's own
-/// layout: its pixels L bytes apart, a packed pixel's worth.
+/// layout: its pixels L bytes apart, a packed pixel's worth. With
+/// `extra_blocks`, the blocks after it too, each from its own entries
+/// (Store.extra_blocks), so a packed pixel's pixels go out in one beat:
+/// each compact pixel is Co bytes (StoreBlocks), and the blocks before the
+/// last write all Co lanes, the lanes past the map's channels 0.
 void StorePackedPixels(const InnerProductGroup& g, const ActivationLayout& output, int64_t acc_addr,
                        int64_t rows, int64_t cols, int64_t pitch, int64_t block, int64_t y0,
-                       int64_t x0, CycleEstimate& estimate, std::vector<isa::Instruction>& store);
+                       int64_t x0, CycleEstimate& estimate, std::vector<isa::Instruction>& store,
+                       int64_t extra_blocks = 0);
 
 }  // namespace opuc::codegen
 

@@ -47,11 +47,14 @@ int64_t ConstantRowsBefore(const InnerProductGroup& g, size_t k, int64_t lanes) 
 }
 
 int64_t StoreBlocks(const InnerProductGroup& g, const OpuBufferUnits& u) {
-  const int64_t blocks = CeilDiv(g.out_c, u.out_lanes);
+  // Packed pixels: a packed pixel's L / Co pixels, each Co bytes, are its
+  // output blocks, block k pixel k (docs/codegen.md, "Packed pixels").
+  const bool packed_pixels = g.PixelsPacked() && g.packed->in_pack * u.out_lanes == u.lanes;
+  const int64_t blocks = packed_pixels ? g.packed->in_pack : CeilDiv(g.out_c, u.out_lanes);
   const int64_t group =
       std::min({blocks, u.lanes / u.out_lanes, int64_t{4}});  // extra_blocks: 2 bits
   const bool as_is = g.store_output && !g.pool && g.upsampled == kNoTensor && g.Phases() == 1 &&
-                     !g.packed && !g.pairs;
+                     (!g.packed || packed_pixels) && !g.pairs;
   return as_is && group >= 2 ? group : 1;
 }
 

@@ -200,8 +200,12 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
     TileRect rect{e.tiling.AccBase(unit.pair - k), unit.row.kept, unit.col.kept, unit.col.size};
     rect.extra_blocks = k;
     rect.block_lanes = out_lanes;
-    StoreTile(*e.layouts.output, rect, c0, std::min(out_lanes, g.out_c - c0 - k * out_lanes),
-              unit.row.first, unit.col.first, e.estimate, store.insns);
+    if (g.PixelsPacked())  // blocks 0 to k: a packed pixel's pixels
+      StorePackedPixels(g, *layouts.output, rect.acc_addr, rect.rows, rect.cols, rect.pitch,
+                        unit.ob - k, unit.row.first, unit.col.first, e.estimate, store.insns, k);
+    else
+      StoreTile(*e.layouts.output, rect, c0, std::min(out_lanes, g.out_c - c0 - k * out_lanes),
+                unit.row.first, unit.col.first, e.estimate, store.insns);
     store.First().pop_prev = true;
     store.Last().push_prev = e.tiling.StoreFrees(unit.pair, pair_count);
     return store;
