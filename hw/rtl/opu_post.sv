@@ -12,16 +12,15 @@
 // walks rows x cols entries `pitch` apart, alone; the others `count`
 // consecutive entries.
 //
-// A chain may end in a Pool (tail_i, opu_compute_engine): one that takes
-// the max of 2x2 windows at stride 2 (tail_window_i) is opu_pool_tail,
-// which takes each entry as it is written and writes the pooled entries
-// after the last; one that sums all its entries into one (a global pool's
-// numerator): each entry
-// written is added into a running sum a register later (the add does not
-// follow the stages' last step on one path), and the sum is written to the
-// pool's dst two cycles after the last entry (with `accumulate`, it starts
-// from what dst holds, read in the pass's first cycle). So the pool costs
-// no pass of its own over the entries.
+// A chain may end in a Pool (tail_i, opu_compute_engine), which then costs
+// no pass of its own over the entries. One of 2x2 max windows at stride 2
+// (tail_window_i) is opu_pool_tail: it takes each entry as it is written
+// and writes the pooled entries after the last. One that sums all the
+// entries into one (a global pool's numerator) adds each entry written
+// into a running sum a register later (so the add does not follow the
+// stages' last step on one path) and writes the sum to the pool's dst two
+// cycles after the last entry; with `accumulate` the sum starts from what
+// dst holds, read in the pass's first cycle.
 `include "opu_field.svh"
 module opu_post
 (
@@ -32,11 +31,11 @@ module opu_post
   input  opu_pkg::word_t                 insn2_i,
   input  opu_pkg::word_t                 insn3_i,
   input  logic [1:0]            links_i,
-  input  logic                  tail_i,       // a global sum Pool ends the chain:
-  input  logic [15:0]           tail_dst_i,   // its dst, and whether it adds to it
+  input  logic                  tail_i,       // a Pool ends the chain: its dst,
+  input  logic [15:0]           tail_dst_i,   // whether a sum adds to what dst holds,
   input  logic                  tail_accumulate_i,
-  input  logic                  tail_window_i,  // 2x2 windows (opu_pool_tail), rows of
-  input  logic [9:0]            tail_src_cols_i,  // this many entries
+  input  logic                  tail_window_i,    // or 2x2 windows (opu_pool_tail) over
+  input  logic [9:0]            tail_src_cols_i,  // rows of this many entries
   output logic                  done_o,
   output logic [31:0]           fm_raddr_o,
   input  logic [opu_pkg::BEAT_BITS-1:0]  fm_rdata_i,
