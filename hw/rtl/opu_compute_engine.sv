@@ -289,7 +289,8 @@ module opu_compute_engine
   assign head_joins = ready && !is_gemm && q_count_q == (QW+1)'(links) + 1'b1 &&
                       ((links != 2'd2 && (links == 2'd1 ? joins(last2_q, last1_q, 1'b1, head_q)
                                                         : joins(last1_q, last1_q, 1'b0, head_q))) ||
-                       ends(last1_q, last1_end_q, head_sums_q, 16'(`OPU_FIELD(head_q, POOL_SRC_ADDR)), head_end_q));
+                       ends(last1_q, last1_end_q, head_sums_q,
+                            16'(`OPU_FIELD(head_q, POOL_SRC_ADDR)), head_end_q));
   assign p_take = !p_busy_q && q_count_q != '0 && !head_joins;
   assign last_post = post_tail_o ? p_tail_q : post_links_o == 2'd2 ? post_insn3_o :
                      post_links_o == 2'd1 ? post_insn2_o : post_insn_o;
@@ -360,7 +361,8 @@ module opu_compute_engine
         q_banks[q_wr_q] <= head_banks_q;
         q_link1[q_wr_q] <= joins(last1_q, last1_q, 1'b0, head_q);
         q_link2[q_wr_q] <= joins(last2_q, last1_q, 1'b1, head_q);
-        q_tail[q_wr_q] <= ends(last1_q, last1_end_q, head_sums_q, 16'(`OPU_FIELD(head_q, POOL_SRC_ADDR)), head_end_q);
+        q_tail[q_wr_q] <= ends(last1_q, last1_end_q, head_sums_q,
+                               16'(`OPU_FIELD(head_q, POOL_SRC_ADDR)), head_end_q);
         last1_q <= head_q;
         last1_end_q <= EW'(`OPU_FIELD(head_q, OUTPUT_ACC_ADDR)) + EW'(`OPU_FIELD(head_q, OUTPUT_COUNT));
         last2_q <= last1_q;
