@@ -6,23 +6,29 @@
 namespace opuc::fsim_test {
 namespace {
 
-// A 3x3 tile of three lanes in accumulator entries 0..8 (the output stage
-// passes the loaded bytes through: weight 1, M 1, S 0).
-Bench PoolSource() {
+// An n x n tile (n at most 4) of three lanes in accumulator entries from 0:
+// lane 0, its negation, lane 2 (the output stage passes the loaded bytes
+// through: weight 1, M 1, S 0).
+Bench PassedThrough(int64_t n, const int* lane0, const int* lane2) {
   Bench b;
-  const int lane0[] = {5, -3, 9, 7, 12, -1, -8, 4, 2};
-  const int lane2[] = {-7, -3, 0, -12, -9, 0, 0, 0, 0};
-  for (int p = 0; p < 9; ++p) b.Bytes(p * 8, {lane0[p], -lane0[p], lane2[p]});
+  for (int p = 0; p < n * n; ++p) b.Bytes(p * 8, {lane0[p], -lane0[p], lane2[p]});
   for (int j = 0; j < 4; ++j) {
     b.dram[static_cast<size_t>(128 + j * 8 + j)] = 1;
     b.Param(192, j, 0, 1, 0);
   }
-  b.Add(Load(0, 0, 0, 1, 9, 72));
+  b.Add(Load(0, 0, 0, 1, n * n, 8 * n * n));
   b.Add(Load(1, 0, 128, 1, 1, 32));
   b.Add(With(Load(2, 0, 192, 1, 1, 32), kPushNext));
-  b.Add(With(Gemm(0, 3, 3, 3, 1), kPopPrev));
-  b.Add(Output(9, -128, 127));
+  b.Add(With(Gemm(0, n, n, n, 1), kPopPrev));
+  b.Add(Output(n * n, -128, 127));
   return b;
+}
+
+// A 3x3 tile in entries 0..8.
+Bench PoolSource() {
+  const int lane0[] = {5, -3, 9, 7, 12, -1, -8, 4, 2};
+  const int lane2[] = {-7, -3, 0, -12, -9, 0, 0, 0, 0};
+  return PassedThrough(3, lane0, lane2);
 }
 
 PoolInsn Pool2x2(int64_t out_rows, int64_t out_cols, int64_t dst) {
@@ -248,17 +254,7 @@ TEST_CASE("2x2 max windows at stride 2 end the stages over their 4x4 source, whi
   // combines with the first's RAM entries.
   const int lane0[] = {5, -3, 9, 7, 12, -1, -8, 4, -6, 2, 3, -2, 0, -9, 11, 1};
   const int lane2[] = {-7, -3, -20, -12, -9, -30, -5, -6, -1, -2, -3, -4, -8, -7, -6, -100};
-  Bench b;
-  for (int p = 0; p < 16; ++p) b.Bytes(p * 8, {lane0[p], -lane0[p], lane2[p]});
-  for (int j = 0; j < 4; ++j) {
-    b.dram[static_cast<size_t>(128 + j * 8 + j)] = 1;
-    b.Param(192, j, 0, 1, 0);
-  }
-  b.Add(Load(0, 0, 0, 1, 16, 128));
-  b.Add(Load(1, 0, 128, 1, 1, 32));
-  b.Add(With(Load(2, 0, 192, 1, 1, 32), kPushNext));
-  b.Add(With(Gemm(0, 4, 4, 4, 1), kPopPrev));
-  b.Add(Output(16, -128, 127));
+  Bench b = PassedThrough(4, lane0, lane2);
   PoolInsn pool;
   pool.src_rows = pool.src_cols = 4;
   pool.dst_addr = 16;
