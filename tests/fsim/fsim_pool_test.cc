@@ -174,10 +174,25 @@ TEST_CASE(
   CHECK(counters.post_entries == 9 + 9 + 4);  // Output, the pool's taps, Average
 }
 
+// A Clamp that passes `count` entries from `acc_addr` through.
+ClampInsn Identity(int64_t acc_addr, int64_t count) {
+  ClampInsn c;
+  c.acc_addr = acc_addr;
+  c.count = count;
+  c.lo = -128;
+  c.hi = 127;
+  return c;
+}
+
 // One window over the whole 3x3 map, gathered as two tiles would: row 0,
 // then rows 1 and 2 with `accumulate` (which hands the store its token
-// when nothing follows).
-void GlobalPool(Bench& b, bool sum, bool last) {
+// when nothing follows). With `staged`, identity stages over each part's
+// entries first (two, then one), so each part can be their pass's tail.
+void GlobalPool(Bench& b, bool sum, bool last, bool staged = false) {
+  if (staged) {
+    b.Add(Identity(0, 3));
+    b.Add(Identity(0, 3));
+  }
   PoolInsn first;
   first.src_rows = first.out_rows = first.out_cols = 1;
   first.src_cols = 3;
@@ -186,6 +201,7 @@ void GlobalPool(Bench& b, bool sum, bool last) {
   first.size_x = first.stride_x = 3;
   first.sum = sum;
   b.Add(first);
+  if (staged) b.Add(Identity(3, 6));
   PoolInsn rest = first;
   rest.src_addr = 3;
   rest.src_rows = rest.size_y = rest.stride_y = 2;
@@ -211,31 +227,8 @@ TEST_CASE("a global sum ends the stages over its source: the same sums, gathered
   // The sum of the gather above, each part a tail of the stages before it
   // (hw/rtl/opu_post.sv: a chain of two identity Clamps, then one): lane 0
   // 27 -> rhu_div(54, 9) = 6, lane 1 -6, lane 2 -31 -> -7.
-  const auto identity = [](int64_t acc_addr, int64_t count) {
-    ClampInsn c;
-    c.acc_addr = acc_addr;
-    c.count = count;
-    c.lo = -128;
-    c.hi = 127;
-    return c;
-  };
   Bench b = PoolSource();
-  b.Add(identity(0, 3));
-  b.Add(identity(0, 3));
-  PoolInsn first;
-  first.src_rows = first.out_rows = first.out_cols = 1;
-  first.src_cols = 3;
-  first.dst_addr = 9;
-  first.size_y = first.stride_y = 1;
-  first.size_x = first.stride_x = 3;
-  first.sum = 1;
-  b.Add(first);
-  b.Add(identity(3, 6));
-  PoolInsn rest = first;
-  rest.src_addr = 3;
-  rest.src_rows = rest.size_y = rest.stride_y = 2;
-  rest.accumulate = 1;
-  b.Add(rest);
+  GlobalPool(b, true, false, /*staged=*/true);
   b.Add(With(Average(9, 9, -1), kPushNext));
   StoreInsn store = Store(1, 1, 1, 256, 8);
   store.acc_addr = 9;
