@@ -129,7 +129,8 @@ void EmitAverages(const InnerProductGroup& g, const PostTile& tile, CycleEstimat
 
 // The pool into its own entries, then (once every tap is in) the division
 // of an average or the Clamp that requantizes a max when it changes anything.
-// A global sum ends `pass`, the stages before it, as its tail.
+// A pool over exactly the entries of `pass`, the stages before it, is its
+// tail (PoolEndsPass): a global sum, or 2x2 max windows.
 void EmitPool(const InnerProductGroup& g, const PostTile& tile, const std::vector<Stream>& pass,
               CycleEstimate& estimate, std::vector<isa::Instruction>& out) {
   const PoolStep& pool = *g.pool;

@@ -27,8 +27,9 @@
 //          times 2 for an i16 input (two byte planes);
 //   output path: the post side takes one accumulator entry a cycle (the
 //          stages the engine chains over the same entries once, a Pool each
-//          tap of its windows, none for a global sum that ends such a chain:
-//          PoolEndsPass) and the store one pixel a cycle, read from the
+//          tap of its windows; a Pool that ends such a chain reads none,
+//          2x2 windows then write their pooled entries: PoolEndsPass) and
+//          the store one pixel a cycle, read from the
 //          step's instructions: a pool on the post side or a channel block
 //          of Co_a outputs costs it as the array's rounding costs the array;
 //   DRAM:  the bytes the step cannot avoid moving — each input activation
