@@ -1,17 +1,18 @@
 //===- src/codegen/emit.cc - Units, tokens and words ------------------===//
 //
-// Unit u uses weight half u % 2; the feature-map half alternates with each
-// new input window (a tile, or a depthwise input block), the param and
-// accumulator halves with each (tile, output block) pair. Tokens:
+// With S = Tiling::slots (2 or more: UnitSlots), unit u uses weight slot
+// u % S and pair p param slot p % S; the feature-map half alternates with
+// each new input window (a tile, or a depthwise input block), the
+// accumulator region with each (tile, output block) pair. Tokens:
 //
-//   load(u), u >= 2:     pop compute->load (unit u-2 finished with its halves),
-//                        on its first load into a half unit u-2 used: a new
+//   load(u), u >= S:     pop compute->load (unit u-S finished with its slots),
+//                        on its first load into a slot unit u-S used: a new
 //                        window's loads go before it when the window two
-//                        before ended by unit u-3 (the pops before proved it)
+//                        before ended by unit u-S-1 (the pops before proved it)
 //   load(u) last:        push load->compute
 //   compute(u) first:    pop load->compute; and, first chunk of pair p >= R,
 //                        pop store->compute (pair p-R stored: its acc region is free)
-//   compute(u) last:     push compute->load (u < U-2); push compute->store (last chunk)
+//   compute(u) last:     push compute->load (u < U-S); push compute->store (last chunk)
 //   store(p) first/last: pop compute->store / push store->compute (p < P-R)
 //
 // With whole-pixel stores (Tiling::store_blocks) only a store group's last
@@ -26,8 +27,9 @@
 // compute->store at the end of each slice, and the pair's store pops one at
 // the start of each.
 //
-// so every token pushed is popped. A half reused by unit u was last used by
-// unit u-2 or earlier, which the pop proves finished.
+// so every token pushed is popped. A slot reused by unit u was last used by
+// unit u-S or earlier, which the pop proves finished; a window's half by
+// unit u-S or earlier too (UnitSlots).
 //
 #include "emit.h"
 
@@ -48,9 +50,10 @@ UnitPlace PlaceUnit(const GroupEmitter& e, const Unit& unit, int64_t index) {
   place.in_rows = tiling.InRows(e.group, unit.row.size);
   place.in_cols = tiling.InCols(e.group, unit.col.size);
   place.fm_base = (unit.window % 2) * tiling.fm_half;
+  const int64_t slots = tiling.slots;
   place.weight_base = tiling.weights_resident ? unit.ob * tiling.rows_per_out_block
-                                              : (index % 2) * tiling.weight_half;
-  place.param_row = (unit.pair % 2) * tiling.param_half;
+                                              : index % slots * (e.buffers.weight_rows / slots);
+  place.param_row = unit.pair % slots * (e.buffers.param_rows / slots);
   place.acc_base = tiling.AccBase(unit.pair);
   place.residual_base = (index % 2) * tiling.fm_half + tiling.residual_row;
   if (tiling.residual_per_window)
@@ -169,23 +172,26 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
   }
   compute.First().pop_prev = true;
   compute.First().pop_next = unit.first_chunk && tiling.WaitsForStore(unit.pair);
-  compute.Last().push_prev = place.index < unit_count - 2;
+  compute.Last().push_prev = place.index < unit_count - tiling.slots;
   compute.Last().push_next = unit.last_chunk && tiling.Stores(unit.pair);
   return compute;
 }
 
 }  // namespace
 
-Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Tiling& tiling,
+Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Tiling& searched,
                                        const HwConfig& hw, const ConstantPlacement& constants,
                                        const GroupLayouts& layouts, bool prefetched) {
+  Tiling tiling = searched;
+  const std::vector<Unit> units = Units(group, tiling, BufferUnits(hw));
+  tiling.slots = UnitSlots(group, tiling, units, BufferUnits(hw), searched.slots);
   CycleEstimate estimate(hw);
   estimate.AccRegions(tiling.acc_regions);
+  estimate.UnitSlots(tiling.slots);
   if (prefetched) estimate.Prefetched(CycleEstimate::PrefetchWords(BufferUnits(hw).lanes));
   LineCarry line_carry(group, tiling, BufferUnits(hw));
   const GroupEmitter emitter{group,     tiling,  BufferUnits(hw), hw.ipa.depthwise_line,
                              constants, layouts, estimate,        line_carry};
-  const std::vector<Unit> units = Units(group, tiling, emitter.buffers);
   const auto unit_count = static_cast<int64_t>(units.size());
   const int64_t pair_count = units.back().pair + 1;
   std::vector<isa::Instruction> program;
@@ -202,11 +208,11 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
                              : -1);
     // A new window's half was last read by the window two before, whose
     // last unit the pops of the loads before proved finished when it is
-    // three or more units back.
+    // slots + 1 or more units back.
     int64_t before = -1;  // the last unit of window unit.window - 2
     for (int64_t v = index - 1; v >= 0 && before < 0; --v)
       if (units[static_cast<size_t>(v)].window <= unit.window - 2) before = v;
-    const bool window_free = unit.new_window && before <= index - 3;
+    const bool window_free = unit.new_window && before <= index - 1 - tiling.slots;
     Batch load = EmitLoads(emitter, unit, place, window_free);
     Batch compute = EmitCompute(emitter, unit, place, unit_count);
     Batch store = EmitStores(emitter, unit, place, pair_count);

@@ -15,7 +15,7 @@ namespace opuc::codegen {
 int64_t CycleEstimate::Total() const {
   if (units_.empty()) return 0;
   // The engines' timelines, unit by unit, as the tokens order them: a
-  // unit's loads wait for the buffer slot the unit two before computed
+  // unit's loads wait for the buffer slot the unit slots_ before computed
   // from, its computation for its loads, the unit before and the
   // accumulator slot the store acc_regions_ before emptied, its store for its
   // computation and the store before.
@@ -46,8 +46,8 @@ int64_t CycleEstimate::Total() const {
   // queue's room waits on computation not yet placed).
   const auto loads_start = [&](size_t u, size_t computed) -> int64_t {
     const Unit& unit = units_[u];
-    const bool waits_first = u > 1 && unit.waits_from == 0;
-    int64_t t = std::max(requests_free, waits_first ? compute_end[u - 2] : int64_t{0});
+    const bool waits_first = u >= slots_ && unit.waits_from == 0;
+    int64_t t = std::max(requests_free, waits_first ? compute_end[u - slots_] : int64_t{0});
     t += unit.fetch;
     // The unit before's last compute instruction entered the queue once
     // the one kQueueDepth before it issued; this unit's loads follow it.
@@ -67,15 +67,15 @@ int64_t CycleEstimate::Total() const {
     return t;
   };
   // Unit u's loads [from, to), from `t`, each after its request turn;
-  // those from its `waits_from` on after the token of unit u - 2. Their
+  // those from its `waits_from` on after the token of unit u - slots_. Their
   // reads meet the writes of the first `placed` units' stores.
   const auto run_loads = [&](size_t u, size_t from, size_t to, size_t placed, int64_t& t,
                              int64_t& written, std::vector<LoadReads>* log = nullptr) {
     const Unit& unit = units_[u];
     for (size_t i = from; i < to; ++i) {
       const LoadBeats& load = unit.loads[i];
-      if (u > 1 && i == static_cast<size_t>(unit.waits_from)) {
-        t = std::max(t, compute_end[u - 2]);
+      if (u >= slots_ && i == static_cast<size_t>(unit.waits_from)) {
+        t = std::max(t, compute_end[u - slots_]);
         written = std::max(written, t);
       }
       // Loads in flight: the next load asks for its first beat
@@ -109,6 +109,8 @@ int64_t CycleEstimate::Total() const {
   // unit before computes: how many, and when they were written.
   std::vector<size_t> ahead(n, 0);
   std::vector<int64_t> ahead_written(n, 0);
+  // The units with post stages so far: their pairs' banks alternate.
+  std::vector<size_t> posted;
   for (size_t u = 0; u < n; ++u) {
     const Unit& unit = units_[u];
     int64_t t = ahead[u] > 0 ? requests_free : loads_start(u, u);
@@ -121,7 +123,7 @@ int64_t CycleEstimate::Total() const {
     // the Gemms of this one may wait for), and, once it is placed, this
     // one's.
     std::vector<LoadReads> ahead_reads;
-    if (const size_t next = u + 1; next < n && next > 1 && units_[next].waits_from > 0) {
+    if (const size_t next = u + 1; next < n && next >= slots_ && units_[next].waits_from > 0) {
       int64_t at = loads_start(next, u);
       if (at >= 0) {
         ahead[next] = static_cast<size_t>(units_[next].waits_from);
@@ -138,7 +140,12 @@ int64_t CycleEstimate::Total() const {
                   u > 0 ? post_queued[u - 1] + kUnitCycles : int64_t{0},
                   unit.store_wait >= 0 ? stores.end[static_cast<size_t>(unit.store_wait)]
                   : unit.store_wait == -2 && u >= acc_regions_ ? stores.end[u - acc_regions_]
-                                                               : int64_t{0}});
+                                                               : int64_t{0},
+                  // The bank rule: the pair two before, in this one's bank,
+                  // has done its post stages (with two slots its loads waited
+                  // for them already).
+                  posted.size() >= 2 ? post_end[posted[posted.size() - 2]] + kBankCycles
+                                     : int64_t{0}});
     gemm_end[u] = begin + unit.compute;
     // A Gemm issues when the one before is done; the post instructions
     // enter the post side's queue one a cycle after the last.
@@ -153,6 +160,7 @@ int64_t CycleEstimate::Total() const {
                       ? std::max(gemm_end[u] + kPostStartCycles, post_before) + unit.post
                       : post_before;
     compute_end[u] = std::max(gemm_end[u], post_end[u]);
+    if (unit.post_insns > 0) posted.push_back(u);
     // In slices, more post instructions than the post queue holds: the
     // last enters as the slice holding the one kPostQueue before it starts.
     if (const int64_t past = unit.post_insns - kPostQueue; past > 0 && unit.post_marks.size() > 1) {

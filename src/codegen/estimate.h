@@ -19,7 +19,7 @@
 // side's queue) when its loads are already there; a group starts after
 // kStartCycles. With double buffering the engines run as the tokens order
 // them, and Total() follows each engine's timeline unit by unit: a unit's
-// loads wait for the buffer slot the unit two before computed from (a new
+// loads wait for the buffer slot the unit `slots` before computed from (a new
 // input window's go first when the units before proved its half free), its
 // Gemms for its loads, for the unit before's and for the accumulator slot
 // the store two (or four: Tiling::acc_regions; or a whole-pixel store group's, StoreWait) before
@@ -76,6 +76,9 @@ class CycleEstimate {
   /// also held the cycles that chain took beyond what Total() counted.)
   static constexpr int64_t kHandOverCycles = 8;
   static constexpr int64_t kUnitCycles = 3;
+  /// From the post side's last entry of a bank to the array's first Gemm
+  /// into it (docs/rtl.md's bank rule), as the RTL measures it.
+  static constexpr int64_t kBankCycles = 1;
   static constexpr int64_t kStartCycles = 7;
   /// The same where the first words were prefetched (opu_fetch.sv): the
   /// first load asks three cycles after the start (the word's decode, its
@@ -134,10 +137,13 @@ class CycleEstimate {
   }
 
   /// The accumulator regions the units take in turn (Tiling::acc_regions):
-  /// a unit's Gemms wait for the store `regions` units before. (The post
-  /// stages of the unit two before, which hold its bank, are done before
-  /// its weights load: that load waits for them.)
+  /// a unit's Gemms wait for the store `regions` units before, and for the
+  /// post stages of the pair two before, which hold its bank (the bank
+  /// rule; with two slots its loads waited for them already).
   void AccRegions(int64_t regions) { acc_regions_ = static_cast<size_t>(regions); }
+  /// Units' loads wait for the token of the unit `slots` before
+  /// (Tiling::slots), not two.
+  void UnitSlots(int64_t slots) { slots_ = static_cast<size_t>(slots); }
   void BeginUnit() { units_.emplace_back(); }
   /// The unit's Gemms wait for the store of unit `unit` (a whole-pixel
   /// store's tile two before), or for none (-1), not `regions` units
@@ -287,6 +293,7 @@ class CycleEstimate {
   int64_t table_fill_;
   bool fm_pairs_;
   size_t acc_regions_ = 2;
+  size_t slots_ = 2;
   std::vector<Unit> units_;
 };
 

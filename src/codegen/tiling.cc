@@ -23,6 +23,7 @@ std::string Tiling::Text(const InnerProductGroup& g) const {
              post_slices > 1 ? Cat(", stored in up to ", post_slices, " slices") : "",
              acc_regions > 2 ? Cat(", ", acc_regions, " accumulator regions") : "",
              weights_resident ? ", weights resident" : "",
+             slots > 2 ? Cat(", units ", slots, " deep") : "",
              store_blocks > 1 ? Cat(", ", store_blocks, " blocks a store") : "",
              g.Phases() > 1 ? Cat(", as ", g.Phases(), " phases") : "",
              !g.packed ? ""

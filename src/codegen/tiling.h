@@ -81,6 +81,12 @@ struct Tiling {
   /// bank p % 2, ⌊k / 2⌋ half a bank on (StoreBlockEntry). 1 without; only
   /// where StoreBlocks says.
   int64_t store_blocks = 1;
+  /// How many units deep the weight and param buffers rotate: unit i's
+  /// chunk in weight slot i % slots, pair p's row in param slot p % slots,
+  /// and unit i's loads wait for the token of unit i − slots (2: double
+  /// buffering). CandidateTilings sets the most it may be; EmitInnerProduct
+  /// what the units allow (UnitSlots).
+  int64_t slots = 2;
   /// Every output block's weight rows loaded once, by the first unit, from
   /// row 0 of the weight buffer; the units after load none. Only where
   /// WeightsResidentFit.

@@ -58,8 +58,8 @@ struct UnitPlace {
 int64_t WindowResidualBase(const GroupEmitter& e, int64_t fm_base, int64_t lane_block);
 
 /// The load engine's part of a unit (unit_transfers.cc); the first load
-/// into a half the unit two before used pops its token, a new window's
-/// loads going before it when its half is already proven free.
+/// into a slot the unit Tiling::slots before used pops its token, a new
+/// window's loads going before it when its half is already proven free.
 Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place, bool window_free);
 
 /// The store engine's part of a pair's last chunk (unit_transfers.cc).

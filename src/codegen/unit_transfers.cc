@@ -130,9 +130,9 @@ void LoadResiduals(const GroupEmitter& e, const Unit& unit, const UnitPlace& pla
 // The load engine's part of a unit: the table and per-channel constants
 // (first unit), the input window (when new; with it the residuals kept
 // per window), the weight chunk, the params (first chunk) and a pair's
-// residuals (last chunk). The first load into a half the unit two before
-// used pops its token; a new window's loads come before that when its half
-// is already proven free (`window_free`).
+// residuals (last chunk). The first load into a slot the unit `slots`
+// before used pops its token; a new window's loads come before that when
+// its half is already proven free (`window_free`).
 Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place, bool window_free) {
   const Tiling& tiling = e.tiling;
   const int64_t lanes = e.buffers.lanes, out_lanes = e.buffers.out_lanes;
@@ -178,7 +178,7 @@ Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place,
     load.Add(params);
   }
   if (!tiling.residual_per_window) LoadResiduals(e, unit, place, load);
-  isa::DepsOf(load.insns[waits_from]).pop_next = place.index >= 2;
+  isa::DepsOf(load.insns[waits_from]).pop_next = place.index >= tiling.slots;
   load.Last().push_next = true;
   return load;
 }

@@ -36,4 +36,25 @@ std::vector<Unit> Units(const InnerProductGroup& g, const Tiling& t, const OpuBu
   return units;
 }
 
+int64_t UnitSlots(const InnerProductGroup& g, const Tiling& t, const std::vector<Unit>& units,
+                  const OpuBufferUnits& u, int64_t most) {
+  const bool pair_residuals =
+      !t.residual_per_window && std::any_of(g.residuals.begin(), g.residuals.end(),
+                                            [](const ResidualStep& r) { return r.constant.empty(); });
+  if (pair_residuals || most <= 2) return 2;
+  // No deeper than the accumulator regions: a unit's loads then meet only
+  // the stores of units whose region no Gemm placed before them waits for,
+  // which the estimator's one pass over the units needs (estimate.cc).
+  int64_t slots = std::min({most, u.param_rows, t.acc_regions});
+  if (!t.weights_resident) slots = std::min(slots, u.weight_rows / t.chunk_rows);
+  // Window w's first unit waits for the token of unit i − slots, which must
+  // come after the last unit of window w − 2: window w − 1 spans slots − 1.
+  int64_t span = 0;  // units of the window so far
+  for (const Unit& unit : units) {
+    if (unit.new_window && unit.window >= 2) slots = std::min(slots, span + 1);
+    span = unit.new_window ? 1 : span + 1;
+  }
+  return std::max<int64_t>(2, slots);
+}
+
 }  // namespace opuc::codegen

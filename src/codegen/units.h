@@ -2,10 +2,11 @@
 //
 // A group runs as units (docs/codegen.md): one output tile x one block of
 // Co output channels x one chunk of its weight rows, tile by tile, block
-// by block. Each unit knows which halves of the double-buffered on-chip
-// buffers it uses: the weight half alternates unit by unit, the
-// feature-map half with each new input window, the param and accumulator
-// halves with each (tile, output block) pair.
+// by block. Each unit knows which parts of the on-chip buffers it uses:
+// the weight slot turns unit by unit and the param slot with each (tile,
+// output block) pair, over Tiling::slots of them (two or more); the
+// feature-map half alternates with each new input window, the accumulator
+// region with each pair.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_CODEGEN_UNITS_H
@@ -30,6 +31,16 @@ struct Unit {
 
 /// The units of `g` under tiling `t`, in program order.
 std::vector<Unit> Units(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u);
+
+/// How many units deep the weight and param buffers rotate (Tiling::slots),
+/// at most `most`: unit i's chunk takes weight slot i % slots and pair p's
+/// row param slot p % slots, and unit i's loads wait for unit i − slots'
+/// token. So every slot must hold a chunk and a row, and the window before
+/// a new one must span slots − 1 units or more (that token must prove the
+/// window two before done: its half is the new one's). Residual tiles
+/// loaded per pair take their unit's feature-map half: two.
+int64_t UnitSlots(const InnerProductGroup& g, const Tiling& t, const std::vector<Unit>& units,
+                  const OpuBufferUnits& u, int64_t most);
 
 }  // namespace opuc::codegen
 

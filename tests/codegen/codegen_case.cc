@@ -296,6 +296,7 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   options.post_slices = c.post_slices;
   options.acc_regions = c.acc_regions;
   options.store_blocks = c.store_blocks;
+  options.unit_slots = c.unit_slots;
   Expected<StepPlan> code = PlanSteps(graph, *partition, hw, options);
   REQUIRE_MESSAGE(code.ok(), code.status().ToString());
   REQUIRE(code->steps.size() == 1);
@@ -328,6 +329,10 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   ran.sliced = code->steps[0].tiling.find(" slices") != std::string::npos;
   ran.quartered = code->steps[0].tiling.find("4 accumulator regions") != std::string::npos;
   ran.resident = code->steps[0].tiling.find("weights resident") != std::string::npos;
+  for (const int64_t deep : {3, 4})
+    if (code->steps[0].tiling.find(", units " + std::to_string(deep) + " deep") != std::string::npos)
+      ran.slots = deep;
+  CHECK(ran.slots <= std::max<int64_t>(2, c.unit_slots));
   ran.store_blocks = code->steps[0].tiling.find(" blocks a store") != std::string::npos;
   ran.phased = code->steps[0].tiling.find(" phases") != std::string::npos;
   ran.packed = code->steps[0].tiling.find("rows packed") != std::string::npos;

@@ -73,6 +73,8 @@ struct Case {
   // PlanOptions::store_blocks: 0 lets the tiling search choose; 2 where
   // the output allows.
   int64_t store_blocks = 0;
+  // PlanOptions::unit_slots: how deep units may rotate (2: double buffering).
+  int64_t unit_slots = 4;
 };
 
 std::string Describe(const Case& c);
@@ -106,6 +108,8 @@ struct CaseRun {
   bool quartered = false;
   /// Whether its weights stay resident, loaded once by the first unit.
   bool resident = false;
+  /// How deep its units rotate (Tiling::slots).
+  int64_t slots = 2;
   /// Whether its Stores write several blocks of a pixel (whole-pixel stores).
   bool store_blocks = false;
   /// Whether it runs a transposed convolution as phases.

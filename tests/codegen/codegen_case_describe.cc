@@ -21,6 +21,7 @@ std::string Describe(const Case& c) {
   if (c.acc_regions > 0)
     s += " (" + std::to_string(c.acc_regions) + " accumulator regions if they fit)";
   if (c.store_blocks == 2) s += " (whole-pixel stores if they fit)";
+  if (c.unit_slots == 2) s += " (units two deep)";
   if (!c.pieces.empty()) {
     s += " read as a concat of";
     for (int64_t n : c.pieces) s += " " + std::to_string(n);

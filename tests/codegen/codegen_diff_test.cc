@@ -30,12 +30,14 @@ HwConfig Dilating(const char* preset) {
 
 // How many runs folded the input, laid out compact pixels on and off the
 // granule, ran chains of loads in flight, post stages in slices, four
-// accumulator regions, resident weights and whole-pixel stores: a draw that
-// reaches none of them proves nothing of them.
+// accumulator regions, resident weights, whole-pixel stores and units three
+// and four deep: a draw that reaches none of them proves nothing of them.
 struct LayoutDraws {
   int folded = 0, on_granule = 0, off_granule = 0, load_chains = 0, after_framed_load = 0,
-      sliced = 0, quartered = 0, resident = 0, store_blocks = 0;
+      sliced = 0, quartered = 0, resident = 0, store_blocks = 0, three_deep = 0, four_deep = 0;
   void Add(const CaseRun& ran) {
+    three_deep += ran.slots == 3;
+    four_deep += ran.slots == 4;
     store_blocks += ran.store_blocks;
     sliced += ran.sliced;
     resident += ran.resident;
@@ -56,6 +58,8 @@ struct LayoutDraws {
     CHECK(quartered > 0);
     CHECK(resident > 0);
     CHECK(store_blocks > 0);
+    CHECK(three_deep > 0);
+    CHECK(four_deep > 0);
   }
 };
 
@@ -74,6 +78,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
     c.post_slices = i % 4;   // the search's choice, or 1, 2 or 3 slices
     c.acc_regions = i % 5 == 1 ? 4 : i % 5 == 2 ? 2 : 0;  // else the search's
     c.store_blocks = i % 3 == 1 ? 2 : 0;                  // else the search's
+    c.unit_slots = i % 7 == 3 ? 2 : 4;                    // else the most that fit
     upsample += c.upsample;
     concat += !c.pieces.empty();
     i16_residual += c.residual && c.res_format == DType::kI16;
@@ -121,6 +126,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
     c.post_slices = i % 4;
     c.acc_regions = i % 5 == 1 ? 4 : i % 5 == 2 ? 2 : 0;
     c.store_blocks = i % 3 == 1 ? 2 : 0;
+    c.unit_slots = i % 7 == 3 ? 2 : 4;
     layouts.Add(RunCase(c, hw, rng));
   }
   layouts.Check();

@@ -104,6 +104,11 @@ struct PlanOptions {
   /// where its loads would outrun the array (docs/codegen.md, "Packed
   /// pixels"); the layouts do not change.
   bool packed_pixels = true;
+  /// Rotate the weight and param buffers over up to this many units
+  /// (docs/codegen.md, "Units more than two deep"): a unit's loads then
+  /// wait for the unit that many before, not the one two before. 2 is
+  /// plain double buffering; each group takes the most its units allow.
+  int64_t unit_slots = 4;
 };
 
 /// Plans one step per group of `partition` (made for `hw` from the
