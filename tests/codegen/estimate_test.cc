@@ -143,6 +143,34 @@ TEST_CASE("the estimator's accumulator quarters: a unit's Gemms wait for the sto
   }
 }
 
+TEST_CASE("the estimator's slots: loads wait for the unit four before, Gemms for their bank") {
+  // Latency 200; four accumulator regions. Three units of no load bytes
+  // (each written 203 cycles after it asks), a Gemm (+7), a post pass of 10
+  // entries (17 cycles; u0's of 250: 257) and a 10-pixel store (13) that
+  // writes nothing to DRAM.
+  // u0: asks 7, written 210; Gemm 218..325; post 326..583; store 583..596.
+  // u1: asks 9, written 212; Gemm 325 + 3 + 1 = 329..436; post 583..600;
+  //     store 600..613.
+  // u2: with two slots its load waits for u0's computation: asks 583,
+  //     written 786; Gemm 794..901; post 902..919; store 919..932. With four
+  //     it asks at 11, written 214, and its Gemm waits for u1's (436 + 4) and
+  //     for u0's post stages, in its bank (the bank rule: 583 + 1):
+  //     584..691; post 692..709; store 709..722.
+  for (const int64_t slots : {2, 4}) {
+    CycleEstimate estimate(Opu1024WithLatency(200));
+    estimate.AccRegions(4);
+    estimate.UnitSlots(slots);
+    for (int u = 0; u < 3; ++u) {
+      estimate.BeginUnit();
+      estimate.Load(0);
+      estimate.Compute(100);
+      estimate.Post(u == 0 ? 250 : 10);
+      estimate.Store(10, 0);
+    }
+    CHECK(estimate.Total() == (slots == 2 ? 932 : 722));
+  }
+}
+
 TEST_CASE("the estimator's store queue: seventeen stores hold the next unit's loads") {
   // u0: a 10-beat load (written 30), a Gemm 38..145, then 17 stores of 10
   // pixels (13 cycles, 17 each after the first): 145..430. u1's loads come
