@@ -134,18 +134,17 @@ int64_t CycleEstimate::Total() const {
     }
     // The array's first Gemm issues after the post stages of the unit
     // before entered their queue (one a cycle once its last Gemm is done).
-    const int64_t begin =
-        std::max({load_end[u] + kHandOverCycles,
-                  u > 0 ? gemm_end[u - 1] + kUnitCycles + units_[u - 1].post_insns : int64_t{0},
-                  u > 0 ? post_queued[u - 1] + kUnitCycles : int64_t{0},
-                  unit.store_wait >= 0 ? stores.end[static_cast<size_t>(unit.store_wait)]
-                  : unit.store_wait == -2 && u >= acc_regions_ ? stores.end[u - acc_regions_]
-                                                               : int64_t{0},
-                  // The bank rule: the pair two before, in this one's bank,
-                  // has done its post stages (with two slots its loads waited
-                  // for them already).
-                  posted.size() >= 2 ? post_end[posted[posted.size() - 2]] + kBankCycles
-                                     : int64_t{0}});
+    const int64_t begin = std::max(
+        {load_end[u] + kHandOverCycles,
+         u > 0 ? gemm_end[u - 1] + kUnitCycles + units_[u - 1].post_insns : int64_t{0},
+         u > 0 ? post_queued[u - 1] + kUnitCycles : int64_t{0},
+         unit.store_wait >= 0 ? stores.end[static_cast<size_t>(unit.store_wait)]
+         : unit.store_wait == -2 && u >= acc_regions_ ? stores.end[u - acc_regions_]
+                                                      : int64_t{0},
+         // The bank rule: the pair two before, in this one's bank,
+         // has done its post stages (with two slots its loads waited
+         // for them already).
+         posted.size() >= 2 ? post_end[posted[posted.size() - 2]] + kBankCycles : int64_t{0}});
     gemm_end[u] = begin + unit.compute;
     // A Gemm issues when the one before is done; the post instructions
     // enter the post side's queue one a cycle after the last.

@@ -210,8 +210,14 @@ bool PostSlicesFit(const InnerProductGroup& g) {
 }
 
 bool AccQuartersFit(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u) {
-  if (g.pool && !g.pool->global) return false;
-  return t.acc_second == u.AccBank1() && t.tile_h * t.tile_w * g.Phases() <= t.acc_half / 2;
+  // A windowed pool's pooled entries follow the tile's (PlacePool).
+  int64_t pooled_h = 0, pooled_w = 0;
+  if (g.pool && !g.pool->global) {
+    for (const Span& r : t.rows) pooled_h = std::max(pooled_h, r.pooled);
+    for (const Span& c : t.cols) pooled_w = std::max(pooled_w, c.pooled);
+  }
+  return t.acc_second == u.AccBank1() &&
+         t.tile_h * t.tile_w * g.Phases() + pooled_h * pooled_w <= t.acc_half / 2;
 }
 
 bool WeightsResidentFit(const Tiling& t, const OpuBufferUnits& u) {

@@ -177,9 +177,9 @@ std::vector<Tiling> TallerTilings(const InnerProductGroup& g, const Tiling& fewe
 /// ResAdd would not look).
 bool PostSlicesFit(const InnerProductGroup& g);
 
-/// Whether `t`'s tiles fit a quarter of the accumulator in a bank of its
-/// own (Tiling::acc_regions = 4): no windowed pool (its pooled entries
-/// follow the tile's) and halves that start at the RTL's banks.
+/// Whether `t`'s tiles, and a windowed pool's pooled entries after them,
+/// fit a quarter of the accumulator in a bank of its own
+/// (Tiling::acc_regions = 4), with halves that start at the RTL's banks.
 bool AccQuartersFit(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u);
 
 /// Whether every output block's weight rows fit the weight buffer at once

@@ -38,9 +38,9 @@ std::vector<Unit> Units(const InnerProductGroup& g, const Tiling& t, const OpuBu
 
 int64_t UnitSlots(const InnerProductGroup& g, const Tiling& t, const std::vector<Unit>& units,
                   const OpuBufferUnits& u, int64_t most) {
-  const bool pair_residuals =
-      !t.residual_per_window && std::any_of(g.residuals.begin(), g.residuals.end(),
-                                            [](const ResidualStep& r) { return r.constant.empty(); });
+  const bool pair_residuals = !t.residual_per_window &&
+                              std::any_of(g.residuals.begin(), g.residuals.end(),
+                                          [](const ResidualStep& r) { return r.constant.empty(); });
   if (pair_residuals || most <= 2) return 2;
   // No deeper than the accumulator regions: a unit's loads then meet only
   // the stores of units whose region no Gemm placed before them waits for,

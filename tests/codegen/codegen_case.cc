@@ -328,9 +328,11 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   CaseRun ran{code->steps[0].words, pieces.empty() && code->Find(x)->fold.has_value()};
   ran.sliced = code->steps[0].tiling.find(" slices") != std::string::npos;
   ran.quartered = code->steps[0].tiling.find("4 accumulator regions") != std::string::npos;
+  ran.quartered_pool = ran.quartered && c.pool && !c.pool_global;
   ran.resident = code->steps[0].tiling.find("weights resident") != std::string::npos;
   for (const int64_t deep : {3, 4})
-    if (code->steps[0].tiling.find(", units " + std::to_string(deep) + " deep") != std::string::npos)
+    if (code->steps[0].tiling.find(", units " + std::to_string(deep) + " deep") !=
+        std::string::npos)
       ran.slots = deep;
   CHECK(ran.slots <= std::max<int64_t>(2, c.unit_slots));
   ran.store_blocks = code->steps[0].tiling.find(" blocks a store") != std::string::npos;

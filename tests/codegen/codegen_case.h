@@ -104,8 +104,9 @@ struct CaseRun {
   int load_chains = 0, after_framed_load = 0;
   /// Whether the step runs its post stages and store in slices.
   bool sliced = false;
-  /// Whether its pairs take four accumulator regions in turn.
-  bool quartered = false;
+  /// Whether its pairs take four accumulator regions in turn, and with a
+  /// windowed pool's pooled entries in them.
+  bool quartered = false, quartered_pool = false;
   /// Whether its weights stay resident, loaded once by the first unit.
   bool resident = false;
   /// How deep its units rotate (Tiling::slots).

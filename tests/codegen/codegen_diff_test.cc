@@ -30,12 +30,15 @@ HwConfig Dilating(const char* preset) {
 
 // How many runs folded the input, laid out compact pixels on and off the
 // granule, ran chains of loads in flight, post stages in slices, four
-// accumulator regions, resident weights, whole-pixel stores and units three
-// and four deep: a draw that reaches none of them proves nothing of them.
+// accumulator regions (with a windowed pool's pooled entries too), resident
+// weights, whole-pixel stores and units three and four deep: a draw that reaches none of them
+// proves nothing of them.
 struct LayoutDraws {
   int folded = 0, on_granule = 0, off_granule = 0, load_chains = 0, after_framed_load = 0,
-      sliced = 0, quartered = 0, resident = 0, store_blocks = 0, three_deep = 0, four_deep = 0;
+      sliced = 0, quartered = 0, quartered_pool = 0, resident = 0, store_blocks = 0, three_deep = 0,
+      four_deep = 0;
   void Add(const CaseRun& ran) {
+    quartered_pool += ran.quartered_pool;
     three_deep += ran.slots == 3;
     four_deep += ran.slots == 4;
     store_blocks += ran.store_blocks;
@@ -56,6 +59,7 @@ struct LayoutDraws {
     CHECK(after_framed_load > 0);
     CHECK(sliced > 0);
     CHECK(quartered > 0);
+    CHECK(quartered_pool > 0);
     CHECK(resident > 0);
     CHECK(store_blocks > 0);
     CHECK(three_deep > 0);

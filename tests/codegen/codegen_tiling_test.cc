@@ -118,6 +118,24 @@ TEST_CASE("with a 2x2 pool, tiles of whole windows and room for the pooled entri
         "buffer (512 rows) and of the accumulator (170 entries)");
 }
 
+TEST_CASE("a windowed pool's pooled entries count in an accumulator quarter") {
+  // tiny's quarter holds 170 / 2 = 85 entries. The fewest tiles (6 rows of
+  // 20, 3 x 10 pooled: 150) do not fit; cut into 10 tiles of 2 rows
+  // (40 + 1 x 10 = 50) they do; into 5 of 4 rows (80 + 2 x 10 = 100) they
+  // do not, though the tile's own 80 entries would.
+  const InnerProductGroup g = Pooled(Conv(1, 8, 20, DType::kI8));
+  Expected<Tiling> fewest = ChooseTiling(g, kTiny);
+  REQUIRE(fewest.ok());
+  std::vector<int64_t> heights;
+  std::vector<bool> fit;
+  for (const Tiling& t : TallerTilings(g, *fewest)) {
+    heights.push_back(t.tile_h);
+    fit.push_back(AccQuartersFit(g, t, kTiny));
+  }
+  CHECK(heights == std::vector<int64_t>{6, 4, 2});
+  CHECK(fit == std::vector<bool>{false, false, true});
+}
+
 TEST_CASE("tiles of pooled pixels: overlapping windows share rows, padded ones start at 0") {
   // A SAME 3x3/2 pool over 9 rows: 5 windows from row -1 (pad 1), window p
   // reading rows 2p - 1 .. 2p + 1 inside [0, 9). Tiles of 2 pooled rows
