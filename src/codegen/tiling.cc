@@ -71,7 +71,6 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
   t.table_row = 2 * t.fm_half;
   t.constant_row = t.table_row + t.table_rows;
   t.weight_half = u.weight_rows / 2;
-  t.param_half = u.param_rows / 2;
   // A global pool's sums stay for the whole group: one entry per output
   // block, after both accumulator halves. The halves start at the RTL's
   // banks and the sums sit in its last bank (OpuBufferUnits::AccBank1), so
@@ -97,7 +96,7 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
     t.acc_second = u.AccBank1();
     t.acc_half = slot / 2;
   }
-  if (t.param_half < 1 || t.weight_half < 1 || t.acc_half < 1)
+  if (u.param_rows < 2 || t.weight_half < 1 || t.acc_half < 1)
     return Unsupported(Cat(g.what, ": the param, weight and accumulator buffers need two halves"));
   t.planes = g.in_format == DType::kI16 ? 2 : 1;
   t.sources = InputBlockSources(g, u.lanes);

@@ -42,8 +42,9 @@ struct Tiling {
   int64_t out_blocks = 1;          ///< ceil(out_c / Co).
   int64_t rows_per_out_block = 1;  ///< Weight rows: taps x blocks (a depthwise window: Gemms).
   int64_t chunk_rows = 1;          ///< Weight rows per unit.
-  // Half of each buffer, in its units.
-  int64_t fm_half = 0, weight_half = 0, param_half = 0, acc_half = 0;
+  // Half of each buffer, in its units (the weight and param buffers' slots:
+  // `slots` below).
+  int64_t fm_half = 0, weight_half = 0, acc_half = 0;
   /// Where the accumulator's second half starts: the RTL's second bank, so
   /// the array and the post side never wait on each other (acc_half before
   /// it only when a global pool's sums leave too little room).

@@ -58,7 +58,7 @@ TEST_CASE("every weight slot holds a unit's chunk") {
   CHECK(Slots(g, 4) == 3);
 }
 
-TEST_CASE("residual tiles loaded per pair keep two slots; kept per window, they follow it") {
+TEST_CASE("residual tiles loaded per pair keep two slots, kept per window as many as fit") {
   InnerProductGroup g = Conv20(1, 8, 16);
   g.residuals.push_back(ResidualStep{});
   g.residuals.back().channels = 16;
