@@ -182,16 +182,17 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
 Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Tiling& searched,
                                        const HwConfig& hw, const ConstantPlacement& constants,
                                        const GroupLayouts& layouts, bool prefetched) {
+  const OpuBufferUnits buffers = BufferUnits(hw);
   Tiling tiling = searched;
-  const std::vector<Unit> units = Units(group, tiling, BufferUnits(hw));
-  tiling.slots = UnitSlots(group, tiling, units, BufferUnits(hw), searched.slots);
+  const std::vector<Unit> units = Units(group, tiling, buffers);
+  tiling.slots = UnitSlots(group, tiling, units, buffers, searched.slots);
   CycleEstimate estimate(hw);
   estimate.AccRegions(tiling.acc_regions);
   estimate.UnitSlots(tiling.slots);
-  if (prefetched) estimate.Prefetched(CycleEstimate::PrefetchWords(BufferUnits(hw).lanes));
-  LineCarry line_carry(group, tiling, BufferUnits(hw));
-  const GroupEmitter emitter{group,     tiling,  BufferUnits(hw), hw.ipa.depthwise_line,
-                             constants, layouts, estimate,        line_carry};
+  if (prefetched) estimate.Prefetched(CycleEstimate::PrefetchWords(buffers.lanes));
+  LineCarry line_carry(group, tiling, buffers);
+  const GroupEmitter emitter{group,     tiling,  buffers,  hw.ipa.depthwise_line,
+                             constants, layouts, estimate, line_carry};
   const auto unit_count = static_cast<int64_t>(units.size());
   const int64_t pair_count = units.back().pair + 1;
   std::vector<isa::Instruction> program;

@@ -1,13 +1,15 @@
 //===- src/codegen/tiling.h - Tiles that fit the buffers ------*- C++ -*-===//
 //
 // An inner-product group runs as units: one output tile x one block of Co
-// output channels x one chunk of its weight rows. Each buffer is split in
-// two halves (ping-pong): while one unit computes from one half, the next
-// unit's loads fill the other (a lookup table takes rows of its own at the
-// feature-map buffer's end). ChooseTiling picks the output tile (spans.h)
-// with the fewest tiles that fits a half of the feature-map buffer (its
-// input window, every input block and plane) and of the accumulator, and
-// the weight chunk that fits a half of the weight buffer.
+// output channels x one chunk of its weight rows. The feature-map buffer
+// and the accumulator are split in two halves (ping-pong): while one unit
+// computes from one half, the next unit's loads fill the other (a lookup
+// table takes rows of its own at the feature-map buffer's end); the weight
+// and param buffers in two to four slots (Tiling::slots). ChooseTiling
+// picks the output tile (spans.h) with the fewest tiles that fits a half of
+// the feature-map buffer (its input window, every input block and plane)
+// and of the accumulator, and the weight chunk that fits a half of the
+// weight buffer.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_CODEGEN_TILING_H

@@ -31,8 +31,8 @@ HwConfig Dilating(const char* preset) {
 // How many runs folded the input, laid out compact pixels on and off the
 // granule, ran chains of loads in flight, post stages in slices, four
 // accumulator regions (with a windowed pool's pooled entries too), resident
-// weights, whole-pixel stores and units three and four deep: a draw that reaches none of them
-// proves nothing of them.
+// weights, whole-pixel stores and units three and four deep: a draw that
+// reaches none of them proves nothing of them.
 struct LayoutDraws {
   int folded = 0, on_granule = 0, off_granule = 0, load_chains = 0, after_framed_load = 0,
       sliced = 0, quartered = 0, quartered_pool = 0, resident = 0, store_blocks = 0, three_deep = 0,

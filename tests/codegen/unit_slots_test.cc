@@ -11,8 +11,8 @@ namespace {
 
 const OpuBufferUnits kTinyBuffers = BufferUnits(*HwConfigPreset("tiny"));
 
-// A 1x1 conv of 8 channels to `out_c` over 20x20, in the fewest tiles (3
-// rows of tiles of 8, 8 and 4 rows: the accumulator half holds 170 entries).
+// A k x k conv of `in_c` channels to `out_c` over 20x20, in the fewest
+// tiles (ChooseTiling); each tile is one input window.
 InnerProductGroup Conv20(int64_t k, int64_t in_c, int64_t out_c) {
   InnerProductGroup g;
   g.what = "conv";
