@@ -132,21 +132,44 @@ int64_t PoolTaps(const isa::PoolInsn& p) {
 Expected<int64_t> OutputPathCycles(const ProgramStep& step, const OpuBufferUnits& units) {
   int64_t post = 0, store = 0;
   int64_t run_addr = -1, run_count = -1;  // the entries of the stages before
+  // The chain those stages make (opu_compute_engine.sv's `agree`): at most
+  // kChainStages of them, one ResAdd (one residual row an entry), one
+  // Table, and the param-reading ones on one param row. A stage the chain
+  // cannot take starts another pass over the same entries.
+  constexpr int kChainStages = 3;
+  int chain_stages = 0;
+  bool chain_res = false, chain_table = false;
+  int64_t chain_param = -1;
   for (size_t i = 0; i < step.word_count; ++i) {
     Expected<isa::Instruction> insn = isa::Decode(step.word(i));
     if (!insn.ok()) return insn.status().WithContext(Cat("word ", i));
-    const auto entries = [&](int64_t addr, int64_t count) {
-      if (addr != run_addr || count != run_count) post += count;
+    const auto entries = [&](int64_t addr, int64_t count, bool res, bool table, int64_t param) {
+      const bool joins = addr == run_addr && count == run_count && chain_stages < kChainStages &&
+                         !(res && chain_res) && !(table && chain_table) &&
+                         !(param >= 0 && chain_param >= 0 && param != chain_param);
+      if (!joins) {
+        post += count;
+        chain_stages = 0;
+        chain_res = chain_table = false;
+        chain_param = -1;
+      }
+      ++chain_stages;
+      chain_res = chain_res || res;
+      chain_table = chain_table || table;
+      if (param >= 0) chain_param = param;
       run_addr = addr;
       run_count = count;
     };
     std::visit(
         [&](const auto& x) {
           using T = std::decay_t<decltype(x)>;
-          if constexpr (std::is_same_v<T, isa::OutputInsn> || std::is_same_v<T, isa::ClampInsn> ||
-                        std::is_same_v<T, isa::PReluInsn> || std::is_same_v<T, isa::TableInsn> ||
-                        std::is_same_v<T, isa::ResAddInsn>) {
-            entries(x.acc_addr, x.count);
+          if constexpr (std::is_same_v<T, isa::OutputInsn> || std::is_same_v<T, isa::PReluInsn>) {
+            entries(x.acc_addr, x.count, false, false, x.param_addr);
+          } else if constexpr (std::is_same_v<T, isa::ClampInsn> ||
+                               std::is_same_v<T, isa::TableInsn> ||
+                               std::is_same_v<T, isa::ResAddInsn>) {
+            entries(x.acc_addr, x.count, std::is_same_v<T, isa::ResAddInsn>,
+                    std::is_same_v<T, isa::TableInsn>, -1);
           } else if constexpr (std::is_same_v<T, isa::PoolInsn>) {
             // A tail reads no entry; 2x2 windows write their pooled ones after.
             if (!PoolEndsPass(x, run_addr, run_count))

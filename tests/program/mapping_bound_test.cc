@@ -2,7 +2,8 @@
 //
 // OutputPathCycles (opuc/program/mapping_bound.h) over hand-built words:
 // the post side takes one accumulator entry a cycle and chains stages over
-// the same entries, a Pool reads each tap of its windows inside the source,
+// the same entries (one ResAdd, one Table, three stages and one param row
+// a chain), a Pool reads each tap of its windows inside the source,
 // the store writes one pixel a cycle (four copies with upsample). And the
 // DRAM term's stores (StoreBeatBytes, opuc/opu/buffer_units.h): a masked
 // write takes its whole beat. And the depthwise window's walk, on a
@@ -70,6 +71,13 @@ isa::ResAddInsn ResAdd(int64_t acc_addr, int64_t count) {
   return r;
 }
 
+isa::TableInsn Table(int64_t acc_addr, int64_t count) {
+  isa::TableInsn t;
+  t.acc_addr = acc_addr;
+  t.count = count;
+  return t;
+}
+
 isa::PoolInsn Pool(int64_t src_rows, int64_t src_cols, int64_t out_rows, int64_t out_cols,
                    int64_t size, int64_t stride, int64_t pad) {
   isa::PoolInsn p;
@@ -117,6 +125,31 @@ TEST_CASE("stages over other entries are another pass") {
   // Two tiles' Outputs (256 + 256 entries), the second's ResAdd chained.
   const Step s({Output(0, 256), Output(256, 256), ResAdd(256, 256), Store(8, 64)});
   CHECK(OutputPathCycles(s.step, Units1024()).value() == 512);
+}
+
+TEST_CASE("a chain takes one ResAdd, one Table, three stages and one param row") {
+  // Pose landmarks' step 63: Output, a ResAdd, then a second ResAdd over
+  // the same 224 entries. The chain holds one ResAdd (one residual row an
+  // entry), so the second is a pass of its own: 448, not 224.
+  CHECK(OutputPathCycles(Step({Output(0, 224), ResAdd(0, 224), ResAdd(0, 224)}).step, Units1024())
+            .value() == 448);
+  // Output, ResAdd and a Clamp: one chain of three, 224.
+  CHECK(OutputPathCycles(Step({Output(0, 224), ResAdd(0, 224), Over<isa::ClampInsn>(0, 224)}).step,
+                         Units1024())
+            .value() == 224);
+  // A fourth stage starts a second pass.
+  CHECK(OutputPathCycles(Step({Output(0, 224), ResAdd(0, 224), Over<isa::ClampInsn>(0, 224),
+                               Over<isa::ClampInsn>(0, 224)})
+                             .step,
+                         Units1024())
+            .value() == 448);
+  // Two Tables, and a PRelu on another param row than the Output's, too.
+  CHECK(OutputPathCycles(Step({Table(0, 224), Table(0, 224)}).step, Units1024()).value() == 448);
+  isa::PReluInsn slopes = Over<isa::PReluInsn>(0, 224);
+  slopes.param_addr = 1;
+  CHECK(OutputPathCycles(Step({Output(0, 224), slopes}).step, Units1024()).value() == 448);
+  slopes.param_addr = 0;
+  CHECK(OutputPathCycles(Step({Output(0, 224), slopes}).step, Units1024()).value() == 224);
 }
 
 TEST_CASE("a padded pool reads only the taps inside the source") {

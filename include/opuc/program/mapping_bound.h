@@ -26,7 +26,8 @@
 //                             pixel of its rows)
 //          times 2 for an i16 input (two byte planes);
 //   output path: the post side takes one accumulator entry a cycle (the
-//          stages the engine chains over the same entries once, a Pool each
+//          stages the engine chains over the same entries once: three a
+//          chain, one ResAdd, one Table, one param row; a Pool each
 //          tap of its windows; a Pool that ends such a chain reads none,
 //          2x2 windows then write their pooled entries: PoolEndsPass) and
 //          the store one pixel a cycle, read from the
