@@ -15,6 +15,7 @@
 #include <set>
 
 #include "depthwise_window.h"
+#include "doubled_maps.h"
 #include "emit.h"
 #include "input_blocks.h"
 #include "input_fold.h"
@@ -97,6 +98,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     codegen::Tiling tiling;
     codegen::ConstantPlacement constants;
     std::optional<InputFold> fold;
+    bool doubles_output = false, pairs_input = false;
   };
   struct Described {
     size_t step = 0;
@@ -137,10 +139,25 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     for (const codegen::ResidualStep& res : d.group.residuals) opu_reads.insert(res.tensor);
   }
   std::set<TensorId> packed_outputs;
+  std::set<TensorId> doubled;
+  if (options.doubled_maps && options.compact_pixels) {
+    std::vector<const codegen::InnerProductGroup*> groups;
+    std::set<int32_t> folded;
+    for (const Described& d : described_groups) {
+      groups.push_back(&d.group);
+      if (const auto it = folds.find(d.group.group); it != folds.end() && it->second.fold)
+        folded.insert(d.group.group);
+    }
+    doubled = codegen::ChooseDoubledMaps(groups, folded, units);
+  }
   // A tensor folds only when every OPU group that reads it folds it alike.
   std::vector<Ready> ready;
   for (Described& d : described_groups) {
     codegen::InnerProductGroup& g = d.group;
+    const bool doubles_output = g.store_output && doubled.count(g.output) > 0;
+    const bool pairs_input = doubled.count(g.input) > 0 && codegen::PairsDepthwise(g, units);
+    if (doubles_output) codegen::DoubleOutput(g, units);
+    if (pairs_input) codegen::PairDepthwise(g, units);
     std::optional<InputFold> fold;
     if (const auto it = folds.find(g.group); it != folds.end() && it->second.fold)
       fold = codegen::SharedFold(partition, g.input, folds);
@@ -154,7 +171,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     codegen::ChooseDepthwiseWindow(g, hw, units);
     Expected<codegen::Tiling> tiling = codegen::ChooseTiling(g, units);
     if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", g.group));
-    Ready r{d.step, std::move(g), *tiling, {}, fold};
+    Ready r{d.step, std::move(g), *tiling, {}, fold, doubles_output, pairs_input};
     r.constants = codegen::PackConstants(r.group, r.tiling, units, align, code.constants);
     ready.push_back(std::move(r));
   }
@@ -167,6 +184,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     if (fold) OPUC_RETURN_IF_ERROR(FoldLayout(layout, *fold));
     if (options.compact_pixels) CompactPixels(layout, units.out_lanes);
     if (packed_outputs.count(t) > 0) OPUC_RETURN_IF_ERROR(PackLayout(layout, units.out_lanes));
+    if (doubled.count(t) > 0) OPUC_RETURN_IF_ERROR(DoubleLayout(layout));
     const int64_t bytes = AlignUp(layout.bytes(), align);
     layout.address = FirstFit(code, lives, lives[static_cast<size_t>(t)], bytes, base, align);
     next = std::max(next, layout.address + bytes);
@@ -221,6 +239,11 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
       if (!best || step.estimated_cycles < best->estimated_cycles) best = std::move(step);
     }
     code.steps[r.step] = std::move(*best);
+    if (r.pairs_input)
+      code.steps[r.step].tiling =
+          "two pixels an entry (a doubled input), " + code.steps[r.step].tiling;
+    if (r.doubles_output)
+      code.steps[r.step].tiling = "output doubled, " + code.steps[r.step].tiling;
     if (r.fold)
       code.steps[r.step].tiling = Cat(
           "input folded (", r.fold->kernel_h, "x", r.fold->kernel_w, " taps x ", r.fold->in_c,

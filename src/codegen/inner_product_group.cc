@@ -179,7 +179,7 @@ Status ReadInnerProduct(const Graph& graph, const HwPartition& p, NodeId id, Inn
 }  // namespace
 
 int8_t InnerProductGroup::Weight(int64_t o, int64_t ky, int64_t kx, int64_t i) const {
-  if (pairs) {
+  if (pairs && op != OpKind::kDepthwiseConv2D) {
     // Row o of block b makes channel half·b + o mod half of the pair's
     // pixel (o mod Co) / half, whose window starts sx·pixel columns into
     // the folded pixel's span of taps.

@@ -18,6 +18,7 @@
 #define OPUC_SRC_CODEGEN_INNER_PRODUCT_GROUP_H
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -126,7 +127,9 @@ struct InnerProductGroup {
   bool PixelsPacked() const { return packed && packed->out_pack == 1; }
   /// A first layer folded with pixel pairs (input_fold.h): output block k
   /// holds channels Co/2·k on of two output pixels, rows Co/2 apart. The
-  /// conv's own kernel, channels, stride along x and output width.
+  /// conv's own kernel, channels, stride along x and output width. Or a
+  /// depthwise product run as pairs over a doubled map (doubled_maps.h),
+  /// whose weights are its own.
   struct PixelPairs {
     int64_t kh = 1, kw = 1, in_c = 1, out_c = 1, sx = 1, out_w = 1, half = 1;
   };
@@ -150,6 +153,9 @@ struct InnerProductGroup {
   /// [O, kh, kw, I] read at (kh - 1 - ky, kw - 1 - kx).
   const int8_t* weights = nullptr;
   Shape weight_shape;
+  /// Weights a rewrite made (doubled_maps.h), which `weights` then points
+  /// into; shared by the group's copies.
+  std::shared_ptr<const std::vector<int8_t>> weight_copy;
   int8_t Weight(int64_t o, int64_t ky, int64_t kx, int64_t i) const;
 
   std::vector<int32_t> bias;    ///< Per output channel (0 when absent).

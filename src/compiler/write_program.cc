@@ -153,13 +153,14 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
   uint32_t version = 1;  // the oldest that holds the program, so older readers take it
   for (const ActivationLayout& a : plan.activations) {
     OPUC_ASSIGN_OR_RETURN(const std::vector<TensorId> tensor, renumber.Tensors({a.tensor}));
-    activations.push_back(fb::CreateActivation(fbb, tensor[0], a.address, WriteFold(fbb, a.fold),
-                                               static_cast<int32_t>(a.granule),
-                                               a.pack > 1 ? static_cast<int32_t>(a.pack) : 0));
+    activations.push_back(fb::CreateActivation(
+        fbb, tensor[0], a.address, WriteFold(fbb, a.fold), static_cast<int32_t>(a.granule),
+        a.pack > 1 ? static_cast<int32_t>(a.pack) : 0, a.doubled));
     if (a.fold) version = std::max(version, kInputFoldVersion);
     if (a.fold && a.fold->pixels > 1) version = std::max(version, kPixelPairsVersion);
     if (a.granule > 0) version = std::max(version, kCompactPixelsVersion);
     if (a.pack > 1) version = std::max(version, kPackedRowsVersion);
+    if (a.doubled) version = std::max(version, kDoubledMapsVersion);
   }
   std::vector<Offset<fb::Step>> steps;
   for (size_t s = 0; s < plan.steps.size(); ++s) {

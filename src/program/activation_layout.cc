@@ -98,6 +98,19 @@ Status PackLayout(ActivationLayout& layout, int64_t pack) {
   return OkStatus();
 }
 
+Status DoubleLayout(ActivationLayout& layout) {
+  if (layout.doubled || layout.fold || layout.pack != 1 || layout.planes() != 1 ||
+      layout.granule <= 0 || layout.blocks() != 1 || layout.PixelBytes(0) != layout.granule ||
+      2 * layout.channels > layout.granule)
+    return InvalidArgument(Cat("tensor ", layout.tensor, " (", layout.height, "x", layout.width,
+                               "x", layout.channels,
+                               ") cannot store its channels twice: that "
+                               "takes an unfolded, unpacked 8-bit map whose compact pixels are "
+                               "one granule of at least twice its channels"));
+  layout.doubled = true;
+  return OkStatus();
+}
+
 Status WriteActivation(const ActivationLayout& layout, const HostTensor& value,
                        std::vector<uint8_t>& dram) {
   if (value.dtype() != layout.format || value.elements() != layout.elements())
@@ -111,6 +124,8 @@ Status WriteActivation(const ActivationLayout& layout, const HostTensor& value,
     // i16: plane 0 holds the high byte, plane 1 the low byte.
     const int64_t byte = wide && plane == 0 ? v >> 8 : v;
     dram[static_cast<size_t>(at)] = static_cast<uint8_t>(byte & 255);
+    if (layout.doubled)
+      dram[static_cast<size_t>(at + layout.granule / 2)] = dram[static_cast<size_t>(at)];
   });
   return OkStatus();
 }

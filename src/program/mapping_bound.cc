@@ -20,9 +20,10 @@ int64_t CeilDiv(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
 /// The array cycles of one node with the mapping's channel rounding; a
 /// conv2d over a `fold`ed input is a 1x1 one over its folded channels (with
 /// pixel pairs, Co/2 channels of two pixels a block), one to a `packed`
-/// output a conv over packed rows (codegen/packed_rows.h).
+/// output a conv over packed rows (codegen/packed_rows.h), a depthwise one
+/// over a `doubled` input two output pixels an entry (codegen/doubled_maps.h).
 int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, const InputFold* fold,
-                    bool packed) {
+                    bool packed, bool doubled) {
   if (node.inputs.size() < 2 || node.outputs.empty()) return 0;
   const Tensor& in = graph.tensor(node.inputs[0]);
   const Shape& w = graph.tensor(node.inputs[1]).shape;
@@ -63,6 +64,10 @@ int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, co
       if (windowed && hw.ipa.depthwise_line > 0) {
         const bool pairs = a.strides[1] == 2 && w[2] % 2 == 1 && FeatureMapPairs(hw);
         walk = a.strides[0] * a.strides[1] / (pairs ? 2 : 1);
+        // Over a doubled map, a window of kw + 2 at stride 2 makes two
+        // output pixels an entry of Co channels, reading a pair a cycle.
+        if (doubled && FeatureMapPairs(hw) && 2 * out[3] == Co)
+          return out[0] * out[1] * CeilDiv(out[2], 2) * gemms * planes;
       }
       return out[0] * out[1] * out[2] * gemms * walk * CeilDiv(out[3], Co) * planes;
     }
@@ -204,8 +209,12 @@ Expected<MappingBound> MappingBoundOfStep(const Program& program, const ProgramS
       false;  // codegen packs the rows of a step's one inner product (its output's layout)
   for (TensorId t : step.outputs)
     if (const ActivationLayout* layout = program.Find(t)) packed = packed || layout->pack > 1;
-  for (NodeId n : step.nodes)
-    bound.array_cycles += ArrayCycles(graph, graph.node(n), program.hw(), fold, packed);
+  for (NodeId n : step.nodes) {
+    const Node& node = graph.node(n);
+    const ActivationLayout* in = node.inputs.empty() ? nullptr : program.Find(node.inputs[0]);
+    bound.array_cycles +=
+        ArrayCycles(graph, node, program.hw(), fold, packed, in != nullptr && in->doubled);
+  }
   for (TensorId t : step.inputs)
     if (const ActivationLayout* layout = program.Find(t)) bound.dram_bytes += layout->bytes();
   OPUC_ASSIGN_OR_RETURN(int64_t constants, ConstantBytesRead(program, step));

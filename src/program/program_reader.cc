@@ -198,6 +198,13 @@ Status ProgramReader::ReadActivations() {
     }
     if (a.granule() != 0)
       OPUC_RETURN_IF_ERROR(ReadGranule(a.granule(), *layout).WithContext(where));
+    if (a.doubled()) {
+      if (program_.version_ < kDoubledMapsVersion)
+        return InvalidArgument(Cat(where, ": ", DescribeTensor(graph, a.tensor()),
+                                   ": doubled needs format version ", kDoubledMapsVersion,
+                                   "; the program says ", program_.version_));
+      OPUC_RETURN_IF_ERROR(DoubleLayout(*layout).WithContext(where));
+    }
     const int64_t end = a.address() + layout->bytes();
     if (a.address() < first || end > program_.dram_bytes_)
       return InvalidArgument(Cat(where, ": ", DescribeTensor(graph, a.tensor()), " at [",

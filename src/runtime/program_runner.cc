@@ -38,6 +38,7 @@ Expected<ProgramRunner> ProgramRunner::Start(const Program& program, Device& dev
     runner.values_.insert_or_assign(graph.inputs[i], std::move(inputs[i]));
   }
   runner.last_read_.assign(graph.tensors.size(), 0);
+  runner.in_dram_.assign(graph.tensors.size(), false);
   const std::vector<ProgramStep>& steps = program.steps();
   for (size_t s = 0; s < steps.size(); ++s) {
     for (TensorId t : steps[s].outputs) runner.last_read_[static_cast<size_t>(t)] = s;
@@ -57,6 +58,7 @@ Expected<ProgramRunner> ProgramRunner::Start(const Program& program, Device& dev
 Status ProgramRunner::RunOpu(const ProgramStep& step) {
   const Graph& graph = program_->graph();
   for (TensorId t : step.inputs) {
+    if (in_dram_[static_cast<size_t>(t)]) continue;  // as an OPU step left it
     const auto it = values_.find(t);
     if (it == values_.end())
       return InvalidArgument(
@@ -68,6 +70,7 @@ Status ProgramRunner::RunOpu(const ProgramStep& step) {
     OPUC_ASSIGN_OR_RETURN(HostTensor v,
                           ReadActivation(*program_->Find(t), graph.tensor(t).shape, dram_));
     values_.insert_or_assign(t, std::move(v));
+    in_dram_[static_cast<size_t>(t)] = true;
   }
   return OkStatus();
 }

@@ -339,6 +339,7 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   ran.phased = code->steps[0].tiling.find(" phases") != std::string::npos;
   ran.packed = code->steps[0].tiling.find("rows packed") != std::string::npos;
   ran.pixels_packed = code->steps[0].tiling.find("pixels packed") != std::string::npos;
+  ran.paired = code->steps[0].tiling.find("two pixels an entry") != std::string::npos;
   int run_of_loads = 0;
   bool framed_before = false;
   for (const isa::Word& word : ran.words) {

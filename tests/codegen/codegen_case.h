@@ -119,6 +119,9 @@ struct CaseRun {
   bool packed = false;
   /// Whether it reads its input with packed pixels.
   bool pixels_packed = false;
+  /// Whether its depthwise product takes two output pixels an entry over
+  /// a doubled input (doubled_maps.h).
+  bool paired = false;
 };
 
 /// Builds the case's graph, runs the reference and the compiled group, and

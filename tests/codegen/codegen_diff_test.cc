@@ -161,7 +161,9 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
   // i8, u8 and i16 in, channels on and off the lanes, then what random
   // groups hold) with their taps as the reduction axis: on opu1024 a Gemm
   // per tile; with two kernel rows a Gemm, and on tiny (8 lanes: 2 rows
-  // of 3, 1 of 5), several a tile that accumulate.
+  // of 3, 1 of 5), several a tile that accumulate. A quarter of Co/2
+  // channels at stride 1, which on opu1024 take two output pixels an
+  // entry over their doubled input.
   HwConfig opu = Dilating("opu1024"), opu_rows = opu, tiny = Dilating("tiny");
   opu.ipa.depthwise_window = 8;
   opu_rows.ipa.depthwise_window = 2;
@@ -170,11 +172,22 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
   const HwConfig* configs[] = {&opu, &opu_rows, &tiny};
   std::mt19937 rng(47);
   int windowed = 0, partial = 0, strided = 0, doubled = 0, wide = 0, i16 = 0, u8 = 0, after = 0;
-  int carried = 0, carried_strided = 0, carried_i16 = 0;
+  int carried = 0, carried_strided = 0, carried_i16 = 0, paired = 0, paired_5x5 = 0;
   for (int i = 0; i < 60; ++i) {
     const HwConfig& hw = *configs[i % 3];
-    const Case c = RandomCase(rng, true, hw.ipa.max_kernel, &hw != &tiny, true);
-    const Windows w = DepthwiseWindows(RunCase(c, hw, rng).words, c.k);
+    Case c = RandomCase(rng, true, hw.ipa.max_kernel, &hw != &tiny, true);
+    if (i % 4 == 0) {  // Co/2 channels at stride 1: two output pixels an entry (doubled maps)
+      c.ci = c.co = hw.array.output_channels / 2;
+      c.multiplier = c.stride = 1;
+      c.pieces.clear();  // and the output stored as it is, its compare stage kept
+      c.residual = c.residual2 = c.channel = c.pool = c.upsample = false;
+      c.res_channels = 0;
+      c.in = i % 8 == 0 ? DType::kU8 : DType::kI8;
+    }
+    const CaseRun ran = RunCase(c, hw, rng);
+    paired += ran.paired;
+    paired_5x5 += ran.paired && c.k == 5;
+    const Windows w = DepthwiseWindows(ran.words, c.k);
     // A concat whose pieces do not line up with the blocks runs dense.
     windowed += w.any || !c.pieces.empty();
     partial += w.partial;
@@ -189,6 +202,8 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
     after += c.residual || c.after || c.pool || c.upsample;
   }
   CHECK(windowed == 60);
+  CHECK(paired > 0);
+  CHECK(paired_5x5 > 0);
   CHECK(partial > 0);
   CHECK(carried > 0);
   CHECK(carried_strided > 0);

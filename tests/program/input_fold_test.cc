@@ -1,8 +1,8 @@
 // The folded input layout (opuc/program/input_fold.h) by hand: which input
 // element each lane of a folded pixel holds, the zeros of the padding, the
 // i16 planes and a u8 above 127, reading back (a pixel no window reads
-// comes back 0), and the checks of a fold read from a program. Compact
-// pixels' bytes by hand too.
+// comes back 0), and the checks of a fold read from a program. Compact,
+// packed and doubled pixels' bytes by hand too.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -235,6 +235,44 @@ TEST_CASE("compact pixels: only where they save bytes and fit three granules") {
   CompactPixels(fine, 8);  // 5 granules of 8: more than a Load moves
   CHECK(fine.granule == 0);
   CHECK(fine.PixelBytes(0) == 64);
+}
+
+TEST_CASE("doubled maps: each pixel's channels again in its granule's upper half, by hand") {
+  // 2 x 3 pixels of 2 i8 channels, L = 8, granule 4: pixel (y, x) is the
+  // 4 bytes from 4 (3 y + x), channel c in bytes c and 2 + c.
+  ActivationLayout l = Lanes8Layout(2, 3, 2, DType::kI8);
+  l.tensor = 7;
+  CompactPixels(l, 4);
+  REQUIRE(DoubleLayout(l).ok());
+  CHECK(l.bytes() == 24);
+  const HostTensor value = RampMap(DType::kI8, 2, 3, 2);
+  std::vector<uint8_t> dram(64 + 24 + 8, 0xEE);
+  REQUIRE(WriteActivation(l, value, dram).ok());
+  for (int64_t y = 0; y < 2; ++y)
+    for (int64_t x = 0; x < 3; ++x) {
+      CAPTURE(y);
+      CAPTURE(x);
+      const size_t at = static_cast<size_t>(64 + 4 * (3 * y + x));
+      const auto v = static_cast<uint8_t>(10 * y + 3 * x);
+      CHECK(std::vector<uint8_t>(dram.begin() + static_cast<std::ptrdiff_t>(at),
+                                 dram.begin() + static_cast<std::ptrdiff_t>(at) + 4) ==
+            std::vector<uint8_t>{v, static_cast<uint8_t>(v + 1), v, static_cast<uint8_t>(v + 1)});
+    }
+  CHECK(dram[64 + 24] == 0xEE);  // nothing past the region
+  Expected<HostTensor> back = ReadActivation(l, {1, 2, 3, 2}, dram);
+  REQUIRE(back.ok());
+  CHECK(std::equal(back->data<int8_t>(), back->data<int8_t>() + 12, value.data<int8_t>()));
+  // Refused, naming the tensor: a second time, three channels in a granule
+  // of 4, L-byte pixels, an i16 map.
+  CHECK(DoubleLayout(l).message().find("tensor 7 (2x3x2) cannot store its channels twice") == 0);
+  ActivationLayout three = Lanes8Layout(2, 3, 3, DType::kI8);
+  CompactPixels(three, 4);
+  CHECK_FALSE(DoubleLayout(three).ok());
+  ActivationLayout lbyte = Lanes8Layout(2, 3, 2, DType::kI8);
+  CHECK_FALSE(DoubleLayout(lbyte).ok());
+  ActivationLayout wide = Lanes8Layout(2, 3, 2, DType::kI16);
+  CompactPixels(wide, 4);
+  CHECK_FALSE(DoubleLayout(wide).ok());
 }
 
 TEST_CASE("packed rows: a map of one channel, 4 pixels a pixel, is its bytes a pixel each") {

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "doubled_model.h"
 #include "opuc/codegen/codegen.h"
 #include "opuc/compiler/write_program.h"
 #include "opuc/ir/graph_builder.h"
@@ -252,6 +253,29 @@ TEST_CASE("the depthwise window walks every input pixel") {
   // a pair of pixels a cycle, two cycles an output pixel: 8 x 8 x 2 x 2.
   CHECK(DepthwiseArrayCycles(1) == 512);
   CHECK(DepthwiseArrayCycles(2) == 256);
+}
+
+/// The array term of the first depthwise step of the doubled model
+/// (tests/program/doubled_model.h: 6 x 10 maps of 8 channels) on opu1024.
+int64_t DoubledDepthwiseArrayCycles(bool doubled_maps) {
+  PlanOptions options;
+  options.doubled_maps = doubled_maps;
+  const test::SmallModel m = test::MakeDoubledModel("opu1024", 6, 10, options);
+  const Program program = test::ReadAligned(m.Write(), "doubled.opup");
+  for (const ProgramStep& step : program.steps())
+    if (step.kind == StepKind::kOpu)  // the first: a/dw
+      return MappingBoundOfStep(program, step, UsageOfStep(program, step).value())
+          .value()
+          .array_cycles;
+  FAIL("no OPU step");
+  return 0;
+}
+
+TEST_CASE("a depthwise conv over a doubled map takes two output pixels an entry") {
+  // 8 channels, one block of Co = 16: an output pixel a cycle, 6 x 10; over
+  // the doubled map a pair of them, 6 x 5.
+  CHECK(DoubledDepthwiseArrayCycles(false) == 60);
+  CHECK(DoubledDepthwiseArrayCycles(true) == 30);
 }
 
 TEST_CASE("a word that does not decode is named") {

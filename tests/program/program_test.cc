@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "doubled_model.h"
 #include "opuc/ir/constant_data.h"  // kConstantAlignment
 #include "opuc/opug/opug.h"
 #include "opuc/program/program.h"
@@ -170,7 +171,7 @@ TEST_CASE("program: a newer format version is refused") {
   const auto bytes = fbb.CreateVector(graph);
   fbb.Finish(opup::CreateProgram(fbb, kProgramVersion + 1, build, bytes), "OPUP");
   const std::vector<uint8_t> newer(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-  CHECK(ReadError(newer) == "small.opup: format version is 8; this opuc reads 1 to 7");
+  CHECK(ReadError(newer) == "small.opup: format version is 9; this opuc reads 1 to 8");
 }
 
 TEST_CASE("program: whole-pixel stores are written as version 7 and read back") {
@@ -190,8 +191,6 @@ TEST_CASE("program: whole-pixel stores are written as version 7 and read back") 
   CHECK(p->version() == kStoreBlocksVersion);
 }
 
-/// The small model's folded activation (conv1's input, which the host
-/// writes after quantizing the image).
 /// `bytes` with the program's version field set to `version` (in place: the
 /// field is written whatever its value, so the buffer keeps its layout).
 std::vector<uint8_t> WithVersion(std::vector<uint8_t> bytes, uint32_t version) {
@@ -202,6 +201,8 @@ std::vector<uint8_t> WithVersion(std::vector<uint8_t> bytes, uint32_t version) {
   return bytes;
 }
 
+/// The small model's folded activation (conv1's input, which the host
+/// writes after quantizing the image).
 ActivationLayout& FoldedActivation(test::SmallModel& m, size_t* index) {
   for (size_t i = 0; i < m.code.activations.size(); ++i)
     if (m.code.activations[i].fold) {
@@ -210,6 +211,22 @@ ActivationLayout& FoldedActivation(test::SmallModel& m, size_t* index) {
     }
   FAIL("no folded activation");
   return m.code.activations[0];
+}
+
+TEST_CASE("program: doubled maps are written as version 8, read back, and refused before it") {
+  // opu1024 (tiny has no depthwise window): the model's input and the
+  // first 1x1's output doubled.
+  const test::SmallModel m = test::MakeDoubledModel("opu1024", 6, 10);
+  const std::vector<uint8_t> bytes = m.Write();
+  Expected<Program> p = Read(bytes);
+  REQUIRE_MESSAGE(p.ok(), p.status().ToString());
+  CHECK(p->version() == kDoubledMapsVersion);
+  std::vector<std::string> doubled;
+  for (const ActivationLayout& a : p->activations())
+    if (a.doubled) doubled.push_back(p->graph().tensor(a.tensor).name);
+  CHECK(doubled == std::vector<std::string>{"x/int8", "a/relu6"});
+  const std::string error = ReadError(WithVersion(bytes, kStoreBlocksVersion));
+  CHECK(error.find("doubled needs format version 8; the program says 7") != std::string::npos);
 }
 
 TEST_CASE("program: a folded input reads back, and a program without one stays version 1") {

@@ -56,6 +56,8 @@ int RunDisasm(const DisasmOptions& options, std::ostream& out, std::ostream& err
           << " pixels of " << a.channels << " channels";
     if (a.granule > 0 && a.PixelBytes(a.blocks() - 1) < a.lanes)  // docs/isa.md, "DRAM layout"
       out << " compact: " << a.PixelBytes(a.blocks() - 1) << "-byte pixels in its last block";
+    if (a.doubled)  // docs/codegen.md, "Doubled maps"
+      out << ", each channel twice (doubled)";
     out << '\n';
   }
   for (size_t i = 0; i < p.steps().size(); ++i) {

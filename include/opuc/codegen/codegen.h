@@ -109,6 +109,10 @@ struct PlanOptions {
   /// wait for the unit that many before, not the one two before. 2 is
   /// plain double buffering; each group takes the most its units allow.
   int64_t unit_slots = 4;
+  /// Lay maps of Co/2 channels out doubled where a depthwise product reads
+  /// them, which then takes two output pixels an entry (docs/codegen.md,
+  /// "Doubled maps"); needs compact pixels.
+  bool doubled_maps = true;
 };
 
 /// Plans one step per group of `partition` (made for `hw` from the

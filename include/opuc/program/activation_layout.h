@@ -42,6 +42,11 @@ struct ActivationLayout {
   /// Its element order is the map's, and with compact pixels of `pack`
   /// bytes its bytes are the map's, a byte a pixel.
   int64_t pack = 1;
+  /// Its channels (at most granule / 2, one compact granule a pixel) stored
+  /// twice (DoubleLayout): channel c in byte c and byte granule / 2 + c of
+  /// each pixel, so that a depthwise window takes two pixels an entry
+  /// (docs/codegen.md, "Doubled maps").
+  bool doubled = false;
 
   /// The tensor's elements (the input's, when folded).
   int64_t elements() const {
@@ -98,8 +103,15 @@ Status FoldLayout(ActivationLayout& layout, InputFold fold);
 /// the tensor otherwise. docs/codegen.md, "Packed rows".
 Status PackLayout(ActivationLayout& layout, int64_t pack);
 
+/// Stores `layout`'s channels twice a pixel (ActivationLayout::doubled);
+/// InvalidArgument naming the tensor unless it is an unfolded, unpacked
+/// i8 or u8 map whose pixels are one compact granule of at least twice its
+/// channels.
+Status DoubleLayout(ActivationLayout& layout);
+
 /// Writes `value` (the tensor's dtype and shape) into `dram` at its layout,
-/// folded when the layout is (taps outside the input are 0).
+/// folded when the layout is (taps outside the input are 0), each channel
+/// twice when it is doubled.
 Status WriteActivation(const ActivationLayout& layout, const HostTensor& value,
                        std::vector<uint8_t>& dram);
 /// Reads the tensor back from `dram`. From a folded layout, an input

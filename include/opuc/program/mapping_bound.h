@@ -23,7 +23,9 @@
 //                             a Gemm takes `rows` kernel rows; fed from line
 //                             buffers, times sy·sx, halved for a pair of
 //                             pixels a cycle: the window reads every input
-//                             pixel of its rows)
+//                             pixel of its rows; over a doubled map of Co/2
+//                             channels N·Ho·⌈Wo/2⌉·⌈Kh/rows⌉, two output
+//                             pixels an entry)
 //          times 2 for an i16 input (two byte planes);
 //   output path: the post side takes one accumulator entry a cycle (the
 //          stages the engine chains over the same entries once: three a

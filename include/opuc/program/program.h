@@ -36,10 +36,11 @@ namespace opuc {
 /// granule), version 4 packed rows (an activation's pack), version 5 pixel
 /// pairs (a fold's pixels, a Store's pair), version 6 line slots (a Gemm's
 /// line_slot and carry), version 7 whole-pixel stores (a Store's
-/// extra_blocks); a program is
+/// extra_blocks), version 8 doubled maps (an activation's doubled); a
+/// program is
 /// written as the oldest version that holds it, so that older readers
 /// still take what they can run.
-inline constexpr uint32_t kProgramVersion = 7;
+inline constexpr uint32_t kProgramVersion = 8;
 /// The first version whose activations may be folded.
 inline constexpr uint32_t kInputFoldVersion = 2;
 /// The first version whose activations may have compact pixels.
@@ -53,6 +54,8 @@ inline constexpr uint32_t kLineCarryVersion = 6;
 
 /// The first version whose Stores may write several blocks of a pixel.
 inline constexpr uint32_t kStoreBlocksVersion = 7;
+/// The first version whose activations may store their channels twice.
+inline constexpr uint32_t kDoubledMapsVersion = 8;
 
 /// The oldest program format version whose instructions may do what
 /// `insn` does: a Gemm that keeps its rows in a line slot other than the

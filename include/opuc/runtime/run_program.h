@@ -4,8 +4,10 @@
 // on the device's DRAM image, CPU steps on the host's integer reference
 // executor. Between steps the values cross as DRAM does in a real system:
 // what a CPU step makes is written into its region before an OPU step
-// reads it, and what an OPU step writes is read back for the host. A value
-// is dropped after the last step that reads it.
+// reads it, and what an OPU step writes is read back for the host and
+// stays in DRAM for the OPU steps after (never written again from the
+// host's copy: a later step reads the bytes the OPU wrote, a doubled map's
+// copies included). A value is dropped after the last step that reads it.
 //
 // VerifyProgram runs several devices in lockstep and stops at the first
 // step whose outputs differ, naming the element and both values.
@@ -52,6 +54,7 @@ class ProgramRunner {
   Device* device_;
   std::vector<uint8_t> dram_;
   std::map<TensorId, HostTensor> values_;
+  std::vector<bool> in_dram_;      ///< Per tensor: an OPU step wrote it to its region.
   std::vector<size_t> last_read_;  ///< Per tensor: the last step reading it (graph outputs: all).
   std::vector<OpuCounters> counters_;
   size_t next_ = 0;
