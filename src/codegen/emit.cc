@@ -53,7 +53,8 @@ UnitPlace PlaceUnit(const GroupEmitter& e, const Unit& unit, int64_t index) {
   const int64_t slots = tiling.slots;
   place.weight_base = tiling.weights_resident ? unit.ob * tiling.rows_per_out_block
                                               : index % slots * (e.buffers.weight_rows / slots);
-  place.param_row = unit.pair % slots * (e.buffers.param_rows / slots);
+  place.param_row =
+      tiling.params_resident ? unit.ob : unit.pair % slots * (e.buffers.param_rows / slots);
   place.acc_base = tiling.AccBase(unit.pair);
   place.residual_base = (index % 2) * tiling.fm_half + tiling.residual_row;
   if (tiling.residual_per_window)
@@ -172,7 +173,15 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
   }
   compute.First().pop_prev = true;
   compute.First().pop_next = unit.first_chunk && tiling.WaitsForStore(unit.pair);
-  compute.Last().push_prev = place.index < unit_count - tiling.slots;
+  // The token that frees the unit's buffers for the loads `slots` units on:
+  // its last Gemm's, or its last instruction's (a post stage reads them).
+  isa::Instruction* frees = &compute.insns.back();
+  if (tiling.frees_at_gemm) {
+    for (isa::Instruction& insn : compute.insns)
+      if (std::holds_alternative<isa::GemmInsn>(insn)) frees = &insn;
+    e.estimate.FreesAtGemm();
+  }
+  isa::DepsOf(*frees).push_prev = place.index < unit_count - tiling.slots;
   compute.Last().push_next = unit.last_chunk && tiling.Stores(unit.pair);
   return compute;
 }
@@ -185,6 +194,15 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
   const OpuBufferUnits buffers = BufferUnits(hw);
   Tiling tiling = searched;
   const std::vector<Unit> units = Units(group, tiling, buffers);
+  // Resident params where every block's row fits and every unit still
+  // loads something (a window or weights) to carry its tokens.
+  tiling.params_resident = tiling.out_blocks <= buffers.param_rows &&
+                           std::all_of(units.begin(), units.end(), [&](const Unit& unit) {
+                             return unit.new_window || !tiling.weights_resident;
+                           });
+  tiling.frees_at_gemm = tiling.params_resident &&
+                         std::all_of(group.residuals.begin(), group.residuals.end(),
+                                     [](const ResidualStep& r) { return !r.constant.empty(); });
   tiling.slots = UnitSlots(group, tiling, units, buffers, searched.slots);
   CycleEstimate estimate(hw);
   estimate.AccRegions(tiling.acc_regions);

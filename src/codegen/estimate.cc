@@ -23,6 +23,9 @@ int64_t CycleEstimate::Total() const {
   // compute_end: when the unit's last instruction gave its tokens, which
   // waits for every instruction before it (its post stages').
   std::vector<int64_t> load_end(n), gemm_end(n), post_end(n), compute_end(n);
+  // freed: when the unit gave the token that frees its slots for the loads
+  // slots_ units on (compute_end, or its last Gemm's retirement).
+  std::vector<int64_t> freed(n);
   // When the unit's last post instruction entered the post side's queue,
   // where that waited for the passes before (0: it did not).
   std::vector<int64_t> post_queued(n, 0);
@@ -47,7 +50,7 @@ int64_t CycleEstimate::Total() const {
   const auto loads_start = [&](size_t u, size_t computed) -> int64_t {
     const Unit& unit = units_[u];
     const bool waits_first = u >= slots_ && unit.waits_from == 0;
-    int64_t t = std::max(requests_free, waits_first ? compute_end[u - slots_] : int64_t{0});
+    int64_t t = std::max(requests_free, waits_first ? freed[u - slots_] : int64_t{0});
     t += unit.fetch;
     // The unit before's last compute instruction entered the queue once
     // the one kQueueDepth before it issued; this unit's loads follow it.
@@ -75,7 +78,7 @@ int64_t CycleEstimate::Total() const {
     for (size_t i = from; i < to; ++i) {
       const LoadBeats& load = unit.loads[i];
       if (u >= slots_ && i == static_cast<size_t>(unit.waits_from)) {
-        t = std::max(t, compute_end[u - slots_]);
+        t = std::max(t, freed[u - slots_]);
         written = std::max(written, t);
       }
       // Loads in flight: the next load asks for its first beat
@@ -159,6 +162,8 @@ int64_t CycleEstimate::Total() const {
                       ? std::max(gemm_end[u] + kPostStartCycles, post_before) + unit.post
                       : post_before;
     compute_end[u] = std::max(gemm_end[u], post_end[u]);
+    freed[u] = unit.frees_at_gemm ? std::max(gemm_end[u], u > 0 ? post_end[u - 1] : int64_t{0})
+                                  : compute_end[u];
     if (unit.post_insns > 0) posted.push_back(u);
     // In slices, more post instructions than the post queue holds: the
     // last enters as the slice holding the one kPostQueue before it starts.

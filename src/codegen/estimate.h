@@ -190,6 +190,10 @@ class CycleEstimate {
   /// unit two before used (its token); those before go first (a window
   /// whose half the units before already proved free).
   void LoadsWaitFrom(int64_t index) { units_.back().waits_from = index; }
+  /// The unit's last Gemm gives the token its loads' slots wait for
+  /// (Tiling::frees_at_gemm): it retires once the unit before's post
+  /// stages are done too, not after its own.
+  void FreesAtGemm() { units_.back().frees_at_gemm = true; }
   /// A store of `pixels` in `writes` DRAM writes (fewer than the pixels
   /// where compact pixels share a beat; -1: one a pixel).
   void Store(int64_t pixels, int64_t bytes, int64_t writes = -1) {
@@ -271,6 +275,7 @@ class CycleEstimate {
     std::vector<int64_t> gemms;    ///< Each Gemm's cycles, in order.
     int64_t fetch = 0;             ///< The DRAM cycles its instruction words take.
     int64_t waits_from = 0;        ///< Its first load that waits for the unit two before.
+    bool frees_at_gemm = false;    ///< FreesAtGemm.
     int64_t store_wait = -2;       ///< StoreWait's unit; -2: acc_regions_ units before.
     int64_t pass = 0;              ///< The cycles of the post side's latest pass.
     std::vector<LoadBeats> loads;  ///< In order.

@@ -94,6 +94,14 @@ struct Tiling {
   /// row 0 of the weight buffer; the units after load none. Only where
   /// WeightsResidentFit.
   bool weights_resident = false;
+  /// Every output block's param row loaded once, by the first unit, block
+  /// b's in param row b; where they fit the param buffer (EmitInnerProduct).
+  bool params_resident = false;
+  /// A unit frees its feature-map half and weight slot for the loads of
+  /// the unit `slots` on at its last Gemm, not at its post stages' end:
+  /// with resident params no post stage reads a buffer a load writes,
+  /// unless it adds a residual from the feature-map buffer.
+  bool frees_at_gemm = false;
   /// With a lookup table: its feature-map rows, after both halves, loaded
   /// once for the whole group; then the per-channel constants' rows.
   int64_t table_row = 0, table_rows = 0, constant_row = 0, constant_rows = 0;

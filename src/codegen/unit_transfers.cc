@@ -167,14 +167,17 @@ Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place,
     e.estimate.Load(weight_rows * row_bytes);
     load.Add(weights);
   }
-  if (unit.first_chunk) {
+  // Resident params: the first unit loads every block's row, the rest none.
+  if (tiling.params_resident ? place.index == 0 : unit.first_chunk) {
+    const int64_t rows = tiling.params_resident ? tiling.out_blocks : 1;
     isa::LoadInsn params;
     params.buffer = isa::LoadInsn::kParams;
-    params.sram_addr = place.param_row;
-    params.dram_addr = e.constants.params + unit.ob * out_lanes * 8;
-    params.rows = params.cols = 1;
-    params.dram_stride = out_lanes * 8;
-    e.estimate.Load(out_lanes * 8);
+    params.sram_addr = tiling.params_resident ? 0 : place.param_row;
+    params.dram_addr = e.constants.params + (tiling.params_resident ? 0 : unit.ob) * out_lanes * 8;
+    params.rows = 1;
+    params.cols = rows;
+    params.dram_stride = rows * out_lanes * 8;
+    e.estimate.Load(rows * out_lanes * 8);
     load.Add(params);
   }
   if (!tiling.residual_per_window) LoadResiduals(e, unit, place, load);

@@ -171,6 +171,29 @@ TEST_CASE("the estimator's slots: loads wait for the unit four before, Gemms for
   }
 }
 
+TEST_CASE("the estimator's early token: a unit's last Gemm frees its slots, not its post pass") {
+  // The units of the case above, two slots. Without the early token u2's
+  // load waits for u0's computation, its post pass included (583): 932.
+  // With it, u0's Gemm gives the token as it retires, 325 (nothing older
+  // is still running): u2 asks at 325, written 528, and its Gemm waits for
+  // u1's (436 + 4), its load (528 + 8) and, in u0's bank, u0's post stages
+  // (583 + 1): 584..691; post 692..709; store 709..722.
+  for (const bool early : {false, true}) {
+    CycleEstimate estimate(Opu1024WithLatency(200));
+    estimate.AccRegions(4);
+    estimate.UnitSlots(2);
+    for (int u = 0; u < 3; ++u) {
+      estimate.BeginUnit();
+      estimate.Load(0);
+      estimate.Compute(100);
+      if (early) estimate.FreesAtGemm();
+      estimate.Post(u == 0 ? 250 : 10);
+      estimate.Store(10, 0);
+    }
+    CHECK(estimate.Total() == (early ? 722 : 932));
+  }
+}
+
 TEST_CASE("the estimator's store queue: seventeen stores hold the next unit's loads") {
   // u0: a 10-beat load (written 30), a Gemm 38..145, then 17 stores of 10
   // pixels (13 cycles, 17 each after the first): 145..430. u1's loads come

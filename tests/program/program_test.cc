@@ -536,17 +536,20 @@ TEST_CASE("program: the semantic checks name what is wrong") {
     test::SmallModel m = base;
     std::vector<isa::Word>& words = m.OpuSteps()[0]->words;
     size_t at = 0;
+    int64_t last = 0;  // the last row it writes: the step's params are resident, a row a block
     for (; at < words.size(); ++at) {
       isa::Instruction insn = isa::Decode(words[at]).value();
       auto* load = std::get_if<isa::LoadInsn>(&insn);
       if (load == nullptr || load->buffer != isa::LoadInsn::kParams) continue;
       load->sram_addr = 8;  // tiny: 2 x 64 bytes of rows of 4 x 8 = 4 param rows
+      last = 8 + load->cols - 1;
       words[at] = isa::Encode(insn).value();
       break;
     }
     REQUIRE(at < words.size());
     CHECK(Contains(ReadError(m.Write()), step_name + ": instruction " + std::to_string(at) +
-                                             " (Load): sram_addr reaches param row 8"));
+                                             " (Load): sram_addr reaches param row " +
+                                             std::to_string(last) + "; there are 4"));
   }
   SUBCASE("a read the tokens do not order after its write") {
     // The first token from the load engine taken away (its push and its
