@@ -49,21 +49,8 @@ inline Graph DoubledFloatModel(int64_t h, int64_t w, int64_t channels) {
 /// The model quantized, partitioned and planned for `hw` with `options`.
 inline SmallModel MakeDoubledModel(const std::string& hw, int64_t h, int64_t w,
                                    const PlanOptions& options = {}) {
-  SmallModel m;
-  m.hw = HwConfigPreset(hw).value();
-  const Graph model = DoubledFloatModel(h, w, m.hw.array.output_channels / 2);
-  std::vector<std::vector<HostTensor>> samples;
-  for (uint64_t seed = 1; seed <= 3; ++seed) samples.push_back(SeededInputs(model, seed));
-  Expected<QuantizedGraph> q = Quantize(model, samples);
-  REQUIRE_MESSAGE(q.ok(), q.status().ToString());
-  m.quantized = std::move(q).value();
-  Expected<HwPartition> p = PartitionForHardware(m.graph(), m.hw);
-  REQUIRE_MESSAGE(p.ok(), p.status().ToString());
-  m.partition = std::move(p).value();
-  Expected<StepPlan> code = PlanSteps(m.graph(), m.partition, m.hw, options);
-  REQUIRE_MESSAGE(code.ok(), code.status().ToString());
-  m.code = std::move(code).value();
-  return m;
+  const int64_t channels = HwConfigPreset(hw).value().array.output_channels / 2;
+  return CompileSmallModel(hw, DoubledFloatModel(h, w, channels), options);
 }
 
 /// The steps' tiling texts that hold `what`.

@@ -212,6 +212,17 @@ TEST_CASE("a store's masked writes take whole beats") {
   CHECK(Beats(56, 3, 16, 2) == 3);
 }
 
+/// The array term of `program`'s first OPU step.
+int64_t FirstOpuArrayCycles(const Program& program) {
+  for (const ProgramStep& step : program.steps())
+    if (step.kind == StepKind::kOpu)
+      return MappingBoundOfStep(program, step, UsageOfStep(program, step).value())
+          .value()
+          .array_cycles;
+  FAIL("no OPU step");
+  return 0;
+}
+
 /// The array term of the one OPU step of a 16 x 16 x 24 map through a
 /// 3 x 3 depthwise conv of `stride`, compiled for opu1024.
 int64_t DepthwiseArrayCycles(int64_t stride) {
@@ -237,14 +248,7 @@ int64_t DepthwiseArrayCycles(int64_t stride) {
       std::shared_ptr<uint8_t>(new (std::align_val_t(64)) uint8_t[bytes.size()],
                                [](uint8_t* p) { ::operator delete[](p, std::align_val_t(64)); });
   std::memcpy(owner.get(), bytes.data(), bytes.size());
-  const Program program = ReadProgram(owner, owner.get(), bytes.size(), "dw.opup").value();
-  for (const ProgramStep& step : program.steps())
-    if (step.kind == StepKind::kOpu)
-      return MappingBoundOfStep(program, step, UsageOfStep(program, step).value())
-          .value()
-          .array_cycles;
-  FAIL("no OPU step");
-  return 0;
+  return FirstOpuArrayCycles(ReadProgram(owner, owner.get(), bytes.size(), "dw.opup").value());
 }
 
 TEST_CASE("the depthwise window walks every input pixel") {
@@ -261,14 +265,7 @@ int64_t DoubledDepthwiseArrayCycles(bool doubled_maps) {
   PlanOptions options;
   options.doubled_maps = doubled_maps;
   const test::SmallModel m = test::MakeDoubledModel("opu1024", 6, 10, options);
-  const Program program = test::ReadAligned(m.Write(), "doubled.opup");
-  for (const ProgramStep& step : program.steps())
-    if (step.kind == StepKind::kOpu)  // the first: a/dw
-      return MappingBoundOfStep(program, step, UsageOfStep(program, step).value())
-          .value()
-          .array_cycles;
-  FAIL("no OPU step");
-  return 0;
+  return FirstOpuArrayCycles(test::ReadAligned(m.Write(), "doubled.opup"));  // a/dw
 }
 
 TEST_CASE("a depthwise conv over a doubled map takes two output pixels an entry") {

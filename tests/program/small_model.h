@@ -102,11 +102,12 @@ struct SmallModel {
   }
 };
 
-inline SmallModel MakeSmallModel(const std::string& hw, bool normalized = false,
-                                 bool cpu_tail = false, const PlanOptions& options = {}) {
+/// `model` (float) quantized on three seeded samples, partitioned and
+/// planned for preset `hw` with `options`.
+inline SmallModel CompileSmallModel(const std::string& hw, const Graph& model,
+                                    const PlanOptions& options = {}) {
   SmallModel m;
   m.hw = HwConfigPreset(hw).value();
-  const Graph model = SmallFloatModel(normalized, cpu_tail);
   std::vector<std::vector<HostTensor>> samples;
   for (uint64_t seed = 1; seed <= 3; ++seed) samples.push_back(SeededInputs(model, seed));
   Expected<QuantizedGraph> q = Quantize(model, samples);
@@ -119,6 +120,11 @@ inline SmallModel MakeSmallModel(const std::string& hw, bool normalized = false,
   REQUIRE_MESSAGE(code.ok(), code.status().ToString());
   m.code = std::move(code).value();
   return m;
+}
+
+inline SmallModel MakeSmallModel(const std::string& hw, bool normalized = false,
+                                 bool cpu_tail = false, const PlanOptions& options = {}) {
+  return CompileSmallModel(hw, SmallFloatModel(normalized, cpu_tail), options);
 }
 
 }  // namespace opuc::test
