@@ -96,6 +96,36 @@ TEST_CASE("runtime: every device computes the whole graph's reference results") 
   }
 }
 
+TEST_CASE("runtime: a conv reading a doubled map ignores its copies") {
+  // The input of 8 channels feeds a 3x3 depthwise conv of Co/2 channels,
+  // which reads it doubled (two output pixels an entry), and a 3x3 conv,
+  // which would fold it alone but reads it as it is (a map is laid out
+  // one way), its weights zero on the copies' lanes: every device gives the
+  // reference's results for both.
+  GraphBuilder b("conv_and_depthwise");
+  const TensorId x = b.Input("x", DType::kF32, {1, 12, 12, 8});
+  Attributes same;
+  same.Set("padding", std::string("same"));
+  b.Output(b.Op(OpKind::kConv2D, "conv",
+                {x, b.ConstantF32("conv/w", {4, 3, 3, 8}, test::Ramp(288, 0.05f, -0.3f))}, same));
+  b.Output(b.Op(OpKind::kDepthwiseConv2D, "dw",
+                {x, b.ConstantF32("dw/w", {1, 3, 3, 8}, test::Ramp(72, 0.07f, -0.3f))}, same));
+  const test::SmallModel m = test::CompileSmallModel("opu1024", std::move(b).Finish().value());
+  const Program program = Load(m.Write());
+  int doubled = 0, folded = 0;
+  for (const ActivationLayout& a : program.activations()) {
+    doubled += a.doubled;
+    folded += a.fold.has_value();
+  }
+  CHECK(doubled == 1);  // x/int8, which the host writes
+  CHECK(folded == 0);
+  int paired = 0;
+  for (const PlannedStep& step : m.code.steps)
+    paired += step.tiling.find("two pixels an entry") != std::string::npos;
+  CHECK(paired == 1);
+  CheckEveryDevice(program, m.graph(), 3, [](const std::string&, const ProgramRun&) {});
+}
+
 TEST_CASE("runtime: a CPU group is one fused node of the program, run as one function") {
   const test::SmallModel m = test::MakeSmallModel("opu1024", false, /*cpu_tail=*/true);
   const Program program = Load(m.Write());
