@@ -211,7 +211,13 @@ Expected<MappingBound> MappingBoundOfStep(const Program& program, const ProgramS
     if (const ActivationLayout* layout = program.Find(t)) packed = packed || layout->pack > 1;
   for (NodeId n : step.nodes) {
     const Node& node = graph.node(n);
-    const ActivationLayout* in = node.inputs.empty() ? nullptr : program.Find(node.inputs[0]);
+    // What the node reads from DRAM: its input, or a zero pad's that the
+    // loads fold in.
+    TensorId read = node.inputs.empty() ? kNoTensor : node.inputs[0];
+    for (NodeId p : step.nodes)
+      if (const Node& pad = graph.node(p); pad.op == OpKind::kPad && pad.outputs[0] == read)
+        read = pad.inputs[0];
+    const ActivationLayout* in = read == kNoTensor ? nullptr : program.Find(read);
     bound.array_cycles +=
         ArrayCycles(graph, node, program.hw(), fold, packed, in != nullptr && in->doubled);
   }

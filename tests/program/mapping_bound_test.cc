@@ -273,6 +273,18 @@ TEST_CASE("a depthwise conv over a doubled map takes two output pixels an entry"
   // the doubled map a pair of them, 6 x 5.
   CHECK(DoubledDepthwiseArrayCycles(false) == 60);
   CHECK(DoubledDepthwiseArrayCycles(true) == 30);
+  // The same behind a zero pad op (the detectors' pad, then a VALID conv),
+  // which the loads fold in: the step reads the pad's input, doubled.
+  GraphBuilder b("padded");
+  const TensorId x = b.Input("x", DType::kF32, {1, 6, 10, 8});
+  Attributes pad;
+  pad.Set("pads", AttrValue(std::vector<int64_t>{0, 0, 1, 1, 1, 1, 0, 0}));
+  b.Output(b.Op(OpKind::kDepthwiseConv2D, "dw",
+                {b.Op(OpKind::kPad, "pad", {x}, pad),
+                 b.ConstantF32("dw/w", {1, 3, 3, 8}, test::Ramp(72, 0.07f, -0.3f))}));
+  const test::SmallModel m = test::CompileSmallModel("opu1024", std::move(b).Finish().value());
+  CHECK(test::CountTilings(m, "two pixels an entry") == 1);
+  CHECK(FirstOpuArrayCycles(test::ReadAligned(m.Write(), "padded.opup")) == 30);
 }
 
 TEST_CASE("a word that does not decode is named") {
