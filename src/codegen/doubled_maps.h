@@ -36,7 +36,8 @@ namespace opuc::codegen {
 /// Whether depthwise group `g` may run as pairs of output pixels over a
 /// doubled input on hardware of units `u`: one channel a row (multiplier
 /// 1), Co/2 channels, stride 1, undilated, an odd kernel width of at most
-/// kTapRow − 2, 8-bit maps, the output stored as it is (no residual, pool
+/// kTapRow − 3 (the wider window and the pair's extra column fit a kernel
+/// row's lanes: 5 on opu1024), 8-bit maps, the output stored as it is (no residual, pool
 /// or upsample), and a window with line buffers.
 bool PairsDepthwise(const InnerProductGroup& g, const OpuBufferUnits& u);
 

@@ -64,9 +64,10 @@ int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, co
       if (windowed && hw.ipa.depthwise_line > 0) {
         const bool pairs = a.strides[1] == 2 && w[2] % 2 == 1 && FeatureMapPairs(hw);
         walk = a.strides[0] * a.strides[1] / (pairs ? 2 : 1);
-        // Over a doubled map, a window of kw + 2 at stride 2 makes two
-        // output pixels an entry of Co channels, reading a pair a cycle.
-        if (doubled && FeatureMapPairs(hw) && 2 * out[3] == Co)
+        // Over a doubled map, a stride-1 product of Co/2 channels runs as a
+        // window of kw + 2 at stride 2: two output pixels an entry of Co
+        // channels, reading a pair a cycle (codegen's PairsDepthwise).
+        if (doubled && FeatureMapPairs(hw) && 2 * out[3] == Co && a.strides == Pair{1, 1})
           return out[0] * out[1] * CeilDiv(out[2], 2) * gemms * planes;
       }
       return out[0] * out[1] * out[2] * gemms * walk * CeilDiv(out[3], Co) * planes;
