@@ -230,13 +230,32 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     const std::vector<codegen::Tiling> tilings =
         codegen::CandidateTilings(g, r.tiling, units, options);
     std::optional<PlannedStep> best;
+    size_t fastest = 0;
     // The runtime names each OPU step but the first to the fetch unit while
     // the OPU step before runs (sim/rtl_device.cc).
     const bool prefetched = &r != &ready.front();
-    for (const codegen::Tiling& tiling : tilings) {
-      OPUC_ASSIGN_OR_RETURN(PlannedStep step, codegen::EmitInnerProduct(g, tiling, hw, r.constants,
-                                                                        layouts, prefetched));
-      if (!best || step.estimated_cycles < best->estimated_cycles) best = std::move(step);
+    for (size_t i = 0; i < tilings.size(); ++i) {
+      OPUC_ASSIGN_OR_RETURN(
+          PlannedStep step,
+          codegen::EmitInnerProduct(g, tilings[i], hw, r.constants, layouts, prefetched));
+      if (!best || step.estimated_cycles < best->estimated_cycles) {
+        best = std::move(step);
+        fastest = i;
+      }
+    }
+    // The fastest again with tapered ends (or, forced, the first of those).
+    const bool taper =
+        options.tapered_tiles == 2 || (options.tapered_tiles == 0 && options.tile_search);
+    if (taper) {
+      const std::vector<codegen::Tiling> tapered = codegen::TaperedTilings(g, tilings[fastest]);
+      for (size_t i = 0; i < tapered.size(); ++i) {
+        OPUC_ASSIGN_OR_RETURN(
+            PlannedStep step,
+            codegen::EmitInnerProduct(g, tapered[i], hw, r.constants, layouts, prefetched));
+        const bool forced = options.tapered_tiles == 2 && i == 0;
+        if (forced || step.estimated_cycles < best->estimated_cycles) best = std::move(step);
+        if (forced) break;
+      }
     }
     code.steps[r.step] = std::move(*best);
     if (r.pairs_input)

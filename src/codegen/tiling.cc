@@ -17,7 +17,12 @@ int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 }  // namespace
 
 std::string Tiling::Text(const InnerProductGroup& g) const {
-  return Cat("tile ", tile_h, "x", tile_w, " of ", g.out_h, "x", g.out_w, ", ", out_blocks,
+  const std::string ends =
+      !tapered ? ""
+      : rows.back().size < tile_h && rows.size() > 2
+          ? Cat(" (the first ", rows.front().size, " row(s), the last ", rows.back().size, ")")
+          : Cat(" (the first ", rows.front().size, " row(s))");
+  return Cat("tile ", tile_h, "x", tile_w, ends, " of ", g.out_h, "x", g.out_w, ", ", out_blocks,
              " output block(s), ", CeilDiv(rows_per_out_block, chunk_rows), " weight chunk(s) of ",
              chunk_rows, " row(s)", residual_per_window ? ", residual kept per window" : "",
              post_slices > 1 ? Cat(", stored in up to ", post_slices, " slices") : "",

@@ -105,6 +105,9 @@ struct Tiling {
   /// With a lookup table: its feature-map rows, after both halves, loaded
   /// once for the whole group; then the per-channel constants' rows.
   int64_t table_row = 0, table_rows = 0, constant_row = 0, constant_rows = 0;
+  /// Whether the first tile, and maybe the last, has fewer rows than
+  /// tile_h (TaperedTilings).
+  bool tapered = false;
   /// With a global pool: the accumulator entry of output block 0's sums,
   /// after both halves, in the RTL's sums bank when they fit there (block
   /// b's is pool_sums + b).

@@ -81,4 +81,34 @@ std::vector<Tiling> CandidateTilings(const InnerProductGroup& g, const Tiling& f
   return tilings;
 }
 
+std::vector<Tiling> TaperedTilings(const InnerProductGroup& g, const Tiling& t) {
+  std::vector<Tiling> tapered;
+  if ((g.pool && !g.pool->global) || g.Phases() > 1) return tapered;
+  const int64_t th = t.tile_h;
+  for (const int64_t head : {th / 2, th / 4, int64_t{1}})
+    for (const int64_t tail : {int64_t{0}, th / 2, th / 4, int64_t{1}}) {
+      if (head < 1 || head >= th) continue;
+      std::vector<Span> rows;
+      int64_t first = 0;
+      const auto add = [&](int64_t size) {
+        rows.push_back({first, size, size, 0, 0, 0});
+        first += size;
+      };
+      add(std::min(head, g.out_h));
+      while (first < g.out_h - tail) add(std::min(th, g.out_h - tail - first));
+      if (first < g.out_h) add(g.out_h - first);
+      if (rows.size() < 2) continue;
+      const bool seen = std::any_of(tapered.begin(), tapered.end(), [&](const Tiling& other) {
+        return std::equal(rows.begin(), rows.end(), other.rows.begin(), other.rows.end(),
+                          [](const Span& a, const Span& b) { return a.size == b.size; });
+      });
+      if (seen) continue;
+      Tiling v = t;
+      v.rows = std::move(rows);
+      v.tapered = true;
+      tapered.push_back(std::move(v));
+    }
+  return tapered;
+}
+
 }  // namespace opuc::codegen

@@ -8,6 +8,7 @@
 // slices, four accumulator regions and with resident weights where they
 // fit; and where a Store may write several blocks of a pixel, the tilings
 // of whole-pixel stores. PlanOptions turns each on, off or forces it.
+// The fastest of them is then weighed again with tapered ends.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_CODEGEN_TILING_SEARCH_H
@@ -24,6 +25,15 @@ namespace opuc::codegen {
 /// first.
 std::vector<Tiling> CandidateTilings(const InnerProductGroup& g, const Tiling& fewest,
                                      const OpuBufferUnits& units, const PlanOptions& options);
+
+/// `t` with a shorter first tile, and with a shorter last tile too
+/// (Tiling::tapered): nothing runs beside the first tile's loads or the
+/// last tile's post stages and store, so shorter ends shorten the step
+/// where its tiles are long (docs/codegen.md, "Tapered tiles"). The first
+/// tile takes a half, a quarter or one row of `t`'s tile height, the last
+/// none, a half, a quarter or one row, and the rows between `t`'s height.
+/// None where a windowed pool or phases lay the rows out.
+std::vector<Tiling> TaperedTilings(const InnerProductGroup& g, const Tiling& t);
 
 }  // namespace opuc::codegen
 

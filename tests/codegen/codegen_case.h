@@ -75,6 +75,9 @@ struct Case {
   int64_t store_blocks = 0;
   // PlanOptions::unit_slots: how deep units may rotate (2: double buffering).
   int64_t unit_slots = 4;
+  // PlanOptions::tapered_tiles: 0 lets the tiling search choose; 2 where
+  // the tiles allow.
+  int64_t tapered_tiles = 0;
 };
 
 std::string Describe(const Case& c);
@@ -122,6 +125,8 @@ struct CaseRun {
   /// Whether its depthwise product takes two output pixels an entry over
   /// a doubled input (doubled_maps.h).
   bool paired = false;
+  /// Whether its first tile is shorter than the rest (tapered tiles).
+  bool tapered = false;
 };
 
 /// Builds the case's graph, runs the reference and the compiled group, and

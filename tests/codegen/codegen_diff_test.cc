@@ -31,13 +31,14 @@ HwConfig Dilating(const char* preset) {
 // How many runs folded the input, laid out compact pixels on and off the
 // granule, ran chains of loads in flight, post stages in slices, four
 // accumulator regions (with a windowed pool's pooled entries too), resident
-// weights, whole-pixel stores and units three and four deep: a draw that
-// reaches none of them proves nothing of them.
+// weights, whole-pixel stores, units three and four deep and tapered tiles:
+// a draw that reaches none of them proves nothing of them.
 struct LayoutDraws {
   int folded = 0, on_granule = 0, off_granule = 0, load_chains = 0, after_framed_load = 0,
       sliced = 0, quartered = 0, quartered_pool = 0, resident = 0, store_blocks = 0, three_deep = 0,
-      four_deep = 0;
+      four_deep = 0, tapered = 0;
   void Add(const CaseRun& ran) {
+    tapered += ran.tapered;
     quartered_pool += ran.quartered_pool;
     three_deep += ran.slots == 3;
     four_deep += ran.slots == 4;
@@ -64,6 +65,7 @@ struct LayoutDraws {
     CHECK(store_blocks > 0);
     CHECK(three_deep > 0);
     CHECK(four_deep > 0);
+    CHECK(tapered > 0);
   }
 };
 
@@ -83,6 +85,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
     c.acc_regions = i % 5 == 1 ? 4 : i % 5 == 2 ? 2 : 0;  // else the search's
     c.store_blocks = i % 3 == 1 ? 2 : 0;                  // else the search's
     c.unit_slots = i % 7 == 3 ? 2 : 4;                    // else the most that fit
+    c.tapered_tiles = i % 6 == 4 ? 2 : 0;                 // else the search's
     upsample += c.upsample;
     concat += !c.pieces.empty();
     i16_residual += c.residual && c.res_format == DType::kI16;
@@ -131,6 +134,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
     c.acc_regions = i % 5 == 1 ? 4 : i % 5 == 2 ? 2 : 0;
     c.store_blocks = i % 3 == 1 ? 2 : 0;
     c.unit_slots = i % 7 == 3 ? 2 : 4;
+    c.tapered_tiles = i % 6 == 4 ? 2 : 0;
     layouts.Add(RunCase(c, hw, rng));
   }
   layouts.Check();
@@ -173,6 +177,7 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
   std::mt19937 rng(47);
   int windowed = 0, partial = 0, strided = 0, doubled = 0, wide = 0, i16 = 0, u8 = 0, after = 0;
   int carried = 0, carried_strided = 0, carried_i16 = 0, paired = 0, paired_5x5 = 0;
+  int tapered_carried = 0, tapered_paired = 0;
   for (int i = 0; i < 60; ++i) {
     const HwConfig& hw = *configs[i % 3];
     Case c = RandomCase(rng, true, hw.ipa.max_kernel, &hw != &tiny, true);
@@ -184,14 +189,17 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
       c.res_channels = 0;
       c.in = i % 8 == 0 ? DType::kU8 : DType::kI8;
     }
+    c.tapered_tiles = i % 3 == 0 ? 2 : 0;  // the first tile shorter, the rows above it carried
     const CaseRun ran = RunCase(c, hw, rng);
     paired += ran.paired;
+    tapered_paired += ran.paired && ran.tapered;
     paired_5x5 += ran.paired && c.k == 5;
     const Windows w = DepthwiseWindows(ran.words, c.k);
     // A concat whose pieces do not line up with the blocks runs dense.
     windowed += w.any || !c.pieces.empty();
     partial += w.partial;
     carried += w.carried;
+    tapered_carried += w.carried && ran.tapered;
     carried_strided += w.carried && c.stride == 2;
     carried_i16 += w.carried && c.in == DType::kI16;
     strided += c.stride == 2;
@@ -206,6 +214,8 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
   CHECK(paired_5x5 > 0);
   CHECK(partial > 0);
   CHECK(carried > 0);
+  CHECK(tapered_carried > 0);
+  CHECK(tapered_paired > 0);
   CHECK(carried_strided > 0);
   CHECK(carried_i16 > 0);
   CHECK(strided > 0);

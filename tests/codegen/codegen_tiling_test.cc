@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tiling.h"
+#include "tiling_search.h"
 
 namespace opuc::codegen {
 namespace {
@@ -46,6 +47,44 @@ TEST_CASE("taller tilings: the fewest tiles cut into 2, 3, 4, 6, 8 ... times the
   }
   CHECK(heights == std::vector<int64_t>{8, 4, 3, 2, 1});
   CHECK(tiles == std::vector<int64_t>{3, 5, 7, 10, 20});
+}
+
+TEST_CASE("tapered tilings: a shorter first tile, and a shorter last one") {
+  // The fewest tiles of the 20 rows above are 8 high (8, 8, 4). The first
+  // tile takes 4, 2 or 1 rows, the last none more, 4, 2 or 1, the rows
+  // between 8 at most: head 4 and tail 2 is 4, 8, then the 6 rows left
+  // before the tail's 2. Head 2 with tail 2 is head 2 alone (2, 8, 8, 2),
+  // kept once.
+  const InnerProductGroup g = Conv(1, 8, 20, DType::kI8);
+  Expected<Tiling> fewest = ChooseTiling(g, kTiny);
+  REQUIRE(fewest.ok());
+  std::vector<std::vector<int64_t>> sizes;
+  for (const Tiling& t : TaperedTilings(g, *fewest)) {
+    CHECK(t.tapered);
+    CHECK(t.tile_h == 8);
+    std::vector<int64_t> rows;
+    int64_t next = 0;
+    for (const Span& r : t.rows) {
+      CHECK(r.first == next);
+      CHECK(r.kept == r.size);
+      next += r.size;
+      rows.push_back(r.size);
+    }
+    CHECK(next == 20);
+    sizes.push_back(rows);
+  }
+  const std::vector<std::vector<int64_t>> want{
+      {4, 8, 8},       {4, 8, 4, 4}, {4, 8, 6, 2}, {4, 8, 7, 1},    {2, 8, 8, 2},   {2, 8, 6, 4},
+      {2, 8, 8, 1, 1}, {1, 8, 8, 3}, {1, 8, 7, 4}, {1, 8, 8, 1, 2}, {1, 8, 8, 2, 1}};
+  CHECK(sizes == want);
+  CHECK(fewest->Text(g).find("the first") == std::string::npos);
+  CHECK(TaperedTilings(g, *fewest)[2].Text(g).find("tile 8x20 (the first 4 row(s), the last 2) of "
+                                                   "20x20") == 0);
+  // A windowed pool lays its rows out by its windows: none.
+  InnerProductGroup pooled = g;
+  pooled.pool = PoolStep{};
+  pooled.pool->kh = pooled.pool->kw = pooled.pool->sy = pooled.pool->sx = 2;
+  CHECK(TaperedTilings(pooled, *fewest).empty());
 }
 
 TEST_CASE("residual tiles kept per window take a slot per block of L output channels") {

@@ -113,6 +113,10 @@ struct PlanOptions {
   /// them, which then takes two output pixels an entry (docs/codegen.md,
   /// "Doubled maps"); needs compact pixels.
   bool doubled_maps = true;
+  /// Weigh the fastest tiling again with a shorter first and last tile
+  /// (docs/codegen.md, "Tapered tiles"): 0 the tiling search does (never
+  /// without the search), 1 never, 2 always where the tiles allow.
+  int64_t tapered_tiles = 0;
 };
 
 /// Plans one step per group of `partition` (made for `hw` from the
