@@ -49,14 +49,14 @@ UnitPlace PlaceUnit(const GroupEmitter& e, const Unit& unit, int64_t index) {
   place.index = index;
   place.in_rows = tiling.InRows(e.group, unit.row.size);
   place.in_cols = tiling.InCols(e.group, unit.col.size);
-  place.fm_base = (unit.window % 2) * tiling.fm_half;
+  place.fm_base = (unit.window % tiling.fm_slots) * tiling.fm_slot_rows;
   const int64_t slots = tiling.slots;
   place.weight_base = tiling.weights_resident ? unit.ob * tiling.rows_per_out_block
                                               : index % slots * (e.buffers.weight_rows / slots);
   place.param_row =
       tiling.params_resident ? unit.ob : unit.pair % slots * (e.buffers.param_rows / slots);
   place.acc_base = tiling.AccBase(unit.pair);
-  place.residual_base = (index % 2) * tiling.fm_half + tiling.residual_row;
+  place.residual_base = (index % 2) * tiling.fm_slot_rows + tiling.residual_row;
   if (tiling.residual_per_window)
     place.residual_base =
         WindowResidualBase(e, place.fm_base, unit.ob * e.buffers.out_lanes / e.buffers.lanes);
@@ -225,12 +225,12 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
                              ? stored_by[static_cast<size_t>(
                                    tiling.GroupLastPair(tiling.StoreGroup(unit.pair) - 2))]
                              : -1);
-    // A new window's half was last read by the window two before, whose
-    // last unit the pops of the loads before proved finished when it is
-    // slots + 1 or more units back.
-    int64_t before = -1;  // the last unit of window unit.window - 2
+    // A new window's slot was last read by the window fm_slots before,
+    // whose last unit the pops of the loads before proved finished when it
+    // is slots + 1 or more units back.
+    int64_t before = -1;  // the last unit of window unit.window - fm_slots
     for (int64_t v = index - 1; v >= 0 && before < 0; --v)
-      if (units[static_cast<size_t>(v)].window <= unit.window - 2) before = v;
+      if (units[static_cast<size_t>(v)].window <= unit.window - tiling.fm_slots) before = v;
     const bool window_free = unit.new_window && before <= index - 1 - tiling.slots;
     Batch load = EmitLoads(emitter, unit, place, window_free);
     Batch compute = EmitCompute(emitter, unit, place, unit_count);

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,8 +46,15 @@ struct Tiling {
   int64_t rows_per_out_block = 1;  ///< Weight rows: taps x blocks (a depthwise window: Gemms).
   int64_t chunk_rows = 1;          ///< Weight rows per unit.
   // Half of each buffer, in its units (the weight and param buffers' slots:
-  // `slots` below).
-  int64_t fm_half = 0, weight_half = 0, acc_half = 0;
+  // `slots` below); the feature-map buffer's rows in each of its
+  // `fm_slots` slots (two: halves).
+  int64_t fm_slot_rows = 0, weight_half = 0, acc_half = 0;
+  /// The feature-map slots the input windows take in turn: 2 (halves) or
+  /// 4, window w in slot w % fm_slots, so that a window's loads wait for
+  /// the window fm_slots before rather than two before (a residual tile in
+  /// the window's slot holds it until the post stages are done). Only where
+  /// FmQuartersFit.
+  int64_t fm_slots = 2;
   /// Where the accumulator's second half starts: the RTL's second bank, so
   /// the array and the post side never wait on each other (acc_half before
   /// it only when a global pool's sums leave too little room).
@@ -195,6 +203,14 @@ bool PostSlicesFit(const InnerProductGroup& g);
 /// fit a quarter of the accumulator in a bank of its own
 /// (Tiling::acc_regions = 4), with halves that start at the RTL's banks.
 bool AccQuartersFit(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u);
+
+/// `t` with the feature-map buffer in four slots (Tiling::fm_slots), where
+/// its largest window with its residual tiles fits a quarter, no residual
+/// tile is loaded per pair (those take their unit's half), the (tile,
+/// output block) pairs take four accumulator regions and the group runs no
+/// pixel pairs; else nothing.
+std::optional<Tiling> FmQuarters(const InnerProductGroup& g, const Tiling& t,
+                                 const OpuBufferUnits& u);
 
 /// Whether every output block's weight rows fit the weight buffer at once
 /// and a unit takes a block's rows in one chunk (so that every unit still

@@ -52,6 +52,15 @@ std::vector<Tiling> CandidateTilings(const InnerProductGroup& g, const Tiling& f
   if (options.acc_regions > 2)
     for (Tiling& t : tilings)
       if (AccQuartersFit(g, t, units)) t.acc_regions = 4;
+  // Feature-map quarters: the windows four deep, where they fit.
+  if (options.fm_slots == 4) {
+    for (Tiling& t : tilings)
+      if (std::optional<Tiling> q = FmQuarters(g, t, units)) t = *q;
+  } else if (options.fm_slots == 0 && options.tile_search) {
+    const size_t whole = tilings.size();
+    for (size_t i = 0; i < whole; ++i)
+      if (std::optional<Tiling> q = FmQuarters(g, tilings[i], units)) tilings.push_back(*q);
+  }
   // Whole-pixel stores: tilings of their own, as a tile's blocks take
   // more of the accumulator (no slices or quarters: the tile's one Store
   // follows its last block).

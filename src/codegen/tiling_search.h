@@ -6,7 +6,8 @@
 // those kept per window; for a depthwise window with line buffers whose
 // fewest tiles cut the width, whole-width tiles; each of them in post
 // slices, four accumulator regions and with resident weights where they
-// fit; and where a Store may write several blocks of a pixel, the tilings
+// fit, and then with the feature map in four slots where those fit; and
+// where a Store may write several blocks of a pixel, the tilings
 // of whole-pixel stores. PlanOptions turns each on, off or forces it.
 // The fastest of them is then weighed again with tapered ends.
 //

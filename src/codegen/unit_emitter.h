@@ -42,7 +42,7 @@ struct GroupEmitter {
   LineCarry& line_carry;  // the depthwise Gemms' line slots, tile to tile
 };
 
-// The buffer halves a unit uses (the file comment says which alternate
+// The buffer slots a unit uses (the file comment says which alternate
 // when) and its input window.
 struct UnitPlace {
   int64_t index = 0;  ///< The unit's, in program order.

@@ -145,7 +145,7 @@ Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place,
                            lanes, e.estimate));
   if (unit.new_window) LoadInputWindow(e, unit, place, load);
   if (tiling.residual_per_window) LoadResiduals(e, unit, place, load);
-  const size_t waits_from = window_free ? load.insns.size() : 0;
+  size_t waits_from = window_free ? load.insns.size() : 0;
   e.estimate.LoadsWaitFrom(static_cast<int64_t>(waits_from));
   // Resident weights: the first unit loads every block's rows, the rest none.
   const int64_t weight_rows = !tiling.weights_resident ? unit.rows
@@ -181,6 +181,12 @@ Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place,
     load.Add(params);
   }
   if (!tiling.residual_per_window) LoadResiduals(e, unit, place, load);
+  // A free window with nothing after it (resident weights and params):
+  // its last load takes the token, so that every token is taken.
+  if (waits_from == load.insns.size()) {
+    waits_from = load.insns.size() - 1;
+    e.estimate.LoadsWaitFrom(static_cast<int64_t>(waits_from));
+  }
   isa::DepsOf(load.insns[waits_from]).pop_next = place.index >= tiling.slots;
   load.Last().push_next = true;
   return load;

@@ -48,12 +48,17 @@ int64_t UnitSlots(const InnerProductGroup& g, const Tiling& t, const std::vector
   int64_t slots = std::min(most, t.acc_regions);
   if (!t.params_resident) slots = std::min(slots, u.param_rows);
   if (!t.weights_resident) slots = std::min(slots, u.weight_rows / t.chunk_rows);
-  // Window w's first unit waits for the token of unit i − slots, which must
-  // come after the last unit of window w − 2: window w − 1 spans slots − 1.
-  int64_t span = 0;  // units of the window so far
-  for (const Unit& unit : units) {
-    if (unit.new_window && unit.window >= 2) slots = std::min(slots, span + 1);
-    span = unit.new_window ? 1 : span + 1;
+  // Window w's first unit, unit i, waits for the token of unit i − slots,
+  // which must come after the last unit of window w − fm_slots, whose slot
+  // it takes: windows w − fm_slots + 1 to w − 1 span slots − 1 units.
+  std::vector<int64_t> last;  // each window's last unit
+  for (size_t i = 0; i < units.size(); ++i) {
+    const Unit& unit = units[i];
+    if (unit.new_window && unit.window >= t.fm_slots)
+      slots = std::min(
+          slots, static_cast<int64_t>(i) - last[static_cast<size_t>(unit.window - t.fm_slots)]);
+    if (unit.new_window) last.push_back(0);
+    last.back() = static_cast<int64_t>(i);
   }
   return std::max<int64_t>(2, slots);
 }

@@ -36,10 +36,11 @@ std::vector<Unit> Units(const InnerProductGroup& g, const Tiling& t, const OpuBu
 /// at most `most`: unit i's chunk takes weight slot i % slots and pair p's
 /// row param slot p % slots, and unit i's loads wait for unit i − slots'
 /// token. So every slot must hold a chunk and a row (unless the weights or
-/// the params are resident, Tiling::params_resident), and the window before
-/// a new one must span slots − 1 units or more (that token must prove the
-/// window two before done: its half is the new one's). Residual tiles
-/// loaded per pair take their unit's feature-map half: two.
+/// the params are resident, Tiling::params_resident), and the Tiling::fm_slots
+/// − 1 windows before a new one must span slots − 1 units or more (that
+/// token must prove the window fm_slots before done: its feature-map slot is
+/// the new one's). Residual tiles loaded per pair take their unit's
+/// feature-map half: two.
 int64_t UnitSlots(const InnerProductGroup& g, const Tiling& t, const std::vector<Unit>& units,
                   const OpuBufferUnits& u, int64_t most);
 

@@ -78,6 +78,9 @@ struct Case {
   // PlanOptions::tapered_tiles: 0 lets the tiling search choose; 2 where
   // the tiles allow.
   int64_t tapered_tiles = 0;
+  // PlanOptions::fm_slots: 0 lets the tiling search choose; 4 where the
+  // windows fit a quarter of the feature-map buffer.
+  int64_t fm_slots = 0;
 };
 
 std::string Describe(const Case& c);
@@ -127,6 +130,8 @@ struct CaseRun {
   bool paired = false;
   /// Whether its first tile is shorter than the rest (tapered tiles).
   bool tapered = false;
+  /// Whether its input windows take four feature-map slots in turn.
+  bool fm_quarters = false;
 };
 
 /// Builds the case's graph, runs the reference and the compiled group, and

@@ -31,14 +31,19 @@ HwConfig Dilating(const char* preset) {
 // How many runs folded the input, laid out compact pixels on and off the
 // granule, ran chains of loads in flight, post stages in slices, four
 // accumulator regions (with a windowed pool's pooled entries too), resident
-// weights, whole-pixel stores, units three and four deep and tapered tiles:
-// a draw that reaches none of them proves nothing of them.
+// weights, whole-pixel stores, units three and four deep, tapered tiles and
+// windows four deep (with a residual kept per window, and with nothing
+// loaded after a window): a draw that reaches none of them proves nothing
+// of them.
 struct LayoutDraws {
   int folded = 0, on_granule = 0, off_granule = 0, load_chains = 0, after_framed_load = 0,
       sliced = 0, quartered = 0, quartered_pool = 0, resident = 0, store_blocks = 0, three_deep = 0,
-      four_deep = 0, tapered = 0;
-  void Add(const CaseRun& ran) {
+      four_deep = 0, tapered = 0, fm_quarters = 0, fm_quarters_residual = 0, window_alone = 0;
+  void Add(const CaseRun& ran, const Case& c) {
     tapered += ran.tapered;
+    fm_quarters += ran.fm_quarters;
+    fm_quarters_residual += ran.fm_quarters && c.residual;
+    window_alone += ran.fm_quarters && ran.resident && !c.residual;
     quartered_pool += ran.quartered_pool;
     three_deep += ran.slots == 3;
     four_deep += ran.slots == 4;
@@ -66,6 +71,9 @@ struct LayoutDraws {
     CHECK(three_deep > 0);
     CHECK(four_deep > 0);
     CHECK(tapered > 0);
+    CHECK(fm_quarters > 0);
+    CHECK(fm_quarters_residual > 0);
+    CHECK(window_alone > 0);
   }
 };
 
@@ -86,6 +94,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
     c.store_blocks = i % 3 == 1 ? 2 : 0;                  // else the search's
     c.unit_slots = i % 7 == 3 ? 2 : 4;                    // else the most that fit
     c.tapered_tiles = i % 6 == 4 ? 2 : 0;                 // else the search's
+    c.fm_slots = i % 4 == 3 ? 4 : 0;                      // else the search's
     upsample += c.upsample;
     concat += !c.pieces.empty();
     i16_residual += c.residual && c.res_format == DType::kI16;
@@ -102,7 +111,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
     dilated += !c.identity && c.dilation > 1;
     channel_sub += c.channel && c.channel_op == OpKind::kSub;
     channel_mul += c.channel && c.channel_op == OpKind::kMul;
-    layouts.Add(RunCase(c, hw, rng));
+    layouts.Add(RunCase(c, hw, rng), c);
   }
   layouts.Check();
   CHECK(identity > 0);
@@ -135,7 +144,8 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
     c.store_blocks = i % 3 == 1 ? 2 : 0;
     c.unit_slots = i % 7 == 3 ? 2 : 4;
     c.tapered_tiles = i % 6 == 4 ? 2 : 0;
-    layouts.Add(RunCase(c, hw, rng));
+    c.fm_slots = i % 4 == 3 ? 4 : 0;
+    layouts.Add(RunCase(c, hw, rng), c);
   }
   layouts.Check();
 }
@@ -177,7 +187,7 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
   std::mt19937 rng(47);
   int windowed = 0, partial = 0, strided = 0, doubled = 0, wide = 0, i16 = 0, u8 = 0, after = 0;
   int carried = 0, carried_strided = 0, carried_i16 = 0, paired = 0, paired_5x5 = 0;
-  int tapered_carried = 0, tapered_paired = 0;
+  int tapered_carried = 0, tapered_paired = 0, quarters_carried = 0;
   for (int i = 0; i < 60; ++i) {
     const HwConfig& hw = *configs[i % 3];
     Case c = RandomCase(rng, true, hw.ipa.max_kernel, &hw != &tiny, true);
@@ -190,6 +200,7 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
       c.in = i % 8 == 0 ? DType::kU8 : DType::kI8;
     }
     c.tapered_tiles = i % 3 == 0 ? 2 : 0;  // the first tile shorter, the rows above it carried
+    c.fm_slots = i % 5 == 1 ? 4 : 0;       // windows four deep
     const CaseRun ran = RunCase(c, hw, rng);
     paired += ran.paired;
     tapered_paired += ran.paired && ran.tapered;
@@ -200,6 +211,7 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
     partial += w.partial;
     carried += w.carried;
     tapered_carried += w.carried && ran.tapered;
+    quarters_carried += w.carried && ran.fm_quarters;
     carried_strided += w.carried && c.stride == 2;
     carried_i16 += w.carried && c.in == DType::kI16;
     strided += c.stride == 2;
@@ -216,6 +228,7 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
   CHECK(carried > 0);
   CHECK(tapered_carried > 0);
   CHECK(tapered_paired > 0);
+  CHECK(quarters_carried > 0);
   CHECK(carried_strided > 0);
   CHECK(carried_i16 > 0);
   CHECK(strided > 0);

@@ -87,6 +87,11 @@ struct PlanOptions {
   /// the tiles fit (docs/codegen.md, "Accumulator quarters"): 2 or 4; 0: the
   /// tiling search weighs both (2 without the search).
   int64_t acc_regions = 0;
+  /// The feature-map slots the input windows take in turn where a window
+  /// and its residual tiles fit a quarter of the buffer and the pairs take
+  /// four accumulator regions (docs/codegen.md, "Feature-map quarters"): 2
+  /// or 4; 0: the tiling search weighs both (2 without the search).
+  int64_t fm_slots = 0;
   /// Store a tile's output blocks together, each pixel's whole beat once
   /// (docs/codegen.md, "Whole-pixel stores"), where the output allows:
   /// 0 the tiling search weighs it (never without the search), 1 never,
