@@ -220,10 +220,10 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
     const UnitPlace place = PlaceUnit(emitter, unit, index);
     estimate.BeginUnit();
     if (unit.last_chunk) stored_by[static_cast<size_t>(unit.pair)] = index;
-    if (tiling.store_blocks > 1)  // the Store of the store group two before
+    if (tiling.store_blocks > 1)  // the Store of the store group store_depth before
       estimate.StoreWait(unit.first_chunk && tiling.WaitsForStore(unit.pair)
-                             ? stored_by[static_cast<size_t>(
-                                   tiling.GroupLastPair(tiling.StoreGroup(unit.pair) - 2))]
+                             ? stored_by[static_cast<size_t>(tiling.GroupLastPair(
+                                   tiling.StoreGroup(unit.pair) - tiling.store_depth))]
                              : -1);
     // A new window's slot was last read by the window fm_slots before,
     // whose last unit the pops of the loads before proved finished when it

@@ -31,6 +31,7 @@ std::string Tiling::Text(const InnerProductGroup& g) const {
              weights_resident ? ", weights resident" : "",
              slots > 2 ? Cat(", units ", slots, " deep") : "",
              store_blocks > 1 ? Cat(", ", store_blocks, " blocks a store") : "",
+             store_depth > 2 ? Cat(", store groups ", store_depth, " deep") : "",
              g.Phases() > 1 ? Cat(", as ", g.Phases(), " phases") : "",
              !g.packed ? ""
              : g.RowsPacked()
@@ -242,6 +243,15 @@ std::optional<Tiling> FmQuarters(const InnerProductGroup& g, const Tiling& t,
   const int64_t residual_rows =
       ResidualTilesBefore(g, g.residuals.size()) * t.residual_slots * t.tile_h * t.tile_w;
   if (t.residual_row + residual_rows > q.fm_slot_rows) return std::nullopt;
+  return q;
+}
+
+std::optional<Tiling> StoreGroupsFourDeep(const InnerProductGroup& g, const Tiling& t) {
+  if (t.store_blocks <= 1 || t.store_depth != 2) return std::nullopt;
+  Tiling q = t;
+  q.store_depth = 4;
+  q.acc_half = t.acc_half / 2;  // a block's room: two tiles' halves, now four quarters
+  if (t.tile_h * t.tile_w * g.Phases() > q.acc_half) return std::nullopt;
   return q;
 }
 

@@ -92,6 +92,11 @@ struct Tiling {
   /// bank p % 2, ⌊k / 2⌋ half a bank on (StoreBlockEntry). 1 without; only
   /// where StoreBlocks says.
   int64_t store_blocks = 1;
+  /// With store_blocks: how many store groups the accumulator holds at
+  /// once, each in a slot of its own (2, or 4 where a tile fits a quarter
+  /// of a block's room: StoreGroupsFourDeep). A group's first pair waits
+  /// for the Store of the group store_depth before.
+  int64_t store_depth = 2;
   /// How many units deep the weight and param buffers rotate: unit i's
   /// chunk in weight slot i % slots, pair p's row in param slot p % slots,
   /// and unit i's loads wait for the token of unit i − slots (2: double
@@ -135,7 +140,8 @@ struct Tiling {
       // Pair p in bank p % 2, as without: block 0 of a group in its first
       // pair's bank, the odd blocks in the other one.
       const int64_t k = pair % out_blocks % store_blocks;
-      return StoreGroup(pair) % 2 * acc_half + pair % 2 * acc_second + k / 2 * (acc_second / 2);
+      return StoreGroup(pair) % store_depth * acc_half + pair % 2 * acc_second +
+             k / 2 * (acc_second / 2);
     }
     const int64_t per_half = acc_regions / 2;
     return (pair % 2) * acc_second + (pair / 2 % per_half) * (acc_half / per_half);
@@ -155,14 +161,16 @@ struct Tiling {
   /// pair); and whether that Store frees a region a later pair waits for,
   /// of `pairs` in all.
   bool WaitsForStore(int64_t pair) const {
-    if (store_blocks > 1) return pair % out_blocks % store_blocks == 0 && StoreGroup(pair) >= 2;
+    if (store_blocks > 1)
+      return pair % out_blocks % store_blocks == 0 && StoreGroup(pair) >= store_depth;
     return pair >= acc_regions;
   }
   bool Stores(int64_t pair) const {
     return store_blocks <= 1 || GroupLastPair(StoreGroup(pair)) == pair;
   }
   bool StoreFrees(int64_t pair, int64_t pairs) const {
-    if (store_blocks > 1) return StoreGroup(pair) < pairs / out_blocks * GroupsPerTile() - 2;
+    if (store_blocks > 1)
+      return StoreGroup(pair) < pairs / out_blocks * GroupsPerTile() - store_depth;
     return pair < pairs - acc_regions;
   }
 };
@@ -211,6 +219,11 @@ bool AccQuartersFit(const InnerProductGroup& g, const Tiling& t, const OpuBuffer
 /// pixel pairs; else nothing.
 std::optional<Tiling> FmQuarters(const InnerProductGroup& g, const Tiling& t,
                                  const OpuBufferUnits& u);
+
+/// `t` (of whole-pixel stores) with four store groups in the accumulator
+/// at once (Tiling::store_depth), where a tile fits a quarter of each
+/// block's room rather than a half; else nothing.
+std::optional<Tiling> StoreGroupsFourDeep(const InnerProductGroup& g, const Tiling& t);
 
 /// Whether every output block's weight rows fit the weight buffer at once
 /// and a unit takes a block's rows in one chunk (so that every unit still

@@ -83,6 +83,15 @@ std::vector<Tiling> CandidateTilings(const InnerProductGroup& g, const Tiling& f
           grouped.push_back(std::move(t));
         }
       }
+    // Four store groups deep where a tile fits a quarter of a block's room.
+    if (options.store_depth == 4) {
+      for (Tiling& t : grouped)
+        if (std::optional<Tiling> q = StoreGroupsFourDeep(g, t)) t = *q;
+    } else if (options.store_depth == 0 && options.tile_search) {
+      const size_t whole = grouped.size();
+      for (size_t i = 0; i < whole; ++i)
+        if (std::optional<Tiling> q = StoreGroupsFourDeep(g, grouped[i])) grouped.push_back(*q);
+    }
     if (options.store_blocks == 2 && !grouped.empty()) tilings.clear();
     for (Tiling& t : grouped) tilings.push_back(std::move(t));
   }

@@ -45,7 +45,7 @@ int64_t UnitSlots(const InnerProductGroup& g, const Tiling& t, const std::vector
   // No deeper than the accumulator regions: a unit's loads then meet only
   // the stores of units whose region no Gemm placed before them waits for,
   // which the estimator's one pass over the units needs (estimate.cc).
-  int64_t slots = std::min(most, t.acc_regions);
+  int64_t slots = std::min(most, t.store_blocks > 1 ? t.store_depth : t.acc_regions);
   if (!t.params_resident) slots = std::min(slots, u.param_rows);
   if (!t.weights_resident) slots = std::min(slots, u.weight_rows / t.chunk_rows);
   // Window w's first unit, unit i, waits for the token of unit i − slots,

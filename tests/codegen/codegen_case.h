@@ -81,6 +81,9 @@ struct Case {
   // PlanOptions::fm_slots: 0 lets the tiling search choose; 4 where the
   // windows fit a quarter of the feature-map buffer.
   int64_t fm_slots = 0;
+  // PlanOptions::store_depth: 0 lets the tiling search choose; 4 where the
+  // tiles fit.
+  int64_t store_depth = 0;
 };
 
 std::string Describe(const Case& c);
@@ -132,6 +135,8 @@ struct CaseRun {
   bool tapered = false;
   /// Whether its input windows take four feature-map slots in turn.
   bool fm_quarters = false;
+  /// Whether its whole-pixel stores hold four store groups at once.
+  bool store_groups_deep = false;
 };
 
 /// Builds the case's graph, runs the reference and the compiled group, and

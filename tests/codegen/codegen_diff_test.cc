@@ -33,13 +33,15 @@ HwConfig Dilating(const char* preset) {
 // accumulator regions (with a windowed pool's pooled entries too), resident
 // weights, whole-pixel stores, units three and four deep, tapered tiles and
 // windows four deep (with a residual kept per window, and with nothing
-// loaded after a window): a draw that reaches none of them proves nothing
-// of them.
+// loaded after a window) and store groups four deep: a draw that reaches
+// none of them proves nothing of them.
 struct LayoutDraws {
   int folded = 0, on_granule = 0, off_granule = 0, load_chains = 0, after_framed_load = 0,
       sliced = 0, quartered = 0, quartered_pool = 0, resident = 0, store_blocks = 0, three_deep = 0,
-      four_deep = 0, tapered = 0, fm_quarters = 0, fm_quarters_residual = 0, window_alone = 0;
+      four_deep = 0, tapered = 0, fm_quarters = 0, fm_quarters_residual = 0, window_alone = 0,
+      store_groups_deep = 0;
   void Add(const CaseRun& ran, const Case& c) {
+    store_groups_deep += ran.store_groups_deep;
     tapered += ran.tapered;
     fm_quarters += ran.fm_quarters;
     fm_quarters_residual += ran.fm_quarters && c.residual;
@@ -74,6 +76,7 @@ struct LayoutDraws {
     CHECK(fm_quarters > 0);
     CHECK(fm_quarters_residual > 0);
     CHECK(window_alone > 0);
+    CHECK(store_groups_deep > 0);
   }
 };
 
@@ -95,6 +98,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
     c.unit_slots = i % 7 == 3 ? 2 : 4;                    // else the most that fit
     c.tapered_tiles = i % 6 == 4 ? 2 : 0;                 // else the search's
     c.fm_slots = i % 4 == 3 ? 4 : 0;                      // else the search's
+    c.store_depth = i % 5 == 4 ? 4 : 0;                   // else the search's
     upsample += c.upsample;
     concat += !c.pieces.empty();
     i16_residual += c.residual && c.res_format == DType::kI16;
@@ -145,6 +149,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
     c.unit_slots = i % 7 == 3 ? 2 : 4;
     c.tapered_tiles = i % 6 == 4 ? 2 : 0;
     c.fm_slots = i % 4 == 3 ? 4 : 0;
+    c.store_depth = i % 5 == 4 ? 4 : 0;
     layouts.Add(RunCase(c, hw, rng), c);
   }
   layouts.Check();

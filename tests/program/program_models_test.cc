@@ -213,10 +213,11 @@ TEST_CASE("programs: every real model compiles and verifies on fsim") {
         CHECK(depthwise.first.array_cycles == 8192);
         CHECK(depthwise.second.cycles == 3077);
         // Its depthwise steps' tiles after the first take the rows above
-        // them from their line slots (the Gemm fields of version 6). None
-        // of its steps stores a pixel's blocks together (version 7) now:
-        // units four deep over accumulator quarters take less.
-        CHECK(program->version() == kLineCarryVersion);
+        // them from their line slots (the Gemm fields of version 6), and
+        // some of its steps store a pixel's blocks together (version 7):
+        // four store groups deep, whole-pixel stores take less than units
+        // four deep over accumulator quarters there.
+        CHECK(program->version() == kStoreBlocksVersion);
       }
       if (name == "selfie_segmentation" && preset == "opu1024") {
         // The last OPU step is the head, a 2x2 transposed conv every 2 to

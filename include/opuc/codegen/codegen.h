@@ -97,6 +97,10 @@ struct PlanOptions {
   /// 0 the tiling search weighs it (never without the search), 1 never,
   /// 2 always.
   int64_t store_blocks = 0;
+  /// With whole-pixel stores: the store groups the accumulator holds at
+  /// once (docs/codegen.md, "Store groups four deep"): 2 or 4 where a tile
+  /// fits; 0: the tiling search weighs both (2 without the search).
+  int64_t store_depth = 0;
   /// Run a transposed convolution whose kernel equals its stride as
   /// phases (docs/codegen.md, "Transposed convolutions as phases"), not
   /// over its zero-inserted input.
