@@ -4,8 +4,9 @@
 // output channels x one chunk of its weight rows. The feature-map buffer
 // and the accumulator are split in two halves (ping-pong): while one unit
 // computes from one half, the next unit's loads fill the other (a lookup
-// table takes rows of its own at the feature-map buffer's end); the weight
-// and param buffers in two to four slots (Tiling::slots). ChooseTiling
+// table takes rows of its own at the feature-map buffer's end); where the
+// tiles fit, in quarters (FmQuarters, AccQuartersFit, StoreGroupsFourDeep);
+// the weight and param buffers in two to four slots (Tiling::slots). ChooseTiling
 // picks the output tile (spans.h) with the fewest tiles that fits a half of
 // the feature-map buffer (its input window, every input block and plane)
 // and of the accumulator, and the weight chunk that fits a half of the
@@ -53,7 +54,7 @@ struct Tiling {
   /// 4, window w in slot w % fm_slots, so that a window's loads wait for
   /// the window fm_slots before rather than two before (a residual tile in
   /// the window's slot holds it until the post stages are done). Only where
-  /// FmQuartersFit.
+  /// FmQuarters allows.
   int64_t fm_slots = 2;
   /// Where the accumulator's second half starts: the RTL's second bank, so
   /// the array and the post side never wait on each other (acc_half before

@@ -2,6 +2,8 @@
 // entries, weight half 128 rows), with tiles and messages worked out by hand.
 #include <doctest/doctest.h>
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "tiling.h"
@@ -85,6 +87,39 @@ TEST_CASE("tapered tilings: a shorter first tile, and a shorter last one") {
   pooled.pool = PoolStep{};
   pooled.pool->kh = pooled.pool->kw = pooled.pool->sy = pooled.pool->sx = 2;
   CHECK(TaperedTilings(pooled, *fewest).empty());
+}
+
+TEST_CASE("feature-map quarters: a window and its residual tiles in 256 of tiny's 1024 rows") {
+  // The fewest tiles of a 1x1 conv over 20x20 are 8x20: a window of 160
+  // rows, which fits a quarter (256 rows) once the pairs take four
+  // accumulator regions. A residual tile kept per window adds 160 rows:
+  // 320 do not fit. Loaded per pair it would take its unit's half; a
+  // first layer's pixel pairs keep halves too.
+  InnerProductGroup g = Conv(1, 8, 20, DType::kI8);
+  Expected<Tiling> fewest = ChooseTiling(g, kTiny);
+  REQUIRE(fewest.ok());
+  CHECK(fewest->fm_slot_rows == 512);
+  CHECK(!FmQuarters(g, *fewest, kTiny));  // two accumulator regions
+  Tiling four = *fewest;
+  four.acc_regions = 4;
+  std::optional<Tiling> q = FmQuarters(g, four, kTiny);
+  REQUIRE(q);
+  CHECK(q->fm_slots == 4);
+  CHECK(q->fm_slot_rows == 256);
+  CHECK(q->table_row == fewest->table_row);
+  CHECK(q->Text(g).find("windows 4 deep") != std::string::npos);
+  g.residuals.push_back(ResidualStep{});
+  g.residuals.back().channels = 4;
+  Expected<Tiling> kept = ChooseTiling(g, kTiny, /*residual_per_window=*/true);
+  REQUIRE(kept.ok());
+  Tiling kept_four = *kept;
+  kept_four.acc_regions = 4;
+  CHECK(kept_four.tile_h * kept_four.tile_w * 2 > 256);
+  CHECK(!FmQuarters(g, kept_four, kTiny));
+  CHECK(!FmQuarters(g, four, kTiny));  // the residual per pair
+  g.residuals.clear();
+  g.pairs = InnerProductGroup::PixelPairs{};
+  CHECK(!FmQuarters(g, four, kTiny));
 }
 
 TEST_CASE("residual tiles kept per window take a slot per block of L output channels") {
