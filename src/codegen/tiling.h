@@ -216,8 +216,9 @@ bool AccQuartersFit(const InnerProductGroup& g, const Tiling& t, const OpuBuffer
 /// `t` with the feature-map buffer in four slots (Tiling::fm_slots), where
 /// its largest window with its residual tiles fits a quarter, no residual
 /// tile is loaded per pair (those take their unit's half), the (tile,
-/// output block) pairs take four accumulator regions and the group runs no
-/// pixel pairs; else nothing.
+/// output block) pairs take four accumulator regions, and the group runs no
+/// pixel pairs nor tiles of one row over an i16 input or residual; else
+/// nothing.
 std::optional<Tiling> FmQuarters(const InnerProductGroup& g, const Tiling& t,
                                  const OpuBufferUnits& u);
 
