@@ -56,6 +56,8 @@ UnitPlace PlaceUnit(const GroupEmitter& e, const Unit& unit, int64_t index) {
   place.param_row =
       tiling.params_resident ? unit.ob : unit.pair % slots * (e.buffers.param_rows / slots);
   place.acc_base = tiling.AccBase(unit.pair);
+  // Residual tiles loaded per pair keep the unit's half (FmQuarters leaves
+  // such tilings two slots).
   place.residual_base = (index % 2) * tiling.fm_slot_rows + tiling.residual_row;
   if (tiling.residual_per_window)
     place.residual_base =

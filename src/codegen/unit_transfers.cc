@@ -145,8 +145,9 @@ Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place,
                            lanes, e.estimate));
   if (unit.new_window) LoadInputWindow(e, unit, place, load);
   if (tiling.residual_per_window) LoadResiduals(e, unit, place, load);
-  size_t waits_from = window_free ? load.insns.size() : 0;
-  e.estimate.LoadsWaitFrom(static_cast<int64_t>(waits_from));
+  // The first load after a free window's takes the token; with nothing
+  // after the window (resident weights and params), its last load does.
+  const size_t after_window = window_free ? load.insns.size() : 0;
   // Resident weights: the first unit loads every block's rows, the rest none.
   const int64_t weight_rows = !tiling.weights_resident ? unit.rows
                               : place.index == 0       ? tiling.out_blocks * unit.rows
@@ -181,12 +182,8 @@ Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place,
     load.Add(params);
   }
   if (!tiling.residual_per_window) LoadResiduals(e, unit, place, load);
-  // A free window with nothing after it (resident weights and params):
-  // its last load takes the token, so that every token is taken.
-  if (waits_from == load.insns.size()) {
-    waits_from = load.insns.size() - 1;
-    e.estimate.LoadsWaitFrom(static_cast<int64_t>(waits_from));
-  }
+  const size_t waits_from = std::min(after_window, load.insns.size() - 1);
+  e.estimate.LoadsWaitFrom(static_cast<int64_t>(waits_from));
   isa::DepsOf(load.insns[waits_from]).pop_next = place.index >= tiling.slots;
   load.Last().push_next = true;
   return load;

@@ -42,7 +42,8 @@ int64_t UnitSlots(const InnerProductGroup& g, const Tiling& t, const std::vector
                               std::any_of(g.residuals.begin(), g.residuals.end(),
                                           [](const ResidualStep& r) { return r.constant.empty(); });
   if (pair_residuals || most <= 2) return 2;
-  // No deeper than the accumulator regions: a unit's loads then meet only
+  // No deeper than the accumulator regions (with whole-pixel stores, the
+  // store groups it holds): a unit's loads then meet only
   // the stores of units whose region no Gemm placed before them waits for,
   // which the estimator's one pass over the units needs (estimate.cc).
   int64_t slots = std::min(most, t.store_blocks > 1 ? t.store_depth : t.acc_regions);
