@@ -1,8 +1,9 @@
 // Gemm: one kernel tap over a tile. Pixel by pixel, one a cycle: read the
 // pixel's feature-map row; its sums leave the array's pipeline IPA_STAGES
 // cycles later (opu_ipa), when the accumulator entry, read a cycle before,
-// is there too; then write back start + sum (x 256 for the high byte of an
-// i16), where start is the entry (accumulate), the param row's biases, or
+// is there too; then write back start + sum (x 256 for the high bytes of an
+// i16 in two passes; operand I16 takes the low bytes from the row after the
+// pixel's, the feature-map buffer's other bank), where start is the entry (accumulate), the param row's biases, or
 // zero. The weight and param rows are read once, from the instruction's
 // fields. A pixel's entry is written D = IPA_STAGES + 1 cycles after it
 // issues; each Gemm writes distinct entries, and the next starts after its
@@ -113,8 +114,9 @@ module opu_gemm
   assign pair = opu_pkg::FM_PAIRS > 0 && line && stride_x == 2 && !win_w[0];
 
   opu_ipa u_ipa (
-    .clk_i, .valid_i(valid_q[0]), .fm_i(fm_rdata_i), .weights_i(wgt_rdata_i),
-    .fm_unsigned_i(`OPU_FIELD(insn_i, GEMM_FM_UNSIGNED)), .window_i(dw_q), .taps_i(win_q),
+    .clk_i, .valid_i(valid_q[0]), .fm_i(fm_rdata_i), .fm_next_i(fm_rdata_next_i),
+    .weights_i(wgt_rdata_i), .operand_i(`OPU_FIELD(insn_i, GEMM_OPERAND)), .window_i(dw_q),
+    .taps_i(win_q),
     .sums_o(sums)
   );
 
@@ -138,7 +140,7 @@ module opu_gemm
               init == opuc_isa_pkg::GEMM_INIT_FROM_BIAS ?
                   {{16{param_rdata_i[64*j+31]}}, param_rdata_i[64*j +: 32]} : '0;
       product = {{16{sums[32*j+31]}}, sums[32*j +: 32]};
-      if (`OPU_FIELD(insn_i, GEMM_HIGH_BYTE)) product = product <<< 8;
+      if (`OPU_FIELD(insn_i, GEMM_OPERAND) == opuc_isa_pkg::GEMM_OPERAND_HIGH) product = product <<< 8;
       acc_wdata_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = start + product;
     end
   end

@@ -1,8 +1,10 @@
 // The inner-product array: CO dot products of one feature-map pixel's L
-// bytes (signed, or unsigned: a u8 or the low byte of an i16) with the CO
-// rows of the weight matrix (signed). CO x L multipliers, one pixel a
-// cycle, pipelined for the clock (docs/rtl.md, Timing): the 9 x 8-bit
-// products are registered (a DSP slice's M register), then each lane's L
+// lanes with the CO rows of the weight matrix (signed). A lane's operand is
+// its byte (signed, or unsigned: a u8 or the low byte of an i16 in a pass
+// of its own), or with operand I16 an i16 whole: the byte high, the next
+// row's (fm_next_i) low. CO x L multipliers, one pixel a cycle, pipelined
+// for the clock (docs/rtl.md, Timing): the 16 x 8-bit products (a DSP
+// slice's 25 x 18) are registered (its M register), then each lane's L
 // products are summed by an adder tree, two levels a register, not a chain.
 // A pixel's sums come IPA_STAGES cycles after its operands (opu_shapes.svh).
 // In the depthwise window mode (opu_gemm) lane l of row j multiplies the
@@ -13,8 +15,9 @@ module opu_ipa
   input  logic                  clk_i,
   input  logic                  valid_i,  // operands this cycle; idle, nothing moves
   input  logic [opu_pkg::BEAT_BITS-1:0]       fm_i,
+  input  logic [opu_pkg::BEAT_BITS-1:0]       fm_next_i,  // the low bytes of an i16 read whole
   input  logic [opu_pkg::WGT_BITS-1:0]        weights_i,  // W[j][l] at byte j * L + l
-  input  logic                       fm_unsigned_i,
+  input  logic [1:0]                 operand_i,  // opuc_isa_pkg::GEMM_OPERAND_*
   input  logic                       window_i,   // the operands are taps_i's
   input  logic [opu_pkg::WIN_ROWS*opu_pkg::WIN_COLS*8*opu_pkg::CO-1:0] taps_i,
   output logic [32*opu_pkg::CO-1:0] sums_o      // lane j's at 32 j
@@ -22,7 +25,7 @@ module opu_ipa
   localparam int unsigned LEVELS = opu_pkg::IPA_LEVELS;  // the tree's adder levels
   localparam int unsigned N = 1 << LEVELS;               // L, up to a power of two
   localparam int unsigned S = opu_pkg::IPA_STAGES - 1;   // the tree's registers
-  localparam int unsigned SW = 17 + LEVELS;              // a sum of N 17-bit products
+  localparam int unsigned SW = 24 + LEVELS;              // a sum of N 24-bit products
   logic [S-1:0] valid_q;  // stage s's registers hold a pixel's values, s < S
 
   always_ff @(posedge clk_i) begin
@@ -41,8 +44,10 @@ module opu_ipa
       logic [N*SW-1:0] p, prev, next;
       logic signed [SW-1:0] sum;
       logic [7:0] x;
+      logic signed [15:0] operand;
       int unsigned g, count;
       x = '0;
+      operand = '0;
       p = '0;
       sum = '0;
       g = 0;
@@ -53,8 +58,10 @@ module opu_ipa
           if (window_i)  // tap (l / 8, l mod 8) of row j's channel; none past the window's
             x = l / 8 < opu_pkg::WIN_ROWS ?
                     taps_i[((l / 8 * opu_pkg::WIN_COLS + l % 8) * opu_pkg::CO + j) * 8 +: 8] : '0;
-          p[SW*l +: SW] = SW'($signed({fm_unsigned_i ? 1'b0 : x[7], x}) *
-                              $signed(weights_i[8*(j*opu_pkg::L+l) +: 8]));
+          operand = operand_i == opuc_isa_pkg::GEMM_OPERAND_I16 && !window_i ?
+                  {x, fm_next_i[8*l +: 8]} :
+                  {{8{operand_i == opuc_isa_pkg::GEMM_OPERAND_U8 ? 1'b0 : x[7]}}, x};
+          p[SW*l +: SW] = SW'(operand * $signed(weights_i[8*(j*opu_pkg::L+l) +: 8]));
         end
       nxt[0] = p;
       for (int unsigned s = 1; s <= S; s++) begin

@@ -39,6 +39,8 @@
 // are there; its requests are paced to 2 x granules a cycle (at most GN +
 // 2 granules - 1 banked), and a response is taken while the queue has room
 // for it after this cycle's pixels.
+// An interleaved load (an i16's plane) writes the frame's unit k to row
+// sram_addr + 2k, one unit a cycle: the rows between are the other plane's.
 `include "opu_field.svh"
 module opu_load
 #(
@@ -101,7 +103,8 @@ module opu_load
   logic [CW-1:0] gran2, took_if, took_else;
   logic [63:0]   bytes_one, bytes_pair;
   logic [opuc_isa_pkg::LOAD_COLS_WIDTH-1:0] rs_left_q;
-  logic        active_q, diagonal_q;
+  logic        active_q, diagonal_q, interleave_q;
+  logic [UW-1:0] sram_q;  // the frame's first unit, where an interleaved load spreads from
   logic [1:0]  buffer_q;
   logic [NW-1:0] rows_q;
   logic [31:0] cols_q, beats_q;
@@ -113,7 +116,7 @@ module opu_load
   // The loads taken, for the writers, as frame words: the head is the next
   // they take. pitch_pre_q is the width of the load start_i took.
   localparam int unsigned SPAN = RW + 2 * CW + 1;  // a compact row's first beat (`beat`)
-  localparam int unsigned FW = 2 + 1 + 1 + 2 + NW + CLW + LW + 5 * UW + 2 * PW + 2 * SW + RW +
+  localparam int unsigned FW = 1 + 2 + 1 + 1 + 2 + NW + CLW + LW + 5 * UW + 2 * PW + 2 * SW + RW +
                                LW + SPAN + 1;
   logic [FW-1:0] frame_in, next_frame;
   logic [$clog2(IN_FLIGHT):0] next_count_unused;
@@ -121,7 +124,7 @@ module opu_load
   logic [UW-1:0] pitch_pre_q;
   // The head's fields.
   logic [1:0]    f_buffer, f_gran;
-  logic          f_diagonal, f_compact, f_first_whole;
+  logic          f_interleave, f_diagonal, f_compact, f_first_whole;
   logic [NW-1:0] f_rows;
   logic [CLW-1:0] f_cols;
   logic [LW-1:0] f_stride, f_off;
@@ -189,7 +192,7 @@ module opu_load
     logic [3:0] sy;
     sy = 4'(`OPU_FIELD(insn_i, LOAD_ZEROS_Y)) + 1'b1;
     frame_in = {
-      `OPU_FIELD(insn_i, LOAD_BUFFER), `OPU_FIELD(insn_i, LOAD_DIAGONAL), rq_compact_q,
+      `OPU_FIELD(insn_i, LOAD_INTERLEAVE), `OPU_FIELD(insn_i, LOAD_BUFFER), `OPU_FIELD(insn_i, LOAD_DIAGONAL), rq_compact_q,
       `OPU_FIELD(insn_i, LOAD_GRANULES), `OPU_FIELD(insn_i, LOAD_ROWS), `OPU_FIELD(insn_i, LOAD_COLS),
       LW'(`OPU_FIELD(insn_i, LOAD_DRAM_STRIDE)), pitch_pre_q,
       // The height: rows read sy apart, and the padding.
@@ -215,7 +218,7 @@ module opu_load
     .clk_i, .rst_ni, .clear_i(1'b0), .push_i(pre_q), .data_i(frame_in), .pop_i(take), .head_o(next_frame),
     .empty_o(next_empty), .count_o(next_count_unused)
   );
-  assign {f_buffer, f_diagonal, f_compact, f_gran, f_rows, f_cols, f_stride, f_pitch, f_height,
+  assign {f_interleave, f_buffer, f_diagonal, f_compact, f_gran, f_rows, f_cols, f_stride, f_pitch, f_height,
           f_sram, f_row_step, f_first_unit, f_pad_left, f_pad_top, f_sx, f_sy, f_row_bytes, f_off,
           f_span, f_first_whole} = next_frame;
 
@@ -286,6 +289,11 @@ module opu_load
   assign rd_req_addr_o = (rq_compact_q ? rq_row_q & ~32'(opu_pkg::L - 1) : rq_row_q) + rq_off_q;
   assign dram_wait_o = active_q && rsp_more && !data_we;
 
+  // The row of the frame's unit a: 2a - sram_addr for an interleaved load.
+  function automatic logic [31:0] spread(input logic [31:0] a);
+    spread = interleave_q ? (a << 1) - 32'(sram_q) : a;
+  endfunction
+
   always_comb begin
     we_o = '0;
     waddr_o = '0;
@@ -298,13 +306,13 @@ module opu_load
     wdata_next_o = pixel2;
     if (data_we) begin
       we_o[buffer_q] = 1'b1;
-      waddr_o = 32'(rs_unit_q);
+      waddr_o = spread(32'(rs_unit_q));
       wbeat_o = rs_b_q[7:0];
       wdiag_o = diagonal_q;
       wpair_o = emit2;
     end else if (zero_write) begin
       we_o[buffer_q] = 1'b1;
-      waddr_o = 32'(UW'(zrow_unit_q + zx_q));
+      waddr_o = spread(32'(UW'(zrow_unit_q + zx_q)));
       wzero_o = 1'b1;
     end
   end
@@ -344,7 +352,8 @@ module opu_load
       buffer = `OPU_FIELD(insn_i, LOAD_BUFFER);
       compact = buffer == opuc_isa_pkg::LOAD_BUFFER_FEATURE_MAP &&
                 `OPU_FIELD(insn_i, LOAD_GRANULES) != 0;
-      pair = PAIRS > 0 && compact && `OPU_FIELD(insn_i, LOAD_ZEROS_X) == 0;
+      pair = PAIRS > 0 && compact && `OPU_FIELD(insn_i, LOAD_ZEROS_X) == 0 &&
+             !`OPU_FIELD(insn_i, LOAD_INTERLEAVE);
       paced = CW'(`OPU_FIELD(insn_i, LOAD_GRANULES)) << pair;
       row_bytes = compact_row_bytes(UW'(`OPU_FIELD(insn_i, LOAD_COLS)),
                                     `OPU_FIELD(insn_i, LOAD_GRANULES));
@@ -413,6 +422,7 @@ module opu_load
       {rs_r_q, rs_b_q, rs_row_unit_q, rs_unit_q} <= '0;
       {zy_q, zx_q, zrow_unit_q} <= '0;
       {compact_q, pair_q, rs_left_q, gran_q, row_bytes_q, gcnt_q, gbuf_q, rr_q} <= '0;
+      {interleave_q, sram_q} <= '0;
       {rs_bytes_q, rs_off_q, rs_last_q, rs_lo_q, rs_useful_q} <= '0;
     end else begin
       done_o <= finishing;
@@ -429,7 +439,9 @@ module opu_load
         row_step_q <= f_row_step;
         diagonal_q <= f_diagonal;
         compact_q <= f_compact;
-        pair_q <= PAIRS > 0 && f_compact && f_sx == 1;
+        pair_q <= PAIRS > 0 && f_compact && f_sx == 1 && !f_interleave;
+        interleave_q <= f_interleave;
+        sram_q <= f_sram;
         rs_left_q <= f_cols;
         gran_q <= f_gran;
         row_bytes_q <= f_row_bytes;

@@ -106,27 +106,32 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
     // A phased tile's taps each fill a sub-tile of their own (phases.h).
     const int64_t sub =
         g.Phases() > 1 ? (ky * g.phases_x + kx % g.phases_x) * unit.row.size * unit.col.size : 0;
-    for (int64_t plane = 0; plane < tiling.planes; ++plane) {
+    // An i16 input runs as two planes (the high bytes, signed, counting 256
+    // times, then the low bytes, unsigned), or interleaved, a pixel's two
+    // rows read whole in one.
+    const int64_t passes = tiling.interleaved ? 1 : tiling.planes;
+    const int64_t spread = tiling.interleaved ? 2 : 1;  // rows a pixel of a block takes
+    for (int64_t plane = 0; plane < passes; ++plane) {
       isa::GemmInsn gemm;
       gemm.acc_addr = place.acc_base + sub;
       gemm.fm_addr = place.fm_base +
-                     (plane * tiling.blocks + block) * place.in_rows * place.in_cols +
-                     ky * g.dy * place.in_cols + kx * g.dx;
-      gemm.fm_pitch = place.in_cols;
+                     (plane * tiling.blocks + block) * spread * place.in_rows * place.in_cols +
+                     spread * (ky * g.dy * place.in_cols + kx * g.dx);
+      gemm.fm_pitch = spread * place.in_cols;
       gemm.wgt_addr = place.weight_base + (row - unit.first_row);
       gemm.param_addr = place.param_row;
       gemm.out_rows = unit.row.size;
       gemm.out_cols = unit.col.size;
       gemm.stride_y = g.sy;
-      gemm.stride_x = g.sx;
+      gemm.stride_x = spread * g.sx;
       const bool first = g.Phases() > 1
                              ? block == 0 && plane == 0 && kx < g.phases_x  // a sub-tile's first
                              : unit.first_chunk && compute.insns.empty();
       gemm.init = first ? isa::GemmInsn::kFromBias : isa::GemmInsn::kAccumulate;
-      // An i16 input runs as two planes: the high bytes (signed, counting
-      // 256 times), then the low bytes (unsigned).
-      gemm.fm_unsigned = g.in_format == DType::kU8 || (tiling.planes == 2 && plane == 1);
-      gemm.high_byte = tiling.planes == 2 && plane == 0;
+      gemm.operand = tiling.interleaved                                ? isa::GemmInsn::kI16
+                     : tiling.planes == 2 && plane == 0                ? isa::GemmInsn::kHigh
+                     : g.in_format == DType::kU8 || tiling.planes == 2 ? isa::GemmInsn::kU8
+                                                                       : isa::GemmInsn::kI8;
       if (window) {
         gemm.depthwise = true;
         gemm.window_h = std::min(g.window_rows, g.kh - ky) - 1;

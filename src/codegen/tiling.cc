@@ -11,6 +11,7 @@ namespace {
 
 constexpr int64_t kMaxTileSide = 1023;  // Gemm.out_rows / out_cols: 10 bits
 constexpr int64_t kMaxPitch = 4095;     // Gemm.fm_pitch: 12 bits
+constexpr int64_t kMaxStrideX = 15;     // Gemm.stride_x: 4 bits
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -32,6 +33,7 @@ std::string Tiling::Text(const InnerProductGroup& g) const {
              slots > 2 ? Cat(", units ", slots, " deep") : "",
              store_blocks > 1 ? Cat(", ", store_blocks, " blocks a store") : "",
              store_depth > 2 ? Cat(", store groups ", store_depth, " deep") : "",
+             interleaved ? ", i16 read whole" : "",
              g.Phases() > 1 ? Cat(", as ", g.Phases(), " phases") : "",
              !g.packed ? ""
              : g.RowsPacked()
@@ -261,6 +263,12 @@ std::optional<Tiling> StoreGroupsFourDeep(const InnerProductGroup& g, const Tili
   q.acc_half = t.acc_half / 2;  // a block's room: two tiles' halves, now four quarters
   if (t.tile_h * t.tile_w * g.Phases() > q.acc_half) return std::nullopt;
   return q;
+}
+
+bool InterleavesPlanes(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u) {
+  // A pixel's two rows double Gemm.fm_pitch and stride_x (4 bits).
+  return u.fm_pairs && t.planes == 2 && g.window_rows == 0 &&
+         2 * t.InCols(g, t.tile_w) <= kMaxPitch && 2 * g.sx <= kMaxStrideX;
 }
 
 bool WeightsResidentFit(const Tiling& t, const OpuBufferUnits& u) {

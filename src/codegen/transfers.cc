@@ -43,7 +43,7 @@ int64_t Written(const isa::LoadInsn& fm, int64_t beats, int64_t L, int64_t Co, b
 void EstimateLoad(const isa::LoadInsn& fm, int64_t L, int64_t Co, int64_t units,
                   CycleEstimate& estimate) {
   const int64_t bytes = ReadBytes(fm, L, Co);
-  const bool pairs = estimate.FeatureMapPairs() && fm.granules > 0;
+  const bool pairs = estimate.FeatureMapPairs() && fm.granules > 0 && !fm.interleave;
   // The writers fill the frame a unit a cycle, its pixels a pair a cycle.
   const int64_t frame = LoadedUnits(fm) - fm.rows * fm.cols + PixelWrites(fm, pairs);
   estimate.Load(bytes, units, Written(fm, bytes / L, L, Co, pairs), frame, LoadedRows(fm));

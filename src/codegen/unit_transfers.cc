@@ -58,7 +58,11 @@ void LoadInputWindow(const GroupEmitter& e, const Unit& unit, const UnitPlace& p
       const int64_t pixel = input.PixelBytes(from.block);
       isa::LoadInsn fm;
       fm.buffer = isa::LoadInsn::kFeatureMap;
-      fm.sram_addr = place.fm_base + (plane * tiling.blocks + block) * window_units;
+      // Interleaved planes: a block's pixels take two rows, high then low.
+      fm.sram_addr = tiling.interleaved
+                         ? place.fm_base + 2 * block * window_units + plane
+                         : place.fm_base + (plane * tiling.blocks + block) * window_units;
+      fm.interleave = tiling.interleaved;
       fm.dram_addr =
           BlockBase(input, plane, from.block) + (along_y.pixel * width + along_x.pixel) * pixel;
       fm.rows = along_y.pixels;

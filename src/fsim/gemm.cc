@@ -98,6 +98,14 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
   const int64_t win_h = insn.depthwise ? insn.window_h + 1 : 1;
   const int64_t win_w = insn.depthwise ? insn.window_w + 1 : 1;
   const int64_t per_channel = insn.pair_rows ? 2 : 1;  // rows reading one lane
+  // An i16 read whole: each pixel's row holds its high bytes, the next its low.
+  const bool whole_i16 = insn.operand == isa::GemmInsn::kI16;
+  if (insn.depthwise && whole_i16)
+    return m.Fail("operand is 3 (an i16 in one pass) in depthwise mode: a window takes bytes");
+  if (whole_i16 && !m.units.fm_pairs)
+    return m.Fail(
+        "operand is 3 (an i16 in one pass): the feature-map buffer has one bank, so a read "
+        "returns no second row");
   if (insn.depthwise && (win_h - 1) * kTapRow + win_w > L)
     return m.Fail(Cat("a depthwise window of ", win_h, "x", win_w, " taps reaches lane ",
                       (win_h - 1) * kTapRow + win_w - 1, ": the array has ", L));
@@ -110,7 +118,7 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
   const int64_t rows_read =
       lines && insn.carry ? WindowRowsRead(insn) : (insn.out_rows - 1) * insn.stride_y + win_h;
   const int64_t last_fm = insn.fm_addr + (rows_read - 1) * insn.fm_pitch +
-                          (insn.out_cols - 1) * insn.stride_x + win_w - 1;
+                          (insn.out_cols - 1) * insn.stride_x + win_w - 1 + (whole_i16 ? 1 : 0);
   OPUC_RETURN_IF_ERROR(m.InRange("fm_addr", insn.fm_addr, last_fm - insn.fm_addr + 1,
                                  m.units.fm_rows, "feature-map row"));
   // The rows read as the line buffers take them: Co bytes a column (row j's
@@ -133,7 +141,7 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
     return OkStatus();  // checked; no data to move
   }
   const int8_t* w = &m.weight[static_cast<size_t>(insn.wgt_addr * Co * L)];
-  const int64_t scale = insn.high_byte ? 256 : 1;
+  const int64_t scale = insn.operand == isa::GemmInsn::kHigh ? 256 : 1;
   // With carry, window row ky of output row oy is row (oy + 1) stride_y - 1
   // + ky of the line slot's rows followed by the rows read.
   const int64_t slot = insn.line_slot * m.units.LineSlotColumns();
@@ -149,9 +157,11 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
       const int8_t* x = &m.fm[static_cast<size_t>(row * L)];
       int64_t* acc = &m.acc[static_cast<size_t>((insn.acc_addr + oy * insn.out_cols + ox) * Co)];
       const auto value_of = [&](int8_t b) -> int64_t {
-        return insn.fm_unsigned ? static_cast<uint8_t>(b) : b;
+        return insn.operand == isa::GemmInsn::kU8 ? static_cast<uint8_t>(b) : b;
       };
-      const auto byte = [&](int64_t at) -> int64_t { return value_of(x[at]); };
+      const auto byte = [&](int64_t at) -> int64_t {
+        return whole_i16 ? x[at] * 256 + static_cast<uint8_t>(x[L + at]) : value_of(x[at]);
+      };
       for (int64_t j = 0; j < Co; ++j) {
         int64_t sum = 0;
         if (insn.depthwise && lines && insn.carry) {

@@ -26,7 +26,8 @@ void Add(std::vector<Access>& list, Buffer buffer, int64_t first, int64_t count,
 
 void AccessesOfLoad(const isa::LoadInsn& i, std::vector<Access>& list) {
   if (i.buffer > 2) return;
-  Add(list, static_cast<Buffer>(i.buffer), i.sram_addr, LoadedUnits(i), true);
+  // An interleaved load's span, the other plane's rows between included.
+  Add(list, static_cast<Buffer>(i.buffer), i.sram_addr, LoadedSpan(i), true);
 }
 
 void AccessesOfGemm(const isa::GemmInsn& i, std::vector<Access>& list) {
@@ -35,7 +36,8 @@ void AccessesOfGemm(const isa::GemmInsn& i, std::vector<Access>& list) {
   // Each output row reads a run of feature-map rows (strided within it);
   // a depthwise window, such a run from each of its rows.
   const int64_t win_h = i.depthwise ? i.window_h + 1 : 1;
-  const int64_t win_w = i.depthwise ? i.window_w + 1 : 1;
+  // An i16 read whole takes each pixel's row and the next (its low plane).
+  const int64_t win_w = i.depthwise ? i.window_w + 1 : i.operand == isa::GemmInsn::kI16 ? 2 : 1;
   if (i.carry) {  // the rows below those its line slot holds, each once
     for (int64_t r = 0; r < WindowRowsRead(i); ++r)
       Add(list, Buffer::kFeatureMap, i.fm_addr + r * i.fm_pitch, WindowRowPixels(i), false);

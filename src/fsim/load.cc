@@ -9,7 +9,9 @@
 // and the region grows to match. A diagonal load spreads each L-byte unit
 // over a weight row's Co x L matrix: row j keeps lanes l with l mod Co = j.
 // A compact feature-map unit (granules x Co bytes) fills its row's first
-// lanes.
+// lanes. An interleaved load writes its region's unit k to row sram_addr +
+// 2k: the rows between are an i16's other plane, which a load of its own
+// writes (the array reads both planes of a pixel as one row pair).
 //
 //===----------------------------------------------------------------------===//
 #include <cstring>
@@ -60,22 +62,28 @@ Status ExecLoad(Machine& m, const isa::LoadInsn& insn) {
   const int64_t row_bytes = insn.diagonal                               ? unit * m.units.out_lanes
                             : insn.buffer == isa::LoadInsn::kFeatureMap ? m.units.lanes
                                                                         : unit;
+  if (insn.interleave && insn.buffer != isa::LoadInsn::kFeatureMap)
+    return m.Fail(Cat("interleave with buffer ", insn.buffer,
+                      ": only the feature map takes an i16's planes row by row"));
   const int64_t step_y = insn.zeros_y + 1, step_x = insn.zeros_x + 1;
   const int64_t height = LoadedRows(insn), pitch = LoadedPitch(insn);
-  OPUC_RETURN_IF_ERROR(m.InRange("sram_addr", insn.sram_addr, height * pitch, units, what));
+  OPUC_RETURN_IF_ERROR(m.InRange("sram_addr", insn.sram_addr, LoadedSpan(insn), units, what));
   const auto dram_size = m.dram_bytes;
   if (insn.rows > 0 && insn.cols > 0)
     OPUC_RETURN_IF_ERROR(m.InRange("dram_addr", insn.dram_addr,
                                    (insn.rows - 1) * insn.dram_stride + insn.cols * unit, dram_size,
                                    "DRAM byte"));
   if (m.dry) return OkStatus();  // checked; no data to move
-  uint8_t* region = base + insn.sram_addr * row_bytes;
-  std::memset(region, 0, static_cast<size_t>(height * pitch * row_bytes));
+  // The row of the region's unit k.
+  const int64_t spread = insn.interleave ? 2 : 1;
+  const auto unit_row = [&](int64_t k) { return base + (insn.sram_addr + k * spread) * row_bytes; };
+  for (int64_t k = 0; k < height * pitch; ++k)
+    std::memset(unit_row(k), 0, static_cast<size_t>(row_bytes));
   for (int64_t r = 0; r < insn.rows; ++r) {
     const uint8_t* from = m.dram->data() + insn.dram_addr + r * insn.dram_stride;
-    uint8_t* to = region + ((insn.pad_top + r * step_y) * pitch + insn.pad_left) * row_bytes;
+    const int64_t first = (insn.pad_top + r * step_y) * pitch + insn.pad_left;
     for (int64_t c = 0; c < insn.cols; ++c) {
-      uint8_t* row = to + c * step_x * row_bytes;
+      uint8_t* row = unit_row(first + c * step_x);
       if (!insn.diagonal) {
         std::memcpy(row, from + c * unit, static_cast<size_t>(unit));
         continue;

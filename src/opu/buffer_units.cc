@@ -20,6 +20,7 @@ OpuBufferUnits BufferUnits(const HwConfig& hw) {
     u.line_buffers = window_rows - 1;
     u.line_columns = hw.ipa.depthwise_line;
   }
+  u.fm_pairs = FeatureMapPairs(hw);
   return u;
 }
 

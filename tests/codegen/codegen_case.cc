@@ -300,6 +300,7 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   options.tapered_tiles = c.tapered_tiles;
   options.fm_slots = c.fm_slots;
   options.store_depth = c.store_depth;
+  options.whole_i16 = c.whole_i16;
   Expected<StepPlan> code = PlanSteps(graph, *partition, hw, options);
   REQUIRE_MESSAGE(code.ok(), code.status().ToString());
   REQUIRE(code->steps.size() == 1);
@@ -345,6 +346,7 @@ CaseRun RunCase(const Case& c, const HwConfig& hw, std::mt19937& rng) {
   ran.tapered = code->steps[0].tiling.find("(the first ") != std::string::npos;
   ran.fm_quarters = code->steps[0].tiling.find("windows 4 deep") != std::string::npos;
   ran.store_groups_deep = code->steps[0].tiling.find("store groups 4 deep") != std::string::npos;
+  ran.whole_i16 = code->steps[0].tiling.find("i16 read whole") != std::string::npos;
   ran.paired = code->steps[0].tiling.find("two pixels an entry") != std::string::npos;
   int run_of_loads = 0;
   bool framed_before = false;

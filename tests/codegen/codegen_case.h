@@ -84,6 +84,8 @@ struct Case {
   // PlanOptions::store_depth: 0 lets the tiling search choose; 4 where the
   // tiles fit.
   int64_t store_depth = 0;
+  // PlanOptions::whole_i16: an i16 input read whole where the buffer allows.
+  bool whole_i16 = true;
 };
 
 std::string Describe(const Case& c);
@@ -137,6 +139,7 @@ struct CaseRun {
   bool fm_quarters = false;
   /// Whether its whole-pixel stores hold four store groups at once.
   bool store_groups_deep = false;
+  bool whole_i16 = false;  // an i16 input read whole, a Gemm of operand I16
 };
 
 /// Builds the case's graph, runs the reference and the compiled group, and

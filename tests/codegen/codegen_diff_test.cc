@@ -139,6 +139,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
   const HwConfig hw = Dilating("opu1024");
   std::mt19937 rng(7);
   LayoutDraws layouts;
+  int whole_i16 = 0, two_passes_i16 = 0;  // i16 inputs read whole, and in two passes
   for (int i = 0; i < 80; ++i) {
     Case c = RandomCase(rng, true, hw.ipa.max_kernel, true);
     c.fold = i % 2 == 1;
@@ -150,9 +151,15 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
     c.tapered_tiles = i % 6 == 4 ? 2 : 0;
     c.fm_slots = i % 4 == 3 ? 4 : 0;
     c.store_depth = i % 5 == 4 ? 4 : 0;
-    layouts.Add(RunCase(c, hw, rng), c);
+    c.whole_i16 = i % 8 != 6;
+    const CaseRun ran = RunCase(c, hw, rng);
+    layouts.Add(ran, c);
+    whole_i16 += ran.whole_i16;
+    two_passes_i16 += c.in == DType::kI16 && !ran.whole_i16;
   }
   layouts.Check();
+  CHECK(whole_i16 > 0);
+  CHECK(two_passes_i16 > 0);
 }
 
 // Whether `words` hold a Gemm of the array's depthwise mode, one that

@@ -21,6 +21,7 @@ using namespace isa;
 inline HwConfig Tiny() { return *HwConfigPreset("tiny"); }
 
 struct Bench {
+  HwConfig hw = Tiny();
   std::vector<Word> program;
   std::vector<uint8_t> dram = std::vector<uint8_t>(1024, 0);
 
@@ -50,10 +51,10 @@ struct Bench {
   Status Run(OpuCounters* counters = nullptr) {
     [[maybe_unused]] const std::vector<uint8_t> before = dram;
     OpuCounters counts;
-    const Status status = RunFunctionalSim(Tiny(), program, dram, &counts);
+    const Status status = RunFunctionalSim(hw, program, dram, &counts);
     if (counters) *counters = counts;
 #ifdef OPUC_ALSO_RTL
-    if (status.ok()) rtl_test::RequireRtlMatches(Tiny(), program, before, dram, counts);
+    if (status.ok()) rtl_test::RequireRtlMatches(hw, program, before, dram, counts);
 #endif
     return status;
   }

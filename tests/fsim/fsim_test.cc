@@ -285,10 +285,10 @@ TEST_CASE("an i16 input in two passes into an i16 output (numerics.md E31, E32)"
   b.Add(Load(1, 0, 64, 1, 1, 32));
   b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
   GemmInsn low = Gemm(1, 1, 1, 1, 1);
-  low.fm_unsigned = 1;
+  low.operand = GemmInsn::kU8;
   b.Add(With(low, kPopPrev));
   GemmInsn high = Gemm(0, 1, 1, 1, 0);
-  high.high_byte = 1;
+  high.operand = GemmInsn::kHigh;
   b.Add(high);
   b.Add(With(Output(1, -32768, 32767), kPushNext));
   StoreInsn lo_plane = Store(1, 1, 1, 256, 8);
@@ -302,6 +302,54 @@ TEST_CASE("an i16 input in two passes into an i16 output (numerics.md E31, E32)"
   CHECK(b.dram[264] == 0xC3);
 }
 
+TEST_CASE("an i16 input in one pass over interleaved planes, the frame's zeros spread too") {
+  // On opu1024 (a unit: 64 bytes; a weight row 16 x 64; a param row 16 x
+  // 8), whose feature-map buffer has two banks: pixels (-12345, 30000) and
+  // (1000, -2), high planes at 0, low at 128.
+  Bench b;
+  b.hw = *HwConfigPreset("opu1024");
+  b.dram.assign(16384, 0);
+  b.Bytes(0, {-49, 117});
+  b.Bytes(64, {3, -1});
+  b.Bytes(128, {199, 48});
+  b.Bytes(192, {232, 254});
+  b.Bytes(1024, {3, -7});  // W[0] = [3, -7]
+  for (int j = 0; j < 16; ++j) b.Param(2048, j, 0, 1, 4);
+  // A zero pixel before the two: the high plane in rows 0, 2, 4, the low in 1, 3, 5.
+  for (int plane : {0, 1}) {
+    LoadInsn l = Load(0, plane, 128 * plane, 1, 2, 128);
+    l.pad_left = 1;
+    l.interleave = 1;
+    b.Add(l);
+  }
+  b.Add(Load(1, 0, 1024, 1, 1, 1024));
+  b.Add(With(Load(2, 0, 2048, 1, 1, 128), kPushNext));
+  GemmInsn whole = Gemm(0, 6, 1, 3, 1);
+  whole.stride_x = 2;
+  whole.operand = GemmInsn::kI16;
+  b.Add(With(whole, kPopPrev));
+  b.Add(With(Output(3, -32768, 32767), kPushNext));
+  b.Add(With(Store(1, 3, 3, 4096, 192), kPopPrev));
+  StoreInsn hi_plane = Store(1, 3, 3, 8192, 192);
+  hi_plane.high_byte = 1;
+  b.Add(hi_plane);
+  REQUIRE(b.Run().ok());
+  // -12345 * 3 + 30000 * -7 = -247035, (-247035 + 8) >> 4 = -15440 = 0xC3B0;
+  // 1000 * 3 + -2 * -7 = 3014, (3014 + 8) >> 4 = 188; the zero pixel 0.
+  CHECK(b.dram[4096] == 0);
+  CHECK(b.dram[8192] == 0);
+  CHECK(b.dram[4160] == 0xB0);
+  CHECK(b.dram[8256] == 0xC3);
+  CHECK(b.dram[4224] == 188);
+  CHECK(b.dram[8320] == 0);
+  // tiny's feature-map buffer has one bank: no second row to read.
+  Bench one_bank;
+  one_bank.Add(whole);
+  CHECK(one_bank.Run().message() ==
+        "instruction 0 (Gemm): operand is 3 (an i16 in one pass): the feature-map buffer has one "
+        "bank, so a read returns no second row");
+}
+
 TEST_CASE("the unsigned operand mode reads 200 where the signed one reads -56") {
   for (int mode : {0, 1}) {
     Bench b;
@@ -312,7 +360,7 @@ TEST_CASE("the unsigned operand mode reads 200 where the signed one reads -56") 
     b.Add(Load(1, 0, 64, 1, 1, 32));
     b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
     GemmInsn g = Gemm(0, 1, 1, 1, 1);
-    g.fm_unsigned = mode;
+    g.operand = mode ? GemmInsn::kU8 : GemmInsn::kI8;
     b.Add(With(g, kPopPrev));
     b.Add(With(Output(1, 0, 255), kPushNext));  // u8 output
     b.Add(With(Store(1, 1, 1, 256, 8), kPopPrev));

@@ -147,18 +147,20 @@ TEST_CASE("a load word, bit for bit as worked out by hand") {
   load.pad_right = 4;
   load.zeros_x = 1;
   load.diagonal = 1;
+  load.interleave = 1;
   load.deps.push_next = true;
   Expected<Word> word = Encode(load);
   REQUIRE(word.ok());
   // opcode 1 | push_next 0x80 | buffer 1<<8 | sram 2<<10 | dram 2^12<<26 | rows 3<<58
   CHECK(word->lo == 0x0C00004000000981u);
   // cols 4<<6 | stride 64<<18 | pads 1<<42, 2<<46, 3<<50, 4<<54 | zeros_x 1<<60
-  // | diagonal 1<<62 (bit 64 is bit 0 here)
-  CHECK(word->hi == 0x510C840001000100u);
-  CHECK(Disassemble(load) ==
-        "load buffer=1 sram_addr=2 dram_addr=4096 rows=3 cols=4 dram_stride=64 granules=0 "
-        "pad_top=1 pad_bottom=2 pad_left=3 pad_right=4 zeros_y=0 zeros_x=1 diagonal=1 | "
-        "push_next");
+  // | diagonal 1<<62 | interleave 1<<63 (bit 64 is bit 0 here)
+  CHECK(word->hi == 0xD10C840001000100u);
+  CHECK(
+      Disassemble(load) ==
+      "load buffer=1 sram_addr=2 dram_addr=4096 rows=3 cols=4 dram_stride=64 granules=0 "
+      "pad_top=1 pad_bottom=2 pad_left=3 pad_right=4 zeros_y=0 zeros_x=1 diagonal=1 interleave=1 | "
+      "push_next");
 }
 
 TEST_CASE("decoding refuses opcode 0, unknown opcodes and reserved bits") {
@@ -168,8 +170,8 @@ TEST_CASE("decoding refuses opcode 0, unknown opcodes and reserved bits") {
   CHECK(Decode(Word{15, 0}).status().message() == "opcode 15 is not an instruction");
   CHECK(Decode(Word{6, uint64_t{1} << 63}).status().message() ==
         "ResAdd.reserved (bits 127:124) is not 0");
-  CHECK(Decode(Word{1, uint64_t{1} << 63}).status().message() ==
-        "Load.reserved (bit 127) is not 0");
+  CHECK(Decode(Word{10, uint64_t{1} << 63}).status().message() ==
+        "Average.reserved (bits 127:111) is not 0");
   // Reserved fields wider than 64 bits: Table's runs over bits 58..127, and
   // only its last bit is set (checked bit by bit: found by fuzz_program as
   // a shift past 64 under UBSan).
@@ -223,7 +225,9 @@ TEST_CASE("named field values: the table's, and C++ constants of the same value"
   static_assert(GemmInsn::kAccumulate == 0 && GemmInsn::kFromBias == 1 && GemmInsn::kFromZero == 2);
   static_assert(TableInsn::kI8 == 0 && TableInsn::kU8 == 1 && TableInsn::kI16 == 2);
   static_assert(ResAddInsn::kI8 == 0 && ResAddInsn::kU8 == 1 && ResAddInsn::kI16 == 2);
-  CHECK(ValueTable().size() == 12);
+  static_assert(GemmInsn::kI8 == 0 && GemmInsn::kU8 == 1 && GemmInsn::kHigh == 2 &&
+                GemmInsn::kI16 == 3);
+  CHECK(ValueTable().size() == 16);
   CHECK(ValueTable()[1].name == "Weights");
   CHECK(ValueTable()[1].field == "buffer");
 }

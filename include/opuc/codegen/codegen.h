@@ -126,6 +126,10 @@ struct PlanOptions {
   /// (docs/codegen.md, "Tapered tiles"): 0 the tiling search does (never
   /// without the search), 1 never, 2 always where the tiles allow.
   int64_t tapered_tiles = 0;
+  /// Read an i16 input whole, its planes interleaved row by row on chip,
+  /// in one array pass instead of two (docs/codegen.md, "An i16 in one
+  /// pass"); not through a depthwise window.
+  bool whole_i16 = true;
 };
 
 /// Plans one step per group of `partition` (made for `hw` from the

@@ -32,6 +32,9 @@ struct OpuBufferUnits {
   /// `line_columns` columns of Co bytes each; none without.
   int64_t line_buffers = 0;
   int64_t line_columns = 0;
+  /// Whether the feature-map buffer keeps even and odd rows in two banks
+  /// (FeatureMapPairs): a read then returns the row after too.
+  bool fm_pairs = false;
   /// Columns from one Gemm.line_slot to the next: an eighth of the line
   /// buffers, even (the buffers keep even and odd columns in two banks).
   int64_t LineSlotColumns() const { return line_columns / 16 * 2; }
@@ -83,6 +86,12 @@ inline int64_t LoadedPitch(const isa::LoadInsn& l) {
   return l.pad_left + (l.cols == 0 ? 0 : (l.cols - 1) * (l.zeros_x + 1) + 1) + l.pad_right;
 }
 inline int64_t LoadedUnits(const isa::LoadInsn& l) { return LoadedRows(l) * LoadedPitch(l); }
+/// The buffer rows from `sram_addr` the region spans: an interleaved load's
+/// units are two rows apart.
+inline int64_t LoadedSpan(const isa::LoadInsn& l) {
+  const int64_t units = LoadedUnits(l);
+  return l.interleave && units > 0 ? 2 * units - 1 : units;
+}
 
 /// Pixels each input row of a depthwise Gemm spans: its window's width and
 /// the columns between its first and last output pixel.
