@@ -92,6 +92,8 @@ Expected<CompiledModel> CompileModel(Graph model,
   stage("passes");
   OPUC_RETURN_IF_ERROR(RunPasses(model, options).WithContext("passes"));
   stage("quantize");
+  // What an i16 costs is the hardware's: one pass or two in the array.
+  options.quantize.i16_in_one_pass = FeatureMapPairs(hw);
   Expected<QuantizedGraph> quantized = Quantize(model, calibration, options.quantize);
   if (!quantized.ok()) return quantized.status().WithContext("quantize");
   const Graph& graph = quantized->graph;

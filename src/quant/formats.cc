@@ -70,7 +70,7 @@ std::vector<bool> ProveNonNegative(const Graph& graph) {
 }
 
 FormatPlanner::FormatPlanner(const Graph& graph, const std::vector<TensorStats>& stats,
-                             std::vector<int> bits8, bool allow_unsigned,
+                             std::vector<int> bits8, bool allow_unsigned, bool i16_in_one_pass,
                              const std::vector<TensorId>& partial_sums)
     : stats_(stats), bits8_(std::move(bits8)) {
   const ActivationGroups unified = UnifyActivations(graph, partial_sums);
@@ -123,7 +123,8 @@ FormatPlanner::FormatPlanner(const Graph& graph, const std::vector<TensorStats>&
     if (node.op == OpKind::kSoftmax) g.may_widen = false;
     if (IsInnerProduct(node.op)) {
       const int64_t macs = NodeMacs(graph, static_cast<NodeId>(k));
-      g.extra_macs += macs;
+      // The array's depthwise window takes bytes: an i16 there is two passes.
+      if (!i16_in_one_pass || node.op == OpKind::kDepthwiseConv2D) g.extra_macs += macs;
       total_macs_ += macs;
     }
   }

@@ -36,7 +36,10 @@ std::vector<bool> ProveNonNegative(const Graph& graph);
 struct FormatGroup {
   std::vector<TensorId> members;
   bool may_widen = true;   ///< False when a softmax reads a member (8-bit inputs only).
-  int64_t extra_macs = 0;  ///< MACs of the inner products reading a member: i16's second pass.
+  /// MACs of the inner products that take a second pass where a member is
+  /// i16: every one reading a member, or with an array that reads an i16
+  /// whole (QuantizeOptions::i16_in_one_pass) the depthwise ones.
+  int64_t extra_macs = 0;
   double noise = 0.0;      ///< Σ squared error at the 8-bit format and length (voters).
   double signal = 0.0;     ///< Σ x² (voters).
 };
@@ -71,9 +74,11 @@ struct ActivationFormats {
 class FormatPlanner {
  public:
   /// `bits8`: the i8 lengths (ChooseActivationBits, maybe refined);
-  /// `allow_unsigned`: u8 where proved (else every 8-bit tensor is i8).
+  /// `allow_unsigned`: u8 where proved (else every 8-bit tensor is i8);
+  /// `i16_in_one_pass`: QuantizeOptions::i16_in_one_pass.
   FormatPlanner(const Graph& graph, const std::vector<TensorStats>& stats, std::vector<int> bits8,
-                bool allow_unsigned, const std::vector<TensorId>& partial_sums = {});
+                bool allow_unsigned, bool i16_in_one_pass,
+                const std::vector<TensorId>& partial_sums = {});
 
   const std::vector<FormatGroup>& groups() const { return groups_; }
   /// MACs of every inner product of the graph (one pass each).

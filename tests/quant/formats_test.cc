@@ -70,8 +70,13 @@ TEST_CASE("precision int8 keeps every activation i8, int16 widens all but softma
   CHECK(Named(q16->graph, "conv").dtype == DType::kI16);
   CHECK(Named(q16->graph, "r").dtype == DType::kI16);
   CHECK(Named(q16->graph, "y/int8").dtype == DType::kI16);  // softmax writes any format
-  // The only inner product reads x, which is i16: one extra pass over all MACs.
-  CHECK(q16->report.extra_mac_passes_percent == 100.0);
+  // The only inner product, a conv, reads x, which is i16: read whole, no
+  // extra pass; an array that takes an i16 in two passes, one over all MACs.
+  CHECK(q16->report.extra_mac_passes_percent == 0.0);
+  options.i16_in_one_pass = false;
+  Expected<QuantizedGraph> two_passes = Quantize(g, Samples(), options);
+  REQUIRE(two_passes.ok());
+  CHECK(two_passes->report.extra_mac_passes_percent == 100.0);
   // Both graphs run, and 16 bits are at least as close to float as 8.
   const auto sqnr = [&](const Graph& quantized) {
     return CompareWithFloat(g, quantized, Samples()).value().at(0).sqnr_db;
@@ -96,7 +101,7 @@ TEST_CASE("a u8 group of relu6 outputs takes the finest length that holds 6") {
     for (size_t t = 0; t < g.tensors.size(); ++t)
       if (!g.tensors[t].is_constant()) bits8[t] = bits;
     const std::vector<quant::TensorStats> stats(g.tensors.size());
-    const quant::FormatPlanner planner(g, stats, bits8, allow_unsigned);
+    const quant::FormatPlanner planner(g, stats, bits8, allow_unsigned, true);
     return planner.Plan(std::vector<bool>(planner.groups().size(), false));
   };
   const auto id = [&](const std::string& name) {
@@ -115,6 +120,31 @@ TEST_CASE("a u8 group of relu6 outputs takes the finest length that holds 6") {
   // A finer length chosen by least error stays; i8 (int8) keeps its length.
   CHECK(plan_with(6, true).bits[id("a6")] == 6);
   CHECK(plan_with(4, false).bits[id("a6")] == 4);
+}
+
+TEST_CASE("an i16 input costs a second pass in depthwise convs only, where the array reads it whole") {
+  // x (4x4, 2 channels) → 1x1 conv to 3 channels: 16 pixels x 2 x 3 = 96
+  // MACs; x → 1x1 depthwise conv: 16 x 2 = 32.
+  GraphBuilder b("passes");
+  const TensorId x = b.Input("x", DType::kF32, {1, 4, 4, 2});
+  const TensorId w = b.ConstantF32("w", {3, 1, 1, 2}, {1, 2, 3, 4, 5, 6});
+  const TensorId wd = b.ConstantF32("wd", {1, 1, 1, 2}, {1, 2});
+  b.Output(b.Op(OpKind::kConv2D, "c", {x, w}));
+  b.Output(b.Op(OpKind::kDepthwiseConv2D, "d", {x, wd}));
+  const Graph g = Build(std::move(b));
+  std::vector<int> bits8(g.tensors.size(), quant::kNoBits);
+  for (size_t t = 0; t < g.tensors.size(); ++t)
+    if (!g.tensors[t].is_constant()) bits8[t] = 4;
+  const std::vector<quant::TensorStats> stats(g.tensors.size());
+  for (const bool one_pass : {true, false}) {
+    const quant::FormatPlanner planner(g, stats, bits8, true, one_pass);
+    int64_t extra = -1;
+    for (const quant::FormatGroup& group : planner.groups())
+      for (TensorId t : group.members)
+        if (t == x) extra = group.extra_macs;
+    CHECK(extra == (one_pass ? 32 : 96 + 32));
+    CHECK(planner.total_macs() == 96 + 32);
+  }
 }
 
 TEST_CASE("precision mixed: a reachable target widens nothing, an unreachable one measures") {
