@@ -76,6 +76,10 @@ module opu_gemm
   // Depthwise: the read's column and row in the window, the read in flight
   // (its row, whether its column completes a pixel's window), the window.
   logic        dw, dw_q, rd_q, rd_fire_q;
+  // An i16 read whole (operand I16): a pixel is two feature-map rows, its
+  // high bytes then its low; in depthwise mode (`wide`) the window keeps a
+  // column's high bytes at columns 0 to 3 and its low bytes 4 further.
+  logic        i16, wide, wide_q;
   logic [2:0]  win_h, win_w, ky_q, rd_ky_q;
   logic [31:0] col_fm_q, pitch;
   logic [15:0] col_q, fire_col_q;  // columns of the window's row: fm_pitch reaches 4095
@@ -97,6 +101,8 @@ module opu_gemm
   assign stride_x = 32'(`OPU_FIELD(insn_i, GEMM_STRIDE_X));
   assign init = `OPU_FIELD(insn_i, GEMM_INIT);
   assign dw = `OPU_FIELD(insn_i, GEMM_DEPTHWISE);
+  assign i16 = `OPU_FIELD(insn_i, GEMM_OPERAND) == opuc_isa_pkg::GEMM_OPERAND_I16;
+  assign wide = dw && i16;
   assign win_h = `OPU_FIELD(insn_i, GEMM_WINDOW_H);  // rows - 1
   assign win_w = `OPU_FIELD(insn_i, GEMM_WINDOW_W);  // columns - 1
   assign wgt_raddr_o = 32'(`OPU_FIELD(insn_i, GEMM_WGT_ADDR));
@@ -108,10 +114,11 @@ module opu_gemm
   // Line buffers for rows of 2 to LINE_COLS pixels, stride_x 1 or 2 (a
   // shift, not a multiply, on the path to line_q), and every row in a window.
   assign last_col = {1'b0, `OPU_FIELD(insn_i, GEMM_OUT_COLS) - 10'd1} << (stride_x == 2);
+  // A wide column takes an address of both banks: half the columns.
   assign line = (stride_x == 1 || stride_x == 2) && (win_w != '0 || cols != 1) &&
-                32'(last_col) + 32'(win_w) + 1 <= opu_pkg::LINE_COLS &&
+                32'(last_col) + 32'(win_w) + 1 <= (wide ? opu_pkg::LINE_COLS / 2 : opu_pkg::LINE_COLS) &&
                 stride_y != 0 && stride_y <= 32'(win_h) + 1;
-  assign pair = opu_pkg::FM_PAIRS > 0 && line && stride_x == 2 && !win_w[0];
+  assign pair = opu_pkg::FM_PAIRS > 0 && line && stride_x == 2 && !win_w[0] && !wide;
 
   opu_ipa u_ipa (
     .clk_i, .valid_i(valid_q[0]), .fm_i(fm_rdata_i), .fm_next_i(fm_rdata_next_i),
@@ -161,29 +168,34 @@ module opu_gemm
     logic [LB-1:0] we_even, we_odd;
     logic [LB*TAP-1:0] even, odd, wdata_even, wdata_odd;
     always_ff @(posedge clk_i) rd_col_q <= col_q;
+    // A column's address: column / 2 (even and odd columns in the two
+    // banks), or, wide, the column (its high bytes in one bank, low in the other).
+    logic [BAW-1:0] waddr, raddr;
+    assign waddr = wide_q ? BAW'(rd_col_q) : BAW'(rd_col_q[15:1]);
+    assign raddr = wide_q ? BAW'(col_q) : BAW'(col_q[15:1]);
     always_comb begin
       for (int unsigned k = 0; k < LB; k++) begin
-        we_even[k] = rd_q && line_q && 3'(k) < win_h && (pair_q || !rd_col_q[0]);
-        we_odd[k] = rd_q && line_q && 3'(k) < win_h && (pair_q || rd_col_q[0]);
+        we_even[k] = rd_q && line_q && 3'(k) < win_h && (pair_q || wide_q || !rd_col_q[0]);
+        we_odd[k] = rd_q && line_q && 3'(k) < win_h && (pair_q || wide_q || rd_col_q[0]);
         wdata_even[k*TAP +: TAP] = 3'(k + 1) == win_h ? taps : even[((k + 1) % LB)*TAP +: TAP];
-        wdata_odd[k*TAP +: TAP] = 3'(k + 1) == win_h ? (pair_q ? taps2 : taps)
+        wdata_odd[k*TAP +: TAP] = 3'(k + 1) == win_h ? (pair_q || wide_q ? taps2 : taps)
                                                      : odd[((k + 1) % LB)*TAP +: TAP];
       end
       for (int unsigned ky = 0; ky < WH; ky++) begin
         column[ky*TAP +: TAP] = ky < LB && 3'(ky) != win_h ?
-            (rd_col_q[0] ? odd[(ky % LB)*TAP +: TAP] : even[(ky % LB)*TAP +: TAP]) : taps;
+            (rd_col_q[0] && !wide_q ? odd[(ky % LB)*TAP +: TAP] : even[(ky % LB)*TAP +: TAP]) : taps;
         column2[ky*TAP +: TAP] = ky < LB && 3'(ky) != win_h ? odd[(ky % LB)*TAP +: TAP] : taps2;
       end
     end
     for (genvar k = 0; k < LB; k++) begin : g_line
       opu_sdp_ram #(.WIDTH(TAP), .DEPTH(BANK_COLS)) u_even (
-        .clk_i, .we_i(we_even[k]), .waddr_i(slot_q + BAW'(rd_col_q[15:1])),
-        .wdata_i(wdata_even[k*TAP +: TAP]), .raddr_i(slot_q + BAW'(col_q[15:1])),
+        .clk_i, .we_i(we_even[k]), .waddr_i(slot_q + waddr), .wdata_i(wdata_even[k*TAP +: TAP]),
+        .raddr_i(slot_q + raddr),
         .rdata_o(even[k*TAP +: TAP])
       );
       opu_sdp_ram #(.WIDTH(TAP), .DEPTH(BANK_COLS)) u_odd (
-        .clk_i, .we_i(we_odd[k]), .waddr_i(slot_q + BAW'(rd_col_q[15:1])),
-        .wdata_i(wdata_odd[k*TAP +: TAP]), .raddr_i(slot_q + BAW'(col_q[15:1])),
+        .clk_i, .we_i(we_odd[k]), .waddr_i(slot_q + waddr), .wdata_i(wdata_odd[k*TAP +: TAP]),
+        .raddr_i(slot_q + raddr),
         .rdata_o(odd[k*TAP +: TAP])
       );
     end
@@ -204,14 +216,27 @@ module opu_gemm
                          FROM_NEXT2 = 2'd3;
   logic [2*WH*WW-1:0] win_sel;
   logic [WH*WW-1:0] win_en;
-  logic [WH*TAP-1:0] colin;
+  logic [WH*TAP-1:0] colin, colin2;
   always_comb
     for (int unsigned ky = 0; ky < WH; ky++) begin
       colin[ky*TAP +: TAP] = line_q ? column[ky*TAP +: TAP] : taps;
+      colin2[ky*TAP +: TAP] = line_q ? column2[ky*TAP +: TAP] : taps2;
       for (int unsigned kx = 0; kx < WW; kx++) begin
         win_sel[2*(ky*WW + kx) +: 2] = FROM_COLUMN;
         win_en[ky*WW + kx] = 1'b0;
-        if (rd_q && line_q && rd_load_q) begin
+        // Wide: columns 0 to 3 and 4 to 7 each a window of its own, fed a
+        // column's high and low bytes, shifting within themselves.
+        if (wide_q) begin
+          if (rd_q && (!line_q || rd_load_q)) begin
+            if (3'(kx % 4) == win_w && (line_q || 3'(ky) == rd_ky_q)) begin
+              win_en[ky*WW + kx] = 1'b1;
+              win_sel[2*(ky*WW + kx) +: 2] = kx >= 4 ? FROM_SECOND : FROM_COLUMN;
+            end else if (3'(kx % 4) < win_w && (line_q || rd_ky_q == '0)) begin
+              win_en[ky*WW + kx] = 1'b1;
+              win_sel[2*(ky*WW + kx) +: 2] = FROM_NEXT;
+            end
+          end
+        end else if (rd_q && line_q && rd_load_q) begin
           if (3'(kx) == win_w) begin
             win_en[ky*WW + kx] = 1'b1;
           end else if (pair_q && 4'(kx) == 4'(win_w) + 4'd1) begin
@@ -237,7 +262,7 @@ module opu_gemm
         if (win_en[ky*WW + kx])
           case (win_sel[2*(ky*WW + kx) +: 2])
             FROM_COLUMN: win_q[(ky*WW + kx)*TAP +: TAP] <= colin[ky*TAP +: TAP];
-            FROM_SECOND: win_q[(ky*WW + kx)*TAP +: TAP] <= column2[ky*TAP +: TAP];
+            FROM_SECOND: win_q[(ky*WW + kx)*TAP +: TAP] <= colin2[ky*TAP +: TAP];
             FROM_NEXT:   win_q[(ky*WW + kx)*TAP +: TAP] <= win_q[(ky*WW + (kx + 1) % WW)*TAP +: TAP];
             default:     win_q[(ky*WW + kx)*TAP +: TAP] <= win_q[(ky*WW + (kx + 2) % WW)*TAP +: TAP];
           endcase
@@ -246,7 +271,7 @@ module opu_gemm
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      {running_q, done_o, dw_q, rd_q, rd_fire_q, line_q, pair_q, rd_load_q} <= '0;
+      {running_q, done_o, dw_q, rd_q, rd_fire_q, line_q, pair_q, wide_q, rd_load_q} <= '0;
       until_q <= '0;
       {oy_q, ox_q, row_fm_q, fm_q, entry_q} <= '0;
       {ky_q, rd_ky_q, col_q, col_fm_q, fire_col_q} <= '0;
@@ -267,6 +292,7 @@ module opu_gemm
         dw_q <= dw;
         line_q <= dw && line;
         pair_q <= dw && pair;
+        wide_q <= wide;
         // The rows before the first that completes windows: the window's
         // but one, or with carry (its rows above in the buffers) stride_y - 1.
         until_q <= `OPU_FIELD(insn_i, GEMM_CARRY) ? stride_y - 1 : 32'(win_h);
@@ -286,7 +312,7 @@ module opu_gemm
         end
         if (col_q != fire_col_q || ox_q + 1 != cols) begin
           col_q <= col_q + (pair_q ? 16'd2 : 16'd1);
-          fm_q <= fm_q + (pair_q ? 32'd2 : 32'd1);
+          fm_q <= fm_q + (pair_q || wide_q ? 32'd2 : 32'd1);
         end else begin
           {ox_q, col_q} <= '0;
           fire_col_q <= 16'(win_w);
@@ -314,8 +340,8 @@ module opu_gemm
           end
           if (col_q != fire_col_q || ox_q + 1 != cols) begin
             col_q <= col_q + 1;
-            col_fm_q <= col_fm_q + 1;
-            fm_q <= col_fm_q + 1;
+            col_fm_q <= col_fm_q + (wide_q ? 32'd2 : 32'd1);
+            fm_q <= col_fm_q + (wide_q ? 32'd2 : 32'd1);
           end else begin
             {ox_q, col_q} <= '0;
             fire_col_q <= 16'(win_w);
@@ -329,7 +355,7 @@ module opu_gemm
       end else if (running_q) begin
         if (ox_q + 1 < cols) begin
           ox_q <= ox_q + 1;
-          fm_q <= fm_q + stride_x;
+          fm_q <= fm_q + (i16 ? stride_x << 1 : stride_x);  // stride_x counts pixels
         end else begin
           ox_q <= '0;
           oy_q <= oy_q + 1;

@@ -2,10 +2,12 @@
 // lanes with the CO rows of the weight matrix (signed). A lane's operand is
 // its byte (signed, or unsigned: a u8 or the low byte of an i16 in a pass
 // of its own), or with operand I16 an i16 whole: the byte high, the next
-// row's (fm_next_i) low. CO x L multipliers, one pixel a cycle, pipelined
-// for the clock (docs/rtl.md, Timing): the 16 x 8-bit products (a DSP
-// slice's 25 x 18) are registered (its M register), then each lane's L
-// products are summed by an adder tree, two levels a register, not a chain.
+// row's (fm_next_i) low; through the depthwise window, taps kx < 4 an
+// i16's high bytes, the taps 4 further its low. CO x L multipliers, one
+// pixel a cycle, pipelined for the clock (docs/rtl.md, Timing): the 16 x
+// 8-bit products (a DSP slice's 25 x 18) are registered (its M register),
+// then each lane's L products are summed by an adder tree, two levels a
+// register, not a chain.
 // A pixel's sums come IPA_STAGES cycles after its operands (opu_shapes.svh).
 // In the depthwise window mode (opu_gemm) lane l of row j multiplies the
 // window's tap (l / 8, l mod 8) of row j's channel instead of the pixel's
@@ -58,9 +60,12 @@ module opu_ipa
           if (window_i)  // tap (l / 8, l mod 8) of row j's channel; none past the window's
             x = l / 8 < opu_pkg::WIN_ROWS ?
                     taps_i[((l / 8 * opu_pkg::WIN_COLS + l % 8) * opu_pkg::CO + j) * 8 +: 8] : '0;
-          operand = operand_i == opuc_isa_pkg::GEMM_OPERAND_I16 && !window_i ?
-                  {x, fm_next_i[8*l +: 8]} :
-                  {{8{operand_i == opuc_isa_pkg::GEMM_OPERAND_U8 ? 1'b0 : x[7]}}, x};
+          // An i16 whole: the pixel's two rows; through the window, its
+          // high bytes on taps kx < 4 (x 256), its low bytes on kx >= 4.
+          if (operand_i == opuc_isa_pkg::GEMM_OPERAND_I16)
+            operand = !window_i ? {x, fm_next_i[8*l +: 8]} : l % 8 < 4 ? {x, 8'h00} : {8'h00, x};
+          else
+            operand = {{8{operand_i == opuc_isa_pkg::GEMM_OPERAND_U8 ? 1'b0 : x[7]}}, x};
           p[SW*l +: SW] = SW'(operand * $signed(weights_i[8*(j*opu_pkg::L+l) +: 8]));
         end
       nxt[0] = p;

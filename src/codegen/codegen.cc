@@ -169,6 +169,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     else if (!fold && options.packed_pixels)
       codegen::UsePackedPixels(g, units, options.compact_pixels);
     codegen::ChooseDepthwiseWindow(g, hw, units);
+    g.i16_whole = options.whole_i16 && codegen::ReadsI16Whole(g, units);
     Expected<codegen::Tiling> tiling = codegen::ChooseTiling(g, units);
     if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", g.group));
     Ready r{d.step, std::move(g), *tiling, {}, fold, doubles_output, pairs_input};

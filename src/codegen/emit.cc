@@ -109,8 +109,8 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
     // An i16 input runs as two planes (the high bytes, signed, counting 256
     // times, then the low bytes, unsigned), or interleaved, a pixel's two
     // rows read whole in one.
-    const int64_t passes = tiling.interleaved ? 1 : tiling.planes;
-    const int64_t spread = tiling.interleaved ? 2 : 1;  // rows a pixel of a block takes
+    const int64_t passes = g.i16_whole ? 1 : tiling.planes;
+    const int64_t spread = g.i16_whole ? 2 : 1;  // rows a pixel of a block takes
     for (int64_t plane = 0; plane < passes; ++plane) {
       isa::GemmInsn gemm;
       gemm.acc_addr = place.acc_base + sub;
@@ -123,12 +123,12 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
       gemm.out_rows = unit.row.size;
       gemm.out_cols = unit.col.size;
       gemm.stride_y = g.sy;
-      gemm.stride_x = spread * g.sx;
+      gemm.stride_x = g.sx;  // pixels, each `spread` rows
       const bool first = g.Phases() > 1
                              ? block == 0 && plane == 0 && kx < g.phases_x  // a sub-tile's first
                              : unit.first_chunk && compute.insns.empty();
       gemm.init = first ? isa::GemmInsn::kFromBias : isa::GemmInsn::kAccumulate;
-      gemm.operand = tiling.interleaved                                ? isa::GemmInsn::kI16
+      gemm.operand = g.i16_whole                                       ? isa::GemmInsn::kI16
                      : tiling.planes == 2 && plane == 0                ? isa::GemmInsn::kHigh
                      : g.in_format == DType::kU8 || tiling.planes == 2 ? isa::GemmInsn::kU8
                                                                        : isa::GemmInsn::kI8;

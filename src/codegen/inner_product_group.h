@@ -147,6 +147,12 @@ struct InnerProductGroup {
 
   DType in_format = DType::kI8;
   DType out_format = DType::kI8;  ///< Of `output`.
+  /// An i16 input read whole (ReadsI16Whole): its planes row by row on chip
+  /// (a pixel's high row, then its low) and each Gemm's operand I16, one
+  /// array pass instead of two (docs/codegen.md, "An i16 in one pass"); a
+  /// depthwise window's weight rows then hold each tap's weight twice, at
+  /// lane 8 ky + kx for the high bytes and 4 further for the low.
+  bool i16_whole = false;
 
   /// weight(o, ky, kx, i): conv2d [O, kh, kw, I]; depthwise [1, kh, kw, O]
   /// (i unused); fully_connected [O, I] (ky = kx = 0); transpose_conv2d

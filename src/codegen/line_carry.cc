@@ -6,11 +6,12 @@
 namespace opuc::codegen {
 
 LineCarry::LineCarry(const InnerProductGroup& g, const Tiling& tiling, const OpuBufferUnits& u)
-    : units_(u), planes_(tiling.planes) {
+    : units_(u), planes_(g.i16_whole ? 1 : tiling.planes) {
   const int64_t slot = u.LineSlotColumns();
   if (g.window_rows == 0 || slot == 0 || WindowGemms(g) != 1 || g.Phases() != 1) return;
-  // A tile's widest row, and a pair's second column past it.
-  const int64_t columns = g.kw + (tiling.tile_w - 1) * g.sx + 1;
+  // A tile's widest row, and a pair's second column past it; an i16 read
+  // whole takes two columns a pixel.
+  const int64_t columns = (g.kw + (tiling.tile_w - 1) * g.sx) * (g.i16_whole ? 2 : 1) + 1;
   const int64_t each = (columns + slot - 1) / slot;
   if (tiling.out_blocks * planes_ * each > 8) return;  // Gemm.line_slot: 3 bits
   slots_each_ = each;
@@ -31,7 +32,8 @@ void LineCarry::Place(isa::GemmInsn& gemm, const Unit& unit, int64_t plane) {
                kept.col_first == unit.col.first && before.out_cols == gemm.out_cols &&
                before.stride_x == gemm.stride_x && before.stride_y == gemm.stride_y &&
                before.window_h == gemm.window_h && before.window_w == gemm.window_w &&
-               before.lane == gemm.lane && before.pair_rows == gemm.pair_rows;
+               before.lane == gemm.lane && before.pair_rows == gemm.pair_rows &&
+               before.operand == gemm.operand;
   if (gemm.carry) gemm.fm_addr += (gemm.window_h + 1 - gemm.stride_y) * gemm.fm_pitch;
   kept = {true, unit.row.first + unit.row.size, unit.col.first, gemm};
 }

@@ -11,7 +11,6 @@ namespace {
 
 constexpr int64_t kMaxTileSide = 1023;  // Gemm.out_rows / out_cols: 10 bits
 constexpr int64_t kMaxPitch = 4095;     // Gemm.fm_pitch: 12 bits
-constexpr int64_t kMaxStrideX = 15;     // Gemm.stride_x: 4 bits
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -33,7 +32,7 @@ std::string Tiling::Text(const InnerProductGroup& g) const {
              slots > 2 ? Cat(", units ", slots, " deep") : "",
              store_blocks > 1 ? Cat(", ", store_blocks, " blocks a store") : "",
              store_depth > 2 ? Cat(", store groups ", store_depth, " deep") : "",
-             interleaved ? ", i16 read whole" : "",
+             g.i16_whole ? ", i16 read whole" : "",
              g.Phases() > 1 ? Cat(", as ", g.Phases(), " phases") : "",
              !g.packed ? ""
              : g.RowsPacked()
@@ -265,10 +264,10 @@ std::optional<Tiling> StoreGroupsFourDeep(const InnerProductGroup& g, const Tili
   return q;
 }
 
-bool InterleavesPlanes(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u) {
-  // A pixel's two rows double Gemm.fm_pitch and stride_x (4 bits).
-  return u.fm_pairs && t.planes == 2 && g.window_rows == 0 &&
-         2 * t.InCols(g, t.tile_w) <= kMaxPitch && 2 * g.sx <= kMaxStrideX;
+bool ReadsI16Whole(const InnerProductGroup& g, const OpuBufferUnits& u) {
+  const int64_t row = (g.out_w - 1) * g.sx + (g.kw - 1) * g.dx + 1;  // the widest input row
+  return u.fm_pairs && g.in_format == DType::kI16 && (g.window_rows == 0 || g.kw <= kTapRow / 2) &&
+         2 * row <= kMaxPitch;
 }
 
 bool WeightsResidentFit(const Tiling& t, const OpuBufferUnits& u) {

@@ -42,11 +42,6 @@ struct Tiling {
   int64_t blocks = 1;                     ///< Input blocks a unit reads (depthwise: its one block).
   std::vector<InputBlockSource> sources;  ///< Every input block: where it comes from.
   int64_t planes = 1;                     ///< 2 for an i16 input.
-  /// An i16 input's planes row by row on chip (a pixel's high row, then its
-  /// low), so that the array reads a pixel whole: a Gemm of operand I16, one
-  /// pass instead of two (docs/codegen.md, "An i16 in one pass"). Not for a
-  /// depthwise window, whose taps are bytes.
-  bool interleaved = false;
   int64_t taps = 1;
   int64_t out_blocks = 1;          ///< ceil(out_c / Co).
   int64_t rows_per_out_block = 1;  ///< Weight rows: taps x blocks (a depthwise window: Gemms).
@@ -232,11 +227,12 @@ std::optional<Tiling> FmQuarters(const InnerProductGroup& g, const Tiling& t,
 /// block's room rather than a half; else nothing.
 std::optional<Tiling> StoreGroupsFourDeep(const InnerProductGroup& g, const Tiling& t);
 
-/// Whether the array may read `t`'s i16 input whole (Tiling::interleaved):
-/// a feature-map buffer of two banks (its read returns the next row too),
-/// an ordinary window (not a depthwise one) whose doubled row pitch and
-/// column stride fit the Gemm's fields.
-bool InterleavesPlanes(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u);
+/// Whether the array may read `g`'s i16 input whole (InnerProductGroup::
+/// i16_whole): a feature-map buffer of two banks (its read returns the next
+/// row too), a depthwise window at most 4 taps wide (the low bytes take
+/// the taps 4 further), and the whole input row's doubled pitch fits
+/// Gemm.fm_pitch.
+bool ReadsI16Whole(const InnerProductGroup& g, const OpuBufferUnits& u);
 
 /// Whether every output block's weight rows fit the weight buffer at once
 /// and a unit takes a block's rows in one chunk (so that every unit still

@@ -95,10 +95,7 @@ std::vector<Tiling> CandidateTilings(const InnerProductGroup& g, const Tiling& f
     if (options.store_blocks == 2 && !grouped.empty()) tilings.clear();
     for (Tiling& t : grouped) tilings.push_back(std::move(t));
   }
-  for (Tiling& t : tilings) {
-    t.slots = std::max<int64_t>(2, options.unit_slots);
-    t.interleaved = options.whole_i16 && InterleavesPlanes(g, t, units);
-  }
+  for (Tiling& t : tilings) t.slots = std::max<int64_t>(2, options.unit_slots);
   return tilings;
 }
 

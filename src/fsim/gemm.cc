@@ -25,7 +25,7 @@ constexpr int64_t kTapRow = 8;  // lanes from one kernel row of a depthwise wind
 bool SameRows(const isa::GemmInsn& a, const isa::GemmInsn& b) {
   return a.line_slot == b.line_slot && a.out_cols == b.out_cols && a.stride_x == b.stride_x &&
          a.stride_y == b.stride_y && a.window_h == b.window_h && a.window_w == b.window_w &&
-         a.lane == b.lane && a.pair_rows == b.pair_rows;
+         a.lane == b.lane && a.pair_rows == b.pair_rows && a.operand == b.operand;
 }
 
 // The line slot's checks: it fits the line buffers, and a carry's rows are
@@ -40,7 +40,7 @@ Status CheckLines(const Machine& m, const isa::GemmInsn& insn, bool lines) {
     return OkStatus();
   }
   const int64_t first = insn.line_slot * m.units.LineSlotColumns();
-  const int64_t columns = WindowRowPixels(insn) + (GemmReadsPairs(insn) ? 1 : 0);
+  const int64_t columns = GemmLineColumns(insn);
   if (first + columns > m.units.line_columns)
     return m.Fail(Cat("line_slot ", insn.line_slot, " keeps columns ", first, "..",
                       first + columns - 1, "; the line buffers have ", m.units.line_columns));
@@ -60,7 +60,7 @@ Status CheckLines(const Machine& m, const isa::GemmInsn& insn, bool lines) {
 // rows before the end; the rest keep theirs.
 void KeepLines(Machine& m, const isa::GemmInsn& insn, const std::vector<int8_t>& read) {
   const int64_t Co = m.units.out_lanes, first = insn.line_slot * m.units.LineSlotColumns();
-  const int64_t columns = WindowRowPixels(insn) + (GemmReadsPairs(insn) ? 1 : 0);
+  const int64_t columns = GemmLineColumns(insn);
   const int64_t rows = WindowRowsRead(insn);
   m.line_writers.push_back(insn);
   for (int64_t c = first; c < first + columns; ++c)
@@ -98,17 +98,21 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
   const int64_t win_h = insn.depthwise ? insn.window_h + 1 : 1;
   const int64_t win_w = insn.depthwise ? insn.window_w + 1 : 1;
   const int64_t per_channel = insn.pair_rows ? 2 : 1;  // rows reading one lane
-  // An i16 read whole: each pixel's row holds its high bytes, the next its low.
+  // An i16 read whole: each pixel's row holds its high bytes, the next its
+  // low; the window keeps them at taps kx and kx + 4.
   const bool whole_i16 = insn.operand == isa::GemmInsn::kI16;
-  if (insn.depthwise && whole_i16)
-    return m.Fail("operand is 3 (an i16 in one pass) in depthwise mode: a window takes bytes");
+  const int64_t px = PixelRows(insn);
+  if (insn.depthwise && whole_i16 && win_w > kTapRow / 2)
+    return m.Fail(Cat("a depthwise window of an i16 read whole is ", win_w,
+                      " taps wide: its low bytes take the taps 4 further, so 4 at most"));
   if (whole_i16 && !m.units.fm_pairs)
     return m.Fail(
         "operand is 3 (an i16 in one pass): the feature-map buffer has one bank, so a read "
         "returns no second row");
-  if (insn.depthwise && (win_h - 1) * kTapRow + win_w > L)
+  const int64_t reach = win_w + (whole_i16 ? kTapRow / 2 : 0);  // an i16's low bytes 4 further
+  if (insn.depthwise && (win_h - 1) * kTapRow + reach > L)
     return m.Fail(Cat("a depthwise window of ", win_h, "x", win_w, " taps reaches lane ",
-                      (win_h - 1) * kTapRow + win_w - 1, ": the array has ", L));
+                      (win_h - 1) * kTapRow + reach - 1, ": the array has ", L));
   if (insn.depthwise && insn.lane + (Co - 1) / per_channel >= L)
     return m.Fail(Cat("lane is ", insn.lane, ": its ", Co, " rows read lanes past ", L - 1));
   const bool lines = GemmUsesLines(insn, m.units.line_columns);
@@ -118,12 +122,12 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
   const int64_t rows_read =
       lines && insn.carry ? WindowRowsRead(insn) : (insn.out_rows - 1) * insn.stride_y + win_h;
   const int64_t last_fm = insn.fm_addr + (rows_read - 1) * insn.fm_pitch +
-                          (insn.out_cols - 1) * insn.stride_x + win_w - 1 + (whole_i16 ? 1 : 0);
+                          ((insn.out_cols - 1) * insn.stride_x + win_w) * px - 1;
   OPUC_RETURN_IF_ERROR(m.InRange("fm_addr", insn.fm_addr, last_fm - insn.fm_addr + 1,
                                  m.units.fm_rows, "feature-map row"));
   // The rows read as the line buffers take them: Co bytes a column (row j's
   // channel's), a pair's second column one past the row where it has one.
-  const int64_t columns = lines ? WindowRowPixels(insn) + (GemmReadsPairs(insn) ? 1 : 0) : 0;
+  const int64_t columns = lines ? GemmLineColumns(insn) : 0;
   std::vector<int8_t> read;
   if (lines && !m.dry) {
     read.assign(static_cast<size_t>(rows_read * columns * Co), 0);
@@ -153,7 +157,8 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
   };
   for (int64_t oy = 0; oy < insn.out_rows; ++oy) {
     for (int64_t ox = 0; ox < insn.out_cols; ++ox) {
-      const int64_t row = insn.fm_addr + oy * insn.stride_y * insn.fm_pitch + ox * insn.stride_x;
+      const int64_t row =
+          insn.fm_addr + oy * insn.stride_y * insn.fm_pitch + ox * insn.stride_x * px;
       const int8_t* x = &m.fm[static_cast<size_t>(row * L)];
       int64_t* acc = &m.acc[static_cast<size_t>((insn.acc_addr + oy * insn.out_cols + ox) * Co)];
       const auto value_of = [&](int8_t b) -> int64_t {
@@ -164,16 +169,21 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
       };
       for (int64_t j = 0; j < Co; ++j) {
         int64_t sum = 0;
-        if (insn.depthwise && lines && insn.carry) {
-          for (int64_t ky = 0; ky < win_h; ++ky)
-            for (int64_t kx = 0; kx < win_w; ++kx)
-              sum += value_of(carried(oy, ky, ox * insn.stride_x + kx, j)) *
-                     w[j * L + ky * kTapRow + kx];
-        } else if (insn.depthwise) {
+        if (insn.depthwise) {
+          // Tap (ky, kx)'s byte of plane p (1: an i16's low bytes), from the
+          // line slot and the rows read, or from the rows.
           const int64_t lane = insn.lane + j / per_channel;
+          const auto tap = [&](int64_t ky, int64_t kx, int64_t p) -> int8_t {
+            if (lines && insn.carry) return carried(oy, ky, (ox * insn.stride_x + kx) * px + p, j);
+            return x[(ky * insn.fm_pitch + kx * px + p) * L + lane];
+          };
           for (int64_t ky = 0; ky < win_h; ++ky)
-            for (int64_t kx = 0; kx < win_w; ++kx)
-              sum += byte((ky * insn.fm_pitch + kx) * L + lane) * w[j * L + ky * kTapRow + kx];
+            for (int64_t kx = 0; kx < win_w; ++kx) {
+              const int8_t* wk = &w[j * L + ky * kTapRow + kx];
+              sum += whole_i16 ? tap(ky, kx, 0) * 256 * wk[0] +
+                                     static_cast<uint8_t>(tap(ky, kx, 1)) * wk[kTapRow / 2]
+                               : value_of(tap(ky, kx, 0)) * wk[0];
+            }
         } else {
           for (int64_t l = 0; l < L; ++l) sum += byte(l) * w[j * L + l];
         }

@@ -37,15 +37,15 @@ void AccessesOfGemm(const isa::GemmInsn& i, std::vector<Access>& list) {
   // a depthwise window, such a run from each of its rows.
   const int64_t win_h = i.depthwise ? i.window_h + 1 : 1;
   // An i16 read whole takes each pixel's row and the next (its low plane).
-  const int64_t win_w = i.depthwise ? i.window_w + 1 : i.operand == isa::GemmInsn::kI16 ? 2 : 1;
+  const int64_t win_w = i.depthwise ? i.window_w + 1 : 1, px = PixelRows(i);
   if (i.carry) {  // the rows below those its line slot holds, each once
     for (int64_t r = 0; r < WindowRowsRead(i); ++r)
-      Add(list, Buffer::kFeatureMap, i.fm_addr + r * i.fm_pitch, WindowRowPixels(i), false);
+      Add(list, Buffer::kFeatureMap, i.fm_addr + r * i.fm_pitch, WindowRowPixels(i) * px, false);
   } else {
     for (int64_t oy = 0; oy < i.out_rows; ++oy)
       for (int64_t ky = 0; ky < win_h; ++ky)
         Add(list, Buffer::kFeatureMap, i.fm_addr + (oy * i.stride_y + ky) * i.fm_pitch,
-            (i.out_cols - 1) * i.stride_x + win_w, false);
+            ((i.out_cols - 1) * i.stride_x + win_w) * px, false);
   }
   Add(list, Buffer::kWeight, i.wgt_addr, 1, false);
   if (i.init == 1) Add(list, Buffer::kParam, i.param_addr, 1, false);

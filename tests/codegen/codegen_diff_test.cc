@@ -166,7 +166,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
 // takes fewer kernel rows than its group's kernel (several a tile), and
 // one that takes the rows above its tile from its line slot (carry).
 struct Windows {
-  bool any = false, partial = false, carried = false;
+  bool any = false, partial = false, carried = false, i16_whole = false;
 };
 Windows DepthwiseWindows(const std::vector<isa::Word>& words, int64_t k) {
   Windows w;
@@ -178,6 +178,7 @@ Windows DepthwiseWindows(const std::vector<isa::Word>& words, int64_t k) {
     w.any = true;
     w.partial = w.partial || gemm->window_h + 1 < k;
     w.carried = w.carried || gemm->carry;
+    w.i16_whole = w.i16_whole || gemm->operand == isa::GemmInsn::kI16;
   }
   return w;
 }
@@ -200,6 +201,9 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
   int windowed = 0, partial = 0, strided = 0, doubled = 0, wide = 0, i16 = 0, u8 = 0, after = 0;
   int carried = 0, carried_strided = 0, carried_i16 = 0, paired = 0, paired_5x5 = 0;
   int tapered_carried = 0, tapered_paired = 0, quarters_carried = 0;
+  // i16 windows read whole (3x3: high bytes on taps 0-2, low on 4-6), with
+  // their rows carried, at stride 2, and in two passes (5x5, or tiny).
+  int i16_whole = 0, i16_whole_carried = 0, i16_whole_strided = 0, i16_two_passes = 0;
   for (int i = 0; i < 60; ++i) {
     const HwConfig& hw = *configs[i % 3];
     Case c = RandomCase(rng, true, hw.ipa.max_kernel, &hw != &tiny, true);
@@ -226,6 +230,10 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
     quarters_carried += w.carried && ran.fm_quarters;
     carried_strided += w.carried && c.stride == 2;
     carried_i16 += w.carried && c.in == DType::kI16;
+    i16_whole += w.i16_whole;
+    i16_whole_carried += w.i16_whole && w.carried;
+    i16_whole_strided += w.i16_whole && c.stride == 2;
+    i16_two_passes += w.any && c.in == DType::kI16 && !w.i16_whole;
     strided += c.stride == 2;
     doubled += c.multiplier == 2;
     wide += c.ci > hw.array.input_channels;
@@ -243,6 +251,10 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
   CHECK(quarters_carried > 0);
   CHECK(carried_strided > 0);
   CHECK(carried_i16 > 0);
+  CHECK(i16_whole > 0);
+  CHECK(i16_whole_carried > 0);
+  CHECK(i16_whole_strided > 0);
+  CHECK(i16_two_passes > 0);
   CHECK(strided > 0);
   CHECK(doubled > 0);
   CHECK(wide > 0);

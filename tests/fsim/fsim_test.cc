@@ -324,8 +324,7 @@ TEST_CASE("an i16 input in one pass over interleaved planes, the frame's zeros s
   }
   b.Add(Load(1, 0, 1024, 1, 1, 1024));
   b.Add(With(Load(2, 0, 2048, 1, 1, 128), kPushNext));
-  GemmInsn whole = Gemm(0, 6, 1, 3, 1);
-  whole.stride_x = 2;
+  GemmInsn whole = Gemm(0, 6, 1, 3, 1);  // stride_x 1: a pixel, two rows
   whole.operand = GemmInsn::kI16;
   b.Add(With(whole, kPopPrev));
   b.Add(With(Output(3, -32768, 32767), kPushNext));

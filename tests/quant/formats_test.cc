@@ -122,15 +122,19 @@ TEST_CASE("a u8 group of relu6 outputs takes the finest length that holds 6") {
   CHECK(plan_with(4, false).bits[id("a6")] == 4);
 }
 
-TEST_CASE("an i16 input costs a second pass in depthwise convs only, where the array reads it whole") {
-  // x (4x4, 2 channels) → 1x1 conv to 3 channels: 16 pixels x 2 x 3 = 96
-  // MACs; x → 1x1 depthwise conv: 16 x 2 = 32.
+TEST_CASE("an i16 input costs a second pass only in depthwise convs wider than 4 taps") {
+  // x (4x8, 2 channels) → 1x1 conv to 3 channels: 32 pixels x 2 x 3 = 192
+  // MACs; → 1x1 depthwise conv: 32 x 2 = 64; → 1x5 depthwise conv (no
+  // padding: 4x4 outputs): 16 x 2 x 5 = 160, the one whose window cannot
+  // keep the low bytes 4 taps on.
   GraphBuilder b("passes");
-  const TensorId x = b.Input("x", DType::kF32, {1, 4, 4, 2});
+  const TensorId x = b.Input("x", DType::kF32, {1, 4, 8, 2});
   const TensorId w = b.ConstantF32("w", {3, 1, 1, 2}, {1, 2, 3, 4, 5, 6});
-  const TensorId wd = b.ConstantF32("wd", {1, 1, 1, 2}, {1, 2});
+  const TensorId w1 = b.ConstantF32("w1", {1, 1, 1, 2}, {1, 2});
+  const TensorId w5 = b.ConstantF32("w5", {1, 1, 5, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
   b.Output(b.Op(OpKind::kConv2D, "c", {x, w}));
-  b.Output(b.Op(OpKind::kDepthwiseConv2D, "d", {x, wd}));
+  b.Output(b.Op(OpKind::kDepthwiseConv2D, "d1", {x, w1}));
+  b.Output(b.Op(OpKind::kDepthwiseConv2D, "d5", {x, w5}));
   const Graph g = Build(std::move(b));
   std::vector<int> bits8(g.tensors.size(), quant::kNoBits);
   for (size_t t = 0; t < g.tensors.size(); ++t)
@@ -142,8 +146,8 @@ TEST_CASE("an i16 input costs a second pass in depthwise convs only, where the a
     for (const quant::FormatGroup& group : planner.groups())
       for (TensorId t : group.members)
         if (t == x) extra = group.extra_macs;
-    CHECK(extra == (one_pass ? 32 : 96 + 32));
-    CHECK(planner.total_macs() == 96 + 32);
+    CHECK(extra == (one_pass ? 160 : 192 + 64 + 160));
+    CHECK(planner.total_macs() == 192 + 64 + 160);
   }
 }
 

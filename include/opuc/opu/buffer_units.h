@@ -98,19 +98,31 @@ inline int64_t LoadedSpan(const isa::LoadInsn& l) {
 inline int64_t WindowRowPixels(const isa::GemmInsn& g) {
   return g.window_w + 1 + (g.out_cols - 1) * g.stride_x;
 }
+/// Feature-map rows a pixel of a Gemm's input takes: 2 for an i16 read
+/// whole (operand I16: its high row, then its low), else 1.
+inline int64_t PixelRows(const isa::GemmInsn& g) {
+  return g.operand == isa::GemmInsn::kI16 ? 2 : 1;
+}
 /// Whether a depthwise Gemm reads its rows through the window's line
-/// buffers (opu_gemm.sv's `line`): rows of 2 to line_columns pixels,
-/// stride_x 1 or 2, and every input row in a window.
+/// buffers (opu_gemm.sv's `line`): rows of 2 to line_columns pixels (half
+/// as many for an i16 read whole, whose pixel takes an address of both
+/// banks), stride_x 1 or 2, and every input row in a window.
 inline bool GemmUsesLines(const isa::GemmInsn& g, int64_t line_columns) {
   const int64_t row = WindowRowPixels(g);
-  return g.depthwise && line_columns > 1 && row >= 2 && row <= line_columns &&
+  return g.depthwise && line_columns > 1 && row >= 2 && row * PixelRows(g) <= line_columns &&
          (g.stride_x == 1 || g.stride_x == 2) && g.stride_y >= 1 && g.stride_y <= g.window_h + 1;
 }
 /// Whether such a Gemm takes a pair of pixels a cycle (stride_x 2, an odd
-/// window width): the pair's second is read, and kept, one column past
-/// the row's last.
+/// window width, bytes): the pair's second is read, and kept, one column
+/// past the row's last.
 inline bool GemmReadsPairs(const isa::GemmInsn& g) {
-  return g.stride_x == 2 && g.window_w % 2 == 0;
+  return g.stride_x == 2 && g.window_w % 2 == 0 && PixelRows(g) == 1;
+}
+/// The line buffers' columns a depthwise Gemm with line buffers keeps (in
+/// units of a bank's half-address: a byte column; an i16's pixel takes two,
+/// its high bytes and its low): its row's, and a pair's second.
+inline int64_t GemmLineColumns(const isa::GemmInsn& g) {
+  return WindowRowPixels(g) * PixelRows(g) + (GemmReadsPairs(g) ? 1 : 0);
 }
 /// The pooled entries a 2x2 max pool that ends a post pass keeps
 /// (hw/rtl/opu_pool_tail.sv, POOL_TAIL_ENTRIES).

@@ -97,11 +97,12 @@ struct QuantizeOptions {
   /// residual, and an add (docs/numerics.md §1c). Needs kMixed or kInt16
   /// (the partial sums are i16); a second pass of the array per layer.
   bool wide_weights = false;
-  /// The array reads an i16 input whole in an ordinary inner product (a
-  /// feature-map buffer of two banks, FeatureMapPairs: opu1024), so an i16
-  /// activation costs a second array pass only where a depthwise conv reads
-  /// it (the depthwise window takes bytes); false: wherever an inner
-  /// product reads it (tiny). CompileModel sets it from the hardware.
+  /// The array reads an i16 input whole (a feature-map buffer of two banks,
+  /// FeatureMapPairs: opu1024), so an i16 activation costs a second array
+  /// pass only where a depthwise conv of a kernel wider than 4 taps reads it
+  /// (the window keeps the low bytes 4 taps after the high); false:
+  /// wherever an inner product reads it (tiny). CompileModel sets it from
+  /// the hardware.
   bool i16_in_one_pass = true;
   /// With kMixed (and not `wide_weights`): choose 16-bit weights per layer
   /// together with the i16 activations, and make the choice on photographs
