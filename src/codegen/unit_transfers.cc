@@ -59,9 +59,8 @@ void LoadInputWindow(const GroupEmitter& e, const Unit& unit, const UnitPlace& p
       isa::LoadInsn fm;
       fm.buffer = isa::LoadInsn::kFeatureMap;
       // Interleaved planes: a block's pixels take two rows, high then low.
-      fm.sram_addr = g.i16_whole
-                         ? place.fm_base + 2 * block * window_units + plane
-                         : place.fm_base + (plane * tiling.blocks + block) * window_units;
+      fm.sram_addr = g.i16_whole ? place.fm_base + 2 * block * window_units + plane
+                                 : place.fm_base + (plane * tiling.blocks + block) * window_units;
       fm.interleave = g.i16_whole;
       fm.dram_addr =
           BlockBase(input, plane, from.block) + (along_y.pixel * width + along_x.pixel) * pixel;

@@ -101,7 +101,7 @@ Expected<CompiledModel> CompileModel(Graph model,
   Expected<HwPartition> partition = PartitionForHardware(graph, hw);
   if (!partition.ok()) return partition.status().WithContext("partition");
   stage("codegen");
-  Expected<StepPlan> plan = PlanSteps(graph, *partition, hw);
+  Expected<StepPlan> plan = PlanSteps(graph, *partition, hw, options.plan);
   if (!plan.ok()) return plan.status().WithContext("codegen");
   stage("program");
   ProgramBuild build;

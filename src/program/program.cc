@@ -4,6 +4,7 @@
 
 #include "opuc/file_io/file_io.h"
 #include "opuc/program/program.h"
+#include "support/format.h"
 
 namespace opuc {
 
@@ -27,10 +28,27 @@ std::vector<isa::Word> ProgramStep::Words() const {
 
 uint32_t InstructionVersion(const isa::Instruction& insn) {
   if (const auto* gemm = std::get_if<isa::GemmInsn>(&insn))
-    return gemm->line_slot != 0 || gemm->carry ? kLineCarryVersion : 1;
+    return gemm->operand == isa::GemmInsn::kI16  ? kI16WholeVersion
+           : gemm->line_slot != 0 || gemm->carry ? kLineCarryVersion
+                                                 : 1;
+  if (const auto* load = std::get_if<isa::LoadInsn>(&insn))
+    return load->interleave ? kI16WholeVersion : 1;
   if (const auto* store = std::get_if<isa::StoreInsn>(&insn))
     return store->extra_blocks != 0 ? kStoreBlocksVersion : 1;
   return 1;
+}
+
+std::string VersionReason(const isa::Instruction& insn) {
+  std::string fields;
+  if (const auto* gemm = std::get_if<isa::GemmInsn>(&insn))
+    fields = gemm->operand == isa::GemmInsn::kI16  ? "operand I16 needs"
+             : gemm->line_slot != 0 || gemm->carry ? "line_slot and carry need"
+                                                   : "";
+  if (const auto* load = std::get_if<isa::LoadInsn>(&insn))
+    fields = load->interleave ? "interleave needs" : "";
+  if (const auto* store = std::get_if<isa::StoreInsn>(&insn))
+    fields = store->extra_blocks != 0 ? "extra_blocks need" : "";
+  return fields.empty() ? fields : Cat(fields, " format version ", InstructionVersion(insn));
 }
 
 const ActivationLayout* Program::Find(TensorId tensor) const {

@@ -344,11 +344,10 @@ Status ProgramReader::CheckInstructions() const {
       for (size_t w = 0; w < words.size(); ++w) {
         Expected<isa::Instruction> insn = isa::Decode(words[w]);
         if (!insn.ok() || InstructionVersion(*insn) <= program_.version_) continue;
-        const bool gemm = std::holds_alternative<isa::GemmInsn>(*insn);
-        return InvalidArgument(Cat(where, ": instruction ", w,
-                                   gemm ? " (Gemm): line_slot and carry" : " (Store): extra_blocks",
-                                   " need format version ", InstructionVersion(*insn),
-                                   "; the program says ", program_.version_));
+        const std::string_view name =
+            std::visit([](const auto& x) { return std::decay_t<decltype(x)>::kName; }, *insn);
+        return InvalidArgument(Cat(where, ": instruction ", w, " (", name, "): ",
+                                   VersionReason(*insn), "; the program says ", program_.version_));
       }
     }
     OPUC_RETURN_IF_ERROR(CheckDramAccesses(program_, step).WithContext(where));

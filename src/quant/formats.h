@@ -35,14 +35,14 @@ std::vector<bool> ProveNonNegative(const Graph& graph);
 /// A unified group of activations and what choosing its format needs.
 struct FormatGroup {
   std::vector<TensorId> members;
-  bool may_widen = true;   ///< False when a softmax reads a member (8-bit inputs only).
+  bool may_widen = true;  ///< False when a softmax reads a member (8-bit inputs only).
   /// MACs of the inner products that take a second pass where a member is
   /// i16: every one reading a member, or with an array that reads an i16
   /// whole (QuantizeOptions::i16_in_one_pass) the depthwise ones of kernels
   /// wider than 4 taps.
   int64_t extra_macs = 0;
-  double noise = 0.0;      ///< Σ squared error at the 8-bit format and length (voters).
-  double signal = 0.0;     ///< Σ x² (voters).
+  double noise = 0.0;   ///< Σ squared error at the 8-bit format and length (voters).
+  double signal = 0.0;  ///< Σ x² (voters).
 };
 
 /// Every activation's format and fraction length (kF32 / kNoBits elsewhere).

@@ -192,7 +192,8 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
     }
     return own;
   };
-  const PlannedConfig base = PlanConfig(g0, stats_of(on_all.stats), {}, {}, options.i16_in_one_pass);
+  const PlannedConfig base =
+      PlanConfig(g0, stats_of(on_all.stats), {}, {}, options.i16_in_one_pass);
   std::set<std::string> outputs, output_makers;
   for (TensorId t : g0.outputs) outputs.insert(g0.tensor(t).name);
   for (const Node& node : g0.nodes)
@@ -247,7 +248,8 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
       price_probes.back().push_back(probe);
   }
   for (size_t f = 0; f < price_stats.size(); ++f) {
-    const PlannedConfig fold = PlanConfig(g0, stats_of(*price_stats[f]), {}, {}, options.i16_in_one_pass);
+    const PlannedConfig fold =
+        PlanConfig(g0, stats_of(*price_stats[f]), {}, {}, options.i16_in_one_pass);
     const ActivationFormats eight = fold.planner.Plan(fold.wide);
     OPUC_ASSIGN_OR_RETURN(const Graph rounded, WithRoundedWeights(g0, eight.bits, unsplit.grams));
     Graph probed = rounded;
@@ -316,13 +318,16 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
   const auto extra_passes = [&](const PerLayerSetting& s) -> Expected<double> {
     OPUC_ASSIGN_OR_RETURN(const PerLayerChoice::Config c,
                           choice.Make(s.wide_layers, on_all.stats, on_all.grams));
-    return passes(c, PlanConfig(c.graph, c.stats, c.partial_sums, s.wide_tensors, options.i16_in_one_pass), nullptr);
+    return passes(
+        c, PlanConfig(c.graph, c.stats, c.partial_sums, s.wide_tensors, options.i16_in_one_pass),
+        nullptr);
   };
   const auto build = [&](const PerLayerSetting& s,
                          const std::vector<TensorStats>& stats) -> Expected<QuantizedGraph> {
     OPUC_ASSIGN_OR_RETURN(PerLayerChoice::Config c,
                           choice.Make(s.wide_layers, stats, on_all.grams));
-    const PlannedConfig p = PlanConfig(c.graph, c.stats, c.partial_sums, s.wide_tensors, options.i16_in_one_pass);
+    const PlannedConfig p =
+        PlanConfig(c.graph, c.stats, c.partial_sums, s.wide_tensors, options.i16_in_one_pass);
     OPUC_ASSIGN_OR_RETURN(QuantizedGraph q,
                           Lower(c.graph, p.planner.Plan(p.wide), c.grams, options.threads));
     passes(c, p, &q.report);

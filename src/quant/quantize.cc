@@ -144,8 +144,7 @@ Expected<QuantizedGraph> Quantize(const Graph& graph,
   }
 
   const quant::FormatPlanner planner(equalized, stats, bits, options.precision != Precision::kInt8,
-                                     options.i16_in_one_pass,
-                                     partial_sums);
+                                     options.i16_in_one_pass, partial_sums);
   const auto build = [&](const std::vector<bool>& wide) {
     return quant::Lower(equalized, planner.Plan(wide), grams, options.threads);
   };

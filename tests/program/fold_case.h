@@ -168,13 +168,17 @@ inline int64_t RunFoldCase(const FoldCase& c, const HwConfig& hw, std::mt19937& 
   CHECK(paired == c.ShouldPair(hw.array.input_channels, hw.array.output_channels));
   bool compact = false;  // the oldest version that holds the program
   for (const ActivationLayout& a : program->activations()) compact = compact || a.granule > 0;
-  bool blocks = false;  // a Store of several blocks a pixel
+  bool blocks = false, whole = false;  // a Store of several blocks a pixel; an i16 read whole
   for (const isa::Word& w : program->steps()[0].Words()) {
     Expected<isa::Instruction> insn = isa::Decode(w);
     const auto* store = insn.ok() ? std::get_if<isa::StoreInsn>(&*insn) : nullptr;
+    const auto* gemm = insn.ok() ? std::get_if<isa::GemmInsn>(&*insn) : nullptr;
     blocks = blocks || (store != nullptr && store->extra_blocks > 0);
+    whole = whole || (gemm != nullptr && gemm->operand == isa::GemmInsn::kI16);
   }
-  CHECK(program->version() == (blocks    ? kStoreBlocksVersion
+  CHECK(whole == (c.in == DType::kI16 && FeatureMapPairs(hw)));
+  CHECK(program->version() == (whole     ? kI16WholeVersion
+                               : blocks  ? kStoreBlocksVersion
                                : paired  ? kPixelPairsVersion
                                : compact ? kCompactPixelsVersion
                                : folded  ? kInputFoldVersion

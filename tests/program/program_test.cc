@@ -171,7 +171,7 @@ TEST_CASE("program: a newer format version is refused") {
   const auto bytes = fbb.CreateVector(graph);
   fbb.Finish(opup::CreateProgram(fbb, kProgramVersion + 1, build, bytes), "OPUP");
   const std::vector<uint8_t> newer(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-  CHECK(ReadError(newer) == "small.opup: format version is 9; this opuc reads 1 to 8");
+  CHECK(ReadError(newer) == "small.opup: format version is 10; this opuc reads 1 to 9");
 }
 
 TEST_CASE("program: whole-pixel stores are written as version 7 and read back") {
@@ -484,6 +484,15 @@ TEST_CASE("program: the semantic checks name what is wrong") {
     CHECK(ReadError(WithVersion(m.Write(), 6)) ==
           "small.opup: " + step_name + ": instruction " + std::to_string(at) +
               " (Store): extra_blocks need format version 7; the program says 6");
+  }
+  SUBCASE("an i16 read whole in a version 8 program") {
+    test::SmallModel m = base;
+    const size_t at = PatchWord<isa::LoadInsn>(m.OpuSteps()[0]->words, [](isa::LoadInsn& l) {
+                        l.interleave = 1;
+                      }).first;
+    CHECK(ReadError(WithVersion(m.Write(), 8)) ==
+          "small.opup: " + step_name + ": instruction " + std::to_string(at) +
+              " (Load): interleave needs format version 9; the program says 8");
   }
   SUBCASE("a store into the constants") {
     test::SmallModel m = base;

@@ -130,9 +130,9 @@ TEST_CASE("default program: 25 dB on every output on held-out photographs") {
       MESSAGE(name << " " << a.name << ": " << a.sqnr_db << " dB on heldout/");
       CHECK(a.sqnr_db >= 25.0);
     }
-    // Issue 49 asks for at most +35% array passes; the default takes
-    // +70% to +129% (docs/quantization.md): reported, not yet met.
-    WARN(q.report.extra_mac_passes_percent <= 35.0);
+    // Issue 49: at most +35% array passes over int8 (the array reads an i16
+    // whole; docs/quantization.md measures +0%, +24% and +10%).
+    CHECK(q.report.extra_mac_passes_percent <= 35.0);
   }
 }
 

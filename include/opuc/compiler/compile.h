@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "opuc/codegen/codegen.h"
 #include "opuc/file_io/aligned_bytes.h"
 #include "opuc/ir/graph.h"
 #include "opuc/opu/hw_config.h"
@@ -30,6 +31,9 @@ struct CompileOptions {
   int opt_level = 3;
   std::vector<std::string> disabled_passes;
   QuantizeOptions quantize;
+  /// What codegen may choose (tilings, layouts, an i16 read whole); the
+  /// defaults are what `opuc compile` does.
+  PlanOptions plan;
   /// Recorded in the program's build table: the source's name, and its
   /// SHA-256 as given or, when that is empty, hashed from `source` (the
   /// model file as read) on a thread of its own while the compile runs

@@ -36,11 +36,12 @@ namespace opuc {
 /// granule), version 4 packed rows (an activation's pack), version 5 pixel
 /// pairs (a fold's pixels, a Store's pair), version 6 line slots (a Gemm's
 /// line_slot and carry), version 7 whole-pixel stores (a Store's
-/// extra_blocks), version 8 doubled maps (an activation's doubled); a
-/// program is
+/// extra_blocks), version 8 doubled maps (an activation's doubled),
+/// version 9 an i16 read whole (a Gemm's operand I16, a Load's
+/// interleave); a program is
 /// written as the oldest version that holds it, so that older readers
 /// still take what they can run.
-inline constexpr uint32_t kProgramVersion = 8;
+inline constexpr uint32_t kProgramVersion = 9;
 /// The first version whose activations may be folded.
 inline constexpr uint32_t kInputFoldVersion = 2;
 /// The first version whose activations may have compact pixels.
@@ -56,12 +57,19 @@ inline constexpr uint32_t kLineCarryVersion = 6;
 inline constexpr uint32_t kStoreBlocksVersion = 7;
 /// The first version whose activations may store their channels twice.
 inline constexpr uint32_t kDoubledMapsVersion = 8;
+/// The first version whose Gemms may read an i16 whole (operand I16) and
+/// whose Loads may interleave its planes.
+inline constexpr uint32_t kI16WholeVersion = 9;
 
 /// The oldest program format version whose instructions may do what
 /// `insn` does: a Gemm that keeps its rows in a line slot other than the
 /// first or takes them from one needs kLineCarryVersion, a Store of
-/// several blocks a pixel kStoreBlocksVersion, anything else 1.
+/// several blocks a pixel kStoreBlocksVersion, a Gemm of operand I16 or an
+/// interleaved Load kI16WholeVersion, anything else 1.
 uint32_t InstructionVersion(const isa::Instruction& insn);
+/// Why `insn` needs InstructionVersion(insn): "interleave needs format
+/// version 9" ("" for version 1).
+std::string VersionReason(const isa::Instruction& insn);
 
 /// How a program was built (schema/opup.fbs, table Build).
 struct ProgramBuild {
