@@ -29,7 +29,10 @@ int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, co
   const Shape& w = graph.tensor(node.inputs[1]).shape;
   const Shape& out = graph.tensor(node.outputs[0]).shape;
   const int64_t L = hw.array.input_channels, Co = hw.array.output_channels;
-  const int64_t planes = in.dtype == DType::kI16 ? 2 : 1;
+  // An i16 input: one pass where the array reads it whole (a feature-map
+  // buffer of two banks; a depthwise window at most 4 taps wide), else two.
+  const bool i16 = in.dtype == DType::kI16, whole = i16 && FeatureMapPairs(hw);
+  const int64_t planes = i16 && !whole ? 2 : 1;
   switch (node.op) {
     case OpKind::kConv2D:  // out [N,Ho,Wo,Co], w [Co,Kh,Kw,Ci]
       if (out.size() != 4 || w.size() != 4) break;
@@ -56,21 +59,23 @@ int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, co
           (a.depth_multiplier == 1 || a.depth_multiplier == 2) && Co % a.depth_multiplier == 0 &&
           w[2] <= std::min<int64_t>(8, L) && L <= 128;
       const int64_t gemms = windowed ? CeilDiv(w[1], std::min(w[1], rows)) : w[1] * w[2];
+      const int64_t passes = i16 && (!whole || (windowed && w[2] > 4)) ? 2 : 1;
       // A window fed from line buffers takes every input pixel of the rows
       // it walks, a pixel a cycle, or a pair at stride 2 with an odd width
       // where the feature-map buffer has pairs: a stride-2 output pixel
       // costs 2 (or 4) cycles however the map is tiled.
       int64_t walk = 1;
       if (windowed && hw.ipa.depthwise_line > 0) {
-        const bool pairs = a.strides[1] == 2 && w[2] % 2 == 1 && FeatureMapPairs(hw);
+        const bool pairs = a.strides[1] == 2 && w[2] % 2 == 1 && FeatureMapPairs(hw) &&
+                           !(i16 && passes == 1);  // an i16 read whole: no pairs
         walk = a.strides[0] * a.strides[1] / (pairs ? 2 : 1);
         // Over a doubled map, a stride-1 product of Co/2 channels runs as a
         // window of kw + 2 at stride 2: two output pixels an entry of Co
         // channels, reading a pair a cycle (codegen's PairsDepthwise).
         if (doubled && FeatureMapPairs(hw) && 2 * out[3] == Co && a.strides == Pair{1, 1})
-          return out[0] * out[1] * CeilDiv(out[2], 2) * gemms * planes;
+          return out[0] * out[1] * CeilDiv(out[2], 2) * gemms * passes;
       }
-      return out[0] * out[1] * out[2] * gemms * walk * CeilDiv(out[3], Co) * planes;
+      return out[0] * out[1] * out[2] * gemms * walk * CeilDiv(out[3], Co) * passes;
     }
     case OpKind::kTransposeConv2D: {  // w [Co,Kh,Kw,Ci]: an output pixel takes at least
       if (out.size() != 4 || w.size() != 4) break;  // floor(K / s) taps along each axis

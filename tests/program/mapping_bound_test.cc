@@ -224,20 +224,25 @@ int64_t FirstOpuArrayCycles(const Program& program) {
 }
 
 /// The array term of the one OPU step of a 16 x 16 x 24 map through a
-/// 3 x 3 depthwise conv of `stride`, compiled for opu1024.
-int64_t DepthwiseArrayCycles(int64_t stride) {
+/// k x k depthwise conv of `stride`, compiled for opu1024 at `precision`.
+int64_t DepthwiseArrayCycles(int64_t stride, Precision precision = Precision::kInt8,
+                             int64_t k = 3) {
   GraphBuilder b("dw");
   const TensorId x = b.Input("x", DType::kF32, {1, 16, 16, 24});
   Attributes a;
   a.Set("padding", std::string("same"));
   a.Set("strides", std::vector<int64_t>{stride, stride});
   b.Output(b.Op(OpKind::kDepthwiseConv2D, "dw",
-                {x, b.ConstantF32("dw/w", {1, 3, 3, 24}, test::Ramp(216, 0.05f, -0.3f))}, a));
+                {x, b.ConstantF32("dw/w", {1, k, k, 24},
+                                  test::Ramp(static_cast<size_t>(k * k * 24), 0.05f, -0.3f))},
+                a));
   const Graph model = std::move(b).Finish().value();
   std::vector<std::vector<HostTensor>> samples;
   for (uint64_t seed = 1; seed <= 2; ++seed) samples.push_back(test::SeededInputs(model, seed));
   const HwConfig hw = HwConfigPreset("opu1024").value();
-  const QuantizedGraph q = Quantize(model, samples).value();
+  QuantizeOptions options;
+  options.precision = precision;
+  const QuantizedGraph q = Quantize(model, samples, options).value();
   const HwPartition partition = PartitionForHardware(q.graph, hw).value();
   const StepPlan plan = PlanSteps(q.graph, partition, hw).value();
   ProgramBuild build;
@@ -257,6 +262,16 @@ TEST_CASE("the depthwise window walks every input pixel") {
   // a pair of pixels a cycle, two cycles an output pixel: 8 x 8 x 2 x 2.
   CHECK(DepthwiseArrayCycles(1) == 512);
   CHECK(DepthwiseArrayCycles(2) == 256);
+}
+
+TEST_CASE("an i16 input: one pass through a window up to 4 taps wide, no pairs; two through 5") {
+  // i16 in: a 3 x 3 window reads it whole, 512 cycles at stride 1 as int8;
+  // at stride 2 a pixel a cycle (no pairs of two-row pixels), 8 x 8 x 4 x
+  // 2 = 512. A 5 x 5 window keeps two passes: 2 x 512 at stride 1.
+  CHECK(DepthwiseArrayCycles(1, Precision::kInt16) == 512);
+  CHECK(DepthwiseArrayCycles(2, Precision::kInt16) == 512);
+  CHECK(DepthwiseArrayCycles(1, Precision::kInt16, 5) == 1024);
+  CHECK(DepthwiseArrayCycles(1, Precision::kInt8, 5) == 512);
 }
 
 /// The array term of the first depthwise step of the doubled model
