@@ -264,7 +264,7 @@ TEST_CASE("the depthwise window walks every input pixel") {
   CHECK(DepthwiseArrayCycles(2) == 256);
 }
 
-TEST_CASE("an i16 input: one pass through a window up to 4 taps wide, no pairs; two through 5") {
+TEST_CASE("an i16 input: one pass through a window up to 4 taps wide and no pairs, two through 5") {
   // i16 in: a 3 x 3 window reads it whole, 512 cycles at stride 1 as int8;
   // at stride 2 a pixel a cycle (no pairs of two-row pixels), 8 x 8 x 4 x
   // 2 = 512. A 5 x 5 window keeps two passes: 2 x 512 at stride 1.
