@@ -3,11 +3,11 @@
 // cycles later (opu_ipa), when the accumulator entry, read a cycle before,
 // is there too; then write back start + sum (x 256 for the high bytes of an
 // i16 in two passes; operand I16 takes the low bytes from the row after the
-// pixel's, the feature-map buffer's other bank), where start is the entry (accumulate), the param row's biases, or
-// zero. The weight and param rows are read once, from the instruction's
-// fields. A pixel's entry is written D = IPA_STAGES + 1 cycles after it
-// issues; each Gemm writes distinct entries, and the next starts after its
-// last write.
+// pixel's, the feature-map buffer's other bank), where start is the entry
+// (accumulate), the param row's biases, or zero. The weight and param rows
+// are read once, from the instruction's fields. A pixel's entry is written
+// D = IPA_STAGES + 1 cycles after it issues; each Gemm writes distinct
+// entries, and the next starts after its last write.
 //
 // Depthwise mode (Gemm.depthwise): row j of the array sums a window of its
 // channel's taps. The window's registers (WH kernel rows of WW taps, each
@@ -116,7 +116,8 @@ module opu_gemm
   assign last_col = {1'b0, `OPU_FIELD(insn_i, GEMM_OUT_COLS) - 10'd1} << (stride_x == 2);
   // A wide column takes an address of both banks: half the columns.
   assign line = (stride_x == 1 || stride_x == 2) && (win_w != '0 || cols != 1) &&
-                32'(last_col) + 32'(win_w) + 1 <= (wide ? opu_pkg::LINE_COLS / 2 : opu_pkg::LINE_COLS) &&
+                32'(last_col) + 32'(win_w) + 1 <=
+                    (wide ? opu_pkg::LINE_COLS / 2 : opu_pkg::LINE_COLS) &&
                 stride_y != 0 && stride_y <= 32'(win_h) + 1;
   assign pair = opu_pkg::FM_PAIRS > 0 && line && stride_x == 2 && !win_w[0] && !wide;
 
@@ -147,7 +148,8 @@ module opu_gemm
               init == opuc_isa_pkg::GEMM_INIT_FROM_BIAS ?
                   {{16{param_rdata_i[64*j+31]}}, param_rdata_i[64*j +: 32]} : '0;
       product = {{16{sums[32*j+31]}}, sums[32*j +: 32]};
-      if (`OPU_FIELD(insn_i, GEMM_OPERAND) == opuc_isa_pkg::GEMM_OPERAND_HIGH) product = product <<< 8;
+      if (`OPU_FIELD(insn_i, GEMM_OPERAND) == opuc_isa_pkg::GEMM_OPERAND_HIGH)
+        product = product <<< 8;
       acc_wdata_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = start + product;
     end
   end
@@ -183,7 +185,8 @@ module opu_gemm
       end
       for (int unsigned ky = 0; ky < WH; ky++) begin
         column[ky*TAP +: TAP] = ky < LB && 3'(ky) != win_h ?
-            (rd_col_q[0] && !wide_q ? odd[(ky % LB)*TAP +: TAP] : even[(ky % LB)*TAP +: TAP]) : taps;
+            (rd_col_q[0] && !wide_q ? odd[(ky % LB)*TAP +: TAP]
+                                    : even[(ky % LB)*TAP +: TAP]) : taps;
         column2[ky*TAP +: TAP] = ky < LB && 3'(ky) != win_h ? odd[(ky % LB)*TAP +: TAP] : taps2;
       end
     end
