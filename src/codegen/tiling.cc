@@ -237,14 +237,16 @@ std::optional<Tiling> FmQuarters(const InnerProductGroup& g, const Tiling& t,
   // stores keep the DRAM port busy, took 34,531 RTL cycles with windows
   // four deep where the estimator, which chooses, said 32,295 (32,438 with
   // two): it misjudges that sharing, so pairs keep two. So do tiles of one
-  // row over an i16 input or residual (two planes each): such a 1x1 step of
-  // pose_landmark_heavy at mixed precision took 38,332 four deep where the
-  // estimator said 40,278.
+  // or two rows over an i16 input or residual (two planes each): such a 1x1
+  // step of pose_landmark_heavy at mixed precision took 38,332 four deep
+  // where the estimator said 40,278; with the i16 read whole, a conv of
+  // pose_landmark_full's (three weight rows), tiles of two rows, 8,056
+  // where it said 8,610.
   const bool i16 = t.planes > 1 ||
                    std::any_of(g.residuals.begin(), g.residuals.end(), [](const ResidualStep& r) {
                      return r.constant.empty() && r.format == DType::kI16;
                    });
-  if (pair_residuals || g.pairs || (i16 && t.tile_h == 1) || t.acc_regions < 4 || t.fm_slots != 2)
+  if (pair_residuals || g.pairs || (i16 && t.tile_h <= 2) || t.acc_regions < 4 || t.fm_slots != 2)
     return std::nullopt;
   Tiling q = t;
   q.fm_slots = 4;

@@ -217,7 +217,7 @@ bool AccQuartersFit(const InnerProductGroup& g, const Tiling& t, const OpuBuffer
 /// its largest window with its residual tiles fits a quarter, no residual
 /// tile is loaded per pair (those take their unit's half), the (tile,
 /// output block) pairs take four accumulator regions, and the group runs no
-/// pixel pairs nor tiles of one row over an i16 input or residual; else
+/// pixel pairs nor tiles of one or two rows over an i16 input or residual; else
 /// nothing.
 std::optional<Tiling> FmQuarters(const InnerProductGroup& g, const Tiling& t,
                                  const OpuBufferUnits& u);

@@ -59,6 +59,7 @@ int64_t DramCycles(int64_t bytes, double bytes_per_cycle) {
 PhysicalLimit::PhysicalLimit(const Graph& graph, const HwConfig& hw)
     : graph_(graph),
       macs_per_cycle_(hw.array.input_channels * hw.array.output_channels),
+      i16_whole_(FeatureMapPairs(hw)),
       dram_bytes_per_cycle_(DramBytesPerCycle(hw)),
       producers_(graph.Producers()),
       consumers_(graph.tensors.size(), 0),
@@ -135,7 +136,10 @@ LayerBound PhysicalLimit::BoundLayer(std::vector<NodeId> nodes) const {
     if (!IsInnerProduct(node.op)) continue;
     const int64_t macs = NodeMacs(graph_, n);
     const Tensor& data = graph_.tensor(node.inputs[0]);
-    const int64_t planes = data.dtype == DType::kI16 ? 2 : 1;
+    const bool wide_window = node.op == OpKind::kDepthwiseConv2D && node.inputs.size() > 1 &&
+                             graph_.tensor(node.inputs[1]).shape.size() == 4 &&
+                             graph_.tensor(node.inputs[1]).shape[2] > 4;
+    const int64_t planes = data.dtype == DType::kI16 && (!i16_whole_ || wide_window) ? 2 : 1;
     b.macs = SaturatingAdd(b.macs, macs);
     array_passes = SaturatingAdd(array_passes, macs > kMaxCycles / 2 ? kMaxCycles : macs * planes);
     const LayerClass cls = node.op == OpKind::kDepthwiseConv2D ? LayerClass::kDepthwise

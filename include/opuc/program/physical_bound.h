@@ -6,8 +6,10 @@
 // before, output stage, compare, table, pool, residual add and upsample
 // after; or a group of such ops alone), and each layer is bounded by the
 // larger of
-//   compute: MACs / (L·Co_a), rounded up, twice for an i16 input (the array's
-//            multipliers are 8 bits: an i16 operand is two of them);
+//   compute: MACs / (L·Co_a), rounded up; twice for an i16 input where the
+//            array cannot read one whole (a feature-map buffer of one bank,
+//            FeatureMapPairs; a depthwise kernel wider than 4 taps, whose
+//            window has no room for the low bytes);
 //   DRAM:    the bytes it cannot avoid moving, at the HwConfig's bandwidth:
 //            every constant it uses (weights, biases, tables) once, every
 //            activation it reads from outside the layer once, every tensor
@@ -76,6 +78,7 @@ class PhysicalLimit {
 
   const Graph& graph_;
   int64_t macs_per_cycle_;  ///< L × Co.
+  bool i16_whole_;          ///< FeatureMapPairs: the array reads an i16 in one pass.
   double dram_bytes_per_cycle_;
   std::vector<NodeId> producers_;          ///< Per tensor.
   std::vector<int32_t> consumers_;         ///< Per tensor: how many nodes read it.
