@@ -415,6 +415,16 @@ Expected<QuantizedGraph> QuantizePerLayer(const Graph& equalized, int pairs,
       chosen_db = by_budget.sqnr_db;
     }
   }
+  // A candidate that costs no array pass (an i16 the array reads whole) is
+  // taken whatever the folds say: only its bytes cost (face detector: 24.2
+  // -> 26.8 dB on evaluation/, 2.6% more cycles).
+  bool freed = false;
+  for (size_t k = 0; k < candidates.size(); ++k)
+    if (candidates[k].cost == 0 && !taken[k]) taken[k] = freed = true;
+  if (freed) {
+    OPUC_ASSIGN_OR_RETURN(const double db, measure(taken));
+    chosen_db = db;
+  }
   // The program: the chosen setting, calibrated on every sample.
   const PerLayerSetting setting = setting_of(taken);
   OPUC_ASSIGN_OR_RETURN(QuantizedGraph result, build(setting, on_all.stats));
