@@ -115,31 +115,34 @@ TEST_CASE("default face detector: exactly the float model's faces on photographs
   CHECK(CheckFaces(m, q, test::EvaluationImagesDir()) == 3);
 }
 
+// The least output SQNR of `q` against the float model on the photographs
+// of `dir`, per output, each shown.
+std::vector<OutputAccuracy> AccuracyOn(const Model& m, const QuantizedGraph& q,
+                                       const std::string& dir) {
+  const std::vector<std::vector<HostTensor>> photos =
+      test::ImageSamples(dir, m.input, m.preprocess);
+  Expected<std::vector<OutputAccuracy>> accuracy = CompareWithFloat(m.graph, q.graph, photos);
+  REQUIRE_MESSAGE(accuracy.ok(), accuracy.status().ToString());
+  for (const OutputAccuracy& a : *accuracy)
+    MESSAGE(a.name << ": " << a.sqnr_db << " dB on " << dir);
+  return *accuracy;
+}
+
 TEST_CASE("default program: 25 dB on every output on held-out photographs") {
   for (const std::string name :
        {"face_detection_short_range", "hand_landmark_lite", "selfie_segmentation"}) {
     CAPTURE(name);
     const Model m = LoadOptimized(name);
     const QuantizedGraph q = QuantizeByDefault(m);
-    const std::vector<std::vector<HostTensor>> held =
-        test::ImageSamples(test::HeldOutImagesDir(), m.input, m.preprocess);
-    Expected<std::vector<OutputAccuracy>> accuracy = CompareWithFloat(m.graph, q.graph, held);
-    REQUIRE_MESSAGE(accuracy.ok(), accuracy.status().ToString());
-    for (const OutputAccuracy& a : *accuracy) {
+    for (const OutputAccuracy& a : AccuracyOn(m, q, test::HeldOutImagesDir())) {
       CAPTURE(a.name);
-      MESSAGE(name << " " << a.name << ": " << a.sqnr_db << " dB on heldout/");
       CHECK(a.sqnr_db >= 25.0);
     }
     // evaluation/ is kept from calibration too: the face detector and the
     // hand landmarks reach 25 dB there; the selfie mask does not on ihc.png,
     // a micrograph without a person (its 8-bit weights; docs/quantization.md).
-    const std::vector<std::vector<HostTensor>> kept =
-        test::ImageSamples(test::EvaluationImagesDir(), m.input, m.preprocess);
-    Expected<std::vector<OutputAccuracy>> on_kept = CompareWithFloat(m.graph, q.graph, kept);
-    REQUIRE_MESSAGE(on_kept.ok(), on_kept.status().ToString());
-    for (const OutputAccuracy& a : *on_kept) {
+    for (const OutputAccuracy& a : AccuracyOn(m, q, test::EvaluationImagesDir())) {
       CAPTURE(a.name);
-      MESSAGE(name << " " << a.name << ": " << a.sqnr_db << " dB on evaluation/");
       if (name == "selfie_segmentation")
         WARN(a.sqnr_db >= 25.0);
       else
