@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "depthwise_window.h"
+#include "opuc/ir/macs.h"
 #include "support/format.h"
 
 namespace opuc::codegen {
@@ -268,8 +269,8 @@ std::optional<Tiling> StoreGroupsFourDeep(const InnerProductGroup& g, const Tili
 
 bool ReadsI16Whole(const InnerProductGroup& g, const OpuBufferUnits& u) {
   const int64_t row = (g.out_w - 1) * g.sx + (g.kw - 1) * g.dx + 1;  // the widest input row
-  return u.fm_pairs && g.in_format == DType::kI16 && (g.window_rows == 0 || g.kw <= kTapRow / 2) &&
-         2 * row <= kMaxPitch;
+  return u.fm_pairs && g.in_format == DType::kI16 &&
+         (g.window_rows == 0 || g.kw <= kI16WindowTaps) && 2 * row <= kMaxPitch;
 }
 
 bool WeightsResidentFit(const Tiling& t, const OpuBufferUnits& u) {

@@ -68,4 +68,12 @@ int64_t NodeMacs(const Graph& graph, NodeId id) {
   }
 }
 
+int64_t I16Passes(const Graph& graph, NodeId id, bool reads_whole) {
+  const Node& node = graph.node(id);
+  const bool wide_window = node.op == OpKind::kDepthwiseConv2D && node.inputs.size() > 1 &&
+                           graph.tensor(node.inputs[1]).shape.size() == 4 &&
+                           graph.tensor(node.inputs[1]).shape[2] > kI16WindowTaps;
+  return reads_whole && !wide_window ? 1 : 2;
+}
+
 }  // namespace opuc

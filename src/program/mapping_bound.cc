@@ -7,6 +7,7 @@
 #include <variant>
 #include <vector>
 
+#include "opuc/ir/macs.h"
 #include "opuc/ir/op_attrs.h"
 #include "opuc/opu/buffer_units.h"
 #include "opuc/program/physical_bound.h"
@@ -59,7 +60,7 @@ int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, co
           (a.depth_multiplier == 1 || a.depth_multiplier == 2) && Co % a.depth_multiplier == 0 &&
           w[2] <= std::min<int64_t>(8, L) && L <= 128;
       const int64_t gemms = windowed ? CeilDiv(w[1], std::min(w[1], rows)) : w[1] * w[2];
-      const int64_t passes = i16 && (!whole || (windowed && w[2] > 4)) ? 2 : 1;
+      const int64_t passes = i16 && (!whole || (windowed && w[2] > kI16WindowTaps)) ? 2 : 1;
       // A window fed from line buffers takes every input pixel of the rows
       // it walks, a pixel a cycle, or a pair at stride 2 with an odd width
       // where the feature-map buffer has pairs: a stride-2 output pixel

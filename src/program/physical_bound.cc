@@ -136,10 +136,7 @@ LayerBound PhysicalLimit::BoundLayer(std::vector<NodeId> nodes) const {
     if (!IsInnerProduct(node.op)) continue;
     const int64_t macs = NodeMacs(graph_, n);
     const Tensor& data = graph_.tensor(node.inputs[0]);
-    const bool wide_window = node.op == OpKind::kDepthwiseConv2D && node.inputs.size() > 1 &&
-                             graph_.tensor(node.inputs[1]).shape.size() == 4 &&
-                             graph_.tensor(node.inputs[1]).shape[2] > 4;
-    const int64_t planes = data.dtype == DType::kI16 && (!i16_whole_ || wide_window) ? 2 : 1;
+    const int64_t planes = data.dtype == DType::kI16 ? I16Passes(graph_, n, i16_whole_) : 1;
     b.macs = SaturatingAdd(b.macs, macs);
     array_passes = SaturatingAdd(array_passes, macs > kMaxCycles / 2 ? kMaxCycles : macs * planes);
     const LayerClass cls = node.op == OpKind::kDepthwiseConv2D ? LayerClass::kDepthwise

@@ -123,12 +123,7 @@ FormatPlanner::FormatPlanner(const Graph& graph, const std::vector<TensorStats>&
     if (node.op == OpKind::kSoftmax) g.may_widen = false;
     if (IsInnerProduct(node.op)) {
       const int64_t macs = NodeMacs(graph, static_cast<NodeId>(k));
-      // The array's depthwise window keeps an i16's low bytes 4 taps after
-      // its high ones: a kernel wider than 4 takes the i16 in two passes.
-      const bool wide_window = node.op == OpKind::kDepthwiseConv2D &&
-                               graph.tensor(node.inputs[1]).shape.size() == 4 &&
-                               graph.tensor(node.inputs[1]).shape[2] > 4;
-      if (!i16_in_one_pass || wide_window) g.extra_macs += macs;
+      if (I16Passes(graph, static_cast<NodeId>(k), i16_in_one_pass) > 1) g.extra_macs += macs;
       total_macs_ += macs;
     }
   }

@@ -26,6 +26,17 @@ int64_t NodeMacs(const Graph& graph, NodeId id);
 /// whose MACs NodeMacs counts.
 bool IsInnerProduct(OpKind op);
 
+/// The widest depthwise kernel whose i16 input the OPU's array reads whole:
+/// its window keeps the low bytes this many taps after the high ones.
+inline constexpr int64_t kI16WindowTaps = 4;
+
+/// The array passes inner product `id` takes over an i16 input on an array
+/// that reads an i16 whole (`reads_whole`: a feature-map buffer of two
+/// banks): 1, or 2 for a depthwise kernel wider than kI16WindowTaps; 2 on
+/// an array that does not. The quantizer's prices and the physical limit
+/// count them alike.
+int64_t I16Passes(const Graph& graph, NodeId id, bool reads_whole);
+
 }  // namespace opuc
 
 #endif  // OPUC_IR_MACS_H
