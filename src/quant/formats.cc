@@ -101,11 +101,13 @@ FormatPlanner::FormatPlanner(const Graph& graph, const std::vector<TensorStats>&
         relu6_bounded_[static_cast<size_t>(node.inputs[0])] = true;
     }
   table_input_.assign(graph.tensors.size(), false);
+  curved_input_.assign(graph.tensors.size(), false);
   saturating_input_.assign(graph.tensors.size(), true);
   std::vector<bool> read(graph.tensors.size(), false);
   for (TensorId t : graph.outputs) saturating_input_[static_cast<size_t>(t)] = false;
   for (const Node& node : graph.nodes) {
     if (NeedsTable(node.op)) table_input_[static_cast<size_t>(node.inputs[0])] = true;
+    if (node.op == OpKind::kHardSwish) curved_input_[static_cast<size_t>(node.inputs[0])] = true;
     const bool saturates = node.op == OpKind::kSigmoid || node.op == OpKind::kTanh;
     for (TensorId t : node.inputs) {
       if (t == kNoTensor) continue;
@@ -156,7 +158,8 @@ ActivationFormats FormatPlanner::Plan(const std::vector<bool>& wide) const {
     // activation_bits.h) less kWideHeadroomBits, except where a table reads
     // the group: its 257 knots span the format's range, so headroom there
     // coarsens the function (measured: one bit there took the selfie mask
-    // from 18.6 to 14.5 dB).
+    // from 18.6 to 14.5 dB), and before hard_swish, which curves between
+    // them, the range is kCurvedTableFinerBits narrower still.
     int bits = bits8_[static_cast<size_t>(g.members.front())];
     if (widen) {
       const bool any_voter = std::any_of(g.members.begin(), g.members.end(), [&](TensorId t) {
@@ -170,8 +173,13 @@ ActivationFormats FormatPlanner::Plan(const std::vector<bool>& wide) const {
           max_abs = std::min(max_abs, kSaturatedTableInput);
         bits = std::min(bits, WideFractionBits(max_abs));
       }
-      if (std::none_of(g.members.begin(), g.members.end(),
-                       [&](TensorId t) { return table_input_[static_cast<size_t>(t)]; }))
+      const auto any = [&](const std::vector<bool>& flag) {
+        return std::any_of(g.members.begin(), g.members.end(),
+                           [&](TensorId t) { return flag[static_cast<size_t>(t)]; });
+      };
+      if (any(curved_input_))
+        bits = std::min(kMaxWideActivationBits, bits + kCurvedTableFinerBits);
+      else if (!any(table_input_))
         bits = std::max(kMinActivationBits, bits - kWideHeadroomBits);
     }
     if (!widen && std::all_of(g.members.begin(), g.members.end(), [&](TensorId t) {

@@ -61,6 +61,15 @@ inline constexpr int kWideHeadroomBits = 1;
 /// 8 apart).
 inline constexpr double kSaturatedTableInput = 16.0;
 
+/// An i16 tensor a hard_swish table reads takes this many bits of range
+/// less than calibration saw: the function curves between the table's 257
+/// knots, which span the format's range, so one bit halves their spacing
+/// and quarters the interpolation error on every value, while only values
+/// in the top half of the calibrated range (the tails of the views) clip.
+/// Measured with least-squares knots (tables.h): the selfie mask on
+/// evaluation/ 21.3 → 27.8 dB; two bits clip too much (docs/quantization.md).
+inline constexpr int kCurvedTableFinerBits = 1;
+
 /// The finest u8 length that holds a relu6's output: 255 · 2^-5 = 7.97 >= 6
 /// (2^-6 holds 3.98). A group of relu6 outputs cannot clip there, so the
 /// bit i8's length keeps as headroom goes to resolution (hand_landmark_lite's
@@ -95,6 +104,7 @@ class FormatPlanner {
   std::vector<bool> relu6_bounded_;     ///< A relu6's output, or its input that does not vote.
   std::vector<bool> table_input_;       ///< Read by a lookup table (tables.h).
   std::vector<bool> saturating_input_;  ///< Read by sigmoid and tanh only.
+  std::vector<bool> curved_input_;      ///< Read by a hard_swish table.
   std::vector<FormatGroup> groups_;
   int64_t total_macs_ = 0;
 };

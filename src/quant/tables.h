@@ -24,7 +24,9 @@ bool NeedsTable(OpKind op);
 /// The table of `op` from input format `in` at f_in to output format `out`
 /// at f_out (docs/numerics.md §6, §1b): T[i] = quantize_out(F(x_i), f_out)
 /// with x_i = (i − 128) · 2^-f_in for i8 (256 entries), i · 2^-f_in for u8
-/// (256), and the knots (i − 128) · 256 · 2^-f_in for i16 (257). F is the
+/// (256); for i16 the 257 knots at (i − 128) · 256 · 2^-f_in, each
+/// quantize_out of the least-squares fit over every i16 input of the
+/// interpolation that reads them (not of F at the knot). F is the
 /// op's float formula (docs/op-semantics.md) in float64; float attributes
 /// (leaky_relu's alpha) are read as stored. `op` must satisfy NeedsTable or
 /// be one of the clamps (relu, relu6, relu_n1_to_1).

@@ -47,6 +47,42 @@ TEST_CASE("tables: relu6 with f_in = f_out is the clamp [0, quantize(6, f)]") {
   }
 }
 
+TEST_CASE("tables: an i16 input's knots fit the function in least squares") {
+  // hard_swish from i16 at f 10 (knots h = 256 · 2^-10 = 1/4 apart) to i16 at
+  // f 11. Where F = a·x² + b·x + c for several knots around, the fit lowers
+  // each knot by a·h²·m, with m = −mean over l of (t² − t), t = l/256 =
+  // 0.498046875 − 0.331382751 = 0.166664124: then the chord's error
+  // a·h²·(t² − t + m) sums to zero over an interval (the normal equations
+  // there). On [−3, 3] hard_swish is x²/6 + x/2: a·h²·m = 0.00173608.
+  const std::vector<int32_t> swish =
+      BuildTable(OpKind::kHardSwish, {}, DType::kI16, 10, DType::kI16, 11);
+  REQUIRE(swish.size() == 257);
+  CHECK(swish[132] == 1362);  // x = 1: (2/3 − 0.00173608) · 2048 = 1361.78 (sampled: 1365)
+  CHECK(swish[128] == -4);    // x = 0: −3.56 rounds half up to −4 (sampled: 0)
+  // Where F is linear between the knots the fit is F itself.
+  CHECK(swish[168] == 20480);  // x = 10: 10 · 2048
+  CHECK(swish[88] == 0);       // x = −10
+  // leaky_relu's kink is knot 128: linear on every interval, so every knot
+  // is F at the knot, x = (k − 128) · 256 / 1024, in i16 at f 10.
+  const std::vector<int32_t> leaky =
+      BuildTable(OpKind::kLeakyRelu, Alpha(0.125), DType::kI16, 10, DType::kI16, 10);
+  for (int k = 0; k < 257; ++k) {
+    const int q = (k - 128) * 256;
+    CHECK(leaky[static_cast<size_t>(k)] == (q > 0 ? std::min(q, 32767) : q / 8));
+  }
+}
+
+TEST_CASE("tables: E33's sigmoid knots, i16 at f 12 to u8 at f 8") {
+  // σ'' is under 0.03 there: the fit lowers a knot by at most
+  // 0.015 · (1/16)² · 0.167 · 256 = 0.003 of a step, so the knots are E33's
+  // rhu(256 σ(x)): x = 3/16, 1/4, −1/4, −3/16.
+  const std::vector<int32_t> t = BuildTable(OpKind::kSigmoid, {}, DType::kI16, 12, DType::kU8, 8);
+  CHECK(t[131] == 140);  // 139.97
+  CHECK(t[132] == 144);  // 143.92
+  CHECK(t[124] == 112);  // 112.08
+  CHECK(t[125] == 116);  // 116.04
+}
+
 TEST_CASE("tables: softmax exp table of E26") {
   const auto e = BuildSoftmaxExpTable(1.0, 4);
   CHECK(e[0] == 32768);
