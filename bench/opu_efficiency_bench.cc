@@ -24,8 +24,11 @@
 // --steps adds a line per OPU step: its RTL cycles, both bounds (the term
 // that sets the mapping's: array, output path or DRAM), estimate,
 // the counts that explain them and each engine's busy, token-wait and
-// DRAM-wait cycles. --precision compiles with u8/i16 activations
-// (docs/quantization.md) instead of int8: the i16 passes, residuals and stores.
+// DRAM-wait cycles; and per model, the cycles beyond the mapping limit in
+// two parts: those in which no engine is busy (the steps' ends) and the
+// busiest engine's beyond the limit (inside the steps). --precision
+// compiles with u8/i16 activations (docs/quantization.md) instead of int8:
+// the i16 passes, residuals and stores.
 // --i16-two-passes runs each model's program again as codegen made it before
 // the array read an i16 whole (PlanOptions::whole_i16 off: two passes, the
 // planes one after the other) and prints both programs' RTL cycles.
@@ -51,6 +54,12 @@ namespace {
 using namespace opuc;
 
 bool g_steps = false, g_two_passes = false;
+/// With --steps, where the RTL's cycles beyond the mapping limit go, summed
+/// over a model's steps: cycles in which no engine is busy (a step's ends:
+/// its first loads' latency, its last store's drain; a step starts when the
+/// one before has ended) and the busiest engine's cycles beyond the limit
+/// (instruction overheads, token and DRAM waits inside the step).
+int64_t g_no_engine_busy = 0, g_busiest_beyond_mapping = 0;
 Precision g_precision = Precision::kInt8;
 
 double Ratio(int64_t a, int64_t b) {
@@ -97,11 +106,17 @@ void PrintStep(const Program& program, const StepReport& s, const OpuCounters& k
   // for each engine's busy, token-wait and DRAM-wait cycles.
   std::vector<uint8_t> zeros(static_cast<size_t>(program.dram_bytes()));
   rtl::RtlStats e;
-  if (rtl::RunRtl(program.hw(), program.steps()[s.step].Words(), zeros, &e).ok())
-    for (const rtl::RtlEngineStats& en : e.engines)
+  if (rtl::RunRtl(program.hw(), program.steps()[s.step].Words(), zeros, &e).ok()) {
+    int64_t busiest = 0;
+    for (const rtl::RtlEngineStats& en : e.engines) {
       std::printf("  | %lld insns busy %lld token %lld dram %lld",
                   static_cast<long long>(en.retired), static_cast<long long>(en.busy_cycles),
                   static_cast<long long>(en.token_cycles), static_cast<long long>(en.dram_cycles));
+      busiest = std::max(busiest, en.busy_cycles);
+    }
+    g_no_engine_busy += *s.measured_cycles - busiest;
+    g_busiest_beyond_mapping += busiest - s.mapping.cycles();
+  }
   std::printf("\n");
 }
 
@@ -205,6 +220,14 @@ int Bench(const std::string& name, const HwConfig& hw) {
         Ratio(t.cycles, t.physical.cycles), w.ratio, w.step, 100.0 * r.Efficiency(t.macs, t.cycles),
         static_cast<long long>(t.mapping_bound_cycles), Ratio(t.cycles, t.mapping_bound_cycles),
         static_cast<long long>(t.physical.dram_bytes), 100.0 * Ratio(t.macs, r.opu_macs));
+  }
+  if (g_steps) {
+    std::printf(
+        "  beyond the mapping limit, %lld cycles: no engine busy %lld (the steps' ends), the "
+        "busiest engine past the limit %lld (inside the steps)\n",
+        static_cast<long long>(line.cycles - line.mapping),
+        static_cast<long long>(g_no_engine_busy), static_cast<long long>(g_busiest_beyond_mapping));
+    g_no_engine_busy = g_busiest_beyond_mapping = 0;
   }
   if (g_two_passes) {
     CompileOptions two = options;
