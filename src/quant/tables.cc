@@ -37,8 +37,9 @@ double Evaluate(OpKind op, const Attributes& attrs, double x) {
 /// continuous piecewise-linear function nearest F in least squares over all
 /// 65536 inputs q = 256·h + l, which read K[h + 128]·(1 − t) + K[h + 129]·t
 /// with t = l/256. Sampling F at the knots instead leaves every chord of a
-/// convex stretch above it (hard_swish: h²/36 at spacing h), an error of one
-/// sign that the layers after sum up. The normal equations are tridiagonal.
+/// convex stretch above it (hard_swish: up to h²/24 at spacing h), an error
+/// of one sign that the layers after sum up; the fit lowers such knots by
+/// h²/36 there. The normal equations are tridiagonal.
 std::vector<double> FitKnots(OpKind op, const Attributes& attrs, int f_in) {
   constexpr size_t kKnots = 257;
   std::vector<double> diag(kKnots, 0.0), upper(kKnots, 0.0), rhs(kKnots, 0.0);
