@@ -467,32 +467,36 @@ TEST_CASE("program: the semantic checks name what is wrong") {
     m.code.dram_bytes = m.code.activations.back().address;
     CHECK(Contains(ReadError(m.Write()), "is outside the activation space"));
   }
-  SUBCASE("a line slot in a version 5 program") {
+  // A field a later format version brought, set on the first OPU step's
+  // first `Insn`, in a program written as the version before: the reader
+  // must refuse it at that instruction, naming the field and both versions.
+  const auto too_new = [&](auto patch, uint32_t version, const std::string& refusal) {
     test::SmallModel m = base;
-    const size_t at = PatchWord<isa::GemmInsn>(m.OpuSteps()[0]->words, [](isa::GemmInsn& g) {
-                        g.line_slot = 1;
-                      }).first;
-    CHECK(ReadError(WithVersion(m.Write(), 5)) ==
-          "small.opup: " + step_name + ": instruction " + std::to_string(at) +
-              " (Gemm): line_slot and carry need format version 6; the program says 5");
+    const size_t at = patch(m.OpuSteps()[0]->words);
+    CHECK(ReadError(WithVersion(m.Write(), version)) ==
+          "small.opup: " + step_name + ": instruction " + std::to_string(at) + " " + refusal);
+  };
+  SUBCASE("a line slot in a version 5 program") {
+    too_new(
+        [](std::vector<isa::Word>& words) {
+          return PatchWord<isa::GemmInsn>(words, [](isa::GemmInsn& g) { g.line_slot = 1; }).first;
+        },
+        5, "(Gemm): line_slot and carry need format version 6; the program says 5");
   }
   SUBCASE("a store of two blocks a pixel in a version 6 program") {
-    test::SmallModel m = base;
-    const size_t at = PatchWord<isa::StoreInsn>(m.OpuSteps()[0]->words, [](isa::StoreInsn& s) {
-                        s.extra_blocks = 1;
-                      }).first;
-    CHECK(ReadError(WithVersion(m.Write(), 6)) ==
-          "small.opup: " + step_name + ": instruction " + std::to_string(at) +
-              " (Store): extra_blocks need format version 7; the program says 6");
+    too_new(
+        [](std::vector<isa::Word>& words) {
+          return PatchWord<isa::StoreInsn>(words, [](isa::StoreInsn& s) { s.extra_blocks = 1; })
+              .first;
+        },
+        6, "(Store): extra_blocks need format version 7; the program says 6");
   }
   SUBCASE("an i16 read whole in a version 8 program") {
-    test::SmallModel m = base;
-    const size_t at = PatchWord<isa::LoadInsn>(m.OpuSteps()[0]->words, [](isa::LoadInsn& l) {
-                        l.interleave = 1;
-                      }).first;
-    CHECK(ReadError(WithVersion(m.Write(), 8)) ==
-          "small.opup: " + step_name + ": instruction " + std::to_string(at) +
-              " (Load): interleave needs format version 9; the program says 8");
+    too_new(
+        [](std::vector<isa::Word>& words) {
+          return PatchWord<isa::LoadInsn>(words, [](isa::LoadInsn& l) { l.interleave = 1; }).first;
+        },
+        8, "(Load): interleave needs format version 9; the program says 8");
   }
   SUBCASE("a store into the constants") {
     test::SmallModel m = base;
