@@ -11,8 +11,11 @@
 // writes at a time: its write port takes whichever side writes it, its read
 // port serves the post side in the banks `post_banks_i` names and the array
 // in the others. The store reads only an entry's low 16 bits a lane
-// (opu_store), from a copy of those in each bank written beside it. A read
-// sees the writes of earlier cycles, not the one in its own cycle.
+// (opu_store), from a copy of those in each bank written beside it: banks 0
+// and 1 at one offset, so that a pixel's blocks k and k + 1 (the odd ones
+// in the other bank, Store.extra_blocks) come out together (store_rdata_o,
+// store_rdata2_o). A read sees the writes of earlier cycles, not the one in
+// its own cycle.
 module opu_acc_buffer
 (
   input  logic                  clk_i,
@@ -28,7 +31,8 @@ module opu_acc_buffer
   output logic [opu_pkg::ENTRY_BITS-1:0] rdata_b_o,
   input  logic [2:0]            post_banks_i,  // banks the post side holds
   input  logic [opu_pkg::ACC_AW-1:0]     store_raddr_i,
-  output logic [opu_pkg::ENTRY_BITS-1:0] store_rdata_o
+  output logic [opu_pkg::ENTRY_BITS-1:0] store_rdata_o,
+  output logic [opu_pkg::ENTRY_BITS-1:0] store_rdata2_o  // the other of banks 0 and 1's
 );
   localparam int unsigned LOW_BITS = opu_pkg::CO * 16;  // what the store reads of an entry
   localparam int unsigned BANKS = 3;
@@ -40,7 +44,12 @@ module opu_acc_buffer
   logic [1:0] a_bank_q, b_bank_q, store_bank_q;
   logic [BANKS*opu_pkg::ENTRY_BITS-1:0] entries;
   logic [BANKS*LOW_BITS-1:0] lows;
-  logic [LOW_BITS-1:0] a_low, b_low, store_low;
+  logic [LOW_BITS-1:0] a_low, b_low, store_low, store_low2;
+  // The store's offset in banks 0 and 1 (both read it), and in bank 2.
+  localparam int unsigned OFF_W = opu_pkg::ACC_BANK1 > 1 ? $clog2(opu_pkg::ACC_BANK1) : 1;
+  logic [OFF_W-1:0] store_off01;
+  assign store_off01 = OFF_W'(32'(store_raddr_i) < opu_pkg::ACC_BANK1
+                                  ? 32'(store_raddr_i) : 32'(store_raddr_i) - opu_pkg::ACC_BANK1);
 
   always_comb
     for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
@@ -66,7 +75,7 @@ module opu_acc_buffer
     assign wdata = from_b ? wdata_b_i : wdata_i;
     assign wlow = from_b ? b_low : a_low;
     assign raddr = AW'((post_banks_i[b] ? 32'(raddr_b_i) : 32'(raddr_i)) - BASE);
-    assign store_raddr = AW'(32'(store_raddr_i) - BASE);
+    assign store_raddr = b == 2 ? AW'(32'(store_raddr_i) - BASE) : AW'(store_off01);
     opu_sdp_ram #(.WIDTH(opu_pkg::ENTRY_BITS), .DEPTH(DEPTH)) u_entries (
       .clk_i, .we_i(we), .waddr_i(waddr), .wdata_i(wdata), .raddr_i(raddr),
       .rdata_o(entries[opu_pkg::ENTRY_BITS*b +: opu_pkg::ENTRY_BITS]));
@@ -93,7 +102,10 @@ module opu_acc_buffer
   assign store_low = store_bank_q == 2'd0 ? lows[0 +: LOW_BITS]
                    : store_bank_q == 2'd1 ? lows[LOW_BITS +: LOW_BITS]
                                           : lows[2*LOW_BITS +: LOW_BITS];
+  assign store_low2 = store_bank_q == 2'd0 ? lows[LOW_BITS +: LOW_BITS] : lows[0 +: LOW_BITS];
   always_comb
-    for (int unsigned j = 0; j < opu_pkg::CO; j++)
+    for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
       store_rdata_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = {32'd0, store_low[16*j +: 16]};
+      store_rdata2_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = {32'd0, store_low2[16*j +: 16]};
+    end
 endmodule

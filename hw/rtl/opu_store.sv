@@ -16,7 +16,9 @@
 // in the other bank, ACC_BANK1 on or back, the third and fourth
 // ACC_BANK1 / 2 further), written to its consecutive bytes: merged into
 // one beat, the pixel's whole beat is written once rather than once a
-// block.
+// block. Blocks 0 and 1 (and 2 and 3) lie at one offset of the two banks,
+// which the accumulator reads together (acc_rdata2_i): where both fall in
+// one beat they are read in one cycle, a twin read.
 `include "opu_field.svh"
 module opu_store
 (
@@ -28,6 +30,7 @@ module opu_store
   output logic                  dram_wait_o,
   output logic [31:0]           acc_raddr_o,
   input  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata_i,
+  input  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata2_i,  // the other bank's, one offset
   output logic                  wr_valid_o,
   output logic [31:0]           wr_addr_o,           // a beat's first byte
   output logic [opu_pkg::BEAT_BITS-1:0]  wr_data_o,
@@ -66,6 +69,13 @@ module opu_store
   logic [AW-1:0] raddr_q, blk_next_off;
   logic [31:0] blk_bytes, entry_next, row_entry_next;
   logic        more_blocks;
+  // A twin read: blocks blk_q and blk_q + 1 of the pixel together, and
+  // whether the pixel's blocks end with it; in flight, the second block's
+  // bytes and whether it is the pixel's last.
+  logic        twin, twin_ends, twin_q, last2_q;
+  logic [8*opu_pkg::CO-1:0] bytes_t;
+  logic [opu_pkg::BEAT_BITS-1:0]  px_data3;
+  logic [opu_pkg::BEAT_BYTES-1:0] px_mask3;
   logic [1:0]  count;
   logic        empty, issue, accept;
   logic [QW-1:0] head;
@@ -100,6 +110,11 @@ module opu_store
   assign row_entry_next = row_entry_q + 32'(`OPU_FIELD(insn_i, STORE_ACC_PITCH));
   assign extra = 2'(`OPU_FIELD(insn_i, STORE_EXTRA_BLOCKS));
   assign more_blocks = blk_q != extra;
+  // Blocks 0 and 1, or 2 and 3, in banks 0 and 1, and the second's bytes
+  // in the first's beat (every block starts on a granule).
+  assign twin = !up && !pair && !blk_q[0] && more_blocks && 32'(raddr_q) < opu_pkg::ACC_SUMS &&
+                32'(LW'(copy_addr)) + 2 * opu_pkg::CO <= opu_pkg::L;
+  assign twin_ends = blk_q + 2'd1 == extra;
   // Block k + 1's offset: 1 the other bank (ACC_BANK1 on from bank 0,
   // back from bank 1), 2 HALF_BANK, 3 both.
   assign blk_next_off = (blk_q[0] ? AW'(0)
@@ -124,9 +139,12 @@ module opu_store
   assign acc_raddr_o = 32'(raddr_q);
 
   always_comb begin
-    for (int unsigned j = 0; j < opu_pkg::CO; j++)
+    for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
       bytes[8*j +: 8] = `OPU_FIELD(insn_i, STORE_HIGH_BYTE) ? acc_rdata_i[opu_pkg::ACC_BITS*j+8 +: 8]
                                                            : acc_rdata_i[opu_pkg::ACC_BITS*j +: 8];
+      bytes_t[8*j +: 8] = `OPU_FIELD(insn_i, STORE_HIGH_BYTE) ? acc_rdata2_i[opu_pkg::ACC_BITS*j+8 +: 8]
+                                                             : acc_rdata2_i[opu_pkg::ACC_BITS*j +: 8];
+    end
     bytes2 = bytes[8*HALF +: 8*HALF];  // a pair's second pixel
     if (upper_q) bytes = {{(8*(opu_pkg::CO-HALF)){1'b0}}, bytes2};
     // A block before a pixel's last stores all CO lanes.
@@ -140,12 +158,21 @@ module opu_store
     px_mask = '0;
     px_data2 = '0;
     px_mask2 = '0;
+    px_data3 = '0;
+    px_mask3 = '0;
     for (int unsigned k = 0; k < SLOTS; k++) begin
       if (32'(px_slot) == k)
         for (int unsigned j = 0; j < opu_pkg::CO; j++)
           if (HALF * k + j < opu_pkg::L) begin
             px_data[8*(HALF*k+j) +: 8] = bytes[8*j +: 8];
             px_mask[HALF*k+j] = lane_mask[j];
+          end
+      // A twin's second block: CO bytes on.
+      if (twin_q && 32'(px_slot) + opu_pkg::CO / HALF == k)
+        for (int unsigned j = 0; j < opu_pkg::CO; j++)
+          if (HALF * k + j < opu_pkg::L) begin
+            px_data3[8*(HALF*k+j) +: 8] = bytes_t[8*j +: 8];
+            px_mask3[HALF*k+j] = last2_q ? 32'(j) < 32'(`OPU_FIELD(insn_i, STORE_LANES)) : 1'b1;
           end
       if (both_q && 32'(px_slot2) == k)
         for (int unsigned j = 0; j < HALF; j++)
@@ -154,8 +181,8 @@ module opu_store
             px_mask2[HALF*k+j] = lane_mask[j];
           end
     end
-    px_data = px_data | px_data2;
-    px_mask = px_mask | px_mask2;
+    px_data = px_data | px_data2 | px_data3;
+    px_mask = px_mask | px_mask2 | px_mask3;
   end
   assign px_beat = inflight_addr_q & ~32'(opu_pkg::L - 1);
   assign px_slot = SW'((inflight_addr_q & 32'(opu_pkg::L - 1)) / HALF);
@@ -187,7 +214,7 @@ module opu_store
       {busy_q, running_q, inflight_q, done_o} <= '0;
       {r_q, odd_q, row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q} <= '0;
       copy_q <= '0;
-      {blk_q, raddr_q, last_blk_q} <= '0;
+      {blk_q, raddr_q, last_blk_q, twin_q, last2_q} <= '0;
       upper_q <= 1'b0;
       both_q <= 1'b0;
       {fits_q, room_q, rest_q, more1_q, more2_q, slot2_q, added_q} <= '0;
@@ -199,11 +226,15 @@ module opu_store
       inflight_addr_q <= copy_addr;
       slot2_q <= SW'(((copy_addr & 32'(opu_pkg::L - 1)) + pixel) / HALF);
       upper_q <= pair && odd_q;
-      last_blk_q <= !more_blocks;
+      last_blk_q <= !more_blocks;  // (a twin's first block never is)
+      twin_q <= issue && twin;
+      last2_q <= twin_ends;
       both_q <= issue && both;
       // The bytes of the pixels read a cycle before, chosen then: the
       // 64-bit sum takes a register, not a choice.
       added_q <= issue && both ? 9'(`OPU_FIELD(insn_i, STORE_LANES)) << 1
+               : issue && twin ? 9'(opu_pkg::CO) + (twin_ends ? 9'(`OPU_FIELD(insn_i, STORE_LANES))
+                                                              : 9'(opu_pkg::CO))
                : more_blocks ? 9'(opu_pkg::CO) : 9'(`OPU_FIELD(insn_i, STORE_LANES));
       if (inflight_q) bytes_o <= bytes_o + 64'(added_q);
       if (merge) begin
@@ -243,7 +274,10 @@ module opu_store
       end else if (issue) begin
         if (up && copy_q != 2'd3) begin
           copy_q <= copy_q + 2'd1;
-        end else if (more_blocks) begin
+        end else if (twin && !twin_ends) begin  // on to block 2, ACC_BANK1 / 2 on
+          blk_q <= blk_q + 2'd2;
+          raddr_q <= AW'(entry_q) + AW'(HALF_BANK);
+        end else if (more_blocks && !twin) begin
           blk_q <= blk_q + 2'd1;
           raddr_q <= AW'(entry_q) + blk_next_off;
         end else if (both ? more2_q : more1_q) begin

@@ -150,7 +150,7 @@ module opu_top
   logic        load_wpair;
   logic [opu_pkg::WGT_BITS-1:0]   wgt_rdata;
   logic [opu_pkg::PARAM_BITS-1:0] param_rdata;
-  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata, acc_wdata, store_rdata;
+  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata, acc_wdata, store_rdata, store_rdata2;
 
   // The load's feature-map writes pass a register: the path from a DRAM
   // response through the compact-pixel queue ends there, not at a bank's
@@ -201,7 +201,8 @@ module opu_top
     .waddr_b_i(post_acc_waddr[opu_pkg::ACC_AW-1:0]), .wdata_b_i(post_acc_wdata),
     .raddr_b_i(post_acc_raddr[opu_pkg::ACC_AW-1:0]), .rdata_b_o(post_acc_rdata),
     .post_banks_i(post_banks),
-    .store_raddr_i(store_raddr[opu_pkg::ACC_AW-1:0]), .store_rdata_o(store_rdata)
+    .store_raddr_i(store_raddr[opu_pkg::ACC_AW-1:0]), .store_rdata_o(store_rdata),
+    .store_rdata2_o(store_rdata2)
   );
 
   opu_load #(.IN_FLIGHT(LOADS_IN_FLIGHT), .PAIRS(opu_pkg::FM_PAIRS)) u_load (
@@ -237,6 +238,7 @@ module opu_top
   opu_store u_store (
     .clk_i, .rst_ni, .start_i(start[E_STORE]), .insn_i(insn[E_STORE]), .done_o(done[E_STORE]),
     .dram_wait_o(dram_wait[E_STORE]), .acc_raddr_o(store_raddr), .acc_rdata_i(store_rdata),
+    .acc_rdata2_i(store_rdata2),
     .wr_valid_o, .wr_addr_o, .wr_data_o, .wr_mask_o, .wr_ready_i, .bytes_o(bytes_stored)
   );
 

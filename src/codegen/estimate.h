@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "opuc/isa/isa.h"
+#include "opuc/opu/buffer_units.h"
 #include "opuc/opu/hw_config.h"
 #include "store_timeline.h"
 
@@ -60,7 +61,11 @@ class CycleEstimate {
         word_bytes_(std::max<int64_t>(1, hw.dram.word_bits / 8)),
         table_fill_((2 * 257 + hw.array.input_channels - 1) /
                     std::max<int64_t>(1, hw.array.input_channels)),
-        fm_pairs_(opuc::FeatureMapPairs(hw)) {}
+        fm_pairs_(opuc::FeatureMapPairs(hw)),
+        buffer_units_(BufferUnits(hw)) {}
+
+  /// The OPU's buffers, in the units its instructions count.
+  const OpuBufferUnits& buffer_units() const { return buffer_units_; }
 
   /// Whether the feature-map buffer takes a pair of units a cycle
   /// (FeatureMapPairs): a compact load's pixels go two at a time.
@@ -297,6 +302,7 @@ class CycleEstimate {
   int64_t word_bytes_;
   int64_t table_fill_;
   bool fm_pairs_;
+  OpuBufferUnits buffer_units_;
   size_t acc_regions_ = 2;
   size_t slots_ = 2;
   std::vector<Unit> units_;

@@ -132,8 +132,8 @@ void StorePackedPixels(const InnerProductGroup& g, const ActivationLayout& outpu
     s.granules = 0;  // in_pack compact pixels: L bytes
     s.high_byte = output.planes() == 2 && p == 0;
     s.extra_blocks = extra_blocks;
-    estimate.Store(StoreIssueCycles(s, L, L), rows * cols * (extra_blocks * block_lanes + lanes),
-                   StoreWrites(s, L, L));
+    estimate.Store(StoreIssueCycles(s, estimate.buffer_units()),
+                   rows * cols * (extra_blocks * block_lanes + lanes), StoreWrites(s, L, L));
     store.push_back(s);
   }
 }

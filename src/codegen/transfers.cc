@@ -99,7 +99,7 @@ void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0,
     s.upsample = upsample;
     s.pair = shape == StoreShape::kPairs;
     s.extra_blocks = tile.extra_blocks;
-    estimate.Store(StoreIssueCycles(s, pixel, L),
+    estimate.Store(StoreIssueCycles(s, estimate.buffer_units()),
                    copies * tile.rows * tile.cols * (tile.extra_blocks * tile.block_lanes + lanes),
                    StoreWrites(s, pixel, L));
     store.push_back(s);

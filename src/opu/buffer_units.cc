@@ -39,13 +39,26 @@ int64_t StoreBeatBytes(const isa::StoreInsn& s, const OpuBufferUnits& u) {
   return beats * beat;
 }
 
-int64_t StoreIssueCycles(const isa::StoreInsn& s, int64_t pixel, int64_t beat) {
-  if (!s.pair) return s.rows * s.cols * (s.upsample ? 4 : 1) * (1 + s.extra_blocks);
+int64_t StoreIssueCycles(const isa::StoreInsn& s, const OpuBufferUnits& u) {
+  const int64_t pixel = u.StorePixelBytes(s), beat = u.lanes, co = u.out_lanes;
+  if (s.upsample) return s.rows * s.cols * 4 * (1 + s.extra_blocks);
   int64_t cycles = 0;
   for (int64_t r = 0; r < s.rows; ++r)
-    for (int64_t c = 0; c < s.cols; ++cycles) {
+    for (int64_t c = 0; c < s.cols;) {
       const int64_t at = (s.dram_addr + r * s.dram_stride + c * pixel) % beat;
-      c += c % 2 == 0 && c + 1 < s.cols && at + pixel + s.lanes <= beat ? 2 : 1;
+      if (s.pair) {  // both pixels of an entry where they share a beat
+        c += c % 2 == 0 && c + 1 < s.cols && at + pixel + s.lanes <= beat ? 2 : 1;
+        ++cycles;
+        continue;
+      }
+      // Blocks 0 and 1 (2 and 3) in one read where both fall in one beat.
+      const int64_t entry = s.acc_addr + r * s.acc_pitch + c;
+      for (int64_t k = 0; k <= s.extra_blocks; ++cycles)
+        k += k % 2 == 0 && k < s.extra_blocks && entry < u.AccSumsBank() &&
+                     (at + k * co) % beat + 2 * co <= beat
+                 ? 2
+                 : 1;
+      ++c;
     }
   return cycles;
 }

@@ -193,7 +193,7 @@ Expected<int64_t> OutputPathCycles(const ProgramStep& step, const OpuBufferUnits
             post += x.rows * x.cols;
             run_addr = -1;
           } else if constexpr (std::is_same_v<T, isa::StoreInsn>) {
-            store += StoreIssueCycles(x, units.StorePixelBytes(x), units.lanes);
+            store += StoreIssueCycles(x, units);
           } else if constexpr (std::is_same_v<T, isa::GemmInsn>) {
             run_addr = -1;  // new entries
           }

@@ -165,11 +165,13 @@ inline int64_t StoredBytes(const isa::StoreInsn& s, const OpuBufferUnits& units)
 /// Store), so a block of a compact map's pixels costs the beats it touches,
 /// not its bytes (at least StoredBytes).
 int64_t StoreBeatBytes(const isa::StoreInsn& store, const OpuBufferUnits& units);
-/// The cycles a Store's engine takes to read its pixels, `pixel_bytes`
-/// apart (StorePixelBytes): one a pixel and block (four with `upsample`),
-/// and with `pair` one for both pixels of an entry where they fall in one
-/// beat of `beat_bytes` (L; docs/rtl.md, Store).
-int64_t StoreIssueCycles(const isa::StoreInsn& store, int64_t pixel_bytes, int64_t beat_bytes);
+/// The cycles a Store's engine takes to read its pixels (StorePixelBytes
+/// apart): one a pixel and block (four with `upsample`), but one for blocks
+/// 0 and 1 (and 2 and 3) of a pixel where both fall in one L-byte beat (a
+/// twin read: they lie at one offset of the accumulator's two banks), and
+/// with `pair` one for both pixels of an entry where they fall in one beat
+/// (docs/rtl.md, Store).
+int64_t StoreIssueCycles(const isa::StoreInsn& store, const OpuBufferUnits& units);
 /// The span of DRAM bytes a Store writes in, from `dram_addr` to past its
 /// last byte, with pixels `pixel_bytes` apart (OpuBufferUnits::
 /// StorePixelBytes); 0 when it stores nothing.
