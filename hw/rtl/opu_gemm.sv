@@ -128,14 +128,20 @@ module opu_gemm
     .sums_o(sums)
   );
 
-  // Row j's channel in the arriving row: lane + j, or lane + j / 2 with pair_rows.
+  // Row j's channel in the arriving row: lane + j, or lane + j / 2 with
+  // pair_rows. lane is a multiple of half a granule (CO / 2 lanes), so the
+  // row shifts by whole half granules (8 ways on opu1024, not 64), then
+  // each row takes a fixed byte of it.
+  localparam int unsigned HALF = opu_pkg::CO / 2 > 0 ? opu_pkg::CO / 2 : 1;
+  logic [opu_pkg::BEAT_BITS-1:0] from_lane, from_lane2;
+  assign from_lane = fm_rdata_i >> (32'(`OPU_FIELD(insn_i, GEMM_LANE)) / HALF * (8 * HALF));
+  assign from_lane2 = fm_rdata_next_i >> (32'(`OPU_FIELD(insn_i, GEMM_LANE)) / HALF * (8 * HALF));
   always_comb
     for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
-      logic [7:0] lane;
-      lane = 8'(`OPU_FIELD(insn_i, GEMM_LANE)) +
-             8'(`OPU_FIELD(insn_i, GEMM_PAIR_ROWS) ? j / 2 : j);
-      taps[8*j +: 8] = lane < 8'(opu_pkg::L) ? fm_rdata_i[8*lane +: 8] : '0;
-      taps2[8*j +: 8] = lane < 8'(opu_pkg::L) ? fm_rdata_next_i[8*lane +: 8] : '0;
+      taps[8*j +: 8] = `OPU_FIELD(insn_i, GEMM_PAIR_ROWS) ? from_lane[8*(j/2) +: 8]
+                                                         : from_lane[8*j +: 8];
+      taps2[8*j +: 8] = `OPU_FIELD(insn_i, GEMM_PAIR_ROWS) ? from_lane2[8*(j/2) +: 8]
+                                                          : from_lane2[8*j +: 8];
     end
 
   always_comb begin

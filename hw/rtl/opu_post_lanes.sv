@@ -44,10 +44,13 @@ module opu_post_lanes
   output logic [opu_pkg::ENTRY_BITS-1:0] entry_o
 );
   localparam int unsigned ACC = opu_pkg::ACC_BITS;
+  // res_lane is a multiple of half a granule (CO / 2 lanes): the row shifts
+  // by whole half granules, an 8-way choice on opu1024 rather than 64.
+  localparam int unsigned HALF = opu_pkg::CO / 2 > 0 ? opu_pkg::CO / 2 : 1;
   logic [opu_pkg::BEAT_BITS-1:0] lanes, high_lanes;
   logic v1_q, v2_q, v3_q, v4_q;  // an entry in each register
-  assign lanes = row_i >> (32'(res_lane_i) * 8);
-  assign high_lanes = high_row_i >> (32'(res_lane_i) * 8);
+  assign lanes = row_i >> (32'(res_lane_i) / HALF * (8 * HALF));
+  assign high_lanes = high_row_i >> (32'(res_lane_i) / HALF * (8 * HALF));
 
   always_ff @(posedge clk_i) {v1_q, v2_q, v3_q, v4_q} <= {enable_i, v1_q, v2_q, v3_q};
 

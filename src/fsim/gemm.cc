@@ -115,6 +115,9 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
                       (win_h - 1) * kTapRow + reach - 1, ": the array has ", L));
   if (insn.depthwise && insn.lane + (Co - 1) / per_channel >= L)
     return m.Fail(Cat("lane is ", insn.lane, ": its ", Co, " rows read lanes past ", L - 1));
+  if (const int64_t half = std::max<int64_t>(1, Co / 2); insn.depthwise && insn.lane % half != 0)
+    return m.Fail(Cat("lane is ", insn.lane, "; it is a multiple of Co / 2 = ", half,
+                      " (the array's rows take their channels half a granule at a time)"));
   const bool lines = GemmUsesLines(insn, m.units.line_columns);
   OPUC_RETURN_IF_ERROR(CheckLines(m, insn, lines));
   // Input rows read, from fm_addr: with carry, only the rows below those

@@ -18,6 +18,8 @@
 //===----------------------------------------------------------------------===//
 #include <cstdlib>
 
+#include <algorithm>
+
 #include "machine.h"
 #include "opuc/numerics/fixed_point.h"
 
@@ -30,6 +32,9 @@ Status ExecResAdd(Machine& m, const isa::ResAddInsn& insn) {
   if (lanes > 0 && insn.res_lane + lanes > L)
     return m.Fail(Cat("res_lane is ", insn.res_lane, "; lanes ", insn.res_lane, " to ",
                       insn.res_lane + lanes - 1, " pass the row's ", L));
+  if (const int64_t half = std::max<int64_t>(1, Co / 2); lanes > 0 && insn.res_lane % half != 0)
+    return m.Fail(Cat("res_lane is ", insn.res_lane, "; it is a multiple of Co / 2 = ", half,
+                      " (the post stages take the residual half a granule at a time)"));
   OPUC_RETURN_IF_ERROR(m.CheckPost(insn.acc_addr, insn.count, insn.lo, insn.hi));
   if (insn.res_format > isa::ResAddInsn::kI16)
     return m.Fail(Cat("res_format is ", insn.res_format, "; it is 0 to 2"));

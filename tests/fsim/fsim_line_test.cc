@@ -117,7 +117,7 @@ TEST_CASE("line slots: a tile's windows take the rows above from the tile before
   // A 6 x 4 map, a 3x3 window (VALID): 4 x 2 outputs, out(y, x) = sum of
   // (y + ky) + (x + kx) = 9 (y + x + 2). Tile A: output rows 0-1 from input
   // rows 0-3 (feature-map rows 0-15), slot 1. A Gemm of slot 0 over the
-  // same rows, lanes 2 on (zeros), its sums at entry 100. Tile B, carried:
+  // same rows, lanes 8 on (zeros), its sums at entry 100. Tile B, carried:
   // output rows 2-3 from input rows 4-5 alone, at feature-map row 100; rows
   // 2-3 come from slot 1.
   LineBench b;
@@ -126,7 +126,7 @@ TEST_CASE("line slots: a tile's windows take the rows above from the tile before
   b.Add(FmLoad(kTileB, 4 * 4 * kL, 2, 4, 4), false, true);
   b.Add(Window(0, 4, 2, 2, 1, 0, 1, false), true);
   GemmInsn other = Window(0, 4, 2, 2, 1, 100, 0, false);
-  other.lane = 2;
+  other.lane = 8;
   b.Add(other);
   b.Add(Window(kTileB, 4, 2, 2, 1, 4, 1, true));
   RunAndCheck(b, 4, 2, [](int64_t y, int64_t x) { return 9 * (y + x + 2); });
@@ -154,7 +154,7 @@ TEST_CASE("line slots: a carry without the rows, a slot past the buffers, no lin
     b.Add(FmLoad(0, 0, 4, 4, 4), false, true);
     b.Add(Window(0, 4, 2, 2, 1, 0, 1, false), true);
     GemmInsn other = Window(0, 4, 2, 2, 1, 100, 1, false);
-    other.lane = 2;
+    other.lane = 8;
     b.Add(other);
     b.Add(Window(8, 4, 2, 2, 1, 4, 1, true));
     CHECK(b.Run().message() ==

@@ -448,6 +448,26 @@ TEST_CASE("illegal programs stop with the instruction, its name and the field") 
     b.program.push_back(Word{});
     CHECK(b.Run().message() == "instruction 0: opcode 0 is not an instruction");
   }
+  SUBCASE("a depthwise lane or a residual lane between half granules") {
+    // tiny: Co = 4, so lanes step by 2.
+    Bench b;
+    GemmInsn g = Gemm(0, 1, 1, 1, 2);
+    g.depthwise = true;
+    g.lane = 1;
+    b.Add(g);
+    CHECK(b.Run().message() ==
+          "instruction 0 (Gemm): lane is 1; it is a multiple of Co / 2 = 2 (the array's rows take "
+          "their channels half a granule at a time)");
+    Bench r;
+    ResAddInsn add;
+    add.count = 1;
+    add.res_lane = 3;
+    add.res_lanes = 2;
+    r.Add(add);
+    CHECK(r.Run().message() ==
+          "instruction 0 (ResAdd): res_lane is 3; it is a multiple of Co / 2 = 2 (the post stages "
+          "take the residual half a granule at a time)");
+  }
   SUBCASE("an init mode that does not exist") {
     Bench b;
     b.Add(Gemm(0, 1, 1, 1, 3));

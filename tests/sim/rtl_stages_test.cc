@@ -77,11 +77,12 @@ TEST_CASE("compare stage: relu's shift, and prelu's slope before its one roundin
 TEST_CASE(
     "residual add: aligned up exactly, one rounding, lanes past res_lanes add 0, and multiply") {
   Bench b;
-  // Row bytes: lane 1 onwards are the residual's 4 bytes (res_lane 1).
+  // Row bytes: lane 2 onwards are the residual's 4 bytes (res_lane 2, a
+  // multiple of tiny's half granule).
   b.tb->row_i = 0;
-  const uint8_t row[8] = {99, 10, 0xF6 /* -10 */, 200, 7, 0, 0, 0};
+  const uint8_t row[8] = {99, 42, 10, 0xF6 /* -10 */, 200, 7, 0, 0};
   for (int i = 0; i < 8; ++i) b.tb->row_i |= static_cast<uint64_t>(row[i]) << (8 * i);
-  b.tb->res_lane_i = 1;
+  b.tb->res_lane_i = 2;
   b.tb->res_lanes_i = 3;
   b.tb->acc_shift_i = 1;  // acc at f, residual at f + 1: F = f + 1
   b.tb->res_shift_i = 0;
@@ -103,7 +104,7 @@ TEST_CASE(
   // is 0xFF·256 + 10 = -246, lane 1 is 1·256 + 246 = 502, lane 2 0·256 + 200.
   b.tb->res_format_i = 2;
   b.tb->high_row_i = 0;
-  const uint8_t high[8] = {0, 0xFF, 1, 0, 0, 0, 0, 0};
+  const uint8_t high[8] = {0, 0, 0xFF, 1, 0, 0, 0, 0};
   for (int i = 0; i < 8; ++i) b.tb->high_row_i |= static_cast<uint64_t>(high[i]) << (8 * i);
   b.Range(-32768, 32767);
   b.Settle();
