@@ -26,6 +26,11 @@ Status CheckRtlConfig(const HwConfig& hw) {
                                " rows and the accumulator ", u.acc_entries,
                                " entries; the RTL needs at least 2 rows and 8 entries (three "
                                "accumulator banks)"));
+  if (u.AccBank1() % 2 != 0)
+    return InvalidArgument(Cat("hw '", hw.name, "': the accumulator's second bank starts at entry ",
+                               u.AccBank1(),
+                               "; the RTL needs it even (its banks hold even and odd ",
+                               "entries apart, a pair in one row)"));
   return OkStatus();
 }
 

@@ -34,6 +34,8 @@ module opu_compute
   output logic                  acc_we_o,
   output logic [31:0]           acc_waddr_o,
   output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata_o,
+  output logic                  acc_we2_o,       // and acc_wdata2_o at acc_waddr_o + 1
+  output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata2_o,
   // The post-processing side's.
   output logic [31:0]           post_fm_raddr_o,
   input  logic [opu_pkg::BEAT_BITS-1:0]  post_fm_rdata_i,
@@ -41,15 +43,18 @@ module opu_compute
   input  logic [opu_pkg::PARAM_BITS-1:0] post_param_rdata_i,
   output logic [31:0]           post_acc_raddr_o,
   input  logic [opu_pkg::ENTRY_BITS-1:0] post_acc_rdata_i,
+  input  logic [opu_pkg::ENTRY_BITS-1:0] post_acc_rdata2_i,  // post_acc_raddr_o + 1's
   output logic                  post_acc_we_o,
   output logic [31:0]           post_acc_waddr_o,
   output logic [opu_pkg::ENTRY_BITS-1:0] post_acc_wdata_o,
+  output logic                  post_acc_we2_o,  // and post_acc_wdata2_o at post_acc_waddr_o + 1
+  output logic [opu_pkg::ENTRY_BITS-1:0] post_acc_wdata2_o,
   output logic [63:0]           gemm_issues_o,
   output logic [63:0]           post_entries_o
 );
   logic        is_pool, stage_done, pool_done;
   logic [31:0] stage_param, stage_acc_r, stage_acc_w, pool_acc_r, pool_acc_w;
-  logic        stage_we, pool_we;
+  logic        stage_we, stage_we2, pool_we;
   logic [opu_pkg::ENTRY_BITS-1:0] stage_wdata, pool_wdata;
   logic [2:0]  entries;
   logic        tap;
@@ -59,7 +64,8 @@ module opu_compute
   opu_gemm u_gemm (
     .clk_i, .rst_ni, .start_i(gemm_start_i), .insn_i(gemm_insn_i), .done_o(gemm_done_o),
     .fm_raddr_o, .fm_rdata_i, .fm_rdata_next_i, .wgt_raddr_o, .wgt_rdata_i, .param_raddr_o, .param_rdata_i,
-    .acc_raddr_o, .acc_rdata_i, .acc_we_o, .acc_waddr_o, .acc_wdata_o, .issues_o(gemm_issues_o)
+    .acc_raddr_o, .acc_rdata_i, .acc_we_o, .acc_waddr_o, .acc_wdata_o, .acc_we2_o, .acc_wdata2_o,
+    .issues_o(gemm_issues_o)
   );
   opu_post u_post (
     .clk_i, .rst_ni, .start_i(post_start_i && !is_pool), .insn_i(post_insn_i),
@@ -69,8 +75,9 @@ module opu_compute
     .tail_src_cols_i(post_tail_src_cols_i), .done_o(stage_done),
     .fm_raddr_o(post_fm_raddr_o), .fm_rdata_i(post_fm_rdata_i),
     .param_raddr_o(stage_param), .param_rdata_i(post_param_rdata_i),
-    .acc_raddr_o(stage_acc_r), .acc_rdata_i(post_acc_rdata_i), .acc_we_o(stage_we),
-    .acc_waddr_o(stage_acc_w), .acc_wdata_o(stage_wdata), .entries_o(entries)
+    .acc_raddr_o(stage_acc_r), .acc_rdata_i(post_acc_rdata_i), .acc_rdata2_i(post_acc_rdata2_i),
+    .acc_we_o(stage_we), .acc_waddr_o(stage_acc_w), .acc_wdata_o(stage_wdata),
+    .acc_we2_o(stage_we2), .acc_wdata2_o(post_acc_wdata2_o), .entries_o(entries)
   );
   opu_pool u_pool (
     .clk_i, .rst_ni, .start_i(post_start_i && is_pool), .insn_i(post_insn_i),
@@ -85,6 +92,7 @@ module opu_compute
   assign post_param_raddr_o = is_pool ? '0 : stage_param;
   assign post_acc_raddr_o = is_pool ? pool_acc_r : stage_acc_r;
   assign post_acc_we_o = is_pool ? pool_we : stage_we;
+  assign post_acc_we2_o = !is_pool && stage_we2;
   assign post_acc_waddr_o = is_pool ? pool_acc_w : stage_acc_w;
   assign post_acc_wdata_o = is_pool ? pool_wdata : stage_wdata;
 endmodule

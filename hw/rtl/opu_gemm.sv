@@ -37,6 +37,13 @@
 //    a pair is one address of both. ceil(w / 2) cycles a row.
 //  - Else a feature-map row a cycle: each output row reads its columns
 //    left to right, each column's window_h + 1 rows top to bottom.
+// Output pixels in pairs (init PairsFromBias, at stride_x 1 with line
+// buffers): the window, window_w + 1 columns, holds pixels 2i and 2i + 1's
+// columns, the pair read fills two of its columns a cycle and completes a
+// pair of windows each time; rows WIN_ROWS / 2 on take the same columns as
+// the rows WIN_ROWS / 2 above them, so the tree's halves (opu_ipa) sum
+// pixel 2i on the lanes below L / 2 and 2i + 1 on those above (its
+// weights a column on); its entries e and e + 1 are written together.
 `include "opu_field.svh"
 module opu_gemm
 (
@@ -57,6 +64,8 @@ module opu_gemm
   output logic                  acc_we_o,
   output logic [31:0]           acc_waddr_o,
   output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata_o,
+  output logic                  acc_we2_o,     // and acc_wdata2_o at acc_waddr_o + 1
+  output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata2_o,
   output logic [63:0]           issues_o
 );
   localparam int unsigned D = opu_pkg::IPA_STAGES + 1;
@@ -70,7 +79,18 @@ module opu_gemm
   logic [32*D-1:0] entry_d_q;
   logic [31:0] rows, cols, row_step, stride_x;
   logic [1:0]  init;
-  logic [32*opu_pkg::CO-1:0] sums;
+  logic [32*opu_pkg::CO-1:0] sums, sums_hi;
+  // Output pixels in pairs (the field, then held), and the window's column
+  // a pair read fills first: window_w, or one before where it is odd.
+  logic        pp, pp_q;
+  logic [2:0]  fill;
+  localparam int unsigned HR = WH / 2;  // the rows a pair's first pixel takes
+  // The window's rows that hold kernel rows (the others' taps are zero):
+  // 0 to window_h, and in pairs HR to HR + window_h too.
+  logic [7:0]  rows_on, rows_on_q;
+  always_comb
+    for (int unsigned r = 0; r < 8; r++)
+      rows_on[r] = 3'(r) <= win_h || (pp && HR > 0 && r >= HR && 3'(r - HR) <= win_h);
   logic        issue;
 
   // Depthwise: the read's column and row in the window, the read in flight
@@ -119,13 +139,15 @@ module opu_gemm
                 32'(last_col) + 32'(win_w) + 1 <=
                     (wide ? opu_pkg::LINE_COLS / 2 : opu_pkg::LINE_COLS) &&
                 stride_y != 0 && stride_y <= 32'(win_h) + 1;
-  assign pair = opu_pkg::FM_PAIRS > 0 && line && stride_x == 2 && !win_w[0] && !wide;
+  assign pp = dw && init == opuc_isa_pkg::GEMM_INIT_PAIRS_FROM_BIAS;
+  assign pair = opu_pkg::FM_PAIRS > 0 && line && !wide && ((stride_x == 2 && !win_w[0]) || pp);
+  assign fill = {win_w[2:1], 1'b0};
 
   opu_ipa u_ipa (
     .clk_i, .valid_i(valid_q[0]), .fm_i(fm_rdata_i), .fm_next_i(fm_rdata_next_i),
     .weights_i(wgt_rdata_i), .operand_i(`OPU_FIELD(insn_i, GEMM_OPERAND)), .window_i(dw_q),
-    .taps_i(win_q),
-    .sums_o(sums)
+    .taps_i(win_q), .halves_i(pp_q), .rows_on_i(rows_on_q),
+    .sums_o(sums), .sums_hi_o(sums_hi)
   );
 
   // Row j's channel in the arriving row: lane + j, or lane + j / 2 with
@@ -146,13 +168,16 @@ module opu_gemm
 
   always_comb begin
     acc_we_o = valid_q[D-1];
+    acc_we2_o = valid_q[D-1] && pp_q;  // a pair's second, at the entry after
     acc_waddr_o = entry_d_q[32*(D-1) +: 32];
     for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
       logic signed [47:0] start, product;
       start = init == opuc_isa_pkg::GEMM_INIT_ACCUMULATE ?
                   acc_rdata_i[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] :
-              init == opuc_isa_pkg::GEMM_INIT_FROM_BIAS ?
+              init != opuc_isa_pkg::GEMM_INIT_FROM_ZERO ?
                   {{16{param_rdata_i[64*j+31]}}, param_rdata_i[64*j +: 32]} : '0;
+      acc_wdata2_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] =
+          start + {{16{sums_hi[32*j+31]}}, sums_hi[32*j +: 32]};
       product = {{16{sums[32*j+31]}}, sums[32*j +: 32]};
       if (`OPU_FIELD(insn_i, GEMM_OPERAND) == opuc_isa_pkg::GEMM_OPERAND_HIGH)
         product = product <<< 8;
@@ -228,8 +253,16 @@ module opu_gemm
   logic [WH*TAP-1:0] colin, colin2;
   always_comb
     for (int unsigned ky = 0; ky < WH; ky++) begin
-      colin[ky*TAP +: TAP] = line_q ? column[ky*TAP +: TAP] : taps;
-      colin2[ky*TAP +: TAP] = line_q ? column2[ky*TAP +: TAP] : taps2;
+      // Pairs: row ky + HR holds row ky's columns (pixel 2i + 1's taps).
+      // (The row HR above, a constant of the loop: itself where none is.)
+      colin[ky*TAP +: TAP] =
+          !line_q ? taps
+          : pp_q && HR > 0 && ky >= HR ? column[(HR > 0 && ky >= HR ? ky - HR : ky)*TAP +: TAP]
+                                       : column[ky*TAP +: TAP];
+      colin2[ky*TAP +: TAP] =
+          !line_q ? taps2
+          : pp_q && HR > 0 && ky >= HR ? column2[(HR > 0 && ky >= HR ? ky - HR : ky)*TAP +: TAP]
+                                       : column2[ky*TAP +: TAP];
       for (int unsigned kx = 0; kx < WW; kx++) begin
         win_sel[2*(ky*WW + kx) +: 2] = FROM_COLUMN;
         win_en[ky*WW + kx] = 1'b0;
@@ -245,15 +278,24 @@ module opu_gemm
               win_sel[2*(ky*WW + kx) +: 2] = FROM_NEXT;
             end
           end
+        end else if (rd_q && line_q && rd_load_q && pair_q) begin
+          // A pair fills columns fill and fill + 1 (past the window at an
+          // odd width: zero weights), the columns before it shift by two.
+          if (3'(kx) == fill) begin
+            win_en[ky*WW + kx] = 1'b1;
+          end else if (4'(kx) == 4'(fill) + 4'd1) begin
+            win_en[ky*WW + kx] = 1'b1;
+            win_sel[2*(ky*WW + kx) +: 2] = FROM_SECOND;
+          end else if (3'(kx) < fill) begin
+            win_en[ky*WW + kx] = 1'b1;
+            win_sel[2*(ky*WW + kx) +: 2] = FROM_NEXT2;
+          end
         end else if (rd_q && line_q && rd_load_q) begin
           if (3'(kx) == win_w) begin
             win_en[ky*WW + kx] = 1'b1;
-          end else if (pair_q && 4'(kx) == 4'(win_w) + 4'd1) begin
-            win_en[ky*WW + kx] = 1'b1;
-            win_sel[2*(ky*WW + kx) +: 2] = FROM_SECOND;
           end else if (3'(kx) < win_w && kx + 1 < WW) begin
             win_en[ky*WW + kx] = 1'b1;
-            win_sel[2*(ky*WW + kx) +: 2] = pair_q ? FROM_NEXT2 : FROM_NEXT;
+            win_sel[2*(ky*WW + kx) +: 2] = FROM_NEXT;
           end
         end else if (rd_q && !line_q) begin
           if (3'(kx) == win_w && 3'(ky) == rd_ky_q) begin
@@ -280,7 +322,8 @@ module opu_gemm
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      {running_q, done_o, dw_q, rd_q, rd_fire_q, line_q, pair_q, wide_q, rd_load_q} <= '0;
+      {running_q, done_o, dw_q, rd_q, rd_fire_q, line_q, pair_q, wide_q, rd_load_q, pp_q} <= '0;
+      rows_on_q <= '0;
       until_q <= '0;
       {oy_q, ox_q, row_fm_q, fm_q, entry_q} <= '0;
       {ky_q, rd_ky_q, col_q, col_fm_q, fire_col_q} <= '0;
@@ -294,19 +337,21 @@ module opu_gemm
       rd_ky_q <= ky_q;
       rd_load_q <= until_q == '0;
       rd_fire_q <= (line_q ? until_q == '0 : ky_q == win_h) && col_q == fire_col_q;
-      if (issue) entry_q <= entry_q + 1;
+      if (issue) entry_q <= entry_q + (pp_q ? 32'd2 : 32'd1);
       if (start_i) begin
         running_q <= rows != 0 && cols != 0;
         done_o <= rows == 0 || cols == 0;
         dw_q <= dw;
         line_q <= dw && line;
         pair_q <= dw && pair;
+        pp_q <= pp;
+        rows_on_q <= rows_on;
         wide_q <= wide;
         // The rows before the first that completes windows: the window's
         // but one, or with carry (its rows above in the buffers) stride_y - 1.
         until_q <= `OPU_FIELD(insn_i, GEMM_CARRY) ? stride_y - 1 : 32'(win_h);
         {oy_q, ox_q, ky_q, col_q} <= '0;
-        fire_col_q <= 16'(win_w);
+        fire_col_q <= pair ? 16'(fill) : 16'(win_w);
         row_fm_q <= 32'(`OPU_FIELD(insn_i, GEMM_FM_ADDR));
         col_fm_q <= 32'(`OPU_FIELD(insn_i, GEMM_FM_ADDR));
         fm_q <= 32'(`OPU_FIELD(insn_i, GEMM_FM_ADDR));
@@ -315,16 +360,17 @@ module opu_gemm
         // Along the input row up to its last pixel's column (ox_q counts
         // the row's pixels), then the next; done after the row that
         // completes the last output row's windows.
+        // A pair of output pixels is two columns on and counts two.
         if (col_q == fire_col_q) begin
-          fire_col_q <= fire_col_q + 16'(stride_x);
-          ox_q <= ox_q + 1;
+          fire_col_q <= fire_col_q + (pp_q ? 16'd2 : 16'(stride_x));
+          ox_q <= ox_q + (pp_q ? 32'd2 : 32'd1);
         end
-        if (col_q != fire_col_q || ox_q + 1 != cols) begin
+        if (col_q != fire_col_q || ox_q + (pp_q ? 32'd2 : 32'd1) != cols) begin
           col_q <= col_q + (pair_q ? 16'd2 : 16'd1);
           fm_q <= fm_q + (pair_q || wide_q ? 32'd2 : 32'd1);
         end else begin
           {ox_q, col_q} <= '0;
-          fire_col_q <= 16'(win_w);
+          fire_col_q <= pair_q ? 16'(fill) : 16'(win_w);
           row_fm_q <= row_fm_q + pitch;
           fm_q <= row_fm_q + pitch;
           if (until_q != '0) begin

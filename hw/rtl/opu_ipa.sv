@@ -9,6 +9,9 @@
 // then each lane's L products are summed by an adder tree, two levels a
 // register, not a chain.
 // A pixel's sums come IPA_STAGES cycles after its operands (opu_shapes.svh).
+// With halves_i (output pixels in pairs, opu_gemm) the tree's last stage
+// gives the sums of its two halves apart: lanes below L / 2 at sums_o,
+// lanes L / 2 on at sums_hi_o.
 // In the depthwise window mode (opu_gemm) lane l of row j multiplies the
 // window's tap (l / 8, l mod 8) of row j's channel instead of the pixel's
 // byte l: a multiplexer before each multiplier of the window's lanes.
@@ -22,7 +25,10 @@ module opu_ipa
   input  logic [1:0]                 operand_i,  // opuc_isa_pkg::GEMM_OPERAND_*
   input  logic                       window_i,   // the operands are taps_i's
   input  logic [opu_pkg::WIN_ROWS*opu_pkg::WIN_COLS*8*opu_pkg::CO-1:0] taps_i,
-  output logic [32*opu_pkg::CO-1:0] sums_o      // lane j's at 32 j
+  input  logic                       halves_i,   // held for the instruction
+  input  logic [7:0]                 rows_on_i,  // the window's rows inside it (kernel rows)
+  output logic [32*opu_pkg::CO-1:0] sums_o,     // lane j's at 32 j
+  output logic [32*opu_pkg::CO-1:0] sums_hi_o   // with halves_i, the lanes L / 2 on
 );
   localparam int unsigned LEVELS = opu_pkg::IPA_LEVELS;  // the tree's adder levels
   localparam int unsigned N = 1 << LEVELS;               // L, up to a power of two
@@ -44,7 +50,7 @@ module opu_ipa
 
     always_comb begin
       logic [N*SW-1:0] p, prev, next;
-      logic signed [SW-1:0] sum;
+      logic signed [SW-1:0] sum, lo, hi;
       logic [7:0] x;
       logic signed [15:0] operand;
       int unsigned g, count;
@@ -52,13 +58,17 @@ module opu_ipa
       operand = '0;
       p = '0;
       sum = '0;
+      lo = '0;
+      hi = '0;
       g = 0;
       count = 0;
       if (valid_i)
         for (int unsigned l = 0; l < opu_pkg::L; l++) begin
           x = fm_i[8*l +: 8];
-          if (window_i)  // tap (l / 8, l mod 8) of row j's channel; none past the window's
-            x = l / 8 < opu_pkg::WIN_ROWS ?
+          // Tap (l / 8, l mod 8) of row j's channel; none past the window's
+          // rows (whatever the weights there: a pair's second pixel's).
+          if (window_i)
+            x = l / 8 < opu_pkg::WIN_ROWS && rows_on_i[l / 8] ?
                     taps_i[((l / 8 * opu_pkg::WIN_COLS + l % 8) * opu_pkg::CO + j) * 8 +: 8] : '0;
           // An i16 whole: the pixel's two rows; through the window, its
           // high bytes on taps kx < 4 (x 256), its low bytes on kx >= 4.
@@ -79,10 +89,16 @@ module opu_ipa
         if (valid_q[s-1])
           for (int unsigned v = 0; v < N; v++)
             if (v < count) begin
-              sum = '0;
+              // The two halves of the group, then their sum: at the last
+              // stage, the tree's halves (the lanes below L / 2, above).
+              lo = '0;
+              hi = '0;
               for (int unsigned k = 0; k < 4; k++)
-                if (k < g) sum = sum + $signed(prev[SW*(v*g + k) +: SW]);
-              next[SW*v +: SW] = sum;
+                if (k < g / 2) lo = lo + $signed(prev[SW*(v*g + k) +: SW]);
+                else if (k < g) hi = hi + $signed(prev[SW*(v*g + k) +: SW]);
+              sum = lo + hi;
+              next[SW*v +: SW] = s == S && halves_i ? lo : sum;
+              if (s == S) next[SW +: SW] = hi;
             end
         nxt[s] = next;
       end
@@ -98,6 +114,7 @@ module opu_ipa
       logic [N*SW-1:0] last;
       last = st_q[S];
       sums_o[32*j +: 32] = 32'($signed(last[SW-1:0]));
+      sums_hi_o[32*j +: 32] = 32'($signed(last[SW +: SW]));
     end
   end
 endmodule

@@ -21,6 +21,12 @@
 // stages' last step on one path) and writes the sum to the pool's dst two
 // cycles after the last entry; with `accumulate` the sum starts from what
 // dst holds, read in the pass's first cycle.
+//
+// An Output, Clamp or PRelu alone (no chain, no tail) over an even count of
+// entries from an even one in banks 0 and 1 takes two entries a cycle (a
+// dual pass): the accumulator reads and writes a pair e, e + 1 at once
+// (opu_acc_buffer), and the second stage's lanes, idle in such a pass, run
+// the same instruction on the odd entry beside the first stage on the even.
 `include "opu_field.svh"
 module opu_post
 (
@@ -43,14 +49,20 @@ module opu_post
   input  logic [opu_pkg::PARAM_BITS-1:0] param_rdata_i,
   output logic [31:0]           acc_raddr_o,
   input  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata_i,
+  input  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata2_i,  // the entry after acc_raddr_o's
   output logic                  acc_we_o,
   output logic [31:0]           acc_waddr_o,
   output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata_o,
+  output logic                  acc_we2_o,     // and acc_wdata2_o at acc_waddr_o + 1
+  output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata2_o,
   output logic [2:0]            entries_o  // entries passed this cycle, one a chained stage or tail
 );
   localparam int unsigned TABLE_ROWS = (2 * 257 + opu_pkg::L - 1) / opu_pkg::L;
   opu_pkg::word_t       slot [3];
   logic [2:0]  active;
+  logic        dual, dual_q;  // a dual pass: two entries a cycle (at its start; held, then cleared)
+  logic [3:0]  first_op;
+  logic [15:0] first_addr, count;
   logic        has_table, has_res, has_param;
   opu_pkg::word_t       table_insn, res_insn, param_insn;
   logic        filling_q, fill_s1_q, running_q, s1_valid_q;
@@ -97,8 +109,19 @@ module opu_post
   logic [31:0] window_waddr;
   logic [opu_pkg::ENTRY_BITS-1:0] window_wdata;
 
+  assign first_op = `OPU_FIELD(insn_i, OPCODE);
+  assign first_addr = `OPU_FIELD(insn_i, OUTPUT_ACC_ADDR);
+  assign count = `OPU_FIELD(insn_i, OUTPUT_COUNT);
+  assign dual = links_i == 2'd0 && !tail_i &&
+                (first_op == opuc_isa_pkg::OP_OUTPUT || first_op == opuc_isa_pkg::OP_CLAMP ||
+                 first_op == opuc_isa_pkg::OP_PRELU) &&
+                !first_addr[0] && !count[0] && count != '0 &&
+                32'(first_addr) + 32'(count) <= opu_pkg::ACC_SUMS;
+  // A dual pass's second stage runs its one instruction; dual_q is clear
+  // in a pass's first cycle (the last pass ended), so the chain's table,
+  // residual and param fields, read then, are its own.
   assign slot[0] = insn_i;
-  assign slot[1] = insn2_i;
+  assign slot[1] = dual_q ? insn_i : insn2_i;
   assign slot[2] = insn3_i;
   assign active = {links_i == 2'd2, links_i != 2'd0, 1'b1};
   // The chain's one Table, one ResAdd, and the param row its Output and
@@ -143,10 +166,10 @@ module opu_post
   // Each chained instruction counts its entries, as one alone would (a
   // tail its taps).
   assign entries_o = !start_i && !preparing_q && !filling_q && advance ?
-                         3'(links_i) + 3'(tail_q) + 3'd1 : 3'd0;
+                         3'(links_i) + 3'(tail_q) + 3'(dual_q) + 3'd1 : 3'd0;
 
   assign stage_in[0] = acc_rdata_i;
-  assign stage_in[1] = x1_q;
+  assign stage_in[1] = dual_q ? acc_rdata2_i : x1_q;
   assign stage_in[2] = x2_q;
   assign row_at[0] = fm_rdata_i;
   assign row_at[1] = row_q[D + 1];
@@ -174,8 +197,12 @@ module opu_post
   );
 
   for (genvar k = 0; k < 3; k++) begin : g_stage
+    // In a dual pass the second stage takes the odd entry as the first
+    // takes the even.
+    logic enable;
+    assign enable = k == 1 && dual_q ? valid[0] : active[k] && valid[k * (D + 1)];
     opu_post_stage #(.HAS_AVERAGE(k == 0)) u_stage (
-      .clk_i, .insn_i(slot[k]), .enable_i(active[k] && valid[k * (D + 1)]),
+      .clk_i, .insn_i(slot[k]), .enable_i(enable),
       .row_i(row_at[k]), .high_row_i(high_row_at[k]),
       .param_i(param_rdata_i), .entry_i(stage_in[k]), .looked_up_i(looked_up),
       .avg_d_i(avg_d), .avg_d_shift_i(avg_d_shift), .avg_recip_i(avg_recip),
@@ -203,6 +230,8 @@ module opu_post
                      : is_average ? addr_q[opu_pkg::AVERAGE_CYCLES] : links_i == 2'd0 ? addr_q[D]
                      : links_i == 2'd1 ? addr_q[2 * D + 1] : addr_q[3 * D + 2];
   assign acc_wdata_o = window_we ? window_wdata : tail_write_q ? sum_q : stage_out[links_i];
+  assign acc_we2_o = dual_q && write_valid;
+  assign acc_wdata2_o = stage_out[1];
   // The tail's running sum with the entry written a cycle ago, lane by
   // lane, as the Pool adds its taps.
   always_comb
@@ -242,7 +271,7 @@ module opu_post
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      {filling_q, fill_s1_q, running_q, s1_valid_q, done_o, low_q, preparing_q} <= '0;
+      {filling_q, fill_s1_q, running_q, s1_valid_q, done_o, low_q, preparing_q, dual_q} <= '0;
       {tail_q, tail_first_q, tail_last_q, tail_write_q, written_valid_q, window_q} <= '0;
       valid_q <= '0;
       high_row_q <= '0;
@@ -261,6 +290,7 @@ module opu_post
       fill_s1_q <= filling_q;
       fill_s1_row_q <= fill_q;
       if (start_i) begin
+        dual_q <= dual;
         tail_q <= tail_i && !is_average;
         window_q <= tail_i && tail_window_i && !is_average;
         filling_q <= has_table;
@@ -287,9 +317,9 @@ module opu_post
         end
       end else if (advance) begin
         if (!`OPU_FIELD(res_insn, RESADD_BROADCAST)) res_q <= res_q + 1;
-        if (c_q + 1 < cols) begin
-          c_q <= c_q + 1;
-          entry_q <= entry_q + 1;
+        if (c_q + (dual_q ? 32'd2 : 32'd1) < cols) begin
+          c_q <= c_q + (dual_q ? 32'd2 : 32'd1);
+          entry_q <= entry_q + (dual_q ? 32'd2 : 32'd1);
         end else begin
           c_q <= '0;
           r_q <= r_q + 1;
@@ -301,6 +331,7 @@ module opu_post
       // Done with the last entry, with a sum two cycles after it, or with
       // a window tail's last pooled entry.
       if (write_valid && !younger && !running_q) begin
+        dual_q <= 1'b0;
         if (tail_q && !window_q) tail_last_q <= 1'b1;
         else if (!tail_q) done_o <= 1'b1;
       end

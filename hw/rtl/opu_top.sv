@@ -137,12 +137,13 @@ module opu_top
   logic [2:0]  load_we;
   logic [31:0] load_waddr, fm_raddr, wgt_raddr, param_raddr, acc_raddr, acc_waddr, store_raddr;
   logic [31:0] post_fm_raddr, post_param_raddr, post_acc_raddr, post_acc_waddr;
-  logic        post_acc_we;
+  logic        post_acc_we, post_acc_we2, acc_we2;
   logic [opu_pkg::BEAT_BITS-1:0]  post_fm_rdata;
   logic [opu_pkg::PARAM_BITS-1:0] post_param_rdata;
   logic [opu_pkg::WGT_BITS-1:0]   wgt_rdata_unused, wgt_next_unused;
   logic [opu_pkg::PARAM_BITS-1:0] param_next_unused;
-  logic [opu_pkg::ENTRY_BITS-1:0] post_acc_rdata, post_acc_wdata;
+  logic [opu_pkg::ENTRY_BITS-1:0] post_acc_rdata, post_acc_wdata, post_acc_rdata2, post_acc_wdata2;
+  logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata2;
   logic [7:0]  load_wbeat;
   logic        load_wzero, load_wdiag, acc_we;
   logic [opu_pkg::BEAT_BITS-1:0]  load_wdata, load_wdata_next, fm_rdata, fm_rdata_next;
@@ -197,9 +198,12 @@ module opu_top
   );
   opu_acc_buffer u_acc (
     .clk_i, .we_i(acc_we), .waddr_i(acc_waddr[opu_pkg::ACC_AW-1:0]), .wdata_i(acc_wdata),
+    .we2_i(acc_we2), .wdata2_i(acc_wdata2),
     .raddr_i(acc_raddr[opu_pkg::ACC_AW-1:0]), .rdata_o(acc_rdata), .we_b_i(post_acc_we),
     .waddr_b_i(post_acc_waddr[opu_pkg::ACC_AW-1:0]), .wdata_b_i(post_acc_wdata),
+    .we_b2_i(post_acc_we2), .wdata_b2_i(post_acc_wdata2),
     .raddr_b_i(post_acc_raddr[opu_pkg::ACC_AW-1:0]), .rdata_b_o(post_acc_rdata),
+    .rdata_b2_o(post_acc_rdata2),
     .post_banks_i(post_banks),
     .store_raddr_i(store_raddr[opu_pkg::ACC_AW-1:0]), .store_rdata_o(store_rdata),
     .store_rdata2_o(store_rdata2)
@@ -226,11 +230,14 @@ module opu_top
     .wgt_raddr_o(wgt_raddr), .wgt_rdata_i(wgt_rdata), .param_raddr_o(param_raddr),
     .param_rdata_i(param_rdata), .acc_raddr_o(acc_raddr), .acc_rdata_i(acc_rdata),
     .acc_we_o(acc_we), .acc_waddr_o(acc_waddr), .acc_wdata_o(acc_wdata),
+    .acc_we2_o(acc_we2), .acc_wdata2_o(acc_wdata2),
     .post_fm_raddr_o(post_fm_raddr), .post_fm_rdata_i(post_fm_rdata),
     .post_param_raddr_o(post_param_raddr), .post_param_rdata_i(post_param_rdata),
     .post_acc_raddr_o(post_acc_raddr), .post_acc_rdata_i(post_acc_rdata),
+    .post_acc_rdata2_i(post_acc_rdata2),
     .post_acc_we_o(post_acc_we), .post_acc_waddr_o(post_acc_waddr),
-    .post_acc_wdata_o(post_acc_wdata),
+    .post_acc_wdata_o(post_acc_wdata), .post_acc_we2_o(post_acc_we2),
+    .post_acc_wdata2_o(post_acc_wdata2),
     .gemm_issues_o(gemm_issues), .post_entries_o(post_entries)
   );
   assign dram_wait[E_COMPUTE] = 1'b0;

@@ -170,6 +170,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
       codegen::UsePackedPixels(g, units, options.compact_pixels);
     codegen::ChooseDepthwiseWindow(g, hw, units);
     g.i16_whole = options.whole_i16 && codegen::ReadsI16Whole(g, units);
+    g.window_pairs = options.window_pairs && codegen::UsesWindowPairs(g, units);
     Expected<codegen::Tiling> tiling = codegen::ChooseTiling(g, units);
     if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", g.group));
     Ready r{d.step, std::move(g), *tiling, {}, fold, doubles_output, pairs_input};

@@ -22,4 +22,10 @@ void ChooseDepthwiseWindow(InnerProductGroup& g, const HwConfig& hw, const OpuBu
   if (fits) g.window_rows = std::min(g.kh, DepthwiseWindowRows(hw, u.lanes, g.kw));
 }
 
+bool UsesWindowPairs(const InnerProductGroup& g, const OpuBufferUnits& u) {
+  return g.window_rows >= g.kh && g.kh * kTapRow <= u.lanes / 2 && g.kw + 1 <= kMaxWindowSide &&
+         g.sx == 1 && g.in_format != DType::kI16 && !g.i16_whole && u.fm_pairs &&
+         u.line_columns > 1;
+}
+
 }  // namespace opuc::codegen

@@ -36,6 +36,13 @@ void ChooseDepthwiseWindow(InnerProductGroup& g, const HwConfig& hw, const OpuBu
 /// `hw`: the HwConfig's, as many as the lanes hold (kTapRow apart), 8 at most.
 int64_t DepthwiseWindowRows(const HwConfig& hw, int64_t lanes, int64_t kw);
 
+/// Whether `g`'s depthwise Gemms can take output pixels in pairs on `u`
+/// (Gemm.init PairsFromBias; sets nothing): the window mapping in one Gemm
+/// a tile and block, the kernel's rows in half the lanes and one column
+/// more than its width in the window, stride 1, bytes (an i16 in one
+/// plane pass neither), line buffers and the feature-map buffer's pairs.
+bool UsesWindowPairs(const InnerProductGroup& g, const OpuBufferUnits& u);
+
 /// The Gemms a depthwise window mapping runs per tile, output block and
 /// plane: one per `g.window_rows` kernel rows.
 inline int64_t WindowGemms(const InnerProductGroup& g) {
@@ -55,6 +62,10 @@ inline int64_t WindowGemms(const InnerProductGroup& g) {
 inline int64_t WindowGemmCycles(const isa::GemmInsn& gemm, int64_t line_columns) {
   const int64_t window_rows = gemm.window_h + 1;
   const int64_t row_pixels = WindowRowPixels(gemm);
+  // In pairs, a pair read a cycle up to the last pair's: (window_w rounded
+  // down to even + out_cols) / 2 a row.
+  if (GemmUsesLines(gemm, line_columns) && gemm.init == isa::GemmInsn::kPairsFromBias)
+    return WindowRowsRead(gemm) * ((gemm.window_w & ~int64_t{1}) + gemm.out_cols) / 2 + 1;
   if (GemmUsesLines(gemm, line_columns))
     return WindowRowsRead(gemm) * (GemmReadsPairs(gemm) ? (row_pixels + 1) / 2 : row_pixels) + 1;
   return gemm.out_rows * window_rows * row_pixels + 1;

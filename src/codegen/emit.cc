@@ -138,6 +138,14 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
         gemm.window_w = g.kw - 1;
         gemm.lane = (unit.ob * out_lanes / g.multiplier) % lanes;
         gemm.pair_rows = g.multiplier == 2;
+        // Two output pixels a cycle over an even row from an even entry.
+        if (g.window_pairs && gemm.init == isa::GemmInsn::kFromBias && gemm.out_cols % 2 == 0 &&
+            gemm.acc_addr % 2 == 0) {
+          isa::GemmInsn pairs = gemm;
+          pairs.init = isa::GemmInsn::kPairsFromBias;
+          pairs.window_w = g.kw;
+          if (GemmUsesLines(pairs, e.depthwise_line)) gemm = pairs;
+        }
         e.line_carry.Place(gemm, unit, plane);
       }
       e.estimate.Compute(window ? WindowGemmCycles(gemm, e.depthwise_line)

@@ -180,7 +180,8 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
   o.hi = g.hi;
   out.push_back(o);
   std::vector<Stream> pass{StreamOf(out.back())};
-  estimate.Post(entries);
+  const bool dual = estimate.DualPass(tile.acc_base, entries);
+  estimate.Post(entries, false, CycleEstimate::kPostStageCycles, dual);
   for (const PostStep& step : g.post) {
     if (step.kind == PostStep::kPRelu) {
       isa::PReluInsn pr;
@@ -232,7 +233,10 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
     const bool joins = JoinsPass(pass, next);
     if (!joins) pass.clear();
     pass.push_back(next);
-    estimate.Post(two_rows ? 2 * entries : entries, joins);
+    // A Clamp or PRelu that starts a pass of its own may be a dual pass too.
+    const bool may_pair = step.kind == PostStep::kPRelu || step.kind == PostStep::kClamp;
+    estimate.Post(two_rows ? 2 * entries : entries, joins, CycleEstimate::kPostStageCycles,
+                  may_pair && dual);
   }
   if (g.pool) EmitPool(g, tile, pass, estimate, out);
 }

@@ -225,22 +225,34 @@ class CycleEstimate {
   /// pass then takes its slowest stage's cycles, and one more for the
   /// register before the stage; opu_compute_engine.sv, opu_post.sv), and
   /// each stage its `latency`.
-  void Post(int64_t cycles, bool joins = false, int64_t latency = kPostStageCycles) {
+  /// A pass of one instruction that `dual` allows (DualPass) takes two
+  /// entries a cycle, until a stage joins it or a pool ends it.
+  void Post(int64_t cycles, bool joins = false, int64_t latency = kPostStageCycles,
+            bool dual = false) {
     Unit& unit = units_.back();
     ++unit.post_insns;
     if (joins) {
+      UndoDual();
       unit.post += std::max<int64_t>(0, cycles - unit.pass) + 1 + latency;
       unit.pass = std::max(unit.pass, cycles);
       return;
     }
-    unit.post += cycles + kPostInstructionCycles + latency;
+    unit.dual_saved = dual ? cycles / 2 : 0;
+    unit.post += cycles - unit.dual_saved + kPostInstructionCycles + latency;
     unit.pass = cycles;
+  }
+  /// Whether an Output, Clamp or PRelu alone over `count` entries from
+  /// `acc_addr` takes two a cycle (opu_post.sv's dual pass): an even count
+  /// from an even entry, below the sums' bank.
+  bool DualPass(int64_t acc_addr, int64_t count) const {
+    return acc_addr % 2 == 0 && count % 2 == 0 && acc_addr + count <= buffer_units_.AccSumsBank();
   }
   /// A Pool that ends the pass before as its tail (PoolEndsPass): it reads
   /// no entry. A sum is written two cycles after the pass's last entry;
   /// 2x2 windows' `pooled` entries from the cycle after the last window
   /// reached their RAM, one a cycle.
   void PostTail(int64_t pooled) {
+    UndoDual();
     ++units_.back().post_insns;
     units_.back().post += pooled > 0 ? pooled + 2 : 2;
   }
@@ -264,6 +276,10 @@ class CycleEstimate {
   int64_t Total() const;
 
  private:
+  void UndoDual() {
+    units_.back().post += units_.back().dual_saved;
+    units_.back().dual_saved = 0;
+  }
   /// A load's reads as they ran: from, to, how many, and its LoadBeats'
   /// paced_reads and free.
   struct LoadReads {
@@ -283,6 +299,7 @@ class CycleEstimate {
     bool frees_at_gemm = false;    ///< FreesAtGemm.
     int64_t store_wait = -2;       ///< StoreWait's unit; -2: acc_regions_ units before.
     int64_t pass = 0;              ///< The cycles of the post side's latest pass.
+    int64_t dual_saved = 0;        ///< What that pass saves as a dual pass, until joined.
     std::vector<LoadBeats> loads;  ///< In order.
     int64_t store_words = 0;       ///< The DRAM cycles its stores' writes take.
     int64_t store_pixels = 0;      ///< The cycles its stores' pixels take, one a cycle.

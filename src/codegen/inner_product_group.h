@@ -153,6 +153,13 @@ struct InnerProductGroup {
   /// depthwise window's weight rows then hold each tap's weight twice, at
   /// lane 8 ky + kx for the high bytes and 4 further for the low.
   bool i16_whole = false;
+  /// Depthwise output pixels in pairs (UsesWindowPairs): each window weight
+  /// row holds every tap twice, pixel 2i's at lane 8 ky + kx and 2i + 1's at
+  /// L / 2 + 8 ky + kx + 1, so a Gemm over an even row from an even entry
+  /// takes two output pixels a cycle (Gemm.init PairsFromBias), and one
+  /// that cannot still reads the first half alone (the window's rows past
+  /// the kernel's take zero taps).
+  bool window_pairs = false;
 
   /// weight(o, ky, kx, i): conv2d [O, kh, kw, I]; depthwise [1, kh, kw, O]
   /// (i unused); fully_connected [O, I] (ky = kx = 0); transpose_conv2d

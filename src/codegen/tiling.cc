@@ -105,6 +105,9 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
     t.acc_second = u.AccBank1();
     t.acc_half = slot / 2;
   }
+  // Regions on even entries, halves and quarters alike: the post side's
+  // dual passes and the array's pairs of output pixels start on one.
+  if (t.acc_half >= 4) t.acc_half -= t.acc_half % 4;
   if (u.param_rows < 2 || t.weight_half < 1 || t.acc_half < 1)
     return Unsupported(Cat(g.what, ": the param, weight and accumulator buffers need two halves"));
   t.planes = g.in_format == DType::kI16 ? 2 : 1;

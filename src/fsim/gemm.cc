@@ -80,18 +80,47 @@ void KeepLines(Machine& m, const isa::GemmInsn& insn, const std::vector<int8_t>&
   }
   m.line.swap(kept);
 }
+// What output pixels in pairs need (init PairsFromBias): a depthwise Gemm
+// at stride_x 1 reading its rows through the line buffers a pair of pixels
+// a cycle (the feature-map buffer's two banks), its window's rows in the
+// lanes below L / 2, pairs of output pixels in each row from an even entry,
+// i8 or u8 bytes.
+Status CheckPixelPairs(const Machine& m, const isa::GemmInsn& insn) {
+  const int64_t L = m.units.lanes;
+  if (!insn.depthwise || insn.stride_x != 1)
+    return m.Fail("init is 3 (output pixels in pairs): that needs a depthwise Gemm at stride_x 1");
+  if (insn.operand != isa::GemmInsn::kI8 && insn.operand != isa::GemmInsn::kU8)
+    return m.Fail(Cat("init is 3 (output pixels in pairs) with operand ", insn.operand,
+                      ": pairs take i8 or u8 bytes"));
+  if (insn.out_cols % 2 != 0 || insn.acc_addr % 2 != 0)
+    return m.Fail(Cat("init is 3 (output pixels in pairs): out_cols ", insn.out_cols,
+                      " and acc_addr ", insn.acc_addr, " must be even"));
+  if ((insn.window_h + 1) * kTapRow > L / 2)
+    return m.Fail(Cat("init is 3 (output pixels in pairs): a window of ", insn.window_h + 1,
+                      " rows takes more than the ", L / 2, " lanes of a pixel's half"));
+  if (!m.units.fm_pairs || !GemmUsesLines(insn, m.units.line_columns))
+    return m.Fail(
+        "init is 3 (output pixels in pairs): the Gemm must read its rows through the line "
+        "buffers, a pair of pixels a cycle from the feature-map buffer's two banks");
+  return OkStatus();
+}
+
 }  // namespace
 
 Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
   const int64_t L = m.units.lanes, Co = m.units.out_lanes;
-  if (insn.init > isa::GemmInsn::kFromZero)
-    return m.Fail(Cat("init is ", insn.init, "; it is 0, 1 or 2"));
+  if (insn.init > isa::GemmInsn::kPairsFromBias)
+    return m.Fail(Cat("init is ", insn.init, "; it is 0, 1, 2 or 3"));
   const int64_t pixels = insn.out_rows * insn.out_cols;
   if (pixels == 0) return OkStatus();
+  // Output pixels in pairs: 2i from the lanes below L / 2, 2i + 1 from those
+  // above, both over pixel 2i's window.
+  const bool pairs = insn.init == isa::GemmInsn::kPairsFromBias;
+  if (pairs) OPUC_RETURN_IF_ERROR(CheckPixelPairs(m, insn));
   OPUC_RETURN_IF_ERROR(
       m.InRange("acc_addr", insn.acc_addr, pixels, m.units.acc_entries, "accumulator entry"));
   OPUC_RETURN_IF_ERROR(m.InRange("wgt_addr", insn.wgt_addr, 1, m.units.weight_rows, "weight row"));
-  if (insn.init == isa::GemmInsn::kFromBias)
+  if (insn.init == isa::GemmInsn::kFromBias || pairs)
     OPUC_RETURN_IF_ERROR(
         m.InRange("param_addr", insn.param_addr, 1, m.units.param_rows, "param row"));
   // The window each pixel reads from its row p': 1 x 1 but in depthwise mode.
@@ -160,8 +189,11 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
   };
   for (int64_t oy = 0; oy < insn.out_rows; ++oy) {
     for (int64_t ox = 0; ox < insn.out_cols; ++ox) {
+      // A pair's second reads its first's window on the lanes L / 2 on.
+      const int64_t origin = pairs ? ox - ox % 2 : ox;
+      const int64_t half = pairs && ox % 2 == 1 ? L / 2 : 0;
       const int64_t row =
-          insn.fm_addr + oy * insn.stride_y * insn.fm_pitch + ox * insn.stride_x * px;
+          insn.fm_addr + oy * insn.stride_y * insn.fm_pitch + origin * insn.stride_x * px;
       const int8_t* x = &m.fm[static_cast<size_t>(row * L)];
       int64_t* acc = &m.acc[static_cast<size_t>((insn.acc_addr + oy * insn.out_cols + ox) * Co)];
       const auto value_of = [&](int8_t b) -> int64_t {
@@ -177,12 +209,13 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
           // line slot and the rows read, or from the rows.
           const int64_t lane = insn.lane + j / per_channel;
           const auto tap = [&](int64_t ky, int64_t kx, int64_t p) -> int8_t {
-            if (lines && insn.carry) return carried(oy, ky, (ox * insn.stride_x + kx) * px + p, j);
+            if (lines && insn.carry)
+              return carried(oy, ky, (origin * insn.stride_x + kx) * px + p, j);
             return x[(ky * insn.fm_pitch + kx * px + p) * L + lane];
           };
           for (int64_t ky = 0; ky < win_h; ++ky)
             for (int64_t kx = 0; kx < win_w; ++kx) {
-              const int8_t* wk = &w[j * L + ky * kTapRow + kx];
+              const int8_t* wk = &w[j * L + half + ky * kTapRow + kx];
               sum += whole_i16 ? tap(ky, kx, 0) * 256 * wk[0] +
                                      static_cast<uint8_t>(tap(ky, kx, 1)) * wk[kTapRow / 2]
                                : value_of(tap(ky, kx, 0)) * wk[0];
@@ -191,8 +224,8 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
           for (int64_t l = 0; l < L; ++l) sum += byte(l) * w[j * L + l];
         }
         const int64_t start = insn.init == isa::GemmInsn::kAccumulate ? acc[j]
-                              : insn.init == isa::GemmInsn::kFromBias ? m.Bias(insn.param_addr, j)
-                                                                      : 0;
+                              : insn.init == isa::GemmInsn::kFromZero ? 0
+                                                                      : m.Bias(insn.param_addr, j);
         const int64_t value = start + sum * scale;
         if (value < kAccMin || value > kAccMax)
           return m.Fail(Cat("accumulator entry ", insn.acc_addr + oy * insn.out_cols + ox, " lane ",
@@ -202,7 +235,7 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
     }
   }
   if (lines) KeepLines(m, insn, read);
-  m.counters.gemm_issues += pixels;
+  m.counters.gemm_issues += pairs ? pixels / 2 : pixels;
   return OkStatus();
 }
 

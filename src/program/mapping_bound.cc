@@ -75,6 +75,11 @@ int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, co
         // channels, reading a pair a cycle (codegen's PairsDepthwise).
         if (doubled && FeatureMapPairs(hw) && 2 * out[3] == Co && a.strides == Pair{1, 1})
           return out[0] * out[1] * CeilDiv(out[2], 2) * gemms * passes;
+        // At stride 1, a kernel whose rows fit half the lanes takes output
+        // pixels in pairs, one a cycle for two (codegen's window pairs).
+        if (a.strides == Pair{1, 1} && FeatureMapPairs(hw) && !i16 && gemms == 1 &&
+            w[1] * 8 <= L / 2 && w[2] + 1 <= 8)
+          return out[0] * out[1] * CeilDiv(out[2], 2) * CeilDiv(out[3], Co);
       }
       return out[0] * out[1] * out[2] * gemms * walk * CeilDiv(out[3], Co) * passes;
     }
@@ -152,6 +157,14 @@ Expected<int64_t> OutputPathCycles(const ProgramStep& step, const OpuBufferUnits
   int chain_stages = 0;
   bool chain_res = false, chain_table = false;
   int64_t chain_param = -1;
+  // A pass of one Output, Clamp or PRelu over an even count from an even
+  // entry in banks 0 and 1 takes two entries a cycle (a dual pass, docs/rtl.md):
+  // what it saved, until a stage joins it or a pool ends it.
+  int64_t dual_saved = 0;
+  const auto undo_dual = [&] {
+    post += dual_saved;
+    dual_saved = 0;
+  };
   for (size_t i = 0; i < step.word_count; ++i) {
     Expected<isa::Instruction> insn = isa::Decode(step.word(i));
     if (!insn.ok()) return insn.status().WithContext(Cat("word ", i));
@@ -159,8 +172,12 @@ Expected<int64_t> OutputPathCycles(const ProgramStep& step, const OpuBufferUnits
       const bool joins = addr == run_addr && count == run_count && chain_stages < kChainStages &&
                          !(res && chain_res) && !(table && chain_table) &&
                          !(param >= 0 && chain_param >= 0 && param != chain_param);
+      if (joins) undo_dual();
       if (!joins) {
-        post += count;
+        const bool dual = !res && !table && addr % 2 == 0 && count % 2 == 0 &&
+                          addr + count <= units.AccSumsBank();
+        dual_saved = dual ? count / 2 : 0;
+        post += count - dual_saved;
         chain_stages = 0;
         chain_res = chain_table = false;
         chain_param = -1;
@@ -184,12 +201,15 @@ Expected<int64_t> OutputPathCycles(const ProgramStep& step, const OpuBufferUnits
                     std::is_same_v<T, isa::TableInsn>, -1);
           } else if constexpr (std::is_same_v<T, isa::PoolInsn>) {
             // A tail reads no entry; 2x2 windows write their pooled ones after.
+            if (PoolEndsPass(x, run_addr, run_count)) undo_dual();
+            dual_saved = 0;
             if (!PoolEndsPass(x, run_addr, run_count))
               post += PoolTaps(x);
             else if (!x.sum)
               post += x.out_rows * x.out_cols;
             run_addr = -1;
           } else if constexpr (std::is_same_v<T, isa::AverageInsn>) {
+            dual_saved = 0;
             post += x.rows * x.cols;
             run_addr = -1;
           } else if constexpr (std::is_same_v<T, isa::StoreInsn>) {

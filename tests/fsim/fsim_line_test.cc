@@ -179,5 +179,53 @@ TEST_CASE("line slots: a carry without the rows, a slot past the buffers, no lin
 }
 #endif
 
+TEST_CASE("output pixels in pairs: pixel 2i on the lanes below 32, 2i + 1 on those above") {
+  // A 6 x 10 map, a 3x3 window of ones (VALID): 4 x 8 outputs, out(y, x) =
+  // 9 (y + x + 2). In pairs each Gemm cycle reads pixel 2i's window, 4
+  // columns wide: its first three columns are pixel 2i's taps (lanes 8 ky +
+  // kx, as before), its last three pixel 2i + 1's, on lanes 32 + 8 ky + kx + 1.
+  LineBench b;
+  Setup(b, 6, 10);
+  for (int64_t j = 0; j < 2; ++j)
+    for (int64_t ky = 0; ky < 3; ++ky)
+      for (int64_t kx = 0; kx < 3; ++kx)
+        b.dram[static_cast<size_t>(kWeights + j * kL + 32 + 8 * ky + kx + 1)] = 1;
+  b.Add(FmLoad(0, 0, 6, 10, 10), false, true);
+  GemmInsn pairs = Window(0, 10, 4, 8, 1, 0, 0, false);
+  pairs.window_w = 3;
+  pairs.init = GemmInsn::kPairsFromBias;
+  b.Add(pairs, true);
+  OutputAndStore(b, 32, 8);
+  OpuCounters counters;
+  const Status run = b.Run(&counters);
+  REQUIRE_MESSAGE(run.ok(), run.ToString());
+  for (int64_t y = 0; y < 4; ++y)
+    for (int64_t x = 0; x < 8; ++x) {
+      CHECK(b.Out(y * 8 + x, 0) == 9 * (y + x + 2));
+      CHECK(b.Out(y * 8 + x, 1) == -9 * (y + x + 2));
+    }
+  CHECK(counters.gemm_issues == 16);  // two pixels an issue
+}
+
+TEST_CASE("output pixels in pairs: refused over an odd row, from an odd entry, at stride 2") {
+  LineBench b;
+  Setup(b, 6, 10);
+  GemmInsn pairs = Window(0, 10, 4, 7, 1, 0, 0, false);
+  pairs.window_w = 3;
+  pairs.init = GemmInsn::kPairsFromBias;
+  b.Add(pairs);
+  CHECK(b.Run().message() ==
+        "instruction 2 (Gemm): init is 3 (output pixels in pairs): out_cols 7 and acc_addr 0 must "
+        "be even");
+  LineBench strided;
+  Setup(strided, 6, 10);
+  pairs.out_cols = 4;
+  pairs.stride_x = 2;
+  strided.Add(pairs);
+  CHECK(strided.Run().message() ==
+        "instruction 2 (Gemm): init is 3 (output pixels in pairs): that needs a depthwise Gemm at "
+        "stride_x 1");
+}
+
 }  // namespace
 }  // namespace opuc::fsim_test

@@ -468,10 +468,12 @@ TEST_CASE("illegal programs stop with the instruction, its name and the field") 
           "instruction 0 (ResAdd): res_lane is 3; it is a multiple of Co / 2 = 2 (the post stages "
           "take the residual half a granule at a time)");
   }
-  SUBCASE("an init mode that does not exist") {
+  SUBCASE("output pixels in pairs outside the depthwise window") {
     Bench b;
     b.Add(Gemm(0, 1, 1, 1, 3));
-    CHECK(b.Run().message() == "instruction 0 (Gemm): init is 3; it is 0, 1 or 2");
+    CHECK(b.Run().message() ==
+          "instruction 0 (Gemm): init is 3 (output pixels in pairs): that needs a depthwise Gemm "
+          "at stride_x 1");
   }
 }
 

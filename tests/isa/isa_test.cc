@@ -222,12 +222,13 @@ TEST_CASE("the SystemVerilog package names every opcode and field") {
 TEST_CASE("named field values: the table's, and C++ constants of the same value") {
   CHECK(CheckValues(FieldTable(), ValueTable()).ok());
   static_assert(LoadInsn::kFeatureMap == 0 && LoadInsn::kWeights == 1 && LoadInsn::kParams == 2);
-  static_assert(GemmInsn::kAccumulate == 0 && GemmInsn::kFromBias == 1 && GemmInsn::kFromZero == 2);
+  static_assert(GemmInsn::kAccumulate == 0 && GemmInsn::kFromBias == 1 &&
+                GemmInsn::kFromZero == 2 && GemmInsn::kPairsFromBias == 3);
   static_assert(TableInsn::kI8 == 0 && TableInsn::kU8 == 1 && TableInsn::kI16 == 2);
   static_assert(ResAddInsn::kI8 == 0 && ResAddInsn::kU8 == 1 && ResAddInsn::kI16 == 2);
   static_assert(GemmInsn::kI8 == 0 && GemmInsn::kU8 == 1 && GemmInsn::kHigh == 2 &&
                 GemmInsn::kI16 == 3);
-  CHECK(ValueTable().size() == 16);
+  CHECK(ValueTable().size() == 17);
   CHECK(ValueTable()[1].name == "Weights");
   CHECK(ValueTable()[1].field == "buffer");
 }

@@ -138,19 +138,40 @@ TEST_CASE("a chain takes one ResAdd, one Table, three stages and one param row")
   CHECK(OutputPathCycles(Step({Output(0, 224), ResAdd(0, 224), Over<isa::ClampInsn>(0, 224)}).step,
                          Units1024())
             .value() == 224);
-  // A fourth stage starts a second pass.
+  // A fourth stage starts a second pass: a Clamp alone over an even count
+  // from an even entry, a dual pass of two entries a cycle, 224 + 112.
   CHECK(OutputPathCycles(Step({Output(0, 224), ResAdd(0, 224), Over<isa::ClampInsn>(0, 224),
                                Over<isa::ClampInsn>(0, 224)})
                              .step,
                          Units1024())
-            .value() == 448);
+            .value() == 336);
   // Two Tables, and a PRelu on another param row than the Output's, too.
   CHECK(OutputPathCycles(Step({Table(0, 224), Table(0, 224)}).step, Units1024()).value() == 448);
+  // (Each alone a dual pass: 112 + 112; chained, one pass of one entry a cycle.)
   isa::PReluInsn slopes = Over<isa::PReluInsn>(0, 224);
   slopes.param_addr = 1;
-  CHECK(OutputPathCycles(Step({Output(0, 224), slopes}).step, Units1024()).value() == 448);
+  CHECK(OutputPathCycles(Step({Output(0, 224), slopes}).step, Units1024()).value() == 224);
   slopes.param_addr = 0;
   CHECK(OutputPathCycles(Step({Output(0, 224), slopes}).step, Units1024()).value() == 224);
+  slopes.acc_addr = 1;
+  slopes.param_addr = 1;
+  CHECK(OutputPathCycles(Step({Output(0, 224), slopes}).step, Units1024()).value() == 112 + 224);
+}
+
+TEST_CASE("an Output, Clamp or PRelu alone over pairs of entries takes two a cycle") {
+  // opu1024's banks: [0, 2730), [2730, 5333), the sums' [5333, 5461).
+  // A dual pass: an even count from an even entry in banks 0 and 1.
+  CHECK(OutputPathCycles(Step({Output(0, 224)}).step, Units1024()).value() == 112);
+  CHECK(OutputPathCycles(Step({Over<isa::ClampInsn>(2730, 64)}).step, Units1024()).value() == 32);
+  CHECK(OutputPathCycles(Step({Over<isa::PReluInsn>(5332 - 64, 64)}).step, Units1024()).value() ==
+        32);
+  // From an odd entry, an odd count, into the sums' bank: one a cycle.
+  CHECK(OutputPathCycles(Step({Output(1, 224)}).step, Units1024()).value() == 224);
+  CHECK(OutputPathCycles(Step({Output(0, 223)}).step, Units1024()).value() == 223);
+  CHECK(OutputPathCycles(Step({Output(5334, 64)}).step, Units1024()).value() == 64);
+  // A Table or ResAdd, a chain, or a pool that ends the pass: one a cycle.
+  CHECK(OutputPathCycles(Step({Table(0, 224)}).step, Units1024()).value() == 224);
+  CHECK(OutputPathCycles(Step({Output(0, 224), ResAdd(0, 224)}).step, Units1024()).value() == 224);
 }
 
 TEST_CASE("a padded pool reads only the taps inside the source") {
@@ -257,21 +278,22 @@ int64_t DepthwiseArrayCycles(int64_t stride, Precision precision = Precision::kI
 }
 
 TEST_CASE("the depthwise window walks every input pixel") {
-  // 24 channels are two blocks of Co = 16. Stride 1: an output pixel a
-  // cycle, 16 x 16 x 2 = 512. Stride 2: the window reads the 16 x 16 input
-  // a pair of pixels a cycle, two cycles an output pixel: 8 x 8 x 2 x 2.
-  CHECK(DepthwiseArrayCycles(1) == 512);
+  // 24 channels are two blocks of Co = 16. Stride 1: a 3 x 3 kernel's rows
+  // fit half the lanes, so output pixels go in pairs, two a cycle, 16 x 16
+  // / 2 x 2 = 256. Stride 2: the window reads the 16 x 16 input a pair of
+  // pixels a cycle, two cycles an output pixel: 8 x 8 x 2 x 2.
+  CHECK(DepthwiseArrayCycles(1) == 256);
   CHECK(DepthwiseArrayCycles(2) == 256);
 }
 
 TEST_CASE("an i16 input: one pass through a window up to 4 taps wide and no pairs, two through 5") {
-  // i16 in: a 3 x 3 window reads it whole, 512 cycles at stride 1 as int8;
+  // i16 in: a 3 x 3 window reads it whole, 512 cycles at stride 1 (no pairs);
   // at stride 2 a pixel a cycle (no pairs of two-row pixels), 8 x 8 x 4 x
   // 2 = 512. A 5 x 5 window keeps two passes: 2 x 512 at stride 1.
   CHECK(DepthwiseArrayCycles(1, Precision::kInt16) == 512);
   CHECK(DepthwiseArrayCycles(2, Precision::kInt16) == 512);
   CHECK(DepthwiseArrayCycles(1, Precision::kInt16, 5) == 1024);
-  CHECK(DepthwiseArrayCycles(1, Precision::kInt8, 5) == 512);
+  CHECK(DepthwiseArrayCycles(1, Precision::kInt8, 5) == 512);  // 5 rows: no pairs
 }
 
 /// The array term of the first depthwise step of the doubled model
@@ -284,9 +306,10 @@ int64_t DoubledDepthwiseArrayCycles(bool doubled_maps) {
 }
 
 TEST_CASE("a depthwise conv over a doubled map takes two output pixels an entry") {
-  // 8 channels, one block of Co = 16: an output pixel a cycle, 6 x 10; over
-  // the doubled map a pair of them, 6 x 5.
-  CHECK(DoubledDepthwiseArrayCycles(false) == 60);
+  // 8 channels, one block of Co = 16: output pixels in pairs (the kernel's
+  // rows fit half the lanes), 6 x 5; over the doubled map a pair of them
+  // an entry, 6 x 5 too.
+  CHECK(DoubledDepthwiseArrayCycles(false) == 30);
   CHECK(DoubledDepthwiseArrayCycles(true) == 30);
   // The same behind a zero pad op (the detectors' pad, then a VALID conv),
   // which the loads fold in: the step reads the pad's input, doubled.

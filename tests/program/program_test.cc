@@ -171,7 +171,7 @@ TEST_CASE("program: a newer format version is refused") {
   const auto bytes = fbb.CreateVector(graph);
   fbb.Finish(opup::CreateProgram(fbb, kProgramVersion + 1, build, bytes), "OPUP");
   const std::vector<uint8_t> newer(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-  CHECK(ReadError(newer) == "small.opup: format version is 10; this opuc reads 1 to 9");
+  CHECK(ReadError(newer) == "small.opup: format version is 11; this opuc reads 1 to 10");
 }
 
 TEST_CASE("program: whole-pixel stores are written as version 7 and read back") {
@@ -497,6 +497,15 @@ TEST_CASE("program: the semantic checks name what is wrong") {
           return PatchWord<isa::LoadInsn>(words, [](isa::LoadInsn& l) { l.interleave = 1; }).first;
         },
         8, "(Load): interleave needs format version 9; the program says 8");
+  }
+  SUBCASE("output pixels in pairs in a version 9 program") {
+    too_new(
+        [](std::vector<isa::Word>& words) {
+          return PatchWord<isa::GemmInsn>(
+                     words, [](isa::GemmInsn& g) { g.init = isa::GemmInsn::kPairsFromBias; })
+              .first;
+        },
+        9, "(Gemm): init PairsFromBias needs format version 10; the program says 9");
   }
   SUBCASE("a store into the constants") {
     test::SmallModel m = base;

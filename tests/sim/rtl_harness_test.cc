@@ -246,6 +246,34 @@ TEST_CASE("a store reads a pixel's blocks 0 and 1 in one cycle where both fall i
   CHECK(est32 == 32 * 9 / 4);
 }
 
+// The cycles of one depthwise Gemm of a 3x3 kernel at stride 1 over an
+// output row of `cols` pixels on opu1024, in pairs (a window 4 wide) or
+// one at a time.
+int64_t PairsCycles(int64_t cols, bool pairs) {
+  GemmInsn gemm;
+  gemm.depthwise = true;
+  gemm.window_h = 2;
+  gemm.window_w = pairs ? 3 : 2;
+  gemm.fm_pitch = 512;
+  gemm.out_rows = 1;
+  gemm.out_cols = cols;
+  gemm.stride_y = gemm.stride_x = 1;
+  gemm.init = pairs ? GemmInsn::kPairsFromBias : GemmInsn::kFromBias;
+  std::vector<uint8_t> dram(64);
+  RtlStats stats;
+  const Status run = RunRtl(*HwConfigPreset("opu1024"), {W(gemm)}, dram, &stats);
+  REQUIRE_MESSAGE(run.ok(), run.ToString());
+  CHECK(stats.counters.gemm_issues == (pairs ? cols / 2 : cols));
+  return stats.cycles;
+}
+
+TEST_CASE("output pixels in pairs: the window reads a pair of pixels a cycle at stride 1") {
+  // 32 more outputs at stride 1: 32 more pixels in each of the window's 3
+  // rows, 3 x 32 = 96 more cycles one at a time, 3 x 32 / 2 = 48 in pairs.
+  CHECK(PairsCycles(64, false) - PairsCycles(32, false) == 3 * 32);
+  CHECK(PairsCycles(64, true) - PairsCycles(32, true) == 3 * 32 / 2);
+}
+
 // An entry's cycles through a post stage (POST_STAGE_CYCLES, opu_shapes.svh):
 // a pass pays them once a stage.
 constexpr int64_t kPostStage = 4;
@@ -256,20 +284,25 @@ TEST_CASE("the post stages run beside the array, unless they share an accumulato
   REQUIRE(units.acc_entries == 341);
   REQUIRE(units.AccBank1() == 170);
   REQUIRE(units.AccSumsBank() == 299);
-  // Another bank: Gemm 1, then Output 1 beside Gemm 2, then Output 2: three
-  // passes of 64 cycles and a few per instruction, not four (and the first
-  // instruction's two beats from DRAM, 16 cycles late, before them).
+  // An Output of 64 entries from an even one takes two a cycle (a dual
+  // pass): 32 cycles. Another bank: Gemm 1, then Output 1 beside Gemm 2,
+  // then Output 2: 64 + 64 + 32 cycles and a few per instruction (and the
+  // first instruction's two beats from DRAM, 16 cycles late, before them).
   const int64_t beside = TwoTilesCycles(170);
-  CHECK(beside >= 3 * 64);
-  CHECK(beside < 3 * 64 + 48);
+  CHECK(beside >= 2 * 64 + 32);
+  CHECK(beside < 2 * 64 + 32 + 48);
+  // From an odd entry, Output 2 takes one a cycle: 64 more.
+  const int64_t odd = TwoTilesCycles(171);
+  CHECK(odd >= 3 * 64);
+  CHECK(odd < 3 * 64 + 48);
   // The same bank, other entries: one bank's port serves one side at a time.
   const int64_t same_bank = TwoTilesCycles(64);
-  CHECK(same_bank >= 4 * 64);
-  CHECK(same_bank < 4 * 64 + 48 + 2 * kPostStage);
+  CHECK(same_bank >= 2 * 64 + 2 * 32);
+  CHECK(same_bank < 2 * 64 + 2 * 32 + 48 + 2 * kPostStage);
   // The same entries: Gemm 2 adds to what Output 1 writes, so it waits.
   const int64_t after = TwoTilesCycles(0);
-  CHECK(after >= 4 * 64);
-  CHECK(after < 4 * 64 + 48 + 2 * kPostStage);
+  CHECK(after >= 2 * 64 + 2 * 32);
+  CHECK(after < 2 * 64 + 2 * 32 + 48 + 2 * kPostStage);
 }
 
 // A Gemm over 64 pixels, then its Output and two Clamps, the last over

@@ -130,6 +130,9 @@ struct PlanOptions {
   /// in one array pass instead of two (docs/codegen.md, "An i16 in one
   /// pass"); not through a depthwise window.
   bool whole_i16 = true;
+  /// Depthwise output pixels two a cycle where the kernel's rows fit half
+  /// the lanes, at stride 1 (docs/codegen.md, "Depthwise in pairs").
+  bool window_pairs = true;
 };
 
 /// Plans one step per group of `partition` (made for `hw` from the
