@@ -246,6 +246,18 @@ module opu_gemm
   // is worked out once (win_sel, win_en), so a bit takes one 4:1 choice:
   // its row's column (colin: the pixel read or a line buffer's), a pair's
   // second column, or the position one or two to its right.
+  // Pairs: row ky + HR takes row ky's column (wiring, fixed at elaboration:
+  // an index worked out in a procedure becomes a shifter).
+  logic [WH*TAP-1:0] mirrored, mirrored2;
+  for (genvar ky = 0; ky < WH; ky++) begin : g_mirror
+    if (HR > 0 && ky >= HR) begin : g_above
+      assign mirrored[ky*TAP +: TAP] = column[(ky - HR)*TAP +: TAP];
+      assign mirrored2[ky*TAP +: TAP] = column2[(ky - HR)*TAP +: TAP];
+    end else begin : g_same
+      assign mirrored[ky*TAP +: TAP] = column[ky*TAP +: TAP];
+      assign mirrored2[ky*TAP +: TAP] = column2[ky*TAP +: TAP];
+    end
+  end
   localparam logic [1:0] FROM_COLUMN = 2'd0, FROM_SECOND = 2'd1, FROM_NEXT = 2'd2,
                          FROM_NEXT2 = 2'd3;
   logic [2*WH*WW-1:0] win_sel;
@@ -254,15 +266,10 @@ module opu_gemm
   always_comb
     for (int unsigned ky = 0; ky < WH; ky++) begin
       // Pairs: row ky + HR holds row ky's columns (pixel 2i + 1's taps).
-      // (The row HR above, a constant of the loop: itself where none is.)
-      colin[ky*TAP +: TAP] =
-          !line_q ? taps
-          : pp_q && HR > 0 && ky >= HR ? column[(HR > 0 && ky >= HR ? ky - HR : ky)*TAP +: TAP]
-                                       : column[ky*TAP +: TAP];
-      colin2[ky*TAP +: TAP] =
-          !line_q ? taps2
-          : pp_q && HR > 0 && ky >= HR ? column2[(HR > 0 && ky >= HR ? ky - HR : ky)*TAP +: TAP]
-                                       : column2[ky*TAP +: TAP];
+      colin[ky*TAP +: TAP] = !line_q ? taps
+                           : pp_q ? mirrored[ky*TAP +: TAP] : column[ky*TAP +: TAP];
+      colin2[ky*TAP +: TAP] = !line_q ? taps2
+                            : pp_q ? mirrored2[ky*TAP +: TAP] : column2[ky*TAP +: TAP];
       for (int unsigned kx = 0; kx < WW; kx++) begin
         win_sel[2*(ky*WW + kx) +: 2] = FROM_COLUMN;
         win_en[ky*WW + kx] = 1'b0;
