@@ -85,8 +85,11 @@ module opu_gemm
   logic        pp, pp_q;
   logic [2:0]  fill;
   localparam int unsigned HR = WH / 2;  // the rows a pair's first pixel takes
-  // The window's rows that hold kernel rows (the others' taps are zero):
-  // 0 to window_h, and in pairs HR to HR + window_h too.
+  // The window's rows that hold kernel rows: 0 to window_h, and in pairs
+  // HR to HR + window_h too. The others fill with zeros, so their taps are
+  // zero whatever the weights there (a pair's second pixel's, where a Gemm
+  // over a pair's weights takes a pixel a cycle): a choice on a row's
+  // column, not on each of the array's operands.
   logic [7:0]  rows_on, rows_on_q;
   always_comb
     for (int unsigned r = 0; r < 8; r++)
@@ -146,7 +149,7 @@ module opu_gemm
   opu_ipa u_ipa (
     .clk_i, .valid_i(valid_q[0]), .fm_i(fm_rdata_i), .fm_next_i(fm_rdata_next_i),
     .weights_i(wgt_rdata_i), .operand_i(`OPU_FIELD(insn_i, GEMM_OPERAND)), .window_i(dw_q),
-    .taps_i(win_q), .halves_i(pp_q), .rows_on_i(rows_on_q),
+    .taps_i(win_q), .halves_i(pp_q),
     .sums_o(sums), .sums_hi_o(sums_hi)
   );
 
@@ -266,9 +269,9 @@ module opu_gemm
   always_comb
     for (int unsigned ky = 0; ky < WH; ky++) begin
       // Pairs: row ky + HR holds row ky's columns (pixel 2i + 1's taps).
-      colin[ky*TAP +: TAP] = !line_q ? taps
+      colin[ky*TAP +: TAP] = !rows_on_q[ky] ? '0 : !line_q ? taps
                            : pp_q ? mirrored[ky*TAP +: TAP] : column[ky*TAP +: TAP];
-      colin2[ky*TAP +: TAP] = !line_q ? taps2
+      colin2[ky*TAP +: TAP] = !rows_on_q[ky] ? '0 : !line_q ? taps2
                             : pp_q ? mirrored2[ky*TAP +: TAP] : column2[ky*TAP +: TAP];
       for (int unsigned kx = 0; kx < WW; kx++) begin
         win_sel[2*(ky*WW + kx) +: 2] = FROM_COLUMN;
@@ -314,10 +317,14 @@ module opu_gemm
         end
       end
     end
+  // A Gemm starts on a window of zeros: columns past its own (a pair's
+  // last, under a pair's weights) are never filled. (A flip-flop's
+  // synchronous reset: no logic in front of it.)
   always_ff @(posedge clk_i)
     for (int unsigned ky = 0; ky < WH; ky++)
       for (int unsigned kx = 0; kx < WW; kx++)
-        if (win_en[ky*WW + kx])
+        if (start_i) win_q[(ky*WW + kx)*TAP +: TAP] <= '0;
+        else if (win_en[ky*WW + kx])
           case (win_sel[2*(ky*WW + kx) +: 2])
             FROM_COLUMN: win_q[(ky*WW + kx)*TAP +: TAP] <= colin[ky*TAP +: TAP];
             FROM_SECOND: win_q[(ky*WW + kx)*TAP +: TAP] <= colin2[ky*TAP +: TAP];

@@ -26,7 +26,6 @@ module opu_ipa
   input  logic                       window_i,   // the operands are taps_i's
   input  logic [opu_pkg::WIN_ROWS*opu_pkg::WIN_COLS*8*opu_pkg::CO-1:0] taps_i,
   input  logic                       halves_i,   // held for the instruction
-  input  logic [7:0]                 rows_on_i,  // the window's rows inside it (kernel rows)
   output logic [32*opu_pkg::CO-1:0] sums_o,     // lane j's at 32 j
   output logic [32*opu_pkg::CO-1:0] sums_hi_o   // with halves_i, the lanes L / 2 on
 );
@@ -65,10 +64,10 @@ module opu_ipa
       if (valid_i)
         for (int unsigned l = 0; l < opu_pkg::L; l++) begin
           x = fm_i[8*l +: 8];
-          // Tap (l / 8, l mod 8) of row j's channel; none past the window's
-          // rows (whatever the weights there: a pair's second pixel's).
+          // Tap (l / 8, l mod 8) of row j's channel (taps outside the
+          // kernel's hold zero: opu_gemm).
           if (window_i)
-            x = l / 8 < opu_pkg::WIN_ROWS && rows_on_i[l / 8] ?
+            x = l / 8 < opu_pkg::WIN_ROWS ?
                     taps_i[((l / 8 * opu_pkg::WIN_COLS + l % 8) * opu_pkg::CO + j) * 8 +: 8] : '0;
           // An i16 whole: the pixel's two rows; through the window, its
           // high bytes on taps kx < 4 (x 256), its low bytes on kx >= 4.

@@ -207,6 +207,26 @@ TEST_CASE("output pixels in pairs: pixel 2i on the lanes below 32, 2i + 1 on tho
   CHECK(counters.gemm_issues == 16);  // two pixels an issue
 }
 
+TEST_CASE("output pixels in pairs: a Gemm over a pair's weights a pixel at a time sees only its kernel") {
+  // The pair's weight row (pixel 2i + 1's taps on lanes 32 + 8 ky + kx + 1)
+  // under a Gemm that takes a pixel a cycle (window_w 2, as an odd row
+  // would), after a Gemm in pairs left its columns in the window: its sums
+  // are the 3x3 window's alone, 9 (y + x + 2).
+  LineBench b;
+  Setup(b, 6, 10);
+  for (int64_t j = 0; j < 2; ++j)
+    for (int64_t ky = 0; ky < 3; ++ky)
+      for (int64_t kx = 0; kx < 3; ++kx)
+        b.dram[static_cast<size_t>(kWeights + j * kL + 32 + 8 * ky + kx + 1)] = 1;
+  b.Add(FmLoad(0, 0, 6, 10, 10), false, true);
+  GemmInsn pairs = Window(0, 10, 4, 8, 1, 100, 0, false);
+  pairs.window_w = 3;
+  pairs.init = GemmInsn::kPairsFromBias;
+  b.Add(pairs, true);
+  b.Add(Window(0, 10, 4, 8, 1, 0, 0, false));
+  RunAndCheck(b, 4, 8, [](int64_t y, int64_t x) { return 9 * (y + x + 2); });
+}
+
 TEST_CASE("output pixels in pairs: refused over an odd row, from an odd entry, at stride 2") {
   LineBench b;
   Setup(b, 6, 10);
