@@ -44,6 +44,9 @@
 // the rows WIN_ROWS / 2 above them, so the tree's halves (opu_ipa) sum
 // pixel 2i on the lanes below L / 2 and 2i + 1 on those above (its
 // weights a column on); its entries e and e + 1 are written together.
+// A dense Gemm in pairs (at stride_x 1) reads pixel 2i's row and, as the
+// read's second row, 2i + 1's: the lanes L / 2 on take the second's lanes
+// below L / 2 (its weights are L / 2 on), the tree's halves sum the two.
 `include "opu_field.svh"
 module opu_gemm
 (
@@ -142,12 +145,20 @@ module opu_gemm
                 32'(last_col) + 32'(win_w) + 1 <=
                     (wide ? opu_pkg::LINE_COLS / 2 : opu_pkg::LINE_COLS) &&
                 stride_y != 0 && stride_y <= 32'(win_h) + 1;
-  assign pp = dw && init == opuc_isa_pkg::GEMM_INIT_PAIRS_FROM_BIAS;
+  assign pp = init == opuc_isa_pkg::GEMM_INIT_PAIRS_FROM_BIAS;
   assign pair = opu_pkg::FM_PAIRS > 0 && line && !wide && ((stride_x == 2 && !win_w[0]) || pp);
   assign fill = {win_w[2:1], 1'b0};
 
+  // Dense pairs: the lanes L / 2 on take pixel 2i + 1's row (the read's
+  // second, the other bank) below L / 2; one choice on the bus, before it
+  // fans out to the array's rows.
+  localparam int unsigned HALF_BEAT = opu_pkg::BEAT_BITS / 2;
+  logic [opu_pkg::BEAT_BITS-1:0] fm_ipa;
+  assign fm_ipa = pp_q && !dw_q ? {fm_rdata_next_i[HALF_BEAT-1:0], fm_rdata_i[HALF_BEAT-1:0]}
+                                : fm_rdata_i;
+
   opu_ipa u_ipa (
-    .clk_i, .valid_i(valid_q[0]), .fm_i(fm_rdata_i), .fm_next_i(fm_rdata_next_i),
+    .clk_i, .valid_i(valid_q[0]), .fm_i(fm_ipa), .fm_next_i(fm_rdata_next_i),
     .weights_i(wgt_rdata_i), .operand_i(`OPU_FIELD(insn_i, GEMM_OPERAND)), .window_i(dw_q),
     .taps_i(win_q), .halves_i(pp_q),
     .sums_o(sums), .sums_hi_o(sums_hi)
@@ -422,9 +433,10 @@ module opu_gemm
           end
         end
       end else if (running_q) begin
-        if (ox_q + 1 < cols) begin
-          ox_q <= ox_q + 1;
-          fm_q <= fm_q + (i16 ? stride_x << 1 : stride_x);  // stride_x counts pixels
+        // Dense pairs: two pixels, two rows, an issue.
+        if (ox_q + (pp_q ? 32'd2 : 32'd1) < cols) begin
+          ox_q <= ox_q + (pp_q ? 32'd2 : 32'd1);
+          fm_q <= fm_q + (pp_q ? 32'd2 : i16 ? stride_x << 1 : stride_x);  // stride_x counts pixels
         end else begin
           ox_q <= '0;
           oy_q <= oy_q + 1;

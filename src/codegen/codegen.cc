@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 
+#include "dense_pairs.h"
 #include "depthwise_window.h"
 #include "doubled_maps.h"
 #include "emit.h"
@@ -173,6 +174,8 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     g.window_pairs = options.window_pairs && codegen::UsesWindowPairs(g, units);
     Expected<codegen::Tiling> tiling = codegen::ChooseTiling(g, units);
     if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", g.group));
+    g.dense_pairs = options.dense_pairs && codegen::UsesDensePairs(g, units) &&
+                    codegen::DensePairsFit(g, *tiling, units);
     Ready r{d.step, std::move(g), *tiling, {}, fold, doubles_output, pairs_input};
     r.constants = codegen::PackConstants(r.group, r.tiling, units, align, code.constants);
     ready.push_back(std::move(r));
@@ -228,43 +231,63 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     }
     if (g.store_pool) layouts.pool = code.Find(g.pool->tensor);
     if (g.upsampled != kNoTensor) layouts.upsampled = code.Find(g.upsampled);
-    // The tiling the estimator finds fastest, the fewest tiles on a tie.
+    // The tiling the estimator finds fastest, the fewest tiles on a tie;
+    // with pointwise pairs possible (dense_pairs.h) each tiling with them
+    // where every Gemm takes them, and without.
     const std::vector<codegen::Tiling> tilings =
         codegen::CandidateTilings(g, r.tiling, units, options);
+    codegen::InnerProductGroup unpaired = g;
+    unpaired.dense_pairs = false;
+    std::vector<const codegen::InnerProductGroup*> variants{&g};
+    if (g.dense_pairs) variants.push_back(&unpaired);
+    const auto fits = [&](const codegen::InnerProductGroup& v, const codegen::Tiling& t) {
+      return !v.dense_pairs || codegen::DensePairsFit(v, t, units);
+    };
     std::optional<PlannedStep> best;
+    const codegen::InnerProductGroup* chosen = &g;
     size_t fastest = 0;
     // The runtime names each OPU step but the first to the fetch unit while
     // the OPU step before runs (sim/rtl_device.cc).
     const bool prefetched = &r != &ready.front();
-    for (size_t i = 0; i < tilings.size(); ++i) {
-      OPUC_ASSIGN_OR_RETURN(
-          PlannedStep step,
-          codegen::EmitInnerProduct(g, tilings[i], hw, r.constants, layouts, prefetched));
-      if (!best || step.estimated_cycles < best->estimated_cycles) {
-        best = std::move(step);
-        fastest = i;
+    for (const codegen::InnerProductGroup* v : variants)
+      for (size_t i = 0; i < tilings.size(); ++i) {
+        if (!fits(*v, tilings[i])) continue;
+        OPUC_ASSIGN_OR_RETURN(
+            PlannedStep step,
+            codegen::EmitInnerProduct(*v, tilings[i], hw, r.constants, layouts, prefetched));
+        if (!best || step.estimated_cycles < best->estimated_cycles) {
+          best = std::move(step);
+          chosen = v;
+          fastest = i;
+        }
       }
-    }
+    if (!best) return InternalError(Cat("group ", g.group, ": no tiling fits its pairs"));
     // The fastest again with tapered ends (or, forced, the first of those).
     const bool taper =
         options.tapered_tiles == 2 || (options.tapered_tiles == 0 && options.tile_search);
     if (taper) {
       const std::vector<codegen::Tiling> tapered = codegen::TaperedTilings(g, tilings[fastest]);
       for (size_t i = 0; i < tapered.size(); ++i) {
+        if (!fits(*chosen, tapered[i])) continue;
         OPUC_ASSIGN_OR_RETURN(
             PlannedStep step,
-            codegen::EmitInnerProduct(g, tapered[i], hw, r.constants, layouts, prefetched));
+            codegen::EmitInnerProduct(*chosen, tapered[i], hw, r.constants, layouts, prefetched));
         const bool forced = options.tapered_tiles == 2 && i == 0;
         if (forced || step.estimated_cycles < best->estimated_cycles) best = std::move(step);
         if (forced) break;
       }
     }
+    // Without pairs after all: the weight rows without their copies.
+    const bool paired = chosen->dense_pairs;
+    if (g.dense_pairs && !paired)
+      codegen::RepackWeights(unpaired, r.tiling, units, r.constants, code.constants);
     code.steps[r.step] = std::move(*best);
     if (r.pairs_input)
       code.steps[r.step].tiling =
           "two pixels an entry (a doubled input), " + code.steps[r.step].tiling;
     if (r.doubles_output)
       code.steps[r.step].tiling = "output doubled, " + code.steps[r.step].tiling;
+    if (paired) code.steps[r.step].tiling = "output pixels in pairs, " + code.steps[r.step].tiling;
     if (r.fold)
       code.steps[r.step].tiling = Cat(
           "input folded (", r.fold->kernel_h, "x", r.fold->kernel_w, " taps x ", r.fold->in_c,

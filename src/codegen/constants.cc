@@ -39,6 +39,40 @@ void PackWindowRows(const InnerProductGroup& g, const Tiling& t, const OpuBuffer
   }
 }
 
+// The group's weight rows, from `weights` on (zeroed before).
+void WriteWeightRows(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u,
+                     uint8_t* weights) {
+  const int64_t L = u.lanes, Co = u.out_lanes, row_bytes = WeightRowBytes(g, u);
+  const bool compact = CompactWeightRows(g, u);
+  for (int64_t ob = 0; ob < t.out_blocks && g.window_rows > 0; ++ob)
+    PackWindowRows(g, t, u, ob, weights);
+  for (int64_t ob = 0; ob < t.out_blocks && g.window_rows == 0; ++ob) {
+    for (int64_t tap = 0; tap < t.taps; ++tap) {
+      const int64_t ky = tap / g.kw, kx = tap % g.kw;
+      for (int64_t bl = 0; bl < t.blocks; ++bl) {
+        const int64_t row = ob * t.rows_per_out_block + tap * t.blocks + bl;
+        uint8_t* w = weights + row * row_bytes;
+        const int64_t block = InputBlock(g, u, ob, bl);
+        for (int64_t j = 0; j < Co; ++j) {
+          const int64_t o = ob * Co + j;
+          if (o >= g.out_c) break;
+          if (g.depthwise) {
+            const int64_t l = o / g.multiplier - block * L;
+            w[(compact ? 0 : j * L) + l] = static_cast<uint8_t>(g.Weight(o, ky, kx, 0));
+            continue;
+          }
+          const InputBlockSource& from = t.sources[static_cast<size_t>(block)];
+          // In pairs (dense_pairs.h), pixel 2i + 1's again L / 2 on.
+          for (int64_t l = 0; l < from.lanes; ++l)
+            for (int64_t half = 0; half < (g.dense_pairs ? 2 : 1); ++half)
+              w[j * L + half * L / 2 + l] =
+                  static_cast<uint8_t>(g.Weight(o, ky, kx, from.first_channel + l));
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int64_t InputBlock(const InnerProductGroup& g, const OpuBufferUnits& u, int64_t ob,
@@ -51,36 +85,12 @@ ConstantPlacement PackConstants(const InnerProductGroup& g, const Tiling& t,
                                 const OpuBufferUnits& u, int64_t align,
                                 std::vector<uint8_t>& blob) {
   const int64_t L = u.lanes, Co = u.out_lanes, row_bytes = WeightRowBytes(g, u);
-  const bool compact = CompactWeightRows(g, u);
   ConstantPlacement at;
   Align(blob, align);
   at.weights = static_cast<int64_t>(blob.size());
   blob.resize(blob.size() + static_cast<size_t>(t.out_blocks * t.rows_per_out_block * row_bytes),
               0);
-  for (int64_t ob = 0; ob < t.out_blocks && g.window_rows > 0; ++ob)
-    PackWindowRows(g, t, u, ob, blob.data() + at.weights);
-  for (int64_t ob = 0; ob < t.out_blocks && g.window_rows == 0; ++ob) {
-    for (int64_t tap = 0; tap < t.taps; ++tap) {
-      const int64_t ky = tap / g.kw, kx = tap % g.kw;
-      for (int64_t bl = 0; bl < t.blocks; ++bl) {
-        const int64_t row = ob * t.rows_per_out_block + tap * t.blocks + bl;
-        uint8_t* w = blob.data() + at.weights + row * row_bytes;
-        const int64_t block = InputBlock(g, u, ob, bl);
-        for (int64_t j = 0; j < Co; ++j) {
-          const int64_t o = ob * Co + j;
-          if (o >= g.out_c) break;
-          if (g.depthwise) {
-            const int64_t l = o / g.multiplier - block * L;
-            w[(compact ? 0 : j * L) + l] = static_cast<uint8_t>(g.Weight(o, ky, kx, 0));
-            continue;
-          }
-          const InputBlockSource& from = t.sources[static_cast<size_t>(block)];
-          for (int64_t l = 0; l < from.lanes; ++l)
-            w[j * L + l] = static_cast<uint8_t>(g.Weight(o, ky, kx, from.first_channel + l));
-        }
-      }
-    }
-  }
+  WriteWeightRows(g, t, u, blob.data() + at.weights);
   Align(blob, align);
   at.params = static_cast<int64_t>(blob.size());
   blob.resize(blob.size() + static_cast<size_t>(t.out_blocks * Co * 8), 0);
@@ -125,6 +135,13 @@ ConstantPlacement PackConstants(const InnerProductGroup& g, const Tiling& t,
     }
   }
   return at;
+}
+
+void RepackWeights(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u,
+                   const ConstantPlacement& at, std::vector<uint8_t>& blob) {
+  const int64_t bytes = t.out_blocks * t.rows_per_out_block * WeightRowBytes(g, u);
+  std::fill_n(blob.begin() + at.weights, bytes, uint8_t{0});
+  WriteWeightRows(g, t, u, blob.data() + at.weights);
 }
 
 }  // namespace opuc::codegen

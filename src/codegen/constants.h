@@ -49,6 +49,12 @@ int64_t InputBlock(const InnerProductGroup& g, const OpuBufferUnits& u, int64_t 
 ConstantPlacement PackConstants(const InnerProductGroup& g, const Tiling& t,
                                 const OpuBufferUnits& u, int64_t align, std::vector<uint8_t>& blob);
 
+/// Writes the group's weight rows again at `at.weights` in `blob` (their
+/// size does not change): after a choice that changes their contents, such
+/// as InnerProductGroup::dense_pairs.
+void RepackWeights(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u,
+                   const ConstantPlacement& at, std::vector<uint8_t>& blob);
+
 }  // namespace opuc::codegen
 
 #endif  // OPUC_SRC_CODEGEN_CONSTANTS_H

@@ -148,8 +148,11 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
         }
         e.line_carry.Place(gemm, unit, plane);
       }
-      e.estimate.Compute(window ? WindowGemmCycles(gemm, e.depthwise_line)
-                                : unit.row.size * unit.col.size);
+      // Pointwise in pairs: every Gemm of the group (DensePairsFit).
+      if (g.dense_pairs) gemm.init = isa::GemmInsn::kPairsFromBias;
+      e.estimate.Compute(window          ? WindowGemmCycles(gemm, e.depthwise_line)
+                         : g.dense_pairs ? unit.row.size * unit.col.size / 2
+                                         : unit.row.size * unit.col.size);
       compute.Add(gemm);
     }
   }

@@ -160,6 +160,10 @@ struct InnerProductGroup {
   /// that cannot still reads the first half alone (the window's rows past
   /// the kernel's take zero taps).
   bool window_pairs = false;
+  /// Pointwise output pixels in pairs (dense_pairs.h): each weight row holds
+  /// its lanes below L / 2 again L / 2 on, and every Gemm takes two pixels
+  /// an issue (Gemm.init PairsFromBias).
+  bool dense_pairs = false;
 
   /// weight(o, ky, kx, i): conv2d [O, kh, kw, I]; depthwise [1, kh, kw, O]
   /// (i unused); fully_connected [O, I] (ky = kx = 0); transpose_conv2d

@@ -80,25 +80,31 @@ void KeepLines(Machine& m, const isa::GemmInsn& insn, const std::vector<int8_t>&
   }
   m.line.swap(kept);
 }
-// What output pixels in pairs need (init PairsFromBias): a depthwise Gemm
-// at stride_x 1 reading its rows through the line buffers a pair of pixels
-// a cycle (the feature-map buffer's two banks), its window's rows in the
-// lanes below L / 2, pairs of output pixels in each row from an even entry,
-// i8 or u8 bytes.
+// What output pixels in pairs need (init PairsFromBias): i8 or u8 bytes at
+// stride_x 1, pairs of output pixels in each row from an even entry, and
+// two rows a read (the feature-map buffer's two banks). A depthwise Gemm
+// reads its rows through the line buffers, its window's rows in the lanes
+// below L / 2; a dense one reads pixel 2i's row and 2i + 1's, a pixel a row.
 Status CheckPixelPairs(const Machine& m, const isa::GemmInsn& insn) {
   const int64_t L = m.units.lanes;
-  if (!insn.depthwise || insn.stride_x != 1)
-    return m.Fail("init is 3 (output pixels in pairs): that needs a depthwise Gemm at stride_x 1");
+  if (insn.stride_x != 1)
+    return m.Fail(Cat("init is 3 (output pixels in pairs) with stride_x ", insn.stride_x,
+                      ": pairs are two neighbouring pixels, stride_x 1"));
   if (insn.operand != isa::GemmInsn::kI8 && insn.operand != isa::GemmInsn::kU8)
     return m.Fail(Cat("init is 3 (output pixels in pairs) with operand ", insn.operand,
                       ": pairs take i8 or u8 bytes"));
   if (insn.out_cols % 2 != 0 || insn.acc_addr % 2 != 0)
     return m.Fail(Cat("init is 3 (output pixels in pairs): out_cols ", insn.out_cols,
                       " and acc_addr ", insn.acc_addr, " must be even"));
+  if (!m.units.fm_pairs)
+    return m.Fail(
+        "init is 3 (output pixels in pairs): the feature-map buffer has one bank, so a read "
+        "returns no second row");
+  if (!insn.depthwise) return OkStatus();
   if ((insn.window_h + 1) * kTapRow > L / 2)
     return m.Fail(Cat("init is 3 (output pixels in pairs): a window of ", insn.window_h + 1,
                       " rows takes more than the ", L / 2, " lanes of a pixel's half"));
-  if (!m.units.fm_pairs || !GemmUsesLines(insn, m.units.line_columns))
+  if (!GemmUsesLines(insn, m.units.line_columns))
     return m.Fail(
         "init is 3 (output pixels in pairs): the Gemm must read its rows through the line "
         "buffers, a pair of pixels a cycle from the feature-map buffer's two banks");
@@ -114,7 +120,8 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
   const int64_t pixels = insn.out_rows * insn.out_cols;
   if (pixels == 0) return OkStatus();
   // Output pixels in pairs: 2i from the lanes below L / 2, 2i + 1 from those
-  // above, both over pixel 2i's window.
+  // above; depthwise both over pixel 2i's window, dense 2i + 1's own row's
+  // lanes below L / 2 meeting the weights L / 2 on.
   const bool pairs = insn.init == isa::GemmInsn::kPairsFromBias;
   if (pairs) OPUC_RETURN_IF_ERROR(CheckPixelPairs(m, insn));
   OPUC_RETURN_IF_ERROR(
@@ -189,8 +196,9 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
   };
   for (int64_t oy = 0; oy < insn.out_rows; ++oy) {
     for (int64_t ox = 0; ox < insn.out_cols; ++ox) {
-      // A pair's second reads its first's window on the lanes L / 2 on.
-      const int64_t origin = pairs ? ox - ox % 2 : ox;
+      // A depthwise pair's second reads its first's window on the lanes
+      // L / 2 on.
+      const int64_t origin = pairs && insn.depthwise ? ox - ox % 2 : ox;
       const int64_t half = pairs && ox % 2 == 1 ? L / 2 : 0;
       const int64_t row =
           insn.fm_addr + oy * insn.stride_y * insn.fm_pitch + origin * insn.stride_x * px;
@@ -220,6 +228,8 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
                                      static_cast<uint8_t>(tap(ky, kx, 1)) * wk[kTapRow / 2]
                                : value_of(tap(ky, kx, 0)) * wk[0];
             }
+        } else if (pairs) {
+          for (int64_t l = 0; l < L / 2; ++l) sum += byte(l) * w[j * L + half + l];
         } else {
           for (int64_t l = 0; l < L; ++l) sum += byte(l) * w[j * L + l];
         }

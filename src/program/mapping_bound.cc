@@ -22,7 +22,8 @@ int64_t CeilDiv(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
 /// conv2d over a `fold`ed input is a 1x1 one over its folded channels (with
 /// pixel pairs, Co/2 channels of two pixels a block), one to a `packed`
 /// output a conv over packed rows (codegen/packed_rows.h), a depthwise one
-/// over a `doubled` input two output pixels an entry (codegen/doubled_maps.h).
+/// over a `doubled` input two output pixels an entry (codegen/doubled_maps.h),
+/// a 1x1 one of at most L / 2 channels two a cycle (codegen/dense_pairs.h).
 int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, const InputFold* fold,
                     bool packed, bool doubled) {
   if (node.inputs.size() < 2 || node.outputs.empty()) return 0;
@@ -38,6 +39,10 @@ int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, co
     case OpKind::kConv2D:  // out [N,Ho,Wo,Co], w [Co,Kh,Kw,Ci]
       if (out.size() != 4 || w.size() != 4) break;
       if (fold) {
+        // Of at most L / 2 folded channels, a pixel a fold: two output
+        // pixels a cycle (codegen's dense pairs over the folded input).
+        if (fold->pixels == 1 && fold->folded_channels() <= L / 2 && !i16 && FeatureMapPairs(hw))
+          return out[0] * out[1] * CeilDiv(out[2], 2) * CeilDiv(out[3], Co);
         const int64_t pixels = fold->pixels, rows = std::max<int64_t>(1, Co / pixels);
         return out[0] * out[1] * CeilDiv(out[2], pixels) * CeilDiv(fold->folded_channels(), L) *
                CeilDiv(out[3], rows) * planes;
@@ -46,6 +51,11 @@ int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, co
         const int64_t p = L / Co;  // input pixels a packed one
         return out[0] * out[1] * (out[2] / Co) * w[1] * (Co / p + 2 * CeilDiv(w[2] / 2, p));
       }
+      // A 1x1 product of at most L / 2 channels of bytes at stride 1: output
+      // pixels in pairs, one a cycle for two (codegen's dense pairs).
+      if (w[1] * w[2] == 1 && w[3] <= L / 2 && !i16 && FeatureMapPairs(hw) &&
+          Conv2DAttrs::Of(node.attrs).strides[1] == 1)
+        return out[0] * out[1] * CeilDiv(out[2], 2) * CeilDiv(out[3], Co);
       return out[0] * out[1] * out[2] * w[1] * w[2] * CeilDiv(w[3], L) * CeilDiv(out[3], Co) *
              planes;
     case OpKind::kDepthwiseConv2D: {  // out [N,Ho,Wo,C*M], w [1,Kh,Kw,C*M]

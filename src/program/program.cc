@@ -28,10 +28,11 @@ std::vector<isa::Word> ProgramStep::Words() const {
 
 uint32_t InstructionVersion(const isa::Instruction& insn) {
   if (const auto* gemm = std::get_if<isa::GemmInsn>(&insn))
-    return gemm->init == isa::GemmInsn::kPairsFromBias ? kWindowPairsVersion
-           : gemm->operand == isa::GemmInsn::kI16      ? kI16WholeVersion
-           : gemm->line_slot != 0 || gemm->carry       ? kLineCarryVersion
-                                                       : 1;
+    return gemm->init == isa::GemmInsn::kPairsFromBias
+               ? (gemm->depthwise ? kWindowPairsVersion : kDensePairsVersion)
+           : gemm->operand == isa::GemmInsn::kI16 ? kI16WholeVersion
+           : gemm->line_slot != 0 || gemm->carry  ? kLineCarryVersion
+                                                  : 1;
   if (const auto* load = std::get_if<isa::LoadInsn>(&insn))
     return load->interleave ? kI16WholeVersion : 1;
   if (const auto* store = std::get_if<isa::StoreInsn>(&insn))
@@ -42,10 +43,12 @@ uint32_t InstructionVersion(const isa::Instruction& insn) {
 std::string VersionReason(const isa::Instruction& insn) {
   std::string fields;
   if (const auto* gemm = std::get_if<isa::GemmInsn>(&insn))
-    fields = gemm->init == isa::GemmInsn::kPairsFromBias ? "init PairsFromBias needs"
-             : gemm->operand == isa::GemmInsn::kI16      ? "operand I16 needs"
-             : gemm->line_slot != 0 || gemm->carry       ? "line_slot and carry need"
-                                                         : "";
+    fields = gemm->init == isa::GemmInsn::kPairsFromBias
+                 ? (gemm->depthwise ? "init PairsFromBias needs"
+                                    : "init PairsFromBias on a dense Gemm needs")
+             : gemm->operand == isa::GemmInsn::kI16 ? "operand I16 needs"
+             : gemm->line_slot != 0 || gemm->carry  ? "line_slot and carry need"
+                                                    : "";
   if (const auto* load = std::get_if<isa::LoadInsn>(&insn))
     fields = load->interleave ? "interleave needs" : "";
   if (const auto* store = std::get_if<isa::StoreInsn>(&insn))

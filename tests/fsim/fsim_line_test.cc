@@ -207,7 +207,8 @@ TEST_CASE("output pixels in pairs: pixel 2i on the lanes below 32, 2i + 1 on tho
   CHECK(counters.gemm_issues == 16);  // two pixels an issue
 }
 
-TEST_CASE("output pixels in pairs: a Gemm over a pair's weights a pixel at a time sees only its kernel") {
+TEST_CASE(
+    "output pixels in pairs: a Gemm over a pair's weights a pixel at a time sees only its kernel") {
   // The pair's weight row (pixel 2i + 1's taps on lanes 32 + 8 ky + kx + 1)
   // under a Gemm that takes a pixel a cycle (window_w 2, as an odd row
   // would), after a Gemm in pairs left its columns in the window: its sums
@@ -243,8 +244,8 @@ TEST_CASE("output pixels in pairs: refused over an odd row, from an odd entry, a
   pairs.stride_x = 2;
   strided.Add(pairs);
   CHECK(strided.Run().message() ==
-        "instruction 2 (Gemm): init is 3 (output pixels in pairs): that needs a depthwise Gemm at "
-        "stride_x 1");
+        "instruction 2 (Gemm): init is 3 (output pixels in pairs) with stride_x 2: pairs are two "
+        "neighbouring pixels, stride_x 1");
 }
 
 }  // namespace

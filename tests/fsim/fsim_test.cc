@@ -468,12 +468,17 @@ TEST_CASE("illegal programs stop with the instruction, its name and the field") 
           "instruction 0 (ResAdd): res_lane is 3; it is a multiple of Co / 2 = 2 (the post stages "
           "take the residual half a granule at a time)");
   }
-  SUBCASE("output pixels in pairs outside the depthwise window") {
+  SUBCASE("dense output pixels in pairs over one pixel, and on tiny's one bank") {
     Bench b;
     b.Add(Gemm(0, 1, 1, 1, 3));
     CHECK(b.Run().message() ==
-          "instruction 0 (Gemm): init is 3 (output pixels in pairs): that needs a depthwise Gemm "
-          "at stride_x 1");
+          "instruction 0 (Gemm): init is 3 (output pixels in pairs): out_cols 1 and acc_addr 0 "
+          "must be even");
+    Bench two;
+    two.Add(Gemm(0, 2, 1, 2, 3));
+    CHECK(two.Run().message() ==
+          "instruction 0 (Gemm): init is 3 (output pixels in pairs): the feature-map buffer has "
+          "one bank, so a read returns no second row");
   }
 }
 

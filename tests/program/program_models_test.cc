@@ -212,13 +212,18 @@ TEST_CASE("programs: every real model compiles and verifies on fsim") {
         const auto& depthwise = first[static_cast<size_t>(LayerClass::kDepthwise)];
         CHECK(depthwise.first.array_cycles == 4096);  // 64 x 64 x 2 blocks, in pairs
         CHECK(depthwise.second.cycles == 3077);
+        // The first 1x1 (24 channels to 24 over 64 x 64): 2 blocks of 4096
+        // pixels, two a cycle.
+        const auto& dense = first[static_cast<size_t>(LayerClass::kDense)];
+        CHECK(dense.first.array_cycles == 4096);
         // Its depthwise steps' tiles after the first take the rows above
         // them from their line slots (the Gemm fields of version 6), and
         // some of its steps store a pixel's blocks together (version 7):
         // four store groups deep, whole-pixel stores take less than units
         // four deep over accumulator quarters there; its 3 x 3 depthwise
-        // kernels take output pixels in pairs (version 10).
-        CHECK(program->version() == kWindowPairsVersion);
+        // kernels take output pixels in pairs (version 10), and so do its
+        // 1x1 products of 24 to 32 channels (version 11).
+        CHECK(program->version() == kDensePairsVersion);
       }
       if (name == "selfie_segmentation" && preset == "opu1024") {
         // The last OPU step is the head, a 2x2 transposed conv every 2 to

@@ -38,8 +38,9 @@ bool Contains(const std::string& text, const std::string& part) {
 }
 
 TEST_CASE("program: what is written reads back the same") {
-  PlanOptions block_stores;  // one block a Store: the version says compact pixels
+  PlanOptions block_stores;  // one block a Store, no pairs: the version says compact pixels
   block_stores.store_blocks = 1;
+  block_stores.dense_pairs = false;
   for (const char* hw : {"tiny", "opu1024"}) {
     CAPTURE(hw);
     const test::SmallModel m = test::MakeSmallModel(hw, false, false, block_stores);
@@ -171,7 +172,8 @@ TEST_CASE("program: a newer format version is refused") {
   const auto bytes = fbb.CreateVector(graph);
   fbb.Finish(opup::CreateProgram(fbb, kProgramVersion + 1, build, bytes), "OPUP");
   const std::vector<uint8_t> newer(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-  CHECK(ReadError(newer) == "small.opup: format version is 11; this opuc reads 1 to 10");
+  CHECK(ReadError(newer) == "small.opup: format version is " + std::to_string(kProgramVersion + 1) +
+                                "; this opuc reads 1 to " + std::to_string(kProgramVersion));
 }
 
 TEST_CASE("program: whole-pixel stores are written as version 7 and read back") {
@@ -215,8 +217,10 @@ ActivationLayout& FoldedActivation(test::SmallModel& m, size_t* index) {
 
 TEST_CASE("program: doubled maps are written as version 8, read back, and refused before it") {
   // opu1024 (tiny has no depthwise window): the model's input and the
-  // first 1x1's output doubled.
-  const test::SmallModel m = test::MakeDoubledModel("opu1024", 6, 10);
+  // first 1x1's output doubled (its pairs of output pixels, version 11, off).
+  PlanOptions no_pairs;
+  no_pairs.dense_pairs = false;
+  const test::SmallModel m = test::MakeDoubledModel("opu1024", 6, 10, no_pairs);
   const std::vector<uint8_t> bytes = m.Write();
   Expected<Program> p = Read(bytes);
   REQUIRE_MESSAGE(p.ok(), p.status().ToString());
@@ -498,14 +502,27 @@ TEST_CASE("program: the semantic checks name what is wrong") {
         },
         8, "(Load): interleave needs format version 9; the program says 8");
   }
-  SUBCASE("output pixels in pairs in a version 9 program") {
+  SUBCASE("depthwise output pixels in pairs in a version 9 program") {
+    too_new(
+        [](std::vector<isa::Word>& words) {
+          return PatchWord<isa::GemmInsn>(words,
+                                          [](isa::GemmInsn& g) {
+                                            g.init = isa::GemmInsn::kPairsFromBias;
+                                            g.depthwise = true;
+                                          })
+              .first;
+        },
+        9, "(Gemm): init PairsFromBias needs format version 10; the program says 9");
+  }
+  SUBCASE("dense output pixels in pairs in a version 10 program") {
     too_new(
         [](std::vector<isa::Word>& words) {
           return PatchWord<isa::GemmInsn>(
                      words, [](isa::GemmInsn& g) { g.init = isa::GemmInsn::kPairsFromBias; })
               .first;
         },
-        9, "(Gemm): init PairsFromBias needs format version 10; the program says 9");
+        10,
+        "(Gemm): init PairsFromBias on a dense Gemm needs format version 11; the program says 10");
   }
   SUBCASE("a store into the constants") {
     test::SmallModel m = base;

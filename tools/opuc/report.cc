@@ -102,8 +102,9 @@ std::string SummaryText(const ReportView& v) {
   text << "opuc's mapping: its limit " << r.mapping_bound_cycles << " cycles; the run takes "
        << Times(cycles, r.mapping_bound_cycles)
        << " it (channels in blocks of the lanes, depthwise as the HwConfig's array maps it: a tap "
-          "or a window a Gemm; the post side and the store an entry a cycle; bytes as laid out, "
-          "stores in whole beats)\n"
+          "or a window a Gemm, two output pixels a cycle in pairs; the post side and the store "
+          "an entry a cycle, two in a dual pass or a twin read; bytes as laid out, stores in "
+          "whole beats)\n"
        << "DRAM traffic: " << Bytes(r.bytes_loaded) << " read, " << Bytes(r.bytes_stored)
        << " written; " << Times(r.bytes_loaded + r.bytes_stored, r.physical.dram_bytes)
        << " the fewest bytes\n"

@@ -133,6 +133,9 @@ struct PlanOptions {
   /// Depthwise output pixels two a cycle where the kernel's rows fit half
   /// the lanes, at stride 1 (docs/codegen.md, "Depthwise in pairs").
   bool window_pairs = true;
+  /// A 1x1 product of at most half the lanes' channels two output pixels
+  /// a cycle (docs/codegen.md, "Pointwise in pairs").
+  bool dense_pairs = true;
 };
 
 /// Plans one step per group of `partition` (made for `hw` from the
