@@ -140,6 +140,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
   std::mt19937 rng(7);
   LayoutDraws layouts;
   int whole_i16 = 0, two_passes_i16 = 0;  // i16 inputs read whole, and in two passes
+  int dense_pairs = 0;                     // 1x1 products two output pixels an issue
   for (int i = 0; i < 80; ++i) {
     Case c = RandomCase(rng, true, hw.ipa.max_kernel, true);
     c.fold = i % 2 == 1;
@@ -156,10 +157,19 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
     layouts.Add(ran, c);
     whole_i16 += ran.whole_i16;
     two_passes_i16 += c.in == DType::kI16 && !ran.whole_i16;
+    for (const isa::Word& word : ran.words)
+      if (Expected<isa::Instruction> insn = isa::Decode(word); insn.ok())
+        if (const auto* gemm = std::get_if<isa::GemmInsn>(&*insn);
+            gemm && !gemm->depthwise && gemm->init == isa::GemmInsn::kPairsFromBias) {
+          ++dense_pairs;
+          break;
+        }
   }
   layouts.Check();
   CHECK(whole_i16 > 0);
   CHECK(two_passes_i16 > 0);
+  MESSAGE(dense_pairs, " of 80 groups take pointwise pairs");
+  CHECK(dense_pairs > 0);
 }
 
 // Whether `words` hold a Gemm of the array's depthwise mode, one that
