@@ -140,7 +140,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
   std::mt19937 rng(7);
   LayoutDraws layouts;
   int whole_i16 = 0, two_passes_i16 = 0;  // i16 inputs read whole, and in two passes
-  int dense_pairs = 0;                     // 1x1 products two output pixels an issue
+  int dense_pairs = 0;                    // 1x1 products two output pixels an issue
   for (int i = 0; i < 80; ++i) {
     Case c = RandomCase(rng, true, hw.ipa.max_kernel, true);
     c.fold = i % 2 == 1;
