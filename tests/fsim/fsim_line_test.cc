@@ -179,22 +179,29 @@ TEST_CASE("line slots: a carry without the rows, a slot past the buffers, no lin
 }
 #endif
 
-TEST_CASE("output pixels in pairs: pixel 2i on the lanes below 32, 2i + 1 on those above") {
-  // A 6 x 10 map, a 3x3 window of ones (VALID): 4 x 8 outputs, out(y, x) =
-  // 9 (y + x + 2). In pairs each Gemm cycle reads pixel 2i's window, 4
-  // columns wide: its first three columns are pixel 2i's taps (lanes 8 ky +
-  // kx, as before), its last three pixel 2i + 1's, on lanes 32 + 8 ky + kx + 1.
-  LineBench b;
+// A 6 x 10 map, the window's weights again for pixel 2i + 1 (lanes 32 + 8 ky
+// + kx + 1) and the map's load; the Gemm in pairs over its 4 x 8 outputs
+// into entries from `acc`.
+GemmInsn SetupPairs(LineBench& b, int64_t acc) {
   Setup(b, 6, 10);
   for (int64_t j = 0; j < 2; ++j)
     for (int64_t ky = 0; ky < 3; ++ky)
       for (int64_t kx = 0; kx < 3; ++kx)
         b.dram[static_cast<size_t>(kWeights + j * kL + 32 + 8 * ky + kx + 1)] = 1;
   b.Add(FmLoad(0, 0, 6, 10, 10), false, true);
-  GemmInsn pairs = Window(0, 10, 4, 8, 1, 0, 0, false);
+  GemmInsn pairs = Window(0, 10, 4, 8, 1, acc, 0, false);
   pairs.window_w = 3;
   pairs.init = GemmInsn::kPairsFromBias;
-  b.Add(pairs, true);
+  return pairs;
+}
+
+TEST_CASE("output pixels in pairs: pixel 2i on the lanes below 32, 2i + 1 on those above") {
+  // A 6 x 10 map, a 3x3 window of ones (VALID): 4 x 8 outputs, out(y, x) =
+  // 9 (y + x + 2). In pairs each Gemm cycle reads pixel 2i's window, 4
+  // columns wide: its first three columns are pixel 2i's taps (lanes 8 ky +
+  // kx, as before), its last three pixel 2i + 1's, on lanes 32 + 8 ky + kx + 1.
+  LineBench b;
+  b.Add(SetupPairs(b, 0), true);
   OutputAndStore(b, 32, 8);
   OpuCounters counters;
   const Status run = b.Run(&counters);
@@ -214,16 +221,7 @@ TEST_CASE(
   // would), after a Gemm in pairs left its columns in the window: its sums
   // are the 3x3 window's alone, 9 (y + x + 2).
   LineBench b;
-  Setup(b, 6, 10);
-  for (int64_t j = 0; j < 2; ++j)
-    for (int64_t ky = 0; ky < 3; ++ky)
-      for (int64_t kx = 0; kx < 3; ++kx)
-        b.dram[static_cast<size_t>(kWeights + j * kL + 32 + 8 * ky + kx + 1)] = 1;
-  b.Add(FmLoad(0, 0, 6, 10, 10), false, true);
-  GemmInsn pairs = Window(0, 10, 4, 8, 1, 100, 0, false);
-  pairs.window_w = 3;
-  pairs.init = GemmInsn::kPairsFromBias;
-  b.Add(pairs, true);
+  b.Add(SetupPairs(b, 100), true);
   b.Add(Window(0, 10, 4, 8, 1, 0, 0, false));
   RunAndCheck(b, 4, 8, [](int64_t y, int64_t x) { return 9 * (y + x + 2); });
 }
