@@ -140,7 +140,7 @@ ConstantPlacement PackConstants(const InnerProductGroup& g, const Tiling& t,
 void RepackWeights(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u,
                    const ConstantPlacement& at, std::vector<uint8_t>& blob) {
   const int64_t bytes = t.out_blocks * t.rows_per_out_block * WeightRowBytes(g, u);
-  std::fill_n(blob.begin() + at.weights, bytes, uint8_t{0});
+  std::fill_n(blob.data() + at.weights, static_cast<size_t>(bytes), uint8_t{0});
   WriteWeightRows(g, t, u, blob.data() + at.weights);
 }
 
