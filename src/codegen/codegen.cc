@@ -261,7 +261,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
           fastest = i;
         }
       }
-    if (!best) return InternalError(Cat("group ", g.group, ": no tiling fits its pairs"));
+    if (!best) return InternalError(Cat("group ", g.group, ": no candidate tiling"));
     // The fastest again with tapered ends (or, forced, the first of those).
     const bool taper =
         options.tapered_tiles == 2 || (options.tapered_tiles == 0 && options.tile_search);
