@@ -2,8 +2,11 @@
 // its window that lie inside the source tile (window (oy, ox) starts at
 // (oy * stride_y - pad_y, ox * stride_x - pad_x)), one tap read a cycle; with
 // `accumulate`, the pooled entry's old value is read first and combined too
-// (a window spread over tiles). The pooled entry is written the cycle after
-// its last tap is read.
+// (a window spread over tiles). Each tap's value is registered as it leaves
+// the accumulator and combined the cycle after: the read port's choice of
+// RAMs, the 48-bit combine and the write port's choice are too long a path
+// for one cycle (docs/rtl.md, Timing budget). The pooled entry is written
+// two cycles after its last tap is read.
 //
 // No path multiplies or clamps on its way to the read address (docs/rtl.md,
 // Timing budget): the windows come from a generator two registers ahead of
@@ -54,9 +57,10 @@ module opu_pool
   logic          busy_q, reading_dst_q, first_q, tap, last_tap;
   logic [AW-1:0] addr_q, row_addr_q, dst_q;
   logic [NW-1:0] cols_q, xleft_q, yleft_q;
-  logic          s1_valid_q, s1_first_q, s1_last_q;
-  logic [AW-1:0] s1_dst_q;
-  logic [opu_pkg::ENTRY_BITS-1:0] run_q, combined;
+  // s1: a tap's read came back; s2: its value registered, combined.
+  logic          s1_valid_q, s1_first_q, s1_last_q, s2_valid_q, s2_first_q, s2_last_q;
+  logic [AW-1:0] s1_dst_q, s2_dst_q;
+  logic [opu_pkg::ENTRY_BITS-1:0] tap_q, run_q, combined;
 
   // a b modulo 2^AW, in adders rather than a DSP slice.
   function automatic logic [AW-1:0] times(input logic [AW-1:0] a, input logic [AW-1:0] b);
@@ -84,19 +88,21 @@ module opu_pool
     for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
       logic signed [47:0] run, v;
       run = run_q[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS];
-      v = acc_rdata_i[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS];
-      if (s1_first_q) combined[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = v;
+      v = tap_q[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS];
+      if (s2_first_q) combined[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = v;
       else if (is_sum) combined[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = run + v;
       else combined[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = v > run ? v : run;
     end
   end
-  assign acc_we_o = s1_valid_q && s1_last_q;
-  assign acc_waddr_o = 32'(s1_dst_q);
+  assign acc_we_o = s2_valid_q && s2_last_q;
+  assign acc_waddr_o = 32'(s2_dst_q);
   assign acc_wdata_o = combined;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {s1_valid_q, s1_first_q, s1_last_q, s1_dst_q, done_o} <= '0;
+      {s2_valid_q, s2_first_q, s2_last_q, s2_dst_q} <= '0;
+      tap_q <= '0;
       {g0_valid_q, ox_q, oy_q, wx_q, wy_q, wxe_q, wye_q, vbase_q, row_step_q} <= '0;
       {g1_valid_q, g1_addr_q, g1_cols_q, g1_rows_q} <= '0;
       {busy_q, reading_dst_q, first_q, addr_q, row_addr_q, dst_q, cols_q, xleft_q, yleft_q} <= '0;
@@ -107,7 +113,12 @@ module opu_pool
       s1_first_q <= reading_dst_q || (!accumulate && first_q);
       s1_last_q <= last_tap;
       s1_dst_q <= dst_q;
-      if (s1_valid_q) run_q <= combined;
+      s2_valid_q <= s1_valid_q;
+      s2_first_q <= s1_first_q;
+      s2_last_q <= s1_last_q;
+      s2_dst_q <= s1_dst_q;
+      if (s1_valid_q) tap_q <= acc_rdata_i;
+      if (s2_valid_q) run_q <= combined;
       if (start_i) begin
         logic [AW-1:0] pad_y;
         pad_y = AW'(`OPU_FIELD(insn_i, POOL_PAD_Y));
@@ -182,7 +193,7 @@ module opu_pool
         end
         if (last_tap) dst_q <= dst_q + 1'b1;
       end
-      if (s1_valid_q && !running) done_o <= 1'b1;
+      if (s2_valid_q && !s1_valid_q && !running) done_o <= 1'b1;
     end
   end
 endmodule

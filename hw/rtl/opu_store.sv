@@ -18,7 +18,8 @@
 // one beat, the pixel's whole beat is written once rather than once a
 // block. Blocks 0 and 1 (and 2 and 3) lie at one offset of the two banks,
 // which the accumulator reads together (acc_rdata2_i): where both fall in
-// one beat they are read in one cycle, a twin read.
+// one beat they are read in one cycle, a twin read. With `to_fm` the same
+// writes go to the feature-map buffer (opu_top.sv), a beat its row.
 `include "opu_field.svh"
 module opu_store
 (
@@ -236,7 +237,8 @@ module opu_store
                : issue && twin ? 9'(opu_pkg::CO) + (twin_ends ? 9'(`OPU_FIELD(insn_i, STORE_LANES))
                                                               : 9'(opu_pkg::CO))
                : more_blocks ? 9'(opu_pkg::CO) : 9'(`OPU_FIELD(insn_i, STORE_LANES));
-      if (inflight_q) bytes_o <= bytes_o + 64'(added_q);
+      // DRAM's bytes only (to_fm writes the feature-map buffer).
+      if (inflight_q && `OPU_FIELD(insn_i, STORE_TO_FM) == 0) bytes_o <= bytes_o + 64'(added_q);
       if (merge) begin
         pend_data_q <= pend_data_q | px_data;
         pend_mask_q <= pend_mask_q | px_mask;

@@ -160,9 +160,38 @@ module opu_top
   logic fm_we_q, fm_wzero_q, fm_wpair_q;
   logic [opu_pkg::FM_AW-1:0] fm_waddr_q, fm_next_waddr_q;
   logic [opu_pkg::BEAT_BITS-1:0] fm_wdata_q, fm_wdata_next_q;
+  // A Store into the feature-map buffer (to_fm) writes a row where the
+  // load writes none (the load first: the store's queue holds its rows),
+  // through a register of its own, so that the choice between the two
+  // lies after both registers, not on the load's path. Its row is written
+  // whole: the bytes its mask leaves out are zero.
+  logic st_wr_valid, st_wr_ready, st_to_fm, st_fm_we_q;
+  logic [31:0] st_wr_addr;
+  logic [opu_pkg::BEAT_BITS-1:0]  st_wr_data, st_masked;
+  logic [opu_pkg::BEAT_BYTES-1:0] st_wr_mask;
+  logic [opu_pkg::FM_AW-1:0] st_fm_waddr_q;
+  logic [opu_pkg::BEAT_BITS-1:0] st_fm_wdata_q;
+  assign st_to_fm = `OPU_FIELD(insn[E_STORE], STORE_TO_FM) != 0;
+  assign wr_valid_o = st_wr_valid && !st_to_fm;
+  assign wr_addr_o = st_wr_addr;
+  assign wr_data_o = st_wr_data;
+  assign wr_mask_o = st_wr_mask;
+  assign st_wr_ready = st_to_fm ? !load_we[0] : wr_ready_i;
+  always_comb
+    for (int unsigned b = 0; b < opu_pkg::BEAT_BYTES; b++)
+      st_masked[8*b +: 8] = st_wr_mask[b] ? st_wr_data[8*b +: 8] : 8'd0;
   always_ff @(posedge clk_i or negedge rst_ni)
-    if (!rst_ni) fm_we_q <= 1'b0;
-    else fm_we_q <= load_we[0];
+    if (!rst_ni) begin
+      fm_we_q <= 1'b0;
+      st_fm_we_q <= 1'b0;
+    end else begin
+      fm_we_q <= load_we[0];
+      st_fm_we_q <= st_wr_valid && st_to_fm && !load_we[0];
+    end
+  always_ff @(posedge clk_i) begin
+    st_fm_waddr_q <= opu_pkg::FM_AW'(st_wr_addr / opu_pkg::BEAT_BYTES);
+    st_fm_wdata_q <= st_masked;
+  end
   always_ff @(posedge clk_i) begin
     fm_wzero_q <= load_wzero;
     fm_wpair_q <= load_wpair;
@@ -175,8 +204,9 @@ module opu_top
   // 2, the load writes two compact pixels a cycle.
   opu_buffer #(.ROWS(opu_pkg::FM_ROWS), .BEATS(opu_pkg::FM_BEATS), .BEAT_BITS(opu_pkg::BEAT_BITS),
                .PAIRS(opu_pkg::FM_PAIRS)) u_fm (
-    .clk_i, .we_i(fm_we_q), .waddr_i(fm_waddr_q), .wbeat_i(1'b0),
-    .wzero_row_i(fm_wzero_q), .wdiag_i(1'b0), .wdata_i(fm_wdata_q), .wpair_i(fm_wpair_q),
+    .clk_i, .we_i(fm_we_q || st_fm_we_q), .waddr_i(fm_we_q ? fm_waddr_q : st_fm_waddr_q),
+    .wbeat_i(1'b0), .wzero_row_i(fm_we_q && fm_wzero_q), .wdiag_i(1'b0),
+    .wdata_i(fm_we_q ? fm_wdata_q : st_fm_wdata_q), .wpair_i(fm_we_q && fm_wpair_q),
     .waddr_next_i(fm_next_waddr_q), .wdata_next_i(fm_wdata_next_q), .raddr_i(fm_raddr[opu_pkg::FM_AW-1:0]),
     .rdata_o(fm_rdata), .rdata_next_o(fm_rdata_next), .raddr_b_i(post_fm_raddr[opu_pkg::FM_AW-1:0]), .rdata_b_o(post_fm_rdata)
   );
@@ -246,10 +276,11 @@ module opu_top
     .clk_i, .rst_ni, .start_i(start[E_STORE]), .insn_i(insn[E_STORE]), .done_o(done[E_STORE]),
     .dram_wait_o(dram_wait[E_STORE]), .acc_raddr_o(store_raddr), .acc_rdata_i(store_rdata),
     .acc_rdata2_i(store_rdata2),
-    .wr_valid_o, .wr_addr_o, .wr_data_o, .wr_mask_o, .wr_ready_i, .bytes_o(bytes_stored)
+    .wr_valid_o(st_wr_valid), .wr_addr_o(st_wr_addr), .wr_data_o(st_wr_data),
+    .wr_mask_o(st_wr_mask), .wr_ready_i(st_wr_ready), .bytes_o(bytes_stored)
   );
 
-  assign progress_o = |done || acc_we || |load_we;
+  assign progress_o = |done || acc_we || |load_we || st_fm_we_q;
   assign done_o = running_q && fetch_done && !(|busy) && !(|start) && !illegal_o;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -174,8 +174,9 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     g.window_pairs = options.window_pairs && codegen::UsesWindowPairs(g, units);
     Expected<codegen::Tiling> tiling = codegen::ChooseTiling(g, units);
     if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", g.group));
-    g.dense_pairs = options.dense_pairs && codegen::UsesDensePairs(g, units) &&
-                    codegen::DensePairsFit(g, *tiling, units);
+    // Packed with each weight again L / 2 on; rewritten without the copies
+    // below where no tiling with pairs is fastest.
+    g.dense_pairs = options.dense_pairs && codegen::UsesDensePairs(g, units);
     Ready r{d.step, std::move(g), *tiling, {}, fold, doubles_output, pairs_input};
     r.constants = codegen::PackConstants(r.group, r.tiling, units, align, code.constants);
     ready.push_back(std::move(r));

@@ -156,7 +156,7 @@ void EmitPool(const InnerProductGroup& g, const PostTile& tile, const std::vecto
   else
     estimate.Post(WindowTaps(tile.pool_rows, mp.size_y, mp.stride_y, mp.pad_y, tile.th) *
                       WindowTaps(tile.pool_cols, mp.size_x, mp.stride_x, mp.pad_x, tile.tw),
-                  false, CycleEstimate::kPoolSetupCycles);
+                  false, CycleEstimate::kPoolPipelineCycles);
   if (!tile.pool_last) return;
   if (pool.average) {
     EmitAverages(g, tile, estimate, out);

@@ -29,7 +29,7 @@ int64_t CycleEstimate::Total() const {
   // When the unit's last post instruction entered the post side's queue,
   // where that waited for the passes before (0: it did not).
   std::vector<int64_t> post_queued(n, 0);
-  StoreTimeline stores(n);
+  StoreTimeline stores(n, kStoreDrainCycles);
   // When each compute instruction so far left the fetch unit's queue.
   std::vector<int64_t> issued;
   // When each store instruction so far started.

@@ -106,7 +106,9 @@ class CycleEstimate {
   /// What a unit's second and later stores wait besides kInstructionCycles:
   /// the one before's last pixel through the store's pipeline (the RTL
   /// takes a store of n pixels in n + 5 cycles and starts the next 2
-  /// later; the first store's drain hides behind the hand-over).
+  /// later). A unit's first store waits so only where it follows the
+  /// store before at once; after its computation, the drain hides behind
+  /// the hand-over.
   static constexpr int64_t kStoreDrainCycles = 4;
   /// The load engine's instructions in flight (opu_top.sv's
   /// LOADS_IN_FLIGHT), and what it takes from a load's last request to the
@@ -114,9 +116,11 @@ class CycleEstimate {
   /// measures them.
   static constexpr size_t kLoadsInFlight = 4;
   static constexpr int64_t kRequestCycles = 2;
-  /// What the pool stage spends before its first tap (opu_pool.sv: its
-  /// windows come from two registers ahead of the walk).
-  static constexpr int64_t kPoolSetupCycles = 2;
+  /// What the pool stage spends besides its taps (opu_pool.sv): two
+  /// cycles before its first (its windows come from two registers ahead of
+  /// the walk), and one after its last (each tap's value is registered
+  /// before it is combined).
+  static constexpr int64_t kPoolPipelineCycles = 3;
   /// What a post-processing instruction costs besides its entries, and
   /// what the first of a unit waits after the unit's last Gemm (its
   /// retirement, the queue, the start), as the RTL measures them.
@@ -125,7 +129,7 @@ class CycleEstimate {
   /// How long an entry takes through one post stage (POST_STAGE_CYCLES in
   /// opu_shapes.svh: operands, product or sum, the value to round, its
   /// shift, each registered); the pool (opu_pool.sv) has no such pipeline
-  /// (kPoolSetupCycles instead).
+  /// (kPoolPipelineCycles instead).
   static constexpr int64_t kPostStageCycles = 4;
   /// What an Average spends on its divisor's reciprocal before its first
   /// entry (opu_average_recip.sv: one quotient bit a cycle).

@@ -17,19 +17,23 @@ namespace opuc::codegen {
 
 /// The store engine's timeline: when each unit's store begins and ends,
 /// and when its DRAM writes end (one a cycle from its start, or spread
-/// over its pixels at `pace`, delayed by the reads they meet).
+/// over its pixels at `pace`, delayed by the reads they meet). A store
+/// begins `drain` cycles after the one before ends at the earliest (that
+/// one's last pixel through the store's pipeline).
 struct StoreTimeline {
-  explicit StoreTimeline(size_t n) : begin(n), end(n), write_end(n), pace(n, 1.0) {}
+  StoreTimeline(size_t n, int64_t drain_cycles)
+      : begin(n), end(n), write_end(n), pace(n, 1.0), drain(drain_cycles) {}
   std::vector<int64_t> begin, end, write_end;
   std::vector<double> pace;  ///< Writes a cycle while a store writes.
   size_t writing = 0;        ///< The first store whose writes may not have ended.
+  int64_t drain;
 
   /// Unit u's store, after its computation and the store before; in
   /// `slices` (when each is ready, its cycles), each slice after its
   /// stages, which may leave the store waiting between slices.
   void Place(size_t u, int64_t computed, int64_t cycles, int64_t words, int64_t pixels,
              const std::vector<std::pair<int64_t, int64_t>>& slices) {
-    begin[u] = std::max(computed, u > 0 ? end[u - 1] : int64_t{0});
+    begin[u] = std::max(computed, u > 0 ? end[u - 1] + drain : int64_t{0});
     int64_t waited = begin[u];
     for (const auto& [ready, slice_cycles] : slices)
       waited = std::max(waited, ready) + slice_cycles;
@@ -56,7 +60,7 @@ struct StoreTimeline {
     int64_t writes = 0;
     for (size_t v = std::max(writing, first); v < u; ++v) {
       // After the store before, which reads met since may have delayed.
-      if (v > 0 && end[v - 1] > begin[v]) Delay(v, end[v - 1] - begin[v]);
+      if (v > 0 && end[v - 1] + drain > begin[v]) Delay(v, end[v - 1] + drain - begin[v]);
       const int64_t writing_there =
           std::max<int64_t>(0, std::min(to + writes, write_end[v]) - std::max(from, begin[v]));
       const int64_t met = std::max<int64_t>(0, writing_there - free);
@@ -81,7 +85,7 @@ struct StoreTimeline {
         static_cast<double>(reads) / static_cast<double>(std::max<int64_t>(1, to - from));
     int64_t delay = 0;
     for (size_t v = std::max(writing, first); v < u && load_pace > 0; ++v) {
-      if (v > 0 && end[v - 1] > begin[v]) Delay(v, end[v - 1] - begin[v]);
+      if (v > 0 && end[v - 1] + drain > begin[v]) Delay(v, end[v - 1] + drain - begin[v]);
       const int64_t meet_from = std::max(from, begin[v]);
       const double reads_left = load_pace * static_cast<double>(to + delay - meet_from);
       const double writes_left = pace[v] * static_cast<double>(write_end[v] - meet_from);

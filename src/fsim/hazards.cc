@@ -60,6 +60,10 @@ void AccessesOfStore(const isa::StoreInsn& i, const OpuBufferUnits& units,
     for (int64_t r = 0; r < i.rows; ++r)
       Add(list, Buffer::kAccumulator, units.StoreBlockEntry(i.acc_addr + r * i.acc_pitch, k),
           entries, false);
+  // Into the feature-map buffer: a row of L bytes a pixel.
+  if (i.to_fm)
+    for (int64_t r = 0; r < i.rows; ++r)
+      Add(list, Buffer::kFeatureMap, (i.dram_addr + r * i.dram_stride) / units.lanes, i.cols, true);
 }
 
 void AccessesOfPost(const isa::Instruction& insn, int64_t lanes, std::vector<Access>& list) {

@@ -9,8 +9,13 @@
 // docs/isa.md), and `cols` counts pixels. With `extra_blocks` a pixel's
 // next blocks of Co lanes follow it in DRAM, each from an entry of its own
 // (OpuBufferUnits::StoreBlockEntry), so that its whole beat is written once.
+// With `to_fm` the pixels go to the feature-map buffer instead, a row of L
+// bytes each, written whole: the lanes past those stored are zero, as a
+// load spreads a compact pixel (a Gemm of the next layer reads them).
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
+
 #include "machine.h"
 
 namespace opuc::fsim {
@@ -33,6 +38,14 @@ Status ExecStore(Machine& m, const isa::StoreInsn& insn) {
                       " lanes in a ", pixel, "-byte pixel", insn.pair ? ", with pair" : "",
                       insn.upsample ? ", with upsample" : "",
                       "; the blocks fill at most a pixel, without pair or upsample"));
+  const int64_t L = m.units.lanes;
+  if (insn.to_fm && (insn.granules != 0 || insn.pair || insn.upsample || insn.dram_addr % L != 0 ||
+                     insn.dram_stride % L != 0))
+    return m.Fail(Cat("to_fm with granules ", insn.granules, insn.pair ? ", pair" : "",
+                      insn.upsample ? ", upsample" : "", ", dram_addr ", insn.dram_addr,
+                      " and dram_stride ", insn.dram_stride, ": the feature-map buffer takes ",
+                      "whole rows (granules 0, without pair or upsample, both multiples of L = ", L,
+                      ")"));
   if (insn.rows == 0 || insn.cols == 0) return OkStatus();
   const int64_t last_entry =
       insn.acc_addr + (insn.rows - 1) * insn.acc_pitch + (insn.cols - 1) / per_entry;
@@ -48,11 +61,30 @@ Status ExecStore(Machine& m, const isa::StoreInsn& insn) {
                                    last_entry - insn.acc_addr + 1, m.units.acc_entries,
                                    "accumulator entry"));
   }
-  OPUC_RETURN_IF_ERROR(
-      m.InRange("dram_addr", insn.dram_addr, StoredSpan(insn, m.units), m.dram_bytes, "DRAM byte"));
-  if (m.dry) return OkStatus();                  // checked; no data to move
-  const int64_t copies = insn.upsample ? 2 : 1;  // per axis
+  if (insn.to_fm)
+    OPUC_RETURN_IF_ERROR(m.InRange("dram_addr", insn.dram_addr / L,
+                                   (StoredSpan(insn, m.units) + L - 1) / L, m.units.fm_rows,
+                                   "feature-map row"));
+  else
+    OPUC_RETURN_IF_ERROR(m.InRange("dram_addr", insn.dram_addr, StoredSpan(insn, m.units),
+                                   m.dram_bytes, "DRAM byte"));
+  if (m.dry) return OkStatus();  // checked; no data to move
   const int shift = insn.high_byte ? 8 : 0;
+  if (insn.to_fm) {
+    for (int64_t r = 0; r < insn.rows; ++r)
+      for (int64_t c = 0; c < insn.cols; ++c) {
+        int8_t* to = &m.fm[static_cast<size_t>(insn.dram_addr + r * insn.dram_stride + c * L)];
+        std::fill(to, to + L, int8_t{0});
+        for (int64_t b = 0; b < blocks; ++b) {
+          const int64_t at = m.units.StoreBlockEntry(insn.acc_addr + r * insn.acc_pitch + c, b);
+          const int64_t* v = &m.acc[static_cast<size_t>(at * Co)];
+          for (int64_t j = 0; j < (b + 1 < blocks ? Co : insn.lanes); ++j)
+            to[b * Co + j] = static_cast<int8_t>(static_cast<uint64_t>(v[j]) >> shift);
+        }
+      }
+    return OkStatus();
+  }
+  const int64_t copies = insn.upsample ? 2 : 1;  // per axis
   for (int64_t r = 0; r < insn.rows; ++r) {
     for (int64_t c = 0; c < insn.cols; ++c) {
       const int64_t entry = insn.acc_addr + r * insn.acc_pitch + c / per_entry;

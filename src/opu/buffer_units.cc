@@ -25,6 +25,7 @@ OpuBufferUnits BufferUnits(const HwConfig& hw) {
 }
 
 int64_t StoreBeatBytes(const isa::StoreInsn& s, const OpuBufferUnits& u) {
+  if (s.to_fm) return 0;
   const int64_t beat = u.lanes, pixel = u.StorePixelBytes(s), copies = s.upsample ? 2 : 1;
   int64_t beats = 0;
   for (int64_t r = 0; r < s.rows * copies; ++r) {

@@ -3,7 +3,8 @@
 // The same extents the functional simulator's engines write (src/fsim/):
 // a load fills LoadedUnits (its rows and units, the zeros between and the
 // frame) from sram_addr and reads rows × cols units of DRAM; a store writes
-// StoredBytes in StoreBeatBytes of whole beats; a Gemm writes out_rows × out_cols
+// StoredBytes in StoreBeatBytes of whole beats (to_fm: feature-map rows, from
+// dram_addr / L); a Gemm writes out_rows × out_cols
 // accumulator entries from acc_addr, a Pool as many from dst_addr (the
 // other compute instructions rewrite entries these made).
 //
@@ -35,6 +36,10 @@ Expected<StepUsage> UsageOfStep(const Program& program, const ProgramStep& step)
     } else if (const auto* store = std::get_if<isa::StoreInsn>(&*insn)) {
       use.bytes_stored += StoredBytes(*store, units);
       use.store_beat_bytes += StoreBeatBytes(*store, units);
+      if (store->to_fm)  // the feature-map rows it writes
+        use.fm_rows =
+            std::max(use.fm_rows, (store->dram_addr + StoredSpan(*store, units) + units.lanes - 1) /
+                                      units.lanes);
     } else if (const auto* gemm = std::get_if<isa::GemmInsn>(&*insn)) {
       use.acc_entries = std::max(use.acc_entries, gemm->acc_addr + gemm->out_rows * gemm->out_cols);
     } else if (const auto* pool = std::get_if<isa::PoolInsn>(&*insn)) {

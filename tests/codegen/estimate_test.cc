@@ -38,6 +38,29 @@ TEST_CASE("the estimator's timeline: three units of a load, a computation and a 
   CHECK(estimate.Total() == 666);
 }
 
+TEST_CASE("the estimator's timeline: stores that follow one another wait for the drain") {
+  // Each unit: a 10-beat load, a 10-cycle Gemm (17 with the instruction
+  // and the array's pipeline), a store of 100 pixels of 16 bytes (103
+  // cycles, 100 word writes). Latency 10. The stores limit, so each unit's
+  // store starts 4 cycles after the one before ends (the RTL takes a store
+  // of n pixels in n + 5 cycles and starts the next 2 later), not at once.
+  // u0: load 7..17, written 30; Gemm 38..55; store 55..158 (writes to 155).
+  // u1: load 19..29, written 42; Gemm max(50, 55 + 3)..75; store
+  //     max(75, 158 + 4) = 162..265.
+  // u2: load from u0's Gemm, 55: u0's writes share the DRAM a cycle in two,
+  //     10 cycles more (u0's store to 168, which moves u1's to 172..275),
+  //     written 88; Gemm after u0's store, 168..185; store
+  //     max(185, 275 + 4) = 279..382 (without the drain: 374).
+  CycleEstimate estimate(Opu1024WithLatency(10));
+  for (int u = 0; u < 3; ++u) {
+    estimate.BeginUnit();
+    estimate.Load(10 * 64);
+    estimate.Compute(10);
+    estimate.Store(100, 100 * 16);
+  }
+  CHECK(estimate.Total() == 382);
+}
+
 TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, in one pass") {
   // Each unit: a 10-beat load, a 100-cycle Gemm (+3, +4 for the array's
   // pipeline), two post stages of 100 entries streamed in one pass (100 + 3,
@@ -305,9 +328,10 @@ TEST_CASE("the estimator's timeline: a paced load keeps its pace, the writes it 
   // 345..448. u2: load 235..335, where u0's 100 writes fall; the DRAM then
   // serves a read and a write every second cycle (sim/dram_model.h), so
   // the reads keep their pace and each costs the writes a cycle: u0's
-  // writes to 385, its store to 388, which pushes u1's to 388..491. Load
-  // written 348; compute max(356, 345 + 3, 388) = 388..495; store
-  // max(495, 491) = 495..598 (with 100 beats unpaced: 666).
+  // writes to 385, its store to 388, which pushes u1's to 392..495 (the
+  // drain after it: stores that follow one another). Load written 348;
+  // compute max(356, 345 + 3, 388) = 388..495; store max(495, 495 + 4) =
+  // 499..602 (with 100 beats unpaced: 666).
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 3; ++u) {
     estimate.BeginUnit();
@@ -318,7 +342,7 @@ TEST_CASE("the estimator's timeline: a paced load keeps its pace, the writes it 
     estimate.Compute(100);
     estimate.Store(100, 100 * 16);
   }
-  CHECK(estimate.Total() == 598);
+  CHECK(estimate.Total() == 602);
 }
 
 // One unit as in the first test case (a 100-beat load, a 100-cycle Gemm, a

@@ -524,6 +524,13 @@ TEST_CASE("program: the semantic checks name what is wrong") {
         10,
         "(Gemm): init PairsFromBias on a dense Gemm needs format version 11; the program says 10");
   }
+  SUBCASE("a store into the feature-map buffer in a version 11 program") {
+    too_new(
+        [](std::vector<isa::Word>& words) {
+          return PatchWord<isa::StoreInsn>(words, [](isa::StoreInsn& s) { s.to_fm = 1; }).first;
+        },
+        11, "(Store): to_fm needs format version 12; the program says 11");
+  }
   SUBCASE("a store into the constants") {
     test::SmallModel m = base;
     const auto [at, store] = PatchWord<isa::StoreInsn>(m.OpuSteps()[0]->words,

@@ -156,14 +156,16 @@ inline int64_t WindowRowsRead(const isa::GemmInsn& g) {
 }
 
 /// DRAM bytes a Store writes: its pixel's lanes (StorePixelLanes) per
-/// pixel, each pixel four times with `upsample`.
+/// pixel, each pixel four times with `upsample`; none into the feature-map
+/// buffer (to_fm).
 inline int64_t StoredBytes(const isa::StoreInsn& s, const OpuBufferUnits& units) {
+  if (s.to_fm) return 0;
   return s.rows * s.cols * units.StorePixelLanes(s) * (s.upsample ? 4 : 1);
 }
 /// The bytes a Store puts on the DRAM port: the pixels of a row that share
 /// an L-byte beat go out as one masked write of the whole beat (docs/rtl.md,
 /// Store), so a block of a compact map's pixels costs the beats it touches,
-/// not its bytes (at least StoredBytes).
+/// not its bytes (at least StoredBytes; none with to_fm).
 int64_t StoreBeatBytes(const isa::StoreInsn& store, const OpuBufferUnits& units);
 /// The cycles a Store's engine takes to read its pixels (StorePixelBytes
 /// apart): one a pixel and block (four with `upsample`), but one for blocks

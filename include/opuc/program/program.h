@@ -39,10 +39,11 @@ namespace opuc {
 /// extra_blocks), version 8 doubled maps (an activation's doubled),
 /// version 9 an i16 read whole (a Gemm's operand I16, a Load's
 /// interleave), version 10 depthwise output pixels in pairs (a depthwise
-/// Gemm's init PairsFromBias), version 11 dense ones (a dense Gemm's); a
+/// Gemm's init PairsFromBias), version 11 dense ones (a dense Gemm's),
+/// version 12 a Store into the feature-map buffer (to_fm); a
 /// program is written as the oldest version that holds it, so that older
 /// readers still take what they can run.
-inline constexpr uint32_t kProgramVersion = 11;
+inline constexpr uint32_t kProgramVersion = 12;
 /// The first version whose activations may be folded.
 inline constexpr uint32_t kInputFoldVersion = 2;
 /// The first version whose activations may have compact pixels.
@@ -65,13 +66,16 @@ inline constexpr uint32_t kI16WholeVersion = 9;
 inline constexpr uint32_t kWindowPairsVersion = 10;
 /// The first version whose dense Gemms may take output pixels in pairs.
 inline constexpr uint32_t kDensePairsVersion = 11;
+/// The first version whose Stores may write the feature-map buffer.
+inline constexpr uint32_t kStoreToFmVersion = 12;
 
 /// The oldest program format version whose instructions may do what
 /// `insn` does: a Gemm that keeps its rows in a line slot other than the
 /// first or takes them from one needs kLineCarryVersion, a Store of
 /// several blocks a pixel kStoreBlocksVersion, a Gemm of operand I16 or an
 /// interleaved Load kI16WholeVersion, a depthwise Gemm of output pixels in
-/// pairs kWindowPairsVersion, a dense one kDensePairsVersion, anything else 1.
+/// pairs kWindowPairsVersion, a dense one kDensePairsVersion, a Store into
+/// the feature-map buffer kStoreToFmVersion, anything else 1.
 uint32_t InstructionVersion(const isa::Instruction& insn);
 /// Why `insn` needs InstructionVersion(insn): "interleave needs format
 /// version 9" ("" for version 1).
