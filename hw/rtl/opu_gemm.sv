@@ -1,7 +1,7 @@
 // Gemm: one kernel tap over a tile. Pixel by pixel, one a cycle: read the
 // pixel's feature-map row; its sums leave the array's pipeline IPA_STAGES
-// cycles later (opu_ipa), when the accumulator entry, read a cycle before,
-// is there too; then write back start + sum (x 256 for the high bytes of an
+// cycles later (opu_ipa), when the accumulator entry, read two cycles
+// before and registered, is there too; then write back start + sum (x 256 for the high bytes of an
 // i16 in two passes; operand I16 takes the low bytes from the row after the
 // pixel's, the feature-map buffer's other bank), where start is the entry
 // (accumulate), the param row's biases, or zero. The weight and param rows
@@ -134,8 +134,13 @@ module opu_gemm
   assign wgt_raddr_o = 32'(`OPU_FIELD(insn_i, GEMM_WGT_ADDR));
   assign param_raddr_o = 32'(`OPU_FIELD(insn_i, GEMM_PARAM_ADDR));
   assign fm_raddr_o = fm_q;
-  // The entry is read the cycle before the pixel's sums arrive.
-  assign acc_raddr_o = entry_d_q[32*(D-2) +: 32];
+  // The entry is read two cycles before the pixel's sums arrive and
+  // registered: from the accumulator's RAMs through their choice, the
+  // 48-bit add and back into a RAM is too long a path for one cycle
+  // (docs/rtl.md, Synthesis). (D is 3 or more: IPA_STAGES is 2 or more.)
+  assign acc_raddr_o = entry_d_q[32*(D-3) +: 32];
+  logic [opu_pkg::ENTRY_BITS-1:0] acc_old_q;
+  always_ff @(posedge clk_i) acc_old_q <= acc_rdata_i;
   assign issue = dw_q ? rd_q && rd_fire_q : running_q;
   // Line buffers for rows of 2 to LINE_COLS pixels, stride_x 1 or 2 (a
   // shift, not a multiply, on the path to line_q), and every row in a window.
@@ -187,7 +192,7 @@ module opu_gemm
     for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
       logic signed [47:0] start, product;
       start = init == opuc_isa_pkg::GEMM_INIT_ACCUMULATE ?
-                  acc_rdata_i[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] :
+                  acc_old_q[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] :
               init != opuc_isa_pkg::GEMM_INIT_FROM_ZERO ?
                   {{16{param_rdata_i[64*j+31]}}, param_rdata_i[64*j +: 32]} : '0;
       acc_wdata2_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] =
