@@ -204,6 +204,43 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
   return compute;
 }
 
+// The rows at the top of a window that every Gemm of `compute` takes from
+// its line slot (Gemm.carry: window_h + 1 - stride_y of them), or 0 where
+// one reads them from the window.
+int64_t CarriedRows(const Batch& compute) {
+  int64_t rows = -1;
+  for (const isa::Instruction& insn : compute.insns) {
+    const auto* gemm = std::get_if<isa::GemmInsn>(&insn);
+    if (gemm == nullptr) continue;
+    if (!gemm->carry) return 0;
+    const int64_t carried = gemm->window_h + 1 - gemm->stride_y;
+    rows = rows < 0 ? carried : std::min(rows, carried);
+  }
+  return std::max<int64_t>(rows, 0);
+}
+
+// The rows of unit `index`'s new window that every Gemm reading it (its
+// units') takes from its line slot: those Gemms worked out ahead on a copy
+// of the slots' state, as the emission that follows will make them.
+int64_t WindowCarriedRows(const GroupEmitter& e, const HwConfig& hw, const std::vector<Unit>& units,
+                          int64_t index) {
+  LineCarry lines = e.line_carry;
+  CycleEstimate scratch(hw);
+  const GroupEmitter ahead{e.group,     e.tiling,  e.buffers, e.depthwise_line,
+                           e.constants, e.layouts, scratch,   lines};
+  const auto count = static_cast<int64_t>(units.size());
+  const int64_t window = units[static_cast<size_t>(index)].window;
+  int64_t rows = -1;
+  for (int64_t v = index; v < count && units[static_cast<size_t>(v)].window == window; ++v) {
+    const Unit& unit = units[static_cast<size_t>(v)];
+    scratch.BeginUnit();
+    const int64_t carried = CarriedRows(EmitCompute(ahead, unit, PlaceUnit(ahead, unit, v), count));
+    if (carried == 0) return 0;
+    rows = rows < 0 ? carried : std::min(rows, carried);
+  }
+  return std::max<int64_t>(rows, 0);
+}
+
 }  // namespace
 
 Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Tiling& searched,
@@ -250,7 +287,12 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
     for (int64_t v = index - 1; v >= 0 && before < 0; --v)
       if (units[static_cast<size_t>(v)].window <= unit.window - tiling.fm_slots) before = v;
     const bool window_free = unit.new_window && before <= index - 1 - tiling.slots;
-    Batch load = EmitLoads(emitter, unit, place, window_free);
+    // Where every Gemm reading a new window carries the rows above its tile
+    // (line_carry.h), the window's load skips them.
+    const int64_t carried = unit.new_window && emitter.group.window_rows > 0
+                                ? WindowCarriedRows(emitter, hw, units, index)
+                                : 0;
+    Batch load = EmitLoads(emitter, unit, place, window_free, carried);
     Batch compute = EmitCompute(emitter, unit, place, unit_count);
     Batch store = EmitStores(emitter, unit, place, pair_count);
     estimate.Fetch(

@@ -60,7 +60,10 @@ int64_t WindowResidualBase(const GroupEmitter& e, int64_t fm_base, int64_t lane_
 /// The load engine's part of a unit (unit_transfers.cc); the first load
 /// into a slot the unit Tiling::slots before used pops its token, a new
 /// window's loads going before it when its half is already proven free.
-Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place, bool window_free);
+/// A new window's first `carried_rows` rows, which every Gemm reading it
+/// takes from its line slot (line_carry.h), are not loaded.
+Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place, bool window_free,
+                int64_t carried_rows = 0);
 
 /// The store engine's part of a pair's last chunk (unit_transfers.cc).
 Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place,

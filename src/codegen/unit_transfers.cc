@@ -39,8 +39,10 @@ int64_t WindowResidualBase(const GroupEmitter& e, int64_t fm_base, int64_t lane_
 namespace {
 
 // A new input window: every plane and input block of it, with the padding
-// and the zeros between its pixels the load engine writes.
-void LoadInputWindow(const GroupEmitter& e, const Unit& unit, const UnitPlace& place, Batch& load) {
+// and the zeros between its pixels the load engine writes; but its first
+// `carried` rows, which every Gemm reading it takes from its line slot.
+void LoadInputWindow(const GroupEmitter& e, const Unit& unit, const UnitPlace& place,
+                     int64_t carried, Batch& load) {
   const InnerProductGroup& g = e.group;
   const Tiling& tiling = e.tiling;
   const int64_t lanes = e.buffers.lanes;
@@ -50,6 +52,10 @@ void LoadInputWindow(const GroupEmitter& e, const Unit& unit, const UnitPlace& p
       LoadAlong(unit.col.first * g.sx - g.pad_left, place.in_cols, g.in_w, g.gap_x);
   const int64_t width = (g.in_w - 1) / g.gap_x + 1;  // of the input in DRAM
   const int64_t window_units = place.in_rows * place.in_cols;
+  // Rows below the window's top edge, real ones, and fewer than it loads.
+  const int64_t skip =
+      along_y.pad_before == 0 && g.gap_y == 1 && carried < along_y.pixels ? carried : 0;
+  const int64_t spread = g.i16_whole ? 2 : 1;  // buffer rows a pixel of a block takes
   for (int64_t plane = 0; plane < tiling.planes; ++plane) {
     for (int64_t block = 0; block < tiling.blocks; ++block) {
       const InputBlockSource& from =
@@ -59,12 +65,14 @@ void LoadInputWindow(const GroupEmitter& e, const Unit& unit, const UnitPlace& p
       isa::LoadInsn fm;
       fm.buffer = isa::LoadInsn::kFeatureMap;
       // Interleaved planes: a block's pixels take two rows, high then low.
-      fm.sram_addr = g.i16_whole ? place.fm_base + 2 * block * window_units + plane
-                                 : place.fm_base + (plane * tiling.blocks + block) * window_units;
+      fm.sram_addr =
+          (g.i16_whole ? place.fm_base + 2 * block * window_units + plane
+                       : place.fm_base + (plane * tiling.blocks + block) * window_units) +
+          skip * spread * place.in_cols;
       fm.interleave = g.i16_whole;
-      fm.dram_addr =
-          BlockBase(input, plane, from.block) + (along_y.pixel * width + along_x.pixel) * pixel;
-      fm.rows = along_y.pixels;
+      fm.dram_addr = BlockBase(input, plane, from.block) +
+                     ((along_y.pixel + skip) * width + along_x.pixel) * pixel;
+      fm.rows = along_y.pixels - skip;
       fm.cols = along_x.pixels;
       fm.dram_stride = width * pixel;
       fm.granules = input.Granules(from.block);
@@ -136,7 +144,8 @@ void LoadResiduals(const GroupEmitter& e, const Unit& unit, const UnitPlace& pla
 // residuals (last chunk). The first load into a slot the unit `slots`
 // before used pops its token; a new window's loads come before that when
 // its half is already proven free (`window_free`).
-Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place, bool window_free) {
+Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place, bool window_free,
+                int64_t carried_rows) {
   const Tiling& tiling = e.tiling;
   const int64_t lanes = e.buffers.lanes, out_lanes = e.buffers.out_lanes;
   Batch load;
@@ -146,7 +155,7 @@ Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place,
   if (place.index == 0 && tiling.constant_rows > 0)
     load.Add(WholeRowsLoad(tiling.constant_row, e.constants.channel_constants, tiling.constant_rows,
                            lanes, e.estimate));
-  if (unit.new_window) LoadInputWindow(e, unit, place, load);
+  if (unit.new_window) LoadInputWindow(e, unit, place, carried_rows, load);
   if (tiling.residual_per_window) LoadResiduals(e, unit, place, load);
   // The first load after a free window's takes the token; with nothing
   // after the window (resident weights and params), its last load does.
