@@ -30,16 +30,6 @@ struct PairsBench : Opu1024Bench {
   }
 };
 
-LoadInsn RowLoad(int64_t buffer, int64_t dram, int64_t cols) {
-  LoadInsn l;
-  l.buffer = buffer;
-  l.dram_addr = dram;
-  l.rows = 1;
-  l.cols = cols;
-  l.dram_stride = cols * kL;
-  return l;
-}
-
 // The map, the weight row (with `upper`, again on lanes 32 on: pixel 2i +
 // 1's) and the params (bias 0, M = 1, S = 0); then the map's load.
 void Setup(PairsBench& b, bool upper) {

@@ -46,25 +46,7 @@ struct ChainBench : Opu1024Bench {
   int Out(int64_t pixel, int64_t lane) const {
     return static_cast<int8_t>(dram[static_cast<size_t>(kOut + pixel * kL + lane)]);
   }
-  template <typename Insn>
-  void AddWith(Insn insn, bool pop_prev, bool pop_next, bool push_prev, bool push_next) {
-    insn.deps = {pop_prev, pop_next, push_prev, push_next};
-    Expected<Word> word = Encode(insn);
-    REQUIRE(word.ok());
-    program.push_back(*word);
-  }
 };
-
-LoadInsn Rows(int64_t buffer, int64_t sram, int64_t dram, int64_t cols) {
-  LoadInsn l;
-  l.buffer = buffer;
-  l.sram_addr = sram;
-  l.dram_addr = dram;
-  l.rows = 1;
-  l.cols = cols;
-  l.dram_stride = cols * kL;
-  return l;
-}
 
 GemmInsn Pointwise(int64_t fm_addr, int64_t wgt_addr, int64_t acc_addr) {
   GemmInsn g;
@@ -104,17 +86,18 @@ StoreInsn Pixels(int64_t acc_addr, int64_t lanes, int64_t addr, bool to_fm) {
 // The program: loads; the first product, stored into the feature-map
 // buffer; the second, reading it once the Store's token comes, to DRAM.
 void Chain(ChainBench& b, const StoreInsn& to_chip) {
-  b.AddWith(Rows(LoadInsn::kWeights, 0, kWeights1, 1), false, false, false, false);
-  b.AddWith(Rows(LoadInsn::kWeights, 1, kWeights2, 1), false, false, false, false);
-  b.AddWith(Rows(LoadInsn::kParams, 0, kParams, 1), false, false, false, false);
-  b.AddWith(Rows(LoadInsn::kFeatureMap, 0, 0, kPixels), false, false, false, false);
-  b.AddWith(Rows(LoadInsn::kFeatureMap, kChainRow, kStale, kPixels), false, false, false, true);
-  b.AddWith(Pointwise(0, 0, 0), true, false, false, false);
-  b.AddWith(Outputs(0), false, false, false, true);
-  b.AddWith(to_chip, true, false, true, false);
-  b.AddWith(Pointwise(kChainRow, 1, 32), false, true, false, false);
-  b.AddWith(Outputs(32), false, false, false, true);
-  b.AddWith(Pixels(32, kCo, kOut, false), true, false, false, false);
+  b.AddWith(RowLoad(LoadInsn::kWeights, kWeights1, 1), {});
+  b.AddWith(RowLoad(LoadInsn::kWeights, kWeights2, 1, 1), {});
+  b.AddWith(RowLoad(LoadInsn::kParams, kParams, 1), {});
+  b.AddWith(RowLoad(LoadInsn::kFeatureMap, 0, kPixels), {});
+  b.AddWith(RowLoad(LoadInsn::kFeatureMap, kStale, kPixels, kChainRow),
+            {false, false, false, true});
+  b.AddWith(Pointwise(0, 0, 0), {true, false, false, false});
+  b.AddWith(Outputs(0), {false, false, false, true});
+  b.AddWith(to_chip, {true, false, true, false});
+  b.AddWith(Pointwise(kChainRow, 1, 32), {false, true, false, false});
+  b.AddWith(Outputs(32), {false, false, false, true});
+  b.AddWith(Pixels(32, kCo, kOut, false), {true, false, false, false});
 }
 
 int First(int64_t p, int64_t j) {

@@ -26,10 +26,16 @@ struct Opu1024Bench {
   /// Appends `insn` with the token bits these tests use.
   template <typename Insn>
   void Add(const Insn& insn, bool pop_prev = false, bool push_next = false) {
-    Insn with = insn;
-    with.deps.pop_prev = pop_prev;
-    with.deps.push_next = push_next;
-    Expected<isa::Word> word = isa::Encode(with);
+    isa::Deps deps;
+    deps.pop_prev = pop_prev;
+    deps.push_next = push_next;
+    AddWith(insn, deps);
+  }
+  /// Appends `insn` with every token bit given.
+  template <typename Insn>
+  void AddWith(Insn insn, const isa::Deps& deps) {
+    insn.deps = deps;
+    Expected<isa::Word> word = isa::Encode(insn);
     REQUIRE(word.ok());
     program.push_back(*word);
   }
@@ -45,6 +51,19 @@ struct Opu1024Bench {
     return status;
   }
 };
+
+/// A load of one row of `units` units (L = 64 bytes each: a pixel, or a
+/// weight or param row's) from `dram` to row `sram` of `buffer`.
+inline isa::LoadInsn RowLoad(int64_t buffer, int64_t dram, int64_t units, int64_t sram = 0) {
+  isa::LoadInsn l;
+  l.buffer = buffer;
+  l.sram_addr = sram;
+  l.dram_addr = dram;
+  l.rows = 1;
+  l.cols = units;
+  l.dram_stride = units * 64;
+  return l;
+}
 
 }  // namespace opuc::fsim_test
 
