@@ -52,7 +52,8 @@ void LoadInputWindow(const GroupEmitter& e, const Unit& unit, const UnitPlace& p
       LoadAlong(unit.col.first * g.sx - g.pad_left, place.in_cols, g.in_w, g.gap_x);
   const int64_t width = (g.in_w - 1) / g.gap_x + 1;  // of the input in DRAM
   const int64_t window_units = place.in_rows * place.in_cols;
-  // Rows below the window's top edge, real ones, and fewer than it loads.
+  // The carried rows are skipped where they are rows of the input (no
+  // padding above the window) and not all it loads.
   const int64_t skip =
       along_y.pad_before == 0 && g.gap_y == 1 && carried < along_y.pixels ? carried : 0;
   const int64_t spread = g.i16_whole ? 2 : 1;  // buffer rows a pixel of a block takes
