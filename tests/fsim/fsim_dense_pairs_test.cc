@@ -62,19 +62,8 @@ GemmInsn Pointwise(int64_t init) {
 }
 
 void OutputAndStore(PairsBench& b) {
-  OutputInsn o;
-  o.count = kPixels;
-  o.lo = -128;
-  o.hi = 127;
-  b.Add(o, false, true);
-  StoreInsn s;
-  s.rows = 2;
-  s.cols = 8;
-  s.acc_pitch = 8;
-  s.lanes = kCo;
-  s.dram_addr = kOut;
-  s.dram_stride = 8 * kL;
-  b.Add(s, true);
+  b.Add(Int8Outputs(0, kPixels), false, true);
+  b.Add(TileStore(0, 2, 8, kCo, kOut), true);
 }
 
 TEST_CASE("dense output pixels in pairs: pixel 2i + 1 from the next row, on the lanes 32 on") {

@@ -61,24 +61,8 @@ GemmInsn Pointwise(int64_t fm_addr, int64_t wgt_addr, int64_t acc_addr) {
   return g;
 }
 
-OutputInsn Outputs(int64_t acc_addr) {
-  OutputInsn o;
-  o.acc_addr = acc_addr;
-  o.count = kPixels;
-  o.lo = -128;
-  o.hi = 127;
-  return o;
-}
-
 StoreInsn Pixels(int64_t acc_addr, int64_t lanes, int64_t addr, bool to_fm) {
-  StoreInsn s;
-  s.acc_addr = acc_addr;
-  s.acc_pitch = 8;
-  s.rows = 2;
-  s.cols = 8;
-  s.lanes = lanes;
-  s.dram_addr = addr;
-  s.dram_stride = 8 * kL;
+  StoreInsn s = TileStore(acc_addr, 2, 8, lanes, addr);
   s.to_fm = to_fm;
   return s;
 }
@@ -93,10 +77,10 @@ void Chain(ChainBench& b, const StoreInsn& to_chip) {
   b.AddWith(RowLoad(LoadInsn::kFeatureMap, kStale, kPixels, kChainRow),
             {false, false, false, true});
   b.AddWith(Pointwise(0, 0, 0), {true, false, false, false});
-  b.AddWith(Outputs(0), {false, false, false, true});
+  b.AddWith(Int8Outputs(0, kPixels), {false, false, false, true});
   b.AddWith(to_chip, {true, false, true, false});
   b.AddWith(Pointwise(kChainRow, 1, 32), {false, true, false, false});
-  b.AddWith(Outputs(32), {false, false, false, true});
+  b.AddWith(Int8Outputs(32, kPixels), {false, false, false, true});
   b.AddWith(Pixels(32, kCo, kOut, false), {true, false, false, false});
 }
 

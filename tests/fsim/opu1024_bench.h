@@ -65,6 +65,31 @@ inline isa::LoadInsn RowLoad(int64_t buffer, int64_t dram, int64_t units, int64_
   return l;
 }
 
+/// An Output of `count` entries from `acc_addr` over the whole i8 range.
+inline isa::OutputInsn Int8Outputs(int64_t acc_addr, int64_t count) {
+  isa::OutputInsn o;
+  o.acc_addr = acc_addr;
+  o.count = count;
+  o.lo = -128;
+  o.hi = 127;
+  return o;
+}
+
+/// A Store of a rows x cols tile from `acc_addr` (an entry a pixel, row
+/// after row), `lanes` lanes a pixel, to L-byte pixels from `addr`.
+inline isa::StoreInsn TileStore(int64_t acc_addr, int64_t rows, int64_t cols, int64_t lanes,
+                                int64_t addr) {
+  isa::StoreInsn s;
+  s.acc_addr = acc_addr;
+  s.acc_pitch = cols;
+  s.rows = rows;
+  s.cols = cols;
+  s.lanes = lanes;
+  s.dram_addr = addr;
+  s.dram_stride = cols * 64;
+  return s;
+}
+
 }  // namespace opuc::fsim_test
 
 #endif  // OPUC_TESTS_FSIM_OPU1024_BENCH_H
