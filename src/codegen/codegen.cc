@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 
+#include "chained_pairs.h"
 #include "dense_pairs.h"
 #include "depthwise_window.h"
 #include "doubled_maps.h"
@@ -34,11 +35,19 @@ constexpr int64_t kAlign = 64;
 
 int64_t AlignUp(int64_t n, int64_t a) { return (n + a - 1) / a * a; }
 
-std::vector<Lifetime> GroupLifetimes(const Graph& graph, const HwPartition& partition) {
+/// The activations' lifetimes over the partition's groups; a chained
+/// pair's second group reads what its first does (`chained`: the second
+/// groups' ids), as their one step does.
+std::vector<Lifetime> GroupLifetimes(const Graph& graph, const HwPartition& partition,
+                                     const std::set<int32_t>& chained) {
   std::vector<std::vector<TensorId>> inputs, outputs;
   for (const HwGroup& g : partition.groups) {
     inputs.push_back(g.inputs);
     outputs.push_back(g.outputs);
+    if (chained.count(g.id) > 0 && inputs.size() >= 2) {
+      const std::vector<TensorId>& first = inputs[inputs.size() - 2];
+      inputs.back().insert(inputs.back().end(), first.begin(), first.end());
+    }
   }
   return Lifetimes(graph.tensors.size(), inputs, outputs, graph.outputs);
 }
@@ -83,7 +92,7 @@ const PlannedStep* StepPlan::FindStep(int32_t group) const {
 std::vector<const PlannedStep*> StepPlan::OpuSteps() const {
   std::vector<const PlannedStep*> opu;
   for (const PlannedStep& step : steps)
-    if (step.kind == StepKind::kOpu) opu.push_back(&step);
+    if (step.kind == StepKind::kOpu && step.chained_into < 0) opu.push_back(&step);
   return opu;
 }
 
@@ -100,6 +109,13 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     codegen::ConstantPlacement constants;
     std::optional<InputFold> fold;
     bool doubles_output = false, pairs_input = false;
+    /// A chained pair's (chained_pairs.h): the first group's output, which
+    /// the second reads, in the feature-map rows from chain_row (-1: none).
+    int64_t chain_row = -1;
+    bool chain_first = false;
+    std::string chain_note;        ///< Why a depthwise group is not chained.
+    codegen::Tiling chain_tiling;  ///< Its fewest tiles above chain_row.
+    OpuBufferUnits chain_units;    ///< The buffers but the map's rows.
   };
   struct Described {
     size_t step = 0;
@@ -172,17 +188,56 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     codegen::ChooseDepthwiseWindow(g, hw, units);
     g.i16_whole = options.whole_i16 && codegen::ReadsI16Whole(g, units);
     g.window_pairs = options.window_pairs && codegen::UsesWindowPairs(g, units);
+    ready.push_back({d.step,
+                     std::move(g),
+                     {},
+                     {},
+                     fold,
+                     doubles_output,
+                     pairs_input,
+                     -1,
+                     false,
+                     {},
+                     {},
+                     units});
+  }
+  // Chained pairs: a depthwise group and the 1x1 group right after it
+  // (chained_pairs.h), the depthwise output in the buffer's top rows.
+  for (size_t i = 0; options.chained_pairs != 1 && i + 1 < ready.size(); ++i) {
+    Ready& first = ready[i];
+    Ready& second = ready[i + 1];
+    if (!codegen::MayChain(first.group, second.group) || first.chain_row >= 0) continue;
+    first.chain_note =
+        codegen::ChainRefusal(graph, partition, first.group, second.group, units, options);
+    if (!first.chain_note.empty()) continue;
+    first.chain_row = second.chain_row =
+        units.fm_rows - codegen::ChainRows(first.group, units.lanes);
+    first.chain_first = true;
+  }
+  for (Ready& r : ready) {
+    codegen::InnerProductGroup& g = r.group;
     Expected<codegen::Tiling> tiling = codegen::ChooseTiling(g, units);
     if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", g.group));
+    r.tiling = *tiling;
+    if (r.chain_row >= 0) {  // the buffer but a chained pair's map (rows from chain_row)
+      r.chain_units = units;
+      r.chain_units.fm_rows = r.chain_row;
+      codegen::InnerProductGroup chained = g;
+      chained.input_on_chip = !r.chain_first;
+      Expected<codegen::Tiling> fewest = codegen::ChooseTiling(chained, r.chain_units);
+      if (!fewest.ok()) return fewest.status().WithContext(Cat("group ", g.group));
+      r.chain_tiling = *fewest;
+    }
     // Packed with each weight again L / 2 on; rewritten without the copies
     // below where no tiling with pairs is fastest.
     g.dense_pairs = options.dense_pairs && codegen::UsesDensePairs(g, units);
-    Ready r{d.step, std::move(g), *tiling, {}, fold, doubles_output, pairs_input};
     r.constants = codegen::PackConstants(r.group, r.tiling, units, align, code.constants);
-    ready.push_back(std::move(r));
   }
   const int64_t base = AlignUp(static_cast<int64_t>(code.constants.size()), align);
-  const std::vector<Lifetime> lives = GroupLifetimes(graph, partition);
+  std::set<int32_t> chained_seconds;
+  for (const Ready& r : ready)
+    if (r.chain_row >= 0 && !r.chain_first) chained_seconds.insert(r.group.group);
+  const std::vector<Lifetime> lives = GroupLifetimes(graph, partition, chained_seconds);
   int64_t next = base;
   auto place = [&](TensorId t, const std::optional<InputFold>& fold) -> Status {
     if (code.Find(t) != nullptr) return OkStatus();
@@ -213,8 +268,8 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
   }
   code.dram_bytes = next;
   std::deque<ActivationLayout> packed_inputs;  // the loads' views (packed_rows.h)
-  for (const Ready& r : ready) {
-    const codegen::InnerProductGroup& g = r.group;
+  std::deque<ActivationLayout> chained_maps;   // a chained pair's map on chip
+  const auto dram_layouts = [&](const codegen::InnerProductGroup& g) {
     codegen::GroupLayouts layouts;
     for (const codegen::InputPiece& piece : g.pieces)
       layouts.inputs.push_back(code.Find(piece.tensor));
@@ -232,68 +287,98 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     }
     if (g.store_pool) layouts.pool = code.Find(g.pool->tensor);
     if (g.upsampled != kNoTensor) layouts.upsampled = code.Find(g.upsampled);
-    // The tiling the estimator finds fastest, the fewest tiles on a tie;
-    // with pointwise pairs possible (dense_pairs.h) each tiling with them
-    // where every Gemm takes them, and without.
-    const std::vector<codegen::Tiling> tilings =
-        codegen::CandidateTilings(g, r.tiling, units, options);
-    codegen::InnerProductGroup unpaired = g;
-    unpaired.dense_pairs = false;
-    std::vector<const codegen::InnerProductGroup*> variants{&g};
-    if (g.dense_pairs) variants.push_back(&unpaired);
-    const auto fits = [&](const codegen::InnerProductGroup& v, const codegen::Tiling& t) {
-      return !v.dense_pairs || codegen::DensePairsFit(v, t, units);
-    };
-    std::optional<PlannedStep> best;
-    const codegen::InnerProductGroup* chosen = &g;
-    size_t fastest = 0;
+    return layouts;
+  };
+  // The step as searched, its tiling text told what the group reads and
+  // writes; the weight rows without their copies where it runs without
+  // pointwise pairs after all.
+  const auto told = [&](const Ready& r, const codegen::SearchedStep& searched, std::string text) {
+    if (r.pairs_input) text = "two pixels an entry (a doubled input), " + text;
+    if (r.doubles_output) text = "output doubled, " + text;
+    if (searched.group.dense_pairs) text = "output pixels in pairs, " + text;
+    if (r.fold)
+      text = Cat("input folded (", r.fold->kernel_h, "x", r.fold->kernel_w, " taps x ",
+                 r.fold->in_c, " channels", r.fold->pixels > 1 ? ", pixel pairs" : "", "), ", text);
+    return text;
+  };
+  const auto settle = [&](const Ready& r, const codegen::SearchedStep& searched, PlannedStep step) {
+    if (r.group.dense_pairs && !searched.group.dense_pairs)
+      codegen::RepackWeights(searched.group, r.tiling, units, r.constants, code.constants);
+    step.tiling = told(r, searched, step.tiling);
+    code.steps[r.step] = std::move(step);
+  };
+  std::set<TensorId> on_chip;  // the maps chained pairs keep
+  for (size_t i = 0; i < ready.size(); ++i) {
+    const Ready& r = ready[i];
     // The runtime names each OPU step but the first to the fetch unit while
     // the OPU step before runs (sim/rtl_device.cc).
-    const bool prefetched = &r != &ready.front();
-    for (const codegen::InnerProductGroup* v : variants)
-      for (size_t i = 0; i < tilings.size(); ++i) {
-        if (!fits(*v, tilings[i])) continue;
-        OPUC_ASSIGN_OR_RETURN(
-            PlannedStep step,
-            codegen::EmitInnerProduct(*v, tilings[i], hw, r.constants, layouts, prefetched));
-        if (!best || step.estimated_cycles < best->estimated_cycles) {
-          best = std::move(step);
-          chosen = v;
-          fastest = i;
-        }
-      }
-    if (!best) return InternalError(Cat("group ", g.group, ": no candidate tiling"));
-    // The fastest again with tapered ends (or, forced, the first of those).
-    const bool taper =
-        options.tapered_tiles == 2 || (options.tapered_tiles == 0 && options.tile_search);
-    if (taper) {
-      const std::vector<codegen::Tiling> tapered = codegen::TaperedTilings(g, tilings[fastest]);
-      for (size_t i = 0; i < tapered.size(); ++i) {
-        if (!fits(*chosen, tapered[i])) continue;
-        OPUC_ASSIGN_OR_RETURN(
-            PlannedStep step,
-            codegen::EmitInnerProduct(*chosen, tapered[i], hw, r.constants, layouts, prefetched));
-        const bool forced = options.tapered_tiles == 2 && i == 0;
-        if (forced || step.estimated_cycles < best->estimated_cycles) best = std::move(step);
-        if (forced) break;
-      }
+    const bool prefetched = i > 0;
+    OPUC_ASSIGN_OR_RETURN(codegen::SearchedStep alone,
+                          codegen::SearchStep(r.group, r.tiling, units, hw, r.constants,
+                                              dram_layouts(r.group), options, prefetched));
+    if (!r.chain_first) {
+      if (!r.chain_note.empty())
+        alone.step.tiling = Cat("not chained to group ", r.group.group + 1, ": ", r.chain_note,
+                                ", ", alone.step.tiling);
+      settle(r, alone, alone.step);
+      continue;
     }
-    // Without pairs after all: the weight rows without their copies.
-    const bool paired = chosen->dense_pairs;
-    if (g.dense_pairs && !paired)
-      codegen::RepackWeights(unpaired, r.tiling, units, r.constants, code.constants);
-    code.steps[r.step] = std::move(*best);
-    if (r.pairs_input)
-      code.steps[r.step].tiling =
-          "two pixels an entry (a doubled input), " + code.steps[r.step].tiling;
-    if (r.doubles_output)
-      code.steps[r.step].tiling = "output doubled, " + code.steps[r.step].tiling;
-    if (paired) code.steps[r.step].tiling = "output pixels in pairs, " + code.steps[r.step].tiling;
-    if (r.fold)
-      code.steps[r.step].tiling = Cat(
-          "input folded (", r.fold->kernel_h, "x", r.fold->kernel_w, " taps x ", r.fold->in_c,
-          " channels", r.fold->pixels > 1 ? ", pixel pairs" : "", "), ", code.steps[r.step].tiling);
+    // A chained pair where its one step is faster than the two alone.
+    const Ready& second = ready[++i];
+    OPUC_ASSIGN_OR_RETURN(
+        codegen::SearchedStep second_alone,
+        codegen::SearchStep(second.group, second.tiling, units, hw, second.constants,
+                            dram_layouts(second.group), options, true));
+    const ActivationLayout& map =
+        chained_maps.emplace_back(codegen::ChainLayout(graph, r.group, r.chain_row, units.lanes));
+    codegen::GroupLayouts first_layouts = dram_layouts(r.group);
+    first_layouts.output = &map;
+    first_layouts.output_to_fm = true;
+    codegen::GroupLayouts second_layouts = dram_layouts(second.group);
+    second_layouts.inputs = {&map};
+    second_layouts.input_fm_row = r.chain_row;
+    codegen::InnerProductGroup reads_chip = second.group;
+    reads_chip.input_on_chip = true;
+    OPUC_ASSIGN_OR_RETURN(codegen::SearchedStep first_chained,
+                          codegen::SearchStep(r.group, r.chain_tiling, r.chain_units, hw,
+                                              r.constants, first_layouts, options, prefetched));
+    OPUC_ASSIGN_OR_RETURN(codegen::SearchedStep second_chained,
+                          codegen::SearchStep(reads_chip, second.chain_tiling, second.chain_units,
+                                              hw, second.constants, second_layouts, options, true));
+    OPUC_ASSIGN_OR_RETURN(
+        PlannedStep pair,
+        codegen::EmitChainedPair(
+            {first_chained.group, first_chained.tiling, r.constants, first_layouts},
+            {second_chained.group, second_chained.tiling, second.constants, second_layouts}, hw,
+            prefetched));
+    if (options.chained_pairs == 0 &&
+        pair.estimated_cycles >= alone.step.estimated_cycles + second_alone.step.estimated_cycles) {
+      alone.step.tiling = Cat("not chained to group ", second.group.group, " (as one step ",
+                              pair.estimated_cycles, " estimated cycles, alone ",
+                              alone.step.estimated_cycles + second_alone.step.estimated_cycles,
+                              "), ", alone.step.tiling);
+      settle(r, alone, alone.step);
+      settle(second, second_alone, second_alone.step);
+      continue;
+    }
+    PlannedStep first_step = first_chained.step;
+    first_step.words.clear();
+    first_step.chained_into = second.group.group;
+    pair.tiling =
+        Cat("chained, the depthwise output on chip: ", told(r, first_chained, first_step.tiling),
+            "; then ", told(second, second_chained, second_chained.step.tiling));
+    settle(r, first_chained, std::move(first_step));
+    if (second.group.dense_pairs && !second_chained.group.dense_pairs)
+      codegen::RepackWeights(second_chained.group, second.tiling, units, second.constants,
+                             code.constants);
+    code.steps[second.step] = std::move(pair);
+    on_chip.insert(r.group.output);
   }
+  // A map a chained pair keeps never reaches DRAM: its region stays unused.
+  code.activations.erase(
+      std::remove_if(code.activations.begin(), code.activations.end(),
+                     [&](const ActivationLayout& a) { return on_chip.count(a.tensor) > 0; }),
+      code.activations.end());
   return code;
 }
 

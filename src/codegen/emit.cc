@@ -118,6 +118,12 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
                      (plane * tiling.blocks + block) * spread * place.in_rows * place.in_cols +
                      spread * (ky * g.dy * place.in_cols + kx * g.dx);
       gemm.fm_pitch = spread * place.in_cols;
+      if (e.layouts.input_fm_row >= 0) {  // a chained pair's map, block after block, on chip
+        gemm.fm_addr = e.layouts.input_fm_row + block * g.in_h * g.in_w +
+                       (unit.row.first * g.sy + ky * g.dy) * g.in_w + unit.col.first * g.sx +
+                       kx * g.dx;
+        gemm.fm_pitch = g.in_w;
+      }
       gemm.wgt_addr = place.weight_base + (row - unit.first_row);
       gemm.param_addr = place.param_row;
       gemm.out_rows = unit.row.size;
@@ -243,50 +249,59 @@ int64_t WindowCarriedRows(const GroupEmitter& e, const HwConfig& hw, const std::
 
 }  // namespace
 
-Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Tiling& searched,
-                                       const HwConfig& hw, const ConstantPlacement& constants,
-                                       const GroupLayouts& layouts, bool prefetched) {
+namespace {
+
+// A group's units into `program` and `estimate`, after the units already
+// there (a chained pair's first group's); the tiling as emitted.
+Tiling EmitUnits(const InnerProductGroup& group, const Tiling& searched, const HwConfig& hw,
+                 const ConstantPlacement& constants, const GroupLayouts& layouts,
+                 CycleEstimate& estimate, std::vector<isa::Instruction>& program) {
   const OpuBufferUnits buffers = BufferUnits(hw);
   Tiling tiling = searched;
   const std::vector<Unit> units = Units(group, tiling, buffers);
+  const bool loads_windows = layouts.input_fm_row < 0;
   // Resident params where every block's row fits and every unit still
   // loads something (a window or weights) to carry its tokens.
   tiling.params_resident = tiling.out_blocks <= buffers.param_rows &&
                            std::all_of(units.begin(), units.end(), [&](const Unit& unit) {
-                             return unit.new_window || !tiling.weights_resident;
+                             return (unit.new_window && loads_windows) || !tiling.weights_resident;
                            });
   tiling.frees_at_gemm = tiling.params_resident &&
                          std::all_of(group.residuals.begin(), group.residuals.end(),
                                      [](const ResidualStep& r) { return !r.constant.empty(); });
   tiling.slots = UnitSlots(group, tiling, units, buffers, searched.slots);
-  CycleEstimate estimate(hw);
+  // A chained pair's second group (docs/codegen.md, "Chained pairs"):
+  // its first loads wait for the first group's last computation, its first
+  // Gemms for its last Store.
+  const int64_t before = estimate.UnitCount();
+  if (before > 0) estimate.BeginGroup();
   estimate.AccRegions(tiling.acc_regions);
   estimate.UnitSlots(tiling.slots);
-  if (prefetched) estimate.Prefetched(CycleEstimate::PrefetchWords(buffers.lanes));
   LineCarry line_carry(group, tiling, buffers);
   const GroupEmitter emitter{group,     tiling,  buffers,  hw.ipa.depthwise_line,
                              constants, layouts, estimate, line_carry};
   const auto unit_count = static_cast<int64_t>(units.size());
   const int64_t pair_count = units.back().pair + 1;
-  std::vector<isa::Instruction> program;
   std::vector<int64_t> stored_by(static_cast<size_t>(pair_count), -1);  // a pair's last unit
   for (int64_t index = 0; index < unit_count; ++index) {
     const Unit& unit = units[static_cast<size_t>(index)];
     const UnitPlace place = PlaceUnit(emitter, unit, index);
     estimate.BeginUnit();
-    if (unit.last_chunk) stored_by[static_cast<size_t>(unit.pair)] = index;
+    if (unit.last_chunk) stored_by[static_cast<size_t>(unit.pair)] = before + index;
     if (tiling.store_blocks > 1)  // the Store of the store group store_depth before
       estimate.StoreWait(unit.first_chunk && tiling.WaitsForStore(unit.pair)
                              ? stored_by[static_cast<size_t>(tiling.GroupLastPair(
                                    tiling.StoreGroup(unit.pair) - tiling.store_depth))]
-                             : -1);
+                         : index == 0 && before > 0 ? before - 1
+                                                    : -1);
     // A new window's slot was last read by the window fm_slots before,
     // whose last unit the pops of the loads before proved finished when it
     // is slots + 1 or more units back.
-    int64_t before = -1;  // the last unit of window unit.window - fm_slots
-    for (int64_t v = index - 1; v >= 0 && before < 0; --v)
-      if (units[static_cast<size_t>(v)].window <= unit.window - tiling.fm_slots) before = v;
-    const bool window_free = unit.new_window && before <= index - 1 - tiling.slots;
+    int64_t last_before = -1;  // the last unit of window unit.window - fm_slots
+    for (int64_t v = index - 1; v >= 0 && last_before < 0; --v)
+      if (units[static_cast<size_t>(v)].window <= unit.window - tiling.fm_slots) last_before = v;
+    const bool window_free =
+        unit.new_window && loads_windows && last_before <= index - 1 - tiling.slots;
     // Where every Gemm reading a new window carries the rows above its tile
     // (line_carry.h), the window's load skips them.
     const int64_t carried = unit.new_window && emitter.group.window_rows > 0
@@ -295,22 +310,63 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
     Batch load = EmitLoads(emitter, unit, place, window_free, carried);
     Batch compute = EmitCompute(emitter, unit, place, unit_count);
     Batch store = EmitStores(emitter, unit, place, pair_count);
+    if (index == 0 && before > 0) {  // the pair's seam: the tokens the first group gave
+      isa::DepsOf(load.insns.front()).pop_next = true;  // its input on chip: no window first
+      compute.First().pop_next = true;
+    }
+    if (index == unit_count - 1 && layouts.output_to_fm) {  // ... and gives them
+      compute.Last().push_prev = true;
+      store.Last().push_prev = true;
+    }
     estimate.Fetch(
         static_cast<int64_t>(load.insns.size() + compute.insns.size() + store.insns.size()));
     for (Batch* batch : {&load, &compute, &store})
       for (isa::Instruction& insn : batch->insns) program.push_back(std::move(insn));
   }
+  return tiling;
+}
 
+Expected<PlannedStep> Encoded(const std::vector<isa::Instruction>& program, std::string what) {
   PlannedStep step;
   step.kind = StepKind::kOpu;
+  for (size_t i = 0; i < program.size(); ++i) {
+    Expected<isa::Word> word = isa::Encode(program[i]);
+    if (!word.ok()) return word.status().WithContext(Cat(what, ": instruction ", i));
+    step.words.push_back(*word);
+  }
+  return step;
+}
+
+}  // namespace
+
+Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Tiling& searched,
+                                       const HwConfig& hw, const ConstantPlacement& constants,
+                                       const GroupLayouts& layouts, bool prefetched) {
+  CycleEstimate estimate(hw);
+  if (prefetched) estimate.Prefetched(CycleEstimate::PrefetchWords(BufferUnits(hw).lanes));
+  std::vector<isa::Instruction> program;
+  const Tiling tiling = EmitUnits(group, searched, hw, constants, layouts, estimate, program);
+  OPUC_ASSIGN_OR_RETURN(PlannedStep step, Encoded(program, group.what));
   step.group = group.group;
   step.tiling = tiling.Text(group);
   step.estimated_cycles = estimate.Total();
-  for (size_t i = 0; i < program.size(); ++i) {
-    Expected<isa::Word> word = isa::Encode(program[i]);
-    if (!word.ok()) return word.status().WithContext(Cat(group.what, ": instruction ", i));
-    step.words.push_back(*word);
-  }
+  return step;
+}
+
+Expected<PlannedStep> EmitChainedPair(const ChainedHalf& first, const ChainedHalf& second,
+                                      const HwConfig& hw, bool prefetched) {
+  CycleEstimate estimate(hw);
+  if (prefetched) estimate.Prefetched(CycleEstimate::PrefetchWords(BufferUnits(hw).lanes));
+  std::vector<isa::Instruction> program;
+  const Tiling t1 =
+      EmitUnits(first.group, first.tiling, hw, first.constants, first.layouts, estimate, program);
+  const Tiling t2 = EmitUnits(second.group, second.tiling, hw, second.constants, second.layouts,
+                              estimate, program);
+  OPUC_ASSIGN_OR_RETURN(PlannedStep step,
+                        Encoded(program, Cat(first.group.what, " chained to ", second.group.what)));
+  step.group = second.group.group;
+  step.tiling = Cat(t1.Text(first.group), "; then ", t2.Text(second.group));
+  step.estimated_cycles = estimate.Total();
   return step;
 }
 

@@ -17,6 +17,12 @@ struct GroupLayouts {
   std::vector<const ActivationLayout*> residuals;  ///< As InnerProductGroup::residuals.
   const ActivationLayout* pool = nullptr;       ///< Null when only the upsample's result is stored.
   const ActivationLayout* upsampled = nullptr;  ///< The doubled map of the last value.
+  /// A chained pair (docs/codegen.md, "Chained pairs"): the first group's
+  /// `output` is the feature-map buffer's rows from its address / L, a row
+  /// a pixel, block after block; the second group reads its input there,
+  /// from row `input_fm_row` (-1: from DRAM, as `inputs` say).
+  bool output_to_fm = false;
+  int64_t input_fm_row = -1;
 };
 
 /// The OPU step of an inner-product group: its units in order (tile, output
@@ -27,6 +33,22 @@ struct GroupLayouts {
 Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Tiling& tiling,
                                        const HwConfig& hw, const ConstantPlacement& constants,
                                        const GroupLayouts& layouts, bool prefetched);
+
+/// One group of a chained pair, with what EmitInnerProduct takes.
+struct ChainedHalf {
+  const InnerProductGroup& group;
+  const Tiling& tiling;
+  const ConstantPlacement& constants;
+  const GroupLayouts& layouts;
+};
+
+/// One OPU step of a chained pair (docs/codegen.md, "Chained pairs"):
+/// `first`'s units, its output stored into the feature-map buffer
+/// (GroupLayouts::output_to_fm), then `second`'s, which read it there
+/// (GroupLayouts::input_fm_row); the first group's last computation and
+/// Store give the tokens the second's first load and Gemm wait for.
+Expected<PlannedStep> EmitChainedPair(const ChainedHalf& first, const ChainedHalf& second,
+                                      const HwConfig& hw, bool prefetched);
 
 /// Where one unit's tile sits on chip for the stages after the inner product.
 struct PostTile {

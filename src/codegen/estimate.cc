@@ -47,10 +47,22 @@ int64_t CycleEstimate::Total() const {
   // before, its instruction words, and its compute queue's room; or, when
   // its first load waits for the token, that too. -1: not known yet (the
   // queue's room waits on computation not yet placed).
+  // When the token unit u's loads wait for comes: the unit `slots` before
+  // finished with its slots; a chained pair's second group's first unit,
+  // the first group's last computation (-1: no token).
+  const auto waits = [&](size_t u) {
+    const Unit& unit = units_[u];
+    return u - unit.first >= unit.slots || (u == unit.first && u > 0);
+  };
+  const auto token = [&](size_t u) -> int64_t {
+    const Unit& unit = units_[u];
+    if (!waits(u)) return -1;
+    return u - unit.first >= unit.slots ? freed[u - unit.slots] : compute_end[u - 1];
+  };
   const auto loads_start = [&](size_t u, size_t computed) -> int64_t {
     const Unit& unit = units_[u];
-    const bool waits_first = u >= slots_ && unit.waits_from == 0;
-    int64_t t = std::max(requests_free, waits_first ? freed[u - slots_] : int64_t{0});
+    const bool waits_first = waits(u) && unit.waits_from == 0;
+    int64_t t = std::max(requests_free, waits_first ? token(u) : int64_t{0});
     t += unit.fetch;
     // The unit before's last compute instruction entered the queue once
     // the one kQueueDepth before it issued; this unit's loads follow it.
@@ -77,8 +89,8 @@ int64_t CycleEstimate::Total() const {
     const Unit& unit = units_[u];
     for (size_t i = from; i < to; ++i) {
       const LoadBeats& load = unit.loads[i];
-      if (u >= slots_ && i == static_cast<size_t>(unit.waits_from)) {
-        t = std::max(t, freed[u - slots_]);
+      if (waits(u) && i == static_cast<size_t>(unit.waits_from)) {
+        t = std::max(t, token(u));
         written = std::max(written, t);
       }
       // Loads in flight: the next load asks for its first beat
@@ -93,10 +105,13 @@ int64_t CycleEstimate::Total() const {
       // The reads share the DRAM with the stores' writes (MeetLoad); a
       // zero-inserted window's reads come first, its zeros after them.
       const int64_t reads = load.paced_reads < 0 ? load.window : load.paced_reads;
-      const int64_t met = load.paced_reads < 0 && load.free > 0
-                              ? stores.MeetReads(t, t + load.window, placed, load.free)
-                              : stores.MeetLoad(t, t + load.window, placed, reads);
-      if (log) log->push_back({t, t + load.window + met, reads, load.paced_reads, load.free});
+      const int64_t met =
+          load.paced_reads < 0 && load.free > 0
+              ? stores.MeetReads(t, t + load.window, placed, load.free)
+              : stores.MeetLoad(t, t + load.window, placed, reads, 0, load.fm_writes);
+      if (log)
+        log->push_back(
+            {t, t + load.window + met, reads, load.paced_reads, load.free, load.fm_writes});
       t += load.window + met;
       // The writers take the loads in order and write a unit a cycle, so
       // a load's zeros are hidden by its latency only when the load
@@ -126,7 +141,7 @@ int64_t CycleEstimate::Total() const {
     // the Gemms of this one may wait for), and, once it is placed, this
     // one's.
     std::vector<LoadReads> ahead_reads;
-    if (const size_t next = u + 1; next < n && next >= slots_ && units_[next].waits_from > 0) {
+    if (const size_t next = u + 1; next < n && waits(next) && units_[next].waits_from > 0) {
       int64_t at = loads_start(next, u);
       if (at >= 0) {
         ahead[next] = static_cast<size_t>(units_[next].waits_from);
@@ -142,8 +157,9 @@ int64_t CycleEstimate::Total() const {
          u > 0 ? gemm_end[u - 1] + kUnitCycles + units_[u - 1].post_insns : int64_t{0},
          u > 0 ? post_queued[u - 1] + kUnitCycles : int64_t{0},
          unit.store_wait >= 0 ? stores.end[static_cast<size_t>(unit.store_wait)]
-         : unit.store_wait == -2 && u >= acc_regions_ ? stores.end[u - acc_regions_]
-                                                      : int64_t{0},
+         : unit.store_wait == -2 && u - unit.first >= unit.regions ? stores.end[u - unit.regions]
+         : unit.store_wait == -2 && u == unit.first && u > 0       ? stores.end[u - 1]
+                                                                   : int64_t{0},
          // The bank rule: the pair two before, in this one's bank,
          // has done its post stages (with two slots its loads waited
          // for them already).
@@ -181,7 +197,7 @@ int64_t CycleEstimate::Total() const {
                             unit.store_marks[k] - (k > 0 ? unit.store_marks[k - 1] : 0));
     }
     stores.Place(u, slices.empty() ? compute_end[u] : slices[0].first, unit.store, unit.store_words,
-                 unit.store_pixels, slices);
+                 unit.store_pixels, slices, unit.store_to_fm);
     // When each of its store instructions starts: one after another, a
     // slice's first once its stages are done.
     int64_t at = stores.begin[u];
@@ -196,7 +212,7 @@ int64_t CycleEstimate::Total() const {
     for (const LoadReads& r : ahead_reads)
       later += r.paced_reads < 0 && r.free > 0
                    ? stores.MeetReads(r.from + later, r.to + later, u + 1, r.free, u)
-                   : stores.MeetLoad(r.from + later, r.to + later, u + 1, r.reads, u);
+                   : stores.MeetLoad(r.from + later, r.to + later, u + 1, r.reads, u, r.fm_writes);
     if (later > 0) {
       ahead_written[u + 1] += later;
       requests_free += later;

@@ -153,7 +153,18 @@ class CycleEstimate {
   /// Units' loads wait for the token of the unit `slots` before
   /// (Tiling::slots), not two.
   void UnitSlots(int64_t slots) { slots_ = static_cast<size_t>(slots); }
-  void BeginUnit() { units_.emplace_back(); }
+  void BeginUnit() {
+    Unit& unit = units_.emplace_back();
+    unit.first = group_first_;
+    unit.slots = slots_;
+    unit.regions = acc_regions_;
+  }
+  /// The units from here on are the second group of a chained pair
+  /// (docs/codegen.md, "Chained pairs"): its first loads wait for the last
+  /// computation of the group before, its first Gemms for that group's last
+  /// store, and its slots and regions turn from its own first unit.
+  void BeginGroup() { group_first_ = units_.size(); }
+  int64_t UnitCount() const { return static_cast<int64_t>(units_.size()); }
   /// The unit's Gemms wait for the store of unit `unit` (a whole-pixel
   /// store's tile two before), or for none (-1), not `regions` units
   /// before.
@@ -193,7 +204,7 @@ class CycleEstimate {
     const int64_t reads = Bandwidth(bytes);
     const int64_t window = std::max({reads, units - latency_, written});
     units_.back().loads.push_back({window, window - reads, written > 0 ? reads : -1,
-                                   std::max({frame, reads, written}) + frame_rows + 1});
+                                   std::max({frame, reads, written}) + frame_rows + 1, frame});
   }
   /// The unit's loads from the `index`th on wait for the buffer slots the
   /// unit two before used (its token); those before go first (a window
@@ -205,7 +216,10 @@ class CycleEstimate {
   void FreesAtGemm() { units_.back().frees_at_gemm = true; }
   /// A store of `pixels` in `writes` DRAM writes (fewer than the pixels
   /// where compact pixels share a beat; -1: one a pixel).
-  void Store(int64_t pixels, int64_t bytes, int64_t writes = -1) {
+  /// `to_fm`: into the feature-map buffer (Store.to_fm), each pixel a
+  /// write of its port, which the loads' writes take first.
+  void Store(int64_t pixels, int64_t bytes, int64_t writes = -1, bool to_fm = false) {
+    units_.back().store_to_fm = units_.back().store_to_fm || to_fm;
     // A store after another of the unit waits for that one's last pixel to
     // leave the store's pipeline.
     const int64_t cycles = std::max(pixels, Bandwidth(bytes)) + kInstructionCycles +
@@ -287,26 +301,30 @@ class CycleEstimate {
   /// A load's reads as they ran: from, to, how many, and its LoadBeats'
   /// paced_reads and free.
   struct LoadReads {
-    int64_t from, to, reads, paced_reads, free;
+    int64_t from, to, reads, paced_reads, free, fm_writes;
   };
   struct LoadBeats {
     int64_t window = 0;       ///< The load's DRAM cycles.
     int64_t free = 0;         ///< Of those, the cycles without a read.
     int64_t paced_reads = 0;  ///< Its reads when paced to its writes (compact pixels), or -1.
     int64_t writers = 0;      ///< Its writers' cycles (its frame's units and rows).
+    int64_t fm_writes = 0;    ///< Its writes into the feature-map buffer (its frame's).
   };
   struct Unit {
     int64_t compute = 0, post = 0, post_insns = 0, store = 0;
-    std::vector<int64_t> gemms;    ///< Each Gemm's cycles, in order.
-    int64_t fetch = 0;             ///< The DRAM cycles its instruction words take.
-    int64_t waits_from = 0;        ///< Its first load that waits for the unit two before.
-    bool frees_at_gemm = false;    ///< FreesAtGemm.
-    int64_t store_wait = -2;       ///< StoreWait's unit; -2: acc_regions_ units before.
-    int64_t pass = 0;              ///< The cycles of the post side's latest pass.
-    int64_t dual_saved = 0;        ///< What that pass saves as a dual pass, until joined.
-    std::vector<LoadBeats> loads;  ///< In order.
-    int64_t store_words = 0;       ///< The DRAM cycles its stores' writes take.
-    int64_t store_pixels = 0;      ///< The cycles its stores' pixels take, one a cycle.
+    std::vector<int64_t> gemms;     ///< Each Gemm's cycles, in order.
+    int64_t fetch = 0;              ///< The DRAM cycles its instruction words take.
+    int64_t waits_from = 0;         ///< Its first load that waits for the unit two before.
+    bool frees_at_gemm = false;     ///< FreesAtGemm.
+    int64_t store_wait = -2;        ///< StoreWait's unit; -2: `regions` units before.
+    size_t first = 0;               ///< Its group's first unit (BeginGroup).
+    size_t slots = 2, regions = 2;  ///< Its group's UnitSlots and AccRegions.
+    bool store_to_fm = false;       ///< Its stores write the feature-map buffer.
+    int64_t pass = 0;               ///< The cycles of the post side's latest pass.
+    int64_t dual_saved = 0;         ///< What that pass saves as a dual pass, until joined.
+    std::vector<LoadBeats> loads;   ///< In order.
+    int64_t store_words = 0;        ///< The DRAM cycles its stores' writes take.
+    int64_t store_pixels = 0;       ///< The cycles its stores' pixels take, one a cycle.
     /// With post slices: `post` and `store` at the end of each slice.
     std::vector<int64_t> post_marks, store_marks, post_insn_marks, store_insn_marks;
     std::vector<int64_t> store_cycles;  ///< Each store instruction's cycles, in order.
@@ -326,6 +344,7 @@ class CycleEstimate {
   OpuBufferUnits buffer_units_;
   size_t acc_regions_ = 2;
   size_t slots_ = 2;
+  size_t group_first_ = 0;
   std::vector<Unit> units_;
 };
 

@@ -164,6 +164,9 @@ struct InnerProductGroup {
   /// its lanes below L / 2 again L / 2 on, and every Gemm takes two pixels
   /// an issue (Gemm.init PairsFromBias).
   bool dense_pairs = false;
+  /// A chained pair's second group (chained_pairs.h): its input is on chip,
+  /// where the first group left it; its tiles load no window.
+  bool input_on_chip = false;
 
   /// weight(o, ky, kx, i): conv2d [O, kh, kw, I]; depthwise [1, kh, kw, O]
   /// (i unused); fully_connected [O, I] (ky = kx = 0); transpose_conv2d

@@ -22,17 +22,22 @@ namespace opuc::codegen {
 /// one's last pixel through the store's pipeline).
 struct StoreTimeline {
   StoreTimeline(size_t n, int64_t drain_cycles)
-      : begin(n), end(n), write_end(n), pace(n, 1.0), drain(drain_cycles) {}
+      : begin(n), end(n), write_end(n), pace(n, 1.0), yields(n, false), drain(drain_cycles) {}
   std::vector<int64_t> begin, end, write_end;
   std::vector<double> pace;  ///< Writes a cycle while a store writes.
-  size_t writing = 0;        ///< The first store whose writes may not have ended.
+  /// Stores into the feature-map buffer (Store.to_fm): their writes take
+  /// the buffer's write port only where the loads' writes leave it (the
+  /// loads go first), so the loads they meet keep their pace.
+  std::vector<bool> yields;
+  size_t writing = 0;  ///< The first store whose writes may not have ended.
   int64_t drain;
 
   /// Unit u's store, after its computation and the store before; in
   /// `slices` (when each is ready, its cycles), each slice after its
   /// stages, which may leave the store waiting between slices.
   void Place(size_t u, int64_t computed, int64_t cycles, int64_t words, int64_t pixels,
-             const std::vector<std::pair<int64_t, int64_t>>& slices) {
+             const std::vector<std::pair<int64_t, int64_t>>& slices, bool to_fm = false) {
+    yields[u] = to_fm;
     begin[u] = std::max(computed, u > 0 ? end[u - 1] + drain : int64_t{0});
     int64_t waited = begin[u];
     for (const auto& [ready, slice_cycles] : slices)
@@ -65,6 +70,13 @@ struct StoreTimeline {
           std::max<int64_t>(0, std::min(to + writes, write_end[v]) - std::max(from, begin[v]));
       const int64_t met = std::max<int64_t>(0, writing_there - free);
       free = std::max<int64_t>(0, free - writing_there);
+      if (yields[v]) {  // the store waits for the reads instead
+        const int64_t waits =
+            std::max<int64_t>(0, std::min(to, write_end[v]) - std::max(from, begin[v]));
+        write_end[v] += waits;
+        end[v] += waits;
+        continue;
+      }
       write_end[v] += met;
       end[v] += met;
       writes += met;
@@ -79,19 +91,32 @@ struct StoreTimeline {
   /// most half its cycles keeps its pace and the other takes the rest,
   /// or each gets every second cycle (sim/dram_model.h: both start while
   /// the budget is positive, and the pair costs it two cycles' bytes).
-  int64_t MeetLoad(int64_t from, int64_t to, size_t u, int64_t reads, size_t first = 0) {
+  /// A store into the feature-map buffer (`yields`) meets the load's
+  /// `fm_writes` there instead: the load keeps its pace, the store waits.
+  int64_t MeetLoad(int64_t from, int64_t to, size_t u, int64_t reads, size_t first = 0,
+                   int64_t fm_writes = 0) {
     while (writing < u && write_end[writing] <= from && end[writing] <= from) ++writing;
-    const double load_pace =
-        static_cast<double>(reads) / static_cast<double>(std::max<int64_t>(1, to - from));
+    const double span = static_cast<double>(std::max<int64_t>(1, to - from));
+    const double read_pace = static_cast<double>(reads) / span;
+    const double write_pace = std::min(1.0, static_cast<double>(fm_writes) / span);
     int64_t delay = 0;
-    for (size_t v = std::max(writing, first); v < u && load_pace > 0; ++v) {
+    for (size_t v = std::max(writing, first); v < u; ++v) {
+      const double load_pace = yields[v] ? write_pace : read_pace;
+      if (load_pace <= 0) continue;
       if (v > 0 && end[v - 1] + drain > begin[v]) Delay(v, end[v - 1] + drain - begin[v]);
       const int64_t meet_from = std::max(from, begin[v]);
       const double reads_left = load_pace * static_cast<double>(to + delay - meet_from);
       const double writes_left = pace[v] * static_cast<double>(write_end[v] - meet_from);
       if (reads_left <= 0 || writes_left <= 0 || load_pace + pace[v] <= 1.0) continue;
-      const double load_kept = std::min(load_pace, std::max(0.5, 1.0 - pace[v]));
-      const double store_kept = std::min(pace[v], std::max(0.5, 1.0 - load_pace));
+      const double load_kept =
+          yields[v] ? load_pace : std::min(load_pace, std::max(0.5, 1.0 - pace[v]));
+      const double store_kept = std::min(pace[v], std::max(yields[v] ? 0.0 : 0.5, 1.0 - load_pace));
+      if (store_kept <= 0) {  // the load takes every cycle while it reads
+        const auto waits = static_cast<int64_t>(std::lround(reads_left / load_kept));
+        write_end[v] += waits;
+        end[v] += waits;
+        continue;
+      }
       // Until the reads or the writes left are done.
       const double shared = std::min(reads_left / load_kept, writes_left / store_kept);
       const auto writes_later =

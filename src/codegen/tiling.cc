@@ -119,7 +119,9 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
   t.rows_per_out_block = g.window_rows > 0 ? WindowGemms(g) : t.taps * t.blocks;
   t.chunk_rows = std::min(t.rows_per_out_block, t.weight_half);
 
-  const int64_t per_pixel = t.blocks * t.planes;  // fm rows per input pixel of the window
+  // Feature-map rows per input pixel of the window: none for a map a
+  // chained pair keeps on chip (chained_pairs.h).
+  const int64_t per_pixel = g.input_on_chip ? 0 : t.blocks * t.planes;
   // A depthwise window's blocks read `multiplier` lane blocks of output
   // channels; an ordinary window's every one.
   t.residual_per_window = residual_per_window;
@@ -199,7 +201,7 @@ std::vector<Tiling> TallerTilings(const InnerProductGroup& g, const Tiling& fewe
   if (windowed) wy = {g.pool->kh, g.pool->sy, g.pool->pad_top, g.pool->out_h};
   const int64_t along_h = windowed ? wy.pooled : g.out_h;
   const int64_t tiles_h = static_cast<int64_t>(fewest.rows.size());
-  const int64_t per_pixel = fewest.blocks * fewest.planes;
+  const int64_t per_pixel = g.input_on_chip ? 0 : fewest.blocks * fewest.planes;
   for (const int64_t times : {2, 3, 4, 6, 8, 12, 16}) {
     const int64_t th = CeilDiv(along_h, tiles_h * times);
     const std::vector<Span> rows = AxisSpans(g.out_h, th, windowed ? &wy : nullptr, g.store_output);

@@ -17,6 +17,7 @@
 
 #include <vector>
 
+#include "emit.h"
 #include "opuc/codegen/codegen.h"
 #include "tiling.h"
 
@@ -35,6 +36,25 @@ std::vector<Tiling> CandidateTilings(const InnerProductGroup& g, const Tiling& f
 /// none, a half, a quarter or one row, and the rows between `t`'s height.
 /// None where a windowed pool or phases lay the rows out.
 std::vector<Tiling> TaperedTilings(const InnerProductGroup& g, const Tiling& t);
+
+/// A group's step as the search chose it: the tiling and the group's
+/// variant (with or without pointwise pairs) it was emitted with.
+struct SearchedStep {
+  PlannedStep step;
+  Tiling tiling;
+  InnerProductGroup group;
+};
+
+/// The step of `g` (step_search.cc): emitted under each of
+/// CandidateTilings(g, fewest, units) with and without pointwise pairs
+/// where `g` may take them (dense_pairs.h), the fastest by the estimate
+/// (the fewest tiles on a tie) then again with tapered ends. With
+/// `to_feature_map` (a chained pair's first group) only tilings whose
+/// Stores may write the feature-map buffer (ChainTilingRefusal).
+Expected<SearchedStep> SearchStep(const InnerProductGroup& g, const Tiling& fewest,
+                                  const OpuBufferUnits& units, const HwConfig& hw,
+                                  const ConstantPlacement& constants, const GroupLayouts& layouts,
+                                  const PlanOptions& options, bool prefetched);
 
 }  // namespace opuc::codegen
 

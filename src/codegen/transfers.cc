@@ -99,9 +99,14 @@ void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0,
     s.upsample = upsample;
     s.pair = shape == StoreShape::kPairs;
     s.extra_blocks = tile.extra_blocks;
-    estimate.Store(StoreIssueCycles(s, estimate.buffer_units()),
-                   copies * tile.rows * tile.cols * (tile.extra_blocks * tile.block_lanes + lanes),
-                   StoreWrites(s, pixel, L));
+    s.to_fm = shape == StoreShape::kToFeatureMap;
+    // Into the feature-map buffer a row a pixel, through the write port
+    // the loads take first: a write a pixel that waits for the loads'.
+    estimate.Store(
+        StoreIssueCycles(s, estimate.buffer_units()),
+        s.to_fm ? tile.rows * tile.cols * L
+                : copies * tile.rows * tile.cols * (tile.extra_blocks * tile.block_lanes + lanes),
+        s.to_fm ? tile.rows * tile.cols : StoreWrites(s, pixel, L), s.to_fm);
     store.push_back(s);
   }
 }

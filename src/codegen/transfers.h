@@ -69,8 +69,10 @@ struct TileRect {
 
 /// How a Store lays a tile's entries out: a pixel each, each as a 2x2
 /// block of the doubled map (upsample), or two pixels each (pixel pairs:
-/// `tile.cols` then counts pixels, `tile.pitch` entries).
-enum class StoreShape : uint8_t { kPixels, kUpsample, kPairs };
+/// `tile.cols` then counts pixels, `tile.pitch` entries), or a pixel each
+/// into the feature-map buffer (Store.to_fm: the layout's address and
+/// strides count its bytes; a chained pair's first group, emit.h).
+enum class StoreShape : uint8_t { kPixels, kUpsample, kPairs, kToFeatureMap };
 
 /// Stores lanes [c0, c0 + lanes) of `tile` to `layout` at pixel (y0, x0),
 /// one Store per byte plane; with kUpsample, each pixel as a 2x2 block of

@@ -119,6 +119,12 @@ void LoadResidualBlock(const GroupEmitter& e, const Unit& unit, int64_t lane_blo
   }
 }
 
+// How the output tile's pixels go out: to DRAM, or (a chained pair's
+// first group) into the feature-map buffer.
+StoreShape OutputShape(const GroupEmitter& e) {
+  return e.layouts.output_to_fm ? StoreShape::kToFeatureMap : StoreShape::kPixels;
+}
+
 // The residual tiles a unit's ResAdds read: a pair's own, with its last
 // chunk; or, kept per window, every lane block the window's output blocks
 // read, with the window.
@@ -156,7 +162,8 @@ Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place,
   if (place.index == 0 && tiling.constant_rows > 0)
     load.Add(WholeRowsLoad(tiling.constant_row, e.constants.channel_constants, tiling.constant_rows,
                            lanes, e.estimate));
-  if (unit.new_window) LoadInputWindow(e, unit, place, carried_rows, load);
+  if (unit.new_window && e.layouts.input_fm_row < 0)
+    LoadInputWindow(e, unit, place, carried_rows, load);
   if (tiling.residual_per_window) LoadResiduals(e, unit, place, load);
   // The first load after a free window's takes the token; with nothing
   // after the window (resident weights and params), its last load does.
@@ -224,7 +231,7 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
                         unit.ob - k, unit.row.first, unit.col.first, e.estimate, store.insns, k);
     else
       StoreTile(*e.layouts.output, rect, c0, std::min(out_lanes, g.out_c - c0 - k * out_lanes),
-                unit.row.first, unit.col.first, e.estimate, store.insns);
+                unit.row.first, unit.col.first, e.estimate, store.insns, OutputShape(e));
     store.First().pop_prev = true;
     store.Last().push_prev = e.tiling.StoreFrees(unit.pair, pair_count);
     return store;
@@ -243,7 +250,7 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
                       unit.row.first + first, unit.col.first, e.estimate, store.insns);
     else
       StoreTile(*layouts.output, rect, c0, lanes, unit.row.first + first, unit.col.first,
-                e.estimate, store.insns);
+                e.estimate, store.insns, OutputShape(e));
   };
   if (e.tiling.post_slices > 1) {
     // A slice's store waits for its post stages' token (PostSlicesFit: the

@@ -51,7 +51,10 @@ CompileReport Report(const Graph& graph, const HwPartition& partition, const Ste
       r.ops.push_back(name.empty() ? Cat("#", n) : name);
     }
     r.step = step.kind;
-    if (step.kind == StepKind::kOpu) {
+    if (step.chained_into >= 0) {  // its cycles are counted with the next group's step
+      r.tiling = Cat("chained into group ", step.chained_into, "'s step: ", step.tiling);
+      report.opu_macs += group.macs;
+    } else if (step.kind == StepKind::kOpu) {
       r.words = static_cast<int64_t>(step.words.size());
       r.estimated_cycles = step.estimated_cycles;
       r.tiling = step.tiling;

@@ -116,6 +116,21 @@ Expected<Offset<fb::Step>> WriteStep(FlatBufferBuilder& fbb, const HwGroup& grou
   return fb::CreateStep(fbb, group.id, nodes, inputs, outputs, fb::StepKind::OpuStep, opu);
 }
 
+/// A chained pair's one step (docs/codegen.md, "Chained pairs"): both
+/// groups' ops, what either reads from outside the pair, what the second
+/// writes (the first's output never leaves the chip).
+HwGroup ChainedGroup(const HwGroup& first, const HwGroup& second) {
+  HwGroup pair = second;
+  pair.ops = first.ops;
+  pair.ops.insert(pair.ops.end(), second.ops.begin(), second.ops.end());
+  pair.inputs = first.inputs;
+  for (TensorId t : second.inputs)
+    if (std::count(first.outputs.begin(), first.outputs.end(), t) == 0 &&
+        std::count(pair.inputs.begin(), pair.inputs.end(), t) == 0)
+      pair.inputs.push_back(t);
+  return pair;
+}
+
 /// Room for the whole program, so that the builder never grows: growing
 /// copies everything written so far into a buffer half as large again (a
 /// large model's program is tens of megabytes, and fresh pages cost).
@@ -163,11 +178,21 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
     if (a.doubled) version = std::max(version, kDoubledMapsVersion);
   }
   std::vector<Offset<fb::Step>> steps;
+  std::optional<HwGroup> chained;  // a chained pair's first group, written with the next
   for (size_t s = 0; s < plan.steps.size(); ++s) {
-    const HwGroup& group = partition.groups[s];
-    if (plan.steps[s].group != group.id)
+    if (plan.steps[s].group != partition.groups[s].id)
       return InternalError(Cat("planned step ", s, " is for group ", plan.steps[s].group,
-                               ", partition group ", s, " is group ", group.id));
+                               ", partition group ", s, " is group ", partition.groups[s].id));
+    if (plan.steps[s].chained_into >= 0) {
+      if (s + 1 == plan.steps.size() || partition.groups[s + 1].id != plan.steps[s].chained_into)
+        return InternalError(Cat("group ", partition.groups[s].id,
+                                 " is chained to a group that does not follow it"));
+      chained = partition.groups[s];
+      continue;
+    }
+    const HwGroup group =
+        chained ? ChainedGroup(*chained, partition.groups[s]) : partition.groups[s];
+    chained.reset();
     for (const isa::Word& w : plan.steps[s].words) {
       Expected<isa::Instruction> insn = isa::Decode(w);
       if (insn.ok()) version = std::max(version, InstructionVersion(*insn));

@@ -345,6 +345,35 @@ TEST_CASE("the estimator's timeline: a paced load keeps its pace, the writes it 
   CHECK(estimate.Total() == 602);
 }
 
+// Three units of a 100-beat load that writes 100 units of the feature-map
+// buffer, a 100-cycle Gemm and a store of 100 pixels of 64 bytes, into the
+// feature-map buffer (`to_fm`) or DRAM, with latency 10.
+int64_t StoresAfterWindowLoads(bool to_fm) {
+  CycleEstimate estimate(Opu1024WithLatency(10));
+  for (int u = 0; u < 3; ++u) {
+    estimate.BeginUnit();
+    estimate.Load(100 * 64, 0, 0, /*frame=*/100);
+    estimate.Compute(100);
+    estimate.Store(100, 100 * 64, 100, to_fm);
+  }
+  return estimate.Total();
+}
+
+TEST_CASE("the estimator's timeline: a store into the feature map waits for the loads' writes") {
+  // As the first test case to u2's load: u0's store 235..338 (writes to
+  // 335), u1's 345..448. u2's load reads 235..335, and writes a unit a
+  // cycle, as u0's store wants to.
+  // Into the feature-map buffer, whose write port the loads take first:
+  // the load keeps its pace (written 348), u0's store waits its 100 cycles
+  // (to 438, moving u1's to 442..545); u2 computes once u0's store is done,
+  // 438..545; its store max(545, 545 + 4) = 549..652.
+  CHECK(StoresAfterWindowLoads(true) == 652);
+  // Into DRAM, which takes a read and a write each every second cycle:
+  // both go at half pace over 200 cycles, the load's reads to 435 (written
+  // 448), u0's store to 438; u2 computes 456..563, stores 563..666.
+  CHECK(StoresAfterWindowLoads(false) == 666);
+}
+
 // One unit as in the first test case (a 100-beat load, a 100-cycle Gemm, a
 // store of 100 pixels: 345 cycles with latency 10) and its 8 instructions,
 // `prefetched` of them read before the start.

@@ -301,6 +301,7 @@ TEST_CASE("an i16 input: one pass through a window up to 4 taps wide and no pair
 int64_t DoubledDepthwiseArrayCycles(bool doubled_maps) {
   PlanOptions options;
   options.doubled_maps = doubled_maps;
+  options.chained_pairs = 1;  // the depthwise step alone
   const test::SmallModel m = test::MakeDoubledModel("opu1024", 6, 10, options);
   return FirstOpuArrayCycles(test::ReadAligned(m.Write(), "doubled.opup"));  // a/dw
 }

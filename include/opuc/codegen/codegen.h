@@ -37,6 +37,10 @@ struct PlannedStep {
   std::vector<isa::Word> words;
   int64_t estimated_cycles = 0;
   std::string tiling;  ///< "tile 16x16, 2 output blocks, 1 weight chunk", for reports.
+  /// A chained pair's first group (docs/codegen.md, "Chained pairs"): its
+  /// words are in the step of group `chained_into`, the next, which runs
+  /// both and whose program step holds both groups' nodes; -1 otherwise.
+  int32_t chained_into = -1;
   // CPU steps: the partitioner's reason for a CPU group; "not compiled for
   // the OPU yet: node 7 'pool' (max_pool2d) on stage pool: ..." for an OPU
   // group codegen cannot compile yet.
@@ -79,6 +83,11 @@ struct PlanOptions {
   /// of tiles, and keep the one the estimator finds fastest (docs/codegen.md,
   /// Tiling).
   bool tile_search = true;
+  /// Run a depthwise group whose output only the 1x1 group after it reads
+  /// with that group as one OPU step, the map kept in the feature-map
+  /// buffer (docs/codegen.md, "Chained pairs"): 0 where the estimator finds
+  /// that step faster than the two alone, 1 never, 2 wherever it may.
+  int64_t chained_pairs = 0;
   /// Run each tile's post stages and store in this many slices of its rows
   /// where the group allows (docs/codegen.md, "Post slices"); 0: the
   /// tiling search weighs 1, 2 and 4 (1 without the search).

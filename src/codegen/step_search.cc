@@ -1,0 +1,59 @@
+//===- src/codegen/step_search.cc - The fastest tiling of a group ------===//
+#include "chained_pairs.h"
+#include "dense_pairs.h"
+#include "support/format.h"
+#include "tiling_search.h"
+
+namespace opuc::codegen {
+
+Expected<SearchedStep> SearchStep(const InnerProductGroup& g, const Tiling& fewest,
+                                  const OpuBufferUnits& units, const HwConfig& hw,
+                                  const ConstantPlacement& constants, const GroupLayouts& layouts,
+                                  const PlanOptions& options, bool prefetched) {
+  const OpuBufferUnits whole = BufferUnits(hw);
+  const std::vector<Tiling> tilings = CandidateTilings(g, fewest, units, options);
+  InnerProductGroup unpaired = g;
+  unpaired.dense_pairs = false;
+  std::vector<const InnerProductGroup*> variants{&g};
+  if (g.dense_pairs) variants.push_back(&unpaired);
+  const auto fits = [&](const InnerProductGroup& v, const Tiling& t) {
+    return (!v.dense_pairs || DensePairsFit(v, t, whole)) &&
+           (!layouts.output_to_fm || ChainTilingRefusal(v, t, whole).empty());
+  };
+  std::optional<SearchedStep> best;
+  const InnerProductGroup* chosen = &g;
+  size_t fastest = 0;
+  for (const InnerProductGroup* v : variants)
+    for (size_t i = 0; i < tilings.size(); ++i) {
+      if (!fits(*v, tilings[i])) continue;
+      OPUC_ASSIGN_OR_RETURN(PlannedStep step,
+                            EmitInnerProduct(*v, tilings[i], hw, constants, layouts, prefetched));
+      if (!best || step.estimated_cycles < best->step.estimated_cycles) {
+        best = SearchedStep{std::move(step), tilings[i], {}};
+        chosen = v;
+        fastest = i;
+      }
+    }
+  if (!best) return InternalError(Cat("group ", g.group, ": no candidate tiling"));
+  // The fastest again with tapered ends (or, forced, the first of those).
+  const bool taper =
+      options.tapered_tiles == 2 || (options.tapered_tiles == 0 && options.tile_search);
+  if (taper) {
+    const std::vector<Tiling> tapered = TaperedTilings(g, tilings[fastest]);
+    for (size_t i = 0; i < tapered.size(); ++i) {
+      if (!fits(*chosen, tapered[i])) continue;
+      OPUC_ASSIGN_OR_RETURN(PlannedStep step, EmitInnerProduct(*chosen, tapered[i], hw, constants,
+                                                               layouts, prefetched));
+      const bool forced = options.tapered_tiles == 2 && i == 0;
+      if (forced || step.estimated_cycles < best->step.estimated_cycles) {
+        best->step = std::move(step);
+        best->tiling = tapered[i];
+      }
+      if (forced) break;
+    }
+  }
+  best->group = *chosen;
+  return std::move(*best);
+}
+
+}  // namespace opuc::codegen
