@@ -19,8 +19,13 @@ int64_t ChainRows(const InnerProductGroup& first, int64_t lanes) {
   return first.out_h * first.out_w * CeilDiv(first.out_c, lanes);
 }
 
+// An identity pass (no inner product: elementwise ops alone) is not a
+// first group: chained, its ops would join the 1x1's layer as ops before
+// it, and the layers the physical limit counts would move with the
+// chaining (decisions-codegen.md, "Layers, not steps, are the unit of the
+// physical limit").
 bool MayChain(const InnerProductGroup& first, const InnerProductGroup& second) {
-  return first.depthwise && second.group == first.group + 1 &&
+  return first.depthwise && !first.identity && second.group == first.group + 1 &&
          (second.input == first.output ||
           std::any_of(second.pieces.begin(), second.pieces.end(),
                       [&](const InputPiece& p) { return p.tensor == first.output; }));
@@ -30,6 +35,7 @@ std::string ChainRefusal(const Graph& graph, const HwPartition& partition,
                          const InnerProductGroup& first, const InnerProductGroup& second,
                          const OpuBufferUnits& units, const PlanOptions& options) {
   if (!MayChain(first, second)) return "the second does not read the depthwise output";
+  if (first.diagonal) return "the depthwise product runs as a dense one";
   if (!first.store_output || first.pool || first.upsampled != kNoTensor || first.packed ||
       first.pairs || first.Phases() > 1)
     return "the depthwise group stores more than its output, or packed";

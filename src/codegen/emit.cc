@@ -251,11 +251,12 @@ int64_t WindowCarriedRows(const GroupEmitter& e, const HwConfig& hw, const std::
 
 namespace {
 
-// A group's units into `program` and `estimate`, after the units already
-// there (a chained pair's first group's); the tiling as emitted.
+// A group's units into `program` (none: the estimate alone) and
+// `estimate`, after the units already there (a chained pair's first
+// group's); the tiling as emitted.
 Tiling EmitUnits(const InnerProductGroup& group, const Tiling& searched, const HwConfig& hw,
                  const ConstantPlacement& constants, const GroupLayouts& layouts,
-                 CycleEstimate& estimate, std::vector<isa::Instruction>& program) {
+                 CycleEstimate& estimate, std::vector<isa::Instruction>* program) {
   const OpuBufferUnits buffers = BufferUnits(hw);
   Tiling tiling = searched;
   const std::vector<Unit> units = Units(group, tiling, buffers);
@@ -321,7 +322,8 @@ Tiling EmitUnits(const InnerProductGroup& group, const Tiling& searched, const H
     estimate.Fetch(
         static_cast<int64_t>(load.insns.size() + compute.insns.size() + store.insns.size()));
     for (Batch* batch : {&load, &compute, &store})
-      for (isa::Instruction& insn : batch->insns) program.push_back(std::move(insn));
+      if (program != nullptr)
+        for (isa::Instruction& insn : batch->insns) program->push_back(std::move(insn));
   }
   return tiling;
 }
@@ -341,11 +343,12 @@ Expected<PlannedStep> Encoded(const std::vector<isa::Instruction>& program, std:
 
 Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Tiling& searched,
                                        const HwConfig& hw, const ConstantPlacement& constants,
-                                       const GroupLayouts& layouts, bool prefetched) {
+                                       const GroupLayouts& layouts, bool prefetched, bool words) {
   CycleEstimate estimate(hw);
   if (prefetched) estimate.Prefetched(CycleEstimate::PrefetchWords(BufferUnits(hw).lanes));
   std::vector<isa::Instruction> program;
-  const Tiling tiling = EmitUnits(group, searched, hw, constants, layouts, estimate, program);
+  const Tiling tiling =
+      EmitUnits(group, searched, hw, constants, layouts, estimate, words ? &program : nullptr);
   OPUC_ASSIGN_OR_RETURN(PlannedStep step, Encoded(program, group.what));
   step.group = group.group;
   step.tiling = tiling.Text(group);
@@ -359,9 +362,9 @@ Expected<PlannedStep> EmitChainedPair(const ChainedHalf& first, const ChainedHal
   if (prefetched) estimate.Prefetched(CycleEstimate::PrefetchWords(BufferUnits(hw).lanes));
   std::vector<isa::Instruction> program;
   const Tiling t1 =
-      EmitUnits(first.group, first.tiling, hw, first.constants, first.layouts, estimate, program);
+      EmitUnits(first.group, first.tiling, hw, first.constants, first.layouts, estimate, &program);
   const Tiling t2 = EmitUnits(second.group, second.tiling, hw, second.constants, second.layouts,
-                              estimate, program);
+                              estimate, &program);
   OPUC_ASSIGN_OR_RETURN(PlannedStep step,
                         Encoded(program, Cat(first.group.what, " chained to ", second.group.what)));
   step.group = second.group.group;

@@ -30,9 +30,12 @@ struct GroupLayouts {
 /// double-buffered, with the tokens that make the overlap safe
 /// (docs/codegen.md), and the estimated cycles: `prefetched` when an OPU
 /// step runs before it, while which the fetch unit reads its first words.
+/// Without `words`, the estimate and the tiling alone (a search's
+/// candidate: encoding is most of the search's time).
 Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Tiling& tiling,
                                        const HwConfig& hw, const ConstantPlacement& constants,
-                                       const GroupLayouts& layouts, bool prefetched);
+                                       const GroupLayouts& layouts, bool prefetched,
+                                       bool words = true);
 
 /// One group of a chained pair, with what EmitInnerProduct takes.
 struct ChainedHalf {

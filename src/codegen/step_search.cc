@@ -26,8 +26,8 @@ Expected<SearchedStep> SearchStep(const InnerProductGroup& g, const Tiling& fewe
   for (const InnerProductGroup* v : variants)
     for (size_t i = 0; i < tilings.size(); ++i) {
       if (!fits(*v, tilings[i])) continue;
-      OPUC_ASSIGN_OR_RETURN(PlannedStep step,
-                            EmitInnerProduct(*v, tilings[i], hw, constants, layouts, prefetched));
+      OPUC_ASSIGN_OR_RETURN(PlannedStep step, EmitInnerProduct(*v, tilings[i], hw, constants,
+                                                               layouts, prefetched, false));
       if (!best || step.estimated_cycles < best->step.estimated_cycles) {
         best = SearchedStep{std::move(step), tilings[i], {}};
         chosen = v;
@@ -53,6 +53,9 @@ Expected<SearchedStep> SearchStep(const InnerProductGroup& g, const Tiling& fewe
     }
   }
   best->group = *chosen;
+  // The one chosen, with its words.
+  OPUC_ASSIGN_OR_RETURN(
+      best->step, EmitInnerProduct(*chosen, best->tiling, hw, constants, layouts, prefetched));
   return std::move(*best);
 }
 

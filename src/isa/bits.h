@@ -2,21 +2,23 @@
 #ifndef OPUC_SRC_ISA_BITS_H
 #define OPUC_SRC_ISA_BITS_H
 
+#include <algorithm>
 #include <cstdint>
 
 #include "opuc/isa/isa.h"
 
 namespace opuc::isa {
 
+/// `n` one bits (0 <= n <= 64).
+inline uint64_t LowMask(int n) { return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1; }
+
 /// Bits [lsb, lsb + width) of `word` (width <= 64), which may straddle the
 /// two halves.
 inline uint64_t GetBits(const Word& word, int lsb, int width) {
-  uint64_t value = 0;
-  for (int b = 0; b < width; ++b) {
-    const int bit = lsb + b;
-    const uint64_t half = bit < 64 ? word.lo : word.hi;
-    value |= ((half >> (bit % 64)) & 1u) << b;
-  }
+  if (lsb >= 64) return (word.hi >> (lsb - 64)) & LowMask(width);
+  const int low = std::min(width, 64 - lsb);  // the field's bits in the low half
+  uint64_t value = (word.lo >> lsb) & LowMask(low);
+  if (width > low) value |= (word.hi & LowMask(width - low)) << low;
   return value;
 }
 
@@ -28,14 +30,19 @@ inline bool AnyBits(const Word& word, int lsb, int width) {
   return false;
 }
 
-/// Writes the low `width` bits of `value` into bits [lsb, lsb + width).
+/// Writes the low `width` bits of `value` into bits [lsb, lsb + width)
+/// (width <= 64).
 inline void SetBits(Word& word, int lsb, int width, uint64_t value) {
-  for (int b = 0; b < width; ++b) {
-    const int bit = lsb + b;
-    uint64_t& half = bit < 64 ? word.lo : word.hi;
-    const uint64_t mask = uint64_t{1} << (bit % 64);
-    half = ((value >> b) & 1u) ? (half | mask) : (half & ~mask);
+  value &= LowMask(width);
+  if (lsb >= 64) {
+    const uint64_t mask = LowMask(width) << (lsb - 64);
+    word.hi = (word.hi & ~mask) | (value << (lsb - 64));
+    return;
   }
+  const int low = std::min(width, 64 - lsb);  // the field's bits in the low half
+  const uint64_t mask = LowMask(low) << lsb;
+  word.lo = (word.lo & ~mask) | ((value << lsb) & mask);
+  if (width > low) word.hi = (word.hi & ~LowMask(width - low)) | (value >> low);
 }
 
 /// A `width`-bit two's complement value as int64.

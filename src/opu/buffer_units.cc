@@ -43,6 +43,7 @@ int64_t StoreBeatBytes(const isa::StoreInsn& s, const OpuBufferUnits& u) {
 int64_t StoreIssueCycles(const isa::StoreInsn& s, const OpuBufferUnits& u) {
   const int64_t pixel = u.StorePixelBytes(s), beat = u.lanes, co = u.out_lanes;
   if (s.upsample) return s.rows * s.cols * 4 * (1 + s.extra_blocks);
+  if (!s.pair && s.extra_blocks == 0) return s.rows * s.cols;  // a read a pixel (the loop's)
   int64_t cycles = 0;
   for (int64_t r = 0; r < s.rows; ++r)
     for (int64_t c = 0; c < s.cols;) {

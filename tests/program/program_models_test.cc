@@ -72,10 +72,23 @@ std::vector<std::unique_ptr<Device>> Devices(bool rtl) {
 // step's estimate within 5% of the cycles the RTL took, on the main job's
 // model and, in the slow run, on all thirteen (the worst group,
 // selfie_segmentation's 4, a 242-cycle step, is 4.5% over).
+// Whether a step keeps a tensor on chip (a chained pair's Store into the
+// feature-map buffer), which its layers' physical limits count through DRAM.
+bool KeepsTensorOnChip(const ProgramStep& step) {
+  for (const isa::Word& word : step.Words()) {
+    const Expected<isa::Instruction> insn = isa::Decode(word);
+    const auto* store = insn.ok() ? std::get_if<isa::StoreInsn>(&*insn) : nullptr;
+    if (store != nullptr && store->to_fm) return true;
+  }
+  return false;
+}
+
 // Both limits are lower bounds: no step of a real model runs faster on the
-// RTL than its mapping allows (opuc/program/mapping_bound.h), nor, while
-// every step's tensors go through DRAM, than the hardware's physical limit
-// (opuc/program/physical_bound.h), which the mapping's never undercuts.
+// RTL than its mapping allows (opuc/program/mapping_bound.h), nor, where
+// its tensors go through DRAM, than the hardware's physical limit
+// (opuc/program/physical_bound.h), which the mapping's then never
+// undercuts (a chained pair's may: decisions-codegen.md, "Layers, not
+// steps, are the unit of the physical limit").
 void CheckBoundsBelowRtl(const Program& program, const ProgramRun& run) {
   const PhysicalLimit limit(program.graph(), program.hw());
   for (size_t i = 0; i < program.steps().size(); ++i) {
@@ -86,7 +99,7 @@ void CheckBoundsBelowRtl(const Program& program, const ProgramRun& run) {
     const MappingBound mapping = MappingBoundOfStep(program, step, usage).value();
     const PhysicalBound physical = limit.Bound(step.nodes);
     CHECK(physical.cycles > 0);
-    CHECK(physical.cycles <= mapping.cycles());
+    if (!KeepsTensorOnChip(step)) CHECK(physical.cycles <= mapping.cycles());
     CHECK(mapping.cycles() <= run.counters[i].cycles);
   }
 }

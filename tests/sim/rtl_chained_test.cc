@@ -1,4 +1,5 @@
-// Chained pairs on every device (codegen/chained_pairs.h): a depthwise
+// Chained pairs on every device (codegen/chained_pairs.h; opu1024: tiny's
+// array has no depthwise mode, its depthwise convs run on the CPU): a depthwise
 // conv whose output only the 1x1 conv after it reads runs with it as one
 // OPU step, the map kept in the feature-map buffer (Store.to_fm). Small
 // float models of that shape (channels on and off the array's widths,
@@ -115,21 +116,11 @@ TEST_CASE("rtl: a depthwise conv chained to its 1x1 agrees with the reference on
     return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
   };
   for (int i = 0; i < 8; ++i) {
-    PairShape s{draw(3, 30),     draw(3, 40), 16 * draw(1, 9) - 8 * draw(0, 1),
-                8 * draw(1, 12), draw(1, 2),  false};
+    PairShape s{draw(3, 30), draw(3, 40), 8 * draw(2, 18), 8 * draw(1, 12), draw(1, 2), false};
     s.residual = s.stride == 1 && draw(0, 1) == 1;
     if (s.residual) s.co = s.ci;
     CheckChained("opu1024", s, devices);
   }
-}
-
-TEST_CASE("a chained pair on tiny agrees with the reference on the functional simulator") {
-  std::vector<std::unique_ptr<Device>> devices;
-  for (const std::string name : {"ref", "fsim", "cpu"}) devices.push_back(MakeDevice(name).value());
-  // tiny's 8 x 4 array: channels of two and three lane blocks.
-  for (const PairShape& s : {PairShape{6, 9, 12, 8, 1, false}, PairShape{7, 5, 20, 20, 1, true},
-                             PairShape{8, 8, 16, 12, 2, false}})
-    CheckChained("tiny", s, devices);
 }
 
 TEST_CASE("a depthwise output another op reads too is not chained, and the step says why") {
