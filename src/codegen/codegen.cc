@@ -270,24 +270,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
   std::deque<ActivationLayout> packed_inputs;  // the loads' views (packed_rows.h)
   std::deque<ActivationLayout> chained_maps;   // a chained pair's map on chip
   const auto dram_layouts = [&](const codegen::InnerProductGroup& g) {
-    codegen::GroupLayouts layouts;
-    for (const codegen::InputPiece& piece : g.pieces)
-      layouts.inputs.push_back(code.Find(piece.tensor));
-    if (g.pieces.empty() && g.packed)
-      layouts.inputs.push_back(
-          &packed_inputs.emplace_back(codegen::PackedInput(*code.Find(g.input), units)));
-    else if (g.pieces.empty())
-      layouts.inputs.push_back(code.Find(g.input));
-    if (g.store_output) layouts.output = code.Find(g.output);
-    for (const codegen::ResidualStep& res : g.residuals) {
-      const ActivationLayout* at = res.constant.empty() ? code.Find(res.tensor) : nullptr;
-      if (at != nullptr && g.packed)  // packed pixels read the residual packed too
-        at = &packed_inputs.emplace_back(codegen::PackedInput(*at, units));
-      layouts.residuals.push_back(at);
-    }
-    if (g.store_pool) layouts.pool = code.Find(g.pool->tensor);
-    if (g.upsampled != kNoTensor) layouts.upsampled = code.Find(g.upsampled);
-    return layouts;
+    return codegen::DramLayouts(code, g, units, packed_inputs);
   };
   // The step as searched, its tiling text told what the group reads and
   // writes; the weight rows without their copies where it runs without

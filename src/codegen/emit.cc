@@ -282,6 +282,7 @@ Tiling EmitUnits(const InnerProductGroup& group, const Tiling& searched, const H
   const GroupEmitter emitter{group,     tiling,  buffers,  hw.ipa.depthwise_line,
                              constants, layouts, estimate, line_carry};
   const auto unit_count = static_cast<int64_t>(units.size());
+  estimate.Reserve(unit_count);
   const int64_t pair_count = units.back().pair + 1;
   std::vector<int64_t> stored_by(static_cast<size_t>(pair_count), -1);  // a pair's last unit
   for (int64_t index = 0; index < unit_count; ++index) {

@@ -2,6 +2,7 @@
 #ifndef OPUC_SRC_CODEGEN_EMIT_H
 #define OPUC_SRC_CODEGEN_EMIT_H
 
+#include <deque>
 #include <vector>
 
 #include "constants.h"
@@ -36,6 +37,11 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
                                        const HwConfig& hw, const ConstantPlacement& constants,
                                        const GroupLayouts& layouts, bool prefetched,
                                        bool words = true);
+
+/// Where `g`'s values live in `plan`'s DRAM; a packed group's loads read
+/// views of its input and residuals (packed_rows.h), kept in `views`.
+GroupLayouts DramLayouts(const StepPlan& plan, const InnerProductGroup& g,
+                         const OpuBufferUnits& units, std::deque<ActivationLayout>& views);
 
 /// One group of a chained pair, with what EmitInnerProduct takes.
 struct ChainedHalf {

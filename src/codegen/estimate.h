@@ -164,6 +164,8 @@ class CycleEstimate {
   /// computation of the group before, its first Gemms for that group's last
   /// store, and its slots and regions turn from its own first unit.
   void BeginGroup() { group_first_ = units_.size(); }
+  /// Room for `units` more units (a group's, known before its first).
+  void Reserve(int64_t units) { units_.reserve(units_.size() + static_cast<size_t>(units)); }
   int64_t UnitCount() const { return static_cast<int64_t>(units_.size()); }
   /// The unit's Gemms wait for the store of unit `unit` (a whole-pixel
   /// store's tile two before), or for none (-1), not `regions` units
