@@ -66,7 +66,14 @@ std::vector<Tiling> CandidateTilings(const InnerProductGroup& g, const Tiling& f
   // follows its last block).
   const bool weigh_blocks =
       options.store_blocks == 2 || (options.store_blocks == 0 && options.tile_search);
-  if (const int64_t blocks = StoreBlocks(g, units); blocks > 1 && weigh_blocks) {
+  // With pointwise pairs, stores of two blocks too: a group of three or
+  // four puts blocks 2 and 3 half a bank on (Store.extra_blocks), an odd
+  // entry on opu1024, where no Gemm takes output pixels in pairs.
+  const int64_t most_blocks = StoreBlocks(g, units);
+  std::vector<int64_t> group_sizes{most_blocks};
+  if (most_blocks > 2 && g.dense_pairs) group_sizes.push_back(2);
+  for (const int64_t blocks : group_sizes) {
+    if (blocks <= 1 || !weigh_blocks) break;
     std::vector<Tiling> grouped;
     const bool carries = g.window_rows > 0 && units.line_columns > 0;
     for (const bool per_window : {false, true})
@@ -92,7 +99,7 @@ std::vector<Tiling> CandidateTilings(const InnerProductGroup& g, const Tiling& f
       for (size_t i = 0; i < whole; ++i)
         if (std::optional<Tiling> q = StoreGroupsFourDeep(g, grouped[i])) grouped.push_back(*q);
     }
-    if (options.store_blocks == 2 && !grouped.empty()) tilings.clear();
+    if (options.store_blocks == 2 && !grouped.empty() && blocks == most_blocks) tilings.clear();
     for (Tiling& t : grouped) tilings.push_back(std::move(t));
   }
   for (Tiling& t : tilings) t.slots = std::max<int64_t>(2, options.unit_slots);
