@@ -34,7 +34,6 @@ bool MayChain(const InnerProductGroup& first, const InnerProductGroup& second) {
 std::string ChainRefusal(const Graph& graph, const HwPartition& partition,
                          const InnerProductGroup& first, const InnerProductGroup& second,
                          const OpuBufferUnits& units, const PlanOptions& options) {
-  if (!MayChain(first, second)) return "the second does not read the depthwise output";
   if (first.diagonal) return "the depthwise product runs as a dense one";
   if (!first.store_output || first.pool || first.upsampled != kNoTensor || first.packed ||
       first.pairs || first.Phases() > 1)

@@ -30,9 +30,9 @@ int64_t ChainRows(const InnerProductGroup& first, int64_t lanes);
 /// step says why not.
 bool MayChain(const InnerProductGroup& first, const InnerProductGroup& second);
 
-/// Why `first` and `second`, consecutive groups of `partition`, do not run
-/// as a chained pair ("the 1x1 reads more than the depthwise output");
-/// empty when they may: then some tiling of `first` stores beside the map
+/// Why `first` and `second`, a pair that MayChain, do not run as a chained
+/// pair ("the 1x1 reads more than the depthwise output"); empty when they
+/// may: then some tiling of `first` stores beside the map
 /// (ChainTilingRefusal).
 std::string ChainRefusal(const Graph& graph, const HwPartition& partition,
                          const InnerProductGroup& first, const InnerProductGroup& second,
