@@ -43,7 +43,7 @@ Expected<SearchedStep> SearchStep(const InnerProductGroup& g, const Tiling& fewe
     for (size_t i = 0; i < tapered.size(); ++i) {
       if (!fits(*chosen, tapered[i])) continue;
       OPUC_ASSIGN_OR_RETURN(PlannedStep step, EmitInnerProduct(*chosen, tapered[i], hw, constants,
-                                                               layouts, prefetched));
+                                                               layouts, prefetched, false));
       const bool forced = options.tapered_tiles == 2 && i == 0;
       if (forced || step.estimated_cycles < best->step.estimated_cycles) {
         best->step = std::move(step);
