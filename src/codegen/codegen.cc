@@ -26,6 +26,7 @@
 #include "packed_rows.h"
 #include "phases.h"
 #include "support/format.h"
+#include "support/parallel_for.h"
 #include "tiling_search.h"
 
 namespace opuc {
@@ -290,15 +291,80 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     step.tiling = told(r, searched, step.tiling);
     code.steps[r.step] = std::move(step);
   };
-  std::set<TensorId> on_chip;  // the maps chained pairs keep
+  // Every search the steps need, laid out first (the layouts they read
+  // are made here, in order), then run on the threads: each is its own
+  // (support/parallel_for.h), and the steps are settled in order below.
+  struct Search {
+    const codegen::InnerProductGroup* group;
+    const codegen::Tiling* fewest;
+    const OpuBufferUnits* units;
+    const codegen::ConstantPlacement* constants;
+    codegen::GroupLayouts layouts;
+    bool prefetched;
+    std::optional<Expected<codegen::SearchedStep>> result;
+  };
+  std::deque<Search> searches;
+  std::deque<codegen::InnerProductGroup>
+      reading_chip;  // a chained pair's second, its input on chip
+  // Per group: its search alone; for a chained pair's first, the second's
+  // alone and both chained.
+  struct PairSearches {
+    Search *alone, *second_alone = nullptr, *first_chained = nullptr, *second_chained = nullptr;
+  };
+  std::vector<PairSearches> planned;
   for (size_t i = 0; i < ready.size(); ++i) {
     const Ready& r = ready[i];
     // The runtime names each OPU step but the first to the fetch unit while
     // the OPU step before runs (sim/rtl_device.cc).
     const bool prefetched = i > 0;
-    OPUC_ASSIGN_OR_RETURN(codegen::SearchedStep alone,
-                          codegen::SearchStep(r.group, r.tiling, units, hw, r.constants,
-                                              dram_layouts(r.group), options, prefetched));
+    PairSearches p{&searches.emplace_back(
+        Search{&r.group, &r.tiling, &units, &r.constants, dram_layouts(r.group), prefetched, {}})};
+    if (r.chain_first) {
+      const Ready& second = ready[++i];
+      p.second_alone = &searches.emplace_back(Search{&second.group,
+                                                     &second.tiling,
+                                                     &units,
+                                                     &second.constants,
+                                                     dram_layouts(second.group),
+                                                     true,
+                                                     {}});
+      const ActivationLayout& map =
+          chained_maps.emplace_back(codegen::ChainLayout(graph, r.group, r.chain_row, units.lanes));
+      codegen::GroupLayouts first_layouts = dram_layouts(r.group);
+      first_layouts.output = &map;
+      first_layouts.output_to_fm = true;
+      codegen::GroupLayouts second_layouts = dram_layouts(second.group);
+      second_layouts.inputs = {&map};
+      second_layouts.input_fm_row = r.chain_row;
+      codegen::InnerProductGroup& reads_chip = reading_chip.emplace_back(second.group);
+      reads_chip.input_on_chip = true;
+      p.first_chained = &searches.emplace_back(Search{
+          &r.group, &r.chain_tiling, &r.chain_units, &r.constants, first_layouts, prefetched, {}});
+      p.second_chained = &searches.emplace_back(Search{&reads_chip,
+                                                       &second.chain_tiling,
+                                                       &second.chain_units,
+                                                       &second.constants,
+                                                       second_layouts,
+                                                       true,
+                                                       {}});
+    }
+    planned.push_back(p);
+  }
+  ParallelFor(static_cast<int64_t>(searches.size()), options.threads, [&](int64_t k) {
+    Search& s = searches[static_cast<size_t>(k)];
+    s.result = codegen::SearchStep(*s.group, *s.fewest, *s.units, hw, *s.constants, s.layouts,
+                                   options, s.prefetched);
+  });
+  const auto searched = [](Search* s) -> Expected<codegen::SearchedStep> {
+    return std::move(*s->result);
+  };
+  std::set<TensorId> on_chip;  // the maps chained pairs keep
+  size_t next_planned = 0;
+  for (size_t i = 0; i < ready.size(); ++i) {
+    const Ready& r = ready[i];
+    const PairSearches& p = planned[next_planned++];
+    const bool prefetched = p.alone->prefetched;
+    OPUC_ASSIGN_OR_RETURN(codegen::SearchedStep alone, searched(p.alone));
     if (!r.chain_first) {
       if (!r.chain_note.empty())
         alone.step.tiling = Cat("not chained to group ", r.group.group + 1, ": ", r.chain_note,
@@ -308,26 +374,11 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     }
     // A chained pair where its one step is faster than the two alone.
     const Ready& second = ready[++i];
-    OPUC_ASSIGN_OR_RETURN(
-        codegen::SearchedStep second_alone,
-        codegen::SearchStep(second.group, second.tiling, units, hw, second.constants,
-                            dram_layouts(second.group), options, true));
-    const ActivationLayout& map =
-        chained_maps.emplace_back(codegen::ChainLayout(graph, r.group, r.chain_row, units.lanes));
-    codegen::GroupLayouts first_layouts = dram_layouts(r.group);
-    first_layouts.output = &map;
-    first_layouts.output_to_fm = true;
-    codegen::GroupLayouts second_layouts = dram_layouts(second.group);
-    second_layouts.inputs = {&map};
-    second_layouts.input_fm_row = r.chain_row;
-    codegen::InnerProductGroup reads_chip = second.group;
-    reads_chip.input_on_chip = true;
-    OPUC_ASSIGN_OR_RETURN(codegen::SearchedStep first_chained,
-                          codegen::SearchStep(r.group, r.chain_tiling, r.chain_units, hw,
-                                              r.constants, first_layouts, options, prefetched));
-    OPUC_ASSIGN_OR_RETURN(codegen::SearchedStep second_chained,
-                          codegen::SearchStep(reads_chip, second.chain_tiling, second.chain_units,
-                                              hw, second.constants, second_layouts, options, true));
+    OPUC_ASSIGN_OR_RETURN(codegen::SearchedStep second_alone, searched(p.second_alone));
+    OPUC_ASSIGN_OR_RETURN(codegen::SearchedStep first_chained, searched(p.first_chained));
+    OPUC_ASSIGN_OR_RETURN(codegen::SearchedStep second_chained, searched(p.second_chained));
+    const codegen::GroupLayouts& first_layouts = p.first_chained->layouts;
+    const codegen::GroupLayouts& second_layouts = p.second_chained->layouts;
     OPUC_ASSIGN_OR_RETURN(
         PlannedStep pair,
         codegen::EmitChainedPair(

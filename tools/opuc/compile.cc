@@ -93,6 +93,7 @@ int RunCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
   compile.quantize.target_sqnr_db = options.target_sqnr;
   compile.quantize.wide_weights = options.wide_weights;
   compile.quantize.threads = options.threads;
+  compile.plan.threads = options.threads;
   compile.source_name = std::filesystem::path(options.model).filename().string();
   compile.source = std::move(model->file);  // hashed while the compile runs, then let go
   const bool terminal = isatty(STDERR_FILENO) != 0;
@@ -152,8 +153,8 @@ Command AddCompileCommand(CLI::App& app) {
                      "the residual (with --precision mixed or int16; docs/numerics.md 1c)");
         cli.add_option(
                "--threads", o.threads,
-               "Threads for the weights' rounding factors (0: one per core; the result is the same "
-               "for any count)")
+               "Threads for the weights' rounding factors and codegen's tiling searches (0: one "
+               "per core; the program is the same for any count)")
             ->check(CLI::Range(0, 1024))
             ->capture_default_str();
         cli.add_option("--report", o.report,

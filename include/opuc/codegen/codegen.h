@@ -145,6 +145,9 @@ struct PlanOptions {
   /// A 1x1 product of at most half the lanes' channels two output pixels
   /// a cycle (docs/codegen.md, "Pointwise in pairs").
   bool dense_pairs = true;
+  /// Threads the groups' tiling searches run on (0: one per core); the
+  /// program is the same for any count.
+  int threads = 0;
 };
 
 /// Plans one step per group of `partition` (made for `hw` from the

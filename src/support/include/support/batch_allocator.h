@@ -16,9 +16,11 @@
 namespace opuc {
 
 /// Where the C library is glibc on a 64-bit host (and no sanitizer replaced
-/// its allocator): every thread allocates from the one heap, large buffers
-/// too, a freed buffer stays for the next, and the heap's first gigabyte is
-/// marked for transparent huge pages (a fault then maps 2 MB, not 4 KB).
+/// its allocator): an arena a core (the main thread's the heap, worker
+/// threads' their own: one shared arena serializes every allocation), large
+/// buffers from them too, a freed buffer stays for the next, and the heap's
+/// first gigabyte is marked for transparent huge pages (a fault then maps
+/// 2 MB, not 4 KB).
 /// Elsewhere it does nothing. Call it once, before the first thread starts.
 /// Returns whether it set anything up.
 bool PrepareAllocatorForBatchJob();
