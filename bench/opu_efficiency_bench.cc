@@ -155,6 +155,10 @@ int Bench(const std::string& name, const HwConfig& hw) {
   }
   const std::vector<uint8_t>& bytes = compiled->program;
   Expected<Program> program = ReadProgram(nullptr, bytes.data(), bytes.size(), name);
+  if (!program.ok()) {  // the reader's checks refuse it: say why
+    std::fprintf(stderr, "%s: %s\n", name.c_str(), program.status().ToString().c_str());
+    return 1;
+  }
   std::unique_ptr<Device> rtl = MakeDevice("rtl").value();
   const auto start = std::chrono::steady_clock::now();
   Expected<ProgramRun> run =
