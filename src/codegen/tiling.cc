@@ -63,8 +63,12 @@ int64_t StoreBlocks(const InnerProductGroup& g, const OpuBufferUnits& u) {
   const int64_t blocks = packed_pixels ? g.packed->in_pack : CeilDiv(g.out_c, u.out_lanes);
   const int64_t group =
       std::min({blocks, u.lanes / u.out_lanes, int64_t{4}});  // extra_blocks: 2 bits
-  const bool as_is = g.store_output && !g.pool && g.upsampled == kNoTensor && g.Phases() == 1 &&
-                     (!g.packed || packed_pixels) && !g.pairs;
+  // A windowed pool's pooled tile is stored so too, from each block's
+  // entries after its tile's (PlacePool).
+  const bool pool_as_is = !g.pool || (!g.pool->global && !g.PixelsPacked());
+  const bool as_is = (g.store_output || (g.pool && g.store_pool)) && pool_as_is &&
+                     g.upsampled == kNoTensor && g.Phases() == 1 && (!g.packed || packed_pixels) &&
+                     !g.pairs;
   return as_is && group >= 2 ? group : 1;
 }
 
@@ -223,15 +227,23 @@ bool PostSlicesFit(const InnerProductGroup& g) {
   });
 }
 
-bool AccQuartersFit(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u) {
-  // A windowed pool's pooled entries follow the tile's (PlacePool).
+namespace {
+
+/// The accumulator entries the largest tile of `t` takes: its pixels (every
+/// phase's) and a windowed pool's pooled entries after them (PlacePool).
+int64_t TileEntries(const InnerProductGroup& g, const Tiling& t) {
   int64_t pooled_h = 0, pooled_w = 0;
   if (g.pool && !g.pool->global) {
     for (const Span& r : t.rows) pooled_h = std::max(pooled_h, r.pooled);
     for (const Span& c : t.cols) pooled_w = std::max(pooled_w, c.pooled);
   }
-  return t.acc_second == u.AccBank1() &&
-         t.tile_h * t.tile_w * g.Phases() + pooled_h * pooled_w <= t.acc_half / 2;
+  return t.tile_h * t.tile_w * g.Phases() + pooled_h * pooled_w;
+}
+
+}  // namespace
+
+bool AccQuartersFit(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u) {
+  return t.acc_second == u.AccBank1() && TileEntries(g, t) <= t.acc_half / 2;
 }
 
 std::optional<Tiling> FmQuarters(const InnerProductGroup& g, const Tiling& t,
@@ -268,7 +280,7 @@ std::optional<Tiling> StoreGroupsFourDeep(const InnerProductGroup& g, const Tili
   Tiling q = t;
   q.store_depth = 4;
   q.acc_half = t.acc_half / 2;  // a block's room: two tiles' halves, now four quarters
-  if (t.tile_h * t.tile_w * g.Phases() > q.acc_half) return std::nullopt;
+  if (TileEntries(g, t) > q.acc_half) return std::nullopt;
   return q;
 }
 

@@ -223,15 +223,26 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
     // The store group's every block, each pixel's in one beat
     // (StoreBlocks: the output stored as it is; the group one lane block).
     const int64_t k = unit.ob % blocks, c0 = (unit.ob - k) * out_lanes;
-    TileRect rect{e.tiling.AccBase(unit.pair - k), unit.row.kept, unit.col.kept, unit.col.size};
+    const int64_t last_lanes = std::min(out_lanes, g.out_c - c0 - k * out_lanes);
+    const int64_t acc_base = e.tiling.AccBase(unit.pair - k);
+    TileRect rect{acc_base, unit.row.kept, unit.col.kept, unit.col.size};
     rect.extra_blocks = k;
     rect.block_lanes = out_lanes;
     if (g.PixelsPacked())  // blocks 0 to k: a packed pixel's pixels
       StorePackedPixels(g, *layouts.output, rect.acc_addr, rect.rows, rect.cols, rect.pitch,
                         unit.ob - k, unit.row.first, unit.col.first, e.estimate, store.insns, k);
-    else
-      StoreTile(*e.layouts.output, rect, c0, std::min(out_lanes, g.out_c - c0 - k * out_lanes),
-                unit.row.first, unit.col.first, e.estimate, store.insns, OutputShape(e));
+    else if (g.store_output)
+      StoreTile(*e.layouts.output, rect, c0, last_lanes, unit.row.first, unit.col.first, e.estimate,
+                store.insns, OutputShape(e));
+    if (g.pool && g.store_pool) {  // each block's pooled entries after its tile's
+      PostTile tile;
+      PlacePool(g, e.tiling, unit, acc_base, tile);
+      TileRect pooled{tile.pool_base, tile.pool_rows, tile.pool_cols};
+      pooled.extra_blocks = k;
+      pooled.block_lanes = out_lanes;
+      StoreTile(*layouts.pool, pooled, c0, last_lanes, tile.pool_y0, tile.pool_x0, e.estimate,
+                store.insns);
+    }
     store.First().pop_prev = true;
     store.Last().push_prev = e.tiling.StoreFrees(unit.pair, pair_count);
     return store;

@@ -31,15 +31,15 @@ HwConfig Dilating(const char* preset) {
 // How many runs folded the input, laid out compact pixels on and off the
 // granule, ran chains of loads in flight, post stages in slices, four
 // accumulator regions (with a windowed pool's pooled entries too), resident
-// weights, whole-pixel stores, units three and four deep, tapered tiles and
-// windows four deep (with a residual kept per window, and with nothing
-// loaded after a window) and store groups four deep: a draw that reaches
-// none of them proves nothing of them.
+// weights, whole-pixel stores (of a pooled tile too), units three and four
+// deep, tapered tiles and windows four deep (with a residual kept per
+// window, and with nothing loaded after a window) and store groups four
+// deep: a draw that reaches none of them proves nothing of them.
 struct LayoutDraws {
   int folded = 0, on_granule = 0, off_granule = 0, load_chains = 0, after_framed_load = 0,
       sliced = 0, quartered = 0, quartered_pool = 0, resident = 0, store_blocks = 0, three_deep = 0,
       four_deep = 0, tapered = 0, fm_quarters = 0, fm_quarters_residual = 0, window_alone = 0,
-      store_groups_deep = 0;
+      store_groups_deep = 0, pooled_store_blocks = 0;
   void Add(const CaseRun& ran, const Case& c) {
     store_groups_deep += ran.store_groups_deep;
     tapered += ran.tapered;
@@ -50,6 +50,7 @@ struct LayoutDraws {
     three_deep += ran.slots == 3;
     four_deep += ran.slots == 4;
     store_blocks += ran.store_blocks;
+    pooled_store_blocks += ran.store_blocks && c.pool;  // the pooled tile's Stores too
     sliced += ran.sliced;
     resident += ran.resident;
     quartered += ran.quartered;
@@ -118,6 +119,7 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, tiny") {
     layouts.Add(RunCase(c, hw, rng), c);
   }
   layouts.Check();
+  CHECK(layouts.pooled_store_blocks > 0);  // opu1024's: tests/sim/rtl_pooled_stores_test.cc
   CHECK(identity > 0);
   CHECK(second_residual > 0);
   CHECK(average > 0);
