@@ -31,8 +31,9 @@ module opu_acc_buffer
   input  logic                  we_b_i,
   input  logic [opu_pkg::ACC_AW-1:0]     waddr_b_i,
   input  logic [opu_pkg::ENTRY_BITS-1:0] wdata_b_i,
-  input  logic                  we_b2_i,   // and wdata_b2_i at waddr_b_i + 1
-  input  logic [opu_pkg::ENTRY_BITS-1:0] wdata_b2_i,
+  input  logic                  we_b2_i,   // and wdata_b2_i at waddr_b2_i: another RAM than
+  input  logic [opu_pkg::ACC_AW-1:0]     waddr_b2_i,  // waddr_b_i's (a pair's odd entry,
+  input  logic [opu_pkg::ENTRY_BITS-1:0] wdata_b2_i,  // or a pooled one: opu_pool_tail)
   input  logic [opu_pkg::ACC_AW-1:0]     raddr_b_i,
   output logic [opu_pkg::ENTRY_BITS-1:0] rdata_b_o,
   output logic [opu_pkg::ENTRY_BITS-1:0] rdata_b2_o,  // raddr_b_i + 1's (raddr_b_i even)
@@ -91,17 +92,18 @@ module opu_acc_buffer
     logic [EB-1:0] wdata;
     logic [LOW_BITS-1:0] wlow;
     logic [RW-1:0] wrow, rrow;
-    // Each side's first port, or (odd RAMs) its pair's second entry.
+    // Each side's first port, or (odd RAMs) the array's pair's second
+    // entry; the post side's second port writes any RAM its first does not.
     assign a1 = we_i && ram_of(waddr_i) == 3'(k);
     assign a2 = k < 4 && k % 2 == 1 && we2_i && bank_of(waddr_i) == 2'(BANK);
     assign b1 = we_b_i && ram_of(waddr_b_i) == 3'(k);
-    assign b2 = k < 4 && k % 2 == 1 && we_b2_i && bank_of(waddr_b_i) == 2'(BANK);
+    assign b2 = we_b2_i && ram_of(waddr_b2_i) == 3'(k);
     // Never both sides in one bank; were they to write it at once, the
     // post side's write is the one kept.
     assign from_b = b1 || b2;
     assign we = from_b || a1 || a2;
     assign wdata = from_b ? (b2 ? wdata_b2_i : wdata_b_i) : (a2 ? wdata2_i : wdata_i);
-    assign wrow = RW'(row_of(from_b ? waddr_b_i : waddr_i));
+    assign wrow = RW'(row_of(b2 ? waddr_b2_i : from_b ? waddr_b_i : waddr_i));
     assign rrow = RW'(row_of(post_banks_i[BANK] ? raddr_b_i : raddr_i));
     always_comb
       for (int unsigned j = 0; j < opu_pkg::CO; j++)

@@ -121,6 +121,9 @@ class CycleEstimate {
   /// the walk), and one after its last (each tap's value is registered
   /// before it is combined).
   static constexpr int64_t kPoolPipelineCycles = 3;
+  /// A 2x2 window tail's end: its last window finishes the cycle after the
+  /// pass's last entry, waits a cycle in the queue, is written, then done.
+  static constexpr int64_t kWindowTailCycles = 4;
   /// What a post-processing instruction costs besides its entries, and
   /// what the first of a unit waits after the unit's last Gemm (its
   /// retirement, the queue, the start), as the RTL measures them.
@@ -269,12 +272,12 @@ class CycleEstimate {
   }
   /// A Pool that ends the pass before as its tail (PoolEndsPass): it reads
   /// no entry. A sum is written two cycles after the pass's last entry;
-  /// 2x2 windows' `pooled` entries from the cycle after the last window
-  /// reached their RAM, one a cycle.
+  /// 2x2 windows' pooled entries as they complete, beside the pass's own
+  /// writes (opu_pool_tail.sv), the last a few cycles after its last entry.
   void PostTail(int64_t pooled) {
     UndoDual();
     ++units_.back().post_insns;
-    units_.back().post += pooled > 0 ? pooled + 2 : 2;
+    units_.back().post += pooled > 0 ? kWindowTailCycles : 2;
   }
   /// The post instructions so far end a slice of the unit's tile, and the
   /// stores so far store it: that slice's store waits only for its own

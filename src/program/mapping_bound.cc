@@ -210,13 +210,11 @@ Expected<int64_t> OutputPathCycles(const ProgramStep& step, const OpuBufferUnits
             entries(x.acc_addr, x.count, std::is_same_v<T, isa::ResAddInsn>,
                     std::is_same_v<T, isa::TableInsn>, -1);
           } else if constexpr (std::is_same_v<T, isa::PoolInsn>) {
-            // A tail reads no entry; 2x2 windows write their pooled ones after.
+            // A tail reads no entry; 2x2 windows write their pooled ones
+            // beside the pass's writes (hw/rtl/opu_pool_tail.sv).
             if (PoolEndsPass(x, run_addr, run_count)) undo_dual();
             dual_saved = 0;
-            if (!PoolEndsPass(x, run_addr, run_count))
-              post += PoolTaps(x);
-            else if (!x.sum)
-              post += x.out_rows * x.out_cols;
+            if (!PoolEndsPass(x, run_addr, run_count)) post += PoolTaps(x);
             run_addr = -1;
           } else if constexpr (std::is_same_v<T, isa::AverageInsn>) {
             dual_saved = 0;
