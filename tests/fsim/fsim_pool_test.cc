@@ -6,10 +6,10 @@
 namespace opuc::fsim_test {
 namespace {
 
-// An n x n tile (n at most 4) of three lanes in accumulator entries from 0:
-// lane 0, its negation, lane 2 (the output stage passes the loaded bytes
-// through: weight 1, M 1, S 0).
-Bench PassedThrough(int64_t n, const int* lane0, const int* lane2) {
+// An n x n tile (n at most 4) of three lanes in accumulator entries from
+// `entry`: lane 0, its negation, lane 2 (the output stage passes the loaded
+// bytes through: weight 1, M 1, S 0).
+Bench PassedThrough(int64_t n, const int* lane0, const int* lane2, int64_t entry = 0) {
   Bench b;
   for (int p = 0; p < n * n; ++p) b.Bytes(p * 8, {lane0[p], -lane0[p], lane2[p]});
   for (int j = 0; j < 4; ++j) {
@@ -19,8 +19,12 @@ Bench PassedThrough(int64_t n, const int* lane0, const int* lane2) {
   b.Add(Load(0, 0, 0, 1, n * n, 8 * n * n));
   b.Add(Load(1, 0, 128, 1, 1, 32));
   b.Add(With(Load(2, 0, 192, 1, 1, 32), kPushNext));
-  b.Add(With(Gemm(0, n, n, n, 1), kPopPrev));
-  b.Add(Output(n * n, -128, 127));
+  GemmInsn gemm = Gemm(0, n, n, n, 1);
+  gemm.acc_addr = entry;
+  b.Add(With(gemm, kPopPrev));
+  OutputInsn output = Output(n * n, -128, 127);
+  output.acc_addr = entry;
+  b.Add(output);
   return b;
 }
 
@@ -269,6 +273,33 @@ TEST_CASE("2x2 max windows at stride 2 end the stages over their 4x4 source, whi
   CHECK(b.Signed(320, 4) == std::vector<int>{0, 0, -8, 0});
   CHECK(b.Signed(344, 4) == std::vector<int>{1, -1, -100, 0});
   CHECK(counters.post_entries == 16 + 16);  // the Output's entries, the pool's taps
+}
+
+TEST_CASE("2x2 max windows over a source in the accumulator's sums bank: the same maxes") {
+  // The test above with the source and the pooled entries in tiny's sums
+  // bank (entries 299 to 340), one RAM: the RTL's tail writes a window's
+  // pooled entry beside the pass's own write only into another RAM
+  // (hw/rtl/opu_pool_tail.sv), so here each waits, its queue fills and the
+  // windows after are written from its block RAM once the pass is done.
+  const int lane0[] = {5, -3, 9, 7, 12, -1, -8, 4, -6, 2, 3, -2, 0, -9, 11, 1};
+  const int lane2[] = {-7, -3, -20, -12, -9, -30, -5, -6, -1, -2, -3, -4, -8, -7, -6, -100};
+  constexpr int64_t kSums = 299;
+  Bench b = PassedThrough(4, lane0, lane2, kSums);
+  PoolInsn pool;
+  pool.src_addr = kSums;
+  pool.src_rows = pool.src_cols = 4;
+  pool.dst_addr = kSums + 16;
+  pool.out_rows = pool.out_cols = 2;
+  pool.size_y = pool.size_x = pool.stride_y = pool.stride_x = 2;
+  b.Add(With(pool, kPushNext));
+  StoreInsn pooled = Store(2, 2, 2, 256, 16);
+  pooled.acc_addr = kSums + 16;
+  b.Add(With(pooled, kPopPrev));
+  REQUIRE(b.Run().ok());
+  CHECK(b.Signed(256, 4) == std::vector<int>{12, 3, -3, 0});
+  CHECK(b.Signed(264, 4) == std::vector<int>{9, 8, -5, 0});
+  CHECK(b.Signed(272, 4) == std::vector<int>{2, 9, -1, 0});
+  CHECK(b.Signed(280, 4) == std::vector<int>{11, 2, -3, 0});
 }
 
 TEST_CASE("a global max pool gathers its window over tiles") {
