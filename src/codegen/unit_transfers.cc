@@ -243,6 +243,11 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
       StoreTile(*layouts.pool, pooled, c0, last_lanes, tile.pool_y0, tile.pool_x0, e.estimate,
                 store.insns);
     }
+    if (store.insns.empty()) {  // no pixels: a Store of none carries the tokens
+      isa::StoreInsn none;
+      none.lanes = 1;
+      store.Add(none);
+    }
     store.First().pop_prev = true;
     store.Last().push_prev = e.tiling.StoreFrees(unit.pair, pair_count);
     return store;
