@@ -13,7 +13,8 @@
 // port (opu_sdp_ram.sv), their even and odd entries, so that a side writes
 // a pair of entries e and e + 1 (e even) in one cycle (we2_i: wdata2_i at
 // e + 1), and the post side reads one (rdata_b2_o: raddr_b_i + 1); bank 2
-// is one. The store reads only an entry's low 16 bits a lane (opu_store),
+// is one. A third post-side port writes a 2x2 pool tail's pooled entry into
+// a RAM the other two leave alone that cycle. The store reads only an entry's low 16 bits a lane (opu_store),
 // from a copy of those beside each RAM: banks 0 and 1 at one offset, so
 // that a pixel's blocks k and k + 1 (the odd ones in the other bank,
 // Store.extra_blocks) come out together (store_rdata_o, store_rdata2_o).
@@ -31,9 +32,11 @@ module opu_acc_buffer
   input  logic                  we_b_i,
   input  logic [opu_pkg::ACC_AW-1:0]     waddr_b_i,
   input  logic [opu_pkg::ENTRY_BITS-1:0] wdata_b_i,
-  input  logic                  we_b2_i,   // and wdata_b2_i at waddr_b2_i: another RAM than
-  input  logic [opu_pkg::ACC_AW-1:0]     waddr_b2_i,  // waddr_b_i's (a pair's odd entry,
-  input  logic [opu_pkg::ENTRY_BITS-1:0] wdata_b2_i,  // or a pooled one: opu_pool_tail)
+  input  logic                  we_b2_i,   // and wdata_b2_i at waddr_b_i + 1
+  input  logic [opu_pkg::ENTRY_BITS-1:0] wdata_b2_i,
+  input  logic                  we_pool_i,     // and wdata_pool_i at waddr_pool_i, a RAM
+  input  logic [opu_pkg::ACC_AW-1:0]     waddr_pool_i,  // the post side's others do not
+  input  logic [opu_pkg::ENTRY_BITS-1:0] wdata_pool_i,  // write (opu_pool_tail)
   input  logic [opu_pkg::ACC_AW-1:0]     raddr_b_i,
   output logic [opu_pkg::ENTRY_BITS-1:0] rdata_b_o,
   output logic [opu_pkg::ENTRY_BITS-1:0] rdata_b2_o,  // raddr_b_i + 1's (raddr_b_i even)
@@ -88,22 +91,25 @@ module opu_acc_buffer
                                    BANK == 1 ? opu_pkg::ACC_SUMS : opu_pkg::ACC_ENTRIES;
     localparam int unsigned DEPTH = k == 4 ? LAST - FIRST : (LAST - FIRST + 1 - k % 2) / 2;
     localparam int unsigned RW = DEPTH > 1 ? $clog2(DEPTH) : 1;
-    logic a1, a2, b1, b2, we, from_b;
+    logic a1, a2, b1, b2, b3, we, from_b;
     logic [EB-1:0] wdata;
     logic [LOW_BITS-1:0] wlow;
     logic [RW-1:0] wrow, rrow;
-    // Each side's first port, or (odd RAMs) the array's pair's second
-    // entry; the post side's second port writes any RAM its first does not.
+    // Each side's first port, or (odd RAMs) its pair's second entry.
     assign a1 = we_i && ram_of(waddr_i) == 3'(k);
     assign a2 = k < 4 && k % 2 == 1 && we2_i && bank_of(waddr_i) == 2'(BANK);
     assign b1 = we_b_i && ram_of(waddr_b_i) == 3'(k);
-    assign b2 = we_b2_i && ram_of(waddr_b2_i) == 3'(k);
+    assign b2 = k < 4 && k % 2 == 1 && we_b2_i && bank_of(waddr_b_i) == 2'(BANK);
+    // A pooled entry, into a RAM the post side's first two ports leave
+    // alone that cycle; its address comes from a register.
+    assign b3 = we_pool_i && ram_of(waddr_pool_i) == 3'(k);
     // Never both sides in one bank; were they to write it at once, the
     // post side's write is the one kept.
-    assign from_b = b1 || b2;
+    assign from_b = b1 || b2 || b3;
     assign we = from_b || a1 || a2;
-    assign wdata = from_b ? (b2 ? wdata_b2_i : wdata_b_i) : (a2 ? wdata2_i : wdata_i);
-    assign wrow = RW'(row_of(b2 ? waddr_b2_i : from_b ? waddr_b_i : waddr_i));
+    assign wdata = b3 ? wdata_pool_i : from_b ? (b2 ? wdata_b2_i : wdata_b_i)
+                                            : (a2 ? wdata2_i : wdata_i);
+    assign wrow = RW'(row_of(b3 ? waddr_pool_i : from_b ? waddr_b_i : waddr_i));
     assign rrow = RW'(row_of(post_banks_i[BANK] ? raddr_b_i : raddr_i));
     always_comb
       for (int unsigned j = 0; j < opu_pkg::CO; j++)

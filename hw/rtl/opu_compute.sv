@@ -47,9 +47,11 @@ module opu_compute
   output logic                  post_acc_we_o,
   output logic [31:0]           post_acc_waddr_o,
   output logic [opu_pkg::ENTRY_BITS-1:0] post_acc_wdata_o,
-  output logic                  post_acc_we2_o,  // and post_acc_wdata2_o at post_acc_waddr2_o
-  output logic [31:0]           post_acc_waddr2_o,
+  output logic                  post_acc_we2_o,  // and post_acc_wdata2_o at post_acc_waddr_o + 1
   output logic [opu_pkg::ENTRY_BITS-1:0] post_acc_wdata2_o,
+  output logic                  post_pool_we_o,  // a 2x2 tail's pooled entry (opu_pool_tail)
+  output logic [31:0]           post_pool_waddr_o,
+  output logic [opu_pkg::ENTRY_BITS-1:0] post_pool_wdata_o,
   output logic [63:0]           gemm_issues_o,
   output logic [63:0]           post_entries_o
 );
@@ -78,8 +80,8 @@ module opu_compute
     .param_raddr_o(stage_param), .param_rdata_i(post_param_rdata_i),
     .acc_raddr_o(stage_acc_r), .acc_rdata_i(post_acc_rdata_i), .acc_rdata2_i(post_acc_rdata2_i),
     .acc_we_o(stage_we), .acc_waddr_o(stage_acc_w), .acc_wdata_o(stage_wdata),
-    .acc_we2_o(stage_we2), .acc_waddr2_o(post_acc_waddr2_o), .acc_wdata2_o(post_acc_wdata2_o),
-    .entries_o(entries)
+    .acc_we2_o(stage_we2), .acc_wdata2_o(post_acc_wdata2_o), .pool_we_o(post_pool_we_o),
+    .pool_waddr_o(post_pool_waddr_o), .pool_wdata_o(post_pool_wdata_o), .entries_o(entries)
   );
   opu_pool u_pool (
     .clk_i, .rst_ni, .start_i(post_start_i && is_pool), .insn_i(post_insn_i),

@@ -6,10 +6,12 @@
 // RAM's read a cycle before).
 //
 // A window's pooled entry is written to the accumulator (dst on, in window
-// order) while the pass runs, through the post side's second write port:
-// it waits in a queue of two for a cycle in which the pass's own write goes
-// to another of the accumulator's RAMs (banks 0 and 1 are each an even and
-// an odd RAM, and the pass's consecutive entries alternate between them),
+// order) while the pass runs, through a write port of its own
+// (opu_acc_buffer's pool port): it waits in a queue of two for a cycle in
+// which the pass's own write goes to another of the accumulator's RAMs
+// (banks 0 and 1 are each an even and an odd RAM, and the pass's
+// consecutive entries alternate between them; the RAM of its next write is
+// worked out a cycle ahead, from the one before, so the choice is short),
 // so codegen's passes end a few cycles after their last entry rather than
 // a cycle a pooled entry later. A window that finds the queue full is
 // written after the pass instead, read back from the block RAM with every
@@ -26,9 +28,10 @@ module opu_pool_tail
   input  logic                  entry_valid_i,  // the pass writes this entry now
   input  logic [opu_pkg::ENTRY_BITS-1:0] entry_i,
   input  logic                  last_i,      // ... and it is the pass's last
-  input  logic                  main_we_i,   // the pass's own write this cycle, whose RAM
-  input  logic [31:0]           main_waddr_i,  // the tail's may not take
-  output logic                  we_o,        // the second write port
+  input  logic [31:0]           first_i,     // the pass's first entry, held
+  input  logic                  main_we_i,   // the pass writes an entry this cycle (its
+  input  logic [31:0]           main_waddr_i,  // entries one after another), here
+  output logic                  we_o,        // the pool write port
   output logic [31:0]           waddr_o,
   output logic [opu_pkg::ENTRY_BITS-1:0] wdata_o,
   output logic                  done_o       // a cycle, after the last pooled entry's write
@@ -49,8 +52,11 @@ module opu_pool_tail
   logic [AW-1:0] pair_at_q, last_at_q;
   // The queue of finished windows: slot 0 its head.
   logic          head_valid_q, next_valid_q;  // the head, the one behind it
-  logic [AW-1:0] head_at_q, next_at_q;
+  logic [31:0]   head_addr_q, next_addr_q;
+  logic [2:0]    head_ram_q, next_ram_q;
   logic [W-1:0]  head_value_q, next_value_q;
+  logic [31:0]   finished_addr;  // the finished window's entry
+  logic [2:0]    main_ram_q;     // the RAM the pass's next write goes to
   logic          finished, pop, room;
   logic          head_valid, second_valid;  // the queue's valid bits: the head out, a window in
   // The first window the queue had no room for (dropped_q), written after
@@ -89,8 +95,8 @@ module opu_pool_tail
 
   // The head goes out in a cycle the pass writes another RAM or none.
   assign finished = pair_q && pair_second_q;
-  assign pop = head_valid_q && !read_q &&
-               (!main_we_i || ram_of(main_waddr_i) != ram_of(32'(dst_i) + 32'(head_at_q)));
+  assign finished_addr = 32'(dst_i) + 32'(pair_at_q);
+  assign pop = head_valid_q && !read_q && (!main_we_i || main_ram_q != head_ram_q);
   assign room = !next_valid_q || pop;
   always_comb begin
     head_valid = pop ? next_valid_q : head_valid_q;
@@ -101,7 +107,7 @@ module opu_pool_tail
     end
   end
   assign we_o = read_q || pop;
-  assign waddr_o = read_q ? write_at_q : 32'(dst_i) + 32'(head_at_q);
+  assign waddr_o = read_q ? write_at_q : head_addr_q;
   assign wdata_o = widened(read_q ? partial : head_value_q);
 
   always_ff @(posedge clk_i) begin
@@ -114,18 +120,25 @@ module opu_pool_tail
     if (pair_q) last_at_q <= pair_at_q;
     // The queue shifts as its head goes; a finished window joins behind.
     if (pop) begin
-      head_at_q <= next_at_q;
+      head_addr_q <= next_addr_q;
+      head_ram_q <= next_ram_q;
       head_value_q <= next_value_q;
     end
     if (finished && room) begin
       if (pop ? next_valid_q : head_valid_q) begin
-        next_at_q <= pair_at_q;
+        next_addr_q <= finished_addr;
+        next_ram_q <= ram_of(finished_addr);
         next_value_q <= combined;
       end else begin
-        head_at_q <= pair_at_q;
+        head_addr_q <= finished_addr;
+        head_ram_q <= ram_of(finished_addr);
         head_value_q <= combined;
       end
     end
+    // The pass writes its entries one after another: its next write's RAM
+    // is the one after its last write's entry, or its first entry's.
+    if (start_i) main_ram_q <= ram_of(first_i);
+    else if (main_we_i) main_ram_q <= ram_of(main_waddr_i + 32'd1);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

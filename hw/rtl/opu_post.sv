@@ -16,7 +16,7 @@
 // no pass of its own over the entries. One of 2x2 max windows at stride 2
 // (tail_window_i) is opu_pool_tail: it takes each entry as it is written
 // and writes each window's pooled entry as the window completes, through
-// the second write port. One that sums all the
+// a write port of its own (pool_we_o). One that sums all the
 // entries into one (a global pool's numerator) adds each entry written
 // into a running sum a register later (so the add does not follow the
 // stages' last step on one path) and writes the sum to the pool's dst two
@@ -54,9 +54,11 @@ module opu_post
   output logic                  acc_we_o,
   output logic [31:0]           acc_waddr_o,
   output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata_o,
-  output logic                  acc_we2_o,     // and acc_wdata2_o at acc_waddr2_o: a dual pass's
-  output logic [31:0]           acc_waddr2_o,  // odd entry (acc_waddr_o + 1) or a pooled one
+  output logic                  acc_we2_o,     // and acc_wdata2_o at acc_waddr_o + 1
   output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata2_o,
+  output logic                  pool_we_o,     // a 2x2 tail's pooled entry, into a RAM
+  output logic [31:0]           pool_waddr_o,  // the two above leave alone (opu_pool_tail)
+  output logic [opu_pkg::ENTRY_BITS-1:0] pool_wdata_o,
   output logic [2:0]            entries_o  // entries passed this cycle, one a chained stage or tail
 );
   localparam int unsigned TABLE_ROWS = (2 * 257 + opu_pkg::L - 1) / opu_pkg::L;
@@ -107,9 +109,7 @@ module opu_post
   logic        tail_q, tail_first_q, tail_last_q, tail_write_q, written_valid_q;
   logic [opu_pkg::ENTRY_BITS-1:0] written_q, sum_q, summed;
   logic [31:0] tail_dst_q;
-  logic        window_q, window_we, window_done;  // a 2x2 window tail's pass, its writes
-  logic [31:0] window_waddr;
-  logic [opu_pkg::ENTRY_BITS-1:0] window_wdata;
+  logic        window_q, window_done;  // a 2x2 window tail's pass, its end
 
   assign first_op = `OPU_FIELD(insn_i, OPCODE);
   assign first_addr = `OPU_FIELD(insn_i, OUTPUT_ACC_ADDR);
@@ -224,20 +224,17 @@ module opu_post
   opu_pool_tail u_pool_tail (
     .clk_i, .rst_ni, .start_i(start_i && tail_i && tail_window_i), .src_cols_i(tail_src_cols_i),
     .dst_i(tail_dst_i), .entry_valid_i(window_q && write_valid), .entry_i(stage_out[links_i]),
-    .last_i(window_q && write_valid && !younger && !running_q),
-    .main_we_i(acc_we_o), .main_waddr_i(acc_waddr_o), .we_o(window_we),
-    .waddr_o(window_waddr), .wdata_o(window_wdata), .done_o(window_done)
+    .last_i(window_q && write_valid && !younger && !running_q), .first_i(first_entry),
+    .main_we_i(acc_we_o), .main_waddr_i(acc_waddr_o), .we_o(pool_we_o),
+    .waddr_o(pool_waddr_o), .wdata_o(pool_wdata_o), .done_o(window_done)
   );
   assign acc_we_o = write_valid || tail_write_q;
   assign acc_waddr_o = tail_write_q ? tail_dst_q
                      : is_average ? addr_q[opu_pkg::AVERAGE_CYCLES] : links_i == 2'd0 ? addr_q[D]
                      : links_i == 2'd1 ? addr_q[2 * D + 1] : addr_q[3 * D + 2];
   assign acc_wdata_o = tail_write_q ? sum_q : stage_out[links_i];
-  // The second write port: a dual pass's odd entry, or a 2x2 tail's pooled
-  // entry in a cycle the first writes another RAM (opu_pool_tail).
-  assign acc_we2_o = (dual_q && write_valid) || window_we;
-  assign acc_waddr2_o = window_we ? window_waddr : acc_waddr_o + 32'd1;
-  assign acc_wdata2_o = window_we ? window_wdata : stage_out[1];
+  assign acc_we2_o = dual_q && write_valid;
+  assign acc_wdata2_o = stage_out[1];
   // The tail's running sum with the entry written a cycle ago, lane by
   // lane, as the Pool adds its taps.
   always_comb

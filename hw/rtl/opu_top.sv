@@ -136,8 +136,9 @@ module opu_top
   // Buffers.
   logic [2:0]  load_we;
   logic [31:0] load_waddr, fm_raddr, wgt_raddr, param_raddr, acc_raddr, acc_waddr, store_raddr;
-  logic [31:0] post_fm_raddr, post_param_raddr, post_acc_raddr, post_acc_waddr, post_acc_second_waddr;
-  logic        post_acc_we, post_acc_we2, acc_we2;
+  logic [31:0] post_fm_raddr, post_param_raddr, post_acc_raddr, post_acc_waddr, post_pool_waddr;
+  logic        post_acc_we, post_acc_we2, acc_we2, post_pool_we;
+  logic [opu_pkg::ENTRY_BITS-1:0] post_pool_wdata;
   logic [opu_pkg::BEAT_BITS-1:0]  post_fm_rdata;
   logic [opu_pkg::PARAM_BITS-1:0] post_param_rdata;
   logic [opu_pkg::WGT_BITS-1:0]   wgt_rdata_unused, wgt_next_unused;
@@ -231,8 +232,8 @@ module opu_top
     .we2_i(acc_we2), .wdata2_i(acc_wdata2),
     .raddr_i(acc_raddr[opu_pkg::ACC_AW-1:0]), .rdata_o(acc_rdata), .we_b_i(post_acc_we),
     .waddr_b_i(post_acc_waddr[opu_pkg::ACC_AW-1:0]), .wdata_b_i(post_acc_wdata),
-    .we_b2_i(post_acc_we2), .waddr_b2_i(post_acc_second_waddr[opu_pkg::ACC_AW-1:0]),
-    .wdata_b2_i(post_acc_wdata2),
+    .we_b2_i(post_acc_we2), .wdata_b2_i(post_acc_wdata2), .we_pool_i(post_pool_we),
+    .waddr_pool_i(post_pool_waddr[opu_pkg::ACC_AW-1:0]), .wdata_pool_i(post_pool_wdata),
     .raddr_b_i(post_acc_raddr[opu_pkg::ACC_AW-1:0]), .rdata_b_o(post_acc_rdata),
     .rdata_b2_o(post_acc_rdata2),
     .post_banks_i(post_banks),
@@ -268,7 +269,8 @@ module opu_top
     .post_acc_rdata2_i(post_acc_rdata2),
     .post_acc_we_o(post_acc_we), .post_acc_waddr_o(post_acc_waddr),
     .post_acc_wdata_o(post_acc_wdata), .post_acc_we2_o(post_acc_we2),
-    .post_acc_waddr2_o(post_acc_second_waddr), .post_acc_wdata2_o(post_acc_wdata2),
+    .post_acc_wdata2_o(post_acc_wdata2), .post_pool_we_o(post_pool_we),
+    .post_pool_waddr_o(post_pool_waddr), .post_pool_wdata_o(post_pool_wdata),
     .gemm_issues_o(gemm_issues), .post_entries_o(post_entries)
   );
   assign dram_wait[E_COMPUTE] = 1'b0;
