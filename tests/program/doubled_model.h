@@ -41,9 +41,7 @@ inline Graph DoubledFloatModel(int64_t h, int64_t w, int64_t channels) {
     return b.Op(OpKind::kRelu6, name + "/relu6", {b.Op(OpKind::kAdd, name + "/add", {p, in})});
   };
   b.Output(block(block(x, "a", -0.3f), "b", -0.25f));
-  Expected<Graph> graph = std::move(b).Finish();
-  REQUIRE_MESSAGE(graph.ok(), graph.status().ToString());
-  return std::move(graph).value();
+  return Finished(std::move(b));
 }
 
 /// The model quantized, partitioned and planned for `hw` with `options`.

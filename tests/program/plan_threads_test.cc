@@ -29,9 +29,7 @@ Graph ModelWithPair() {
            {d, b.ConstantF32("pw/w", {16, 1, 1, 16}, test::Ramp(256, 0.02f, -0.4f))}, same);
   p = b.Op(OpKind::kAdd, "add", {p, c});
   b.Output(b.Op(OpKind::kRelu, "out", {p}));
-  Expected<Graph> graph = std::move(b).Finish();
-  REQUIRE_MESSAGE(graph.ok(), graph.status().ToString());
-  return std::move(graph).value();
+  return test::Finished(std::move(b));
 }
 
 void CheckSameOnThreads(const std::string& hw, const Graph& model, int64_t chained_pairs) {

@@ -29,6 +29,13 @@ inline std::vector<float> Ramp(size_t n, float step, float start) {
   return v;
 }
 
+/// The graph `b` builds, which a test's builder must finish.
+inline Graph Finished(GraphBuilder&& b) {
+  Expected<Graph> graph = std::move(b).Finish();
+  REQUIRE_MESSAGE(graph.ok(), graph.status().ToString());
+  return std::move(graph).value();
+}
+
 inline Graph SmallFloatModel(bool normalized = false, bool cpu_tail = false) {
   GraphBuilder b("small");
   TensorId image = b.Input("image", DType::kF32, {1, 10, 10, 3});
@@ -63,9 +70,7 @@ inline Graph SmallFloatModel(bool normalized = false, bool cpu_tail = false) {
   const TensorId flat = b.Op(OpKind::kReshape, "flatten", {p}, shape);
   b.Output(b.Op(OpKind::kFullyConnected, "fc",
                 {flat, b.ConstantF32("fc/w", {6, 500}, Ramp(3000, 0.01f, -0.06f))}));
-  Expected<Graph> graph = std::move(b).Finish();
-  REQUIRE_MESSAGE(graph.ok(), graph.status().ToString());
-  return std::move(graph).value();
+  return Finished(std::move(b));
 }
 
 inline std::vector<HostTensor> SeededInputs(const Graph& graph, uint64_t seed) {

@@ -13,6 +13,7 @@
 #include <random>
 
 #include "doubled_model.h"
+#include "every_device.h"
 #include "opuc/runtime/run_program.h"
 #include "rtl.h"
 
@@ -48,9 +49,7 @@ Graph PairModel(const PairShape& s) {
   p = b.Op(OpKind::kRelu, "relu", {p});
   b.Output(p);
   if (s.shared) b.Output(b.Op(OpKind::kRelu, "other", {d}));
-  Expected<Graph> graph = std::move(b).Finish();
-  REQUIRE_MESSAGE(graph.ok(), graph.status().ToString());
-  return std::move(graph).value();
+  return test::Finished(std::move(b));
 }
 
 int OpuSteps(const Program& program) {
@@ -82,10 +81,7 @@ void CheckChained(const std::string& hw, const PairShape& s,
   CHECK(test::CountTilings(plain, "chained") == 0);
   const Program plain_program = test::ReadAligned(plain.Write(), "plain.opup");
   CHECK(OpuSteps(program) + 1 == OpuSteps(plain_program));
-  Expected<VerifyResult> verify =
-      VerifyProgram(program, devices, test::SeededInputs(m.graph(), 21));
-  REQUIRE_MESSAGE(verify.ok(), verify.status().ToString());
-  CHECK_FALSE(verify->divergence.has_value());
+  test::CheckAgree(program, devices, test::SeededInputs(m.graph(), 21));
   Expected<ProgramRun> a = RunProgram(program, *devices[0], test::SeededInputs(m.graph(), 22));
   Expected<ProgramRun> b =
       RunProgram(plain_program, *devices[0], test::SeededInputs(m.graph(), 22));
@@ -97,10 +93,7 @@ void CheckChained(const std::string& hw, const PairShape& s,
 }
 
 TEST_CASE("rtl: a depthwise conv chained to its 1x1 agrees with the reference on every device") {
-  rtl::RegisterRtlDevice();
-  std::vector<std::unique_ptr<Device>> devices;
-  for (const std::string& name : DeviceNames()) devices.push_back(MakeDevice(name).value());
-  REQUIRE(devices.size() == 4);
+  const std::vector<std::unique_ptr<Device>> devices = test::EveryDevice();
   // One output block; part of a lane block, with a residual add; a lane
   // block and a part (two Stores a pixel); half the feature-map buffer
   // (64 x 64 x 24); stride 2. (Maps of Co / 2 channels or fewer read

@@ -8,8 +8,7 @@
 #include <doctest/doctest.h>
 
 #include "doubled_model.h"
-#include "opuc/runtime/run_program.h"
-#include "rtl.h"
+#include "every_device.h"
 
 namespace opuc {
 namespace {
@@ -26,16 +25,10 @@ Graph Expansion(int64_t h, int64_t w, int64_t ci, int64_t co) {
             b.ConstantF32("pw/b", {co}, test::Ramp(static_cast<size_t>(co), 0.02f, -0.05f))},
            same);
   b.Output(b.Op(OpKind::kRelu, "relu", {p}));
-  Expected<Graph> graph = std::move(b).Finish();
-  REQUIRE_MESSAGE(graph.ok(), graph.status().ToString());
-  return std::move(graph).value();
+  return test::Finished(std::move(b));
 }
 
 TEST_CASE("rtl: a 1x1 of 16 to 72 channels takes output pixels in pairs, two blocks a store") {
-  rtl::RegisterRtlDevice();
-  std::vector<std::unique_ptr<Device>> devices;
-  for (const std::string& name : DeviceNames()) devices.push_back(MakeDevice(name).value());
-  REQUIRE(devices.size() == 4);
   const test::SmallModel m = test::CompileSmallModel("opu1024", Expansion(36, 64, 16, 72), {});
   // 36 x 64 pixels x 5 blocks of 16 channels: 11,520 issues a pixel at a
   // time, 5,760 in pairs; the Stores a pixel of blocks 0 and 1, of 2 and 3
@@ -43,10 +36,8 @@ TEST_CASE("rtl: a 1x1 of 16 to 72 channels takes output pixels in pairs, two blo
   // against 11,520 a block at a time.
   CHECK(test::CountTilings(m, "output pixels in pairs") == 1);
   CHECK(test::CountTilings(m, "2 blocks a store") == 1);
-  const Program program = test::ReadAligned(m.Write(), "expansion.opup");
-  Expected<VerifyResult> verify = VerifyProgram(program, devices, test::SeededInputs(m.graph(), 5));
-  REQUIRE_MESSAGE(verify.ok(), verify.status().ToString());
-  CHECK_FALSE(verify->divergence.has_value());
+  test::CheckAgree(test::ReadAligned(m.Write(), "expansion.opup"), test::EveryDevice(),
+                   test::SeededInputs(m.graph(), 5));
 }
 
 }  // namespace

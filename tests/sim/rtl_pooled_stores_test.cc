@@ -8,8 +8,7 @@
 #include <doctest/doctest.h>
 
 #include "doubled_model.h"
-#include "opuc/runtime/run_program.h"
-#include "rtl.h"
+#include "every_device.h"
 
 namespace opuc {
 namespace {
@@ -31,16 +30,11 @@ Graph ConvPool(int64_t h, int64_t w, int64_t ci, int64_t co, bool keep_map) {
   pool.Set("strides", std::vector<int64_t>{2, 2});
   b.Output(b.Op(OpKind::kMaxPool2D, "pool", {p}, pool));
   if (keep_map) b.Output(p);
-  Expected<Graph> graph = std::move(b).Finish();
-  REQUIRE_MESSAGE(graph.ok(), graph.status().ToString());
-  return std::move(graph).value();
+  return test::Finished(std::move(b));
 }
 
 TEST_CASE("rtl: a group with a 2x2 max pool stores its pooled pixels' blocks together") {
-  rtl::RegisterRtlDevice();
-  std::vector<std::unique_ptr<Device>> devices;
-  for (const std::string& name : DeviceNames()) devices.push_back(MakeDevice(name).value());
-  REQUIRE(devices.size() == 4);
+  const std::vector<std::unique_ptr<Device>> devices = test::EveryDevice();
   PlanOptions grouped;  // whole-pixel stores wherever they may
   grouped.store_blocks = 2;
   struct Shape {
@@ -54,11 +48,8 @@ TEST_CASE("rtl: a group with a 2x2 max pool stores its pooled pixels' blocks tog
     const test::SmallModel m =
         test::CompileSmallModel("opu1024", ConvPool(s.h, s.w, s.ci, s.co, s.keep_map), grouped);
     CHECK(test::CountTilings(m, " blocks a store") == 1);
-    const Program program = test::ReadAligned(m.Write(), "conv_pool.opup");
-    Expected<VerifyResult> verify =
-        VerifyProgram(program, devices, test::SeededInputs(m.graph(), 7));
-    REQUIRE_MESSAGE(verify.ok(), verify.status().ToString());
-    CHECK_FALSE(verify->divergence.has_value());
+    test::CheckAgree(test::ReadAligned(m.Write(), "conv_pool.opup"), devices,
+                     test::SeededInputs(m.graph(), 7));
   }
 }
 
