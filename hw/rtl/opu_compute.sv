@@ -10,6 +10,7 @@ module opu_compute
   input  logic                  gemm_start_i,
   input  opu_pkg::word_t                 gemm_insn_i,
   output logic                  gemm_done_o,
+  output logic                  gemm_accept_o,  // the array takes a start next cycle (opu_gemm)
   input  logic                  post_start_i,
   input  opu_pkg::word_t                 post_insn_i,
   input  opu_pkg::word_t                 post_insn2_i,  // the stages chained to post_insn_i
@@ -66,6 +67,7 @@ module opu_compute
 
   opu_gemm u_gemm (
     .clk_i, .rst_ni, .start_i(gemm_start_i), .insn_i(gemm_insn_i), .done_o(gemm_done_o),
+    .accept_o(gemm_accept_o),
     .fm_raddr_o, .fm_rdata_i, .fm_rdata_next_i, .wgt_raddr_o, .wgt_rdata_i, .param_raddr_o, .param_rdata_i,
     .acc_raddr_o, .acc_rdata_i, .acc_we_o, .acc_waddr_o, .acc_wdata_o, .acc_we2_o, .acc_wdata2_o,
     .issues_o(gemm_issues_o)

@@ -10,12 +10,19 @@
 // (a global pool's numerator), or takes the max of its 2x2 windows at
 // stride 2, ends it as its tail (opu_post).
 //
+// The array takes the next Gemm as the one before issues its last pixel
+// (opu_gemm's accept_o): two Gemms may be in flight, the older draining
+// the array's pipeline (slot o below), the newer issuing (slot g).
 // The engine still behaves as one in-order engine (docs/isa.md):
-//  - an instruction issues only when no instruction of the other unit
-//    that is still outstanding touches an accumulator bank it touches
-//    (footprint below; opu_acc_buffer's three banks), so reads and writes
-//    of the accumulator happen in program order, and each bank serves one
-//    side at a time;
+//  - a Gemm issues only when no post instruction that is still outstanding
+//    (running or queued) touches an accumulator bank it touches
+//    (footprint below; opu_acc_buffer's three banks); a post instruction
+//    enters the queue at once but starts only when no Gemm in flight
+//    touches its banks. So reads and writes of the accumulator happen in
+//    program order, and each bank serves one side at a time. (A chain
+//    never joins over a Gemm issued between its words: then each Gemm in
+//    flight that touches a chain's banks is older than the chain, and
+//    waits for no instruction behind it.)
 //  - an instruction that gives a token retires only when every older
 //    instruction has finished, so a token means what it meant: everything
 //    before it is done. Instructions without tokens retire as they finish.
@@ -40,7 +47,8 @@ module opu_compute_engine
   output logic    give_next_o,
   output logic    gemm_start_o,  // one cycle, the first that gemm_insn_o holds the instruction
   output opu_pkg::word_t   gemm_insn_o,
-  input  logic    gemm_done_i,
+  input  logic    gemm_done_i,   // in start order
+  input  logic    gemm_accept_i, // the array takes a start next cycle
   output logic    post_start_o,
   output opu_pkg::word_t   post_insn_o,
   output opu_pkg::word_t   post_insn2_o,  // the stages chained to post_insn_o
@@ -203,6 +211,14 @@ module opu_compute_engine
   logic   g_busy_q, g_done_q, p_busy_q, p_done_q;
   opu_pkg::index_t g_index_q, p_index_q;
   logic [2:0] g_banks_q, p_banks_q;
+  // The Gemm before g while it drains the array's pipeline, and the
+  // tokens it gives.
+  logic   o_busy_q, o_done_q, o_wait, o_finished, o_older, o_retire;
+  opu_pkg::index_t o_index_q;
+  logic [2:0] o_banks_q;
+  logic [1:0] o_push_q;
+  logic   gemm_since_q;  // a Gemm issued since the last post word entered the queue
+  logic   p_clash;
   // The queue of post instructions issued and not yet started.
   opu_pkg::word_t  q_word [QUEUE];
   opu_pkg::index_t q_index [QUEUE];
@@ -246,33 +262,39 @@ module opu_compute_engine
   assign tokens = (!`OPU_FIELD(head_q, POP_PREV) || has_prev_i) &&
                   (!`OPU_FIELD(head_q, POP_NEXT) || has_next_i);
   always_comb begin
-    if (is_gemm) begin
-      clash = p_busy_q && |(head_banks_q & p_banks_q);
-      for (int unsigned k = 0; k < QUEUE; k++)
-        if (QW'(k) - q_rd_q < q_count_q[QW-1:0] || q_count_q[QW])
-          clash = clash || |(head_banks_q & q_banks[k]);
-    end else begin
-      clash = g_busy_q && |(head_banks_q & g_banks_q);
-    end
+    clash = p_busy_q && |(head_banks_q & p_banks_q);
+    for (int unsigned k = 0; k < QUEUE; k++)
+      if (QW'(k) - q_rd_q < q_count_q[QW-1:0] || q_count_q[QW])
+        clash = clash || |(head_banks_q & q_banks[k]);
+    clash = is_gemm && clash;
   end
   assign ready = s3_valid_q && tokens && !clash &&
-                 (is_gemm ? !g_busy_q : q_count_q != (QW+1)'(QUEUE));
+                 (is_gemm ? gemm_accept_i && !o_busy_q : q_count_q != (QW+1)'(QUEUE));
   assign take_prev_o = ready && `OPU_FIELD(head_q, POP_PREV);
   assign take_next_o = ready && `OPU_FIELD(head_q, POP_NEXT);
 
   // Retirement: at once, or for an instruction that gives tokens once
   // every older instruction of the other unit is done (the post unit's
   // queue holds only younger ones than the instruction it runs).
-  assign g_finished = g_busy_q && (g_done_q || gemm_done_i);
+  // The array's done is o's while o waits for it; g retires after o.
+  assign o_wait = o_busy_q && !o_done_q;
+  assign o_finished = o_busy_q && (o_done_q || gemm_done_i);
+  assign g_finished = g_busy_q && (g_done_q || (gemm_done_i && !o_wait));
   assign p_finished = p_busy_q && (p_done_q || post_done_i);
+  assign o_older = (p_busy_q && p_index_q < o_index_q) ||
+                   (q_count_q != '0 && q_index[q_rd_q] < o_index_q);
   assign g_older = (p_busy_q && p_index_q < g_index_q) ||
                    (q_count_q != '0 && q_index[q_rd_q] < g_index_q);
-  assign p_older = g_busy_q && g_index_q < p_last_index_q;
-  assign g_retire = g_finished && (!gives(gemm_insn_o) || !g_older);
+  assign p_older = (g_busy_q && g_index_q < p_last_index_q) ||
+                   (o_busy_q && o_index_q < p_last_index_q);
+  assign o_retire = o_finished && (o_push_q == '0 || !o_older);
+  assign g_retire = g_finished && !o_busy_q && (!gives(gemm_insn_o) || !g_older);
   assign p_retire = p_finished && (!gives(last_post) || !p_older);
-  assign give_prev_o = (g_retire && `OPU_FIELD(gemm_insn_o, PUSH_PREV)) ||
+  assign give_prev_o = (o_retire && o_push_q[1]) ||
+                       (g_retire && `OPU_FIELD(gemm_insn_o, PUSH_PREV)) ||
                        (p_retire && `OPU_FIELD(last_post, PUSH_PREV));
-  assign give_next_o = (g_retire && `OPU_FIELD(gemm_insn_o, PUSH_NEXT)) ||
+  assign give_next_o = (o_retire && o_push_q[0]) ||
+                       (g_retire && `OPU_FIELD(gemm_insn_o, PUSH_NEXT)) ||
                        (p_retire && `OPU_FIELD(last_post, PUSH_NEXT));
   // The post unit takes the queue's oldest instruction when it is free,
   // with the stages that chain to it, but waits a cycle while the head, as
@@ -286,15 +308,18 @@ module opu_compute_engine
   assign tail_at = links == 2'd2 ? q_rd3_q : links == 2'd1 ? q_rd2_q : q_rd1_q;
   assign tail = q_count_q >= (QW+1)'(links) + (QW+1)'(2) && q_tail[tail_at];
   // The queue then holds the chain alone: its words are the last queued.
-  assign head_joins = ready && !is_gemm && q_count_q == (QW+1)'(links) + 1'b1 &&
+  assign head_joins = ready && !is_gemm && !gemm_since_q && q_count_q == (QW+1)'(links) + 1'b1 &&
                       ((links != 2'd2 && (links == 2'd1 ? joins(last2_q, last1_q, 1'b1, head_q)
                                                         : joins(last1_q, last1_q, 1'b0, head_q))) ||
                        ends(last1_q, last1_end_q, head_sums_q,
                             16'(`OPU_FIELD(head_q, POOL_SRC_ADDR)), head_end_q));
-  assign p_take = !p_busy_q && q_count_q != '0 && !head_joins;
+  // A Gemm in flight on the chain's banks is older than the chain.
+  assign p_clash = |((q_banks[q_rd_q] | (tail ? q_banks[tail_at] : 3'd0)) &
+                     ((g_busy_q ? g_banks_q : 3'd0) | (o_busy_q ? o_banks_q : 3'd0)));
+  assign p_take = !p_busy_q && q_count_q != '0 && !head_joins && !p_clash;
   assign last_post = post_tail_o ? p_tail_q : post_links_o == 2'd2 ? post_insn3_o :
                      post_links_o == 2'd1 ? post_insn2_o : post_insn_o;
-  assign busy_o = g_busy_q || p_busy_q || q_count_q != '0;
+  assign busy_o = g_busy_q || o_busy_q || p_busy_q || q_count_q != '0;
   assign post_banks_o = p_busy_q ? p_banks_q : 3'd0;
 
   // The statistics, each in two registered halves (opu_counter).
@@ -302,7 +327,7 @@ module opu_compute_engine
   opu_counter u_token (.clk_i, .rst_ni, .step_i(s3_valid_q && !tokens), .value_o(token_cycles_o));
   opu_counter #(.STEP_BITS(3)) u_retired (
     .clk_i, .rst_ni,
-    .step_i(3'(g_retire) + (p_retire ? 3'(post_links_o) + 3'(post_tail_o) + 3'd1 : 3'd0)),
+    .step_i(3'(g_retire) + 3'(o_retire) + (p_retire ? 3'(post_links_o) + 3'(post_tail_o) + 3'd1 : 3'd0)),
     .value_o(retired_o)
   );
 
@@ -311,6 +336,7 @@ module opu_compute_engine
       {g_busy_q, g_done_q, p_busy_q, p_done_q, gemm_start_o, post_start_o} <= '0;
       {s2_valid_q, s3_valid_q, s2_word_q, s2_index_q, s2_span_q, head_q, head_index_q, head_banks_q} <= '0;
       {g_index_q, p_index_q, g_banks_q, p_banks_q} <= '0;
+      {o_busy_q, o_done_q, o_index_q, o_banks_q, o_push_q, gemm_since_q} <= '0;
       {gemm_insn_o, post_insn_o, post_insn2_o, post_insn3_o, post_links_o} <= '0;
       {post_tail_o, post_tail_dst_o, post_tail_accumulate_o, p_tail_q, head_end_q} <= '0;
       {post_tail_window_o, post_tail_src_cols_o} <= '0;
@@ -346,23 +372,38 @@ module opu_compute_engine
       post_start_o <= p_take;
       if (ready && is_gemm) begin
         g_busy_q <= 1'b1;
+        g_done_q <= 1'b0;
         gemm_insn_o <= head_q;
         g_index_q <= head_index_q;
         g_banks_q <= head_banks_q;
       end else if (g_retire) begin
         g_busy_q <= 1'b0;
         g_done_q <= 1'b0;
-      end else if (gemm_done_i) begin
+      end else if (gemm_done_i && !o_wait) begin
         g_done_q <= 1'b1;
       end
+      // The Gemm before, still in flight, drains as o (ready needs o free).
+      if (ready && is_gemm && g_busy_q && !g_retire) begin
+        o_busy_q <= 1'b1;
+        o_done_q <= g_done_q || gemm_done_i;
+        o_index_q <= g_index_q;
+        o_banks_q <= g_banks_q;
+        o_push_q <= {`OPU_FIELD(gemm_insn_o, PUSH_PREV), `OPU_FIELD(gemm_insn_o, PUSH_NEXT)};
+      end else if (o_retire) begin
+        o_busy_q <= 1'b0;
+        o_done_q <= 1'b0;
+      end else if (gemm_done_i && o_wait) begin
+        o_done_q <= 1'b1;
+      end
+      if (ready) gemm_since_q <= is_gemm;
       if (ready && !is_gemm) begin
         q_word[q_wr_q] <= head_q;
         q_index[q_wr_q] <= head_index_q;
         q_banks[q_wr_q] <= head_banks_q;
-        q_link1[q_wr_q] <= joins(last1_q, last1_q, 1'b0, head_q);
-        q_link2[q_wr_q] <= joins(last2_q, last1_q, 1'b1, head_q);
-        q_tail[q_wr_q] <= ends(last1_q, last1_end_q, head_sums_q,
-                               16'(`OPU_FIELD(head_q, POOL_SRC_ADDR)), head_end_q);
+        q_link1[q_wr_q] <= !gemm_since_q && joins(last1_q, last1_q, 1'b0, head_q);
+        q_link2[q_wr_q] <= !gemm_since_q && joins(last2_q, last1_q, 1'b1, head_q);
+        q_tail[q_wr_q] <= !gemm_since_q && ends(last1_q, last1_end_q, head_sums_q,
+                                               16'(`OPU_FIELD(head_q, POOL_SRC_ADDR)), head_end_q);
         last1_q <= head_q;
         last1_end_q <= EW'(`OPU_FIELD(head_q, OUTPUT_ACC_ADDR)) + EW'(`OPU_FIELD(head_q, OUTPUT_COUNT));
         last2_q <= last1_q;
@@ -396,9 +437,12 @@ module opu_compute_engine
       end
       q_count_q <= q_count_q + (QW+1)'(ready && !is_gemm) -
                    (p_take ? (QW+1)'(links) + (QW+1)'(tail) + 1'b1 : '0);
-      if (g_retire || p_retire)
-        last_retired_o <= g_retire && (!p_retire || g_index_q > p_last_index_q) ? g_index_q
-                                                                                : p_last_index_q;
+      if (g_retire || o_retire || p_retire) begin
+        opu_pkg::index_t gemm_index;
+        gemm_index = g_retire ? g_index_q : o_index_q;
+        last_retired_o <= (g_retire || o_retire) && (!p_retire || gemm_index > p_last_index_q)
+                              ? gemm_index : p_last_index_q;
+      end
     end
   end
 endmodule

@@ -7,7 +7,18 @@
 // (accumulate), the param row's biases, or zero. The weight and param rows
 // are read once, from the instruction's fields. A pixel's entry is written
 // D = IPA_STAGES + 1 cycles after it issues; each Gemm writes distinct
-// entries, and the next starts after its last write.
+// entries.
+// Gemms back to back: the next Gemm may start as the one before issues its
+// last pixel (accept_o), so its first pixel issues the cycle after, while
+// the one before's are still in the array's pipeline. So each pixel carries
+// what its write needs of its Gemm (init, the high bytes' shift, a pair's
+// second entry, which Gemm's param row) and whether it is its Gemm's last
+// (done_o as it is written); the IPA takes its operand mode and halves
+// from registers a start changes a cycle late, as its stage-0 pixel is
+// then the one before's. At most two Gemms are in flight (one draining),
+// and a Gemm whose first pixel's entry is the one before's last pixel's
+// waits a cycle: its read of the entry (two cycles before its write) then
+// comes after that write.
 //
 // Depthwise mode (Gemm.depthwise): row j of the array sums a window of its
 // channel's taps. The window's registers (WH kernel rows of WW taps, each
@@ -54,7 +65,8 @@ module opu_gemm
   input  logic                  rst_ni,
   input  logic                  start_i,
   input  opu_pkg::word_t                 insn_i,       // held for the whole instruction
-  output logic                  done_o,
+  output logic                  done_o,       // a Gemm's last write, in start order
+  output logic                  accept_o,     // a start next cycle is taken
   output logic [31:0]           fm_raddr_o,
   input  logic [opu_pkg::BEAT_BITS-1:0]  fm_rdata_i,
   input  logic [opu_pkg::BEAT_BITS-1:0]  fm_rdata_next_i,  // the row after fm_raddr_o's
@@ -77,9 +89,20 @@ module opu_gemm
   logic        running_q;
   logic [31:0] oy_q, ox_q, row_fm_q, fm_q, entry_q;
   // A pixel's place in the pipeline: valid_q[k] and entry_q_d[k] are those
-  // of the pixel that issued k + 1 cycles ago.
-  logic [D-1:0] valid_q;
+  // of the pixel that issued k + 1 cycles ago, and what its write needs of
+  // its Gemm: its init, the high bytes' shift, a pair's second entry, which
+  // of the two Gemms' param rows (gen), and whether it ends its Gemm (last:
+  // with valid clear, a Gemm of no pixels).
+  logic [D-1:0] valid_q, last_q, high_q, pp_d_q, gen_d_q;
+  logic [2*D-1:0] init_d_q;
   logic [32*D-1:0] entry_d_q;
+  logic        gen_q;                   // the running Gemm's
+  logic [31:0] param0_q, param1_q;      // each gen's param row
+  logic [1:0]  operand_q;               // the IPA's stage-0 pixel's operand mode
+  logic [1:0]  pending_q;               // Gemms started and not done
+  logic        final_q;                 // dense: this cycle issues the Gemm's last pixel
+  logic        hold_q;                  // the first pixel waits a cycle (clash, below)
+  logic        mark;                    // this cycle issues (or stands for) a Gemm's last
   logic [31:0] rows, cols, row_step, stride_x;
   logic [1:0]  init;
   logic [32*opu_pkg::CO-1:0] sums, sums_hi;
@@ -132,7 +155,8 @@ module opu_gemm
   assign win_h = `OPU_FIELD(insn_i, GEMM_WINDOW_H);  // rows - 1
   assign win_w = `OPU_FIELD(insn_i, GEMM_WINDOW_W);  // columns - 1
   assign wgt_raddr_o = 32'(`OPU_FIELD(insn_i, GEMM_WGT_ADDR));
-  assign param_raddr_o = 32'(`OPU_FIELD(insn_i, GEMM_PARAM_ADDR));
+  // The param row is read the cycle before the write that adds it.
+  assign param_raddr_o = gen_d_q[D-2] ? param1_q : param0_q;
   assign fm_raddr_o = fm_q;
   // The entry is read two cycles before the pixel's sums arrive and
   // registered: from the accumulator's RAMs through their choice, the
@@ -164,7 +188,7 @@ module opu_gemm
 
   opu_ipa u_ipa (
     .clk_i, .valid_i(valid_q[0]), .fm_i(fm_ipa), .fm_next_i(fm_rdata_next_i),
-    .weights_i(wgt_rdata_i), .operand_i(`OPU_FIELD(insn_i, GEMM_OPERAND)), .window_i(dw_q),
+    .weights_i(wgt_rdata_i), .operand_i(operand_q), .window_i(dw_q),
     .taps_i(win_q), .halves_i(pp_q),
     .sums_o(sums), .sums_hi_o(sums_hi)
   );
@@ -186,20 +210,21 @@ module opu_gemm
     end
 
   always_comb begin
+    logic [1:0] w_init;
+    w_init = init_d_q[2*(D-1) +: 2];
     acc_we_o = valid_q[D-1];
-    acc_we2_o = valid_q[D-1] && pp_q;  // a pair's second, at the entry after
+    acc_we2_o = valid_q[D-1] && pp_d_q[D-1];  // a pair's second, at the entry after
     acc_waddr_o = entry_d_q[32*(D-1) +: 32];
     for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
       logic signed [47:0] start, product;
-      start = init == opuc_isa_pkg::GEMM_INIT_ACCUMULATE ?
+      start = w_init == opuc_isa_pkg::GEMM_INIT_ACCUMULATE ?
                   acc_old_q[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] :
-              init != opuc_isa_pkg::GEMM_INIT_FROM_ZERO ?
+              w_init != opuc_isa_pkg::GEMM_INIT_FROM_ZERO ?
                   {{16{param_rdata_i[64*j+31]}}, param_rdata_i[64*j +: 32]} : '0;
       acc_wdata2_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] =
           start + {{16{sums_hi[32*j+31]}}, sums_hi[32*j +: 32]};
       product = {{16{sums[32*j+31]}}, sums[32*j +: 32]};
-      if (`OPU_FIELD(insn_i, GEMM_OPERAND) == opuc_isa_pkg::GEMM_OPERAND_HIGH)
-        product = product <<< 8;
+      if (high_q[D-1]) product = product <<< 8;
       acc_wdata_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = start + product;
     end
   end
@@ -350,6 +375,18 @@ module opu_gemm
 
   opu_counter u_issues (.clk_i, .rst_ni, .step_i(issue), .value_o(issues_o));
 
+  // A dense Gemm issues its last pixel when final_q; a depthwise one in
+  // the cycle after its last read (running_q clear, rd_q set). A Gemm of no
+  // pixels sends a mark alone.
+  assign mark = (running_q && !dw_q && final_q) || (dw_q && rd_q && !running_q) ||
+                (start_i && (rows == 0 || cols == 0));
+  assign accept_o = !start_i && !hold_q && pending_q != 2'd2 &&
+                    (!running_q || (!dw_q && final_q));
+  // The first pixel's entries (a pair's two) meet those of the pixel that
+  // issued the cycle before the start (a difference of -1, 0 or 1).
+  logic clash;
+  assign clash = valid_q[0] && 32'(`OPU_FIELD(insn_i, GEMM_ACC_ADDR)) - entry_d_q[31:0] + 32'd1 <= 32'd2;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {running_q, done_o, dw_q, rd_q, rd_fire_q, line_q, pair_q, wide_q, rd_load_q, pp_q} <= '0;
@@ -357,20 +394,37 @@ module opu_gemm
       until_q <= '0;
       {oy_q, ox_q, row_fm_q, fm_q, entry_q} <= '0;
       {ky_q, rd_ky_q, col_q, col_fm_q, fire_col_q} <= '0;
-      valid_q <= '0;
+      {valid_q, last_q, high_q, pp_d_q, gen_d_q, init_d_q} <= '0;
       entry_d_q <= '0;
+      {gen_q, operand_q, pending_q, final_q, hold_q} <= '0;
+      {param0_q, param1_q} <= '0;
     end else begin
-      done_o <= 1'b0;
+      done_o <= last_q[D-1];
+      pending_q <= pending_q + 2'(start_i) - 2'(done_o);
       valid_q <= {valid_q[D-2:0], issue};
+      last_q <= {last_q[D-2:0], mark};
       entry_d_q <= {entry_d_q[32*(D-1)-1:0], entry_q};
+      init_d_q <= {init_d_q[2*(D-1)-1:0], init};
+      high_q <= {high_q[D-2:0], `OPU_FIELD(insn_i, GEMM_OPERAND) == opuc_isa_pkg::GEMM_OPERAND_HIGH};
+      pp_d_q <= {pp_d_q[D-2:0], pp_q};
+      gen_d_q <= {gen_d_q[D-2:0], gen_q};
+      if (hold_q) begin
+        hold_q <= 1'b0;
+        running_q <= 1'b1;
+      end
       rd_q <= dw_q && running_q;
       rd_ky_q <= ky_q;
       rd_load_q <= until_q == '0;
       rd_fire_q <= (line_q ? until_q == '0 : ky_q == win_h) && col_q == fire_col_q;
       if (issue) entry_q <= entry_q + (pp_q ? 32'd2 : 32'd1);
       if (start_i) begin
-        running_q <= rows != 0 && cols != 0;
-        done_o <= rows == 0 || cols == 0;
+        running_q <= rows != 0 && cols != 0 && !clash;
+        hold_q <= rows != 0 && cols != 0 && clash;
+        final_q <= rows == 32'd1 && cols <= (pp ? 32'd2 : 32'd1);
+        gen_q <= !gen_q;
+        if (gen_q) param0_q <= 32'(`OPU_FIELD(insn_i, GEMM_PARAM_ADDR));
+        else param1_q <= 32'(`OPU_FIELD(insn_i, GEMM_PARAM_ADDR));
+        operand_q <= `OPU_FIELD(insn_i, GEMM_OPERAND);
         dw_q <= dw;
         line_q <= dw && line;
         pair_q <= dw && pair;
@@ -442,16 +496,16 @@ module opu_gemm
         if (ox_q + (pp_q ? 32'd2 : 32'd1) < cols) begin
           ox_q <= ox_q + (pp_q ? 32'd2 : 32'd1);
           fm_q <= fm_q + (pp_q ? 32'd2 : i16 ? stride_x << 1 : stride_x);  // stride_x counts pixels
+          final_q <= oy_q + 1 == rows && ox_q + (pp_q ? 32'd4 : 32'd2) >= cols;
         end else begin
           ox_q <= '0;
           oy_q <= oy_q + 1;
+          final_q <= oy_q + 2 == rows && (pp_q ? 32'd2 : 32'd1) >= cols;
           row_fm_q <= row_fm_q + row_step;
           fm_q <= row_fm_q + row_step;
           if (oy_q + 1 == rows) running_q <= 1'b0;
         end
       end
-      // Done as the last pixel is written: nothing behind it.
-      if (valid_q[D-1] && !running_q && !rd_q && valid_q[D-2:0] == '0) done_o <= 1'b1;
     end
   end
 endmodule

@@ -25,7 +25,7 @@ module opu_ipa
   input  logic [1:0]                 operand_i,  // opuc_isa_pkg::GEMM_OPERAND_*
   input  logic                       window_i,   // the operands are taps_i's
   input  logic [opu_pkg::WIN_ROWS*opu_pkg::WIN_COLS*8*opu_pkg::CO-1:0] taps_i,
-  input  logic                       halves_i,   // held for the instruction
+  input  logic                       halves_i,   // the pixel's, with valid_i
   output logic [32*opu_pkg::CO-1:0] sums_o,     // lane j's at 32 j
   output logic [32*opu_pkg::CO-1:0] sums_hi_o   // with halves_i, the lanes L / 2 on
 );
@@ -33,11 +33,16 @@ module opu_ipa
   localparam int unsigned N = 1 << LEVELS;               // L, up to a power of two
   localparam int unsigned S = opu_pkg::IPA_STAGES - 1;   // the tree's registers
   localparam int unsigned SW = 24 + LEVELS;              // a sum of N 24-bit products
-  logic [S-1:0] valid_q;  // stage s's registers hold a pixel's values, s < S
+  logic [S-1:0] valid_q;   // stage s's registers hold a pixel's values, s < S
+  logic [S-1:0] halves_q;  // and its halves_i
 
   always_ff @(posedge clk_i) begin
     valid_q[0] <= valid_i;
-    for (int unsigned s = 1; s < S; s++) valid_q[s] <= valid_q[s-1];
+    halves_q[0] <= halves_i;
+    for (int unsigned s = 1; s < S; s++) begin
+      valid_q[s] <= valid_q[s-1];
+      halves_q[s] <= halves_q[s-1];
+    end
   end
 
   for (genvar j = 0; j < opu_pkg::CO; j++) begin : g_lane
@@ -96,7 +101,7 @@ module opu_ipa
                 if (k < g / 2) lo = lo + $signed(prev[SW*(v*g + k) +: SW]);
                 else if (k < g) hi = hi + $signed(prev[SW*(v*g + k) +: SW]);
               sum = lo + hi;
-              next[SW*v +: SW] = s == S && halves_i ? lo : sum;
+              next[SW*v +: SW] = s == S && halves_q[S-1] ? lo : sum;
               if (s == S) next[SW +: SW] = hi;
             end
         nxt[s] = next;

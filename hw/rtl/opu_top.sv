@@ -64,7 +64,7 @@ module opu_top
   opu_pkg::index_t last_retired [opu_pkg::NUM_ENGINES];
   logic [63:0] bytes_loaded, bytes_stored, gemm_issues, post_entries, cycles_q;
   // The compute engine's two sides (opu_compute_engine).
-  logic  gemm_start, gemm_done, post_start, post_done;
+  logic  gemm_start, gemm_done, gemm_accept, post_start, post_done;
   opu_pkg::word_t gemm_insn, post_insn, post_insn2, post_insn3;
   logic [1:0] post_links;
   logic post_tail, post_tail_accumulate, post_tail_window;
@@ -98,7 +98,8 @@ module opu_top
         .has_prev_i(has_prev[e]),
         .has_next_i(has_next[e]), .take_prev_o(take_prev[e]), .take_next_o(take_next[e]),
         .give_prev_o(give_prev[e]), .give_next_o(give_next[e]), .gemm_start_o(gemm_start),
-        .gemm_insn_o(gemm_insn), .gemm_done_i(gemm_done), .post_start_o(post_start),
+        .gemm_insn_o(gemm_insn), .gemm_done_i(gemm_done), .gemm_accept_i(gemm_accept),
+        .post_start_o(post_start),
         .post_insn_o(post_insn), .post_insn2_o(post_insn2), .post_insn3_o(post_insn3),
         .post_links_o(post_links), .post_tail_o(post_tail), .post_tail_dst_o(post_tail_dst),
         .post_tail_accumulate_o(post_tail_accumulate), .post_tail_window_o(post_tail_window),
@@ -252,7 +253,7 @@ module opu_top
   );
   opu_compute u_compute (
     .clk_i, .rst_ni, .gemm_start_i(gemm_start), .gemm_insn_i(gemm_insn),
-    .gemm_done_o(gemm_done), .post_start_i(post_start), .post_insn_i(post_insn),
+    .gemm_done_o(gemm_done), .gemm_accept_o(gemm_accept), .post_start_i(post_start), .post_insn_i(post_insn),
     .post_insn2_i(post_insn2), .post_insn3_i(post_insn3), .post_links_i(post_links),
     .post_tail_i(post_tail), .post_tail_dst_i(post_tail_dst),
     .post_tail_accumulate_i(post_tail_accumulate), .post_tail_window_i(post_tail_window),

@@ -158,7 +158,8 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
       if (g.dense_pairs) gemm.init = isa::GemmInsn::kPairsFromBias;
       e.estimate.Compute(window          ? WindowGemmCycles(gemm, e.depthwise_line)
                          : g.dense_pairs ? unit.row.size * unit.col.size / 2
-                                         : unit.row.size * unit.col.size);
+                                         : unit.row.size * unit.col.size,
+                         gemm.acc_addr, gemm.acc_addr + gemm.out_rows * gemm.out_cols);
       compute.Add(gemm);
     }
   }

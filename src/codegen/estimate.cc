@@ -165,7 +165,10 @@ int64_t CycleEstimate::Total() const {
          // for them already).
          posted.size() >= 2 ? post_end[posted[posted.size() - 2]] + kBankCycles : int64_t{0}});
     gemm_end[u] = begin + unit.compute;
-    // A Gemm issues when the one before is done; the post instructions
+    // The post stages, and what waits for the unit's computation, wait for
+    // its last Gemm's pixels to leave the array's pipeline.
+    const int64_t drained = gemm_end[u] + (unit.gemms.empty() ? 0 : DrainCycles());
+    // A Gemm issues as the one before issues its last pixel; the post instructions
     // enter the post side's queue one a cycle after the last.
     int64_t issue = begin;
     for (int64_t cycles : unit.gemms) {
@@ -175,10 +178,10 @@ int64_t CycleEstimate::Total() const {
     for (int64_t p = 0; p < unit.post_insns; ++p) issued.push_back(gemm_end[u] + 1 + p);
     const int64_t post_before = u > 0 ? post_end[u - 1] : int64_t{0};
     post_end[u] = unit.post_insns > 0
-                      ? std::max(gemm_end[u] + kPostStartCycles, post_before) + unit.post
+                      ? std::max(drained + kPostStartCycles, post_before) + unit.post
                       : post_before;
-    compute_end[u] = std::max(gemm_end[u], post_end[u]);
-    freed[u] = unit.frees_at_gemm ? std::max(gemm_end[u], u > 0 ? post_end[u - 1] : int64_t{0})
+    compute_end[u] = std::max(drained, post_end[u]);
+    freed[u] = unit.frees_at_gemm ? std::max(drained, u > 0 ? post_end[u - 1] : int64_t{0})
                                   : compute_end[u];
     if (unit.post_insns > 0) posted.push_back(u);
     // In slices, more post instructions than the post queue holds: the

@@ -8,7 +8,9 @@
 // one pixel a cycle, or its bytes at the bandwidth when that is slower
 // (writes are posted: no latency); a Gemm one
 // cycle per output pixel (the array takes one pixel's L x Co products per
-// cycle), and its pipeline's depth once (ArrayPipelineCycles); the output,
+// cycle) and kGemmGapCycles, the next issuing while its pixels drain the
+// array's pipeline (ArrayPipelineCycles), which the unit's post stages
+// wait for after its last Gemm (DrainCycles); the output,
 // compare and pool stages one cycle per entry or tap, beside the array, the
 // stages a pass streams together costing the pass once and a cycle each for
 // the register between two, and each stage its pipeline (kPostStageCycles;
@@ -73,6 +75,13 @@ class CycleEstimate {
 
   /// What every instruction costs besides its work, as the RTL measures it.
   static constexpr int64_t kInstructionCycles = 3;
+  /// What a Gemm costs besides its pixels when another follows: the next
+  /// one's first pixel issues a cycle after its last but one (opu_gemm.sv's
+  /// accept_o, the shell's start), as the RTL measures it.
+  static constexpr int64_t kGemmGapCycles = 1;
+  /// From a unit's last Gemm's last pixel issued (and the gap) to its last
+  /// write retired: the array's pipeline, the done, the retirement.
+  int64_t DrainCycles() const { return kInstructionCycles + array_pipeline_ - kGemmGapCycles; }
   /// What a token costs to pass from one engine to another (given, seen,
   /// taken, the next instruction started), what the compute engine spends
   /// between two units whose loads are already there, and what starting the
@@ -239,10 +248,21 @@ class CycleEstimate {
   }
   /// The array's instructions, and the post-processing stages' (which run
   /// beside the array: the next unit's Gemms overlap this unit's stages).
-  void Compute(int64_t cycles) {
+  /// A Gemm of `cycles` writing entries [first_entry, end_entry) starts
+  /// as the one before issues its last pixel, but only once the one before
+  /// that is done (opu_gemm.sv: two Gemms in flight), and a cycle later
+  /// when its first entry is next to the last the one before wrote then
+  /// (its read would meet that write; entries -1: not known).
+  void Compute(int64_t cycles, int64_t first_entry = -1, int64_t end_entry = -1) {
     Unit& unit = units_.back();
-    unit.gemms.push_back(cycles + kInstructionCycles + array_pipeline_);
+    int64_t start = std::max(unit.compute, unit.gemm_end_before + DrainCycles() + 1);
+    if (start == unit.compute && !unit.gemms.empty() && first_entry >= 0 && unit.last_entry >= 0 &&
+        std::abs(first_entry - unit.last_entry) <= 1)
+      ++start;
+    unit.gemms.push_back(start - unit.compute + cycles + kGemmGapCycles);
+    unit.gemm_end_before = unit.gemms.size() > 1 ? unit.compute : -(int64_t{1} << 40);
     unit.compute += unit.gemms.back();
+    unit.last_entry = end_entry - 1;
   }
   /// A stage that `joins` the pass before streams through with it (the
   /// pass then takes its slowest stage's cycles, and one more for the
@@ -317,8 +337,10 @@ class CycleEstimate {
   };
   struct Unit {
     int64_t compute = 0, post = 0, post_insns = 0, store = 0;
-    std::vector<int64_t> gemms;     ///< Each Gemm's cycles, in order.
-    int64_t fetch = 0;              ///< The DRAM cycles its instruction words take.
+    std::vector<int64_t> gemms;                     ///< Each Gemm's cycles, in order.
+    int64_t gemm_end_before = -(int64_t{1} << 40);  ///< The end of the Gemm before the last.
+    int64_t last_entry = -1;                        ///< The last Gemm's last entry.
+    int64_t fetch = 0;                              ///< The DRAM cycles its instruction words take.
     int64_t waits_from = 0;         ///< Its first load that waits for the unit two before.
     bool frees_at_gemm = false;     ///< FreesAtGemm.
     int64_t store_wait = -2;        ///< StoreWait's unit; -2: `regions` units before.

@@ -16,18 +16,20 @@ HwConfig Opu1024WithLatency(int64_t latency) {
 }
 
 TEST_CASE("the estimator's timeline: three units of a load, a computation and a store") {
-  // Each unit: a 100-beat load, a 100-cycle Gemm (+3, and +4 for the
-  // array's pipeline on opu1024's L = 64: the products' register and three
-  // of the adder tree's six levels), a store of 100 pixels of 16 bytes (103
+  // Each unit: a 100-beat load, a 100-cycle Gemm (+1; its last pixel
+  // leaves the array's pipeline 6 later: +3, and +4 for the pipeline on
+  // opu1024's L = 64, the products' register and three of the adder tree's
+  // six levels, less the 1), a store of 100 pixels of 16 bytes (103
   // cycles, 100 word writes). Latency 10.
-  // u0: load 7..107, written +13 → 120; compute (8 after) 128..235; store
-  //     235..338 (writes to 335).
+  // u0: load 7..107, written +13 → 120; compute (8 after) 128..229, drained
+  //     235; store 235..338 (writes to 335).
   // u1: load 109..209 (its first beat 2 cycles after u0's last: loads in
-  //     flight; no writes yet), written 222; compute max(230, 238)..345;
-  //     store max(345, 338) = 345..448.
+  //     flight; no writes yet), written 222; compute max(230, 232)..333,
+  //     drained 339; store max(339, 338) = 339..442.
   // u2: load from max(211, 235) = 235: u0's writes fill 235..335, 100 cycles
   //     more (load to 435, u0's store to 438, which pushes u1's to 438..541);
-  //     +13 → 448; compute max(456, 348, 438) = 456..563; store max(563, 541) = 563..666.
+  //     +13 → 448; compute max(456, 336, 438) = 456..557, drained 563; store
+  //     max(563, 541) = 563..666.
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 3; ++u) {
     estimate.BeginUnit();
@@ -62,19 +64,19 @@ TEST_CASE("the estimator's timeline: stores that follow one another wait for the
 }
 
 TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, in one pass") {
-  // Each unit: a 10-beat load, a 100-cycle Gemm (+3, +4 for the array's
-  // pipeline), two post stages of 100 entries streamed in one pass (100 + 3,
-  // +1 for the register between the two stages, +4 for each stage's
-  // pipeline: 112), a store of 10 pixels of 16 bytes (13 cycles, 10 word
-  // writes). Latency 10: a load takes 10 + 10 + 3.
-  // u0: load 7..17, written 30; Gemm 38..145; post 146..258; store 258..271
-  //     (writes to 268).
+  // Each unit: a 10-beat load, a 100-cycle Gemm (+1, drained 6 later),
+  // two post stages of 100 entries streamed in one pass (100 + 3, +1 for
+  // the register between the two stages, +4 for each stage's pipeline:
+  // 112), a store of 10 pixels of 16 bytes (13 cycles, 10 word writes).
+  // Latency 10: a load takes 10 + 10 + 3.
+  // u0: load 7..17, written 30; Gemm 38..139, drained 145; post 146..258;
+  //     store 258..271 (writes to 268).
   // u1: load 19..29, written 42; Gemm after u0's and its two post
-  //     instructions entering the queue: max(50, 145 + 3 + 2) = 150..257,
-  //     beside u0's post; post max(258, 258)..370; store 370..383.
+  //     instructions entering the queue: max(50, 139 + 3 + 2) = 144..245,
+  //     beside u0's post; post max(252, 258)..370; store 370..383.
   // u2: load from u0's computation, 258: u0's writes fill 258..268, so the
   //     load ends at 258 + 20 + 13 = 291 (u0's store at 281); Gemm
-  //     max(299, 262, 281) = 299..406; post 407..519; store 519..532.
+  //     max(299, 250, 281) = 299..400, drained 406; post 407..519; store 519..532.
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 3; ++u) {
     estimate.BeginUnit();
@@ -87,9 +89,29 @@ TEST_CASE("the estimator's timeline: post stages beside the next unit's Gemms, i
   CHECK(estimate.Total() == 532);
 }
 
+TEST_CASE("the estimator's Gemms back to back: a cycle later where one reads the last's entry") {
+  // One unit: no load bytes (written 20), then Gemms of 10, 10 and 1
+  // pixels, each 1 more (the next issues as the one before issues its
+  // last), and a store of no pixels (3). The first two write entries 0..9,
+  // the second's first (0) far from the first's last (9). The third writes
+  // entry 9, the second's last: its read would meet that write, so it
+  // starts a cycle later; at entry 30 it does not.
+  // Gemms 28..39..50..53 (52 at entry 30), drained 6 later; store 59..62.
+  for (const int64_t entry : {9, 30}) {
+    CycleEstimate estimate(Opu1024WithLatency(10));
+    estimate.BeginUnit();
+    estimate.Load(0);
+    estimate.Compute(10, 0, 10);
+    estimate.Compute(10, 0, 10);
+    estimate.Compute(1, entry, entry + 1);
+    estimate.Store(0, 0);
+    CHECK(estimate.Total() == (entry == 9 ? 62 : 61));
+  }
+}
+
 TEST_CASE("the estimator's post slices: a slice's store waits for its own stages") {
-  // One unit: a 10-beat load (7..17, written 30), a 100-cycle Gemm (+3, +4)
-  // 38..145, then two slices of 50 entries, each an Output (50 + 3 + 4 = 57)
+  // One unit: a 10-beat load (7..17, written 30), a 100-cycle Gemm (+1)
+  // 38..139, drained 145, then two slices of 50 entries, each an Output (50 + 3 + 4 = 57)
   // and a store of 50 pixels of 16 bytes (53, the second 4 more for the
   // first's drain). The stages run 146..203 and 203..260; the first slice's
   // store 203..256, the second's after its stages, 260..317. Unsliced the
@@ -112,15 +134,15 @@ TEST_CASE("the estimator's post slices: a slice's store waits for its own stages
 }
 
 TEST_CASE("the estimator's post queue: twelve post instructions hold the next unit's Gemm") {
-  // u0: a 10-beat load (written 30), a Gemm 38..145, then four slices of
+  // u0: a 10-beat load (written 30), a Gemm 38..139 (drained 145), then four slices of
   // three stages of 10 entries streamed in one pass (17 + 5 + 5 = 27 each:
   // 146..173..200..227..254), each slice's store 13 cycles after its
   // stages (173..186, 200..213, 227..240, 254..267). Twelve post
   // instructions and a queue of eight: the last enters as the second
   // slice's pass leaves the queue, at 173, and u1's Gemm issues after it:
-  // u1's load 19..29 (written 42), its Gemm max(50, 145 + 3 + 12, 173 + 3)
-  // = 176..283, its store 283..296. Without the queue the Gemm would start
-  // at 160 and the store end at 280.
+  // u1's load 19..29 (written 42), its Gemm max(50, 139 + 3 + 12, 173 + 3)
+  // = 176..277, drained 283, its store 283..296. Without the queue the Gemm
+  // would start at 154.
   CycleEstimate estimate(Opu1024WithLatency(10));
   estimate.BeginUnit();
   estimate.Load(10 * 64);
@@ -144,14 +166,15 @@ TEST_CASE("the estimator's post queue: twelve post instructions hold the next un
 
 TEST_CASE("the estimator's accumulator quarters: a unit's Gemms wait for the store four before") {
   // Three units of no load bytes (each written 13 cycles after it asks), a
-  // Gemm (+7), a 10-entry post pass (17 cycles) and a 300-pixel store (303)
-  // that writes nothing to DRAM; u2's Gemm is of 600 cycles.
-  // u0: load written 20; Gemm 28..135; post 136..153; store 153..456.
-  // u1: written 22; Gemm 135 + 3 + 1 = 139..246; post 247..264; store 456..759.
+  // Gemm (+1, then 6 to drain the array's pipeline), a 10-entry post pass
+  // (17 cycles) and a 300-pixel store (303) that writes nothing to DRAM;
+  // u2's Gemm is of 600 cycles.
+  // u0: load written 20; Gemm 28..129, drained 135; post 136..153; store 153..456.
+  // u1: written 22; Gemm 129 + 3 + 1 = 133..234; post 241..258; store 456..759.
   // u2: its load waits for u0's computation: 153, written 166. With two
-  //     regions its Gemm waits for u0's store, 456..1063; post 1064..1081;
-  //     store 1081..1384. With four it waits only for u1's Gemm: 250..857;
-  //     post 858..875; store after u1's, 875..1178.
+  //     regions its Gemm waits for u0's store, 456..1057, drained 1063; post
+  //     1064..1081; store 1081..1384. With four it waits only for u1's Gemm:
+  //     238..839, drained 845; post 846..863; store after u1's, 863..1166.
   for (const int64_t regions : {2, 4}) {
     CycleEstimate estimate(Opu1024WithLatency(10));
     estimate.AccRegions(regions);
@@ -162,23 +185,24 @@ TEST_CASE("the estimator's accumulator quarters: a unit's Gemms wait for the sto
       estimate.Post(10);
       estimate.Store(300, 0);
     }
-    CHECK(estimate.Total() == (regions == 2 ? 1384 : 1178));
+    CHECK(estimate.Total() == (regions == 2 ? 1384 : 1166));
   }
 }
 
 TEST_CASE("the estimator's slots: loads wait for the unit four before, Gemms for their bank") {
   // Latency 200; four accumulator regions. Three units of no load bytes
-  // (each written 203 cycles after it asks), a Gemm (+7), a post pass of 10
-  // entries (17 cycles; u0's of 250: 257) and a 10-pixel store (13) that
-  // writes nothing to DRAM.
-  // u0: asks 7, written 210; Gemm 218..325; post 326..583; store 583..596.
-  // u1: asks 9, written 212; Gemm 325 + 3 + 1 = 329..436; post 583..600;
+  // (each written 203 cycles after it asks), a Gemm (+1, drained 6 later),
+  // a post pass of 10 entries (17 cycles; u0's of 250: 257) and a 10-pixel
+  // store (13) that writes nothing to DRAM.
+  // u0: asks 7, written 210; Gemm 218..319, drained 325; post 326..583;
+  //     store 583..596.
+  // u1: asks 9, written 212; Gemm 319 + 3 + 1 = 323..424; post 583..600;
   //     store 600..613.
   // u2: with two slots its load waits for u0's computation: asks 583,
-  //     written 786; Gemm 794..901; post 902..919; store 919..932. With four
-  //     it asks at 11, written 214, and its Gemm waits for u1's (436 + 4) and
-  //     for u0's post stages, in its bank (the bank rule: 583 + 1):
-  //     584..691; post 692..709; store 709..722.
+  //     written 786; Gemm 794..895, drained 901; post 902..919; store
+  //     919..932. With four it asks at 11, written 214, and its Gemm waits
+  //     for u1's (424 + 4) and for u0's post stages, in its bank (the bank
+  //     rule: 583 + 1): 584..685, drained 691; post 692..709; store 709..722.
   for (const int64_t slots : {2, 4}) {
     CycleEstimate estimate(Opu1024WithLatency(200));
     estimate.AccRegions(4);
@@ -199,8 +223,8 @@ TEST_CASE("the estimator's early token: a unit's last Gemm frees its slots, not 
   // load waits for u0's computation, its post pass included (583): 932.
   // With it, u0's Gemm gives the token as it retires, 325 (nothing older
   // is still running): u2 asks at 325, written 528, and its Gemm waits for
-  // u1's (436 + 4), its load (528 + 8) and, in u0's bank, u0's post stages
-  // (583 + 1): 584..691; post 692..709; store 709..722.
+  // u1's (424 + 4), its load (528 + 8) and, in u0's bank, u0's post stages
+  // (583 + 1): 584..685, drained 691; post 692..709; store 709..722.
   for (const bool early : {false, true}) {
     CycleEstimate estimate(Opu1024WithLatency(200));
     estimate.AccRegions(4);
@@ -218,13 +242,13 @@ TEST_CASE("the estimator's early token: a unit's last Gemm frees its slots, not 
 }
 
 TEST_CASE("the estimator's store queue: seventeen stores hold the next unit's loads") {
-  // u0: a 10-beat load (written 30), a Gemm 38..145, then 17 stores of 10
+  // u0: a 10-beat load (written 30), a Gemm 38..139 (drained 145), then 17 stores of 10
   // pixels (13 cycles, 17 each after the first): 145..430. u1's loads come
   // after them in program order, and the store queue holds 16, so its load
   // (no bytes: nothing meets the writes) waits for u0's first store to
   // start, 145, and 3 more: asked at 148, written 148 + 10 + 3 = 161; its
-  // 400-cycle Gemm (+7) 169..576; its store 576..589. Without the queue
-  // the load would go at 19 and the Gemm at 148: 568.
+  // 400-cycle Gemm (+1) 169..570, drained 576; its store 576..589. Without
+  // the queue the load would go at 19 and the Gemm at 139 + 3: 562.
   CycleEstimate estimate(Opu1024WithLatency(10));
   estimate.BeginUnit();
   estimate.Load(10 * 64);
@@ -273,13 +297,15 @@ TEST_CASE("the estimator's loads in flight: a frame's zeros wait for the load be
 
 TEST_CASE("the estimator's timeline: a new window's loads go before the token of unit u-2") {
   // Three units, latency 10, stores of no pixels (3 cycles, no writes).
-  // u0: a 100-beat load 7..107, written 120; Gemm (100 + 3 + 4) 128..235.
-  // u1: a 1-beat load 109..110, written 123; Gemm after u0's (+3) 238..345.
+  // u0: a 100-beat load 7..107, written 120; Gemm (100 + 1) 128..229,
+  // drained (+6) 235.
+  // u1: a 1-beat load 109..110, written 123; Gemm after u0's (+3) 232..333.
   // u2: a 100-beat window, then a 1-beat weight row that waits for u0's
   // token (235). Window first: 112..212, written 225; the weight row
-  // 235..236, written 249; Gemm max(257, 348) = 348..455; store 455..458.
+  // 235..236, written 249; Gemm max(257, 336) = 336..437, drained 443;
+  // store 443..446.
   // Both after the token: the window 235..335, written 348; the weight row
-  // 337..338, written 351; Gemm 359..466; store 466..469.
+  // 337..338, written 351; Gemm 359..460, drained 466; store 466..469.
   int64_t totals[2] = {};
   for (int window_first = 0; window_first < 2; ++window_first) {
     CycleEstimate estimate(Opu1024WithLatency(10));
@@ -296,7 +322,7 @@ TEST_CASE("the estimator's timeline: a new window's loads go before the token of
     totals[window_first] = estimate.Total();
   }
   CHECK(totals[0] == 469);
-  CHECK(totals[1] == 458);
+  CHECK(totals[1] == 446);
 }
 
 TEST_CASE("the estimator's Table: its pass first copies the table, a row of L bytes a cycle") {
@@ -411,14 +437,16 @@ TEST_CASE("the estimator's prefetch: the words read while the step before ran wa
 }
 
 TEST_CASE("the estimator's fetch queue: a unit of more Gemms than it holds delays the next loads") {
-  // Two units, each a 300-beat load, 20 one-pixel Gemms (1 + 3 + 4 = 8
-  // cycles each) and a store of one 16-byte pixel (4 cycles, 1 write).
-  // Latency 10. u0: load 7..307, +13 → 320; Gemms 328..488, the fourth
-  // issued at 328 + 3·8 = 352; store 488..492 (its write 488..489).
-  // u1's loads follow u0's 20th Gemm into the queue of 16, which waits for
-  // u0's fourth to issue: load from 352 (not 309, 2 cycles after u0's last
-  // beat) to 652, and u0's write falls in it: 653, +13 → 666; Gemms
-  // max(674, 488 + 3) = 674..834; store 834..838.
+  // Two units, each a 300-beat load, 20 one-pixel Gemms and a store of one
+  // 16-byte pixel (4 cycles, 1 write). Latency 10. A one-pixel Gemm takes
+  // 2 cycles (+1) but starts only 7 after the one two before ends (two in
+  // flight): Gemm 2k from 9k, 2k + 1 from 9k + 2; the 20th ends at 85 and
+  // drains by 91. u0: load 7..307, +13 → 320; Gemms 328..413, the fourth
+  // issued at 328 + 11 = 339; drained 419; store 419..423 (its write
+  // 419..420). u1's loads follow u0's 20th Gemm into the queue of 16, which
+  // waits for u0's fourth to issue: load from 339 (not 309, 2 cycles after
+  // u0's last beat) to 639, and u0's write falls in it: 640, +13 → 653;
+  // Gemms max(661, 413 + 3) = 661..746, drained 752; store 752..756.
   CycleEstimate estimate(Opu1024WithLatency(10));
   for (int u = 0; u < 2; ++u) {
     estimate.BeginUnit();
@@ -426,7 +454,7 @@ TEST_CASE("the estimator's fetch queue: a unit of more Gemms than it holds delay
     for (int g = 0; g < 20; ++g) estimate.Compute(1);
     estimate.Store(1, 16);
   }
-  CHECK(estimate.Total() == 838);
+  CHECK(estimate.Total() == 756);
 }
 
 TEST_CASE("no estimate is shorter than the DRAM's reads and writes one a cycle") {
