@@ -4,12 +4,11 @@
 // group and for an OPU group that does not compile yet, with the reason),
 // lay out DRAM (the constants of every OPU step, then a region per
 // activation, first fit among the regions whose lifetimes meet its own),
-// then choose tilings and emit.
+// then choose tilings and emit (step_searches.cc).
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <cstring>
-#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -18,16 +17,14 @@
 #include "dense_pairs.h"
 #include "depthwise_window.h"
 #include "doubled_maps.h"
-#include "emit.h"
 #include "input_blocks.h"
 #include "input_fold.h"
 #include "opuc/codegen/codegen.h"
 #include "opuc/program/lifetime.h"
 #include "packed_rows.h"
 #include "phases.h"
+#include "step_searches.h"
 #include "support/format.h"
-#include "support/parallel_for.h"
-#include "tiling_search.h"
 
 namespace opuc {
 namespace {
@@ -103,21 +100,6 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
   const OpuBufferUnits units = BufferUnits(hw);
   const int64_t align = std::max(kAlign, hw.dram.word_bits / 8);
   StepPlan code;
-  struct Ready {
-    size_t step = 0;  ///< Index into code.steps.
-    codegen::InnerProductGroup group;
-    codegen::Tiling tiling;
-    codegen::ConstantPlacement constants;
-    std::optional<InputFold> fold;
-    bool doubles_output = false, pairs_input = false;
-    /// A chained pair's (chained_pairs.h): the first group's output, which
-    /// the second reads, in the feature-map rows from chain_row (-1: none).
-    int64_t chain_row = -1;
-    bool chain_first = false;
-    std::string chain_note;        ///< Why a depthwise group is not chained.
-    codegen::Tiling chain_tiling;  ///< Its fewest tiles above chain_row.
-    OpuBufferUnits chain_units;    ///< The buffers but the map's rows.
-  };
   struct Described {
     size_t step = 0;
     codegen::InnerProductGroup group;
@@ -169,7 +151,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     doubled = codegen::ChooseDoubledMaps(groups, folded, units);
   }
   // A tensor folds only when every OPU group that reads it folds it alike.
-  std::vector<Ready> ready;
+  std::vector<codegen::ReadyGroup> ready;
   for (Described& d : described_groups) {
     codegen::InnerProductGroup& g = d.group;
     const bool doubles_output = g.store_output && doubled.count(g.output) > 0;
@@ -205,8 +187,8 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
   // Chained pairs: a depthwise group and the 1x1 group right after it
   // (chained_pairs.h), the depthwise output in the buffer's top rows.
   for (size_t i = 0; options.chained_pairs != 1 && i + 1 < ready.size(); ++i) {
-    Ready& first = ready[i];
-    Ready& second = ready[i + 1];
+    codegen::ReadyGroup& first = ready[i];
+    codegen::ReadyGroup& second = ready[i + 1];
     if (!codegen::MayChain(first.group, second.group) || first.chain_row >= 0) continue;
     first.chain_note =
         codegen::ChainRefusal(graph, partition, first.group, second.group, units, options);
@@ -215,7 +197,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
         units.fm_rows - codegen::ChainRows(first.group, units.lanes);
     first.chain_first = true;
   }
-  for (Ready& r : ready) {
+  for (codegen::ReadyGroup& r : ready) {
     codegen::InnerProductGroup& g = r.group;
     Expected<codegen::Tiling> tiling = codegen::ChooseTiling(g, units);
     if (!tiling.ok()) return tiling.status().WithContext(Cat("group ", g.group));
@@ -236,7 +218,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
   }
   const int64_t base = AlignUp(static_cast<int64_t>(code.constants.size()), align);
   std::set<int32_t> chained_seconds;
-  for (const Ready& r : ready)
+  for (const codegen::ReadyGroup& r : ready)
     if (r.chain_row >= 0 && !r.chain_first) chained_seconds.insert(r.group.group);
   const std::vector<Lifetime> lives = GroupLifetimes(graph, partition, chained_seconds);
   int64_t next = base;
@@ -253,7 +235,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     code.activations.push_back(layout);
     return OkStatus();
   };
-  for (const Ready& r : ready) {
+  for (const codegen::ReadyGroup& r : ready) {
     const codegen::InnerProductGroup& g = r.group;
     std::vector<TensorId> placed;
     for (const codegen::InputPiece& piece : g.pieces) placed.push_back(piece.tensor);
@@ -268,146 +250,8 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
           place(t, t == g.input ? r.fold : std::nullopt).WithContext(Cat("group ", g.group)));
   }
   code.dram_bytes = next;
-  std::deque<ActivationLayout> packed_inputs;  // the loads' views (packed_rows.h)
-  std::deque<ActivationLayout> chained_maps;   // a chained pair's map on chip
-  const auto dram_layouts = [&](const codegen::InnerProductGroup& g) {
-    return codegen::DramLayouts(code, g, units, packed_inputs);
-  };
-  // The step as searched, its tiling text told what the group reads and
-  // writes; the weight rows without their copies where it runs without
-  // pointwise pairs after all.
-  const auto told = [&](const Ready& r, const codegen::SearchedStep& searched, std::string text) {
-    if (r.pairs_input) text = "two pixels an entry (a doubled input), " + text;
-    if (r.doubles_output) text = "output doubled, " + text;
-    if (searched.group.dense_pairs) text = "output pixels in pairs, " + text;
-    if (r.fold)
-      text = Cat("input folded (", r.fold->kernel_h, "x", r.fold->kernel_w, " taps x ",
-                 r.fold->in_c, " channels", r.fold->pixels > 1 ? ", pixel pairs" : "", "), ", text);
-    return text;
-  };
-  const auto settle = [&](const Ready& r, const codegen::SearchedStep& searched, PlannedStep step) {
-    if (r.group.dense_pairs && !searched.group.dense_pairs)
-      codegen::RepackWeights(searched.group, r.tiling, units, r.constants, code.constants);
-    step.tiling = told(r, searched, step.tiling);
-    code.steps[r.step] = std::move(step);
-  };
-  // Every search the steps need, laid out first (the layouts they read
-  // are made here, in order), then run on the threads: each is its own
-  // (support/parallel_for.h), and the steps are settled in order below.
-  struct Search {
-    const codegen::InnerProductGroup* group;
-    const codegen::Tiling* fewest;
-    const OpuBufferUnits* units;
-    const codegen::ConstantPlacement* constants;
-    codegen::GroupLayouts layouts;
-    bool prefetched;
-    std::optional<Expected<codegen::SearchedStep>> result;
-  };
-  std::deque<Search> searches;
-  std::deque<codegen::InnerProductGroup>
-      reading_chip;  // a chained pair's second, its input on chip
-  // Per group: its search alone; for a chained pair's first, the second's
-  // alone and both chained.
-  struct PairSearches {
-    Search *alone, *second_alone = nullptr, *first_chained = nullptr, *second_chained = nullptr;
-  };
-  std::vector<PairSearches> planned;
-  for (size_t i = 0; i < ready.size(); ++i) {
-    const Ready& r = ready[i];
-    // The runtime names each OPU step but the first to the fetch unit while
-    // the OPU step before runs (sim/rtl_device.cc).
-    const bool prefetched = i > 0;
-    PairSearches p{&searches.emplace_back(
-        Search{&r.group, &r.tiling, &units, &r.constants, dram_layouts(r.group), prefetched, {}})};
-    if (r.chain_first) {
-      const Ready& second = ready[++i];
-      p.second_alone = &searches.emplace_back(Search{&second.group,
-                                                     &second.tiling,
-                                                     &units,
-                                                     &second.constants,
-                                                     dram_layouts(second.group),
-                                                     true,
-                                                     {}});
-      const ActivationLayout& map =
-          chained_maps.emplace_back(codegen::ChainLayout(graph, r.group, r.chain_row, units.lanes));
-      codegen::GroupLayouts first_layouts = dram_layouts(r.group);
-      first_layouts.output = &map;
-      first_layouts.output_to_fm = true;
-      codegen::GroupLayouts second_layouts = dram_layouts(second.group);
-      second_layouts.inputs = {&map};
-      second_layouts.input_fm_row = r.chain_row;
-      codegen::InnerProductGroup& reads_chip = reading_chip.emplace_back(second.group);
-      reads_chip.input_on_chip = true;
-      p.first_chained = &searches.emplace_back(Search{
-          &r.group, &r.chain_tiling, &r.chain_units, &r.constants, first_layouts, prefetched, {}});
-      p.second_chained = &searches.emplace_back(Search{&reads_chip,
-                                                       &second.chain_tiling,
-                                                       &second.chain_units,
-                                                       &second.constants,
-                                                       second_layouts,
-                                                       true,
-                                                       {}});
-    }
-    planned.push_back(p);
-  }
-  ParallelFor(static_cast<int64_t>(searches.size()), options.threads, [&](int64_t k) {
-    Search& s = searches[static_cast<size_t>(k)];
-    s.result = codegen::SearchStep(*s.group, *s.fewest, *s.units, hw, *s.constants, s.layouts,
-                                   options, s.prefetched);
-  });
-  const auto searched = [](Search* s) -> Expected<codegen::SearchedStep> {
-    return std::move(*s->result);
-  };
   std::set<TensorId> on_chip;  // the maps chained pairs keep
-  size_t next_planned = 0;
-  for (size_t i = 0; i < ready.size(); ++i) {
-    const Ready& r = ready[i];
-    const PairSearches& p = planned[next_planned++];
-    const bool prefetched = p.alone->prefetched;
-    OPUC_ASSIGN_OR_RETURN(codegen::SearchedStep alone, searched(p.alone));
-    if (!r.chain_first) {
-      if (!r.chain_note.empty())
-        alone.step.tiling = Cat("not chained to group ", r.group.group + 1, ": ", r.chain_note,
-                                ", ", alone.step.tiling);
-      settle(r, alone, alone.step);
-      continue;
-    }
-    // A chained pair where its one step is faster than the two alone.
-    const Ready& second = ready[++i];
-    OPUC_ASSIGN_OR_RETURN(codegen::SearchedStep second_alone, searched(p.second_alone));
-    OPUC_ASSIGN_OR_RETURN(codegen::SearchedStep first_chained, searched(p.first_chained));
-    OPUC_ASSIGN_OR_RETURN(codegen::SearchedStep second_chained, searched(p.second_chained));
-    const codegen::GroupLayouts& first_layouts = p.first_chained->layouts;
-    const codegen::GroupLayouts& second_layouts = p.second_chained->layouts;
-    OPUC_ASSIGN_OR_RETURN(
-        PlannedStep pair,
-        codegen::EmitChainedPair(
-            {first_chained.group, first_chained.tiling, r.constants, first_layouts},
-            {second_chained.group, second_chained.tiling, second.constants, second_layouts}, hw,
-            prefetched));
-    if (options.chained_pairs == 0 &&
-        pair.estimated_cycles >= alone.step.estimated_cycles + second_alone.step.estimated_cycles) {
-      alone.step.tiling = Cat("not chained to group ", second.group.group, " (as one step ",
-                              pair.estimated_cycles, " estimated cycles, alone ",
-                              alone.step.estimated_cycles + second_alone.step.estimated_cycles,
-                              "), ", alone.step.tiling);
-      settle(r, alone, alone.step);
-      settle(second, second_alone, second_alone.step);
-      continue;
-    }
-    PlannedStep first_step = first_chained.step;
-    first_step.words.clear();
-    first_step.chained_into = second.group.group;
-    pair.tiling =
-        Cat("chained, the depthwise output on chip: ", told(r, first_chained, first_step.tiling),
-            "; then ", told(second, second_chained, second_chained.step.tiling));
-    settle(r, first_chained, std::move(first_step));
-    if (second.group.dense_pairs && !second_chained.group.dense_pairs)
-      codegen::RepackWeights(second_chained.group, second.tiling, units, second.constants,
-                             code.constants);
-    code.steps[second.step] = std::move(pair);
-    on_chip.insert(r.group.output);
-  }
+  OPUC_RETURN_IF_ERROR(codegen::SearchSteps(graph, hw, units, options, ready, code, on_chip));
   // A map a chained pair keeps never reaches DRAM: its region stays unused.
   code.activations.erase(
       std::remove_if(code.activations.begin(), code.activations.end(),
