@@ -16,9 +16,9 @@
 // (done_o as it is written); the IPA takes its operand mode and halves
 // from registers a start changes a cycle late, as its stage-0 pixel is
 // then the one before's. At most two Gemms are in flight (one draining),
-// and a Gemm whose first pixel's entry is the one before's last pixel's
-// waits a cycle: its read of the entry (two cycles before its write) then
-// comes after that write.
+// and a Gemm whose first pixel's entries are next to the one before's last
+// pixel's waits a cycle: its read of the entry (two cycles before its
+// write) then comes after that write.
 //
 // Depthwise mode (Gemm.depthwise): row j of the array sums a window of its
 // channel's taps. The window's registers (WH kernel rows of WW taps, each

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "dram_model.h"
+#include "estimate.h"
 #include "opuc/isa/isa.h"
 #include "opuc/opu/buffer_units.h"
 #include "opuc/runtime/device.h"
@@ -272,6 +273,54 @@ TEST_CASE("output pixels in pairs: the window reads a pair of pixels a cycle at 
   // rows, 3 x 32 = 96 more cycles one at a time, 3 x 32 / 2 = 48 in pairs.
   CHECK(PairsCycles(64, false) - PairsCycles(32, false) == 3 * 32);
   CHECK(PairsCycles(64, true) - PairsCycles(32, true) == 3 * 32 / 2);
+}
+
+// The cycles of `gemms` Gemms of `pixels` pixels each on opu1024, all
+// adding to entries 0 to pixels - 1, from the program's start to its end.
+int64_t BackToBackCycles(int64_t gemms, int64_t pixels) {
+  std::vector<Word> words;
+  for (int64_t g = 0; g < gemms; ++g) {
+    GemmInsn gemm;
+    gemm.fm_pitch = 64;
+    gemm.out_rows = 1;
+    gemm.out_cols = pixels;
+    gemm.stride_y = gemm.stride_x = 1;
+    gemm.init = g == 0 ? GemmInsn::kFromZero : GemmInsn::kAccumulate;
+    words.push_back(W(gemm));
+  }
+  std::vector<uint8_t> dram(64);
+  RtlStats stats;
+  const Status run = RunRtl(*HwConfigPreset("opu1024"), words, dram, &stats);
+  REQUIRE_MESSAGE(run.ok(), run.ToString());
+  CHECK(stats.counters.gemm_issues == gemms * pixels);
+  CHECK(stats.engines[1].retired == gemms);
+  return stats.cycles;
+}
+
+TEST_CASE("Gemms back to back: the next issues a cycle after the last pixel but one") {
+  // 16 pixels: the next Gemm's first pixel issues two cycles after the
+  // one before's last, its pixels still in the array's pipeline: 17 a
+  // Gemm (it was 23 while a Gemm started after the last write before).
+  CHECK(BackToBackCycles(8, 16) - BackToBackCycles(4, 16) == 4 * 17);
+  // One pixel into entry 0: two Gemms in flight at most, so a Gemm starts
+  // only once the one two before is done, 7 cycles after the gap that
+  // follows its pixel (the array's 5-stage pipeline, the done, the
+  // retirement); and the second's read of entry 0 would meet the first's
+  // write, so it issues a cycle later. Gemm k's pixel issues at 0, 3, 9,
+  // 12, 18, ...: 9 cycles every two Gemms.
+  CHECK(BackToBackCycles(8, 1) - BackToBackCycles(4, 1) == 2 * 9);
+  // The estimator's rules give the same (Compute's first and end entries).
+  const HwConfig hw = *HwConfigPreset("opu1024");
+  for (int64_t pixels : {16, 1}) {
+    int64_t totals[2] = {};
+    for (int64_t gemms : {4, 8}) {
+      codegen::CycleEstimate estimate(hw);
+      estimate.BeginUnit();
+      for (int64_t g = 0; g < gemms; ++g) estimate.Compute(pixels, 0, pixels);
+      totals[gemms / 8] = estimate.Total();
+    }
+    CHECK(totals[1] - totals[0] == (pixels == 16 ? 4 * 17 : 2 * 9));
+  }
 }
 
 // An entry's cycles through a post stage (POST_STAGE_CYCLES, opu_shapes.svh):
