@@ -262,12 +262,9 @@ Tiling EmitUnits(const InnerProductGroup& group, const Tiling& searched, const H
   Tiling tiling = searched;
   const std::vector<Unit> units = Units(group, tiling, buffers);
   const bool loads_windows = layouts.input_fm_row < 0;
-  // Resident params where every block's row fits and every unit still
-  // loads something (a window or weights) to carry its tokens.
-  tiling.params_resident = tiling.out_blocks <= buffers.param_rows &&
-                           std::all_of(units.begin(), units.end(), [&](const Unit& unit) {
-                             return (unit.new_window && loads_windows) || !tiling.weights_resident;
-                           });
+  // Resident params where every block's row fits (a unit with nothing
+  // left to load carries its tokens on a Load of nothing).
+  tiling.params_resident = tiling.out_blocks <= buffers.param_rows;
   tiling.frees_at_gemm = tiling.params_resident &&
                          std::all_of(group.residuals.begin(), group.residuals.end(),
                                      [](const ResidualStep& r) { return !r.constant.empty(); });

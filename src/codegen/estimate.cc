@@ -116,7 +116,7 @@ int64_t CycleEstimate::Total() const {
       // The writers take the loads in order and write a unit a cycle, so
       // a load's zeros are hidden by its latency only when the load
       // before is written by then.
-      written = std::max({written, t + latency_ + kInstructionCycles,
+      written = std::max({written, load.empty ? int64_t{0} : t + latency_ + kInstructionCycles,
                           std::max(writers_free, asked) + load.writers});
       writers_free = written;
       in_flight.push_back(written + 1);

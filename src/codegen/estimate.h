@@ -220,6 +220,9 @@ class CycleEstimate {
     units_.back().loads.push_back({window, window - reads, written > 0 ? reads : -1,
                                    std::max({frame, reads, written}) + frame_rows + 1, frame});
   }
+  /// A load of nothing, which only carries the unit's tokens: it asks the
+  /// DRAM nothing, so it waits for no latency (its writers finish it).
+  void TokenLoad() { units_.back().loads.push_back({0, 0, -1, 2, 0, true}); }
   /// The unit's loads from the `index`th on wait for the buffer slots the
   /// unit two before used (its token); those before go first (a window
   /// whose half the units before already proved free).
@@ -334,6 +337,7 @@ class CycleEstimate {
     int64_t paced_reads = 0;  ///< Its reads when paced to its writes (compact pixels), or -1.
     int64_t writers = 0;      ///< Its writers' cycles (its frame's units and rows).
     int64_t fm_writes = 0;    ///< Its writes into the feature-map buffer (its frame's).
+    bool empty = false;       ///< TokenLoad: no DRAM, no latency.
   };
   struct Unit {
     int64_t compute = 0, post = 0, post_insns = 0, store = 0;

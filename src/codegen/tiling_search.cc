@@ -41,7 +41,9 @@ std::vector<Tiling> CandidateTilings(const InnerProductGroup& g, const Tiling& f
         tilings.back().acc_regions = 4;
       }
   }
-  if (options.tile_search) {
+  if (options.weights_resident == 2) {
+    for (Tiling& t : tilings) t.weights_resident = WeightsResidentFit(t, units);
+  } else if (options.weights_resident == 0 && options.tile_search) {
     const size_t whole = tilings.size();
     for (size_t i = 0; i < whole; ++i)
       if (WeightsResidentFit(tilings[i], units)) {
@@ -83,7 +85,10 @@ std::vector<Tiling> CandidateTilings(const InnerProductGroup& g, const Tiling& f
         if (!least.ok()) continue;
         for (Tiling& t :
              options.tile_search ? TallerTilings(g, *least) : std::vector<Tiling>{*least}) {
-          if (WeightsResidentFit(t, units) && options.tile_search) {
+          if (WeightsResidentFit(t, units) && options.weights_resident == 2) {
+            t.weights_resident = true;
+          } else if (WeightsResidentFit(t, units) && options.weights_resident == 0 &&
+                     options.tile_search) {
             grouped.push_back(t);
             grouped.back().weights_resident = true;
           }

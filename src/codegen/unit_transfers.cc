@@ -202,6 +202,14 @@ Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place,
     load.Add(params);
   }
   if (!tiling.residual_per_window) LoadResiduals(e, unit, place, load);
+  // Nothing to load (resident weights and params, no new window): a Load
+  // of nothing carries the unit's tokens.
+  if (load.insns.empty()) {
+    isa::LoadInsn tokens;
+    tokens.buffer = isa::LoadInsn::kFeatureMap;
+    e.estimate.TokenLoad();
+    load.Add(tokens);
+  }
   const size_t waits_from = std::min(after_window, load.insns.size() - 1);
   e.estimate.LoadsWaitFrom(static_cast<int64_t>(waits_from));
   isa::DepsOf(load.insns[waits_from]).pop_next = place.index >= tiling.slots;

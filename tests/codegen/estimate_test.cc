@@ -109,6 +109,24 @@ TEST_CASE("the estimator's Gemms back to back: a cycle later where one reads the
   }
 }
 
+TEST_CASE("the estimator's Load of nothing: the unit's tokens, no DRAM latency") {
+  // One unit, latency 10: a load of no bytes still asks the DRAM and is
+  // written 10 + 3 after it asks (7 → 20), a Load of nothing only by its
+  // writers' 2 cycles (7 → 9); then the Gemm 8 later (100 + 1, drained 6
+  // later) and a store of no pixels (3): 28..129..135..138 and 17..118..124..127.
+  for (const bool tokens_only : {false, true}) {
+    CycleEstimate estimate(Opu1024WithLatency(10));
+    estimate.BeginUnit();
+    if (tokens_only)
+      estimate.TokenLoad();
+    else
+      estimate.Load(0);
+    estimate.Compute(100);
+    estimate.Store(0, 0);
+    CHECK(estimate.Total() == (tokens_only ? 127 : 138));
+  }
+}
+
 TEST_CASE("the estimator's post slices: a slice's store waits for its own stages") {
   // One unit: a 10-beat load (7..17, written 30), a 100-cycle Gemm (+1)
   // 38..139, drained 145, then two slices of 50 entries, each an Output (50 + 3 + 4 = 57)

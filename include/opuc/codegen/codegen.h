@@ -110,6 +110,11 @@ struct PlanOptions {
   /// once (docs/codegen.md, "Store groups four deep"): 2 or 4 where a tile
   /// fits; 0: the tiling search weighs both (2 without the search).
   int64_t store_depth = 0;
+  /// Load every output block's weights once, for the whole group
+  /// (docs/codegen.md, "Resident params and the early token"), where they
+  /// fit: 0 the tiling search weighs it (never without the search), 1
+  /// never, 2 always.
+  int64_t weights_resident = 0;
   /// Run a transposed convolution whose kernel equals its stride as
   /// phases (docs/codegen.md, "Transposed convolutions as phases"), not
   /// over its zero-inserted input.
