@@ -8,9 +8,10 @@
 // are read once, from the instruction's fields. A pixel's entry is written
 // D = IPA_STAGES + 1 cycles after it issues; each Gemm writes distinct
 // entries.
-// Gemms back to back: the next Gemm may start as the one before issues its
-// last pixel (accept_o), so its first pixel issues the cycle after, while
-// the one before's are still in the array's pipeline. So each pixel carries
+// Gemms back to back: the one before says in the cycle it issues its last
+// pixel that it takes a start (accept_o); the next Gemm starts the cycle
+// after and issues its first pixel the cycle after that, while the one
+// before's pixels are still in the array's pipeline. So each pixel carries
 // what its write needs of its Gemm (init, the high bytes' shift, a pair's
 // second entry, which Gemm's param row) and whether it is its Gemm's last
 // (done_o as it is written); the IPA takes its operand mode and halves

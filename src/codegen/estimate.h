@@ -77,8 +77,8 @@ class CycleEstimate {
   /// What every instruction costs besides its work, as the RTL measures it.
   static constexpr int64_t kInstructionCycles = 3;
   /// What a Gemm costs besides its pixels when another follows: the next
-  /// one's first pixel issues a cycle after its last but one (opu_gemm.sv's
-  /// accept_o, the shell's start), as the RTL measures it.
+  /// one's first pixel issues two cycles after its last, the cycle between
+  /// its start (opu_gemm.sv's accept_o), as the RTL measures it.
   static constexpr int64_t kGemmGapCycles = 1;
   /// From a unit's last Gemm's last pixel issued (and the gap) to its last
   /// write retired: the array's pipeline, the done, the retirement.

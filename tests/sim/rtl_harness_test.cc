@@ -297,7 +297,7 @@ int64_t BackToBackCycles(int64_t gemms, int64_t pixels) {
   return stats.cycles;
 }
 
-TEST_CASE("Gemms back to back: the next issues a cycle after the last pixel but one") {
+TEST_CASE("Gemms back to back: the next issues its first pixel two cycles after the last") {
   // 16 pixels: the next Gemm's first pixel issues two cycles after the
   // one before's last, its pixels still in the array's pipeline: 17 a
   // Gemm (it was 23 while a Gemm started after the last write before).
