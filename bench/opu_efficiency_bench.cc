@@ -19,7 +19,7 @@
 // With more than one model, a table of one line a model ends the run.
 //
 //   build/bench/opu_efficiency_bench [--all | MODEL...] [--steps] [--precision mixed|int16]
-//                                    [--i16-two-passes] [--unchained]
+//                                    [--i16-two-passes] [--unchained] [--no-runs]
 //
 // --steps adds a line per OPU step: its RTL cycles, both bounds (the term
 // that sets the mapping's: array, output path or DRAM), estimate,
@@ -31,6 +31,9 @@
 // the i16 passes, residuals and stores.
 // --unchained compiles without chained pairs (PlanOptions::chained_pairs 1:
 // every depthwise output through DRAM), to weigh what they save.
+// --no-runs compiles each OPU group (or chained pair) as a step of its own
+// (PlanOptions::runs off: docs/codegen.md, "Runs"), to weigh what runs save
+// and to see each group's cycles on its own.
 // --i16-two-passes runs each model's program again as codegen made it before
 // the array read an i16 whole (PlanOptions::whole_i16 off: two passes, the
 // planes one after the other) and prints both programs' RTL cycles.
@@ -55,7 +58,7 @@ namespace {
 
 using namespace opuc;
 
-bool g_steps = false, g_two_passes = false, g_unchained = false;
+bool g_steps = false, g_two_passes = false, g_unchained = false, g_no_runs = false;
 /// With --steps, where the RTL's cycles beyond the mapping limit go, summed
 /// over a model's steps: cycles in which no engine is busy (a step's ends:
 /// its first loads' latency, its last store's drain; a step starts when the
@@ -147,6 +150,7 @@ int Bench(const std::string& name, const HwConfig& hw) {
     samples.push_back({RandomTensor(input.dtype, input.shape, seed).value()});
   CompileOptions options;
   options.plan.chained_pairs = g_unchained ? 1 : 0;
+  options.plan.runs = !g_no_runs;
   options.quantize.precision = g_precision;
   Expected<CompiledModel> compiled = CompileModel(model->graph, samples, hw, options);
   if (!compiled.ok()) {
@@ -285,6 +289,8 @@ int main(int argc, char** argv) {
       g_steps = true;
     else if (std::strcmp(argv[i], "--unchained") == 0)
       g_unchained = true;
+    else if (std::strcmp(argv[i], "--no-runs") == 0)
+      g_no_runs = true;
     else if (std::strcmp(argv[i], "--i16-two-passes") == 0)
       g_two_passes = true;
     else if (std::strcmp(argv[i], "--precision") == 0 && i + 1 < argc)

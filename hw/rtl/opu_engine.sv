@@ -13,6 +13,7 @@ module opu_engine
   input  logic    clk_i,
   input  logic    rst_ni,
   input  logic    head_valid_i,
+  input  logic    hold_i,       // the head may not start yet (a Fence's Stores are not done)
   input  opu_pkg::word_t   head_i,
   input  opu_pkg::index_t  head_index_i,
   output logic    pop_o,
@@ -41,7 +42,7 @@ module opu_engine
   opu_pkg::index_t index;
 
   assign room = count < ($clog2(QD)+1)'(IN_FLIGHT) && accept_i && !start_o;
-  assign ready = head_valid_i && room &&
+  assign ready = head_valid_i && !hold_i && room &&
                  (!`OPU_FIELD(head_i, POP_PREV) || has_prev_i) &&
                  (!`OPU_FIELD(head_i, POP_NEXT) || has_next_i);
   assign pop_o = ready;
@@ -76,7 +77,7 @@ module opu_engine
         last_retired_o <= index;
       end
       if (busy_o) busy_cycles_o <= busy_cycles_o + 1;
-      if (head_valid_i && room && !ready) token_cycles_o <= token_cycles_o + 1;
+      if (head_valid_i && room && !ready) token_cycles_o <= token_cycles_o + 1;  // a Fence's too
       if (busy_o && dram_wait_i) dram_cycles_o <= dram_cycles_o + 1;
     end
   end

@@ -88,6 +88,7 @@ module opu_fetch
       opuc_isa_pkg::OP_POOL: legal_engine = {1'b1, 2'(opuc_isa_pkg::ENGINE_OF_POOL)};
       opuc_isa_pkg::OP_AVERAGE: legal_engine = {1'b1, 2'(opuc_isa_pkg::ENGINE_OF_AVERAGE)};
       opuc_isa_pkg::OP_STORE: legal_engine = {1'b1, 2'(opuc_isa_pkg::ENGINE_OF_STORE)};
+      opuc_isa_pkg::OP_FENCE: legal_engine = {1'b1, 2'(opuc_isa_pkg::ENGINE_OF_FENCE)};
       default: legal_engine = 3'd0;
     endcase
   endfunction

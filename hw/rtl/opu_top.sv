@@ -72,6 +72,17 @@ module opu_top
   logic [15:0] post_tail_dst;
   logic [2:0] post_banks;
   logic running_q;
+  // A Fence holds the load engine's queue until the program's first
+  // `stores` Stores are done (their writes accepted: a read asked after
+  // sees them); its unit then takes it as a Load of nothing, its tokens kept.
+  logic [opuc_isa_pkg::FENCE_STORES_WIDTH-1:0] stores_done_q;
+  logic fence_head, fence_hold;
+  opu_pkg::word_t load_head;
+  assign fence_head = `OPU_FIELD(head[E_LOAD], OPCODE) == opuc_isa_pkg::OP_FENCE;
+  assign fence_hold = fence_head && stores_done_q < `OPU_FIELD(head[E_LOAD], FENCE_STORES);
+  assign load_head = fence_head ? {{(opu_pkg::WORD_BITS-8){1'b0}}, head[E_LOAD][7:4],
+                                   opuc_isa_pkg::OP_LOAD}
+                                : head[E_LOAD];
 
   opu_fetch u_fetch (
     .clk_i, .rst_ni, .start_i, .prog_addr_i, .length_i, .next_valid_i, .next_addr_i,
@@ -115,7 +126,8 @@ module opu_top
     end else begin : g_other
       assign held[2*e +: 2] = '0;
       opu_engine #(.IN_FLIGHT(e == E_LOAD ? LOADS_IN_FLIGHT : 1)) u_engine (
-        .clk_i, .rst_ni, .head_valid_i(head_valid[e]), .head_i(head[e]),
+        .clk_i, .rst_ni, .head_valid_i(head_valid[e]), .hold_i(e == E_LOAD && fence_hold),
+        .head_i(e == E_LOAD ? load_head : head[e]),
         .head_index_i(head_index[e]), .pop_o(pop[e]), .has_prev_i(has_prev[e]),
         .has_next_i(has_next[e]), .take_prev_o(take_prev[e]), .take_next_o(take_next[e]),
         .give_prev_o(give_prev[e]), .give_next_o(give_next[e]), .start_o(start[e]),
@@ -291,8 +303,11 @@ module opu_top
     if (!rst_ni) begin
       running_q <= 1'b0;
       cycles_q <= '0;
+      stores_done_q <= '0;
     end else begin
       if (start_i) running_q <= 1'b1;
+      if (start_i) stores_done_q <= '0;
+      else if (done[E_STORE]) stores_done_q <= stores_done_q + 1'b1;
       if (running_q && !done_o) cycles_q <= cycles_q + 1;
     end
   end

@@ -33,9 +33,10 @@ constexpr int64_t kAlign = 64;
 
 int64_t AlignUp(int64_t n, int64_t a) { return (n + a - 1) / a * a; }
 
-/// The activations' lifetimes over the partition's groups; a chained
-/// pair's second group reads what its first does (`chained`: the second
-/// groups' ids), as their one step does.
+/// The activations' lifetimes over the partition's groups, as the program
+/// reader checks them: a run's groups each count (docs/codegen.md, "Runs");
+/// a chained pair's second group reads what its first does (`chained`:
+/// the second groups' ids), as their one step does.
 std::vector<Lifetime> GroupLifetimes(const Graph& graph, const HwPartition& partition,
                                      const std::set<int32_t>& chained) {
   std::vector<std::vector<TensorId>> inputs, outputs;

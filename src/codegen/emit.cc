@@ -34,8 +34,10 @@
 #include "emit.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "depthwise_window.h"
+#include "opuc/opu/dram_order.h"
 #include "support/format.h"
 #include "transfers.h"
 #include "unit_emitter.h"
@@ -252,12 +254,44 @@ int64_t WindowCarriedRows(const GroupEmitter& e, const HwConfig& hw, const std::
 
 namespace {
 
+// The DRAM order of a run so far (docs/codegen.md, "Runs"): each Store
+// emitted, by its number from 1, over the bytes it writes, and the stores
+// the last Fence waited for.
+struct RunOrder {
+  DramLatest stores;
+  int64_t emitted = 0, fenced = 0;
+};
+
+// A Fence before each of `load`'s loads that reads what a Store of the run
+// before it writes, unless one before waited for that Store already.
+void FenceLoads(const OpuBufferUnits& buffers, RunOrder& order, CycleEstimate& estimate,
+                Batch& load) {
+  for (size_t i = 0; i < load.insns.size(); ++i) {
+    const std::optional<DramSpan> span = DramSpanOf(load.insns[i], buffers);
+    const int64_t needs = span ? order.stores.Latest(*span) : -1;
+    if (needs <= order.fenced) continue;
+    isa::FenceInsn fence;
+    fence.stores = needs;
+    estimate.FenceBefore(i, needs);
+    load.insns.insert(load.insns.begin() + static_cast<std::ptrdiff_t>(i++), fence);
+    order.fenced = needs;
+  }
+}
+
+void CountStores(const OpuBufferUnits& buffers, const Batch& store, RunOrder& order) {
+  for (const isa::Instruction& insn : store.insns)
+    if (const std::optional<DramSpan> span = DramSpanOf(insn, buffers); ++order.emitted && span)
+      order.stores.Mark(*span, order.emitted);
+}
+
 // A group's units into `program` (none: the estimate alone) and
-// `estimate`, after the units already there (a chained pair's first
-// group's); the tiling as emitted.
+// `estimate`, after the units already there (a run's groups before:
+// `order`), the group `followed` by another in the program or not; the
+// tiling as emitted.
 Tiling EmitUnits(const InnerProductGroup& group, const Tiling& searched, const HwConfig& hw,
                  const ConstantPlacement& constants, const GroupLayouts& layouts,
-                 CycleEstimate& estimate, std::vector<isa::Instruction>* program) {
+                 CycleEstimate& estimate, std::vector<isa::Instruction>* program, RunOrder& order,
+                 bool followed) {
   const OpuBufferUnits buffers = BufferUnits(hw);
   Tiling tiling = searched;
   const std::vector<Unit> units = Units(group, tiling, buffers);
@@ -310,14 +344,16 @@ Tiling EmitUnits(const InnerProductGroup& group, const Tiling& searched, const H
     Batch load = EmitLoads(emitter, unit, place, window_free, carried);
     Batch compute = EmitCompute(emitter, unit, place, unit_count);
     Batch store = EmitStores(emitter, unit, place, pair_count);
-    if (index == 0 && before > 0) {  // the pair's seam: the tokens the first group gave
-      isa::DepsOf(load.insns.front()).pop_next = true;  // its input on chip: no window first
+    if (index == 0 && before > 0) {  // the seam: the tokens the group before gave
+      isa::DepsOf(load.insns.front()).pop_next = true;
       compute.First().pop_next = true;
     }
-    if (index == unit_count - 1 && layouts.output_to_fm) {  // ... and gives them
+    if (index == unit_count - 1 && followed) {  // ... and gives them
       compute.Last().push_prev = true;
       store.Last().push_prev = true;
     }
+    FenceLoads(buffers, order, estimate, load);
+    CountStores(buffers, store, order);
     estimate.Fetch(
         static_cast<int64_t>(load.insns.size() + compute.insns.size() + store.insns.size()));
     for (Batch* batch : {&load, &compute, &store})
@@ -346,8 +382,9 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
   CycleEstimate estimate(hw);
   if (prefetched) estimate.Prefetched(CycleEstimate::PrefetchWords(BufferUnits(hw).lanes));
   std::vector<isa::Instruction> program;
-  const Tiling tiling =
-      EmitUnits(group, searched, hw, constants, layouts, estimate, words ? &program : nullptr);
+  RunOrder order;
+  const Tiling tiling = EmitUnits(group, searched, hw, constants, layouts, estimate,
+                                  words ? &program : nullptr, order, false);
   OPUC_ASSIGN_OR_RETURN(PlannedStep step, Encoded(program, group.what));
   step.group = group.group;
   step.tiling = tiling.Text(group);
@@ -355,19 +392,27 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
   return step;
 }
 
-Expected<PlannedStep> EmitChainedPair(const ChainedHalf& first, const ChainedHalf& second,
-                                      const HwConfig& hw, bool prefetched) {
+Expected<PlannedStep> EmitRun(const std::vector<RunGroup>& groups, const HwConfig& hw,
+                              bool prefetched) {
   CycleEstimate estimate(hw);
   if (prefetched) estimate.Prefetched(CycleEstimate::PrefetchWords(BufferUnits(hw).lanes));
   std::vector<isa::Instruction> program;
-  const Tiling t1 =
-      EmitUnits(first.group, first.tiling, hw, first.constants, first.layouts, estimate, &program);
-  const Tiling t2 = EmitUnits(second.group, second.tiling, hw, second.constants, second.layouts,
-                              estimate, &program);
-  OPUC_ASSIGN_OR_RETURN(PlannedStep step,
-                        Encoded(program, Cat(first.group.what, " chained to ", second.group.what)));
-  step.group = second.group.group;
-  step.tiling = Cat(t1.Text(first.group), "; then ", t2.Text(second.group));
+  RunOrder order;
+  std::string text, what;
+  std::vector<PlannedStep::Part> parts;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    const RunGroup& g = groups[i];
+    const size_t before = program.size();
+    const Tiling tiling = EmitUnits(g.group, g.tiling, hw, g.constants, g.layouts, estimate,
+                                    &program, order, i + 1 < groups.size());
+    parts.push_back({g.group.group, static_cast<int64_t>(program.size() - before)});
+    text += Cat(i > 0 ? "; then " : "", tiling.Text(g.group));
+    what += Cat(i > 0 ? " then " : "", g.group.what);
+  }
+  OPUC_ASSIGN_OR_RETURN(PlannedStep step, Encoded(program, what));
+  step.group = groups.back().group.group;
+  step.tiling = text;
+  step.parts = std::move(parts);
   step.estimated_cycles = estimate.Total();
   return step;
 }

@@ -43,21 +43,24 @@ Expected<PlannedStep> EmitInnerProduct(const InnerProductGroup& group, const Til
 GroupLayouts DramLayouts(const StepPlan& plan, const InnerProductGroup& g,
                          const OpuBufferUnits& units, std::deque<ActivationLayout>& views);
 
-/// One group of a chained pair, with what EmitInnerProduct takes.
-struct ChainedHalf {
+/// One group of a run, with what EmitInnerProduct takes.
+struct RunGroup {
   const InnerProductGroup& group;
   const Tiling& tiling;
   const ConstantPlacement& constants;
   const GroupLayouts& layouts;
 };
 
-/// One OPU step of a chained pair (docs/codegen.md, "Chained pairs"):
-/// `first`'s units, its output stored into the feature-map buffer
-/// (GroupLayouts::output_to_fm), then `second`'s, which read it there
-/// (GroupLayouts::input_fm_row); the first group's last computation and
-/// Store give the tokens the second's first load and Gemm wait for.
-Expected<PlannedStep> EmitChainedPair(const ChainedHalf& first, const ChainedHalf& second,
-                                      const HwConfig& hw, bool prefetched);
+/// One OPU step of several groups in order (docs/codegen.md, "Runs" and
+/// "Chained pairs"): each group's units, then the next's. At each seam
+/// the group before's last computation and last Store give the tokens the
+/// next one's first load and first Gemm wait for; a load that reads what
+/// a Store of the step wrote waits for it behind a Fence. A chained
+/// pair's first group stores into the feature-map buffer
+/// (GroupLayouts::output_to_fm), and the second reads it there
+/// (GroupLayouts::input_fm_row).
+Expected<PlannedStep> EmitRun(const std::vector<RunGroup>& groups, const HwConfig& hw,
+                              bool prefetched);
 
 /// Where one unit's tile sits on chip for the stages after the inner product.
 struct PostTile {

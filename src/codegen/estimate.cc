@@ -32,8 +32,8 @@ int64_t CycleEstimate::Total() const {
   StoreTimeline stores(n, kStoreDrainCycles);
   // When each compute instruction so far left the fetch unit's queue.
   std::vector<int64_t> issued;
-  // When each store instruction so far started.
-  std::vector<int64_t> store_starts;
+  // When each store instruction so far started and ended.
+  std::vector<int64_t> store_starts, store_ends;
   // The first instruction comes a DRAM latency after the start, unless the
   // fetch unit read it while the step before ran.
   const int64_t start =
@@ -91,6 +91,11 @@ int64_t CycleEstimate::Total() const {
       const LoadBeats& load = unit.loads[i];
       if (waits(u) && i == static_cast<size_t>(unit.waits_from)) {
         t = std::max(t, token(u));
+        written = std::max(written, t);
+      }
+      // A Fence passes once the stores it names are done.
+      if (load.after_store > 0 && static_cast<size_t>(load.after_store) <= store_ends.size()) {
+        t = std::max(t, store_ends[static_cast<size_t>(load.after_store) - 1]);
         written = std::max(written, t);
       }
       // Loads in flight: the next load asks for its first beat
@@ -210,6 +215,7 @@ int64_t CycleEstimate::Total() const {
       if (!slices.empty()) at = std::max(at, slices[slice].first);
       store_starts.push_back(at);
       at += unit.store_cycles[j];
+      store_ends.push_back(j + 1 == unit.store_cycles.size() ? std::max(at, stores.end[u]) : at);
     }
     int64_t later = 0;
     for (const LoadReads& r : ahead_reads)

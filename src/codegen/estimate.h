@@ -44,6 +44,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
@@ -224,6 +225,17 @@ class CycleEstimate {
   /// A load of nothing, which only carries the unit's tokens: it asks the
   /// DRAM nothing, so it waits for no latency (its writers finish it).
   void TokenLoad() { units_.back().loads.push_back({0, 0, -1, 2, 0, true}); }
+  /// A Fence before the unit's `load`th load so far: it waits for the end
+  /// of the group's (or run's) `stores`th store instruction, then passes
+  /// as a Load of nothing (opu_top.sv); the load the token waits for stays
+  /// the same.
+  void FenceBefore(size_t load, int64_t stores) {
+    Unit& unit = units_.back();
+    LoadBeats fence{0, 0, -1, 2, 0, true};
+    fence.after_store = stores;
+    unit.loads.insert(unit.loads.begin() + static_cast<std::ptrdiff_t>(load), fence);
+    if (static_cast<int64_t>(load) <= unit.waits_from) ++unit.waits_from;
+  }
   /// The unit's loads from the `index`th on wait for the buffer slots the
   /// unit two before used (its token); those before go first (a window
   /// whose half the units before already proved free).
@@ -339,6 +351,7 @@ class CycleEstimate {
     int64_t writers = 0;      ///< Its writers' cycles (its frame's units and rows).
     int64_t fm_writes = 0;    ///< Its writes into the feature-map buffer (its frame's).
     bool empty = false;       ///< TokenLoad: no DRAM, no latency.
+    int64_t after_store = 0;  ///< A Fence's: the store instructions it waits for (FenceBefore).
   };
   struct Unit {
     int64_t compute = 0, post = 0, post_insns = 0, store = 0;

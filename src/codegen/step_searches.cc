@@ -12,6 +12,7 @@
 
 #include "chained_pairs.h"
 #include "emit.h"
+#include "runs.h"
 #include "support/format.h"
 #include "support/parallel_for.h"
 #include "tiling_search.h"
@@ -38,11 +39,18 @@ Status SearchSteps(const Graph& graph, const HwConfig& hw, const OpuBufferUnits&
                  r.fold->in_c, " channels", r.fold->pixels > 1 ? ", pixel pairs" : "", "), ", text);
     return text;
   };
-  const auto settle = [&](const ReadyGroup& r, const SearchedStep& searched, PlannedStep step) {
+  // Each OPU step as settled, its groups as searched (runs.h).
+  std::deque<SearchedStep> kept;
+  std::vector<SettledStep> settled;
+  const auto settle = [&](const ReadyGroup& r, const SearchedStep& searched, PlannedStep step,
+                          const GroupLayouts* layouts) {
     if (r.group.dense_pairs && !searched.group.dense_pairs)
       RepackWeights(searched.group, r.tiling, units, r.constants, code.constants);
     step.tiling = told(r, searched, step.tiling);
     code.steps[r.step] = std::move(step);
+    if (layouts == nullptr) return;  // a chained pair's first: with its second
+    const SearchedStep& k = kept.emplace_back(SearchedStep{{}, searched.tiling, searched.group});
+    settled.push_back({r.step, {{k.group, k.tiling, r.constants, *layouts}}});
   };
   // Every search the steps need, laid out first (the layouts they read
   // are made here, in order), then run on the threads: each is its own
@@ -118,7 +126,7 @@ Status SearchSteps(const Graph& graph, const HwConfig& hw, const OpuBufferUnits&
       if (!r.chain_note.empty())
         alone.step.tiling = Cat("not chained to group ", r.group.group + 1, ": ", r.chain_note,
                                 ", ", alone.step.tiling);
-      settle(r, alone, alone.step);
+      settle(r, alone, alone.step, &p.alone->layouts);
       continue;
     }
     // A chained pair where its one step is faster than the two alone.
@@ -130,18 +138,17 @@ Status SearchSteps(const Graph& graph, const HwConfig& hw, const OpuBufferUnits&
     const GroupLayouts& second_layouts = p.second_chained->layouts;
     OPUC_ASSIGN_OR_RETURN(
         PlannedStep pair,
-        EmitChainedPair(
-            {first_chained.group, first_chained.tiling, r.constants, first_layouts},
-            {second_chained.group, second_chained.tiling, second.constants, second_layouts}, hw,
-            prefetched));
+        EmitRun({{first_chained.group, first_chained.tiling, r.constants, first_layouts},
+                 {second_chained.group, second_chained.tiling, second.constants, second_layouts}},
+                hw, prefetched));
     if (options.chained_pairs == 0 &&
         pair.estimated_cycles >= alone.step.estimated_cycles + second_alone.step.estimated_cycles) {
       alone.step.tiling = Cat("not chained to group ", second.group.group, " (as one step ",
                               pair.estimated_cycles, " estimated cycles, alone ",
                               alone.step.estimated_cycles + second_alone.step.estimated_cycles,
                               "), ", alone.step.tiling);
-      settle(r, alone, alone.step);
-      settle(second, second_alone, second_alone.step);
+      settle(r, alone, alone.step, &p.alone->layouts);
+      settle(second, second_alone, second_alone.step, &p.second_alone->layouts);
       continue;
     }
     PlannedStep first_step = first_chained.step;
@@ -150,13 +157,21 @@ Status SearchSteps(const Graph& graph, const HwConfig& hw, const OpuBufferUnits&
     pair.tiling =
         Cat("chained, the depthwise output on chip: ", told(r, first_chained, first_step.tiling),
             "; then ", told(second, second_chained, second_chained.step.tiling));
-    settle(r, first_chained, std::move(first_step));
+    settle(r, first_chained, std::move(first_step), nullptr);
     if (second.group.dense_pairs && !second_chained.group.dense_pairs)
       RepackWeights(second_chained.group, second.tiling, units, second.constants, code.constants);
     code.steps[second.step] = std::move(pair);
+    const SearchedStep& first_kept =
+        kept.emplace_back(SearchedStep{{}, first_chained.tiling, first_chained.group});
+    const SearchedStep& second_kept =
+        kept.emplace_back(SearchedStep{{}, second_chained.tiling, second_chained.group});
+    settled.push_back(
+        {second.step,
+         {{first_kept.group, first_kept.tiling, r.constants, first_layouts},
+          {second_kept.group, second_kept.tiling, second.constants, second_layouts}}});
     on_chip.insert(r.group.output);
   }
-  return OkStatus();
+  return options.runs ? JoinRuns(settled, hw, code) : OkStatus();
 }
 
 }  // namespace opuc::codegen

@@ -52,7 +52,8 @@ CompileReport Report(const Graph& graph, const HwPartition& partition, const Ste
     }
     r.step = step.kind;
     if (step.chained_into >= 0) {  // its cycles are counted with the next group's step
-      r.tiling = Cat("chained into group ", step.chained_into, "'s step: ", step.tiling);
+      r.tiling = Cat("in group ", step.chained_into, "'s step: ", step.tiling);
+      r.in_step_of = step.chained_into;
       report.opu_macs += group.macs;
     } else if (step.kind == StepKind::kOpu) {
       r.words = static_cast<int64_t>(step.words.size());

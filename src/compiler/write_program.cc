@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
 #include "opuc/opug/opug.h"
 #include "opup_generated.h"
@@ -96,9 +97,20 @@ class Renumber {
   std::vector<int32_t> step_of_node_;
 };
 
+/// The step of `group` (the groups of `joined`, each with its nodes, where
+/// it holds several).
 Expected<Offset<fb::Step>> WriteStep(FlatBufferBuilder& fbb, const HwGroup& group,
+                                     const std::vector<HwGroup>& joined, const StepPlan& plan,
                                      const PlannedStep& planned, Renumber& renumber) {
-  OPUC_ASSIGN_OR_RETURN(const std::vector<NodeId> node_ids, renumber.Nodes(group));
+  // A step of several groups lists each one's nodes in turn.
+  std::vector<NodeId> node_ids;
+  std::vector<size_t> part_nodes;
+  for (HwGroup part : joined.size() > 1 ? joined : std::vector<HwGroup>{group}) {
+    part.id = group.id;
+    OPUC_ASSIGN_OR_RETURN(const std::vector<NodeId> ids, renumber.Nodes(part));
+    node_ids.insert(node_ids.end(), ids.begin(), ids.end());
+    part_nodes.push_back(ids.size());
+  }
   OPUC_ASSIGN_OR_RETURN(const std::vector<TensorId> input_ids, renumber.Tensors(group.inputs));
   OPUC_ASSIGN_OR_RETURN(const std::vector<TensorId> output_ids, renumber.Tensors(group.outputs));
   const auto nodes = Ids(fbb, node_ids);
@@ -110,25 +122,48 @@ Expected<Offset<fb::Step>> WriteStep(FlatBufferBuilder& fbb, const HwGroup& grou
   }
   std::vector<fb::Word> words;
   for (const isa::Word& w : planned.words) words.emplace_back(w.lo, w.hi);
+  std::vector<Offset<fb::OpuGroup>> groups;
+  for (size_t k = 0; k < planned.parts.size() && k < part_nodes.size(); ++k) {
+    const PlannedStep::Part& part = planned.parts[k];
+    const PlannedStep* own = plan.FindStep(part.group);
+    groups.push_back(fb::CreateOpuGroupDirect(fbb, part.group, static_cast<int32_t>(part_nodes[k]),
+                                              static_cast<uint32_t>(part.words),
+                                              own != nullptr ? own->tiling.c_str() : ""));
+  }
   const auto opu =
-      fb::CreateOpuStepDirect(fbb, &words, planned.estimated_cycles, planned.tiling.c_str())
+      fb::CreateOpuStepDirect(fbb, &words, planned.estimated_cycles, planned.tiling.c_str(),
+                              groups.empty() ? nullptr : &groups)
           .Union();
   return fb::CreateStep(fbb, group.id, nodes, inputs, outputs, fb::StepKind::OpuStep, opu);
 }
 
-/// A chained pair's one step (docs/codegen.md, "Chained pairs"): both
-/// groups' ops, what either reads from outside the pair, what the second
-/// writes (the first's output never leaves the chip).
-HwGroup ChainedGroup(const HwGroup& first, const HwGroup& second) {
-  HwGroup pair = second;
-  pair.ops = first.ops;
-  pair.ops.insert(pair.ops.end(), second.ops.begin(), second.ops.end());
-  pair.inputs = first.inputs;
-  for (TensorId t : second.inputs)
-    if (std::count(first.outputs.begin(), first.outputs.end(), t) == 0 &&
-        std::count(pair.inputs.begin(), pair.inputs.end(), t) == 0)
-      pair.inputs.push_back(t);
-  return pair;
+/// The one step of consecutive groups (a chained pair, or a run: docs/
+/// codegen.md): every group's ops, what any reads from outside them, what
+/// any writes that a group after them or the host reads (a chained pair's
+/// map, which only its second reads, never leaves the chip; a run's maps
+/// read only inside it stay in its DRAM regions).
+HwGroup JoinedGroup(const std::vector<HwGroup>& joined, const HwPartition& partition,
+                    const Graph& graph) {
+  HwGroup step = joined.back();
+  step.ops.clear();
+  step.inputs.clear();
+  step.outputs.clear();
+  std::set<int32_t> ids;
+  for (const HwGroup& g : joined) ids.insert(g.id);
+  std::set<TensorId> made, read_after(graph.outputs.begin(), graph.outputs.end());
+  for (const HwGroup& g : partition.groups)
+    if (ids.count(g.id) == 0) read_after.insert(g.inputs.begin(), g.inputs.end());
+  for (const HwGroup& g : joined) {
+    step.ops.insert(step.ops.end(), g.ops.begin(), g.ops.end());
+    for (TensorId t : g.inputs)
+      if (made.count(t) == 0 && std::count(step.inputs.begin(), step.inputs.end(), t) == 0)
+        step.inputs.push_back(t);
+    for (TensorId t : g.outputs) {
+      made.insert(t);
+      if (read_after.count(t) > 0) step.outputs.push_back(t);
+    }
+  }
+  return step;
 }
 
 /// Room for the whole program, so that the builder never grows: growing
@@ -178,7 +213,7 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
     if (a.doubled) version = std::max(version, kDoubledMapsVersion);
   }
   std::vector<Offset<fb::Step>> steps;
-  std::optional<HwGroup> chained;  // a chained pair's first group, written with the next
+  std::vector<HwGroup> joined;  // groups before whose words are in a later step
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     if (plan.steps[s].group != partition.groups[s].id)
       return InternalError(Cat("planned step ", s, " is for group ", plan.steps[s].group,
@@ -187,19 +222,21 @@ Expected<std::vector<uint8_t>> WriteProgram(const Graph& graph, const HwPartitio
       if (s + 1 == plan.steps.size() || partition.groups[s + 1].id != plan.steps[s].chained_into)
         return InternalError(Cat("group ", partition.groups[s].id,
                                  " is chained to a group that does not follow it"));
-      chained = partition.groups[s];
+      joined.push_back(partition.groups[s]);
       continue;
     }
+    joined.push_back(partition.groups[s]);
     const HwGroup group =
-        chained ? ChainedGroup(*chained, partition.groups[s]) : partition.groups[s];
-    chained.reset();
+        joined.size() > 1 ? JoinedGroup(joined, partition, graph) : partition.groups[s];
     for (const isa::Word& w : plan.steps[s].words) {
       Expected<isa::Instruction> insn = isa::Decode(w);
       if (insn.ok()) version = std::max(version, InstructionVersion(*insn));
     }
+    if (!plan.steps[s].parts.empty()) version = std::max(version, kRunsVersion);
     OPUC_ASSIGN_OR_RETURN(const Offset<fb::Step> step,
-                          WriteStep(fbb, group, plan.steps[s], renumber));
+                          WriteStep(fbb, group, joined, plan, plan.steps[s], renumber));
     steps.push_back(step);
+    joined.clear();
   }
   const auto root =
       fb::CreateProgram(fbb, version, build_table, graph_bytes, constants, plan.dram_bytes,

@@ -14,6 +14,7 @@
 
 #include "hazards.h"
 #include "machine.h"
+#include "opuc/opu/dram_order.h"
 
 namespace opuc {
 namespace {
@@ -57,6 +58,7 @@ Status Execute(fsim::Machine& m, const isa::Instruction& insn) {
         if constexpr (std::is_same_v<T, isa::AverageInsn>) return fsim::ExecAverage(m, i);
         if constexpr (std::is_same_v<T, isa::TableInsn>) return fsim::ExecTable(m, i);
         if constexpr (std::is_same_v<T, isa::StoreInsn>) return fsim::ExecStore(m, i);
+        if constexpr (std::is_same_v<T, isa::FenceInsn>) return OkStatus();  // waited in Simulate
       },
       insn);
 }
@@ -69,9 +71,16 @@ std::string Neighbour(int e, int step) {
 Status Simulate(const HwConfig& hw, const std::vector<isa::Word>& program,
                 std::vector<uint8_t>* dram, int64_t dram_bytes, OpuCounters* counters) {
   std::deque<Pending> queues[isa::kNumEngines];
+  std::vector<isa::Instruction> decoded;
+  decoded.reserve(program.size());
+  int64_t stores = 0;  // Stores so far in program order
   for (size_t i = 0; i < program.size(); ++i) {
     Expected<isa::Instruction> insn = isa::Decode(program[i]);
     if (!insn.ok()) return insn.status().WithContext(Cat("instruction ", i));
+    if (std::holds_alternative<isa::StoreInsn>(*insn)) ++stores;
+    if (const auto* fence = std::get_if<isa::FenceInsn>(&*insn); fence && fence->stores > stores)
+      return InvalidArgument(Cat("instruction ", i, " (Fence): waits for ", fence->stores,
+                                 " Stores; ", stores, " come before it in the program"));
     const int e = static_cast<int>(isa::EngineOf(*insn));
     const isa::Deps& d = isa::DepsOf(*insn);
     if ((d.pop_prev || d.push_prev) && e == 0)
@@ -81,9 +90,13 @@ Status Simulate(const HwConfig& hw, const std::vector<isa::Word>& program,
     if ((d.pop_next || d.push_next) && e + 1 == isa::kNumEngines)
       return InvalidArgument(Cat("instruction ", i, " (", NameOf(*insn),
                                  "): the store engine has no next engine (pop_next, push_next)"));
-    queues[e].push_back({static_cast<int64_t>(i), std::move(*insn)});
+    queues[e].push_back({static_cast<int64_t>(i), *insn});
+    decoded.push_back(std::move(*insn));
   }
   fsim::Machine m(hw, dram == nullptr);
+  const std::vector<int64_t> dram_before = DramPredecessors(decoded, m.units);
+  decoded.clear();
+  int64_t stores_done = 0;
   m.dram = dram;
   m.dram_bytes = dram_bytes;
   fsim::HazardTracker hazards(m.units);
@@ -97,6 +110,8 @@ Status Simulate(const HwConfig& hw, const std::vector<isa::Word>& program,
         int64_t* prev = PrevQueue(tokens, e);
         int64_t* next = NextQueue(tokens, e);
         if ((d.pop_prev && *prev == 0) || (d.pop_next && *next == 0)) break;
+        const auto* fence = std::get_if<isa::FenceInsn>(&head.insn);
+        if (fence && stores_done < fence->stores) break;
         if (d.pop_prev) {
           --*prev;
           hazards.Pop(e - 1, e);
@@ -108,9 +123,13 @@ Status Simulate(const HwConfig& hw, const std::vector<isa::Word>& program,
         m.index = head.index;
         m.name = NameOf(head.insn);
         hazards.Start(e);
+        if (fence) hazards.Fence(fence->stores);
         OPUC_RETURN_IF_ERROR(Execute(m, head.insn));
         OPUC_RETURN_IF_ERROR(
             hazards.Touch(e, head.index, m.name, fsim::AccessesOf(head.insn, m.units)));
+        OPUC_RETURN_IF_ERROR(
+            hazards.OrderDram(e, head.index, m.name, dram_before[static_cast<size_t>(head.index)]));
+        if (std::holds_alternative<isa::StoreInsn>(head.insn)) ++stores_done;
         ++m.counters.instructions[static_cast<size_t>(e)];
         if (d.push_prev) {
           ++tokens.backward[e];
@@ -134,9 +153,14 @@ Status Simulate(const HwConfig& hw, const std::vector<isa::Word>& program,
         const Pending& head = queues[e].front();
         const isa::Deps& d = isa::DepsOf(head.insn);
         const bool on_prev = d.pop_prev && *PrevQueue(tokens, e) == 0;
-        waits += Cat(waits.empty() ? "" : "; ", isa::EngineName(static_cast<Engine>(e)),
-                     " waits at instruction ", head.index, " (", NameOf(head.insn),
-                     ") for a token from ", on_prev ? Neighbour(e, -1) : Neighbour(e, 1));
+        const bool on_next = d.pop_next && *NextQueue(tokens, e) == 0;
+        const auto* fence = std::get_if<isa::FenceInsn>(&head.insn);
+        waits +=
+            Cat(waits.empty() ? "" : "; ", isa::EngineName(static_cast<Engine>(e)),
+                " waits at instruction ", head.index, " (", NameOf(head.insn), ") for ",
+                on_prev             ? "a token from " + Neighbour(e, -1)
+                : on_next || !fence ? "a token from " + Neighbour(e, 1)
+                                    : Cat("Store ", fence->stores, " (", stores_done, " done)"));
       }
       return InvalidArgument(Cat("deadlock: ", waits));
     }

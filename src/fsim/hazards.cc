@@ -137,11 +137,37 @@ void HazardTracker::Pop(int from, int to) {
   queue.pop_front();
 }
 
+void HazardTracker::Fence(int64_t stores) {
+  int64_t& heard =
+      clocks_[static_cast<size_t>(isa::Engine::kLoad)][static_cast<size_t>(isa::Engine::kStore)];
+  heard = std::max(heard, stores);
+}
+
+Status HazardTracker::OrderDram(int engine, int64_t index, std::string_view name, int64_t before) {
+  if (before < 0) return OkStatus();
+  const int other = engine == static_cast<int>(isa::Engine::kLoad)
+                        ? static_cast<int>(isa::Engine::kStore)
+                        : static_cast<int>(isa::Engine::kLoad);
+  const size_t b = static_cast<size_t>(before);
+  const int64_t ran = b < started_.size() ? started_[b] : 0;
+  if (ran > 0 && Ordered(engine, other, Mark{ran, before})) return OkStatus();
+  const bool load = other == static_cast<int>(isa::Engine::kStore);
+  return InvalidArgument(Cat("instruction ", index, " (", name, ") ", load ? "reads" : "writes",
+                             " DRAM bytes that instruction ", before, " (", load ? "Store" : "Load",
+                             ") ", load ? "writes" : "reads", " before it in the program, with no ",
+                             load ? "Fence or token" : "token",
+                             " ordering the two: the result would depend on which engine "
+                             "runs first"));
+}
+
 Status HazardTracker::Touch(int engine, int64_t index, std::string_view name,
                             const std::vector<Access>& accesses) {
   if (names_.size() <= static_cast<size_t>(index)) names_.resize(static_cast<size_t>(index) + 1);
   names_[static_cast<size_t>(index)] = name;
   const Mark now{clocks_[static_cast<size_t>(engine)][static_cast<size_t>(engine)], index};
+  if (started_.size() <= static_cast<size_t>(index))
+    started_.resize(static_cast<size_t>(index) + 1);
+  started_[static_cast<size_t>(index)] = now.time;
   const auto race = [&](const Access& a, int64_t row, const Mark& other, const char* verb,
                         const char* other_verb) {
     return InvalidArgument(Cat("instruction ", index, " (", name, ") ", verb, " ",

@@ -54,6 +54,13 @@ class HazardTracker {
   /// Token traffic: what the pusher knows travels with the token.
   void Push(int from, int to);
   void Pop(int from, int to);
+  /// A Fence passed: the load engine knows the program's first `stores`
+  /// Stores are done (the store engine's clock counts its Stores).
+  void Fence(int64_t stores);
+  /// Checks that instruction `index` (a Load or a Store, on `engine`) is
+  /// ordered after `before`, the latest earlier instruction of the other
+  /// of the two whose DRAM bytes meet its own (dram_order.h; -1: none).
+  Status OrderDram(int engine, int64_t index, std::string_view name, int64_t before);
 
  private:
   using Clock = std::array<int64_t, isa::kNumEngines>;
@@ -75,6 +82,7 @@ class HazardTracker {
   std::array<std::deque<Clock>, isa::kNumEngines * isa::kNumEngines> queues_;  // [from][to]
   std::array<std::vector<Row>, kNumBuffers> rows_;
   std::vector<std::string_view> names_;  // of every instruction seen, by index
+  std::vector<int64_t> started_;         // its engine's clock when it ran, by index; 0 not yet
 };
 
 }  // namespace opuc::fsim

@@ -7,8 +7,9 @@
 namespace opuc {
 
 /// Decodes every word of the OPU step and checks its DRAM accesses: a Load
-/// reads inside the constants or one of the step's input regions, a Store
-/// writes inside one of its output regions. The message names the word,
+/// reads inside the constants, one of the step's input regions or the
+/// region of a tensor its nodes make, a Store writes inside one of its
+/// output regions or such a tensor's. The message names the word,
 /// the instruction and the byte range.
 Status CheckDramAccesses(const Program& program, const ProgramStep& step);
 

@@ -160,15 +160,21 @@ LayerBound PhysicalLimit::BoundLayer(std::vector<NodeId> nodes) const {
 }
 
 PhysicalBound PhysicalLimit::Bound(const std::vector<NodeId>& nodes, LayerClass* step_class) const {
+  return Bound(std::vector<std::vector<NodeId>>{nodes}, step_class);
+}
+
+PhysicalBound PhysicalLimit::Bound(const std::vector<std::vector<NodeId>>& groups,
+                                   LayerClass* step_class) const {
   PhysicalBound sum;
   int64_t most = -1;
-  for (const LayerBound& layer : Layers(nodes)) {
-    sum.Add(layer.bound);
-    if (layer.bound.compute_cycles > most) {
-      most = layer.bound.compute_cycles;
-      if (step_class) *step_class = layer.layer_class;
+  for (const std::vector<NodeId>& nodes : groups)
+    for (const LayerBound& layer : Layers(nodes)) {
+      sum.Add(layer.bound);
+      if (layer.bound.compute_cycles > most) {
+        most = layer.bound.compute_cycles;
+        if (step_class) *step_class = layer.layer_class;
+      }
     }
-  }
   return sum;
 }
 

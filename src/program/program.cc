@@ -1,4 +1,5 @@
 //===- src/program/program.cc - A loaded program --------------------------===//
+#include <algorithm>
 #include <cstring>
 #include <variant>
 
@@ -26,7 +27,36 @@ std::vector<isa::Word> ProgramStep::Words() const {
   return all;
 }
 
+std::vector<ProgramStep> StepParts(const Program& program, const ProgramStep& step) {
+  if (step.groups.empty()) return {step};
+  const Graph& graph = program.graph();
+  std::vector<ProgramStep> parts;
+  for (const StepGroup& g : step.groups) {
+    ProgramStep& part = parts.emplace_back();
+    part.kind = step.kind;
+    part.group = g.group;
+    part.nodes.assign(step.nodes.begin() + static_cast<std::ptrdiff_t>(g.first_node),
+                      step.nodes.begin() + static_cast<std::ptrdiff_t>(g.first_node + g.nodes));
+    part.words = step.words + 16 * g.first_word;  // 16 bytes a word (ProgramStep::word)
+    part.word_count = g.words;
+    part.tiling = g.tiling;
+    std::vector<TensorId> made;
+    for (NodeId n : part.nodes) {
+      for (TensorId t : graph.node(n).inputs)
+        if (t != kNoTensor && std::count(made.begin(), made.end(), t) == 0 &&
+            std::count(part.inputs.begin(), part.inputs.end(), t) == 0)
+          part.inputs.push_back(t);
+      for (TensorId t : graph.node(n).outputs) {
+        made.push_back(t);
+        if (program.Find(t) != nullptr) part.outputs.push_back(t);
+      }
+    }
+  }
+  return parts;
+}
+
 uint32_t InstructionVersion(const isa::Instruction& insn) {
+  if (std::holds_alternative<isa::FenceInsn>(insn)) return kRunsVersion;
   if (const auto* gemm = std::get_if<isa::GemmInsn>(&insn))
     return gemm->init == isa::GemmInsn::kPairsFromBias
                ? (gemm->depthwise ? kWindowPairsVersion : kDensePairsVersion)
@@ -53,6 +83,7 @@ std::string VersionReason(const isa::Instruction& insn) {
     fields = load->interleave ? "interleave needs" : "";
   if (const auto* store = std::get_if<isa::StoreInsn>(&insn))
     fields = store->to_fm ? "to_fm needs" : store->extra_blocks != 0 ? "extra_blocks need" : "";
+  if (std::holds_alternative<isa::FenceInsn>(insn)) fields = "a Fence needs";
   return fields.empty() ? fields : Cat(fields, " format version ", InstructionVersion(insn));
 }
 

@@ -93,6 +93,8 @@ class ProgramReader {
   Status CheckSharedRegions() const;
   Status CheckInstructions() const;
   Expected<ProgramStep> ReadStep(const fb::Step& step);
+  Status ReadGroups(const flatbuffers::Vector<flatbuffers::Offset<fb::OpuGroup>>& list,
+                    ProgramStep& step) const;
   Expected<std::vector<int32_t>> ReadIds(const flatbuffers::Vector<int32_t>* ids, size_t limit,
                                          std::string_view what) const;
 
@@ -229,6 +231,33 @@ Expected<std::vector<int32_t>> ProgramReader::ReadIds(const flatbuffers::Vector<
   return out;
 }
 
+// An OPU step's groups (a chained pair's, a run's): each holds some of
+// its nodes and words, in order, and together all of them.
+Status ProgramReader::ReadGroups(const flatbuffers::Vector<flatbuffers::Offset<fb::OpuGroup>>& list,
+                                 ProgramStep& step) const {
+  if (program_.version_ < kRunsVersion)
+    return InvalidArgument(
+        Cat("groups need format version ", kRunsVersion, "; the program says ", program_.version_));
+  size_t node = 0, word = 0;
+  for (flatbuffers::uoffset_t i = 0; i < list.size(); ++i) {
+    const fb::OpuGroup& g = *list.Get(i);
+    if (g.nodes() < 1 || static_cast<size_t>(g.nodes()) > step.nodes.size() - node ||
+        g.words() > step.word_count - word)
+      return InvalidArgument(Cat("group ", i, " (", g.nodes(), " nodes, ", g.words(),
+                                 " words) runs past the step's ", step.nodes.size(), " nodes and ",
+                                 step.word_count, " words"));
+    step.groups.push_back({g.group(), node, static_cast<size_t>(g.nodes()), word,
+                           static_cast<size_t>(g.words()), Str(g.tiling())});
+    node += static_cast<size_t>(g.nodes());
+    word += g.words();
+  }
+  if (node != step.nodes.size() || word != step.word_count)
+    return InvalidArgument(Cat("the groups hold ", node, " nodes and ", word,
+                               " words; the step has ", step.nodes.size(), " and ",
+                               step.word_count));
+  return OkStatus();
+}
+
 Expected<ProgramStep> ProgramReader::ReadStep(const fb::Step& s) {
   const Graph& graph = program_.graph_;
   ProgramStep step;
@@ -254,6 +283,7 @@ Expected<ProgramStep> ProgramReader::ReadStep(const fb::Step& s) {
     step.words = reinterpret_cast<const uint8_t*>(opu->words()->data());
     step.word_count = opu->words()->size();
   }
+  if (opu->groups() != nullptr) OPUC_RETURN_IF_ERROR(ReadGroups(*opu->groups(), step));
   for (const auto* list : {&step.inputs, &step.outputs})
     for (TensorId t : *list)
       if (program_.Find(t) == nullptr)
@@ -304,14 +334,24 @@ Status ProgramReader::ReadSteps() {
   return OkStatus();
 }
 
-// Two regions may share bytes only when no step needs both values.
+// Two regions may share bytes only when no step needs both values; in a
+// step of several groups, no group (its loads all come before the stores
+// of the groups after it, and a load of what a store before it wrote waits
+// for that store: the simulator's checks refuse a program where not).
 Status ProgramReader::CheckSharedRegions() const {
+  const Graph& graph = program_.graph_;
   std::vector<std::vector<TensorId>> inputs, outputs;
   for (const ProgramStep& s : program_.steps_) {
-    inputs.push_back(s.inputs);
-    outputs.push_back(s.outputs);
+    if (s.groups.empty()) {
+      inputs.push_back(s.inputs);
+      outputs.push_back(s.outputs);
+      continue;
+    }
+    for (const ProgramStep& part : StepParts(program_, s)) {
+      inputs.push_back(part.inputs);
+      outputs.push_back(part.outputs);
+    }
   }
-  const Graph& graph = program_.graph_;
   const std::vector<Lifetime> lives =
       Lifetimes(graph.tensors.size(), inputs, outputs, graph.outputs);
   const std::vector<ActivationLayout>& regions = program_.activations_;
@@ -324,7 +364,7 @@ Status ProgramReader::CheckSharedRegions() const {
         return InvalidArgument(Cat("activation ", i, ": ", DescribeTensor(graph, a.tensor), " at [",
                                    a.address, ", ", a.address + a.bytes(), ") overlaps ",
                                    DescribeTensor(graph, b.tensor), " at [", b.address, ", ",
-                                   b.address + b.bytes(), ") while both hold values (steps ",
+                                   b.address + b.bytes(), ") while both hold values (groups ",
                                    la.first, "-", la.last, " and ", lb.first, "-", lb.last, ")"));
     }
   return OkStatus();

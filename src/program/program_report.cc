@@ -79,11 +79,21 @@ Expected<ProgramReport> ReportProgram(const Program& program,
     Expected<StepUsage> usage = UsageOfStep(program, step);
     if (!usage.ok()) return usage.status().WithContext(Cat("step ", s));
     r.usage = *usage;
-    Expected<MappingBound> mapping = MappingBoundOfStep(program, step, r.usage);
-    if (!mapping.ok()) return mapping.status().WithContext(Cat("step ", s));
-    r.mapping = *mapping;
-    report.mapping_bound_cycles += mapping->cycles();
-    r.physical = limit.Bound(step.nodes, &r.layer_class);
+    // A step of several groups: each group's bounds, summed (what the
+    // groups would take one after another at best).
+    for (const ProgramStep& part : StepParts(program, step)) {
+      Expected<StepUsage> part_usage = UsageOfStep(program, part);
+      if (!part_usage.ok()) return part_usage.status().WithContext(Cat("step ", s));
+      Expected<MappingBound> mapping = MappingBoundOfStep(program, part, *part_usage);
+      if (!mapping.ok()) return mapping.status().WithContext(Cat("step ", s));
+      r.mapping.Add(*mapping);
+      LayerClass cls = LayerClass::kOther;
+      const PhysicalBound physical = limit.Bound(part.nodes, &cls);
+      if (physical.compute_cycles > r.physical.compute_cycles || r.physical.macs == 0)
+        r.layer_class = cls;
+      r.physical.Add(physical);
+    }
+    report.mapping_bound_cycles += r.mapping.cycles();
     report.physical.Add(r.physical);
     if (measured != nullptr && (*measured)[s].cycles > 0) {
       r.measured_cycles = (*measured)[s].cycles;

@@ -302,6 +302,7 @@ int64_t DoubledDepthwiseArrayCycles(bool doubled_maps) {
   PlanOptions options;
   options.doubled_maps = doubled_maps;
   options.chained_pairs = 1;  // the depthwise step alone
+  options.runs = false;
   const test::SmallModel m = test::MakeDoubledModel("opu1024", 6, 10, options);
   return FirstOpuArrayCycles(test::ReadAligned(m.Write(), "doubled.opup"));  // a/dw
 }

@@ -38,7 +38,8 @@ bool Contains(const std::string& text, const std::string& part) {
 }
 
 TEST_CASE("program: what is written reads back the same") {
-  PlanOptions block_stores;  // one block a Store, no pairs: the version says compact pixels
+  PlanOptions block_stores;   // one block a Store, no pairs: the version says compact pixels
+  block_stores.runs = false;  // a step a group: this test is about something else
   block_stores.store_blocks = 1;
   block_stores.dense_pairs = false;
   for (const char* hw : {"tiny", "opu1024"}) {
@@ -178,6 +179,7 @@ TEST_CASE("program: a newer format version is refused") {
 
 TEST_CASE("program: whole-pixel stores are written as version 7 and read back") {
   PlanOptions forced;
+  forced.runs = false;  // a step a group: this test is about something else
   forced.store_blocks = 2;
   const test::SmallModel m = test::MakeSmallModel("tiny", false, false, forced);
   int blocks = 0;  // Stores of more than one block a pixel, counted from the words
@@ -219,6 +221,7 @@ TEST_CASE("program: doubled maps are written as version 8, read back, and refuse
   // opu1024 (tiny has no depthwise window): the model's input and the
   // first 1x1's output doubled (its pairs of output pixels, version 11, off).
   PlanOptions no_pairs;
+  no_pairs.runs = false;  // a step a group: this test is about something else
   no_pairs.dense_pairs = false;
   const test::SmallModel m = test::MakeDoubledModel("opu1024", 6, 10, no_pairs);
   const std::vector<uint8_t> bytes = m.Write();
@@ -234,7 +237,8 @@ TEST_CASE("program: doubled maps are written as version 8, read back, and refuse
 }
 
 TEST_CASE("program: a folded input reads back, and a program without one stays version 1") {
-  PlanOptions loose;  // L-byte pixels, a block a Store: the version says the fold alone
+  PlanOptions loose;   // L-byte pixels, a block a Store: the version says the fold alone
+  loose.runs = false;  // a step a group: this test is about something else
   loose.compact_pixels = false;
   loose.store_blocks = 1;
   test::SmallModel m = test::MakeSmallModel("tiny", false, false, loose);
@@ -264,6 +268,7 @@ TEST_CASE("program: a folded input reads back, and a program without one stays v
 
 TEST_CASE("program: a folded input is checked on read, naming the field") {
   PlanOptions loose;
+  loose.runs = false;  // a step a group: this test is about something else
   loose.compact_pixels = false;
   const test::SmallModel base = test::MakeSmallModel("tiny", false, false, loose);
   SUBCASE("a field out of range") {
@@ -315,6 +320,7 @@ TEST_CASE("program: a folded input is checked on read, naming the field") {
 // bytes instead of 8.
 TEST_CASE("program: compact pixels read back as version 3, checked on read") {
   PlanOptions block_stores;
+  block_stores.runs = false;  // a step a group: this test is about something else
   block_stores.store_blocks = 1;
   test::SmallModel m = test::MakeSmallModel("tiny", false, false, block_stores);
   size_t index = 0;
@@ -411,7 +417,7 @@ TEST_CASE("program: an OPU step that holds a fused CPU function is refused") {
   while (!graph.node(fused).body) ++fused;
   CHECK(graph.node(fused).name == "square/dequantize");
   CHECK(ReadError(FusedOnOpu(good)) ==
-        "small.opup: step 3 (OPU, group 3): node " + std::to_string(fused) +
+        "small.opup: step 2 (OPU, group 3): node " + std::to_string(fused) +
             " 'square/dequantize' (fused) is a fused CPU function; the OPU cannot run it");
 }
 
@@ -434,6 +440,7 @@ std::pair<size_t, Insn> PatchWord(std::vector<isa::Word>& words, Change change) 
 TEST_CASE("program: the semantic checks name what is wrong") {
   // The fewest tiles (no tiling search): the first store is the whole map's.
   PlanOptions fewest_tiles;
+  fewest_tiles.runs = false;  // a step a group: this test is about something else
   fewest_tiles.tile_search = false;
   const test::SmallModel base = test::MakeSmallModel("tiny", false, false, fewest_tiles);
   REQUIRE(base.code.activations.size() >= 2);
@@ -464,7 +471,7 @@ TEST_CASE("program: the semantic checks name what is wrong") {
     const std::string error = ReadError(m.Write());
     CAPTURE(error);
     CHECK(Contains(error, "overlaps"));
-    CHECK(Contains(error, "while both hold values (steps "));
+    CHECK(Contains(error, "while both hold values (groups "));
   }
   SUBCASE("DRAM too small for its regions") {
     test::SmallModel m = base;

@@ -71,12 +71,14 @@ void CheckChained(const std::string& hw, const PairShape& s,
   CAPTURE(s.residual);
   PlanOptions chained;  // chained whether or not the estimator finds it faster
   chained.chained_pairs = 2;
+  chained.runs = false;  // the pair's step alone
   const test::SmallModel m = test::CompileSmallModel(hw, PairModel(s), chained);
   REQUIRE(test::CountTilings(m, "chained, the depthwise output on chip") == 1);
   const Program program = test::ReadAligned(m.Write(), "chained.opup");
-  CHECK(program.version() == kStoreToFmVersion);
+  CHECK(program.version() == kRunsVersion);  // its step lists its two groups
   PlanOptions unchained;
   unchained.chained_pairs = 1;
+  unchained.runs = false;
   const test::SmallModel plain = test::CompileSmallModel(hw, PairModel(s), unchained);
   CHECK(test::CountTilings(plain, "chained") == 0);
   const Program plain_program = test::ReadAligned(plain.Write(), "plain.opup");

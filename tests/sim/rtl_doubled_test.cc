@@ -24,6 +24,7 @@ TEST_CASE("rtl: depthwise products over doubled maps agree with the reference on
     // (Its 1x1s' pairs of output pixels, format version 11, off.)
     PlanOptions no_pairs;
     no_pairs.dense_pairs = false;
+    no_pairs.runs = false;  // (a run's steps list their groups, version 13)
     const test::SmallModel m = test::MakeDoubledModel("opu1024", h, w, no_pairs);
     CHECK(test::CountTilings(m, "two pixels an entry") == 2);
     CHECK(test::CountTilings(m, "output doubled") == 1);

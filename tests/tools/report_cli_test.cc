@@ -26,10 +26,14 @@ struct Compiled {
   Json groups;  ///< The compile report's groups, one per step.
 };
 
-Compiled CompileExample(const std::string& samples) {
-  const std::string program = TempPath("report.opup"), report = TempPath("compile.json");
+// A step a group (--no-runs): the report's steps line up with the
+// compile report's groups.
+Compiled CompileExample(const std::string& samples, bool runs = false) {
+  const std::string program = TempPath(runs ? "report_runs.opup" : "report.opup"),
+                    report = TempPath("compile.json");
   Run run = Opuc(std::string("compile ") + OPUC_EXAMPLE_MODEL + " -o " + program +
-                 " --hw opu1024 --calibration " + samples + " --report " + report);
+                 " --hw opu1024 --calibration " + samples + " --report " + report +
+                 (runs ? "" : " --no-runs"));
   REQUIRE_MESSAGE(run.exit_code == 0, run.err);
   return {program, Json::parse(ReadFile(report))["groups"]};
 }
@@ -102,6 +106,14 @@ TEST_CASE("opuc report: per step and in total, against the compile report and a 
         doctest::Approx(static_cast<double>(macs) / (static_cast<double>(estimated) * 1024)));
   CHECK(totals["milliseconds"].get<double>() ==
         doctest::Approx(static_cast<double>(estimated) / 200e3));  // 200 MHz
+
+  // As runs (docs/codegen.md, "Runs"): fewer steps, the same bounds
+  // (summed over each step's groups).
+  const Compiled joined = CompileExample(SampleDir("report_samples", 2), true);
+  const Json runs = Json::parse(Opuc("report " + joined.program + " --json").out);
+  CHECK(runs["steps"].size() < steps.size());
+  CHECK(runs["totals"]["physical_bound_cycles"] == physical);
+  CHECK(runs["totals"]["opu_macs"] == macs);
 
   // A program named with bytes that are not UTF-8 still gets its JSON.
   const std::string latin1 = TempPath("report_\xe9.opup");

@@ -3,7 +3,7 @@
 // opuc compile MODEL -o PROG.opup [--hw NAME] [--opt-level N]
 //              [--disable-pass P]... [--calibration DIR] [--preprocess SPEC]
 //              [--precision auto|int8|mixed|int16] [--target-sqnr DB] [--wide-weights]
-//              [--report FILE]
+//              [--no-runs] [--report FILE]
 //
 // The stages print as they start when stderr is a terminal; the summary
 // goes to stdout, the per-group report (JSON) to --report.
@@ -40,7 +40,10 @@ Json ReportJson(const std::string& model, const std::string& precision, const Hw
               {"partition", g.opu_group ? "opu" : "cpu"},
               {"ops", g.ops},
               {"macs", g.macs}};
-    if (g.step == StepKind::kOpu) {
+    if (g.step == StepKind::kOpu && g.in_step_of >= 0) {
+      j["in_step_of"] = g.in_step_of;  // its words and cycles are counted there
+      j["tiling"] = g.tiling;
+    } else if (g.step == StepKind::kOpu) {
       j["words"] = g.words;
       j["estimated_cycles"] = g.estimated_cycles;
       j["tiling"] = g.tiling;
@@ -94,6 +97,7 @@ int RunCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
   compile.quantize.wide_weights = options.wide_weights;
   compile.quantize.threads = options.threads;
   compile.plan.threads = options.threads;
+  compile.plan.runs = !options.no_runs;
   compile.source_name = std::filesystem::path(options.model).filename().string();
   compile.source = std::move(model->file);  // hashed while the compile runs, then let go
   const bool terminal = isatty(STDERR_FILENO) != 0;
@@ -157,6 +161,10 @@ Command AddCompileCommand(CLI::App& app) {
                "per core; the program is the same for any count)")
             ->check(CLI::Range(0, 1024))
             ->capture_default_str();
+        cli.add_flag("--no-runs", o.no_runs,
+                     "Each OPU group (or chained pair) a step of its own, not the OPU groups "
+                     "between two CPU steps one program (docs/codegen.md, \"Runs\"): each "
+                     "group's cycles on their own, at the cost of its ends");
         cli.add_option("--report", o.report,
                        "Write what each group became (JSON: steps, estimated cycles, tiling)");
       },

@@ -24,6 +24,7 @@ struct CompileOptions {
   double target_sqnr = 25.0;
   bool wide_weights = false;  ///< opuc::QuantizeOptions::wide_weights.
   int threads = 0;            ///< opuc::QuantizeOptions::threads.
+  bool no_runs = false;       ///< opuc::PlanOptions::runs off.
   std::string report;         ///< JSON report file.
 };
 

@@ -37,10 +37,20 @@ struct PlannedStep {
   std::vector<isa::Word> words;
   int64_t estimated_cycles = 0;
   std::string tiling;  ///< "tile 16x16, 2 output blocks, 1 weight chunk", for reports.
-  /// A chained pair's first group (docs/codegen.md, "Chained pairs"): its
-  /// words are in the step of group `chained_into`, the next, which runs
-  /// both and whose program step holds both groups' nodes; -1 otherwise.
+  /// A group whose words are in the step of group `chained_into`, the
+  /// next, which runs both and whose program step holds both groups'
+  /// nodes: a chained pair's first group (docs/codegen.md, "Chained
+  /// pairs"), or any but the last group of a run (docs/codegen.md,
+  /// "Runs"); -1 otherwise. Its estimate and tiling are its own alone.
   int32_t chained_into = -1;
+  /// An OPU step of several groups (a chained pair, a run): each group's
+  /// id and words, in order (their steps tell their tilings); empty for a
+  /// step of one group.
+  struct Part {
+    int32_t group = -1;
+    int64_t words = 0;
+  };
+  std::vector<Part> parts;
   // CPU steps: the partitioner's reason for a CPU group; "not compiled for
   // the OPU yet: node 7 'pool' (max_pool2d) on stage pool: ..." for an OPU
   // group codegen cannot compile yet.
@@ -88,6 +98,10 @@ struct PlanOptions {
   /// buffer (docs/codegen.md, "Chained pairs"): 0 where the estimator finds
   /// that step faster than the two alone, 1 never, 2 wherever it may.
   int64_t chained_pairs = 0;
+  /// Run the OPU steps between two CPU steps as one program (docs/
+  /// codegen.md, "Runs"), each group's first loads beside the end of the
+  /// group before.
+  bool runs = true;
   /// Run each tile's post stages and store in this many slices of its rows
   /// where the group allows (docs/codegen.md, "Post slices"); 0: the
   /// tiling search weighs 1, 2 and 4 (1 without the search).

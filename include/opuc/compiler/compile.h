@@ -55,6 +55,9 @@ struct GroupReport {
   int64_t macs = 0;
   int64_t words = 0;             ///< OPU steps: instructions.
   int64_t estimated_cycles = 0;  ///< OPU steps: the estimator's cycles.
+  /// Its words are in the step of this later group (a chained pair's first,
+  /// a run's group but the last: PlannedStep::chained_into); -1 otherwise.
+  int32_t in_step_of = -1;
   std::string tiling;            ///< OPU steps.
   std::string reason;            ///< CPU steps: why.
 };

@@ -106,7 +106,7 @@ struct Deps {
 #undef OPUC_ISA_FIELD_R
 
 using Instruction = std::variant<LoadInsn, GemmInsn, OutputInsn, ClampInsn, PReluInsn, TableInsn,
-                                 ResAddInsn, PoolInsn, AverageInsn, StoreInsn>;
+                                 ResAddInsn, PoolInsn, AverageInsn, StoreInsn, FenceInsn>;
 
 /// The engine that runs `insn`.
 Engine EngineOf(const Instruction& insn);

@@ -72,6 +72,10 @@ class PhysicalLimit {
   /// The sum of the layers' bounds, and the class of the layer of most
   /// compute cycles (the first such).
   PhysicalBound Bound(const std::vector<NodeId>& nodes, LayerClass* step_class = nullptr) const;
+  /// The same over a step of several groups (ProgramStep::GroupNodes),
+  /// each split into its own layers.
+  PhysicalBound Bound(const std::vector<std::vector<NodeId>>& groups,
+                      LayerClass* step_class = nullptr) const;
 
  private:
   LayerBound BoundLayer(std::vector<NodeId> nodes) const;

@@ -40,10 +40,11 @@ namespace opuc {
 /// version 9 an i16 read whole (a Gemm's operand I16, a Load's
 /// interleave), version 10 depthwise output pixels in pairs (a depthwise
 /// Gemm's init PairsFromBias), version 11 dense ones (a dense Gemm's),
-/// version 12 a Store into the feature-map buffer (to_fm); a
+/// version 12 a Store into the feature-map buffer (to_fm), version 13
+/// steps of several groups (an OpuStep's groups, a Fence); a
 /// program is written as the oldest version that holds it, so that older
 /// readers still take what they can run.
-inline constexpr uint32_t kProgramVersion = 12;
+inline constexpr uint32_t kProgramVersion = 13;
 /// The first version whose activations may be folded.
 inline constexpr uint32_t kInputFoldVersion = 2;
 /// The first version whose activations may have compact pixels.
@@ -68,6 +69,9 @@ inline constexpr uint32_t kWindowPairsVersion = 10;
 inline constexpr uint32_t kDensePairsVersion = 11;
 /// The first version whose Stores may write the feature-map buffer.
 inline constexpr uint32_t kStoreToFmVersion = 12;
+/// The first version whose OPU steps may run several groups (their
+/// groups listed) and hold Fences.
+inline constexpr uint32_t kRunsVersion = 13;
 
 /// The oldest program format version whose instructions may do what
 /// `insn` does: a Gemm that keeps its rows in a line slot other than the
@@ -75,7 +79,8 @@ inline constexpr uint32_t kStoreToFmVersion = 12;
 /// several blocks a pixel kStoreBlocksVersion, a Gemm of operand I16 or an
 /// interleaved Load kI16WholeVersion, a depthwise Gemm of output pixels in
 /// pairs kWindowPairsVersion, a dense one kDensePairsVersion, a Store into
-/// the feature-map buffer kStoreToFmVersion, anything else 1.
+/// the feature-map buffer kStoreToFmVersion, a Fence kRunsVersion,
+/// anything else 1.
 uint32_t InstructionVersion(const isa::Instruction& insn);
 /// Why `insn` needs InstructionVersion(insn): "interleave needs format
 /// version 9" ("" for version 1).
@@ -93,6 +98,15 @@ struct ProgramBuild {
 
 enum class StepKind : uint8_t { kOpu, kCpu };
 
+/// One of the groups of an OPU step of several (a chained pair, a run:
+/// docs/codegen.md): its nodes and words follow the group before's.
+struct StepGroup {
+  int32_t group = -1;  ///< HwGroup::id.
+  size_t first_node = 0, nodes = 0;
+  size_t first_word = 0, words = 0;
+  std::string tiling;
+};
+
 struct ProgramStep {
   StepKind kind = StepKind::kCpu;
   int32_t group = -1;  ///< HwGroup::id in the partition it was made from.
@@ -104,6 +118,9 @@ struct ProgramStep {
   size_t word_count = 0;
   int64_t estimated_cycles = 0;
   std::string tiling;
+  /// An OPU step of several groups: each, in order (format version 13);
+  /// empty for a step of one group.
+  std::vector<StepGroup> groups;
   // CPU steps: why the nodes are not on the OPU.
   std::string reason;
 
@@ -144,6 +161,12 @@ class Program {
   std::vector<int32_t> activation_of_;  ///< Per tensor: index into activations_, or -1.
   std::vector<ProgramStep> steps_;
 };
+
+/// Each group of `step` as a step of its own, in order (docs/codegen.md,
+/// "Runs"): its nodes, words and tiling, what its nodes read that they do
+/// not make as inputs and what they make that has a DRAM region as
+/// outputs, no estimate; `step` itself for a step of one group.
+std::vector<ProgramStep> StepParts(const Program& program, const ProgramStep& step);
 
 /// Reads `size` bytes at `data`, kept alive by `owner`, in place when
 /// `data` is aligned to kConstantAlignment (else after one aligned copy).
