@@ -58,8 +58,8 @@ struct GroupReport {
   /// Its words are in the step of this later group (a chained pair's first,
   /// a run's group but the last: PlannedStep::chained_into); -1 otherwise.
   int32_t in_step_of = -1;
-  std::string tiling;            ///< OPU steps.
-  std::string reason;            ///< CPU steps: why.
+  std::string tiling;  ///< OPU steps.
+  std::string reason;  ///< CPU steps: why.
 };
 
 struct CompileReport {
