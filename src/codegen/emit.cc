@@ -37,7 +37,7 @@
 #include <optional>
 
 #include "depthwise_window.h"
-#include "opuc/opu/dram_order.h"
+#include "run_order.h"
 #include "support/format.h"
 #include "transfers.h"
 #include "unit_emitter.h"
@@ -55,8 +55,8 @@ UnitPlace PlaceUnit(const GroupEmitter& e, const Unit& unit, int64_t index) {
   const int64_t slots = tiling.slots;
   place.weight_base = tiling.weights_resident ? unit.ob * tiling.rows_per_out_block
                                               : index % slots * (e.buffers.weight_rows / slots);
-  place.param_row =
-      tiling.params_resident ? unit.ob : unit.pair % slots * (e.buffers.param_rows / slots);
+  place.param_row = tiling.params_resident ? tiling.param_base + unit.ob
+                                           : unit.pair % slots * (e.buffers.param_rows / slots);
   place.acc_base = tiling.AccBase(unit.pair);
   // Residual tiles loaded per pair keep the unit's half (FmQuarters leaves
   // such tilings two slots).
@@ -254,36 +254,6 @@ int64_t WindowCarriedRows(const GroupEmitter& e, const HwConfig& hw, const std::
 
 namespace {
 
-// The DRAM order of a run so far (docs/codegen.md, "Runs"): each Store
-// emitted, by its number from 1, over the bytes it writes, and the stores
-// the last Fence waited for.
-struct RunOrder {
-  DramLatest stores;
-  int64_t emitted = 0, fenced = 0;
-};
-
-// A Fence before each of `load`'s loads that reads what a Store of the run
-// before it writes, unless one before waited for that Store already.
-void FenceLoads(const OpuBufferUnits& buffers, RunOrder& order, CycleEstimate& estimate,
-                Batch& load) {
-  for (size_t i = 0; i < load.insns.size(); ++i) {
-    const std::optional<DramSpan> span = DramSpanOf(load.insns[i], buffers);
-    const int64_t needs = span ? order.stores.Latest(*span) : -1;
-    if (needs <= order.fenced) continue;
-    isa::FenceInsn fence;
-    fence.stores = needs;
-    estimate.FenceBefore(i, needs);
-    load.insns.insert(load.insns.begin() + static_cast<std::ptrdiff_t>(i++), fence);
-    order.fenced = needs;
-  }
-}
-
-void CountStores(const OpuBufferUnits& buffers, const Batch& store, RunOrder& order) {
-  for (const isa::Instruction& insn : store.insns)
-    if (const std::optional<DramSpan> span = DramSpanOf(insn, buffers); ++order.emitted && span)
-      order.stores.Mark(*span, order.emitted);
-}
-
 // A group's units into `program` (none: the estimate alone) and
 // `estimate`, after the units already there (a run's groups before:
 // `order`), the group `followed` by another in the program or not; the
@@ -299,6 +269,7 @@ Tiling EmitUnits(const InnerProductGroup& group, const Tiling& searched, const H
   // Resident params where every block's row fits (a unit with nothing
   // left to load carries its tokens on a Load of nothing).
   tiling.params_resident = tiling.out_blocks <= buffers.param_rows;
+  if (tiling.params_resident) tiling.param_base = ClearParamBase(order, tiling.out_blocks, buffers);
   tiling.frees_at_gemm = tiling.params_resident &&
                          std::all_of(group.residuals.begin(), group.residuals.end(),
                                      [](const ResidualStep& r) { return !r.constant.empty(); });
@@ -354,6 +325,9 @@ Tiling EmitUnits(const InnerProductGroup& group, const Tiling& searched, const H
     }
     FenceLoads(buffers, order, estimate, load);
     CountStores(buffers, store, order);
+    if (program != nullptr)
+      NoteSeam(buffers, index == unit_count - 1 && followed, load, compute,
+               static_cast<int64_t>(program->size()), estimate, *program, order);
     estimate.Fetch(
         static_cast<int64_t>(load.insns.size() + compute.insns.size() + store.insns.size()));
     for (Batch* batch : {&load, &compute, &store})
@@ -409,6 +383,7 @@ Expected<PlannedStep> EmitRun(const std::vector<RunGroup>& groups, const HwConfi
     text += Cat(i > 0 ? "; then " : "", tiling.Text(g.group));
     what += Cat(i > 0 ? " then " : "", g.group.what);
   }
+  if (order.early) SettleSeam(order, estimate, program);  // the last group's seam
   OPUC_ASSIGN_OR_RETURN(PlannedStep step, Encoded(program, what));
   step.group = groups.back().group.group;
   step.tiling = text;

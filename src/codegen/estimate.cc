@@ -26,6 +26,9 @@ int64_t CycleEstimate::Total() const {
   // freed: when the unit gave the token that frees its slots for the loads
   // slots_ units on (compute_end, or its last Gemm's retirement).
   std::vector<int64_t> freed(n);
+  // When a group's last unit gave the token the next group's first loads
+  // wait for (its last instruction's, or its last Gemm's: SeamAtGemm).
+  std::vector<int64_t> seam(n);
   // When the unit's last post instruction entered the post side's queue,
   // where that waited for the passes before (0: it did not).
   std::vector<int64_t> post_queued(n, 0);
@@ -57,7 +60,7 @@ int64_t CycleEstimate::Total() const {
   const auto token = [&](size_t u) -> int64_t {
     const Unit& unit = units_[u];
     if (!waits(u)) return -1;
-    return u - unit.first >= unit.slots ? freed[u - unit.slots] : compute_end[u - 1];
+    return u - unit.first >= unit.slots ? freed[u - unit.slots] : seam[u - 1];
   };
   const auto loads_start = [&](size_t u, size_t computed) -> int64_t {
     const Unit& unit = units_[u];
@@ -91,6 +94,11 @@ int64_t CycleEstimate::Total() const {
       const LoadBeats& load = unit.loads[i];
       if (waits(u) && i == static_cast<size_t>(unit.waits_from)) {
         t = std::max(t, token(u));
+        written = std::max(written, t);
+      }
+      // The load the seam's second token orders (SeamAtGemm).
+      if (load.after_seam && unit.first > 0) {
+        t = std::max(t, compute_end[unit.first - 1]);
         written = std::max(written, t);
       }
       // A Fence passes once the stores it names are done.
@@ -186,8 +194,9 @@ int64_t CycleEstimate::Total() const {
                       ? std::max(drained + kPostStartCycles, post_before) + unit.post
                       : post_before;
     compute_end[u] = std::max(drained, post_end[u]);
-    freed[u] = unit.frees_at_gemm ? std::max(drained, u > 0 ? post_end[u - 1] : int64_t{0})
-                                  : compute_end[u];
+    const int64_t at_gemm = std::max(drained, u > 0 ? post_end[u - 1] : int64_t{0});
+    freed[u] = unit.frees_at_gemm ? at_gemm : compute_end[u];
+    seam[u] = unit.seam_at_gemm ? at_gemm : compute_end[u];
     if (unit.post_insns > 0) posted.push_back(u);
     // In slices, more post instructions than the post queue holds: the
     // last enters as the slice holding the one kPostQueue before it starts.

@@ -240,6 +240,16 @@ class CycleEstimate {
   /// unit two before used (its token); those before go first (a window
   /// whose half the units before already proved free).
   void LoadsWaitFrom(int64_t index) { units_.back().waits_from = index; }
+  /// Unit `unit`, a group's last, gives the token the next group's first
+  /// loads wait for at its last Gemm, not its last instruction (docs/
+  /// codegen.md, "Runs"), as FreesAtGemm does; and unit `late_unit`'s
+  /// `late_load`th load (-1: none) waits for its last instruction.
+  void SeamAtGemm(int64_t unit, int64_t late_unit, int64_t late_load) {
+    units_[static_cast<size_t>(unit)].seam_at_gemm = true;
+    if (late_unit >= 0)
+      units_[static_cast<size_t>(late_unit)].loads[static_cast<size_t>(late_load)].after_seam =
+          true;
+  }
   /// The unit's last Gemm gives the token its loads' slots wait for
   /// (Tiling::frees_at_gemm): it retires once the unit before's post
   /// stages are done too, not after its own.
@@ -352,6 +362,7 @@ class CycleEstimate {
     int64_t fm_writes = 0;    ///< Its writes into the feature-map buffer (its frame's).
     bool empty = false;       ///< TokenLoad: no DRAM, no latency.
     int64_t after_store = 0;  ///< A Fence's: the store instructions it waits for (FenceBefore).
+    bool after_seam = false;  ///< Waits for the group before's last instruction (SeamAtGemm).
   };
   struct Unit {
     int64_t compute = 0, post = 0, post_insns = 0, store = 0;
@@ -361,6 +372,7 @@ class CycleEstimate {
     int64_t fetch = 0;                              ///< The DRAM cycles its instruction words take.
     int64_t waits_from = 0;         ///< Its first load that waits for the unit two before.
     bool frees_at_gemm = false;     ///< FreesAtGemm.
+    bool seam_at_gemm = false;      ///< SeamAtGemm.
     int64_t store_wait = -2;        ///< StoreWait's unit; -2: `regions` units before.
     size_t first = 0;               ///< Its group's first unit (BeginGroup).
     size_t slots = 2, regions = 2;  ///< Its group's UnitSlots and AccRegions.

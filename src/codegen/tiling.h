@@ -109,8 +109,13 @@ struct Tiling {
   /// WeightsResidentFit.
   bool weights_resident = false;
   /// Every output block's param row loaded once, by the first unit, block
-  /// b's in param row b; where they fit the param buffer (EmitInnerProduct).
+  /// b's in param row param_base + b; where they fit the param buffer
+  /// (EmitInnerProduct).
   bool params_resident = false;
+  /// The row resident params start at: 0, or in a run's next group one
+  /// clear of the rows the group before's last post stages read (docs/
+  /// codegen.md, "Runs"), so that the seam's token may come at its last Gemm.
+  int64_t param_base = 0;
   /// A unit frees its feature-map half and weight slot for the loads of
   /// the unit `slots` on at its last Gemm, not at its post stages' end:
   /// with resident params no post stage reads a buffer a load writes,

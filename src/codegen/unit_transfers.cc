@@ -193,7 +193,7 @@ Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place,
     const int64_t rows = tiling.params_resident ? tiling.out_blocks : 1;
     isa::LoadInsn params;
     params.buffer = isa::LoadInsn::kParams;
-    params.sram_addr = tiling.params_resident ? 0 : place.param_row;
+    params.sram_addr = tiling.params_resident ? tiling.param_base : place.param_row;
     params.dram_addr = e.constants.params + (tiling.params_resident ? 0 : unit.ob) * out_lanes * 8;
     params.rows = 1;
     params.cols = rows;

@@ -126,7 +126,7 @@ Status Simulate(const HwConfig& hw, const std::vector<isa::Word>& program,
         if (fence) hazards.Fence(fence->stores);
         OPUC_RETURN_IF_ERROR(Execute(m, head.insn));
         OPUC_RETURN_IF_ERROR(
-            hazards.Touch(e, head.index, m.name, fsim::AccessesOf(head.insn, m.units)));
+            hazards.Touch(e, head.index, m.name, BufferAccessesOf(head.insn, m.units)));
         OPUC_RETURN_IF_ERROR(
             hazards.OrderDram(e, head.index, m.name, dram_before[static_cast<size_t>(head.index)]));
         if (std::holds_alternative<isa::StoreInsn>(head.insn)) ++stores_done;

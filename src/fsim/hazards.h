@@ -22,24 +22,10 @@
 
 #include "opuc/fsim/fsim.h"
 #include "opuc/isa/isa.h"
+#include "opuc/opu/buffer_access.h"
 #include "opuc/status.h"
 
 namespace opuc::fsim {
-
-enum class Buffer : uint8_t { kFeatureMap, kWeight, kParam, kAccumulator };
-inline constexpr int kNumBuffers = 4;
-
-/// Rows [first, first + count) of one buffer, read or written.
-struct Access {
-  Buffer buffer;
-  int64_t first = 0, count = 0;
-  bool write = false;
-};
-
-/// The buffer rows `insn` reads and writes, once its own range checks have
-/// passed (empty where it touches nothing). Read-modify-write counts as a
-/// write; within an engine the order is the program's.
-std::vector<Access> AccessesOf(const isa::Instruction& insn, const OpuBufferUnits& units);
 
 class HazardTracker {
  public:
@@ -50,7 +36,7 @@ class HazardTracker {
   /// Checks `accesses` of instruction `index` (named `name`) against the
   /// other engines' and records them.
   Status Touch(int engine, int64_t index, std::string_view name,
-               const std::vector<Access>& accesses);
+               const std::vector<BufferAccess>& accesses);
   /// Token traffic: what the pusher knows travels with the token.
   void Push(int from, int to);
   void Pop(int from, int to);
@@ -80,7 +66,7 @@ class HazardTracker {
 
   std::array<Clock, isa::kNumEngines> clocks_{};
   std::array<std::deque<Clock>, isa::kNumEngines * isa::kNumEngines> queues_;  // [from][to]
-  std::array<std::vector<Row>, kNumBuffers> rows_;
+  std::array<std::vector<Row>, kNumOnChipBuffers> rows_;
   std::vector<std::string_view> names_;  // of every instruction seen, by index
   std::vector<int64_t> started_;         // its engine's clock when it ran, by index; 0 not yet
 };

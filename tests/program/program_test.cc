@@ -366,8 +366,10 @@ TEST_CASE("program: a packed activation is checked on read, naming the tensor") 
 }
 
 /// `bytes` written again with every CPU step that holds a fused node made an
-/// OPU step without instructions (the writer never makes one).
-std::vector<uint8_t> FusedOnOpu(const std::vector<uint8_t>& bytes) {
+/// OPU step without instructions (the writer never makes one); or, with
+/// `group_nodes`, the OPU steps' groups kept, the first one's nodes that
+/// many more.
+std::vector<uint8_t> Rewritten(const std::vector<uint8_t>& bytes, int group_nodes = 0) {
   const opup::Program& p = *opup::GetProgram(bytes.data());
   const opup::Build& b = *p.build();
   const Graph graph = ReadOpug({p.graph()->begin(), p.graph()->end()}, "graph").value();
@@ -382,10 +384,21 @@ std::vector<uint8_t> FusedOnOpu(const std::vector<uint8_t>& bytes) {
     const std::vector<int32_t> outs(s->outputs()->begin(), s->outputs()->end());
     const bool opu = fused || s->kind_type() == opup::StepKind::OpuStep;
     std::vector<opup::Word> words;
-    if (!fused && opu)
-      for (const opup::Word* w : *s->kind_as_OpuStep()->words()) words.push_back(*w);
-    const auto kind = opu ? opup::CreateOpuStepDirect(fbb, &words).Union()
-                          : opup::CreateCpuStepDirect(fbb, "").Union();
+    std::vector<flatbuffers::Offset<opup::OpuGroup>> groups;
+    if (!fused && opu) {
+      const opup::OpuStep& step = *s->kind_as_OpuStep();
+      for (const opup::Word* w : *step.words()) words.push_back(*w);
+      for (flatbuffers::uoffset_t k = 0;
+           group_nodes != 0 && step.groups() && k < step.groups()->size(); ++k) {
+        const opup::OpuGroup& g = *step.groups()->Get(k);
+        groups.push_back(opup::CreateOpuGroup(fbb, g.group(),
+                                              g.nodes() + (k == 0 ? group_nodes : 0), g.words()));
+      }
+    }
+    const auto kind =
+        opu ? opup::CreateOpuStepDirect(fbb, &words, 0, nullptr, groups.empty() ? nullptr : &groups)
+                  .Union()
+            : opup::CreateCpuStepDirect(fbb, "").Union();
     steps.push_back(opup::CreateStepDirect(fbb, s->group(), &nodes, &ins, &outs,
                                            opu ? opup::StepKind::OpuStep : opup::StepKind::CpuStep,
                                            kind));
@@ -407,6 +420,29 @@ std::vector<uint8_t> FusedOnOpu(const std::vector<uint8_t>& bytes) {
   return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }
 
+TEST_CASE("program: a run's groups must hold its nodes and words, no more and no fewer") {
+  const test::SmallModel m = test::MakeSmallModel("opu1024", false, false);
+  const std::vector<uint8_t> good = m.Write();
+  Expected<Program> program = Read(good);
+  REQUIRE(program.ok());
+  size_t nodes = 0, words = 0, groups = 0;
+  for (const ProgramStep& step : program->steps())
+    if (step.groups.size() > 1)
+      nodes = step.nodes.size(), words = step.word_count, groups = step.groups.size();
+  REQUIRE(groups > 1);  // its OPU groups are one run
+  // One node more for the first group: the last runs past the step's.
+  CHECK(Contains(ReadError(Rewritten(good, 1)), "runs past the step's " + std::to_string(nodes) +
+                                                    " nodes and " + std::to_string(words) +
+                                                    " words"));
+  // One fewer: the groups hold less than the step.
+  CHECK(Contains(ReadError(Rewritten(good, -1)),
+                 "the groups hold " + std::to_string(nodes - 1) + " nodes and " +
+                     std::to_string(words) + " words; the step has " + std::to_string(nodes) +
+                     " and " + std::to_string(words)));
+  CHECK(Contains(ReadError(WithVersion(good, 12)),
+                 "groups need format version 13; the program says 12"));
+}
+
 TEST_CASE("program: an OPU step that holds a fused CPU function is refused") {
   const test::SmallModel m = test::MakeSmallModel("opu1024", false, /*cpu_tail=*/true);
   const std::vector<uint8_t> good = m.Write();
@@ -416,7 +452,7 @@ TEST_CASE("program: an OPU step that holds a fused CPU function is refused") {
   NodeId fused = 0;
   while (!graph.node(fused).body) ++fused;
   CHECK(graph.node(fused).name == "square/dequantize");
-  CHECK(ReadError(FusedOnOpu(good)) ==
+  CHECK(ReadError(Rewritten(good)) ==
         "small.opup: step 2 (OPU, group 3): node " + std::to_string(fused) +
             " 'square/dequantize' (fused) is a fused CPU function; the OPU cannot run it");
 }

@@ -61,15 +61,11 @@ struct MappingBound {
   int64_t dram_bytes = 0;
   int64_t dram_cycles = 0;
   int64_t output_cycles = 0;  ///< The post side's or the store's, whichever is more.
-  /// A step of several groups (Add): the sum of each group's cycles().
-  int64_t groups_cycles = 0;
-  int64_t cycles() const {
-    return groups_cycles > 0 ? groups_cycles : std::max({array_cycles, output_cycles, dram_cycles});
-  }
-  /// Another group of the step: its terms summed with these, its cycles
-  /// after these (the groups one after another at best).
+  int64_t cycles() const { return std::max({array_cycles, output_cycles, dram_cycles}); }
+  /// Another group of the step (a run's: docs/codegen.md, "Runs"): each
+  /// term summed, for each resource does all of both groups' work, but
+  /// the groups may overlap (so not each group's cycles() summed).
   void Add(const MappingBound& group) {
-    groups_cycles = cycles() + group.cycles();
     array_cycles += group.array_cycles;
     dram_bytes += group.dram_bytes;
     dram_cycles += group.dram_cycles;
