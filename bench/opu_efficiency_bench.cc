@@ -9,8 +9,10 @@
 //   - RTL cycles against the hardware's physical limit
 //     (opuc/program/physical_bound.h: per layer, MACs / (L x Co) or its
 //     fewest DRAM bytes at the bandwidth, whichever is more), the ratio and
-//     MAC efficiency (MACs / (cycles x L x Co)), in all and per step kind
-//     (first layer, dense, depthwise, other; worst step after @);
+//     MAC efficiency (MACs / (cycles x L x Co)), in all and per kind
+//     (first layer, dense, depthwise, other: each group of a run by its
+//     measured share of the run's cycles; worst step, or g and a run's
+//     group, after @);
 //   - the same against the limit of opuc's mapping
 //     (opuc/program/mapping_bound.h): what the mapping costs is the gap;
 //   - DRAM bytes moved against the fewest the layers need;
@@ -77,7 +79,7 @@ const LayerClass kClasses[] = {LayerClass::kFirst, LayerClass::kDense, LayerClas
 /// The worst step of a kind: RTL cycles over its physical bound.
 struct Worst {
   double ratio = 0;
-  size_t step = 0;
+  std::string where;  ///< The step's index, or a run's group as g and its id.
 };
 
 /// What the summary table keeps of a model.
@@ -184,9 +186,17 @@ int Bench(const std::string& name, const HwConfig& hw) {
   for (const StepReport& s : report->steps) {
     if (s.kind != StepKind::kOpu) continue;
     const int64_t measured = *s.measured_cycles;
-    Worst& w = worst[static_cast<size_t>(s.layer_class)];
-    if (Ratio(measured, s.physical.cycles) > w.ratio)
-      w = {Ratio(measured, s.physical.cycles), s.step};
+    if (s.parts.empty()) {
+      Worst& w = worst[static_cast<size_t>(s.layer_class)];
+      if (Ratio(measured, s.physical.cycles) > w.ratio)
+        w = {Ratio(measured, s.physical.cycles), std::to_string(s.step)};
+    }
+    for (const StepPart& p : s.parts) {  // a run's groups, each by its measured share
+      Worst& w = worst[static_cast<size_t>(p.layer_class)];
+      const int64_t cycles = p.measured_cycles.value_or(p.estimated_cycles);
+      if (Ratio(cycles, p.physical.cycles) > w.ratio)
+        w = {Ratio(cycles, p.physical.cycles), "g" + std::to_string(p.group)};
+    }
     const double ratio = Ratio(s.estimated_cycles, measured);
     if (std::fabs(std::log(ratio)) > std::fabs(std::log(worst_estimate))) {
       worst_estimate = ratio;
@@ -215,7 +225,7 @@ int Bench(const std::string& name, const HwConfig& hw) {
       static_cast<long long>(line.moved), static_cast<long long>(line.fewest),
       Ratio(line.moved, line.fewest), static_cast<long long>(line.estimate),
       Ratio(line.estimate, line.cycles), worst_estimate, worst_step, seconds);
-  std::printf("  %-12s %5s %10s %6s %9s %8s %15s %8s %9s %6s %11s %10s\n", "step kind", "steps",
+  std::printf("  %-12s %5s %10s %6s %9s %8s %15s %8s %9s %6s %11s %10s\n", "kind", "groups",
               "rtl cycles", "share", "physical", "x", "(worst step)", "MAC eff", "mapping", "x",
               "DRAM fewest", "MAC share");
   for (LayerClass c : kClasses) {
@@ -224,13 +234,14 @@ int Bench(const std::string& name, const HwConfig& hw) {
     const Worst& w = worst[static_cast<size_t>(c)];
     line.by_class[static_cast<size_t>(c)] = Ratio(t.cycles, t.physical.cycles);
     std::printf(
-        "  %-12s %5lld %10lld %5.1f%% %9lld %7.2fx %8.2fx @%-4zu %7.1f%% %9lld %5.2fx %11lld "
+        "  %-12s %5lld %10lld %5.1f%% %9lld %7.2fx %8.2fx @%-4s %7.1f%% %9lld %5.2fx %11lld "
         "%9.1f%%\n",
         LayerClassName(c), static_cast<long long>(t.steps), static_cast<long long>(t.cycles),
         100.0 * Ratio(t.cycles, line.cycles), static_cast<long long>(t.physical.cycles),
-        Ratio(t.cycles, t.physical.cycles), w.ratio, w.step, 100.0 * r.Efficiency(t.macs, t.cycles),
-        static_cast<long long>(t.mapping_bound_cycles), Ratio(t.cycles, t.mapping_bound_cycles),
-        static_cast<long long>(t.physical.dram_bytes), 100.0 * Ratio(t.macs, r.opu_macs));
+        Ratio(t.cycles, t.physical.cycles), w.ratio, w.where.c_str(),
+        100.0 * r.Efficiency(t.macs, t.cycles), static_cast<long long>(t.mapping_bound_cycles),
+        Ratio(t.cycles, t.mapping_bound_cycles), static_cast<long long>(t.physical.dram_bytes),
+        100.0 * Ratio(t.macs, r.opu_macs));
   }
   if (g_steps) {
     std::printf(

@@ -34,6 +34,9 @@ struct RtlEngineStats {
 struct RtlStats {
   int64_t cycles = 0;  ///< From start to done.
   std::array<RtlEngineStats, isa::kNumEngines> engines{};
+  /// Per engine, the cycle from the start at which each of its
+  /// instructions retired, in order (where a run's groups end).
+  std::array<std::vector<int64_t>, isa::kNumEngines> retired_at;
   OpuCounters counters;  ///< What the functional simulator counts too.
   DramStats dram;
 };

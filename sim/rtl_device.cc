@@ -46,11 +46,37 @@ class RtlDevice final : public Device {
     const std::vector<isa::Word> next_words = next ? next->Words() : std::vector<isa::Word>{};
     OPUC_RETURN_IF_ERROR(
         session_->Run(step.Words(), next ? &next_words : nullptr, dram, &stats, trace_path));
-    if (counters) *counters = stats.counters;
+    if (counters) {
+      *counters = stats.counters;
+      counters->group_cycles = GroupCycles(step, stats);
+    }
     return OkStatus();
   }
 
  private:
+  // A step of several groups: each group's cycles, from the one before's
+  // end to the retirement of its own last instruction, the last group's
+  // to the step's end.
+  static std::vector<int64_t> GroupCycles(const ProgramStep& step, const RtlStats& stats) {
+    std::vector<int64_t> cycles;
+    if (step.groups.size() < 2) return cycles;
+    std::array<size_t, isa::kNumEngines> count{};  // each engine's instructions so far
+    int64_t done = 0;
+    for (const StepGroup& g : step.groups) {
+      for (size_t w = g.first_word; w < g.first_word + g.words; ++w)
+        if (Expected<isa::Instruction> insn = isa::Decode(step.word(w)); insn.ok())
+          ++count[static_cast<size_t>(isa::EngineOf(*insn))];
+      int64_t end = done;
+      for (size_t e = 0; e < count.size(); ++e)
+        if (count[e] > 0 && count[e] <= stats.retired_at[e].size())
+          end = std::max(end, stats.retired_at[e][count[e] - 1]);
+      end = &g == &step.groups.back() ? stats.cycles : std::min(end, stats.cycles);
+      cycles.push_back(end - done);
+      done = end;
+    }
+    return cycles;
+  }
+
   // The program's first OPU step after `step`, or none (the last, or a
   // step that is not one of the program's).
   static const ProgramStep* NextOpuStep(const Program& program, const ProgramStep& step) {

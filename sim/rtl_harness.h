@@ -180,6 +180,11 @@ class Harness final : public RtlSession {
     std::vector<uint8_t> wr_mask_bits(static_cast<size_t>((units_.lanes + 7) / 8));
     std::vector<bool> wr_mask(static_cast<size_t>(units_.lanes));
     int64_t now = 0, quiet = 0;
+    // Each engine's retired count as the last cycle left it: its rises
+    // are this run's retirements (the counters run on from the reset).
+    std::array<uint32_t, isa::kNumEngines> retired{};
+    for (size_t e = 0; e < retired.size(); ++e) retired[e] = m.retired_o[e];
+    std::array<std::vector<int64_t>, isa::kNumEngines> retired_at;
     for (;;) {
       ram.Tick();
       m.rd_req_ready_i = ram.CanTransfer();
@@ -209,6 +214,8 @@ class Harness final : public RtlSession {
       if (taken) ram.PopResponse();
       Tick();
       ++now;
+      for (size_t e = 0; e < retired.size(); ++e)
+        for (; retired[e] != m.retired_o[e]; ++retired[e]) retired_at[e].push_back(now);
       if (moved || ram.Answering(now)) {
         quiet = 0;
       } else if (++quiet > kStallLimit) {
@@ -220,6 +227,7 @@ class Harness final : public RtlSession {
     if (stats) {
       *stats = Since(before);
       stats->dram = ram.stats();
+      stats->retired_at = std::move(retired_at);
     }
     return OkStatus();
   }

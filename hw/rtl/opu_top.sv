@@ -27,6 +27,9 @@ module opu_top
   output logic                 illegal_o,
   output logic                 leftover_tokens_o,
   output logic                 progress_o,  // something retired or was written this cycle
+  // Each engine's instructions retired (the low 32 bits of its counter),
+  // every cycle: the harness marks where a run's groups end by them.
+  output logic [opu_pkg::NUM_ENGINES*32-1:0] retired_o,
   output logic                 rd_req_valid_o,
   output logic [31:0]          rd_req_addr_o,
   input  logic                 rd_req_ready_i,
@@ -297,6 +300,9 @@ module opu_top
   );
 
   assign progress_o = |done || acc_we || |load_we || st_fm_we_q;
+  for (genvar e = 0; e < opu_pkg::NUM_ENGINES; e++) begin : g_retired
+    assign retired_o[32*e +: 32] = retired[e][31:0];
+  end
   assign done_o = running_q && fetch_done && !(|busy) && !(|start) && !illegal_o;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

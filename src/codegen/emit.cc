@@ -374,12 +374,14 @@ Expected<PlannedStep> EmitRun(const std::vector<RunGroup>& groups, const HwConfi
   RunOrder order;
   std::string text, what;
   std::vector<PlannedStep::Part> parts;
+  std::vector<size_t> last_units;  // each group's last, in the estimate
   for (size_t i = 0; i < groups.size(); ++i) {
     const RunGroup& g = groups[i];
     const size_t before = program.size();
     const Tiling tiling = EmitUnits(g.group, g.tiling, hw, g.constants, g.layouts, estimate,
                                     &program, order, i + 1 < groups.size());
-    parts.push_back({g.group.group, static_cast<int64_t>(program.size() - before)});
+    parts.push_back({g.group.group, static_cast<int64_t>(program.size() - before), 0});
+    last_units.push_back(static_cast<size_t>(estimate.UnitCount() - 1));
     text += Cat(i > 0 ? "; then " : "", tiling.Text(g.group));
     what += Cat(i > 0 ? " then " : "", g.group.what);
   }
@@ -387,8 +389,16 @@ Expected<PlannedStep> EmitRun(const std::vector<RunGroup>& groups, const HwConfi
   OPUC_ASSIGN_OR_RETURN(PlannedStep step, Encoded(program, what));
   step.group = groups.back().group.group;
   step.tiling = text;
+  std::vector<int64_t> ends;
+  step.estimated_cycles = estimate.Total(&ends);
+  // A group ends with its last store, or a store of a group before it.
+  int64_t done = 0, end = 0;
+  for (size_t k = 0, u = 0; k < parts.size(); ++k) {
+    for (; u <= last_units[k] && u < ends.size(); ++u) end = std::max(end, ends[u]);
+    parts[k].estimated_cycles = end - done;
+    done = end;
+  }
   step.parts = std::move(parts);
-  step.estimated_cycles = estimate.Total();
   return step;
 }
 

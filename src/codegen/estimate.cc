@@ -12,7 +12,7 @@
 
 namespace opuc::codegen {
 
-int64_t CycleEstimate::Total() const {
+int64_t CycleEstimate::Total(std::vector<int64_t>* unit_ends) const {
   if (units_.empty()) return 0;
   // The engines' timelines, unit by unit, as the tokens order them: a
   // unit's loads wait for the buffer slot the unit slots_ before computed
@@ -236,6 +236,7 @@ int64_t CycleEstimate::Total() const {
       requests_free += later;
     }
   }
+  if (unit_ends != nullptr) *unit_ends = stores.end;
   return stores.end[n - 1];
 }
 

@@ -341,8 +341,9 @@ class CycleEstimate {
   /// from the feature map into the chain's one table, a row of L bytes a
   /// cycle (opu_post.sv's TABLE_ROWS).
   void TableFill() { units_.back().post += table_fill_; }
-  /// The group's cycles: the engines' timelines, unit by unit (estimate.cc).
-  int64_t Total() const;
+  /// The group's cycles: the engines' timelines, unit by unit (estimate.cc);
+  /// with `unit_ends`, when each unit's last store ends.
+  int64_t Total(std::vector<int64_t>* unit_ends = nullptr) const;
 
  private:
   void UndoDual() {

@@ -126,9 +126,9 @@ Expected<Offset<fb::Step>> WriteStep(FlatBufferBuilder& fbb, const HwGroup& grou
   for (size_t k = 0; k < planned.parts.size() && k < part_nodes.size(); ++k) {
     const PlannedStep::Part& part = planned.parts[k];
     const PlannedStep* own = plan.FindStep(part.group);
-    groups.push_back(fb::CreateOpuGroupDirect(fbb, part.group, static_cast<int32_t>(part_nodes[k]),
-                                              static_cast<uint32_t>(part.words),
-                                              own != nullptr ? own->tiling.c_str() : ""));
+    groups.push_back(fb::CreateOpuGroupDirect(
+        fbb, part.group, static_cast<int32_t>(part_nodes[k]), static_cast<uint32_t>(part.words),
+        own != nullptr ? own->tiling.c_str() : "", part.estimated_cycles));
   }
   const auto opu =
       fb::CreateOpuStepDirect(fbb, &words, planned.estimated_cycles, planned.tiling.c_str(),

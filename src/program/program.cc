@@ -40,6 +40,7 @@ std::vector<ProgramStep> StepParts(const Program& program, const ProgramStep& st
     part.words = step.words + 16 * g.first_word;  // 16 bytes a word (ProgramStep::word)
     part.word_count = g.words;
     part.tiling = g.tiling;
+    part.estimated_cycles = g.estimated_cycles;
     std::vector<TensorId> made;
     for (NodeId n : part.nodes) {
       for (TensorId t : graph.node(n).inputs)

@@ -247,7 +247,7 @@ Status ProgramReader::ReadGroups(const flatbuffers::Vector<flatbuffers::Offset<f
                                  " words) runs past the step's ", step.nodes.size(), " nodes and ",
                                  step.word_count, " words"));
     step.groups.push_back({g.group(), node, static_cast<size_t>(g.nodes()), word,
-                           static_cast<size_t>(g.words()), Str(g.tiling())});
+                           static_cast<size_t>(g.words()), Str(g.tiling()), g.estimated_cycles()});
     node += static_cast<size_t>(g.nodes());
     word += g.words();
   }

@@ -20,7 +20,16 @@ int64_t ProgramReport::Cycles(const StepReport& step) const {
 ClassTotals ProgramReport::Totals(LayerClass layer_class) const {
   ClassTotals totals;
   for (const StepReport& s : steps) {
-    if (s.kind != StepKind::kOpu || s.layer_class != layer_class) continue;
+    if (s.kind != StepKind::kOpu) continue;
+    for (const StepPart& p : s.parts) {
+      if (p.layer_class != layer_class) continue;
+      ++totals.steps;
+      totals.macs += p.macs;
+      totals.cycles += p.measured_cycles.value_or(p.estimated_cycles);
+      totals.mapping_bound_cycles += p.mapping.cycles();
+      totals.physical.Add(p.physical);
+    }
+    if (!s.parts.empty() || s.layer_class != layer_class) continue;
     ++totals.steps;
     totals.macs += s.macs;
     totals.cycles += Cycles(s);
@@ -81,7 +90,9 @@ Expected<ProgramReport> ReportProgram(const Program& program,
     r.usage = *usage;
     // A step of several groups: each group's bounds, summed (what the
     // groups would take one after another at best).
-    for (const ProgramStep& part : StepParts(program, step)) {
+    const std::vector<ProgramStep> parts = StepParts(program, step);
+    for (size_t k = 0; k < parts.size(); ++k) {
+      const ProgramStep& part = parts[k];
       Expected<StepUsage> part_usage = UsageOfStep(program, part);
       if (!part_usage.ok()) return part_usage.status().WithContext(Cat("step ", s));
       Expected<MappingBound> mapping = MappingBoundOfStep(program, part, *part_usage);
@@ -92,6 +103,17 @@ Expected<ProgramReport> ReportProgram(const Program& program,
       if (physical.compute_cycles > r.physical.compute_cycles || r.physical.macs == 0)
         r.layer_class = cls;
       r.physical.Add(physical);
+      if (parts.size() < 2) continue;
+      StepPart& p = r.parts.emplace_back();
+      p.group = part.group;
+      for (NodeId n : part.nodes) p.macs += NodeMacs(graph, n);
+      p.estimated_cycles = part.estimated_cycles;
+      if (measured != nullptr && k < (*measured)[s].group_cycles.size())
+        p.measured_cycles = (*measured)[s].group_cycles[k];
+      p.physical = physical;
+      p.layer_class = cls;
+      p.mapping = *mapping;
+      p.tiling = part.tiling;
     }
     report.mapping_bound_cycles += r.mapping.cycles();
     report.physical.Add(r.physical);

@@ -91,6 +91,11 @@ void CheckRun(const RunShape& s, const std::vector<std::unique_ptr<Device>>& dev
   // Each group after the first reads the map of the one before from DRAM.
   CHECK(Count(program, true) >= 2);
   CHECK(Count(plain_program, true) == 0);
+  for (const ProgramStep& step : program.steps()) {  // the groups' shares of the estimate
+    int64_t estimated = 0;
+    for (const StepGroup& g : step.groups) estimated += g.estimated_cycles;
+    if (step.kind == StepKind::kOpu) CHECK(estimated == step.estimated_cycles);
+  }
   test::CheckAgree(program, devices, test::SeededInputs(m.graph(), 31));
   Expected<ProgramRun> run = RunProgram(program, *devices[0], test::SeededInputs(m.graph(), 32));
   Expected<ProgramRun> apart_run =
@@ -98,6 +103,20 @@ void CheckRun(const RunShape& s, const std::vector<std::unique_ptr<Device>>& dev
   REQUIRE(run.ok());
   REQUIRE(apart_run.ok());
   REQUIRE(run->outputs.size() == 1);
+  // On the RTL, each group's share of the run's cycles, to the retirement
+  // of its last instruction: three, adding up to the run's.
+  const auto rtl =
+      std::find_if(devices.begin(), devices.end(),
+                   [](const std::unique_ptr<Device>& d) { return d->name() == "rtl"; });
+  REQUIRE(rtl != devices.end());
+  Expected<ProgramRun> timed = RunProgram(program, **rtl, test::SeededInputs(m.graph(), 32));
+  REQUIRE(timed.ok());
+  for (const OpuCounters& c : timed->counters) {
+    if (c.cycles == 0) continue;  // a CPU step
+    REQUIRE(c.group_cycles.size() == 3);
+    CHECK(c.group_cycles[0] + c.group_cycles[1] + c.group_cycles[2] == c.cycles);
+    for (int64_t g : c.group_cycles) CHECK(g > 0);
+  }
   CHECK(std::equal(run->outputs[0].raw(), run->outputs[0].raw() + run->outputs[0].bytes(),
                    apart_run->outputs[0].raw()));
 }

@@ -161,6 +161,43 @@ TEST_CASE("opuc report: per step and in total, against the compile report and a 
   const Json rtl_counts = Json::parse(ReadFile(rtl_profile));
   for (const Json& step : rtl_counts["steps"])
     CHECK(timed["steps"][step["step"].get<size_t>()]["measured_cycles"] == step["cycles"]);
+
+  // As runs: each group's share of its run's measured cycles, as the RTL
+  // retired its last instruction, adds up to the run's; the classes count
+  // the groups.
+  const std::string runs_profile = TempPath("runs.profile.json");
+  REQUIRE(Opuc("run " + joined.program + " --device rtl --profile " + runs_profile +
+               " --output-dir " + TempPath("report_out"))
+              .exit_code == 0);
+  const Json by_group =
+      Json::parse(Opuc("report " + joined.program + " --json --profile " + runs_profile).out);
+  int64_t shares = 0, groups = 0, class_total = 0;
+  for (const Json& step : by_group["steps"]) {
+    if (step["kind"] != "opu") continue;
+    int64_t sum = 0;
+    for (const Json& g : step.value("groups", Json::array())) {
+      CHECK(g["measured_cycles"].get<int64_t>() >= 0);
+      sum += g["measured_cycles"].get<int64_t>();
+      ++groups;
+    }
+    if (step.contains("groups")) CHECK(sum == step["measured_cycles"]);
+    shares += step.contains("groups") ? sum : step["measured_cycles"].get<int64_t>();
+  }
+  CHECK(groups > 1);
+  CHECK(shares == by_group["totals"]["measured_cycles"]);
+  for (const auto& [name, totals_of] : by_group["totals"]["by_class"].items())
+    class_total += totals_of["cycles"].get<int64_t>();
+  CHECK(class_total == shares);
+  // A profile whose groups' cycles do not add up to their step's is refused.
+  Json bad = Json::parse(ReadFile(runs_profile));
+  for (Json& step : bad["steps"])
+    if (step.contains("group_cycles"))
+      step["group_cycles"][0] = step["group_cycles"][0].get<int64_t>() + 1;
+  const std::string bad_profile = TempPath("runs.bad.profile.json");
+  WriteFile(bad_profile, bad.dump());
+  const Run refused = Opuc("report " + joined.program + " --profile " + bad_profile);
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.err.find(".group_cycles add up to ") != std::string::npos);
 #endif
 }
 

@@ -23,14 +23,16 @@ static_assert(std::size(kEngineKeys) == isa::kNumEngines);
 Json StepJson(size_t index, const ProgramStep& step, const OpuCounters& c) {
   Json instructions = Json::object();
   for (size_t e = 0; e < isa::kNumEngines; ++e) instructions[kEngineKeys[e]] = c.instructions[e];
-  return {{"step", index},
-          {"group", step.group},
-          {"cycles", c.cycles},
-          {"bytes_loaded", c.bytes_loaded},
-          {"bytes_stored", c.bytes_stored},
-          {"gemm_issues", c.gemm_issues},
-          {"post_entries", c.post_entries},
-          {"instructions", instructions}};
+  Json json = {{"step", index},
+               {"group", step.group},
+               {"cycles", c.cycles},
+               {"bytes_loaded", c.bytes_loaded},
+               {"bytes_stored", c.bytes_stored},
+               {"gemm_issues", c.gemm_issues},
+               {"post_entries", c.post_entries},
+               {"instructions", instructions}};
+  if (!c.group_cycles.empty()) json["group_cycles"] = c.group_cycles;  // a run's groups, in order
+  return json;
 }
 
 /// The non-negative integer at `key` of `object`; errors name `where.key`.
@@ -100,6 +102,24 @@ Expected<Profile> ReadDocument(const Json& doc, const Program& program) {
     for (size_t e = 0; e < isa::kNumEngines; ++e) {
       OPUC_ASSIGN_OR_RETURN(c.instructions[e],
                             Count(*instructions, kEngineKeys[e], where + ".instructions"));
+    }
+    // A run's groups' cycles: one a group of the step, adding up to its cycles.
+    if (auto groups = entry.find("group_cycles"); groups != entry.end()) {
+      const size_t expected = steps[static_cast<size_t>(index)].groups.size();
+      if (!groups->is_array() || groups->size() != expected)
+        return InvalidArgument(Cat(where, ".group_cycles is not an array of ", expected,
+                                   " counts (the step's groups)"));
+      int64_t sum = 0;
+      for (size_t k = 0; k < groups->size(); ++k) {
+        const Json& v = (*groups)[k];
+        if (!v.is_number_integer() || v.get<int64_t>() < 0)
+          return InvalidArgument(Cat(where, ".group_cycles[", k, "] is not a count"));
+        c.group_cycles.push_back(v.get<int64_t>());
+        sum += c.group_cycles.back();
+      }
+      if (sum != c.cycles)
+        return InvalidArgument(
+            Cat(where, ".group_cycles add up to ", sum, ", not the step's ", c.cycles, " cycles"));
     }
   }
   return profile;

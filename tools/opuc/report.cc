@@ -65,7 +65,7 @@ const char* ClassLabel(LayerClass layer_class) {
 /// far each kind is from what the hardware could do.
 void PrintClasses(const ProgramReport& r, std::ostream& text) {
   const int64_t cycles = r.TotalCycles();
-  text << std::left << std::setw(14) << "  step kind" << std::right << std::setw(6) << "steps"
+  text << std::left << std::setw(14) << "  kind" << std::right << std::setw(6) << "groups"
        << std::setw(11) << "cycles" << std::setw(7) << "share" << std::setw(10) << "physical"
        << std::setw(9) << "x" << std::setw(9) << "MAC eff" << std::setw(10) << "mapping"
        << std::setw(7) << "x" << '\n';
@@ -210,6 +210,19 @@ Json ToJson(const ReportView& v) {
                             {"dram_bytes", s.mapping.dram_bytes},
                             {"dram_cycles", s.mapping.dram_cycles},
                             {"cycles", s.mapping.cycles()}};
+      // A run's (or chained pair's) groups: each one's share of the step.
+      Json groups = Json::array();
+      for (const StepPart& p : s.parts)
+        groups.push_back(
+            {{"group", p.group},
+             {"macs", p.macs},
+             {"estimated_cycles", p.estimated_cycles},
+             {"measured_cycles", p.measured_cycles ? Json(*p.measured_cycles) : Json(nullptr)},
+             {"class", LayerClassName(p.layer_class)},
+             {"physical_bound", PhysicalJson(p.physical)},
+             {"mapping_bound_cycles", p.mapping.cycles()},
+             {"tiling", p.tiling}});
+      if (!groups.empty()) j["groups"] = std::move(groups);
     }
     steps.push_back(std::move(j));
   }

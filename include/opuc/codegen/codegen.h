@@ -49,6 +49,9 @@ struct PlannedStep {
   struct Part {
     int32_t group = -1;
     int64_t words = 0;
+    /// Its cycles in the step's estimate: from the group before's last
+    /// store to its own.
+    int64_t estimated_cycles = 0;
   };
   std::vector<Part> parts;
   // CPU steps: the partitioner's reason for a CPU group; "not compiled for

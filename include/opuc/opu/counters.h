@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "opuc/isa/isa.h"
 
@@ -23,6 +24,10 @@ struct OpuCounters {
   int64_t gemm_issues = 0;   ///< Array issues: one output pixel, one tap, one input block.
   int64_t post_entries = 0;  ///< Accumulator entries through output and compare stages.
   int64_t cycles = 0;        ///< Clock cycles from start to done: the RTL's; 0 elsewhere.
+  /// A step of several groups on the RTL: each group's cycles, from the
+  /// end of the one before (or the start) to the cycle its last
+  /// instruction retired; they add up to `cycles`. Empty elsewhere.
+  std::vector<int64_t> group_cycles;
 };
 
 }  // namespace opuc

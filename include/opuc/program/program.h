@@ -105,6 +105,7 @@ struct StepGroup {
   size_t first_node = 0, nodes = 0;
   size_t first_word = 0, words = 0;
   std::string tiling;
+  int64_t estimated_cycles = 0;  ///< Its share of the step's estimate.
 };
 
 struct ProgramStep {

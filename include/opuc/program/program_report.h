@@ -28,6 +28,19 @@
 
 namespace opuc {
 
+/// One group of an OPU step of several (a run, a chained pair: docs/
+/// codegen.md), as the class totals count it.
+struct StepPart {
+  int32_t group = -1;
+  int64_t macs = 0;
+  int64_t estimated_cycles = 0;            ///< Its share of the step's estimate.
+  std::optional<int64_t> measured_cycles;  ///< Its share of the step's clocked run.
+  PhysicalBound physical;
+  LayerClass layer_class = LayerClass::kOther;
+  MappingBound mapping;
+  std::string tiling;
+};
+
 struct StepReport {
   size_t step = 0;
   StepKind kind = StepKind::kCpu;
@@ -43,9 +56,11 @@ struct StepReport {
   MappingBound mapping;                         ///< OPU steps: the limit of opuc's mapping.
   std::string tiling;                           ///< OPU steps.
   std::string reason;                           ///< CPU steps: why not on the OPU.
+  std::vector<StepPart> parts;                  ///< OPU steps of several groups: each.
 };
 
-/// The OPU steps of one class (first layer, dense, depthwise, other) added up.
+/// The OPU steps of one class (first layer, dense, depthwise, other) added
+/// up; a step of several groups counts each group in its own class.
 struct ClassTotals {
   int64_t steps = 0, macs = 0;
   int64_t cycles = 0;  ///< Measured where known, else estimated (ProgramReport::Cycles).
