@@ -34,9 +34,11 @@ void FenceLoads(const OpuBufferUnits& buffers, RunOrder& order, CycleEstimate& e
 }
 
 void CountStores(const OpuBufferUnits& buffers, const Batch& store, RunOrder& order) {
-  for (const isa::Instruction& insn : store.insns)
-    if (const std::optional<DramSpan> span = DramSpanOf(insn, buffers); ++order.emitted && span)
+  for (const isa::Instruction& insn : store.insns) {
+    ++order.emitted;  // a Store into the feature-map buffer counts too, over no DRAM
+    if (const std::optional<DramSpan> span = DramSpanOf(insn, buffers))
       order.stores.Mark(*span, order.emitted);
+  }
 }
 
 // What the seam needs of a unit (RunOrder): among the next group's early
