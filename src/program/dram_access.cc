@@ -8,9 +8,11 @@
 //===----------------------------------------------------------------------===//
 #include "dram_access.h"
 
+#include <optional>
 #include <variant>
 
 #include "opuc/opu/buffer_units.h"
+#include "opuc/opu/dram_order.h"
 #include "support/format.h"
 
 namespace opuc {
@@ -43,21 +45,20 @@ Status CheckDramAccesses(const Program& program, const ProgramStep& step) {
   for (size_t i = 0; i < step.word_count; ++i) {
     Expected<isa::Instruction> insn = isa::Decode(step.word(i));
     if (!insn.ok()) return insn.status().WithContext(Cat("word ", i));
-    if (const auto* load = std::get_if<isa::LoadInsn>(&*insn)) {
-      if (load->rows == 0 || load->cols == 0) continue;
-      const Range r{load->dram_addr, load->dram_addr + (load->rows - 1) * load->dram_stride +
-                                         load->cols * units.LoadUnitBytes(*load)};
+    // The byte span each engine computes (opuc/opu/dram_order.h); none for
+    // a transfer of nothing or a Store into the feature-map buffer.
+    const std::optional<DramSpan> span = DramSpanOf(*insn, units);
+    if (!span) continue;
+    const Range r{span->begin, span->end};
+    if (std::holds_alternative<isa::LoadInsn>(*insn)) {
       if (!Inside(r, 0, program.constant_bytes()) && !InsideOneOf(program, step.inputs, r) &&
           !InsideOneOf(program, made, r))
         return InvalidArgument(Cat("word ", i, " (Load): DRAM bytes [", r.begin, ", ", r.end,
                                    ") are outside the constants, the step's inputs and what its "
                                    "nodes make"));
-    } else if (const auto* store = std::get_if<isa::StoreInsn>(&*insn)) {
-      if (store->rows == 0 || store->cols == 0 || store->to_fm) continue;  // to_fm: on chip
-      const Range r{store->dram_addr, store->dram_addr + StoredSpan(*store, units)};
-      if (!InsideOneOf(program, step.outputs, r) && !InsideOneOf(program, made, r))
-        return InvalidArgument(Cat("word ", i, " (Store): DRAM bytes [", r.begin, ", ", r.end,
-                                   ") are outside the step's outputs and what its nodes make"));
+    } else if (!InsideOneOf(program, step.outputs, r) && !InsideOneOf(program, made, r)) {
+      return InvalidArgument(Cat("word ", i, " (Store): DRAM bytes [", r.begin, ", ", r.end,
+                                 ") are outside the step's outputs and what its nodes make"));
     }
   }
   return OkStatus();
