@@ -64,7 +64,10 @@ module opu_store
   logic [1:0]  copy_q;  // which of a pixel's 2x2 copies is read next
   // Which of a pixel's blocks is read next, and its entry (block 0's,
   // entry_q, plus the block's offset, in a register ahead of the read).
-  localparam int unsigned HALF_BANK = opu_pkg::ACC_BANK1 / 2;
+  // Half a bank, rounded down to a multiple of 4 (OpuBufferUnits::
+  // AccHalfBank): blocks 2 and 3 start on even entries, as pairs need.
+  localparam int unsigned HALF_BANK = opu_pkg::ACC_BANK1 / 2 >= 4 ?
+      opu_pkg::ACC_BANK1 / 2 - opu_pkg::ACC_BANK1 / 2 % 4 : opu_pkg::ACC_BANK1 / 2;
   logic [1:0]  blk_q, extra;
   localparam int unsigned AW = opu_pkg::ACC_AW;
   logic [AW-1:0] raddr_q, blk_next_off;

@@ -102,7 +102,7 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
     // Two tiles' blocks, each block's pair of tiles in a slot of its own:
     // blocks 0 and 2 in bank 0, 1 and 3 in bank 1, 2 and 3 half a bank on.
     const int64_t bank0 = u.AccBank1(), bank1 = u.AccSumsBank() - u.AccBank1();
-    const int64_t half = store_blocks > 2 ? u.AccBank1() / 2 : bank0;
+    const int64_t half = store_blocks > 2 ? u.AccHalfBank() : bank0;
     const int64_t slot = std::min(
         {half, bank0 - (store_blocks > 2 ? half : 0), bank1 - (store_blocks > 2 ? half : 0)});
     t.store_blocks = store_blocks;

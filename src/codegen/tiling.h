@@ -147,7 +147,7 @@ struct Tiling {
       // pair's bank, the odd blocks in the other one.
       const int64_t k = pair % out_blocks % store_blocks;
       return StoreGroup(pair) % store_depth * acc_half + pair % 2 * acc_second +
-             k / 2 * (acc_second / 2);
+             k / 2 * OpuBufferUnits::HalfBank(acc_second);
     }
     const int64_t per_half = acc_regions / 2;
     return (pair % 2) * acc_second + (pair / 2 % per_half) * (acc_half / per_half);

@@ -5,7 +5,8 @@
 // of block b of pixel p is (p + 1)(4 b + j + 1), worked out by hand. Each
 // block sits where the store looks for it: block 0 at the entry, 1 in the
 // other bank (+2730 from bank 0, -2730 from bank 1), 2 half a bank on
-// (+1365), 3 both. The RTL runs the same programs in
+// (+1364: 1365 rounded down to a multiple of 4, an even entry as pairs
+// need), 3 both. The RTL runs the same programs in
 // opuc_rtl_instruction_tests.
 #include <doctest/doctest.h>
 
@@ -21,11 +22,12 @@ namespace {
 using namespace isa;
 
 constexpr int64_t kL = 64, kCo = 16;
-constexpr int64_t kWeights = 1024;  // DRAM: four weight rows of 16 x 64 bytes
-constexpr int64_t kParams = 8192;   // the param row (16 x 8 bytes)
-constexpr int64_t kOut = 9216;      // the stored map
-constexpr int64_t kBank1 = 2730;    // opu1024's AccBank1: 5461 / 2
-constexpr int64_t kEntry = 7;       // block 0's first entry
+constexpr int64_t kWeights = 1024;   // DRAM: four weight rows of 16 x 64 bytes
+constexpr int64_t kParams = 8192;    // the param row (16 x 8 bytes)
+constexpr int64_t kOut = 9216;       // the stored map
+constexpr int64_t kBank1 = 2730;     // opu1024's AccBank1: 5461 / 2
+constexpr int64_t kHalfBank = 1364;  // 2730 / 2 = 1365, down to a multiple of 4
+constexpr int64_t kEntry = 7;        // block 0's first entry
 
 // A DRAM of 0x55 bytes but for what a test writes: a byte no store
 // reaches shows.
@@ -35,7 +37,7 @@ struct BlocksBench : fsim_test::Opu1024Bench {
 
 // Block k's first entry for a Store from `entry`.
 int64_t BlockEntry(int64_t entry, int64_t k) {
-  return entry + (k % 2) * (entry < kBank1 ? kBank1 : -kBank1) + (k / 2) * (kBank1 / 2);
+  return entry + (k % 2) * (entry < kBank1 ? kBank1 : -kBank1) + (k / 2) * kHalfBank;
 }
 
 // The map, the weights and params loaded, and `blocks` blocks computed and
@@ -151,9 +153,9 @@ TEST_CASE(
         "instruction 0 (Store): extra_blocks with entries 2729 to 2731: block 0's entries cross "
         "the accumulator's second bank at 2730");
   StoreInsn late = BlocksStore(3, 16, 0);
-  late.acc_addr = 1400;  // block 3 from entry 5495: past the 5461
+  late.acc_addr = 1400;  // block 3 from 1400 + 2730 + 1364 = 5494: past the 5461
   CHECK(refusal(late) ==
-        "instruction 0 (Store): block 3 of acc_addr reaches accumulator entry 5497; there are "
+        "instruction 0 (Store): block 3 of acc_addr reaches accumulator entry 5496; there are "
         "5461");
 }
 #endif

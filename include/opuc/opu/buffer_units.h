@@ -71,7 +71,16 @@ struct OpuBufferUnits {
   /// the second half a bank further on.
   int64_t StoreBlockEntry(int64_t entry, int64_t k) const {
     const int64_t other = entry < AccBank1() ? AccBank1() : -AccBank1();
-    return entry + (k % 2) * other + (k / 2) * (AccBank1() / 2);
+    return entry + (k % 2) * other + (k / 2) * AccHalfBank();
+  }
+  /// How far a store group's blocks 2 and 3 lie from blocks 0 and 1: half
+  /// a bank, rounded down to a multiple of 4 as the regions are, so that
+  /// they start on even entries too (the array's pairs of output pixels
+  /// and the post side's dual passes need one).
+  int64_t AccHalfBank() const { return HalfBank(AccBank1()); }
+  static int64_t HalfBank(int64_t bank1) {
+    const int64_t half = bank1 / 2;
+    return half >= 4 ? half - half % 4 : half;
   }
 };
 OpuBufferUnits BufferUnits(const HwConfig& hw);
