@@ -306,7 +306,17 @@ int main(int argc, char** argv) {
       g_two_passes = true;
     else if (std::strcmp(argv[i], "--precision") == 0 && i + 1 < argc)
       g_precision = std::strcmp(argv[++i], "int16") == 0 ? Precision::kInt16 : Precision::kMixed;
-    else
+    else if (argv[i][0] == '-') {
+      // --help, or an option this bench does not know: the usage, not a model of that name.
+      const bool help = std::strcmp(argv[i], "--help") == 0;
+      std::fprintf(
+          help ? stdout : stderr,
+          "usage: opu_efficiency_bench [--all | MODEL...] [--steps] [--precision "
+          "mixed|int16]\n"
+          "                            [--i16-two-passes] [--unchained] [--no-runs]\n"
+          "(the options: this program's opening comment, bench/opu_efficiency_bench.cc)\n");
+      return help ? 0 : 2;
+    } else
       names.emplace_back(argv[i]);
   }
   if (names.empty()) names.emplace_back("face_detection_short_range");

@@ -88,7 +88,9 @@ module opu_gemm
   localparam int unsigned WH = opu_pkg::WIN_ROWS, WW = opu_pkg::WIN_COLS;
   localparam int unsigned TAP = 8 * opu_pkg::CO;  // a tap's bytes: one per row
   logic        running_q;
-  logic [31:0] oy_q, ox_q, row_fm_q, fm_q, entry_q;
+  // The output rows left count down: the last row is then an equality, not
+  // an add and a compare in front of running_q (the 19-cell path).
+  logic [31:0] rows_left_q, ox_q, row_fm_q, fm_q, entry_q;
   // A pixel's place in the pipeline: valid_q[k] and entry_q_d[k] are those
   // of the pixel that issued k + 1 cycles ago, and what its write needs of
   // its Gemm: its init, the high bytes' shift, a pair's second entry, which
@@ -393,7 +395,7 @@ module opu_gemm
       {running_q, done_o, dw_q, rd_q, rd_fire_q, line_q, pair_q, wide_q, rd_load_q, pp_q} <= '0;
       rows_on_q <= '0;
       until_q <= '0;
-      {oy_q, ox_q, row_fm_q, fm_q, entry_q} <= '0;
+      {rows_left_q, ox_q, row_fm_q, fm_q, entry_q} <= '0;
       {ky_q, rd_ky_q, col_q, col_fm_q, fire_col_q} <= '0;
       {valid_q, last_q, high_q, pp_d_q, gen_d_q, init_d_q} <= '0;
       entry_d_q <= '0;
@@ -435,7 +437,8 @@ module opu_gemm
         // The rows before the first that completes windows: the window's
         // but one, or with carry (its rows above in the buffers) stride_y - 1.
         until_q <= `OPU_FIELD(insn_i, GEMM_CARRY) ? stride_y - 1 : 32'(win_h);
-        {oy_q, ox_q, ky_q, col_q} <= '0;
+        rows_left_q <= rows;
+        {ox_q, ky_q, col_q} <= '0;
         fire_col_q <= pair ? 16'(fill) : 16'(win_w);
         row_fm_q <= 32'(`OPU_FIELD(insn_i, GEMM_FM_ADDR));
         col_fm_q <= 32'(`OPU_FIELD(insn_i, GEMM_FM_ADDR));
@@ -462,8 +465,8 @@ module opu_gemm
             until_q <= until_q - 1;
           end else begin
             until_q <= stride_y - 1;
-            oy_q <= oy_q + 1;
-            if (oy_q + 1 == rows) running_q <= 1'b0;
+            rows_left_q <= rows_left_q - 1;
+            if (rows_left_q == 32'd1) running_q <= 1'b0;
           end
         end
       end else if (running_q && dw_q) begin
@@ -485,11 +488,11 @@ module opu_gemm
           end else begin
             {ox_q, col_q} <= '0;
             fire_col_q <= 16'(win_w);
-            oy_q <= oy_q + 1;
+            rows_left_q <= rows_left_q - 1;
             row_fm_q <= row_fm_q + row_step;
             col_fm_q <= row_fm_q + row_step;
             fm_q <= row_fm_q + row_step;
-            if (oy_q + 1 == rows) running_q <= 1'b0;
+            if (rows_left_q == 32'd1) running_q <= 1'b0;
           end
         end
       end else if (running_q) begin
@@ -497,14 +500,14 @@ module opu_gemm
         if (ox_q + (pp_q ? 32'd2 : 32'd1) < cols) begin
           ox_q <= ox_q + (pp_q ? 32'd2 : 32'd1);
           fm_q <= fm_q + (pp_q ? 32'd2 : i16 ? stride_x << 1 : stride_x);  // stride_x counts pixels
-          final_q <= oy_q + 1 == rows && ox_q + (pp_q ? 32'd4 : 32'd2) >= cols;
+          final_q <= rows_left_q == 32'd1 && ox_q + (pp_q ? 32'd4 : 32'd2) >= cols;
         end else begin
           ox_q <= '0;
-          oy_q <= oy_q + 1;
-          final_q <= oy_q + 2 == rows && (pp_q ? 32'd2 : 32'd1) >= cols;
+          rows_left_q <= rows_left_q - 1;
+          final_q <= rows_left_q == 32'd2 && (pp_q ? 32'd2 : 32'd1) >= cols;
           row_fm_q <= row_fm_q + row_step;
           fm_q <= row_fm_q + row_step;
-          if (oy_q + 1 == rows) running_q <= 1'b0;
+          if (rows_left_q == 32'd1) running_q <= 1'b0;
         end
       end
     end

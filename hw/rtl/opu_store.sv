@@ -12,9 +12,10 @@
 // then CO/2 on), and a pixel starts on a half granule of its beat: where
 // both pixels fall in one beat the entry is read once and written as both
 // (a pair a cycle), else once for each. With `extra_blocks` each pixel is
-// read as 1 + extra_blocks entries, its blocks of CO lanes (the odd ones
+// read as 1 + extra_blocks entries, its blocks of CO lanes (CO / 2 of each
+// pixel with `pair`, both pixels' blocks read as the pair is; the odd ones
 // in the other bank, ACC_BANK1 on or back, the third and fourth
-// ACC_BANK1 / 2 further), written to its consecutive bytes: merged into
+// HALF_BANK further), written to its consecutive bytes: merged into
 // one beat, the pixel's whole beat is written once rather than once a
 // block. Blocks 0 and 1 (and 2 and 3) lie at one offset of the two banks,
 // which the accumulator reads together (acc_rdata2_i): where both fall in
@@ -105,8 +106,9 @@ module opu_store
   assign pixel_step = up ? pixel << 1 : pixel;
   assign row_step = up ? stride << 1 : stride;
   // Upsample and blocks never meet (an error), so the copy's pixel offset
-  // and the block's bytes share the adder's one input.
-  assign blk_bytes = 32'(blk_q) * opu_pkg::CO;
+  // and the block's bytes share the adder's one input. A pair's block holds
+  // HALF lanes of each pixel.
+  assign blk_bytes = pair ? 32'(blk_q) * HALF : 32'(blk_q) * opu_pkg::CO;
   assign copy_addr = dram_q + (copy_q[1] ? stride : '0) + (copy_q[0] ? pixel : blk_bytes);
   // The next pixel's and the next row's first entry, for both entry_q and
   // the read address.
@@ -134,8 +136,9 @@ module opu_store
   assign dram_next1 = dram_q + pixel_step;
   assign dram_next2 = dram_q + (pixel_step << 1);
   assign both = pair && !up && !odd_q && more1_q && fits_q;
+  // (A pair's pixel: HALF lanes a block before its last.)
   assign room = (LW+10)'(opu_pkg::L) - (LW+10)'(pixel) -
-                (LW+10)'(`OPU_FIELD(insn_i, STORE_LANES));
+                (LW+10)'(`OPU_FIELD(insn_i, STORE_LANES)) - (LW+10)'(32'(extra) * HALF);
   assign off_start = LW'(`OPU_FIELD(insn_i, STORE_DRAM_ADDR));
   assign off_next1 = LW'(dram_q) + LW'(pixel_step);
   assign off_next2 = LW'(dram_q) + LW'(pixel_step << 1);
@@ -151,9 +154,10 @@ module opu_store
     end
     bytes2 = bytes[8*HALF +: 8*HALF];  // a pair's second pixel
     if (upper_q) bytes = {{(8*(opu_pkg::CO-HALF)){1'b0}}, bytes2};
-    // A block before a pixel's last stores all CO lanes.
+    // A block before a pixel's last stores all CO lanes, a pair's HALF.
     for (int unsigned j = 0; j < opu_pkg::CO; j++)
-      lane_mask[j] = last_blk_q ? 32'(j) < 32'(`OPU_FIELD(insn_i, STORE_LANES)) : 1'b1;
+      lane_mask[j] = last_blk_q ? 32'(j) < 32'(`OPU_FIELD(insn_i, STORE_LANES))
+                                : !pair || j < HALF;
     // The pixel's lanes start on a half granule of its beat (codegen's
     // layouts put every block, plane and compact pixel on a granule, and a
     // pair's second half of the channels on a half one); lanes past the
@@ -168,7 +172,9 @@ module opu_store
       if (32'(px_slot) == k)
         for (int unsigned j = 0; j < opu_pkg::CO; j++)
           if (HALF * k + j < opu_pkg::L) begin
-            px_data[8*(HALF*k+j) +: 8] = bytes[8*j +: 8];
+            // Masked lanes are zero: the beat's bytes are OR'ed together
+            // (a pair block's other half lies where its next block goes).
+            px_data[8*(HALF*k+j) +: 8] = lane_mask[j] ? bytes[8*j +: 8] : 8'd0;
             px_mask[HALF*k+j] = lane_mask[j];
           end
       // A twin's second block: CO bytes on.
@@ -236,10 +242,12 @@ module opu_store
       both_q <= issue && both;
       // The bytes of the pixels read a cycle before, chosen then: the
       // 64-bit sum takes a register, not a choice.
-      added_q <= issue && both ? 9'(`OPU_FIELD(insn_i, STORE_LANES)) << 1
+      added_q <= issue && both ? (more_blocks ? 9'(opu_pkg::CO)
+                                              : 9'(`OPU_FIELD(insn_i, STORE_LANES)) << 1)
                : issue && twin ? 9'(opu_pkg::CO) + (twin_ends ? 9'(`OPU_FIELD(insn_i, STORE_LANES))
                                                               : 9'(opu_pkg::CO))
-               : more_blocks ? 9'(opu_pkg::CO) : 9'(`OPU_FIELD(insn_i, STORE_LANES));
+               : more_blocks ? (pair ? 9'(HALF) : 9'(opu_pkg::CO))
+                             : 9'(`OPU_FIELD(insn_i, STORE_LANES));
       // DRAM's bytes only (to_fm writes the feature-map buffer).
       if (inflight_q && `OPU_FIELD(insn_i, STORE_TO_FM) == 0) bytes_o <= bytes_o + 64'(added_q);
       if (merge) begin
@@ -279,7 +287,7 @@ module opu_store
       end else if (issue) begin
         if (up && copy_q != 2'd3) begin
           copy_q <= copy_q + 2'd1;
-        end else if (twin && !twin_ends) begin  // on to block 2, ACC_BANK1 / 2 on
+        end else if (twin && !twin_ends) begin  // on to block 2, HALF_BANK on
           blk_q <= blk_q + 2'd2;
           raddr_q <= AW'(entry_q) + AW'(HALF_BANK);
         end else if (more_blocks && !twin) begin

@@ -78,11 +78,13 @@ module opu_top
   // A Fence holds the load engine's queue until the program's first
   // `stores` Stores are done (their writes accepted: a read asked after
   // sees them); its unit then takes it as a Load of nothing, its tokens kept.
+  // The count's comparison is registered (fence_met_q, a cycle later): the
+  // 24-bit compare in front of the queue's pop was the 19-cell path.
   logic [opuc_isa_pkg::FENCE_STORES_WIDTH-1:0] stores_done_q;
-  logic fence_head, fence_hold;
+  logic fence_head, fence_hold, fence_met_q;
   opu_pkg::word_t load_head;
   assign fence_head = `OPU_FIELD(head[E_LOAD], OPCODE) == opuc_isa_pkg::OP_FENCE;
-  assign fence_hold = fence_head && stores_done_q < `OPU_FIELD(head[E_LOAD], FENCE_STORES);
+  assign fence_hold = fence_head && !fence_met_q;
   assign load_head = fence_head ? {{(opu_pkg::WORD_BITS-8){1'b0}}, head[E_LOAD][7:4],
                                    opuc_isa_pkg::OP_LOAD}
                                 : head[E_LOAD];
@@ -310,10 +312,14 @@ module opu_top
       running_q <= 1'b0;
       cycles_q <= '0;
       stores_done_q <= '0;
+      fence_met_q <= 1'b0;
     end else begin
       if (start_i) running_q <= 1'b1;
       if (start_i) stores_done_q <= '0;
       else if (done[E_STORE]) stores_done_q <= stores_done_q + 1'b1;
+      // The head stays until popped, so a count met stays met (stores_done_q only grows).
+      fence_met_q <= !start_i && head_valid[E_LOAD] && fence_head && !pop[E_LOAD] &&
+                     stores_done_q >= `OPU_FIELD(head[E_LOAD], FENCE_STORES);
       if (running_q && !done_o) cycles_q <= cycles_q + 1;
     end
   end

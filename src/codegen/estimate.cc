@@ -103,7 +103,7 @@ int64_t CycleEstimate::Total(std::vector<int64_t>* unit_ends) const {
       }
       // A Fence passes once the stores it names are done.
       if (load.after_store > 0 && static_cast<size_t>(load.after_store) <= store_ends.size()) {
-        t = std::max(t, store_ends[static_cast<size_t>(load.after_store) - 1]);
+        t = std::max(t, store_ends[static_cast<size_t>(load.after_store) - 1] + kFenceCycles);
         written = std::max(written, t);
       }
       // Loads in flight: the next load asks for its first beat

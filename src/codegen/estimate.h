@@ -132,6 +132,9 @@ class CycleEstimate {
   /// the walk), and one after its last (each tap's value is registered
   /// before it is combined).
   static constexpr int64_t kPoolPipelineCycles = 3;
+  /// From a Fence's last store done to its load's start: the count's
+  /// comparison is registered (opu_top.sv's fence_met_q).
+  static constexpr int64_t kFenceCycles = 1;
   /// A 2x2 window tail's end: its last window finishes the cycle after the
   /// pass's last entry, waits a cycle in the queue, is written, then done.
   static constexpr int64_t kWindowTailCycles = 4;

@@ -116,12 +116,16 @@ void FoldInnerProduct(const InputFold& fold, InnerProductGroup& g, int64_t out_l
 
 void StorePixelPairs(const InnerProductGroup& g, const ActivationLayout& output, int64_t acc_addr,
                      int64_t rows, int64_t cols, int64_t pitch, int64_t block, int64_t y0,
-                     int64_t x0, CycleEstimate& estimate, std::vector<isa::Instruction>& store) {
+                     int64_t x0, CycleEstimate& estimate, std::vector<isa::Instruction>& store,
+                     int64_t extra_blocks) {
   const InnerProductGroup::PixelPairs& p = *g.pairs;
-  const int64_t c0 = p.half * block;
+  const int64_t c0 = p.half * block, last = c0 + extra_blocks * p.half;
   const int64_t pixels = std::min(2 * cols, p.out_w - 2 * x0);  // the last pair may be one
-  StoreTile(output, {acc_addr, rows, pixels, pitch}, c0, std::min(p.half, p.out_c - c0), y0, 2 * x0,
-            estimate, store, StoreShape::kPairs);
+  TileRect rect{acc_addr, rows, pixels, pitch};
+  rect.extra_blocks = extra_blocks;
+  rect.block_lanes = p.half;
+  StoreTile(output, rect, c0, std::min(p.half, p.out_c - last), y0, 2 * x0, estimate, store,
+            StoreShape::kPairs);
 }
 
 }  // namespace opuc::codegen

@@ -73,10 +73,13 @@ void FoldInnerProduct(const InputFold& fold, InnerProductGroup& g, int64_t out_l
 
 /// The Stores of output block `block` of a pixel-pair tile from folded
 /// pixel (y0, x0), `rows` x `cols` entries of two pixels each from
-/// accumulator entry `acc_addr` (pitch `pitch`), into the conv's output.
+/// accumulator entry `acc_addr` (pitch `pitch`), into the conv's output;
+/// with `extra_blocks`, blocks `block` to `block + extra_blocks` together
+/// (Store.extra_blocks, each block's entries where StoreBlockEntry says).
 void StorePixelPairs(const InnerProductGroup& g, const ActivationLayout& output, int64_t acc_addr,
                      int64_t rows, int64_t cols, int64_t pitch, int64_t block, int64_t y0,
-                     int64_t x0, CycleEstimate& estimate, std::vector<isa::Instruction>& store);
+                     int64_t x0, CycleEstimate& estimate, std::vector<isa::Instruction>& store,
+                     int64_t extra_blocks = 0);
 
 }  // namespace opuc::codegen
 

@@ -61,14 +61,16 @@ int64_t StoreBlocks(const InnerProductGroup& g, const OpuBufferUnits& u) {
   // output blocks, block k pixel k (docs/codegen.md, "Packed pixels").
   const bool packed_pixels = g.PixelsPacked() && g.packed->in_pack * u.out_lanes == u.lanes;
   const int64_t blocks = packed_pixels ? g.packed->in_pack : CeilDiv(g.out_c, u.out_lanes);
-  const int64_t group =
-      std::min({blocks, u.lanes / u.out_lanes, int64_t{4}});  // extra_blocks: 2 bits
   // A windowed pool's pooled tile is stored so too, from each block's
   // entries after its tile's (PlacePool).
   const bool pool_as_is = !g.pool || (!g.pool->global && !g.PixelsPacked());
+  // Pixel pairs: a block holds Co/2 channels of each pixel of its entry,
+  // and a pixel's blocks fill its bytes as a single pixel's do.
+  const int64_t block_lanes = g.pairs ? u.out_lanes / 2 : u.out_lanes;
+  const int64_t group = std::min({blocks, u.lanes / block_lanes, int64_t{4}});  // 2 bits
   const bool as_is = (g.store_output || (g.pool && g.store_pool)) && pool_as_is &&
                      g.upsampled == kNoTensor && g.Phases() == 1 && (!g.packed || packed_pixels) &&
-                     !g.pairs;
+                     (!g.pairs || !g.pool);
   return as_is && group >= 2 ? group : 1;
 }
 

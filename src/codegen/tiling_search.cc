@@ -68,9 +68,9 @@ std::vector<Tiling> CandidateTilings(const InnerProductGroup& g, const Tiling& f
   // follows its last block).
   const bool weigh_blocks =
       options.store_blocks == 2 || (options.store_blocks == 0 && options.tile_search);
-  // With pointwise pairs, stores of two blocks too: a group of three or
-  // four puts blocks 2 and 3 half a bank on (Store.extra_blocks), an odd
-  // entry on opu1024, where no Gemm takes output pixels in pairs.
+  // With pointwise pairs, stores of two blocks too, weighed against the
+  // whole pixel's: a group of three or four keeps blocks 2 and 3 half a
+  // bank on (OpuBufferUnits::AccHalfBank), which halves each block's room.
   const int64_t most_blocks = StoreBlocks(g, units);
   std::vector<int64_t> group_sizes{most_blocks};
   if (most_blocks > 2 && g.dense_pairs) group_sizes.push_back(2);

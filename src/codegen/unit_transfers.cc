@@ -239,6 +239,9 @@ Batch EmitStores(const GroupEmitter& e, const Unit& unit, const UnitPlace& place
     if (g.PixelsPacked())  // blocks 0 to k: a packed pixel's pixels
       StorePackedPixels(g, *layouts.output, rect.acc_addr, rect.rows, rect.cols, rect.pitch,
                         unit.ob - k, unit.row.first, unit.col.first, e.estimate, store.insns, k);
+    else if (g.pairs)  // blocks 0 to k: Co/2 channels of each pixel
+      StorePixelPairs(g, *layouts.output, rect.acc_addr, rect.rows, rect.cols, rect.pitch,
+                      unit.ob - k, unit.row.first, unit.col.first, e.estimate, store.insns, k);
     else if (g.store_output)
       StoreTile(*e.layouts.output, rect, c0, last_lanes, unit.row.first, unit.col.first, e.estimate,
                 store.insns, OutputShape(e));

@@ -7,8 +7,9 @@
 // store: with `upsample` each pixel is written as a 2x2 block of the doubled map. With `pair` an
 // entry holds two pixels, lanes 0 to Co/2 - 1 the first and Co/2 on the second (pixel pairs:
 // docs/isa.md), and `cols` counts pixels. With `extra_blocks` a pixel's
-// next blocks of Co lanes follow it in DRAM, each from an entry of its own
-// (OpuBufferUnits::StoreBlockEntry), so that its whole beat is written once.
+// next blocks of Co lanes (Co/2 with `pair`) follow it in DRAM, each from
+// an entry of its own (OpuBufferUnits::StoreBlockEntry), so that its whole
+// beat is written once.
 // With `to_fm` the pixels go to the feature-map buffer instead, a row of L
 // bytes each, written whole: the lanes past those stored are zero, as a
 // load spreads a compact pixel (a Gemm of the next layer reads them).
@@ -32,12 +33,12 @@ Status ExecStore(Machine& m, const isa::StoreInsn& insn) {
     return m.Fail(Cat("pair with lanes ", insn.lanes, insn.upsample ? " and upsample" : "",
                       ": a pair stores at most Co/2 = ", Co / 2, " lanes a pixel of an even Co, ",
                       "without upsample"));
-  const int64_t blocks = 1 + insn.extra_blocks;
-  if (blocks > 1 && (insn.pair || insn.upsample || m.units.StorePixelLanes(insn) > pixel))
-    return m.Fail(Cat("extra_blocks is ", insn.extra_blocks, ": ", blocks, " blocks of ", Co,
-                      " lanes in a ", pixel, "-byte pixel", insn.pair ? ", with pair" : "",
+  const int64_t blocks = 1 + insn.extra_blocks, block_lanes = m.units.StoreBlockLanes(insn);
+  if (blocks > 1 && (insn.upsample || m.units.StorePixelLanes(insn) > pixel))
+    return m.Fail(Cat("extra_blocks is ", insn.extra_blocks, ": ", blocks, " blocks of ",
+                      block_lanes, " lanes in a ", pixel, "-byte pixel",
                       insn.upsample ? ", with upsample" : "",
-                      "; the blocks fill at most a pixel, without pair or upsample"));
+                      "; the blocks fill at most a pixel, without upsample"));
   const int64_t L = m.units.lanes;
   if (insn.to_fm && (insn.granules != 0 || insn.pair || insn.upsample || insn.dram_addr % L != 0 ||
                      insn.dram_stride % L != 0))
@@ -91,11 +92,11 @@ Status ExecStore(Machine& m, const isa::StoreInsn& insn) {
       for (int64_t b = 0; b < blocks; ++b) {
         const int64_t at = m.units.StoreBlockEntry(entry, b);
         const int64_t* v = &m.acc[static_cast<size_t>(at * Co + (c % per_entry) * (Co / 2))];
-        const int64_t lanes = b + 1 < blocks ? Co : insn.lanes;
+        const int64_t lanes = b + 1 < blocks ? block_lanes : insn.lanes;
         for (int64_t i = 0; i < copies; ++i) {
           for (int64_t k = 0; k < copies; ++k) {
             uint8_t* to = m.dram->data() + insn.dram_addr + (copies * r + i) * insn.dram_stride +
-                          (copies * c + k) * pixel + b * Co;
+                          (copies * c + k) * pixel + b * block_lanes;
             for (int64_t j = 0; j < lanes; ++j)
               to[j] = static_cast<uint8_t>(static_cast<uint64_t>(v[j]) >> shift);
           }

@@ -48,9 +48,9 @@ int64_t StoreIssueCycles(const isa::StoreInsn& s, const OpuBufferUnits& u) {
   for (int64_t r = 0; r < s.rows; ++r)
     for (int64_t c = 0; c < s.cols;) {
       const int64_t at = (s.dram_addr + r * s.dram_stride + c * pixel) % beat;
-      if (s.pair) {  // both pixels of an entry where they share a beat
-        c += c % 2 == 0 && c + 1 < s.cols && at + pixel + s.lanes <= beat ? 2 : 1;
-        ++cycles;
+      if (s.pair) {  // both pixels of an entry where they share a beat, a read a block
+        c += c % 2 == 0 && c + 1 < s.cols && at + pixel + u.StorePixelLanes(s) <= beat ? 2 : 1;
+        cycles += 1 + s.extra_blocks;
         continue;
       }
       // Blocks 0 and 1 (2 and 3) in one read where both fall in one beat.

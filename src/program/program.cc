@@ -67,7 +67,10 @@ uint32_t InstructionVersion(const isa::Instruction& insn) {
   if (const auto* load = std::get_if<isa::LoadInsn>(&insn))
     return load->interleave ? kI16WholeVersion : 1;
   if (const auto* store = std::get_if<isa::StoreInsn>(&insn))
-    return store->to_fm ? kStoreToFmVersion : store->extra_blocks != 0 ? kStoreBlocksVersion : 1;
+    return store->to_fm                              ? kStoreToFmVersion
+           : store->extra_blocks != 0 && store->pair ? kStorePairBlocksVersion
+           : store->extra_blocks != 0                ? kStoreBlocksVersion
+                                                     : 1;
   return 1;
 }
 
@@ -83,7 +86,10 @@ std::string VersionReason(const isa::Instruction& insn) {
   if (const auto* load = std::get_if<isa::LoadInsn>(&insn))
     fields = load->interleave ? "interleave needs" : "";
   if (const auto* store = std::get_if<isa::StoreInsn>(&insn))
-    fields = store->to_fm ? "to_fm needs" : store->extra_blocks != 0 ? "extra_blocks need" : "";
+    fields = store->to_fm                              ? "to_fm needs"
+             : store->extra_blocks != 0 && store->pair ? "extra_blocks with pair need"
+             : store->extra_blocks != 0                ? "extra_blocks need"
+                                                       : "";
   if (std::holds_alternative<isa::FenceInsn>(insn)) fields = "a Fence needs";
   return fields.empty() ? fields : Cat(fields, " format version ", InstructionVersion(insn));
 }

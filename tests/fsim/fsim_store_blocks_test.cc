@@ -132,9 +132,41 @@ TEST_CASE("store blocks: two blocks of a compact 32-byte pixel from bank 1, two 
   CHECK(b.dram[static_cast<size_t>(kOut + 3 * 2 * kCo)] == 0x55);  // nothing past the map
 }
 
+// Pixel pairs (Store.pair: lanes 0 to 7 of an entry pixel 2e, 8 to 15
+// pixel 2e + 1) in three blocks of 8 lanes a pixel, the last 5: byte
+// 8 b + j of pixel q is lane 8 (q mod 2) + j of block b of entry q / 2,
+// (q / 2 + 1)(4 b + 8 (q mod 2) + j + 1).
+void CheckPairBlocks(int64_t granules) {
+  CAPTURE(granules);
+  BlocksBench b;
+  Blocks(b, 3);
+  StoreInsn s = BlocksStore(2, 5, granules);
+  s.pair = 1;
+  s.cols = 6;  // pixels: two an entry
+  b.Add(s, true);
+  OpuCounters counters;
+  const Status run = b.Run(&counters);
+  REQUIRE_MESSAGE(run.ok(), run.ToString());
+  const int64_t pixel = granules * kCo;
+  for (int64_t q = 0; q < 6; ++q)
+    for (int64_t byte = 0; byte < pixel; ++byte) {
+      CAPTURE(q);
+      CAPTURE(byte);
+      const int64_t e = q / 2, blk = byte / 8, j = byte % 8;
+      const int want =
+          byte < 2 * 8 + 5 ? static_cast<int>((e + 1) * (4 * blk + 8 * (q % 2) + j + 1)) : 0x55;
+      CHECK(static_cast<int>(b.dram[static_cast<size_t>(kOut + q * pixel + byte)]) == want);
+    }
+  CHECK(counters.bytes_stored == 6 * (2 * 8 + 5));
+}
+
+TEST_CASE("store blocks: three blocks of pixel pairs, 32-byte pixels (a pair a beat) and 48") {
+  CheckPairBlocks(2);  // both pixels of an entry in one beat: a read a block
+  CheckPairBlocks(3);  // pixels across beats: a read a block and pixel
+}
+
 #ifndef OPUC_ALSO_RTL
-TEST_CASE(
-    "store blocks: more than a pixel, with pair or upsample, across the banks, past the end") {
+TEST_CASE("store blocks: more than a pixel, with upsample, across the banks, past the end") {
   const auto refusal = [](StoreInsn s) {
     BlocksBench b;
     b.Add(s);
@@ -142,12 +174,17 @@ TEST_CASE(
   };
   CHECK(refusal(BlocksStore(2, 16, 2)) ==
         "instruction 0 (Store): extra_blocks is 2: 3 blocks of 16 lanes in a 32-byte pixel; the "
-        "blocks fill at most a pixel, without pair or upsample");
+        "blocks fill at most a pixel, without upsample");
+  StoreInsn pair = BlocksStore(2, 5, 1);  // 8 + 8 + 5 lanes a pixel of 16 bytes
+  pair.pair = 1;
+  CHECK(refusal(pair) ==
+        "instruction 0 (Store): extra_blocks is 2: 3 blocks of 8 lanes in a 16-byte pixel; the "
+        "blocks fill at most a pixel, without upsample");
   StoreInsn up = BlocksStore(1, 16, 0);
   up.upsample = 1;
   CHECK(refusal(up) ==
         "instruction 0 (Store): extra_blocks is 1: 2 blocks of 16 lanes in a 64-byte pixel, with "
-        "upsample; the blocks fill at most a pixel, without pair or upsample");
+        "upsample; the blocks fill at most a pixel, without upsample");
   StoreInsn across = BlocksStore(1, 16, 0, kBank1 - 1);  // entries 2729 to 2731
   CHECK(refusal(across) ==
         "instruction 0 (Store): extra_blocks with entries 2729 to 2731: block 0's entries cross "

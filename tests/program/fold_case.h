@@ -139,7 +139,10 @@ inline Graph BuildFoldGraph(const FoldCase& c, std::mt19937& rng) {
 
 /// Runs one case on every device MakeDevice knows; returns the output
 /// pixels a folded pixel of the program's input holds (0: not folded).
-inline int64_t RunFoldCase(const FoldCase& c, const HwConfig& hw, std::mt19937& rng) {
+/// `pair_blocks`, where given, says whether a Store wrote several blocks of
+/// pixel pairs.
+inline int64_t RunFoldCase(const FoldCase& c, const HwConfig& hw, std::mt19937& rng,
+                           bool* pair_blocks = nullptr) {
   CAPTURE(c.Describe());
   CAPTURE(hw.name);
   const Graph graph = BuildFoldGraph(c, rng);
@@ -177,12 +180,14 @@ inline int64_t RunFoldCase(const FoldCase& c, const HwConfig& hw, std::mt19937& 
     whole = whole || (gemm != nullptr && gemm->operand == isa::GemmInsn::kI16);
   }
   CHECK(whole == (c.in == DType::kI16 && FeatureMapPairs(hw)));
-  CHECK(program->version() == (whole     ? kI16WholeVersion
-                               : blocks  ? kStoreBlocksVersion
-                               : paired  ? kPixelPairsVersion
-                               : compact ? kCompactPixelsVersion
-                               : folded  ? kInputFoldVersion
-                                         : uint32_t{1}));
+  if (pair_blocks != nullptr) *pair_blocks = blocks && paired;
+  CHECK(program->version() == (blocks && paired ? kStorePairBlocksVersion
+                               : whole          ? kI16WholeVersion
+                               : blocks         ? kStoreBlocksVersion
+                               : paired         ? kPixelPairsVersion
+                               : compact        ? kCompactPixelsVersion
+                               : folded         ? kInputFoldVersion
+                                                : uint32_t{1}));
 
   for (const std::string& name : DeviceNames()) {
     CAPTURE(name);

@@ -538,6 +538,18 @@ TEST_CASE("program: the semantic checks name what is wrong") {
         },
         6, "(Store): extra_blocks need format version 7; the program says 6");
   }
+  SUBCASE("a store of blocks of pixel pairs in a version 13 program") {
+    too_new(
+        [](std::vector<isa::Word>& words) {
+          return PatchWord<isa::StoreInsn>(words,
+                                           [](isa::StoreInsn& s) {
+                                             s.extra_blocks = 1;
+                                             s.pair = 1;
+                                           })
+              .first;
+        },
+        13, "(Store): extra_blocks with pair need format version 14; the program says 13");
+  }
   SUBCASE("an i16 read whole in a version 8 program") {
     too_new(
         [](std::vector<isa::Word>& words) {

@@ -25,5 +25,22 @@ TEST_CASE("rtl: random folded first layers agree with the reference on every dev
   CHECK(pairs > 0);
 }
 
+// The hand and pose models' first layer, smaller: 3x3 stride 2 from 3
+// channels to 24 folds with pixel pairs (3 x 5 x 3 = 45 taps a folded
+// pixel; 24 channels in 3 blocks of Co/2 = 8), and each pixel's three
+// blocks go out in one Store (extra_blocks with pair).
+TEST_CASE("rtl: a first layer of 3 to 24 channels folded in pairs, its three blocks a store") {
+  rtl::RegisterRtlDevice();
+  std::mt19937 rng(4242);
+  test::FoldCase c;
+  c.h = c.w = 64;
+  c.c = 3;
+  c.co = 24;
+  c.stride = 2;
+  bool pair_blocks = false;
+  CHECK(test::RunFoldCase(c, *HwConfigPreset("opu1024"), rng, &pair_blocks) == 2);
+  CHECK(pair_blocks);
+}
+
 }  // namespace
 }  // namespace opuc

@@ -59,10 +59,15 @@ struct OpuBufferUnits {
   int64_t StorePixelBytes(const isa::StoreInsn& store) const {
     return store.granules > 0 ? store.granules * out_lanes : lanes;
   }
-  /// The consecutive bytes of a pixel a Store writes: Co for each block
-  /// before the last (`extra_blocks`), then `lanes`.
+  /// The lanes of each block of a Store's pixel before its last
+  /// (`extra_blocks`): Co, or with `pair` (an entry two pixels) Co/2.
+  int64_t StoreBlockLanes(const isa::StoreInsn& store) const {
+    return store.pair ? out_lanes / 2 : out_lanes;
+  }
+  /// The consecutive bytes of a pixel a Store writes: StoreBlockLanes for
+  /// each block before the last (`extra_blocks`), then `lanes`.
   int64_t StorePixelLanes(const isa::StoreInsn& store) const {
-    return store.extra_blocks * out_lanes + store.lanes;
+    return store.extra_blocks * StoreBlockLanes(store) + store.lanes;
   }
   /// The accumulator entry of block `k` of the Store pixel whose block 0
   /// is `entry`: the odd blocks in the other bank (AccBank1() on from bank
@@ -180,8 +185,8 @@ int64_t StoreBeatBytes(const isa::StoreInsn& store, const OpuBufferUnits& units)
 /// apart): one a pixel and block (four with `upsample`), but one for blocks
 /// 0 and 1 (and 2 and 3) of a pixel where both fall in one L-byte beat (a
 /// twin read: they lie at one offset of the accumulator's two banks), and
-/// with `pair` one for both pixels of an entry where they fall in one beat
-/// (docs/rtl.md, Store).
+/// with `pair` one a block for both pixels of an entry where they fall in
+/// one beat (docs/rtl.md, Store).
 int64_t StoreIssueCycles(const isa::StoreInsn& store, const OpuBufferUnits& units);
 /// The span of DRAM bytes a Store writes in, from `dram_addr` to past its
 /// last byte, with pixels `pixel_bytes` apart (OpuBufferUnits::

@@ -41,10 +41,11 @@ namespace opuc {
 /// interleave), version 10 depthwise output pixels in pairs (a depthwise
 /// Gemm's init PairsFromBias), version 11 dense ones (a dense Gemm's),
 /// version 12 a Store into the feature-map buffer (to_fm), version 13
-/// steps of several groups (an OpuStep's groups, a Fence); a
+/// steps of several groups (an OpuStep's groups, a Fence), version 14 a
+/// Store of several blocks of pixel pairs (extra_blocks with pair); a
 /// program is written as the oldest version that holds it, so that older
 /// readers still take what they can run.
-inline constexpr uint32_t kProgramVersion = 13;
+inline constexpr uint32_t kProgramVersion = 14;
 /// The first version whose activations may be folded.
 inline constexpr uint32_t kInputFoldVersion = 2;
 /// The first version whose activations may have compact pixels.
@@ -72,6 +73,9 @@ inline constexpr uint32_t kStoreToFmVersion = 12;
 /// The first version whose OPU steps may run several groups (their
 /// groups listed) and hold Fences.
 inline constexpr uint32_t kRunsVersion = 13;
+/// The first version whose Stores may write several blocks of pixel pairs
+/// (a folded first layer's output blocks, docs/isa.md).
+inline constexpr uint32_t kStorePairBlocksVersion = 14;
 
 /// The oldest program format version whose instructions may do what
 /// `insn` does: a Gemm that keeps its rows in a line slot other than the
@@ -79,7 +83,8 @@ inline constexpr uint32_t kRunsVersion = 13;
 /// several blocks a pixel kStoreBlocksVersion, a Gemm of operand I16 or an
 /// interleaved Load kI16WholeVersion, a depthwise Gemm of output pixels in
 /// pairs kWindowPairsVersion, a dense one kDensePairsVersion, a Store into
-/// the feature-map buffer kStoreToFmVersion, a Fence kRunsVersion,
+/// the feature-map buffer kStoreToFmVersion, a Fence kRunsVersion, a
+/// Store of several blocks of pixel pairs kStorePairBlocksVersion,
 /// anything else 1.
 uint32_t InstructionVersion(const isa::Instruction& insn);
 /// Why `insn` needs InstructionVersion(insn): "interleave needs format
