@@ -34,6 +34,7 @@ struct FoldCase {
   bool pad_op = false;  ///< VALID after a zero pad node of (k - 1) / 2 on each side.
   DType in = DType::kI8, out = DType::kI8;
   const char* after = nullptr;  ///< A relu or relu6 after the conv, or none.
+  int64_t store_blocks = 0;     ///< PlanOptions::store_blocks (2: a tile's blocks one Store).
 
   std::string Describe() const {
     const auto n = [](int64_t v) { return std::to_string(v); };
@@ -42,7 +43,8 @@ struct FoldCase {
            (pad_op ? " pad+valid"
             : same ? " same"
                    : " valid") +
-           " -> " + std::string(DTypeName(out)) + (after ? std::string(" ") + after : "");
+           " -> " + std::string(DTypeName(out)) + (after ? std::string(" ") + after : "") +
+           (store_blocks == 2 ? " blocks a store" : "");
   }
   /// Whether codegen should fold it (input_fold.h's rule, stated again).
   bool ShouldFold(int64_t lanes) const {
@@ -152,7 +154,9 @@ inline int64_t RunFoldCase(const FoldCase& c, const HwConfig& hw, std::mt19937& 
 
   Expected<HwPartition> partition = PartitionForHardware(graph, hw);
   REQUIRE_MESSAGE(partition.ok(), partition.status().ToString());
-  Expected<StepPlan> plan = PlanSteps(graph, *partition, hw);
+  PlanOptions options;
+  options.store_blocks = c.store_blocks;
+  Expected<StepPlan> plan = PlanSteps(graph, *partition, hw, options);
   REQUIRE_MESSAGE(plan.ok(), plan.status().ToString());
   ProgramBuild build;
   build.compiler = "opuc test";

@@ -3,7 +3,8 @@
 // integer reference of the unfolded graph, bit for bit. The draw must reach
 // each kernel, stride, padding and format, fold both taps x channels
 // that fill whole blocks of lanes and that do not, and fold pixel pairs,
-// with an odd output width (a last pair of one pixel) among them.
+// with an odd output width (a last pair of one pixel) among them, and a
+// pair's blocks stored by one Store.
 #include <doctest/doctest.h>
 
 #include "fold_case.h"
@@ -13,14 +14,18 @@ namespace {
 
 TEST_CASE("input fold: random first layers agree with the reference on every device") {
   int folded = 0, unfolded = 0, whole_blocks = 0, partial_blocks = 0, strided = 0, valid = 0,
-      padded = 0, wide = 0, unsigned_in = 0, pairs = 0, odd_pairs = 0, wide_out_pairs = 0;
+      padded = 0, wide = 0, unsigned_in = 0, pairs = 0, odd_pairs = 0, wide_out_pairs = 0,
+      pair_block_stores = 0;
   std::mt19937 rng(4711);
   for (const auto& [preset, cases, max_out] : {std::tuple{"tiny", 30, 12}, {"opu1024", 20, 40}}) {
     const HwConfig hw = *HwConfigPreset(preset);
     const int64_t lanes = hw.array.input_channels;
     for (int i = 0; i < cases; ++i) {
-      const test::FoldCase c = test::RandomFoldCase(rng, max_out);
-      const int64_t pixels = test::RunFoldCase(c, hw, rng);
+      test::FoldCase c = test::RandomFoldCase(rng, max_out);
+      c.store_blocks = i % 2 == 0 ? 2 : 0;  // small maps: the search would not take them
+      bool pair_blocks = false;
+      const int64_t pixels = test::RunFoldCase(c, hw, rng, &pair_blocks);
+      pair_block_stores += pair_blocks;
       const bool f = pixels > 0;
       pairs += pixels == 2;
       odd_pairs += pixels == 2 && c.OutW() % 2 == 1;
@@ -48,6 +53,7 @@ TEST_CASE("input fold: random first layers agree with the reference on every dev
   CHECK(pairs > 0);
   CHECK(odd_pairs > 0);
   CHECK(wide_out_pairs > 0);
+  CHECK(pair_block_stores > 0);
 }
 
 }  // namespace
