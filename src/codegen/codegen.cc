@@ -127,7 +127,9 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
       c.input = described->input;
       c.fold = codegen::ChooseInputFold(graph, partition, group, *described, units.lanes);
       c.pairs = c.fold && options.pixel_pairs &&
-                codegen::PairsCutPasses(*c.fold, *described, units.lanes, units.out_lanes);
+                codegen::PairsCutPasses(
+                    *c.fold, *described, units.lanes, units.out_lanes,
+                    options.dense_pairs && units.fm_pairs && described->in_format != DType::kI16);
     }
     described_groups.push_back({code.steps.size() - 1, std::move(*described)});
   }

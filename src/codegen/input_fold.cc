@@ -54,7 +54,7 @@ std::optional<InputFold> ChooseInputFold(const Graph& graph, const HwPartition& 
 }
 
 bool PairsCutPasses(const InputFold& fold, const InnerProductGroup& g, int64_t lanes,
-                    int64_t out_lanes) {
+                    int64_t out_lanes, bool pointwise_pairs) {
   if (out_lanes % 2 != 0 || fold.out_w < 2 || !g.residuals.empty() || g.pool ||
       g.upsampled != kNoTensor || !g.store_output)
     return false;
@@ -62,8 +62,12 @@ bool PairsCutPasses(const InputFold& fold, const InnerProductGroup& g, int64_t l
   pairs.pixels = 2;
   if (!CheckInputFold(pairs).ok()) return false;
   const int64_t half = out_lanes / 2;
-  const int64_t single =
-      CeilDiv(fold.folded_channels(), lanes) * CeilDiv(g.out_c, out_lanes) * fold.out_w;
+  // Pointwise pairs read two pixels of at most L/2 channels a pass (an even
+  // width: a tile of an odd one cannot pair).
+  const bool single_paired =
+      pointwise_pairs && fold.folded_channels() <= lanes / 2 && fold.out_w % 2 == 0;
+  const int64_t single = CeilDiv(fold.folded_channels(), lanes) * CeilDiv(g.out_c, out_lanes) *
+                         (single_paired ? fold.out_w / 2 : fold.out_w);
   const int64_t paired =
       CeilDiv(pairs.folded_channels(), lanes) * CeilDiv(g.out_c, half) * pairs.folded_w();
   return paired < single;

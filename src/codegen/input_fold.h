@@ -45,8 +45,10 @@ std::optional<InputFold> ChooseInputFold(const Graph& graph, const HwPartition& 
 /// array of `lanes` x `out_lanes` (an even Co), and the group allows them:
 /// nothing but entrywise stages after the conv (no residual, pool or
 /// upsample, which read the output's own grid), its output stored.
+/// `pointwise_pairs`: the single fold's 1×1 may take output pixels in pairs
+/// (dense_pairs.h), two pixels a pass where its channels fit half the lanes.
 bool PairsCutPasses(const InputFold& fold, const InnerProductGroup& g, int64_t lanes,
-                    int64_t out_lanes);
+                    int64_t out_lanes, bool pointwise_pairs);
 
 /// One group's input, the fold ChooseInputFold gave it, and whether pairs
 /// would cut its passes.

@@ -57,10 +57,16 @@ struct FoldCase {
   }
   /// Whether a fold takes pixel pairs: fewer passes with two output
   /// pixels' windows (k x (k + stride) taps) a folded pixel and Co/2
-  /// channels a block than with one pixel's and Co.
-  bool ShouldPair(int64_t lanes, int64_t out_lanes) const {
+  /// channels a block than with one pixel's and Co, two pixels a pass
+  /// where the single fold's k x k x c fit half the lanes of an array with
+  /// the feature-map buffer's pairs (pointwise pairs), the input not i16
+  /// and the width even.
+  bool ShouldPair(int64_t lanes, int64_t out_lanes, bool fm_pairs) const {
     const auto ceil = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
-    const int64_t single = ceil(k * k * c, lanes) * ceil(co, out_lanes) * OutW();
+    const bool pointwise =
+        fm_pairs && in != DType::kI16 && k * k * c <= lanes / 2 && OutW() % 2 == 0;
+    const int64_t single =
+        ceil(k * k * c, lanes) * ceil(co, out_lanes) * (pointwise ? OutW() / 2 : OutW());
     const int64_t paired =
         ceil(k * (k + stride) * c, lanes) * ceil(co, out_lanes / 2) * ceil(OutW(), 2);
     return ShouldFold(lanes) && OutW() >= 2 && paired < single;
@@ -142,9 +148,10 @@ inline Graph BuildFoldGraph(const FoldCase& c, std::mt19937& rng) {
 /// Runs one case on every device MakeDevice knows; returns the output
 /// pixels a folded pixel of the program's input holds (0: not folded).
 /// `pair_blocks`, where given, says whether a Store wrote several blocks of
-/// pixel pairs.
+/// pixel pairs; `pointwise_pairs` whether a single fold's Gemms took two
+/// output pixels a pass (Gemm.init PairsFromBias).
 inline int64_t RunFoldCase(const FoldCase& c, const HwConfig& hw, std::mt19937& rng,
-                           bool* pair_blocks = nullptr) {
+                           bool* pair_blocks = nullptr, bool* pointwise_pairs = nullptr) {
   CAPTURE(c.Describe());
   CAPTURE(hw.name);
   const Graph graph = BuildFoldGraph(c, rng);
@@ -172,20 +179,26 @@ inline int64_t RunFoldCase(const FoldCase& c, const HwConfig& hw, std::mt19937& 
   const bool folded = x->fold.has_value();
   const bool paired = folded && x->fold->pixels == 2;
   CHECK(folded == c.ShouldFold(hw.array.input_channels));
-  CHECK(paired == c.ShouldPair(hw.array.input_channels, hw.array.output_channels));
+  CHECK(paired ==
+        c.ShouldPair(hw.array.input_channels, hw.array.output_channels, FeatureMapPairs(hw)));
   bool compact = false;  // the oldest version that holds the program
   for (const ActivationLayout& a : program->activations()) compact = compact || a.granule > 0;
-  bool blocks = false, whole = false;  // a Store of several blocks a pixel; an i16 read whole
+  // A Store of several blocks a pixel; an i16 read whole; pointwise pairs.
+  bool blocks = false, whole = false, pointwise = false;
   for (const isa::Word& w : program->steps()[0].Words()) {
     Expected<isa::Instruction> insn = isa::Decode(w);
     const auto* store = insn.ok() ? std::get_if<isa::StoreInsn>(&*insn) : nullptr;
     const auto* gemm = insn.ok() ? std::get_if<isa::GemmInsn>(&*insn) : nullptr;
     blocks = blocks || (store != nullptr && store->extra_blocks > 0);
     whole = whole || (gemm != nullptr && gemm->operand == isa::GemmInsn::kI16);
+    pointwise = pointwise || (gemm != nullptr && gemm->init == isa::GemmInsn::kPairsFromBias);
   }
+  CHECK(!(pointwise && paired));
   CHECK(whole == (c.in == DType::kI16 && FeatureMapPairs(hw)));
   if (pair_blocks != nullptr) *pair_blocks = blocks && paired;
+  if (pointwise_pairs != nullptr) *pointwise_pairs = pointwise;
   CHECK(program->version() == (blocks && paired ? kStorePairBlocksVersion
+                               : pointwise      ? kDensePairsVersion
                                : whole          ? kI16WholeVersion
                                : blocks         ? kStoreBlocksVersion
                                : paired         ? kPixelPairsVersion
