@@ -27,36 +27,38 @@ TEST_CASE("rtl: random folded first layers agree with the reference on every dev
   CHECK(pairs > 0);
 }
 
-// The hand and pose models' first layer, smaller: 3x3 stride 2 from 3
-// channels to 24 folds single (27 taps a folded pixel, under half the
-// lanes), and each Gemm takes two output pixels a pass (pointwise pairs):
-// 2 blocks a pair of pixels, where pixel pairs would take 3.
+// A 64x64 image's first layer: a k x k stride-2 conv from 3 channels to 24.
+test::FoldCase FirstLayer(int64_t k) {
+  test::FoldCase c;
+  c.h = c.w = 64;
+  c.c = 3;
+  c.co = 24;
+  c.k = k;
+  c.stride = 2;
+  return c;
+}
+
+// The hand and pose models' first layer, smaller: 3x3 folds single (27
+// taps a folded pixel, under half the lanes), and each Gemm takes two
+// output pixels a pass (pointwise pairs): 2 blocks a pair of pixels, where
+// pixel pairs would take 3.
 TEST_CASE("rtl: a first layer of 3x3x3 to 24 channels folded single, two output pixels a pass") {
   rtl::RegisterRtlDevice();
   std::mt19937 rng(4242);
-  test::FoldCase c;
-  c.h = c.w = 64;
-  c.c = 3;
-  c.co = 24;
-  c.stride = 2;
   bool pointwise_pairs = false;
-  CHECK(test::RunFoldCase(c, *HwConfigPreset("opu1024"), rng, nullptr, &pointwise_pairs) == 1);
+  CHECK(test::RunFoldCase(FirstLayer(3), *HwConfigPreset("opu1024"), rng, nullptr,
+                          &pointwise_pairs) == 1);
   CHECK(pointwise_pairs);
 }
 
-// The face detector's first layer, smaller: 5x5 stride 2 from 3 channels
-// to 24 folds with pixel pairs (5 x 7 x 3 = 105 taps a folded pixel; 24
-// channels in 3 blocks of Co/2 = 8), and each pixel's three blocks go out
-// in one Store (extra_blocks with pair).
+// The face detector's first layer, smaller: 5x5 folds with pixel pairs
+// (5 x 7 x 3 = 105 taps a folded pixel; 24 channels in 3 blocks of Co/2 =
+// 8), and each pixel's three blocks go out in one Store (extra_blocks with
+// pair).
 TEST_CASE("rtl: a first layer of 5x5x3 to 24 channels folded in pairs, its three blocks a store") {
   rtl::RegisterRtlDevice();
   std::mt19937 rng(4243);
-  test::FoldCase c;
-  c.h = c.w = 64;
-  c.c = 3;
-  c.co = 24;
-  c.k = 5;
-  c.stride = 2;
+  test::FoldCase c = FirstLayer(5);
   c.store_blocks = 2;
   bool pair_blocks = false;
   CHECK(test::RunFoldCase(c, *HwConfigPreset("opu1024"), rng, &pair_blocks) == 2);
