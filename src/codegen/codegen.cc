@@ -126,10 +126,15 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
       codegen::FoldCandidate& c = folds[group.id];
       c.input = described->input;
       c.fold = codegen::ChooseInputFold(graph, partition, group, *described, units.lanes);
-      c.pairs = c.fold && options.pixel_pairs &&
-                codegen::PairsCutPasses(
-                    *c.fold, *described, units.lanes, units.out_lanes,
-                    options.dense_pairs && units.fm_pairs && described->in_format != DType::kI16);
+      if (c.fold && options.pixel_pairs) {
+        // Whether the single fold's 1x1 may take pointwise pairs: asked of
+        // the group as that fold makes it.
+        codegen::InnerProductGroup single = *described;
+        codegen::FoldInnerProduct(*c.fold, single, units.out_lanes);
+        c.pairs =
+            codegen::PairsCutPasses(*c.fold, *described, units.lanes, units.out_lanes,
+                                    options.dense_pairs && codegen::UsesDensePairs(single, units));
+      }
     }
     described_groups.push_back({code.steps.size() - 1, std::move(*described)});
   }

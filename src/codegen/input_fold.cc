@@ -62,10 +62,9 @@ bool PairsCutPasses(const InputFold& fold, const InnerProductGroup& g, int64_t l
   pairs.pixels = 2;
   if (!CheckInputFold(pairs).ok()) return false;
   const int64_t half = out_lanes / 2;
-  // Pointwise pairs read two pixels of at most L/2 channels a pass (an even
-  // width: a tile of an odd one cannot pair).
-  const bool single_paired =
-      pointwise_pairs && fold.folded_channels() <= lanes / 2 && fold.out_w % 2 == 0;
+  // Pointwise pairs read two pixels a pass (an even width: a tile of an odd
+  // one cannot pair).
+  const bool single_paired = pointwise_pairs && fold.out_w % 2 == 0;
   const int64_t single = CeilDiv(fold.folded_channels(), lanes) * CeilDiv(g.out_c, out_lanes) *
                          (single_paired ? fold.out_w / 2 : fold.out_w);
   const int64_t paired =

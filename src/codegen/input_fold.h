@@ -46,7 +46,7 @@ std::optional<InputFold> ChooseInputFold(const Graph& graph, const HwPartition& 
 /// nothing but entrywise stages after the conv (no residual, pool or
 /// upsample, which read the output's own grid), its output stored.
 /// `pointwise_pairs`: the single fold's 1×1 may take output pixels in pairs
-/// (dense_pairs.h), two pixels a pass where its channels fit half the lanes.
+/// (UsesDensePairs), two pixels a pass over an even width.
 bool PairsCutPasses(const InputFold& fold, const InnerProductGroup& g, int64_t lanes,
                     int64_t out_lanes, bool pointwise_pairs);
 

@@ -69,8 +69,7 @@ int64_t StoreBlocks(const InnerProductGroup& g, const OpuBufferUnits& u) {
   const int64_t block_lanes = g.pairs ? u.out_lanes / 2 : u.out_lanes;
   const int64_t group = std::min({blocks, u.lanes / block_lanes, int64_t{4}});  // 2 bits
   const bool as_is = (g.store_output || (g.pool && g.store_pool)) && pool_as_is &&
-                     g.upsampled == kNoTensor && g.Phases() == 1 && (!g.packed || packed_pixels) &&
-                     (!g.pairs || !g.pool);
+                     g.upsampled == kNoTensor && g.Phases() == 1 && (!g.packed || packed_pixels);
   return as_is && group >= 2 ? group : 1;
 }
 

@@ -35,13 +35,14 @@ TEST_CASE("fold pairs: a 3x3 layer over 3 channels pairs only without pointwise 
   CHECK_FALSE(PairsCutPasses(f, Conv(24), 64, 16, /*pointwise_pairs=*/true));  // 168 > 112
 }
 
-TEST_CASE("fold pairs: 5x5 over 3 channels pairs either way: 75 lanes do not fit half") {
+TEST_CASE("fold pairs: 5x5 over 3 channels pairs, and would not if pointwise pairs took it") {
   // The face detector's: 128x128x3, 5x5 stride 2 to 64x64x24. Single: 2
-  // passes x 2 blocks x 64 = 256; pairs: 5 x 7 x 3 = 105 lanes, 2 passes x
-  // 3 blocks x 32 = 192.
+  // passes x 2 blocks x 64 = 256 (its 75 lanes do not fit half: no
+  // pointwise pairs, UsesDensePairs); pairs: 5 x 7 x 3 = 105 lanes, 2
+  // passes x 3 blocks x 32 = 192. Pointwise pairs would take single to 128.
   const InputFold f = Fold(128, 3, 5, 2, 1, 64);
   CHECK(PairsCutPasses(f, Conv(24), 64, 16, false));
-  CHECK(PairsCutPasses(f, Conv(24), 64, 16, true));
+  CHECK_FALSE(PairsCutPasses(f, Conv(24), 64, 16, true));
 }
 
 TEST_CASE("fold pairs: an odd width cannot pair pointwise, so pixel pairs still cut passes") {
