@@ -26,11 +26,13 @@
 // --steps adds a line per OPU step: its RTL cycles, both bounds (the term
 // that sets the mapping's: array, output path or DRAM), estimate,
 // the counts that explain them and each engine's busy, token-wait and
-// DRAM-wait cycles; and per model, the cycles beyond the mapping limit in
-// two parts: those in which no engine is busy (the steps' ends) and the
-// busiest engine's beyond the limit (inside the steps). --precision
-// compiles with u8/i16 activations (docs/quantization.md) instead of int8:
-// the i16 passes, residuals and stores.
+// DRAM-wait cycles, under a run a line per group (its measured share,
+// both bounds, its estimated share, its tiling); and per model, the
+// cycles beyond the mapping limit in two parts: those in which no engine
+// is busy (the steps' ends) and the busiest engine's beyond the limit
+// (inside the steps). --precision compiles with u8/i16 activations
+// (docs/quantization.md) instead of int8: the i16 passes, residuals and
+// stores.
 // --unchained compiles without chained pairs (PlanOptions::chained_pairs 1:
 // every depthwise output through DRAM), to weigh what they save.
 // --no-runs compiles each OPU group (or chained pair) as a step of its own
@@ -127,6 +129,20 @@ void PrintStep(const Program& program, const StepReport& s, const OpuCounters& k
   std::printf("\n");
 }
 
+/// A run's group under --steps: its measured share of the run's cycles
+/// against both bounds, its estimated share and its tiling.
+void PrintPart(const StepPart& p) {
+  const int64_t cycles = p.measured_cycles.value_or(p.estimated_cycles);
+  std::printf(
+      "    g%-4d %-11s rtl %9lld  physical %8lld %6.2fx  mapping %9lld %-6s %5.2fx  est %9lld  "
+      "%s\n",
+      p.group, LayerClassName(p.layer_class), static_cast<long long>(cycles),
+      static_cast<long long>(p.physical.cycles), Ratio(cycles, p.physical.cycles),
+      static_cast<long long>(p.mapping.cycles()), BindingTerm(p.mapping),
+      Ratio(cycles, p.mapping.cycles()), static_cast<long long>(p.estimated_cycles),
+      p.tiling.c_str());
+}
+
 // The RTL cycles of `graph`'s program compiled with `options` on `input`.
 Expected<int64_t> RtlCycles(const Graph& graph, const std::vector<std::vector<HostTensor>>& samples,
                             const HwConfig& hw, const CompileOptions& options,
@@ -202,7 +218,10 @@ int Bench(const std::string& name, const HwConfig& hw) {
       worst_estimate = ratio;
       worst_step = s.step;
     }
-    if (g_steps) PrintStep(*program, s, run->counters[s.step]);
+    if (g_steps) {
+      PrintStep(*program, s, run->counters[s.step]);
+      for (const StepPart& p : s.parts) PrintPart(p);
+    }
   }
   const ProgramReport& r = *report;
   ModelLine line{name,

@@ -3,8 +3,9 @@
 // opu1024 is the original OPU as opu-sim simulates it (reference/opu-sim.md
 // section 1): 1024 MAC/cycle as 64 input x 16 output channels at 200 MHz,
 // 512-bit DRAM words, ping-pong feature-map (256 KiB), weight (64 KiB) and
-// bias banks (256 B where the original has 128: four param rows, so that
-// units rotate four deep), a 512 KiB partial-sum buffer, 4-bit kernel tap
+// bias banks (1 KiB where the original has 128 B: sixteen param rows, so
+// that a group of up to 256 output channels keeps its params resident, in
+// the block RAMs four rows took: docs/rtl.md), a 512 KiB partial-sum buffer, 4-bit kernel tap
 // offsets. A group may store one tapped value besides its result (the
 // original's output_choice for residual sources). DRAM bandwidth and latency
 // are assumptions (one word per cycle at 200 MHz; 64 cycles).
@@ -41,7 +42,7 @@ HwConfig Opu1024() {
   c.ipa.depthwise_line = 512;
   c.buffers.feature_map = Banks(256 * 1024, 2);
   c.buffers.weight = Banks(64 * 1024, 2);
-  c.buffers.bias = Banks(256, 2);  // 4 param rows: units rotate 4 deep
+  c.buffers.bias = Banks(1024, 2);  // 16 param rows: params resident to 256 channels
   c.buffers.partial_sum = Banks(512 * 1024, 1);
   c.dram.word_bits = 512;
   c.dram.bandwidth_gb_per_s = 12.8;

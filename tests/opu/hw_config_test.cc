@@ -29,10 +29,11 @@ TEST_CASE("opu1024 is the original's geometry, tiny is small") {
   CHECK(opu.buffers.feature_map.bytes_per_bank == 256 * 1024);
   CHECK(opu.buffers.feature_map.banks == 2);
   CHECK(opu.buffers.weight.bytes_per_bank == 64 * 1024);
-  // The original's bias banks hold 128 bytes; ours 256: four param rows
-  // of 16 lanes x 8 bytes over the two banks, so units rotate four deep.
-  CHECK(opu.buffers.bias.bytes_per_bank == 256);
-  CHECK(BufferUnits(opu).param_rows == 4);
+  // The original's bias banks hold 128 bytes; ours 1 KiB: sixteen param
+  // rows of 16 lanes x 8 bytes over the two banks, so a group of up to 256
+  // output channels keeps its params resident.
+  CHECK(opu.buffers.bias.bytes_per_bank == 1024);
+  CHECK(BufferUnits(opu).param_rows == 16);
   CHECK(opu.buffers.partial_sum.bytes_per_bank == 512 * 1024);
   CHECK(opu.dram.word_bits == 512);
   CHECK(opu.ipa.depthwise);
