@@ -17,7 +17,9 @@
 // a RAM the other two leave alone that cycle. The store reads only an entry's low 16 bits a lane (opu_store),
 // from a copy of those beside each RAM: banks 0 and 1 at one offset, so
 // that a pixel's blocks k and k + 1 (the odd ones in the other bank,
-// Store.extra_blocks) come out together (store_rdata_o, store_rdata2_o).
+// Store.extra_blocks) come out together (store_rdata_o, store_rdata2_o),
+// and from an even entry the next pixel's too (its odd RAMs:
+// store_rdata3_o, store_rdata4_o).
 // A read sees the writes of earlier cycles, not the one in its own cycle.
 module opu_acc_buffer
 (
@@ -43,7 +45,9 @@ module opu_acc_buffer
   input  logic [2:0]            post_banks_i,  // banks the post side holds
   input  logic [opu_pkg::ACC_AW-1:0]     store_raddr_i,
   output logic [opu_pkg::ENTRY_BITS-1:0] store_rdata_o,
-  output logic [opu_pkg::ENTRY_BITS-1:0] store_rdata2_o  // the other of banks 0 and 1's
+  output logic [opu_pkg::ENTRY_BITS-1:0] store_rdata2_o,  // the other of banks 0 and 1's
+  output logic [opu_pkg::ENTRY_BITS-1:0] store_rdata3_o,  // store_raddr_i + 1's (even, banks 0, 1)
+  output logic [opu_pkg::ENTRY_BITS-1:0] store_rdata4_o   // and the other bank's at that offset
 );
   localparam int unsigned EB = opu_pkg::ENTRY_BITS;
   localparam int unsigned LOW_BITS = opu_pkg::CO * 16;  // what the store reads of an entry
@@ -73,7 +77,7 @@ module opu_acc_buffer
   logic [2:0] a_ram_q, b_ram_q, store_ram_q;
   logic [RAMS*EB-1:0] entries;
   logic [RAMS*LOW_BITS-1:0] lows;
-  logic [LOW_BITS-1:0] store_low, store_low2;
+  logic [LOW_BITS-1:0] store_low, store_low2, store_low3, store_low4;
   // A row's bits in the deepest RAM: bank 1's even entries at most, or bank 2.
   localparam int unsigned HALF1 = (opu_pkg::ACC_SUMS - opu_pkg::ACC_BANK1 + 1) / 2;
   localparam int unsigned SUMS_DEPTH = opu_pkg::ACC_ENTRIES - opu_pkg::ACC_SUMS;
@@ -148,9 +152,14 @@ module opu_acc_buffer
   assign store_low = low_of(store_ram_q, lows);
   // The same parity in the other of banks 0 and 1.
   assign store_low2 = low_of(store_ram_q ^ 3'd2, lows);
+  // The odd RAMs of those two banks: entry + 1's row is an even entry's.
+  assign store_low3 = low_of(store_ram_q | 3'd1, lows);
+  assign store_low4 = low_of((store_ram_q ^ 3'd2) | 3'd1, lows);
   always_comb
     for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
       store_rdata_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = {32'd0, store_low[16*j +: 16]};
       store_rdata2_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = {32'd0, store_low2[16*j +: 16]};
+      store_rdata3_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = {32'd0, store_low3[16*j +: 16]};
+      store_rdata4_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = {32'd0, store_low4[16*j +: 16]};
     end
 endmodule

@@ -20,7 +20,11 @@
 // block. Blocks 0 and 1 (and 2 and 3) lie at one offset of the two banks,
 // which the accumulator reads together (acc_rdata2_i): where both fall in
 // one beat they are read in one cycle, a twin read. With `to_fm` the same
-// writes go to the feature-map buffer (opu_top.sv), a beat its row.
+// writes go to the feature-map buffer (opu_top.sv), a beat its row; where
+// its rows are two banks (FM_PAIRS), a pixel from an even entry with a
+// next one in its row is read with it (each block of both in one read:
+// the even and odd RAMs of the accumulator's banks) and the two rows are
+// written in one cycle (wr_pair_o), a fm pair.
 `include "opu_field.svh"
 module opu_store
 (
@@ -33,17 +37,23 @@ module opu_store
   output logic [31:0]           acc_raddr_o,
   input  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata_i,
   input  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata2_i,  // the other bank's, one offset
+  input  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata3_i,  // the next entry's, both banks
+  input  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata4_i,
   output logic                  wr_valid_o,
   output logic [31:0]           wr_addr_o,           // a beat's first byte
   output logic [opu_pkg::BEAT_BITS-1:0]  wr_data_o,
   output logic [opu_pkg::BEAT_BYTES-1:0] wr_mask_o,
+  output logic                  wr_pair_o,           // and the next row (to_fm only)
+  output logic [opu_pkg::BEAT_BITS-1:0]  wr_data2_o,
+  output logic [opu_pkg::BEAT_BYTES-1:0] wr_mask2_o,
   input  logic                  wr_ready_i,
   output logic [63:0]           bytes_o
 );
   localparam int unsigned HALF = opu_pkg::CO / 2 > 0 ? opu_pkg::CO / 2 : 1;  // a pair's lanes
   localparam int unsigned SLOTS = opu_pkg::L / HALF;  // half granules a beat
   localparam int unsigned SW = SLOTS > 1 ? $clog2(SLOTS) : 1;
-  localparam int unsigned QW = 32 + opu_pkg::BEAT_BITS + opu_pkg::BEAT_BYTES;
+  localparam int unsigned BW = opu_pkg::BEAT_BITS + opu_pkg::BEAT_BYTES;  // a beat and its mask
+  localparam int unsigned QW = 33 + 2 * BW;  // its address, a fm pair's flag, two beats
   logic        busy_q, running_q, inflight_q;
   logic [31:0] row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q;
   // The row (a Store's rows and cols are 12-bit fields), and whether the
@@ -51,6 +61,8 @@ module opu_store
   logic [11:0] r_q;
   logic        odd_q;
   logic [31:0] rows, cols, stride, pixel, pixel_step, row_step, copy_addr;
+  // A fm pair read now, in flight, and kept over the pixels' blocks.
+  logic        fmp, fmp_q, fmp_pix_q, to_fm;
   logic        up, pair, upper_q, both, both_q, fits_q, more1_q, more2_q;
   // Whether a pair from a DRAM address fits its beat, kept beside dram_q
   // so that the choice takes no adder: its offset in the beat against the
@@ -72,7 +84,7 @@ module opu_store
   logic [1:0]  blk_q, extra;
   localparam int unsigned AW = opu_pkg::ACC_AW;
   logic [AW-1:0] raddr_q, blk_next_off;
-  logic [31:0] blk_bytes, entry_next, row_entry_next;
+  logic [31:0] blk_bytes, entry_next, entry_next2, row_entry_next;
   logic        more_blocks;
   // A twin read: blocks blk_q and blk_q + 1 of the pixel together, and
   // whether the pixel's blocks end with it; in flight, the second block's
@@ -91,6 +103,11 @@ module opu_store
   logic [31:0] pend_addr_q;
   logic [opu_pkg::BEAT_BITS-1:0]  pend_data_q, px_data, px_data2;
   logic [opu_pkg::BEAT_BYTES-1:0] pend_mask_q, px_mask, px_mask2;
+  // A fm pair's second pixel: its bytes, its beat and the pending one.
+  logic [8*opu_pkg::CO-1:0] bytes_b, bytes_tb;
+  logic        pend_pair_q;
+  logic [opu_pkg::BEAT_BITS-1:0]  pend_data2_q, px_data_b;
+  logic [opu_pkg::BEAT_BYTES-1:0] pend_mask2_q, px_mask_b;
   logic [8*HALF-1:0] bytes2;
   logic [31:0] px_beat;
   logic [SW-1:0] px_slot, px_slot2;
@@ -113,6 +130,7 @@ module opu_store
   // The next pixel's and the next row's first entry, for both entry_q and
   // the read address.
   assign entry_next = entry_q + 1;
+  assign entry_next2 = entry_q + 2;
   assign row_entry_next = row_entry_q + 32'(`OPU_FIELD(insn_i, STORE_ACC_PITCH));
   assign extra = 2'(`OPU_FIELD(insn_i, STORE_EXTRA_BLOCKS));
   assign more_blocks = blk_q != extra;
@@ -121,6 +139,13 @@ module opu_store
   assign twin = !up && !pair && !blk_q[0] && more_blocks && 32'(raddr_q) < opu_pkg::ACC_SUMS &&
                 32'(LW'(copy_addr)) + 2 * opu_pkg::CO <= opu_pkg::L;
   assign twin_ends = blk_q + 2'd1 == extra;
+  // A fm pair: decided at a pixel's block 0 (an even entry of banks 0 and
+  // 1 whose next is too, another pixel after it in the row), kept for its
+  // other blocks.
+  assign to_fm = `OPU_FIELD(insn_i, STORE_TO_FM) != 0;
+  assign fmp = opu_pkg::FM_PAIRS > 0 && to_fm && !up && !pair &&
+               (blk_q == 2'd0 ? !entry_q[0] && more1_q && 32'(raddr_q) + 1 < opu_pkg::ACC_SUMS
+                              : fmp_pix_q);
   // Block k + 1's offset: 1 the other bank (ACC_BANK1 on from bank 0,
   // back from bank 1), 2 HALF_BANK, 3 both.
   assign blk_next_off = (blk_q[0] ? AW'(0)
@@ -151,6 +176,10 @@ module opu_store
                                                            : acc_rdata_i[opu_pkg::ACC_BITS*j +: 8];
       bytes_t[8*j +: 8] = `OPU_FIELD(insn_i, STORE_HIGH_BYTE) ? acc_rdata2_i[opu_pkg::ACC_BITS*j+8 +: 8]
                                                              : acc_rdata2_i[opu_pkg::ACC_BITS*j +: 8];
+      bytes_b[8*j +: 8] = `OPU_FIELD(insn_i, STORE_HIGH_BYTE) ? acc_rdata3_i[opu_pkg::ACC_BITS*j+8 +: 8]
+                                                             : acc_rdata3_i[opu_pkg::ACC_BITS*j +: 8];
+      bytes_tb[8*j +: 8] = `OPU_FIELD(insn_i, STORE_HIGH_BYTE) ? acc_rdata4_i[opu_pkg::ACC_BITS*j+8 +: 8]
+                                                              : acc_rdata4_i[opu_pkg::ACC_BITS*j +: 8];
     end
     bytes2 = bytes[8*HALF +: 8*HALF];  // a pair's second pixel
     if (upper_q) bytes = {{(8*(opu_pkg::CO-HALF)){1'b0}}, bytes2};
@@ -168,6 +197,8 @@ module opu_store
     px_mask2 = '0;
     px_data3 = '0;
     px_mask3 = '0;
+    px_data_b = '0;
+    px_mask_b = '0;
     for (int unsigned k = 0; k < SLOTS; k++) begin
       if (32'(px_slot) == k)
         for (int unsigned j = 0; j < opu_pkg::CO; j++)
@@ -176,6 +207,9 @@ module opu_store
             // (a pair block's other half lies where its next block goes).
             px_data[8*(HALF*k+j) +: 8] = lane_mask[j] ? bytes[8*j +: 8] : 8'd0;
             px_mask[HALF*k+j] = lane_mask[j];
+            // A fm pair's second pixel: the same lanes of its own row.
+            px_data_b[8*(HALF*k+j) +: 8] = fmp_q && lane_mask[j] ? bytes_b[8*j +: 8] : 8'd0;
+            px_mask_b[HALF*k+j] = fmp_q && lane_mask[j];
           end
       // A twin's second block: CO bytes on.
       if (twin_q && 32'(px_slot) + opu_pkg::CO / HALF == k)
@@ -183,6 +217,10 @@ module opu_store
           if (HALF * k + j < opu_pkg::L) begin
             px_data3[8*(HALF*k+j) +: 8] = bytes_t[8*j +: 8];
             px_mask3[HALF*k+j] = last2_q ? 32'(j) < 32'(`OPU_FIELD(insn_i, STORE_LANES)) : 1'b1;
+            if (fmp_q) begin
+              px_data_b[8*(HALF*k+j) +: 8] = bytes_tb[8*j +: 8];
+              px_mask_b[HALF*k+j] = px_mask3[HALF*k+j];
+            end
           end
       if (both_q && 32'(px_slot2) == k)
         for (int unsigned j = 0; j < HALF; j++)
@@ -210,11 +248,15 @@ module opu_store
 
   opu_fifo #(.WIDTH(QW), .DEPTH(2)) u_pending (
     .clk_i, .rst_ni, .clear_i(1'b0),
-    .push_i(push), .data_i({pend_addr_q, pend_data_q, pend_mask_q}),
+    .push_i(push),
+    .data_i({pend_addr_q, pend_pair_q, pend_data2_q, pend_mask2_q, pend_data_q, pend_mask_q}),
     .pop_i(accept), .head_o(head), .empty_o(empty), .count_o(count)
   );
   assign wr_valid_o = !empty;
   assign wr_addr_o = head[QW-1 -: 32];
+  assign wr_pair_o = head[2*BW];
+  assign wr_data2_o = head[BW + opu_pkg::BEAT_BYTES +: opu_pkg::BEAT_BITS];
+  assign wr_mask2_o = head[BW +: opu_pkg::BEAT_BYTES];
   assign wr_data_o = head[opu_pkg::BEAT_BYTES +: opu_pkg::BEAT_BITS];
   assign wr_mask_o = head[opu_pkg::BEAT_BYTES-1:0];
   assign dram_wait_o = !empty && !wr_ready_i;
@@ -230,6 +272,7 @@ module opu_store
       {fits_q, room_q, rest_q, more1_q, more2_q, slot2_q, added_q} <= '0;
       bytes_o <= '0;
       {pend_q, pend_addr_q, pend_data_q, pend_mask_q} <= '0;
+      {fmp_q, fmp_pix_q, pend_pair_q, pend_data2_q, pend_mask2_q} <= '0;
     end else begin
       done_o <= 1'b0;
       inflight_q <= issue;
@@ -240,6 +283,8 @@ module opu_store
       twin_q <= issue && twin;
       last2_q <= twin_ends;
       both_q <= issue && both;
+      fmp_q <= issue && fmp;
+      if (issue) fmp_pix_q <= fmp;
       // The bytes of the pixels read a cycle before, chosen then: the
       // 64-bit sum takes a register, not a choice.
       added_q <= issue && both ? (more_blocks ? 9'(opu_pkg::CO)
@@ -253,11 +298,16 @@ module opu_store
       if (merge) begin
         pend_data_q <= pend_data_q | px_data;
         pend_mask_q <= pend_mask_q | px_mask;
+        pend_data2_q <= pend_data2_q | px_data_b;
+        pend_mask2_q <= pend_mask2_q | px_mask_b;
       end else if (inflight_q) begin
         pend_q <= 1'b1;
         pend_addr_q <= px_beat;
         pend_data_q <= px_data;
         pend_mask_q <= px_mask;
+        pend_pair_q <= fmp_q;
+        pend_data2_q <= px_data_b;
+        pend_mask2_q <= px_mask_b;
       end else if (last_push) begin
         pend_q <= 1'b0;
       end
@@ -293,22 +343,25 @@ module opu_store
         end else if (more_blocks && !twin) begin
           blk_q <= blk_q + 2'd1;
           raddr_q <= AW'(entry_q) + blk_next_off;
-        end else if (both ? more2_q : more1_q) begin
+        end else if (both || fmp ? more2_q : more1_q) begin
           blk_q <= '0;
           copy_q <= '0;
-          odd_q <= both ? odd_q : !odd_q;
-          rest_q <= both ? rest_q - 12'd2 : rest_q - 12'd1;
-          more1_q <= both ? rest_q > 12'd3 : rest_q > 12'd2;
-          more2_q <= both ? rest_q > 12'd4 : rest_q > 12'd3;
-          // A pair's entry: both pixels read.
-          if (!pair || odd_q || both) begin
+          odd_q <= both || fmp ? odd_q : !odd_q;
+          rest_q <= both || fmp ? rest_q - 12'd2 : rest_q - 12'd1;
+          more1_q <= both || fmp ? rest_q > 12'd3 : rest_q > 12'd2;
+          more2_q <= both || fmp ? rest_q > 12'd4 : rest_q > 12'd3;
+          // A pair's entry: both pixels read; a fm pair's two entries.
+          if (fmp) begin
+            entry_q <= entry_next2;
+            raddr_q <= AW'(entry_next2);
+          end else if (!pair || odd_q || both) begin
             entry_q <= entry_next;
             raddr_q <= AW'(entry_next);
           end else begin
             raddr_q <= AW'(entry_q);
           end
-          dram_q <= both ? dram_next2 : dram_next1;
-          fits_q <= $signed({10'd0, both ? off_next2 : off_next1}) <= room_q;
+          dram_q <= both || fmp ? dram_next2 : dram_next1;
+          fits_q <= $signed({10'd0, both || fmp ? off_next2 : off_next1}) <= room_q;
         end else begin
           copy_q <= '0;
           blk_q <= '0;

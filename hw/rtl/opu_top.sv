@@ -170,7 +170,8 @@ module opu_top
   logic        load_wpair;
   logic [opu_pkg::WGT_BITS-1:0]   wgt_rdata;
   logic [opu_pkg::PARAM_BITS-1:0] param_rdata;
-  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata, acc_wdata, store_rdata, store_rdata2;
+  logic [opu_pkg::ENTRY_BITS-1:0] acc_rdata, acc_wdata, store_rdata, store_rdata2, store_rdata3;
+  logic [opu_pkg::ENTRY_BITS-1:0] store_rdata4;
 
   // The load's feature-map writes pass a register: the path from a DRAM
   // response through the compact-pixel queue ends there, not at a bank's
@@ -183,13 +184,15 @@ module opu_top
   // load writes none (the load first: the store's queue holds its rows),
   // through a register of its own, so that the choice between the two
   // lies after both registers, not on the load's path. Its row is written
-  // whole: the bytes its mask leaves out are zero.
-  logic st_wr_valid, st_wr_ready, st_to_fm, st_fm_we_q;
+  // whole: the bytes its mask leaves out are zero. A fm pair's two rows
+  // (opu_store.sv) are written in one cycle, a bank each, as the load's
+  // pairs are.
+  logic st_wr_valid, st_wr_ready, st_to_fm, st_fm_we_q, st_wr_pair, st_fm_wpair_q;
   logic [31:0] st_wr_addr;
-  logic [opu_pkg::BEAT_BITS-1:0]  st_wr_data, st_masked;
-  logic [opu_pkg::BEAT_BYTES-1:0] st_wr_mask;
-  logic [opu_pkg::FM_AW-1:0] st_fm_waddr_q;
-  logic [opu_pkg::BEAT_BITS-1:0] st_fm_wdata_q;
+  logic [opu_pkg::BEAT_BITS-1:0]  st_wr_data, st_masked, st_wr_data2, st_masked2;
+  logic [opu_pkg::BEAT_BYTES-1:0] st_wr_mask, st_wr_mask2;
+  logic [opu_pkg::FM_AW-1:0] st_fm_waddr_q, st_fm_wnext_q;
+  logic [opu_pkg::BEAT_BITS-1:0] st_fm_wdata_q, st_fm_wdata2_q;
   assign st_to_fm = `OPU_FIELD(insn[E_STORE], STORE_TO_FM) != 0;
   assign wr_valid_o = st_wr_valid && !st_to_fm;
   assign wr_addr_o = st_wr_addr;
@@ -197,8 +200,10 @@ module opu_top
   assign wr_mask_o = st_wr_mask;
   assign st_wr_ready = st_to_fm ? !load_we[0] : wr_ready_i;
   always_comb
-    for (int unsigned b = 0; b < opu_pkg::BEAT_BYTES; b++)
+    for (int unsigned b = 0; b < opu_pkg::BEAT_BYTES; b++) begin
       st_masked[8*b +: 8] = st_wr_mask[b] ? st_wr_data[8*b +: 8] : 8'd0;
+      st_masked2[8*b +: 8] = st_wr_mask2[b] ? st_wr_data2[8*b +: 8] : 8'd0;
+    end
   always_ff @(posedge clk_i or negedge rst_ni)
     if (!rst_ni) begin
       fm_we_q <= 1'b0;
@@ -209,7 +214,10 @@ module opu_top
     end
   always_ff @(posedge clk_i) begin
     st_fm_waddr_q <= opu_pkg::FM_AW'(st_wr_addr / opu_pkg::BEAT_BYTES);
+    st_fm_wnext_q <= opu_pkg::FM_AW'(st_wr_addr / opu_pkg::BEAT_BYTES + 1);
     st_fm_wdata_q <= st_masked;
+    st_fm_wdata2_q <= st_masked2;
+    st_fm_wpair_q <= st_wr_pair;
   end
   always_ff @(posedge clk_i) begin
     fm_wzero_q <= load_wzero;
@@ -225,8 +233,10 @@ module opu_top
                .PAIRS(opu_pkg::FM_PAIRS)) u_fm (
     .clk_i, .we_i(fm_we_q || st_fm_we_q), .waddr_i(fm_we_q ? fm_waddr_q : st_fm_waddr_q),
     .wbeat_i(1'b0), .wzero_row_i(fm_we_q && fm_wzero_q), .wdiag_i(1'b0),
-    .wdata_i(fm_we_q ? fm_wdata_q : st_fm_wdata_q), .wpair_i(fm_we_q && fm_wpair_q),
-    .waddr_next_i(fm_next_waddr_q), .wdata_next_i(fm_wdata_next_q), .raddr_i(fm_raddr[opu_pkg::FM_AW-1:0]),
+    .wdata_i(fm_we_q ? fm_wdata_q : st_fm_wdata_q),
+    .wpair_i(fm_we_q ? fm_wpair_q : st_fm_we_q && st_fm_wpair_q),
+    .waddr_next_i(fm_we_q ? fm_next_waddr_q : st_fm_wnext_q),
+    .wdata_next_i(fm_we_q ? fm_wdata_next_q : st_fm_wdata2_q), .raddr_i(fm_raddr[opu_pkg::FM_AW-1:0]),
     .rdata_o(fm_rdata), .rdata_next_o(fm_rdata_next), .raddr_b_i(post_fm_raddr[opu_pkg::FM_AW-1:0]), .rdata_b_o(post_fm_rdata)
   );
   opu_buffer #(.ROWS(opu_pkg::WGT_ROWS), .BEATS(opu_pkg::WGT_BEATS), .BEAT_BITS(opu_pkg::BEAT_BITS),
@@ -256,7 +266,7 @@ module opu_top
     .rdata_b2_o(post_acc_rdata2),
     .post_banks_i(post_banks),
     .store_raddr_i(store_raddr[opu_pkg::ACC_AW-1:0]), .store_rdata_o(store_rdata),
-    .store_rdata2_o(store_rdata2)
+    .store_rdata2_o(store_rdata2), .store_rdata3_o(store_rdata3), .store_rdata4_o(store_rdata4)
   );
 
   opu_load #(.IN_FLIGHT(LOADS_IN_FLIGHT), .PAIRS(opu_pkg::FM_PAIRS)) u_load (
@@ -296,9 +306,10 @@ module opu_top
   opu_store u_store (
     .clk_i, .rst_ni, .start_i(start[E_STORE]), .insn_i(insn[E_STORE]), .done_o(done[E_STORE]),
     .dram_wait_o(dram_wait[E_STORE]), .acc_raddr_o(store_raddr), .acc_rdata_i(store_rdata),
-    .acc_rdata2_i(store_rdata2),
+    .acc_rdata2_i(store_rdata2), .acc_rdata3_i(store_rdata3), .acc_rdata4_i(store_rdata4),
     .wr_valid_o(st_wr_valid), .wr_addr_o(st_wr_addr), .wr_data_o(st_wr_data),
-    .wr_mask_o(st_wr_mask), .wr_ready_i(st_wr_ready), .bytes_o(bytes_stored)
+    .wr_mask_o(st_wr_mask), .wr_pair_o(st_wr_pair), .wr_data2_o(st_wr_data2),
+    .wr_mask2_o(st_wr_mask2), .wr_ready_i(st_wr_ready), .bytes_o(bytes_stored)
   );
 
   assign progress_o = |done || acc_we || |load_we || st_fm_we_q;

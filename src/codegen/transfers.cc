@@ -100,13 +100,15 @@ void StoreTile(const ActivationLayout& layout, const TileRect& tile, int64_t c0,
     s.pair = shape == StoreShape::kPairs;
     s.extra_blocks = tile.extra_blocks;
     s.to_fm = shape == StoreShape::kToFeatureMap;
-    // Into the feature-map buffer a row a pixel, through the write port
-    // the loads take first: a write a pixel that waits for the loads'.
+    // Into the feature-map buffer a row a pixel (a fm pair's two in one
+    // write), through the write port the loads take first: writes that
+    // wait for the loads'.
+    const int64_t fm_writes = StoreFmWrites(s, estimate.buffer_units());
     estimate.Store(
         StoreIssueCycles(s, estimate.buffer_units()),
-        s.to_fm ? tile.rows * tile.cols * L
+        s.to_fm ? fm_writes * L
                 : copies * tile.rows * tile.cols * (tile.extra_blocks * tile.block_lanes + lanes),
-        s.to_fm ? tile.rows * tile.cols : StoreWrites(s, pixel, L), s.to_fm);
+        s.to_fm ? fm_writes : StoreWrites(s, pixel, L), s.to_fm);
     store.push_back(s);
   }
 }

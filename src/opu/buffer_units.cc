@@ -40,10 +40,25 @@ int64_t StoreBeatBytes(const isa::StoreInsn& s, const OpuBufferUnits& u) {
   return beats * beat;
 }
 
+bool StoreFmPairs(const isa::StoreInsn& s, const OpuBufferUnits& u, int64_t r, int64_t c) {
+  const int64_t entry = s.acc_addr + r * s.acc_pitch + c;
+  return s.to_fm && u.fm_pairs && !s.upsample && !s.pair && entry % 2 == 0 && c + 1 < s.cols &&
+         entry + 1 < u.AccSumsBank();
+}
+
+int64_t StoreFmWrites(const isa::StoreInsn& s, const OpuBufferUnits& u) {
+  if (!s.to_fm) return 0;
+  int64_t writes = 0;
+  for (int64_t r = 0; r < s.rows; ++r)
+    for (int64_t c = 0; c < s.cols; ++writes) c += StoreFmPairs(s, u, r, c) ? 2 : 1;
+  return writes;
+}
+
 int64_t StoreIssueCycles(const isa::StoreInsn& s, const OpuBufferUnits& u) {
   const int64_t pixel = u.StorePixelBytes(s), beat = u.lanes, co = u.out_lanes;
   if (s.upsample) return s.rows * s.cols * 4 * (1 + s.extra_blocks);
-  if (!s.pair && s.extra_blocks == 0) return s.rows * s.cols;  // a read a pixel (the loop's)
+  if (!s.pair && s.extra_blocks == 0 && !(s.to_fm && u.fm_pairs))
+    return s.rows * s.cols;  // a read a pixel (the loop's)
   int64_t cycles = 0;
   for (int64_t r = 0; r < s.rows; ++r)
     for (int64_t c = 0; c < s.cols;) {
@@ -53,14 +68,16 @@ int64_t StoreIssueCycles(const isa::StoreInsn& s, const OpuBufferUnits& u) {
         cycles += 1 + s.extra_blocks;
         continue;
       }
-      // Blocks 0 and 1 (2 and 3) in one read where both fall in one beat.
+      // Blocks 0 and 1 (2 and 3) in one read where both fall in one beat;
+      // a fm pair's two pixels in the same reads.
       const int64_t entry = s.acc_addr + r * s.acc_pitch + c;
+      const bool fm_pair = StoreFmPairs(s, u, r, c);
       for (int64_t k = 0; k <= s.extra_blocks; ++cycles)
         k += k % 2 == 0 && k < s.extra_blocks && entry < u.AccSumsBank() &&
                      (at + k * co) % beat + 2 * co <= beat
                  ? 2
                  : 1;
-      ++c;
+      c += fm_pair ? 2 : 1;
     }
   return cycles;
 }

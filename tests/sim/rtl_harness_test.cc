@@ -247,6 +247,61 @@ TEST_CASE("a store reads a pixel's blocks 0 and 1 in one cycle where both fall i
   CHECK(est32 == 32 * 9 / 4);
 }
 
+// The cycles of one Store into the feature-map buffer (to_fm) on opu1024 of
+// a row of `pixels` pixels of 1 + extra_blocks blocks from accumulator entry
+// `entry`, a row each; `estimated` the estimator's, `writes` its port's.
+int64_t FmStoreCycles(int64_t pixels, int64_t extra_blocks, int64_t entry, int64_t* estimated,
+                      int64_t* writes) {
+  StoreInsn store;
+  store.to_fm = true;
+  store.rows = 1;
+  store.cols = pixels;
+  store.acc_addr = entry;
+  store.acc_pitch = pixels;
+  store.lanes = 16;
+  store.extra_blocks = extra_blocks;
+  store.dram_addr = 64 * 100;  // row 100
+  store.dram_stride = 64 * pixels;
+  const HwConfig hw = *HwConfigPreset("opu1024");
+  *estimated = StoreIssueCycles(store, BufferUnits(hw));
+  *writes = StoreFmWrites(store, BufferUnits(hw));
+  std::vector<uint8_t> dram(64);
+  RtlStats stats;
+  const Status run = RunRtl(hw, {W(store)}, dram, &stats);
+  REQUIRE_MESSAGE(run.ok(), run.ToString());
+  CHECK(stats.counters.bytes_stored == 0);  // none to DRAM
+  return stats.cycles;
+}
+
+TEST_CASE("a store into the feature-map buffer takes two pixels a read from an even entry") {
+  // Entries e and e + 1 (e even) are the even and odd block RAMs of a bank
+  // at one row, and rows r and r + 1 of the feature-map buffer its two
+  // banks: a pair of pixels is read together, block by block (blocks 0 and
+  // 1, 2 and 3 in one read), and written in one cycle. 32 more pixels: 16
+  // more pairs, 16 more reads of one or two blocks a pixel, 32 of three or
+  // four; 16 more writes either way.
+  for (const int64_t extra : {0, 1, 2, 3}) {
+    CAPTURE(extra);
+    int64_t est64 = 0, est32 = 0, writes64 = 0, writes32 = 0;
+    const int64_t reads = extra < 2 ? 16 : 32;
+    CHECK(FmStoreCycles(64, extra, 0, &est64, &writes64) -
+              FmStoreCycles(32, extra, 0, &est32, &writes32) ==
+          reads);
+    CHECK(est64 == 2 * reads);
+    CHECK(est32 == reads);
+    CHECK(writes64 == 32);
+    CHECK(writes32 == 16);
+  }
+  // From an odd entry the first pixel goes alone, then pairs: 1 + 16
+  // writes for 33 pixels, the last of an even row alone: 1 + 16 + 1.
+  int64_t est = 0, writes = 0;
+  FmStoreCycles(33, 1, 1, &est, &writes);
+  CHECK(writes == 17);
+  CHECK(est == 17);
+  FmStoreCycles(34, 1, 1, &est, &writes);
+  CHECK(writes == 18);
+}
+
 // The cycles of one depthwise Gemm of a 3x3 kernel at stride 1 over an
 // output row of `cols` pixels on opu1024, in pairs (a window 4 wide) or
 // one at a time.

@@ -186,8 +186,18 @@ int64_t StoreBeatBytes(const isa::StoreInsn& store, const OpuBufferUnits& units)
 /// 0 and 1 (and 2 and 3) of a pixel where both fall in one L-byte beat (a
 /// twin read: they lie at one offset of the accumulator's two banks), and
 /// with `pair` one a block for both pixels of an entry where they fall in
-/// one beat (docs/rtl.md, Store).
+/// one beat (docs/rtl.md, Store); into a feature-map buffer of two banks
+/// (`to_fm`, `fm_pairs`), a pixel from an even entry of the accumulator's
+/// first two banks with another after it in its row is read with that one
+/// (StoreFmPairs), the two blocks at a time.
 int64_t StoreIssueCycles(const isa::StoreInsn& store, const OpuBufferUnits& units);
+/// Whether pixel `c` of row `r` of a Store into the feature-map buffer
+/// starts a fm pair: it and the next are read together and written as two
+/// rows in one cycle (opu_store.sv). Only a pair's first pixel says yes.
+bool StoreFmPairs(const isa::StoreInsn& store, const OpuBufferUnits& units, int64_t r, int64_t c);
+/// The writes of the feature-map buffer's port a Store with `to_fm`
+/// takes: a pixel's row, or a fm pair's two in one; 0 without `to_fm`.
+int64_t StoreFmWrites(const isa::StoreInsn& store, const OpuBufferUnits& units);
 /// The span of DRAM bytes a Store writes in, from `dram_addr` to past its
 /// last byte, with pixels `pixel_bytes` apart (OpuBufferUnits::
 /// StorePixelBytes); 0 when it stores nothing.
