@@ -6,7 +6,8 @@
 // a chain), a Pool reads each tap of its windows inside the source,
 // the store writes one pixel a cycle (four copies with upsample). And the
 // DRAM term's stores (StoreBeatBytes, opuc/opu/buffer_units.h): a masked
-// write takes its whole beat. And the depthwise window's walk, on a
+// write takes its whole beat. A store into the feature-map buffer reads a
+// pair of pixels from an even entry (StoreFmPairs). And the depthwise window's walk, on a
 // compiled program.
 //
 //===----------------------------------------------------------------------===//
@@ -204,6 +205,47 @@ TEST_CASE("a pair's two pixels in one beat take one cycle of the store, else two
   CHECK(OutputPathCycles(Step({s}).step, Units1024()).value() == 48);
   s.cols = 63;  // 31 pairs, 16 from offset 0 and 15 from 32, and the last pixel alone
   CHECK(OutputPathCycles(Step({s}).step, Units1024()).value() == 16 + 15 * 2 + 1);
+}
+
+TEST_CASE("a store into the feature-map buffer reads and writes a pair of pixels at once") {
+  // 2 rows of 5 pixels from entry 0, a row each (to_fm), two blocks a
+  // pixel (blocks 0 and 1 in one read). Row 0's entries 0-4: pairs (0, 1)
+  // and (2, 3), then 4 alone; row 1's 5-9: 5 alone (odd), then (6, 7) and
+  // (8, 9): 6 writes of the port and 6 reads.
+  isa::StoreInsn s = Store(2, 5);
+  s.to_fm = 1;
+  s.extra_blocks = 1;
+  const OpuBufferUnits u = Units1024();
+  CHECK(StoreFmWrites(s, u) == 6);
+  CHECK(StoreIssueCycles(s, u) == 6);
+  CHECK(StoreFmPairs(s, u, 0, 0));
+  CHECK_FALSE(StoreFmPairs(s, u, 0, 4));  // the row's last
+  CHECK_FALSE(StoreFmPairs(s, u, 1, 0));  // entry 5, odd
+  CHECK(StoreFmPairs(s, u, 1, 1));
+  CHECK(OutputPathCycles(Step({s}).step, u).value() == 6);
+  // Three blocks: blocks 0 and 1 of both, then block 2 of both: two reads a
+  // write; four blocks the same.
+  s.extra_blocks = 2;
+  CHECK(StoreIssueCycles(s, u) == 12);
+  s.extra_blocks = 3;
+  CHECK(StoreIssueCycles(s, u) == 12);
+  CHECK(StoreFmWrites(s, u) == 6);
+  // A pair's second entry in the pools' bank (from entry 5,333 on
+  // opu1024): the pixel goes alone.
+  s.rows = 1;
+  REQUIRE(u.AccSumsBank() == 5333);
+  s.acc_addr = 5330;
+  CHECK(StoreFmPairs(s, u, 0, 0));
+  s.acc_addr = 5332;
+  CHECK_FALSE(StoreFmPairs(s, u, 0, 0));
+  // To DRAM, and on tiny (one bank of rows), a pixel a write.
+  s = Store(2, 5);
+  s.extra_blocks = 1;
+  CHECK(StoreFmWrites(s, u) == 0);
+  s.to_fm = 1;
+  const OpuBufferUnits tiny = BufferUnits(HwConfigPreset("tiny").value());
+  CHECK_FALSE(tiny.fm_pairs);
+  CHECK(StoreFmWrites(s, tiny) == 10);
 }
 
 /// The beats of a store on opu1024 (L = 64): `lanes` bytes of each of
