@@ -152,9 +152,10 @@ module opu_acc_buffer
   assign store_low = low_of(store_ram_q, lows);
   // The same parity in the other of banks 0 and 1.
   assign store_low2 = low_of(store_ram_q ^ 3'd2, lows);
-  // The odd RAMs of those two banks: entry + 1's row is an even entry's.
-  assign store_low3 = low_of(store_ram_q | 3'd1, lows);
-  assign store_low4 = low_of((store_ram_q ^ 3'd2) | 3'd1, lows);
+  // The odd RAMs of banks 0 and 1 (1 and 3): entry + 1's row is an even
+  // entry's; a fm pair's first entry is in bank 0 or 1 (opu_store).
+  assign store_low3 = store_ram_q[1] ? lows[3*LOW_BITS +: LOW_BITS] : lows[LOW_BITS +: LOW_BITS];
+  assign store_low4 = store_ram_q[1] ? lows[LOW_BITS +: LOW_BITS] : lows[3*LOW_BITS +: LOW_BITS];
   always_comb
     for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
       store_rdata_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = {32'd0, store_low[16*j +: 16]};

@@ -44,8 +44,7 @@ module opu_store
   output logic [opu_pkg::BEAT_BITS-1:0]  wr_data_o,
   output logic [opu_pkg::BEAT_BYTES-1:0] wr_mask_o,
   output logic                  wr_pair_o,           // and the next row (to_fm only)
-  output logic [opu_pkg::BEAT_BITS-1:0]  wr_data2_o,
-  output logic [opu_pkg::BEAT_BYTES-1:0] wr_mask2_o,
+  output logic [opu_pkg::BEAT_BITS-1:0]  wr_data2_o,  // zero past wr_mask_o's bytes
   input  logic                  wr_ready_i,
   output logic [63:0]           bytes_o
 );
@@ -53,7 +52,9 @@ module opu_store
   localparam int unsigned SLOTS = opu_pkg::L / HALF;  // half granules a beat
   localparam int unsigned SW = SLOTS > 1 ? $clog2(SLOTS) : 1;
   localparam int unsigned BW = opu_pkg::BEAT_BITS + opu_pkg::BEAT_BYTES;  // a beat and its mask
-  localparam int unsigned QW = 33 + 2 * BW;  // its address, a fm pair's flag, two beats
+  // Its address, a fm pair's flag, a beat and its mask, the pair's second
+  // row (the same mask: its bytes zero past it).
+  localparam int unsigned QW = 33 + BW + opu_pkg::BEAT_BITS;
   logic        busy_q, running_q, inflight_q;
   logic [31:0] row_entry_q, entry_q, row_dram_q, dram_q, inflight_addr_q;
   // The row (a Store's rows and cols are 12-bit fields), and whether the
@@ -103,11 +104,12 @@ module opu_store
   logic [31:0] pend_addr_q;
   logic [opu_pkg::BEAT_BITS-1:0]  pend_data_q, px_data, px_data2;
   logic [opu_pkg::BEAT_BYTES-1:0] pend_mask_q, px_mask, px_mask2;
-  // A fm pair's second pixel: its bytes, its beat and the pending one.
+  // A fm pair's second pixel: its bytes, the block read (its row starts a
+  // beat: to_fm addresses are L-aligned), its beat and the pending one.
   logic [8*opu_pkg::CO-1:0] bytes_b, bytes_tb;
+  logic [1:0]  blk_in_q;
   logic        pend_pair_q;
   logic [opu_pkg::BEAT_BITS-1:0]  pend_data2_q, px_data_b;
-  logic [opu_pkg::BEAT_BYTES-1:0] pend_mask2_q, px_mask_b;
   logic [8*HALF-1:0] bytes2;
   logic [31:0] px_beat;
   logic [SW-1:0] px_slot, px_slot2;
@@ -197,8 +199,6 @@ module opu_store
     px_mask2 = '0;
     px_data3 = '0;
     px_mask3 = '0;
-    px_data_b = '0;
-    px_mask_b = '0;
     for (int unsigned k = 0; k < SLOTS; k++) begin
       if (32'(px_slot) == k)
         for (int unsigned j = 0; j < opu_pkg::CO; j++)
@@ -207,9 +207,6 @@ module opu_store
             // (a pair block's other half lies where its next block goes).
             px_data[8*(HALF*k+j) +: 8] = lane_mask[j] ? bytes[8*j +: 8] : 8'd0;
             px_mask[HALF*k+j] = lane_mask[j];
-            // A fm pair's second pixel: the same lanes of its own row.
-            px_data_b[8*(HALF*k+j) +: 8] = fmp_q && lane_mask[j] ? bytes_b[8*j +: 8] : 8'd0;
-            px_mask_b[HALF*k+j] = fmp_q && lane_mask[j];
           end
       // A twin's second block: CO bytes on.
       if (twin_q && 32'(px_slot) + opu_pkg::CO / HALF == k)
@@ -217,10 +214,6 @@ module opu_store
           if (HALF * k + j < opu_pkg::L) begin
             px_data3[8*(HALF*k+j) +: 8] = bytes_t[8*j +: 8];
             px_mask3[HALF*k+j] = last2_q ? 32'(j) < 32'(`OPU_FIELD(insn_i, STORE_LANES)) : 1'b1;
-            if (fmp_q) begin
-              px_data_b[8*(HALF*k+j) +: 8] = bytes_tb[8*j +: 8];
-              px_mask_b[HALF*k+j] = px_mask3[HALF*k+j];
-            end
           end
       if (both_q && 32'(px_slot2) == k)
         for (int unsigned j = 0; j < HALF; j++)
@@ -231,6 +224,12 @@ module opu_store
     end
     px_data = px_data | px_data2 | px_data3;
     px_mask = px_mask | px_mask2 | px_mask3;
+    // A fm pair's second pixel: where the first's bytes go, its block read
+    // (block blk_in_q from CO x blk_in_q on) or a twin's second after it.
+    for (int unsigned b = 0; b < opu_pkg::BEAT_BYTES; b++)
+      px_data_b[8*b +: 8] = !fmp_q || !px_mask[b] ? 8'd0
+                          : 32'(blk_in_q) == b / opu_pkg::CO ? bytes_b[8*(b % opu_pkg::CO) +: 8]
+                                                             : bytes_tb[8*(b % opu_pkg::CO) +: 8];
   end
   assign px_beat = inflight_addr_q & ~32'(opu_pkg::L - 1);
   assign px_slot = SW'((inflight_addr_q & 32'(opu_pkg::L - 1)) / HALF);
@@ -249,14 +248,13 @@ module opu_store
   opu_fifo #(.WIDTH(QW), .DEPTH(2)) u_pending (
     .clk_i, .rst_ni, .clear_i(1'b0),
     .push_i(push),
-    .data_i({pend_addr_q, pend_pair_q, pend_data2_q, pend_mask2_q, pend_data_q, pend_mask_q}),
+    .data_i({pend_addr_q, pend_pair_q, pend_data2_q, pend_data_q, pend_mask_q}),
     .pop_i(accept), .head_o(head), .empty_o(empty), .count_o(count)
   );
   assign wr_valid_o = !empty;
   assign wr_addr_o = head[QW-1 -: 32];
-  assign wr_pair_o = head[2*BW];
-  assign wr_data2_o = head[BW + opu_pkg::BEAT_BYTES +: opu_pkg::BEAT_BITS];
-  assign wr_mask2_o = head[BW +: opu_pkg::BEAT_BYTES];
+  assign wr_pair_o = head[BW + opu_pkg::BEAT_BITS];
+  assign wr_data2_o = head[BW +: opu_pkg::BEAT_BITS];
   assign wr_data_o = head[opu_pkg::BEAT_BYTES +: opu_pkg::BEAT_BITS];
   assign wr_mask_o = head[opu_pkg::BEAT_BYTES-1:0];
   assign dram_wait_o = !empty && !wr_ready_i;
@@ -272,7 +270,7 @@ module opu_store
       {fits_q, room_q, rest_q, more1_q, more2_q, slot2_q, added_q} <= '0;
       bytes_o <= '0;
       {pend_q, pend_addr_q, pend_data_q, pend_mask_q} <= '0;
-      {fmp_q, fmp_pix_q, pend_pair_q, pend_data2_q, pend_mask2_q} <= '0;
+      {fmp_q, fmp_pix_q, blk_in_q, pend_pair_q, pend_data2_q} <= '0;
     end else begin
       done_o <= 1'b0;
       inflight_q <= issue;
@@ -284,6 +282,7 @@ module opu_store
       last2_q <= twin_ends;
       both_q <= issue && both;
       fmp_q <= issue && fmp;
+      blk_in_q <= blk_q;
       if (issue) fmp_pix_q <= fmp;
       // The bytes of the pixels read a cycle before, chosen then: the
       // 64-bit sum takes a register, not a choice.
@@ -299,7 +298,6 @@ module opu_store
         pend_data_q <= pend_data_q | px_data;
         pend_mask_q <= pend_mask_q | px_mask;
         pend_data2_q <= pend_data2_q | px_data_b;
-        pend_mask2_q <= pend_mask2_q | px_mask_b;
       end else if (inflight_q) begin
         pend_q <= 1'b1;
         pend_addr_q <= px_beat;
@@ -307,7 +305,6 @@ module opu_store
         pend_mask_q <= px_mask;
         pend_pair_q <= fmp_q;
         pend_data2_q <= px_data_b;
-        pend_mask2_q <= px_mask_b;
       end else if (last_push) begin
         pend_q <= 1'b0;
       end

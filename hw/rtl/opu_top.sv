@@ -189,8 +189,8 @@ module opu_top
   // pairs are.
   logic st_wr_valid, st_wr_ready, st_to_fm, st_fm_we_q, st_wr_pair, st_fm_wpair_q;
   logic [31:0] st_wr_addr;
-  logic [opu_pkg::BEAT_BITS-1:0]  st_wr_data, st_masked, st_wr_data2, st_masked2;
-  logic [opu_pkg::BEAT_BYTES-1:0] st_wr_mask, st_wr_mask2;
+  logic [opu_pkg::BEAT_BITS-1:0]  st_wr_data, st_masked, st_wr_data2;
+  logic [opu_pkg::BEAT_BYTES-1:0] st_wr_mask;
   logic [opu_pkg::FM_AW-1:0] st_fm_waddr_q, st_fm_wnext_q;
   logic [opu_pkg::BEAT_BITS-1:0] st_fm_wdata_q, st_fm_wdata2_q;
   assign st_to_fm = `OPU_FIELD(insn[E_STORE], STORE_TO_FM) != 0;
@@ -200,10 +200,8 @@ module opu_top
   assign wr_mask_o = st_wr_mask;
   assign st_wr_ready = st_to_fm ? !load_we[0] : wr_ready_i;
   always_comb
-    for (int unsigned b = 0; b < opu_pkg::BEAT_BYTES; b++) begin
+    for (int unsigned b = 0; b < opu_pkg::BEAT_BYTES; b++)
       st_masked[8*b +: 8] = st_wr_mask[b] ? st_wr_data[8*b +: 8] : 8'd0;
-      st_masked2[8*b +: 8] = st_wr_mask2[b] ? st_wr_data2[8*b +: 8] : 8'd0;
-    end
   always_ff @(posedge clk_i or negedge rst_ni)
     if (!rst_ni) begin
       fm_we_q <= 1'b0;
@@ -216,7 +214,7 @@ module opu_top
     st_fm_waddr_q <= opu_pkg::FM_AW'(st_wr_addr / opu_pkg::BEAT_BYTES);
     st_fm_wnext_q <= opu_pkg::FM_AW'(st_wr_addr / opu_pkg::BEAT_BYTES + 1);
     st_fm_wdata_q <= st_masked;
-    st_fm_wdata2_q <= st_masked2;
+    st_fm_wdata2_q <= st_wr_data2;  // zero past the mask already (opu_store)
     st_fm_wpair_q <= st_wr_pair;
   end
   always_ff @(posedge clk_i) begin
@@ -309,7 +307,7 @@ module opu_top
     .acc_rdata2_i(store_rdata2), .acc_rdata3_i(store_rdata3), .acc_rdata4_i(store_rdata4),
     .wr_valid_o(st_wr_valid), .wr_addr_o(st_wr_addr), .wr_data_o(st_wr_data),
     .wr_mask_o(st_wr_mask), .wr_pair_o(st_wr_pair), .wr_data2_o(st_wr_data2),
-    .wr_mask2_o(st_wr_mask2), .wr_ready_i(st_wr_ready), .bytes_o(bytes_stored)
+    .wr_ready_i(st_wr_ready), .bytes_o(bytes_stored)
   );
 
   assign progress_o = |done || acc_we || |load_we || st_fm_we_q;
