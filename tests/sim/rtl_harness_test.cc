@@ -300,6 +300,18 @@ TEST_CASE("a store into the feature-map buffer takes two pixels a read from an e
   CHECK(est == 17);
   FmStoreCycles(34, 1, 1, &est, &writes);
   CHECK(writes == 18);
+  // Two pixels from entry 5,330 (bank 1's last pair: the pools' bank starts
+  // at 5,333) are a pair, one read of both blocks; from 5,332 the second
+  // entry is the pools' bank's, so each goes alone: the first in one twin
+  // read, the second a read a block (no twin outside banks 0 and 1): two
+  // cycles more, on the RTL and in the estimate.
+  int64_t est_pair = 0, est_apart = 0;
+  const int64_t paired = FmStoreCycles(2, 1, 5330, &est_pair, &writes);
+  CHECK(writes == 1);
+  const int64_t apart = FmStoreCycles(2, 1, 5332, &est_apart, &writes);
+  CHECK(writes == 2);
+  CHECK(apart - paired == 2);
+  CHECK(est_apart - est_pair == 2);
 }
 
 // The cycles of one depthwise Gemm of a 3x3 kernel at stride 1 over an
