@@ -15,6 +15,10 @@
 //     group, after @);
 //   - the same against the limit of opuc's mapping
 //     (opuc/program/mapping_bound.h): what the mapping costs is the gap;
+//     and, per kind, the Gemms alone one after another as the RTL's array
+//     takes them back to back (MappingBound::gemm_cycles: a depthwise
+//     window's halo reads too) against the physical limit: what the
+//     program as tiled needs of the array whatever the schedule;
 //   - DRAM bytes moved against the fewest the layers need;
 //   - the estimate, its ratio to the RTL and the step it misses most, and
 //     how long the simulation took.
@@ -27,7 +31,7 @@
 // that sets the mapping's: array, output path or DRAM), estimate,
 // the counts that explain them and each engine's busy, token-wait and
 // DRAM-wait cycles, under a run a line per group (its measured share,
-// both bounds, its estimated share, its tiling); and per model, the
+// both bounds, its estimated share, its Gemms alone, its tiling); and per model, the
 // cycles beyond the mapping limit in two parts: those in which no engine
 // is busy (the steps' ends) and the busiest engine's beyond the limit
 // (inside the steps). --precision compiles with u8/i16 activations
@@ -135,12 +139,12 @@ void PrintPart(const StepPart& p) {
   const int64_t cycles = p.measured_cycles.value_or(p.estimated_cycles);
   std::printf(
       "    g%-4d %-11s rtl %9lld  physical %8lld %6.2fx  mapping %9lld %-6s %5.2fx  est %9lld  "
-      "%s\n",
+      "gemms %7lld  %s\n",
       p.group, LayerClassName(p.layer_class), static_cast<long long>(cycles),
       static_cast<long long>(p.physical.cycles), Ratio(cycles, p.physical.cycles),
       static_cast<long long>(p.mapping.cycles()), BindingTerm(p.mapping),
       Ratio(cycles, p.mapping.cycles()), static_cast<long long>(p.estimated_cycles),
-      p.tiling.c_str());
+      static_cast<long long>(p.mapping.gemm_cycles), p.tiling.c_str());
 }
 
 // The RTL cycles of `graph`'s program compiled with `options` on `input`.
@@ -244,22 +248,23 @@ int Bench(const std::string& name, const HwConfig& hw) {
       static_cast<long long>(line.moved), static_cast<long long>(line.fewest),
       Ratio(line.moved, line.fewest), static_cast<long long>(line.estimate),
       Ratio(line.estimate, line.cycles), worst_estimate, worst_step, seconds);
-  std::printf("  %-12s %5s %10s %6s %9s %8s %15s %8s %9s %6s %11s %10s\n", "kind", "groups",
-              "rtl cycles", "share", "physical", "x", "(worst step)", "MAC eff", "mapping", "x",
-              "DRAM fewest", "MAC share");
+  std::printf("  %-12s %5s %10s %6s %9s %8s %15s %8s %9s %6s %9s %6s %11s %10s\n", "kind",
+              "groups", "rtl cycles", "share", "physical", "x", "(worst step)", "MAC eff",
+              "mapping", "x", "gemms", "x phys", "DRAM fewest", "MAC share");
   for (LayerClass c : kClasses) {
     const ClassTotals t = r.Totals(c);
     if (t.steps == 0) continue;
     const Worst& w = worst[static_cast<size_t>(c)];
     line.by_class[static_cast<size_t>(c)] = Ratio(t.cycles, t.physical.cycles);
     std::printf(
-        "  %-12s %5lld %10lld %5.1f%% %9lld %7.2fx %8.2fx @%-4s %7.1f%% %9lld %5.2fx %11lld "
-        "%9.1f%%\n",
+        "  %-12s %5lld %10lld %5.1f%% %9lld %7.2fx %8.2fx @%-4s %7.1f%% %9lld %5.2fx %9lld %5.2fx "
+        "%11lld %9.1f%%\n",
         LayerClassName(c), static_cast<long long>(t.steps), static_cast<long long>(t.cycles),
         100.0 * Ratio(t.cycles, line.cycles), static_cast<long long>(t.physical.cycles),
         Ratio(t.cycles, t.physical.cycles), w.ratio, w.where.c_str(),
         100.0 * r.Efficiency(t.macs, t.cycles), static_cast<long long>(t.mapping_bound_cycles),
-        Ratio(t.cycles, t.mapping_bound_cycles), static_cast<long long>(t.physical.dram_bytes),
+        Ratio(t.cycles, t.mapping_bound_cycles), static_cast<long long>(t.gemm_cycles),
+        Ratio(t.gemm_cycles, t.physical.cycles), static_cast<long long>(t.physical.dram_bytes),
         100.0 * Ratio(t.macs, r.opu_macs));
   }
   if (g_steps) {

@@ -49,28 +49,6 @@ inline int64_t WindowGemms(const InnerProductGroup& g) {
   return (g.kh + g.window_rows - 1) / g.window_rows;
 }
 
-/// The array cycles of a Gemm of the depthwise mode on the RTL
-/// (opu_gemm.sv), whose window has line buffers of `line_columns` columns
-/// (ipa.depthwise_line). Where its input rows fit them (2 to line_columns
-/// pixels), stride_x is 1 or 2 and each row is in a window (stride_y <=
-/// window_h + 1), it reads each input pixel once, a cycle each (a pair a
-/// cycle at stride_x 2 with an odd window width): window_h + 1 rows for the
-/// first output row (with carry stride_y: its line slot holds the rest),
-/// stride_y for each next. Else a
-/// column of window_h + 1 rows a cycle each, for every output row. One more
-/// for the window's register.
-inline int64_t WindowGemmCycles(const isa::GemmInsn& gemm, int64_t line_columns) {
-  const int64_t window_rows = gemm.window_h + 1;
-  const int64_t row_pixels = WindowRowPixels(gemm);
-  // In pairs, a pair read a cycle up to the last pair's: (window_w rounded
-  // down to even + out_cols) / 2 a row.
-  if (GemmUsesLines(gemm, line_columns) && gemm.init == isa::GemmInsn::kPairsFromBias)
-    return WindowRowsRead(gemm) * ((gemm.window_w & ~int64_t{1}) + gemm.out_cols) / 2 + 1;
-  if (GemmUsesLines(gemm, line_columns))
-    return WindowRowsRead(gemm) * (GemmReadsPairs(gemm) ? (row_pixels + 1) / 2 : row_pixels) + 1;
-  return gemm.out_rows * window_rows * row_pixels + 1;
-}
-
 }  // namespace opuc::codegen
 
 #endif  // OPUC_SRC_CODEGEN_DEPTHWISE_WINDOW_H

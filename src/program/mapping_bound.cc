@@ -262,6 +262,12 @@ Expected<MappingBound> MappingBoundOfStep(const Program& program, const ProgramS
   bound.dram_bytes += constants + usage.store_beat_bytes;
   bound.dram_cycles = DramCycles(bound.dram_bytes, DramBytesPerCycle(program.hw()));
   OPUC_ASSIGN_OR_RETURN(bound.output_cycles, OutputPathCycles(step, BufferUnits(program.hw())));
+  for (size_t i = 0; i < step.word_count; ++i) {
+    Expected<isa::Instruction> insn = isa::Decode(step.word(i));
+    if (!insn.ok()) return insn.status().WithContext(Cat("word ", i));
+    if (const auto* gemm = std::get_if<isa::GemmInsn>(&*insn))
+      bound.gemm_cycles += GemmBackToBackCycles(*gemm, program.hw().ipa.depthwise_line);
+  }
   return bound;
 }
 

@@ -27,6 +27,7 @@ ClassTotals ProgramReport::Totals(LayerClass layer_class) const {
       totals.macs += p.macs;
       totals.cycles += p.measured_cycles.value_or(p.estimated_cycles);
       totals.mapping_bound_cycles += p.mapping.cycles();
+      totals.gemm_cycles += p.mapping.gemm_cycles;
       totals.physical.Add(p.physical);
     }
     if (!s.parts.empty() || s.layer_class != layer_class) continue;
@@ -34,6 +35,7 @@ ClassTotals ProgramReport::Totals(LayerClass layer_class) const {
     totals.macs += s.macs;
     totals.cycles += Cycles(s);
     totals.mapping_bound_cycles += s.mapping.cycles();
+    totals.gemm_cycles += s.mapping.gemm_cycles;
     totals.physical.Add(s.physical);
   }
   return totals;

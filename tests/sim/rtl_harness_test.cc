@@ -4,6 +4,7 @@
 // has, a config the RTL is not built for).
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstdio>
 
 #include "dram_model.h"
@@ -388,6 +389,55 @@ TEST_CASE("Gemms back to back: the next issues its first pixel two cycles after 
     }
     CHECK(totals[1] - totals[0] == (pixels == 16 ? 4 * 17 : 2 * 9));
   }
+}
+
+// The cycles of `gemms` depthwise Gemms in pairs (a 3x3 kernel at stride 1,
+// PairsFromBias) of `rows` output rows of `cols` pixels each on opu1024,
+// their entries in the accumulator's two banks by turns, one after another.
+int64_t WindowBackToBackCycles(int64_t gemms, int64_t rows, int64_t cols, isa::GemmInsn* last) {
+  std::vector<Word> words;
+  for (int64_t g = 0; g < gemms; ++g) {
+    GemmInsn gemm;
+    gemm.depthwise = true;
+    gemm.window_h = 2;
+    gemm.window_w = 3;
+    gemm.fm_pitch = 512;
+    gemm.out_rows = rows;
+    gemm.out_cols = cols;
+    gemm.stride_y = gemm.stride_x = 1;
+    gemm.init = GemmInsn::kPairsFromBias;
+    gemm.acc_addr = g % 2 == 0 ? 0 : 2730;
+    words.push_back(W(gemm));
+    *last = gemm;
+  }
+  std::vector<uint8_t> dram(64);
+  RtlStats stats;
+  const Status run = RunRtl(*HwConfigPreset("opu1024"), words, dram, &stats);
+  REQUIRE_MESSAGE(run.ok(), run.ToString());
+  CHECK(stats.counters.gemm_issues == gemms * rows * cols / 2);
+  return stats.cycles;
+}
+
+TEST_CASE("depthwise Gemms back to back: the window's reads and a cycle") {
+  // Rows of 16 output pixels in pairs read 18 input pixels a row, two a
+  // cycle: 9; 1 output row reads the window's 3 rows, 3 output rows 5. A
+  // Gemm holds the array for its reads, the window's register (a cycle)
+  // and the cycle before the next Gemm's first read: 3 x 9 + 2 = 29, 5 x
+  // 9 + 2 = 47, and with 32 pixels a row (17 reads) 3 x 17 + 2 = 53.
+  // GemmBackToBackCycles (mapping_bound.h's gemm_cycles) says the same.
+  const int64_t line = HwConfigPreset("opu1024")->ipa.depthwise_line;
+  for (const auto& [rows, cols, cycles] :
+       std::vector<std::array<int64_t, 3>>{{1, 16, 29}, {3, 16, 47}, {1, 32, 53}}) {
+    isa::GemmInsn gemm;
+    const int64_t four = WindowBackToBackCycles(4, rows, cols, &gemm);
+    CHECK(WindowBackToBackCycles(8, rows, cols, &gemm) - four == 4 * cycles);
+    CHECK(GemmBackToBackCycles(gemm, line) == cycles);
+  }
+  // A dense Gemm: its pixels and a cycle (the test above: 17 for 16).
+  GemmInsn dense;
+  dense.out_rows = 1;
+  dense.out_cols = 16;
+  CHECK(GemmBackToBackCycles(dense, line) == 17);
 }
 
 // An entry's cycles through a post stage (POST_STAGE_CYCLES, opu_shapes.svh):

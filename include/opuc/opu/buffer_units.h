@@ -169,6 +169,37 @@ inline int64_t WindowRowsRead(const isa::GemmInsn& g) {
   return g.carry ? g.out_rows * g.stride_y : g.window_h + 1 + (g.out_rows - 1) * g.stride_y;
 }
 
+/// The array cycles of a Gemm of the depthwise mode on the RTL
+/// (opu_gemm.sv), whose window has line buffers of `line_columns` columns
+/// (ipa.depthwise_line). Where its input rows fit them (2 to line_columns
+/// pixels), stride_x is 1 or 2 and each row is in a window (stride_y <=
+/// window_h + 1), it reads each input pixel once, a cycle each (a pair a
+/// cycle at stride_x 2 with an odd window width): window_h + 1 rows for the
+/// first output row (with carry stride_y: its line slot holds the rest),
+/// stride_y for each next. Else a
+/// column of window_h + 1 rows a cycle each, for every output row. One more
+/// for the window's register.
+inline int64_t WindowGemmCycles(const isa::GemmInsn& gemm, int64_t line_columns) {
+  const int64_t window_rows = gemm.window_h + 1;
+  const int64_t row_pixels = WindowRowPixels(gemm);
+  // In pairs, a pair read a cycle up to the last pair's: (window_w rounded
+  // down to even + out_cols) / 2 a row.
+  if (GemmUsesLines(gemm, line_columns) && gemm.init == isa::GemmInsn::kPairsFromBias)
+    return WindowRowsRead(gemm) * ((gemm.window_w & ~int64_t{1}) + gemm.out_cols) / 2 + 1;
+  if (GemmUsesLines(gemm, line_columns))
+    return WindowRowsRead(gemm) * (GemmReadsPairs(gemm) ? (row_pixels + 1) / 2 : row_pixels) + 1;
+  return gemm.out_rows * window_rows * row_pixels + 1;
+}
+/// The cycles a Gemm holds the array when the next Gemm follows at once
+/// (docs/rtl.md, opu_gemm: Gemms back to back): its pixels, a pair a cycle
+/// in pairs (init PairsFromBias), or its window's reads (WindowGemmCycles),
+/// and a cycle before the next one's first pixel.
+inline int64_t GemmBackToBackCycles(const isa::GemmInsn& gemm, int64_t line_columns) {
+  if (gemm.depthwise) return WindowGemmCycles(gemm, line_columns) + 1;
+  const int64_t pixels = gemm.out_rows * gemm.out_cols;
+  return (gemm.init == isa::GemmInsn::kPairsFromBias ? pixels / 2 : pixels) + 1;
+}
+
 /// DRAM bytes a Store writes: its pixel's lanes (StorePixelLanes) per
 /// pixel, each pixel four times with `upsample`; none into the feature-map
 /// buffer (to_fm).

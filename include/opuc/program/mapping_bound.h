@@ -61,6 +61,12 @@ struct MappingBound {
   int64_t dram_bytes = 0;
   int64_t dram_cycles = 0;
   int64_t output_cycles = 0;  ///< The post side's or the store's, whichever is more.
+  /// The step's Gemms one after another, each as long as the RTL's array
+  /// takes it back to back with the next (GemmBackToBackCycles: a window's
+  /// reads, its halo columns and rows too): the array's time on the program
+  /// as emitted, which no schedule beats but the tiling sets, so not a term
+  /// of cycles().
+  int64_t gemm_cycles = 0;
   int64_t cycles() const { return std::max({array_cycles, output_cycles, dram_cycles}); }
   /// Another group of the step (a run's: docs/codegen.md, "Runs"): each
   /// term summed, for each resource does all of both groups' work, but
@@ -70,6 +76,7 @@ struct MappingBound {
     dram_bytes += group.dram_bytes;
     dram_cycles += group.dram_cycles;
     output_cycles += group.output_cycles;
+    gemm_cycles += group.gemm_cycles;
   }
 };
 

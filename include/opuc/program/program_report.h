@@ -65,6 +65,7 @@ struct ClassTotals {
   int64_t steps = 0, macs = 0;
   int64_t cycles = 0;  ///< Measured where known, else estimated (ProgramReport::Cycles).
   int64_t mapping_bound_cycles = 0;
+  int64_t gemm_cycles = 0;  ///< MappingBound::gemm_cycles added up.
   PhysicalBound physical;
 };
 
