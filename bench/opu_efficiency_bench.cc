@@ -248,9 +248,9 @@ int Bench(const std::string& name, const HwConfig& hw) {
       static_cast<long long>(line.moved), static_cast<long long>(line.fewest),
       Ratio(line.moved, line.fewest), static_cast<long long>(line.estimate),
       Ratio(line.estimate, line.cycles), worst_estimate, worst_step, seconds);
-  std::printf("  %-12s %5s %10s %6s %9s %8s %15s %8s %9s %6s %9s %6s %11s %10s\n", "kind",
-              "groups", "rtl cycles", "share", "physical", "x", "(worst step)", "MAC eff",
-              "mapping", "x", "gemms", "x phys", "DRAM fewest", "MAC share");
+  std::printf("  %-12s %5s %10s %6s %9s %8s %15s %8s %9s %6s %9s %6s %11s %10s\n", "kind", "groups",
+              "rtl cycles", "share", "physical", "x", "(worst step)", "MAC eff", "mapping", "x",
+              "gemms", "x phys", "DRAM fewest", "MAC share");
   for (LayerClass c : kClasses) {
     const ClassTotals t = r.Totals(c);
     if (t.steps == 0) continue;
