@@ -56,6 +56,13 @@
 // the rows WIN_ROWS / 2 above them, so the tree's halves (opu_ipa) sum
 // pixel 2i on the lanes below L / 2 and 2i + 1 on those above (its
 // weights a column on); its entries e and e + 1 are written together.
+// Packed pairs: a 5x5 kernel's pair window (5 rows of 6 columns) does not
+// fit the lanes below L / 2 at 8 lanes a kernel row, so its taps are 6
+// apart there: tap (ky, kx) of a half on its lane 6 ky + kx. A register's
+// lane is fixed, so each register has a fixed role in a pair read: the
+// column of kernel row ky (kx 4) or the pair's second (kx 5), or the taps
+// two lanes on (kx < 4), across a row of registers where its column is 6
+// or 7. The reads are those of any pair (a pixel pair a cycle).
 // A dense Gemm in pairs (at stride_x 1) reads pixel 2i's row and, as the
 // read's second row, 2i + 1's: the lanes L / 2 on take the second's lanes
 // below L / 2 (its weights are L / 2 on), the tree's halves sum the two.
@@ -123,6 +130,12 @@ module opu_gemm
   always_comb
     for (int unsigned r = 0; r < 8; r++)
       rows_on[r] = 3'(r) <= win_h || (pp && HR > 0 && r >= HR && 3'(r - HR) <= win_h);
+  // Packed pairs (above): where a half's lanes, HR rows of 8, are L / 2 and
+  // hold 5 kernel rows 6 apart (opu1024).
+  localparam int unsigned PK_ROW = 6, PK_ROWS = 5;
+  localparam logic PACKS = HR * 8 == opu_pkg::L / 2 && HR * 8 >= PK_ROW * PK_ROWS && WW == 8;
+  logic        pk, pk_q;
+  assign pk = PACKS && pp && win_h == 3'(PK_ROWS - 1) && win_w == 3'(PK_ROW - 1);
   logic        issue;
 
   // Depthwise: the read's column and row in the window, the read in flight
@@ -307,6 +320,14 @@ module opu_gemm
   end
   localparam logic [1:0] FROM_COLUMN = 2'd0, FROM_SECOND = 2'd1, FROM_NEXT = 2'd2,
                          FROM_NEXT2 = 2'd3;
+  // Each register's sources: its row's column (colin), a pair's second
+  // (colin2), the register two on (next2); packed, kernel row PK_KY's
+  // columns and lane + 2's register, where they differ (fixed at
+  // elaboration: a 2:1 choice there, wiring elsewhere). pk_role: the
+  // register's part in a packed pair read (0 none, else 1 + its source).
+  logic [WH*WW*TAP-1:0] pos_col, pos_col2, pos_next2;
+  logic [WH*WW*TAP-1:0] colin_at, colin2_at;  // colin, colin2 of each register's row
+  logic [3*WH*WW-1:0] pk_role;
   logic [2*WH*WW-1:0] win_sel;
   logic [WH*WW-1:0] win_en;
   logic [WH*TAP-1:0] colin, colin2;
@@ -332,6 +353,10 @@ module opu_gemm
               win_sel[2*(ky*WW + kx) +: 2] = FROM_NEXT;
             end
           end
+        end else if (rd_q && line_q && rd_load_q && pk_q) begin
+          // Packed pairs: each register's fixed role (pk_role).
+          win_en[ky*WW + kx] = pk_role[3*(ky*WW + kx) +: 3] != 3'd0;
+          win_sel[2*(ky*WW + kx) +: 2] = 2'(pk_role[3*(ky*WW + kx) +: 3] - 3'd1);
         end else if (rd_q && line_q && rd_load_q && pair_q) begin
           // A pair fills columns fill and fill + 1 (past the window at an
           // odd width: zero weights), the columns before it shift by two.
@@ -361,6 +386,41 @@ module opu_gemm
         end
       end
     end
+  for (genvar ky = 0; ky < WH; ky++) begin : g_pos_r
+    for (genvar kx = 0; kx < WW; kx++) begin : g_pos_c
+      localparam int unsigned P = ky * WW + kx;
+      localparam int unsigned LH = (8 * ky + kx) % (HR > 0 ? HR * 8 : 1);  // lane in its half
+      localparam int unsigned PK_KY = LH / PK_ROW, PK_KX = LH % PK_ROW;
+      localparam logic PK_TAP = PACKS && LH < PK_ROW * PK_ROWS;
+      // Packed, the column comes from kernel row PK_KY (both halves take the
+      // same kernel rows), not this row's (ky mod HR in pairs).
+      localparam logic OWN_COL =
+          !PK_TAP || PK_KX < PK_ROW - 2 || PK_KY == ky % (HR > 0 ? HR : 1);
+      // Packed, lane + 2 is the next row's where kx is 6 or 7.
+      localparam logic OWN_NEXT2 = !PK_TAP || PK_KX >= PK_ROW - 2 || kx + 2 < WW;
+      localparam int unsigned N2 =
+          OWN_NEXT2 ? ky * WW + (kx + 2) % WW : (ky + 1) * WW + kx + 2 - WW;
+      assign colin_at[P*TAP +: TAP] = colin[ky*TAP +: TAP];
+      assign colin2_at[P*TAP +: TAP] = colin2[ky*TAP +: TAP];
+      if (OWN_COL) begin : g_own_col
+        assign pos_col[P*TAP +: TAP] = colin_at[P*TAP +: TAP];
+        assign pos_col2[P*TAP +: TAP] = colin2_at[P*TAP +: TAP];
+      end else begin : g_pk_col
+        assign pos_col[P*TAP +: TAP] = pk_q ? column[PK_KY*TAP +: TAP] : colin_at[P*TAP +: TAP];
+        assign pos_col2[P*TAP +: TAP] = pk_q ? column2[PK_KY*TAP +: TAP]
+                                             : colin2_at[P*TAP +: TAP];
+      end
+      if (OWN_NEXT2) begin : g_own_next2
+        assign pos_next2[P*TAP +: TAP] = win_q[N2*TAP +: TAP];
+      end else begin : g_pk_next2
+        assign pos_next2[P*TAP +: TAP] = pk_q ? win_q[N2*TAP +: TAP]
+                                              : win_q[(ky * WW + (kx + 2) % WW)*TAP +: TAP];
+      end
+      assign pk_role[3*P +: 3] = !PK_TAP ? 3'd0 : PK_KX == PK_ROW - 2 ? 3'd1 + 3'(FROM_COLUMN)
+                               : PK_KX == PK_ROW - 1 ? 3'd1 + 3'(FROM_SECOND)
+                                                     : 3'd1 + 3'(FROM_NEXT2);
+    end
+  end
   // A Gemm starts on a window of zeros: columns past its own (a pair's
   // last, under a pair's weights) are never filled. (A flip-flop's
   // synchronous reset: no logic in front of it.)
@@ -370,10 +430,10 @@ module opu_gemm
         if (start_i) win_q[(ky*WW + kx)*TAP +: TAP] <= '0;
         else if (win_en[ky*WW + kx])
           case (win_sel[2*(ky*WW + kx) +: 2])
-            FROM_COLUMN: win_q[(ky*WW + kx)*TAP +: TAP] <= colin[ky*TAP +: TAP];
-            FROM_SECOND: win_q[(ky*WW + kx)*TAP +: TAP] <= colin2[ky*TAP +: TAP];
+            FROM_COLUMN: win_q[(ky*WW + kx)*TAP +: TAP] <= pos_col[(ky*WW + kx)*TAP +: TAP];
+            FROM_SECOND: win_q[(ky*WW + kx)*TAP +: TAP] <= pos_col2[(ky*WW + kx)*TAP +: TAP];
             FROM_NEXT:   win_q[(ky*WW + kx)*TAP +: TAP] <= win_q[(ky*WW + (kx + 1) % WW)*TAP +: TAP];
-            default:     win_q[(ky*WW + kx)*TAP +: TAP] <= win_q[(ky*WW + (kx + 2) % WW)*TAP +: TAP];
+            default:     win_q[(ky*WW + kx)*TAP +: TAP] <= pos_next2[(ky*WW + kx)*TAP +: TAP];
           endcase
 
   opu_counter u_issues (.clk_i, .rst_ni, .step_i(issue), .value_o(issues_o));
@@ -392,7 +452,8 @@ module opu_gemm
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      {running_q, done_o, dw_q, rd_q, rd_fire_q, line_q, pair_q, wide_q, rd_load_q, pp_q} <= '0;
+      {running_q, done_o, dw_q, rd_q, rd_fire_q, line_q, pair_q, wide_q, rd_load_q} <= '0;
+      {pp_q, pk_q} <= '0;
       rows_on_q <= '0;
       until_q <= '0;
       {rows_left_q, ox_q, row_fm_q, fm_q, entry_q} <= '0;
@@ -432,6 +493,7 @@ module opu_gemm
         line_q <= dw && line;
         pair_q <= dw && pair;
         pp_q <= pp;
+        pk_q <= dw && pk;
         rows_on_q <= rows_on;
         wide_q <= wide;
         // The rows before the first that completes windows: the window's

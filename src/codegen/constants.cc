@@ -20,10 +20,11 @@ void PutLe(std::vector<uint8_t>& blob, size_t at, uint64_t value, int bytes) {
 // A depthwise window's weight rows of output block `ob`: row r takes the
 // kernel rows from r x window_rows, output j's tap (ky, kx) of them on
 // lane 8 ky + kx (Gemm.depthwise), and on lane 8 ky + kx + 4 too for an
-// i16 read whole (its low bytes'), or in pairs on L / 2 + 8 ky + kx + 1.
+// i16 read whole (its low bytes'), or in pairs on L / 2 + 8 ky + kx + 1
+// (packed pairs: 6 ky, WindowTapRowOf).
 void PackWindowRows(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u,
                     int64_t ob, uint8_t* weights) {
-  const int64_t L = u.lanes, Co = u.out_lanes;
+  const int64_t L = u.lanes, Co = u.out_lanes, tap_row = WindowTapRowOf(g, u);
   for (int64_t r = 0; r < t.rows_per_out_block; ++r) {
     uint8_t* w = weights + (ob * t.rows_per_out_block + r) * Co * L;
     const int64_t ky0 = r * g.window_rows, rows = std::min(g.window_rows, g.kh - ky0);
@@ -32,9 +33,9 @@ void PackWindowRows(const InnerProductGroup& g, const Tiling& t, const OpuBuffer
         for (int64_t kx = 0; kx < g.kw; ++kx)
           for (int64_t plane = 0; plane < (g.i16_whole ? 2 : 1); ++plane) {
             const auto weight = static_cast<uint8_t>(g.Weight(ob * Co + j, ky0 + ky, kx, 0));
-            w[j * L + ky * kTapRow + plane * kTapRow / 2 + kx] = weight;
+            w[j * L + ky * tap_row + plane * kTapRow / 2 + kx] = weight;
             // In pairs, pixel 2i + 1's: its window a column on.
-            if (g.window_pairs) w[j * L + L / 2 + ky * kTapRow + kx + 1] = weight;
+            if (g.window_pairs) w[j * L + L / 2 + ky * tap_row + kx + 1] = weight;
           }
   }
 }

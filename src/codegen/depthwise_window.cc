@@ -23,9 +23,25 @@ void ChooseDepthwiseWindow(InnerProductGroup& g, const HwConfig& hw, const OpuBu
 }
 
 bool UsesWindowPairs(const InnerProductGroup& g, const OpuBufferUnits& u) {
-  return g.window_rows >= g.kh && g.kh * kTapRow <= u.lanes / 2 && g.kw + 1 <= kMaxWindowSide &&
-         g.sx == 1 && g.in_format != DType::kI16 && !g.i16_whole && u.fm_pairs &&
-         u.line_columns > 1;
+  const bool rows_fit = g.kh * kTapRow <= u.lanes / 2 || PacksWindowRows(g, u);
+  return g.window_rows >= g.kh && rows_fit && g.kw + 1 <= kMaxWindowSide && g.sx == 1 &&
+         g.in_format != DType::kI16 && !g.i16_whole && u.fm_pairs && u.line_columns > 1;
+}
+
+bool PacksWindowRows(const InnerProductGroup& g, const OpuBufferUnits& u) {
+  return g.kh == 5 && g.kw == 5 && g.kh * kTapRow > u.lanes / 2 &&
+         g.kh * kPackedTapRow <= u.lanes / 2;
+}
+
+int64_t WindowTapRowOf(const InnerProductGroup& g, const OpuBufferUnits& u) {
+  return g.window_pairs && PacksWindowRows(g, u) ? kPackedTapRow : kTapRow;
+}
+
+bool WindowPairsFit(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u) {
+  if (!g.window_pairs || !PacksWindowRows(g, u)) return true;
+  return std::all_of(t.cols.begin(), t.cols.end(), [&](const Span& c) {
+    return c.size % 2 == 0 && c.size + g.kw + 1 <= u.line_columns;
+  });
 }
 
 }  // namespace opuc::codegen

@@ -18,6 +18,7 @@
 #include "opuc/isa/isa.h"
 #include "opuc/opu/buffer_units.h"
 #include "opuc/opu/hw_config.h"
+#include "tiling.h"
 
 namespace opuc::codegen {
 
@@ -42,6 +43,24 @@ int64_t DepthwiseWindowRows(const HwConfig& hw, int64_t lanes, int64_t kw);
 /// more than its width in the window, stride 1, bytes (an i16 in one
 /// plane pass neither), line buffers and the feature-map buffer's pairs.
 bool UsesWindowPairs(const InnerProductGroup& g, const OpuBufferUnits& u);
+
+/// Lanes from one kernel row to the next in packed pairs (WindowTapRow).
+constexpr int64_t kPackedTapRow = 6;
+
+/// Whether `g`'s window pairs take its kernel rows 6 lanes apart (a 5x5
+/// kernel, whose 5 rows of 8 lanes overrun half of `u`'s lanes: packed
+/// rows, docs/isa.md).
+bool PacksWindowRows(const InnerProductGroup& g, const OpuBufferUnits& u);
+
+/// Lanes from one kernel row of `g`'s weight rows to the next: 6 in packed
+/// pairs, else kTapRow.
+int64_t WindowTapRowOf(const InnerProductGroup& g, const OpuBufferUnits& u);
+
+/// Whether every Gemm of packed pairs under tiling `t` takes its pixels in
+/// pairs (an even tile width whose rows fit the line buffers): a Gemm that
+/// cannot would read the packed weight rows 8 lanes a row. True for every
+/// other group.
+bool WindowPairsFit(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u);
 
 /// The Gemms a depthwise window mapping runs per tile, output block and
 /// plane: one per `g.window_rows` kernel rows.

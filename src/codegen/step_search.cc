@@ -1,6 +1,7 @@
 //===- src/codegen/step_search.cc - The fastest tiling of a group ------===//
 #include "chained_pairs.h"
 #include "dense_pairs.h"
+#include "depthwise_window.h"
 #include "support/format.h"
 #include "tiling_search.h"
 
@@ -14,10 +15,14 @@ Expected<SearchedStep> SearchStep(const InnerProductGroup& g, const Tiling& fewe
   const std::vector<Tiling> tilings = CandidateTilings(g, fewest, units, options);
   InnerProductGroup unpaired = g;
   unpaired.dense_pairs = false;
+  // Packed window pairs fit only tiles of even widths: without them too.
+  InnerProductGroup single = g;
+  single.window_pairs = false;
   std::vector<const InnerProductGroup*> variants{&g};
   if (g.dense_pairs) variants.push_back(&unpaired);
+  if (g.window_pairs && PacksWindowRows(g, whole)) variants.push_back(&single);
   const auto fits = [&](const InnerProductGroup& v, const Tiling& t) {
-    return (!v.dense_pairs || DensePairsFit(v, t, whole)) &&
+    return (!v.dense_pairs || DensePairsFit(v, t, whole)) && WindowPairsFit(v, t, whole) &&
            (!layouts.output_to_fm || ChainTilingRefusal(v, t, whole).empty());
   };
   std::optional<SearchedStep> best;

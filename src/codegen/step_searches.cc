@@ -44,7 +44,8 @@ Status SearchSteps(const Graph& graph, const HwConfig& hw, const OpuBufferUnits&
   std::vector<SettledStep> settled;
   const auto settle = [&](const ReadyGroup& r, const SearchedStep& searched, PlannedStep step,
                           const GroupLayouts* layouts) {
-    if (r.group.dense_pairs && !searched.group.dense_pairs)
+    if ((r.group.dense_pairs && !searched.group.dense_pairs) ||
+        (r.group.window_pairs && !searched.group.window_pairs))
       RepackWeights(searched.group, r.tiling, units, r.constants, code.constants);
     step.tiling = told(r, searched, step.tiling);
     code.steps[r.step] = std::move(step);

@@ -101,9 +101,10 @@ Status CheckPixelPairs(const Machine& m, const isa::GemmInsn& insn) {
         "init is 3 (output pixels in pairs): the feature-map buffer has one bank, so a read "
         "returns no second row");
   if (!insn.depthwise) return OkStatus();
-  if ((insn.window_h + 1) * kTapRow > L / 2)
+  if (WindowTapRow(insn, L) == 0)
     return m.Fail(Cat("init is 3 (output pixels in pairs): a window of ", insn.window_h + 1,
-                      " rows takes more than the ", L / 2, " lanes of a pixel's half"));
+                      " rows takes more than the ", L / 2,
+                      " lanes of a pixel's half (8 lanes a row; 6 only for 5 rows of 6 columns)"));
   if (!GemmUsesLines(insn, m.units.line_columns))
     return m.Fail(
         "init is 3 (output pixels in pairs): the Gemm must read its rows through the line "
@@ -146,6 +147,8 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
         "operand is 3 (an i16 in one pass): the feature-map buffer has one bank, so a read "
         "returns no second row");
   const int64_t reach = win_w + (whole_i16 ? kTapRow / 2 : 0);  // an i16's low bytes 4 further
+  // Lanes from one kernel row to the next: 8, or 6 in packed pairs.
+  const int64_t tap_row = pairs && insn.depthwise ? WindowTapRow(insn, L) : kTapRow;
   if (insn.depthwise && (win_h - 1) * kTapRow + reach > L)
     return m.Fail(Cat("a depthwise window of ", win_h, "x", win_w, " taps reaches lane ",
                       (win_h - 1) * kTapRow + reach - 1, ": the array has ", L));
@@ -223,7 +226,7 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
           };
           for (int64_t ky = 0; ky < win_h; ++ky)
             for (int64_t kx = 0; kx < win_w; ++kx) {
-              const int8_t* wk = &w[j * L + half + ky * kTapRow + kx];
+              const int8_t* wk = &w[j * L + half + ky * tap_row + kx];
               sum += whole_i16 ? tap(ky, kx, 0) * 256 * wk[0] +
                                      static_cast<uint8_t>(tap(ky, kx, 1)) * wk[kTapRow / 2]
                                : value_of(tap(ky, kx, 0)) * wk[0];

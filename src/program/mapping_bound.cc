@@ -85,10 +85,12 @@ int64_t ArrayCycles(const Graph& graph, const Node& node, const HwConfig& hw, co
         // channels, reading a pair a cycle (codegen's PairsDepthwise).
         if (doubled && FeatureMapPairs(hw) && 2 * out[3] == Co && a.strides == Pair{1, 1})
           return out[0] * out[1] * CeilDiv(out[2], 2) * gemms * passes;
-        // At stride 1, a kernel whose rows fit half the lanes takes output
-        // pixels in pairs, one a cycle for two (codegen's window pairs).
-        if (a.strides == Pair{1, 1} && FeatureMapPairs(hw) && !i16 && gemms == 1 &&
-            w[1] * 8 <= L / 2 && w[2] + 1 <= 8)
+        // At stride 1, a kernel whose rows fit half the lanes (8 apart, or
+        // a 5x5's 6 apart: packed rows) takes output pixels in pairs, one a
+        // cycle for two (codegen's window pairs).
+        const bool rows_fit =
+            (w[1] * 8 <= L / 2 && w[2] + 1 <= 8) || (w[1] == 5 && w[2] == 5 && 5 * 6 <= L / 2);
+        if (a.strides == Pair{1, 1} && FeatureMapPairs(hw) && !i16 && gemms == 1 && rows_fit)
           return out[0] * out[1] * CeilDiv(out[2], 2) * CeilDiv(out[3], Co);
       }
       return out[0] * out[1] * out[2] * gemms * walk * CeilDiv(out[3], Co) * passes;

@@ -335,7 +335,8 @@ TEST_CASE("an i16 input: one pass through a window up to 4 taps wide and no pair
   CHECK(DepthwiseArrayCycles(1, Precision::kInt16) == 512);
   CHECK(DepthwiseArrayCycles(2, Precision::kInt16) == 512);
   CHECK(DepthwiseArrayCycles(1, Precision::kInt16, 5) == 1024);
-  CHECK(DepthwiseArrayCycles(1, Precision::kInt8, 5) == 512);  // 5 rows: no pairs
+  // An i8 5 x 5 in pairs, its rows 6 lanes apart (packed pairs): 16 x 16 / 2 x 2.
+  CHECK(DepthwiseArrayCycles(1, Precision::kInt8, 5) == 256);
 }
 
 /// The array term of the first depthwise step of the doubled model

@@ -315,14 +315,14 @@ TEST_CASE("a store into the feature-map buffer takes two pixels a read from an e
   CHECK(est_apart - est_pair == 2);
 }
 
-// The cycles of one depthwise Gemm of a 3x3 kernel at stride 1 over an
-// output row of `cols` pixels on opu1024, in pairs (a window 4 wide) or
-// one at a time.
-int64_t PairsCycles(int64_t cols, bool pairs) {
+// The cycles of one depthwise Gemm of a k x k kernel (3 or 5) at stride 1
+// over an output row of `cols` pixels on opu1024, in pairs (a window k + 1
+// wide) or one at a time.
+int64_t PairsCycles(int64_t cols, bool pairs, int64_t k = 3) {
   GemmInsn gemm;
   gemm.depthwise = true;
-  gemm.window_h = 2;
-  gemm.window_w = pairs ? 3 : 2;
+  gemm.window_h = k - 1;
+  gemm.window_w = pairs ? k : k - 1;
   gemm.fm_pitch = 512;
   gemm.out_rows = 1;
   gemm.out_cols = cols;
@@ -341,6 +341,10 @@ TEST_CASE("output pixels in pairs: the window reads a pair of pixels a cycle at 
   // rows, 3 x 32 = 96 more cycles one at a time, 3 x 32 / 2 = 48 in pairs.
   CHECK(PairsCycles(64, false) - PairsCycles(32, false) == 3 * 32);
   CHECK(PairsCycles(64, true) - PairsCycles(32, true) == 3 * 32 / 2);
+  // A 5x5 kernel, its rows 6 lanes apart in pairs (packed rows): 5 x 32
+  // one at a time, 5 x 32 / 2 in pairs.
+  CHECK(PairsCycles(64, false, 5) - PairsCycles(32, false, 5) == 5 * 32);
+  CHECK(PairsCycles(64, true, 5) - PairsCycles(32, true, 5) == 5 * 32 / 2);
 }
 
 // The cycles of `gemms` Gemms of `pixels` pixels each on opu1024, all

@@ -42,10 +42,12 @@ namespace opuc {
 /// Gemm's init PairsFromBias), version 11 dense ones (a dense Gemm's),
 /// version 12 a Store into the feature-map buffer (to_fm), version 13
 /// steps of several groups (an OpuStep's groups, a Fence), version 14 a
-/// Store of several blocks of pixel pairs (extra_blocks with pair); a
+/// Store of several blocks of pixel pairs (extra_blocks with pair),
+/// version 15 packed window pairs (a depthwise Gemm's PairsFromBias over 5
+/// rows of 6 columns, its rows 6 lanes apart: docs/isa.md); a
 /// program is written as the oldest version that holds it, so that older
 /// readers still take what they can run.
-inline constexpr uint32_t kProgramVersion = 14;
+inline constexpr uint32_t kProgramVersion = 15;
 /// The first version whose activations may be folded.
 inline constexpr uint32_t kInputFoldVersion = 2;
 /// The first version whose activations may have compact pixels.
@@ -76,13 +78,17 @@ inline constexpr uint32_t kRunsVersion = 13;
 /// The first version whose Stores may write several blocks of pixel pairs
 /// (a folded first layer's output blocks, docs/isa.md).
 inline constexpr uint32_t kStorePairBlocksVersion = 14;
+/// The first version whose depthwise pairs may take a 5-row window's
+/// rows 6 lanes apart (packed rows).
+inline constexpr uint32_t kPackedPairsVersion = 15;
 
 /// The oldest program format version whose instructions may do what
 /// `insn` does: a Gemm that keeps its rows in a line slot other than the
 /// first or takes them from one needs kLineCarryVersion, a Store of
 /// several blocks a pixel kStoreBlocksVersion, a Gemm of operand I16 or an
 /// interleaved Load kI16WholeVersion, a depthwise Gemm of output pixels in
-/// pairs kWindowPairsVersion, a dense one kDensePairsVersion, a Store into
+/// pairs kWindowPairsVersion (over 5 rows of 6 columns
+/// kPackedPairsVersion), a dense one kDensePairsVersion, a Store into
 /// the feature-map buffer kStoreToFmVersion, a Fence kRunsVersion, a
 /// Store of several blocks of pixel pairs kStorePairBlocksVersion,
 /// anything else 1.
