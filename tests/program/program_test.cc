@@ -569,6 +569,22 @@ TEST_CASE("program: the semantic checks name what is wrong") {
         },
         9, "(Gemm): init PairsFromBias needs format version 10; the program says 9");
   }
+  SUBCASE("depthwise pairs over 5 rows of 6 columns (packed) in a version 14 program") {
+    too_new(
+        [](std::vector<isa::Word>& words) {
+          return PatchWord<isa::GemmInsn>(words,
+                                          [](isa::GemmInsn& g) {
+                                            g.init = isa::GemmInsn::kPairsFromBias;
+                                            g.depthwise = true;
+                                            g.window_h = 4;
+                                            g.window_w = 5;
+                                          })
+              .first;
+        },
+        14,
+        "(Gemm): init PairsFromBias over 5 rows of 6 columns needs format version 15; the program "
+        "says 14");
+  }
   SUBCASE("dense output pixels in pairs in a version 10 program") {
     too_new(
         [](std::vector<isa::Word>& words) {
