@@ -24,8 +24,9 @@
 //     how long the simulation took.
 // With more than one model, a table of one line a model ends the run.
 //
-//   build/bench/opu_efficiency_bench [--all | MODEL...] [--steps] [--precision mixed|int16]
-//                                    [--i16-two-passes] [--unchained] [--no-runs]
+//   build/bench/opu_efficiency_bench [--all | MODEL...] [--steps] [--timeline]
+//                                    [--precision mixed|int16] [--i16-two-passes]
+//                                    [--unchained] [--no-runs]
 //
 // --steps adds a line per OPU step: its RTL cycles, both bounds (the term
 // that sets the mapping's: array, output path or DRAM), estimate,
@@ -34,7 +35,12 @@
 // both bounds, its estimated share, its Gemms alone, its tiling); and per model, the
 // cycles beyond the mapping limit in two parts: those in which no engine
 // is busy (the steps' ends) and the busiest engine's beyond the limit
-// (inside the steps). --precision compiles with u8/i16 activations
+// (inside the steps). --timeline (implies --steps) adds, under each OPU
+// step, a line per instruction in program order: the cycle from the
+// step's start at which the RTL retired it, its engine and its
+// disassembly, with a line where each of a run's groups begins; where a
+// group's cycles go (a seam's loads, a Gemm waiting for its window, the
+// last Store alone) is read off it. --precision compiles with u8/i16 activations
 // (docs/quantization.md) instead of int8: the i16 passes, residuals and
 // stores.
 // --unchained compiles without chained pairs (PlanOptions::chained_pairs 1:
@@ -56,6 +62,7 @@
 
 #include "opuc/compiler/compile.h"
 #include "opuc/frontend/load_model.h"
+#include "opuc/isa/isa.h"
 #include "opuc/program/program_report.h"
 #include "opuc/runtime/run_program.h"
 #include "opuc/tensor_io/random_input.h"
@@ -66,7 +73,8 @@ namespace {
 
 using namespace opuc;
 
-bool g_steps = false, g_two_passes = false, g_unchained = false, g_no_runs = false;
+bool g_steps = false, g_timeline = false, g_two_passes = false, g_unchained = false,
+     g_no_runs = false;
 /// With --steps, where the RTL's cycles beyond the mapping limit go, summed
 /// over a model's steps: cycles in which no engine is busy (a step's ends:
 /// its first loads' latency, its last store's drain; a step starts when the
@@ -103,6 +111,26 @@ const char* BindingTerm(const MappingBound& m) {
   return m.cycles() == m.output_cycles ? "output" : "dram";
 }
 
+/// Under --timeline: each of `step`'s instructions with the cycle the RTL
+/// retired it (`retired_at`, an engine's in its program order).
+void PrintTimeline(const ProgramStep& step, const rtl::RtlStats& e) {
+  std::array<size_t, isa::kNumEngines> count{};
+  size_t next_group = 0;
+  for (size_t w = 0; w < step.word_count; ++w) {
+    while (next_group < step.groups.size() && step.groups[next_group].first_word == w)
+      std::printf("      -- g%d\n", step.groups[next_group++].group);
+    const Expected<isa::Instruction> insn = isa::Decode(step.word(w));
+    if (!insn.ok()) continue;
+    const auto engine = static_cast<size_t>(isa::EngineOf(*insn));
+    const std::vector<int64_t>& retired = e.retired_at[engine];
+    const size_t n = count[engine]++;
+    const std::string at = n < retired.size() ? std::to_string(retired[n]) : "-";
+    std::printf("      %5zu %-7s %9s  %s\n", w,
+                std::string(isa::EngineName(isa::EngineOf(*insn))).c_str(), at.c_str(),
+                isa::Disassemble(*insn).c_str());
+  }
+}
+
 void PrintStep(const Program& program, const StepReport& s, const OpuCounters& k) {
   std::printf(
       "  step %4zu %-11s rtl %9lld  physical %8lld %6.2fx  mapping %9lld %-6s %5.2fx  est %9lld  "
@@ -131,6 +159,7 @@ void PrintStep(const Program& program, const StepReport& s, const OpuCounters& k
     g_busiest_beyond_mapping += busiest - s.mapping.cycles();
   }
   std::printf("\n");
+  if (g_timeline) PrintTimeline(program.steps()[s.step], e);
 }
 
 /// A run's group under --steps: its measured share of the run's cycles
@@ -322,6 +351,8 @@ int main(int argc, char** argv) {
       names = FetchedModelNames();
     else if (std::strcmp(argv[i], "--steps") == 0)
       g_steps = true;
+    else if (std::strcmp(argv[i], "--timeline") == 0)
+      g_steps = g_timeline = true;
     else if (std::strcmp(argv[i], "--unchained") == 0)
       g_unchained = true;
     else if (std::strcmp(argv[i], "--no-runs") == 0)
@@ -335,9 +366,9 @@ int main(int argc, char** argv) {
       const bool help = std::strcmp(argv[i], "--help") == 0;
       std::fprintf(
           help ? stdout : stderr,
-          "usage: opu_efficiency_bench [--all | MODEL...] [--steps] [--precision "
-          "mixed|int16]\n"
-          "                            [--i16-two-passes] [--unchained] [--no-runs]\n"
+          "usage: opu_efficiency_bench [--all | MODEL...] [--steps] [--timeline]\n"
+          "                            [--precision mixed|int16] [--i16-two-passes]\n"
+          "                            [--unchained] [--no-runs]\n"
           "(the options: this program's opening comment, bench/opu_efficiency_bench.cc)\n");
       return help ? 0 : 2;
     } else

@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "opuc/file_io/file_io.h"
+#include "opuc/opu/buffer_units.h"
 #include "opuc/program/program.h"
 #include "support/format.h"
 
@@ -60,9 +61,9 @@ uint32_t InstructionVersion(const isa::Instruction& insn) {
   if (std::holds_alternative<isa::FenceInsn>(insn)) return kRunsVersion;
   if (const auto* gemm = std::get_if<isa::GemmInsn>(&insn))
     return gemm->init == isa::GemmInsn::kPairsFromBias
-               ? (!gemm->depthwise                             ? kDensePairsVersion
-                  : gemm->window_h == 4 && gemm->window_w == 5 ? kPackedPairsVersion
-                                                               : kWindowPairsVersion)
+               ? (!gemm->depthwise       ? kDensePairsVersion
+                  : FiveWidePairs(*gemm) ? kPackedPairsVersion
+                                         : kWindowPairsVersion)
            : gemm->operand == isa::GemmInsn::kI16 ? kI16WholeVersion
            : gemm->line_slot != 0 || gemm->carry  ? kLineCarryVersion
                                                   : 1;
@@ -80,10 +81,9 @@ std::string VersionReason(const isa::Instruction& insn) {
   std::string fields;
   if (const auto* gemm = std::get_if<isa::GemmInsn>(&insn))
     fields = gemm->init == isa::GemmInsn::kPairsFromBias
-                 ? (!gemm->depthwise ? "init PairsFromBias on a dense Gemm needs"
-                    : gemm->window_h == 4 && gemm->window_w == 5
-                        ? "init PairsFromBias over 5 rows of 6 columns needs"
-                        : "init PairsFromBias needs")
+                 ? (!gemm->depthwise       ? "init PairsFromBias on a dense Gemm needs"
+                    : FiveWidePairs(*gemm) ? "init PairsFromBias over 5 rows of 6 columns needs"
+                                           : "init PairsFromBias needs")
              : gemm->operand == isa::GemmInsn::kI16 ? "operand I16 needs"
              : gemm->line_slot != 0 || gemm->carry  ? "line_slot and carry need"
                                                     : "";

@@ -169,6 +169,13 @@ inline int64_t WindowRowsRead(const isa::GemmInsn& g) {
   return g.carry ? g.out_rows * g.stride_y : g.window_h + 1 + (g.out_rows - 1) * g.stride_y;
 }
 
+/// Whether `g` takes a 5-wide depthwise kernel's output pixels in pairs:
+/// a window of 5 rows of 6 columns (docs/isa.md; format version 15).
+inline bool FiveWidePairs(const isa::GemmInsn& g) {
+  return g.depthwise && g.init == isa::GemmInsn::kPairsFromBias && g.window_h == 4 &&
+         g.window_w == 5;
+}
+
 /// Lanes from one kernel row of a depthwise Gemm's window to the next
 /// (docs/isa.md): 8; or, for output pixels in pairs (init PairsFromBias)
 /// whose window's rows do not fit the lanes below lanes / 2 8 apart, 6
@@ -176,7 +183,7 @@ inline int64_t WindowRowsRead(const isa::GemmInsn& g) {
 /// so (packed rows); 0 where they fit neither way.
 inline int64_t WindowTapRow(const isa::GemmInsn& g, int64_t lanes) {
   if (g.init != isa::GemmInsn::kPairsFromBias || (g.window_h + 1) * 8 <= lanes / 2) return 8;
-  return g.window_h == 4 && g.window_w == 5 && 5 * 6 <= lanes / 2 ? 6 : 0;
+  return FiveWidePairs(g) && 5 * 6 <= lanes / 2 ? 6 : 0;
 }
 /// The array cycles of a Gemm of the depthwise mode on the RTL
 /// (opu_gemm.sv), whose window has line buffers of `line_columns` columns
