@@ -37,6 +37,8 @@ struct RunOrder {
   std::vector<BufferAccess> post_reads;
   int64_t clash = -1, clash_unit = -1, clash_load = -1;
   bool early = false, popped = false;  // among the early loads; the seam's pop seen
+  std::vector<std::vector<BufferAccess>> gemm_reads;
+  std::vector<BufferAccess> gemm_reads_before;
 };
 
 /// A Fence before each of `load`'s loads that reads what a Store of the

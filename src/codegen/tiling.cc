@@ -265,8 +265,7 @@ std::optional<Tiling> FmQuarters(const InnerProductGroup& g, const Tiling& t,
                    std::any_of(g.residuals.begin(), g.residuals.end(), [](const ResidualStep& r) {
                      return r.constant.empty() && r.format == DType::kI16;
                    });
-  if (pair_residuals || g.pairs || (i16 && t.tile_h <= 2) || t.acc_regions < 4 || t.fm_slots != 2)
-    return std::nullopt;
+  if (pair_residuals || g.pairs || (i16 && t.tile_h <= 2) || t.fm_slots != 2) return std::nullopt;
   Tiling q = t;
   q.fm_slots = 4;
   q.fm_slot_rows = (u.fm_rows - t.table_rows - t.constant_rows) / 4;

@@ -220,10 +220,11 @@ bool AccQuartersFit(const InnerProductGroup& g, const Tiling& t, const OpuBuffer
 
 /// `t` with the feature-map buffer in four slots (Tiling::fm_slots), where
 /// its largest window with its residual tiles fits a quarter, no residual
-/// tile is loaded per pair (those take their unit's half), the (tile,
-/// output block) pairs take four accumulator regions, and the group runs no
-/// pixel pairs nor tiles of one or two rows over an i16 input or residual; else
-/// nothing.
+/// tile is loaded per pair (those take their unit's half), and the group
+/// runs no pixel pairs nor tiles of one or two rows over an i16 input or
+/// residual; else nothing. Over accumulator halves too: a tile of several
+/// windows (a depthwise map of more than L channels) then loads the next
+/// tile's while its own are read.
 std::optional<Tiling> FmQuarters(const InnerProductGroup& g, const Tiling& t,
                                  const OpuBufferUnits& u);
 

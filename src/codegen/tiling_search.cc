@@ -5,6 +5,24 @@
 
 namespace opuc::codegen {
 
+namespace {
+
+// Feature-map quarters, the windows four deep, where they fit: forced, or
+// weighed beside each of `tilings`.
+void WithFmQuarters(const InnerProductGroup& g, const OpuBufferUnits& units,
+                    const PlanOptions& options, std::vector<Tiling>& tilings) {
+  if (options.fm_slots == 4) {
+    for (Tiling& t : tilings)
+      if (std::optional<Tiling> q = FmQuarters(g, t, units)) t = *q;
+  } else if (options.fm_slots == 0 && options.tile_search) {
+    const size_t whole = tilings.size();
+    for (size_t i = 0; i < whole; ++i)
+      if (std::optional<Tiling> q = FmQuarters(g, tilings[i], units)) tilings.push_back(*q);
+  }
+}
+
+}  // namespace
+
 std::vector<Tiling> CandidateTilings(const InnerProductGroup& g, const Tiling& fewest,
                                      const OpuBufferUnits& units, const PlanOptions& options) {
   std::vector<Tiling> tilings{fewest};
@@ -54,15 +72,7 @@ std::vector<Tiling> CandidateTilings(const InnerProductGroup& g, const Tiling& f
   if (options.acc_regions > 2)
     for (Tiling& t : tilings)
       if (AccQuartersFit(g, t, units)) t.acc_regions = 4;
-  // Feature-map quarters: the windows four deep, where they fit.
-  if (options.fm_slots == 4) {
-    for (Tiling& t : tilings)
-      if (std::optional<Tiling> q = FmQuarters(g, t, units)) t = *q;
-  } else if (options.fm_slots == 0 && options.tile_search) {
-    const size_t whole = tilings.size();
-    for (size_t i = 0; i < whole; ++i)
-      if (std::optional<Tiling> q = FmQuarters(g, tilings[i], units)) tilings.push_back(*q);
-  }
+  WithFmQuarters(g, units, options, tilings);
   // Whole-pixel stores: tilings of their own, as a tile's blocks take
   // more of the accumulator (no slices or quarters: the tile's one Store
   // follows its last block).
@@ -104,6 +114,7 @@ std::vector<Tiling> CandidateTilings(const InnerProductGroup& g, const Tiling& f
       for (size_t i = 0; i < whole; ++i)
         if (std::optional<Tiling> q = StoreGroupsFourDeep(g, grouped[i])) grouped.push_back(*q);
     }
+    WithFmQuarters(g, units, options, grouped);
     if (options.store_blocks == 2 && !grouped.empty() && blocks == most_blocks) tilings.clear();
     for (Tiling& t : grouped) tilings.push_back(std::move(t));
   }

@@ -8,8 +8,9 @@
 // slices, four accumulator regions and with resident weights where they
 // fit, and then with the feature map in four slots where those fit; and
 // where a Store may write several blocks of a pixel, the tilings
-// of whole-pixel stores, two or four store groups deep. PlanOptions turns each on, off or forces
-// it. The fastest of them is then weighed again with tapered ends.
+// of whole-pixel stores, two or four store groups deep, each with the feature map in four slots
+// too where those fit. PlanOptions turns each on, off or forces it. The fastest of them is then
+// weighed again with tapered ends.
 //
 //===----------------------------------------------------------------------===//
 #ifndef OPUC_SRC_CODEGEN_TILING_SEARCH_H

@@ -91,15 +91,18 @@ TEST_CASE("tapered tilings: a shorter first tile, and a shorter last one") {
 
 TEST_CASE("feature-map quarters: a window and its residual tiles in 256 of tiny's 1024 rows") {
   // The fewest tiles of a 1x1 conv over 20x20 are 8x20: a window of 160
-  // rows, which fits a quarter (256 rows) once the pairs take four
-  // accumulator regions. A residual tile kept per window adds 160 rows:
+  // rows, which fits a quarter (256 rows), over accumulator halves or
+  // quarters alike. A residual tile kept per window adds 160 rows:
   // 320 do not fit. Loaded per pair it would take its unit's half; a
   // first layer's pixel pairs keep halves too.
   InnerProductGroup g = Conv(1, 8, 20, DType::kI8);
   Expected<Tiling> fewest = ChooseTiling(g, kTiny);
   REQUIRE(fewest.ok());
   CHECK(fewest->fm_slot_rows == 512);
-  CHECK(!FmQuarters(g, *fewest, kTiny));  // two accumulator regions
+  std::optional<Tiling> halves = FmQuarters(g, *fewest, kTiny);  // two accumulator regions
+  REQUIRE(halves);
+  CHECK(halves->fm_slots == 4);
+  CHECK(halves->acc_regions == fewest->acc_regions);
   Tiling four = *fewest;
   four.acc_regions = 4;
   std::optional<Tiling> q = FmQuarters(g, four, kTiny);
