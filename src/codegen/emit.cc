@@ -1,4 +1,3 @@
-#include <cstdlib>
 //===- src/codegen/emit.cc - Units, tokens and words ------------------===//
 //
 // With S = Tiling::slots (2 or more: UnitSlots), unit u uses weight slot
@@ -317,34 +316,16 @@ Tiling EmitUnits(const InnerProductGroup& group, const Tiling& searched, const H
     Batch compute = EmitCompute(emitter, unit, place, unit_count);
     Batch store = EmitStores(emitter, unit, place, pair_count);
     if (index == 0 && before > 0) {  // the seam: the tokens the group before gave
-      order.gemm_reads_before.clear();
-      for (size_t u = order.gemm_reads.size() > 5 ? order.gemm_reads.size() - 5 : 0;
-           u < order.gemm_reads.size(); ++u)
-        for (const BufferAccess& r : order.gemm_reads[u]) order.gemm_reads_before.push_back(r);
-      order.gemm_reads.clear();
-      size_t k = 0;
-      if (std::getenv("OPUC_SEAMX"))
-        for (size_t j = 0; j < load.insns.size(); ++j) {
-          bool meets = false;
-          for (const BufferAccess& w : BufferAccessesOf(load.insns[j], buffers))
-            for (const std::vector<BufferAccess>* rs :
-                 {&order.gemm_reads_before, &order.post_reads})
-              for (const BufferAccess& r : *rs) meets = meets || (w.write && w.Meets(r));
-          k = j;
-          if (meets) break;
-        }
-      isa::DepsOf(load.insns[k]).pop_next = true;
+      const size_t seam_load = SeamLoad(buffers, load, order);
+      isa::DepsOf(load.insns[seam_load]).pop_next = true;
+      estimate.LoadsWaitFrom(static_cast<int64_t>(seam_load));
       compute.First().pop_next = true;
     }
+    NoteUnitReads(buffers, compute, order);
     if (index == unit_count - 1 && followed) {  // ... and gives them
       compute.Last().push_prev = true;
       store.Last().push_prev = true;
     }
-    order.gemm_reads.emplace_back();
-    for (const isa::Instruction& insn : compute.insns)
-      if (std::holds_alternative<isa::GemmInsn>(insn))
-        for (const BufferAccess& r : BufferAccessesOf(insn, buffers))
-          if (!r.write) order.gemm_reads.back().push_back(r);
     FenceLoads(buffers, order, estimate, load);
     CountStores(buffers, store, order);
     if (program != nullptr)

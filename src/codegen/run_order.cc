@@ -41,6 +41,23 @@ void CountStores(const OpuBufferUnits& buffers, const Batch& store, RunOrder& or
   }
 }
 
+void NoteUnitReads(const OpuBufferUnits& buffers, const Batch& compute, RunOrder& order) {
+  if (order.recent_reads.size() == kSeamUnits) order.recent_reads.erase(order.recent_reads.begin());
+  std::vector<BufferAccess>& reads = order.recent_reads.emplace_back();
+  for (const isa::Instruction& insn : compute.insns)
+    for (const BufferAccess& a : BufferAccessesOf(insn, buffers))
+      if (!a.write) reads.push_back(a);
+}
+
+size_t SeamLoad(const OpuBufferUnits& buffers, const Batch& load, const RunOrder& order) {
+  for (size_t i = 0; i + 1 < load.insns.size(); ++i)
+    for (const BufferAccess& w : BufferAccessesOf(load.insns[i], buffers))
+      for (const std::vector<BufferAccess>& unit : order.recent_reads)
+        for (const BufferAccess& r : unit)
+          if (w.write && w.Meets(r)) return i;
+  return load.insns.size() - 1;
+}
+
 // What the seam needs of a unit (RunOrder): among the next group's early
 // loads, from the seam's pop until one pops a token of its own group (the
 // seam is settled then, or at that group's end), the first whose rows meet

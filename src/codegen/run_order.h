@@ -37,14 +37,30 @@ struct RunOrder {
   std::vector<BufferAccess> post_reads;
   int64_t clash = -1, clash_unit = -1, clash_load = -1;
   bool early = false, popped = false;  // among the early loads; the seam's pop seen
-  std::vector<std::vector<BufferAccess>> gemm_reads;
-  std::vector<BufferAccess> gemm_reads_before;
+  // The rows the compute instructions of the last kSeamUnits units read,
+  // the latest last: those the next group's first loads may not write
+  // before the seam's token.
+  std::vector<std::vector<BufferAccess>> recent_reads;
 };
+
+/// The units of the group before a seam whose compute may still run when
+/// the next group's first load issues: units are at most four deep, and a
+/// unit's token proves the one before it done (FreesAtGemm) too.
+inline constexpr size_t kSeamUnits = 5;
 
 /// A Fence before each of `load`'s loads that reads what a Store of the
 /// run before it writes, unless one before waited for that Store already.
 void FenceLoads(const OpuBufferUnits& buffers, RunOrder& order, CycleEstimate& estimate,
                 Batch& load);
+
+/// Notes the rows `compute`'s instructions read, as the latest unit's.
+void NoteUnitReads(const OpuBufferUnits& buffers, const Batch& compute, RunOrder& order);
+
+/// Which of a group's first unit's loads takes the seam's token: the first
+/// that writes a row the group before's last units read (RunOrder), so
+/// that those before it (a window's rows in a slot the group before left)
+/// go as soon as their Fence passes; the last where none does.
+size_t SeamLoad(const OpuBufferUnits& buffers, const Batch& load, const RunOrder& order);
 
 /// Counts `store`'s Stores and the bytes each writes.
 void CountStores(const OpuBufferUnits& buffers, const Batch& store, RunOrder& order);

@@ -1,4 +1,3 @@
-#include <cstdlib>
 //===- src/fsim/hazards.cc - Buffer accesses the tokens must order -----===//
 #include "hazards.h"
 
@@ -80,7 +79,6 @@ Status HazardTracker::Touch(int engine, int64_t index, std::string_view name,
   started_[static_cast<size_t>(index)] = now.time;
   const auto race = [&](const BufferAccess& a, int64_t row, const Mark& other, const char* verb,
                         const char* other_verb) {
-    if (std::getenv("OPUC_NOHAZ")) return OkStatus();
     return InvalidArgument(Cat("instruction ", index, " (", name, ") ", verb, " ",
                                BufferRow(a.buffer), " ", row, ", which instruction ", other.index,
                                " (", names_[static_cast<size_t>(other.index)], ") ", other_verb,
