@@ -26,10 +26,10 @@ struct RunOrder {
   DramLatest stores;
   int64_t emitted = 0, fenced = 0;
   // The seam (docs/codegen.md, "Runs"): the group before's last unit gives
-  // the next group's first load its token at its last Gemm, and the first
+  // the next group's seam load (SeamLoad) its token at its last Gemm, and the first
   // of the next group's early loads (those no token of its own group
   // orders) that writes a row that unit's post stages read a second token
-  // at its last instruction; or, where that is the first load, one token
+  // at its last instruction; or, where that is the seam load, one token
   // there. Where the Gemm and the last instruction are in the program, the
   // unit's estimate, what its post stages read; the first such load, by
   // program index and by estimate unit and load.
