@@ -321,7 +321,9 @@ Tiling EmitUnits(const InnerProductGroup& group, const Tiling& searched, const H
       estimate.LoadsWaitFrom(static_cast<int64_t>(seam_load));
       compute.First().pop_next = true;
     }
-    NoteUnitReads(buffers, compute, order);
+    // Only a seam reads them: the last units of a group another follows.
+    if (followed && index + static_cast<int64_t>(kSeamUnits) >= unit_count)
+      NoteUnitReads(buffers, compute, order);
     if (index == unit_count - 1 && followed) {  // ... and gives them
       compute.Last().push_prev = true;
       store.Last().push_prev = true;
