@@ -37,6 +37,18 @@ int64_t WindowTapRowOf(const InnerProductGroup& g, const OpuBufferUnits& u) {
   return g.window_pairs && PacksWindowRows(g, u) ? kPackedTapRow : kTapRow;
 }
 
+bool EvenColumnsFit(const InnerProductGroup& g) {
+  const bool residual_tiles = std::any_of(g.residuals.begin(), g.residuals.end(),
+                                          [](const auto& r) { return r.constant.empty(); });
+  return g.window_pairs && !g.pool && g.upsampled == kNoTensor && g.Phases() == 1 && !g.packed &&
+         g.store_output && !residual_tiles;
+}
+
+std::vector<Span> EvenSpans(std::vector<Span> spans) {
+  for (Span& s : spans) s.size += s.size % 2;
+  return spans;
+}
+
 bool WindowPairsFit(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u) {
   if (!g.window_pairs || !PacksWindowRows(g, u)) return true;
   return std::all_of(t.cols.begin(), t.cols.end(), [&](const Span& c) {

@@ -13,6 +13,7 @@
 #define OPUC_SRC_CODEGEN_DEPTHWISE_WINDOW_H
 
 #include <cstdint>
+#include <vector>
 
 #include "inner_product_group.h"
 #include "opuc/isa/isa.h"
@@ -61,6 +62,16 @@ int64_t WindowTapRowOf(const InnerProductGroup& g, const OpuBufferUnits& u);
 /// cannot would read the packed weight rows 8 lanes a row. True for every
 /// other group.
 bool WindowPairsFit(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u);
+
+/// Whether `g` may compute its tiles' columns in even counts
+/// (InnerProductGroup::even_columns): window pairs, its output stored as it
+/// is (no pool, upsample, phases or packing) and no residual tiles, whose
+/// loads and rows count a tile's columns as they are.
+bool EvenColumnsFit(const InnerProductGroup& g);
+
+/// `spans` with each odd one a column longer (its `kept` columns as they
+/// were): EvenColumns tilings' columns.
+std::vector<Span> EvenSpans(std::vector<Span> spans);
 
 /// The Gemms a depthwise window mapping runs per tile, output block and
 /// plane: one per `g.window_rows` kernel rows.

@@ -160,6 +160,12 @@ struct InnerProductGroup {
   /// that cannot still reads the first half alone (the window's rows past
   /// the kernel's take zero taps).
   bool window_pairs = false;
+  /// Window pairs over tiles of even widths only (EvenColumnsFit): a tile
+  /// of an odd count of columns computes one more (in the padding past the
+  /// map, or the next tile's first), which no stage stores, so that all its
+  /// Gemms take pairs and its post passes are dual (docs/codegen.md, "Odd
+  /// widths in pairs").
+  bool even_columns = false;
   /// Pointwise output pixels in pairs (dense_pairs.h): each weight row holds
   /// its lanes below L / 2 again L / 2 on, and every Gemm takes two pixels
   /// an issue (Gemm.init PairsFromBias).

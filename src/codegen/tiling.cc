@@ -34,6 +34,7 @@ std::string Tiling::Text(const InnerProductGroup& g) const {
              store_blocks > 1 ? Cat(", ", store_blocks, " blocks a store") : "",
              store_depth > 2 ? Cat(", store groups ", store_depth, " deep") : "",
              g.i16_whole ? ", i16 read whole" : "",
+             g.even_columns ? ", odd tiles a column wider (pairs)" : "",
              g.Phases() > 1 ? Cat(", as ", g.Phases(), " phases") : "",
              !g.packed ? ""
              : g.RowsPacked()
@@ -161,7 +162,8 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
   };
   int64_t best_tiles = -1, best_area = 0;
   for (int64_t tw = along_w; tw >= (full_width ? along_w : 1); --tw) {
-    const int64_t pixels_w = largest(g.out_w, tw, pool_x);
+    const int64_t widest = largest(g.out_w, tw, pool_x);
+    const int64_t pixels_w = widest + (g.even_columns ? widest % 2 : 0);
     if (pixels_w > kMaxTileSide || t.InCols(g, pixels_w) > kMaxPitch) continue;
     const int64_t cols = t.InCols(g, pixels_w);
     // The tallest tile of this width that fits the feature map and accumulator.
@@ -185,6 +187,7 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
       best_area = lo * tw;
       t.rows = AxisSpans(g.out_h, lo, pool_y, g.store_output);
       t.cols = AxisSpans(g.out_w, tw, pool_x, g.store_output);
+      if (g.even_columns) t.cols = EvenSpans(std::move(t.cols));
     }
   }
   if (best_tiles < 0 && windowed)

@@ -176,27 +176,35 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
 
 // Whether `words` hold a Gemm of the array's depthwise mode, one that
 // takes fewer kernel rows than its group's kernel (several a tile), one
-// that takes the rows above its tile from its line slot (carry), and a
-// window load that skips those rows (it writes from the first row such a
-// Gemm reads).
+// that takes the rows above its tile from its line slot (carry), a window
+// load that skips those rows (it writes from the first row such a Gemm
+// reads), and a Gemm in pairs over a tile a column wider than its Store
+// writes (an odd width in pairs: docs/codegen.md).
 struct Windows {
   bool any = false, partial = false, carried = false, i16_whole = false, skipped = false;
+  bool widened = false;
 };
 Windows DepthwiseWindows(const std::vector<isa::Word>& words, int64_t k) {
   Windows w;
   std::vector<int64_t> loaded_from;  // the feature-map loads' first rows
+  std::vector<int64_t> paired_cols;  // the out_cols of depthwise Gemms in pairs
   for (const isa::Word& word : words) {
     Expected<isa::Instruction> insn = isa::Decode(word);
     REQUIRE(insn.ok());
     if (const auto* load = std::get_if<isa::LoadInsn>(&*insn);
         load && load->buffer == isa::LoadInsn::kFeatureMap)
       loaded_from.push_back(load->sram_addr);
+    if (const auto* store = std::get_if<isa::StoreInsn>(&*insn))
+      w.widened = w.widened || (store->cols % 2 == 1 && store->acc_pitch == store->cols + 1 &&
+                                std::find(paired_cols.begin(), paired_cols.end(),
+                                          store->acc_pitch) != paired_cols.end());
     const auto* gemm = std::get_if<isa::GemmInsn>(&*insn);
     if (!gemm || !gemm->depthwise) continue;
     w.skipped = w.skipped || (gemm->carry && gemm->fm_addr > 0 &&
                               std::find(loaded_from.begin(), loaded_from.end(), gemm->fm_addr) !=
                                   loaded_from.end());
     w.any = true;
+    if (gemm->init == isa::GemmInsn::kPairsFromBias) paired_cols.push_back(gemm->out_cols);
     w.partial = w.partial || gemm->window_h + 1 < k;
     w.carried = w.carried || gemm->carry;
     w.i16_whole = w.i16_whole || gemm->operand == isa::GemmInsn::kI16;
@@ -221,7 +229,7 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
   std::mt19937 rng(47);
   int windowed = 0, partial = 0, strided = 0, doubled = 0, wide = 0, i16 = 0, u8 = 0, after = 0;
   int carried = 0, carried_strided = 0, carried_i16 = 0, paired = 0, paired_5x5 = 0;
-  int tapered_carried = 0, tapered_paired = 0, quarters_carried = 0, skipped = 0;
+  int tapered_carried = 0, tapered_paired = 0, quarters_carried = 0, skipped = 0, widened = 0;
   // i16 windows read whole (3x3: high bytes on taps 0-2, low on 4-6), with
   // their rows carried, at stride 2, and in two passes (5x5, or tiny).
   int i16_whole = 0, i16_whole_carried = 0, i16_whole_strided = 0, i16_two_passes = 0;
@@ -248,6 +256,7 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
     partial += w.partial;
     carried += w.carried;
     skipped += w.skipped;
+    widened += w.widened;
     tapered_carried += w.carried && ran.tapered;
     quarters_carried += w.carried && ran.fm_quarters;
     carried_strided += w.carried && c.stride == 2;
@@ -269,6 +278,8 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
   CHECK(partial > 0);
   CHECK(carried > 0);
   CHECK(skipped > 0);
+  MESSAGE(widened, " of 60 groups take pairs over odd tiles a column wider");
+  CHECK(widened > 0);
   CHECK(tapered_carried > 0);
   CHECK(tapered_paired > 0);
   CHECK(quarters_carried > 0);

@@ -164,6 +164,10 @@ struct PlanOptions {
   /// Depthwise output pixels two a cycle where the kernel's rows fit half
   /// the lanes, at stride 1 (docs/codegen.md, "Depthwise in pairs").
   bool window_pairs = true;
+  /// Depthwise pairs over tiles of odd widths too: the tiling search also
+  /// weighs each odd tile a column wider, that column not stored
+  /// (docs/codegen.md, "Odd widths in pairs").
+  bool even_columns = true;
   /// A 1x1 product of at most half the lanes' channels two output pixels
   /// a cycle (docs/codegen.md, "Pointwise in pairs").
   bool dense_pairs = true;
