@@ -5,7 +5,8 @@
 // goes through every instruction's stage in order (opu_post_stage), a
 // register between two stages, and is written once, as many cycles later as
 // the chain has stages (a chain of three: three). A ResAdd's residual row is
-// read with its entry and travels with it (an i16 residual has two rows,
+// read with its entry, its CO lanes picked (opu_res_row) and travel with it
+// (an i16 residual has two rows,
 // high bytes then low bytes `count` rows on, so its entries take two
 // cycles); a Table first copies its table from the feature map into the
 // chain's one table (opu_table), which the Table's stage reads. Average
@@ -78,7 +79,8 @@ module opu_post
   logic signed [53:0] avg_lo_bound, avg_hi_bound;
   logic        res_i16, low_q;          // an i16 residual; reading its low row
   logic        advance;                 // this cycle's entry is read in full
-  logic [opu_pkg::BEAT_BITS-1:0] high_row_q;     // an i16 residual's high row
+  logic [8*opu_pkg::CO-1:0] res_lanes;       // the residual's lanes of the row read
+  logic [8*opu_pkg::CO-1:0] high_row_q;      // an i16 residual's high lanes
   logic [31:0] fill_q, fill_s1_row_q;
   logic [31:0] r_q, c_q, row_entry_q, entry_q, res_q, s1_entry_q;
   logic [31:0] rows, cols, pitch, first_entry;
@@ -97,9 +99,9 @@ module opu_post
   logic [SPAN-1:1] valid_q;
   logic [SPAN-1:0] unwritten;                     // entries not at the write yet
   logic [31:0] addr_q [1:SPAN-1];                 // [0] would be s1_entry_q
-  logic [opu_pkg::BEAT_BITS-1:0] row_q [2 * (D + 1) + 1];       // [0] unused: fm_rdata_i
-  logic [opu_pkg::BEAT_BITS-1:0] high_pipe_q [2 * (D + 1) + 1]; // [0] unused: high_row_q
-  logic [opu_pkg::BEAT_BITS-1:0] row_at [3], high_row_at [3];
+  logic [8*opu_pkg::CO-1:0] row_q [2 * (D + 1) + 1];       // [0] unused: res_lanes
+  logic [8*opu_pkg::CO-1:0] high_pipe_q [2 * (D + 1) + 1]; // [0] unused: high_row_q
+  logic [8*opu_pkg::CO-1:0] row_at [3], high_row_at [3];
   logic [31:0] write_pos;
   logic        write_valid, younger;
   logic [1:0]  table_pos;  // the chain's stage that is its Table
@@ -173,7 +175,12 @@ module opu_post
   assign stage_in[0] = acc_rdata_i;
   assign stage_in[1] = dual_q ? acc_rdata2_i : x1_q;
   assign stage_in[2] = x2_q;
-  assign row_at[0] = fm_rdata_i;
+  // The chain's one ResAdd picks its lanes where the row is read: the
+  // pipeline and stages carry CO bytes rather than the row's L.
+  opu_res_row u_res_row (
+    .row_i(fm_rdata_i), .res_lane_i(`OPU_FIELD(res_insn, RESADD_RES_LANE)), .lanes_o(res_lanes)
+  );
+  assign row_at[0] = res_lanes;
   assign row_at[1] = row_q[D + 1];
   assign row_at[2] = row_q[2 * (D + 1)];
   assign high_row_at[0] = high_row_q;
@@ -260,7 +267,7 @@ module opu_post
     if (s1_valid_q) addr_q[1] <= s1_entry_q;
     for (int p = 2; p < SPAN; p++) if (valid[p - 1]) addr_q[p] <= addr_q[p - 1];
     if (s1_valid_q && links_i != 2'd0) begin
-      row_q[1] <= fm_rdata_i;
+      row_q[1] <= res_lanes;
       high_pipe_q[1] <= high_row_q;
     end
     for (int p = 2; p <= 2 * (D + 1); p++)
@@ -288,7 +295,7 @@ module opu_post
       tail_last_q <= 1'b0;
       tail_write_q <= tail_last_q;
       low_q <= running_q && res_i16 && !low_q;
-      if (low_q) high_row_q <= fm_rdata_i;  // the high row, read a cycle ago
+      if (low_q) high_row_q <= res_lanes;  // the high row, read a cycle ago
       s1_entry_q <= entry_q;
       fill_s1_q <= filling_q;
       fill_s1_row_q <= fill_q;

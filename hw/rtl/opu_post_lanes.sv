@@ -9,10 +9,10 @@
 //   first and rounded by neg_shift;
 // - ResAdd: (acc << a) + (res << b), or with multiply the product acc x
 //   res (rounding p 2^a by 2^out is rounding p by 2^(out - a)), rounded by
-//   out_shift and clamped. Lane j's residual is byte res_lane + j of the
-//   feature-map row (i8 or u8), or for an i16 that byte of the high row
-//   (signed) and of the row (its low byte, unsigned); lanes from res_lanes
-//   on add 0.
+//   out_shift and clamped. Lane j's residual is byte j of the residual's
+//   lanes (opu_res_row: i8 or u8), or for an i16 that byte of the high
+//   lanes (signed) and of the lanes (its low byte, unsigned); lanes from
+//   res_lanes on add 0.
 // The product is 48 x 17 bits (M is 16, alpha 8, a residual 17), the sum
 // 80 (48 + 31 and a carry); one 80-bit rounding serves them all, exact for
 // any of them (opu_requant). Pipelined within the 200 MHz budget (docs/rtl.md):
@@ -28,11 +28,10 @@ module opu_post_lanes
   input  logic [1:0]            kind_i,     // 0 Output, 1 Clamp, 2 PRelu, 3 ResAdd
   input  logic [opu_pkg::ENTRY_BITS-1:0] entry_i,
   input  logic [opu_pkg::PARAM_BITS-1:0] param_i,  // held while the entries pass
-  input  logic [opu_pkg::BEAT_BITS-1:0]  row_i,    // the entry's residual row
-  input  logic [opu_pkg::BEAT_BITS-1:0]  high_row_i,  // an i16's high bytes
+  input  logic [8*opu_pkg::CO-1:0] row_i,       // the entry's residual lanes
+  input  logic [8*opu_pkg::CO-1:0] high_row_i,  // an i16's high bytes
   input  logic signed [7:0]     shift_i,      // Clamp's shift, PRelu's pos_shift
   input  logic signed [7:0]     neg_shift_i,  // PRelu's neg_shift
-  input  logic [7:0]            res_lane_i,
   input  logic [7:0]            res_lanes_i,
   input  logic [1:0]            res_format_i,  // 0 i8, 1 u8, 2 i16
   input  logic                  multiply_i,
@@ -44,13 +43,7 @@ module opu_post_lanes
   output logic [opu_pkg::ENTRY_BITS-1:0] entry_o
 );
   localparam int unsigned ACC = opu_pkg::ACC_BITS;
-  // res_lane is a multiple of half a granule (CO / 2 lanes): the row shifts
-  // by whole half granules, an 8-way choice on opu1024 rather than 64.
-  localparam int unsigned HALF = opu_pkg::CO / 2 > 0 ? opu_pkg::CO / 2 : 1;
-  logic [opu_pkg::BEAT_BITS-1:0] lanes, high_lanes;
   logic v1_q, v2_q, v3_q, v4_q;  // an entry in each register
-  assign lanes = row_i >> (32'(res_lane_i) / HALF * (8 * HALF));
-  assign high_lanes = high_row_i >> (32'(res_lane_i) / HALF * (8 * HALF));
 
   always_ff @(posedge clk_i) {v1_q, v2_q, v3_q, v4_q} <= {enable_i, v1_q, v2_q, v3_q};
 
@@ -71,8 +64,8 @@ module opu_post_lanes
     logic [39:0] sum_high2_q, sum_carry2_q;  // its high 40 bits, without and with it
     logic signed [15:0] y;
 
-    assign byte_j = lanes[8*j +: 8];
-    assign high_j = high_lanes[8*j +: 8];
+    assign byte_j = row_i[8*j +: 8];
+    assign high_j = high_row_i[8*j +: 8];
     assign acc = entry_i[ACC*j +: ACC];
     assign res = 32'(j) >= 32'(res_lanes_i) ? '0
                : res_format_i == 2'd2 ? {high_j[7], high_j, byte_j}

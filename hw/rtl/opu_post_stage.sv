@@ -11,8 +11,8 @@ module opu_post_stage #(
   input  logic                  clk_i,
   input  opu_pkg::word_t                 insn_i,  // held while the entries pass
   input  logic                  enable_i,
-  input  logic [opu_pkg::BEAT_BITS-1:0]  row_i,        // a feature-map row: the residual
-  input  logic [opu_pkg::BEAT_BITS-1:0]  high_row_i,   // an i16 residual's high row
+  input  logic [8*opu_pkg::CO-1:0]       row_i,        // the residual's lanes (opu_res_row)
+  input  logic [8*opu_pkg::CO-1:0]       high_row_i,   // an i16 residual's high lanes
   input  logic [opu_pkg::PARAM_BITS-1:0] param_i,
   input  logic [opu_pkg::ENTRY_BITS-1:0] entry_i,
   input  logic [opu_pkg::ENTRY_BITS-1:0] looked_up_i,  // the chain's table's, TABLE_CYCLES on
@@ -52,7 +52,6 @@ module opu_post_stage #(
     .shift_i(op == opuc_isa_pkg::OP_PRELU ? 8'(signed'(`OPU_FIELD(insn_i, PRELU_POS_SHIFT)))
                                          : 8'(signed'(`OPU_FIELD(insn_i, CLAMP_SHIFT)))),
     .neg_shift_i(8'(signed'(`OPU_FIELD(insn_i, PRELU_NEG_SHIFT)))),
-    .res_lane_i(`OPU_FIELD(insn_i, RESADD_RES_LANE)),
     .res_lanes_i(`OPU_FIELD(insn_i, RESADD_RES_LANES)),
     .res_format_i(`OPU_FIELD(insn_i, RESADD_RES_FORMAT)),
     .multiply_i(`OPU_FIELD(insn_i, RESADD_MULTIPLY)),

@@ -45,21 +45,25 @@ module opu_stages_tb
   output logic [2:0]             count_o
 );
   // The three ways the lanes run, each its own instance, a register's
-  // worth of cycles behind their inputs (opu_post_lanes).
+  // worth of cycles behind their inputs (opu_post_lanes), on the residual's
+  // lanes as opu_post picks them from the rows (opu_res_row).
+  logic [8*opu_pkg::CO-1:0] res_row, res_high_row;
+  opu_res_row u_res_row (.row_i, .res_lane_i, .lanes_o(res_row));
+  opu_res_row u_res_high_row (.row_i(high_row_i), .res_lane_i, .lanes_o(res_high_row));
   opu_post_lanes u_output (
-    .clk_i, .enable_i(1'b1), .kind_i(2'd0), .entry_i, .param_i, .row_i, .high_row_i, .shift_i,
-    .neg_shift_i, .res_lane_i, .res_lanes_i, .res_format_i, .multiply_i, .acc_shift_i,
-    .res_shift_i, .out_shift_i, .lo_i, .hi_i, .entry_o(output_stage_o)
+    .clk_i, .enable_i(1'b1), .kind_i(2'd0), .entry_i, .param_i, .row_i(res_row),
+    .high_row_i(res_high_row), .shift_i, .neg_shift_i, .res_lanes_i, .res_format_i, .multiply_i,
+    .acc_shift_i, .res_shift_i, .out_shift_i, .lo_i, .hi_i, .entry_o(output_stage_o)
   );
   opu_post_lanes u_compare (
-    .clk_i, .enable_i(1'b1), .kind_i(prelu_i ? 2'd2 : 2'd1), .entry_i, .param_i, .row_i,
-    .high_row_i, .shift_i, .neg_shift_i, .res_lane_i, .res_lanes_i, .res_format_i, .multiply_i,
+    .clk_i, .enable_i(1'b1), .kind_i(prelu_i ? 2'd2 : 2'd1), .entry_i, .param_i, .row_i(res_row),
+    .high_row_i(res_high_row), .shift_i, .neg_shift_i, .res_lanes_i, .res_format_i, .multiply_i,
     .acc_shift_i, .res_shift_i, .out_shift_i, .lo_i, .hi_i, .entry_o(compare_o)
   );
   opu_post_lanes u_residual (
-    .clk_i, .enable_i(1'b1), .kind_i(2'd3), .entry_i, .param_i, .row_i, .high_row_i, .shift_i,
-    .neg_shift_i, .res_lane_i, .res_lanes_i, .res_format_i, .multiply_i, .acc_shift_i,
-    .res_shift_i, .out_shift_i, .lo_i, .hi_i, .entry_o(residual_add_o)
+    .clk_i, .enable_i(1'b1), .kind_i(2'd3), .entry_i, .param_i, .row_i(res_row),
+    .high_row_i(res_high_row), .shift_i, .neg_shift_i, .res_lanes_i, .res_format_i, .multiply_i,
+    .acc_shift_i, .res_shift_i, .out_shift_i, .lo_i, .hi_i, .entry_o(residual_add_o)
   );
   logic [36:0] avg_d;
   logic [5:0]  avg_d_shift;
