@@ -80,6 +80,7 @@ module opu_post
   logic        res_i16, low_q;          // an i16 residual; reading its low row
   logic        advance;                 // this cycle's entry is read in full
   logic [8*opu_pkg::CO-1:0] res_lanes;       // the residual's lanes of the row read
+  logic [7:0]  res_lane_q;                  // the ResAdd's res_lane, taken at the pass's start
   logic [8*opu_pkg::CO-1:0] high_row_q;      // an i16 residual's high lanes
   logic [31:0] fill_q, fill_s1_row_q;
   logic [31:0] r_q, c_q, row_entry_q, entry_q, res_q, s1_entry_q;
@@ -176,10 +177,10 @@ module opu_post
   assign stage_in[1] = dual_q ? acc_rdata2_i : x1_q;
   assign stage_in[2] = x2_q;
   // The chain's one ResAdd picks its lanes where the row is read: the
-  // pipeline and stages carry CO bytes rather than the row's L.
-  opu_res_row u_res_row (
-    .row_i(fm_rdata_i), .res_lane_i(`OPU_FIELD(res_insn, RESADD_RES_LANE)), .lanes_o(res_lanes)
-  );
+  // pipeline and stages carry CO bytes rather than the row's L. Its
+  // res_lane is a register taken at the pass's start, which keeps the
+  // chain's choice of its ResAdd off the row's path (docs/rtl.md).
+  opu_res_row u_res_row (.row_i(fm_rdata_i), .res_lane_i(res_lane_q), .lanes_o(res_lanes));
   assign row_at[0] = res_lanes;
   assign row_at[1] = row_q[D + 1];
   assign row_at[2] = row_q[2 * (D + 1)];
@@ -285,6 +286,7 @@ module opu_post
       {tail_q, tail_first_q, tail_last_q, tail_write_q, written_valid_q, window_q} <= '0;
       valid_q <= '0;
       high_row_q <= '0;
+      res_lane_q <= '0;
       {fill_q, fill_s1_row_q, r_q, c_q, row_entry_q, entry_q, res_q, s1_entry_q} <= '0;
     end else begin
       done_o <= 1'b0;
@@ -312,6 +314,7 @@ module opu_post
         row_entry_q <= first_entry;
         entry_q <= first_entry;
         res_q <= 32'(`OPU_FIELD(res_insn, RESADD_RES_ADDR));
+        res_lane_q <= 8'(`OPU_FIELD(res_insn, RESADD_RES_LANE));
       end else if (preparing_q) begin
         if (recip_done) begin
           preparing_q <= 1'b0;
