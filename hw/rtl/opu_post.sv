@@ -5,10 +5,9 @@
 // goes through every instruction's stage in order (opu_post_stage), a
 // register between two stages, and is written once, as many cycles later as
 // the chain has stages (a chain of three: three). A ResAdd's residual row is
-// read with its entry, its CO lanes picked (opu_res_row) and travel with it
-// (an i16 residual has two rows,
-// high bytes then low bytes `count` rows on, so its entries take two
-// cycles); a Table first copies its table from the feature map into the
+// read with its entry; its CO lanes (opu_res_row) travel with it (an i16
+// residual has two rows, high bytes then low bytes `count` rows on, so its
+// entries take two cycles); a Table first copies its table from the feature map into the
 // chain's one table (opu_table), which the Table's stage reads. Average
 // walks rows x cols entries `pitch` apart, alone; the others `count`
 // consecutive entries.
