@@ -11,9 +11,10 @@
 // the post side in the banks `post_banks_i` names and the array in the
 // others. Banks 0 and 1 are each two block RAMs of one write and one read
 // port (opu_sdp_ram.sv), their even and odd entries, so that a side writes
-// a pair of entries e and e + 1 (e even) in one cycle (we2_i: wdata2_i at
-// e + 1), and the post side reads one (rdata_b2_o: raddr_b_i + 1); bank 2
-// is one. A third post-side port writes a 2x2 pool tail's pooled entry into
+// a pair of entries e and e + 1 (e even) in one cycle (the array's we2_i:
+// wdata2_i at waddr2_i, e + 1, or in block pairs an entry of the other
+// parity further on; the post side's we_b2_i at waddr_b_i + 1), and the
+// post side reads one (rdata_b2_o: raddr_b_i + 1); bank 2 is one. A third post-side port writes a 2x2 pool tail's pooled entry into
 // a RAM the other two leave alone that cycle. The store reads only an entry's low 16 bits a lane (opu_store),
 // from a copy of those beside each RAM: banks 0 and 1 at one offset, so
 // that a pixel's blocks k and k + 1 (the odd ones in the other bank,
@@ -27,7 +28,8 @@ module opu_acc_buffer
   input  logic                  we_i,
   input  logic [opu_pkg::ACC_AW-1:0]     waddr_i,
   input  logic [opu_pkg::ENTRY_BITS-1:0] wdata_i,
-  input  logic                  we2_i,     // and wdata2_i at waddr_i + 1 (waddr_i even)
+  input  logic                  we2_i,     // and wdata2_i at waddr2_i, in another RAM
+  input  logic [opu_pkg::ACC_AW-1:0]     waddr2_i,  // of banks 0 and 1 than waddr_i's
   input  logic [opu_pkg::ENTRY_BITS-1:0] wdata2_i,
   input  logic [opu_pkg::ACC_AW-1:0]     raddr_i,
   output logic [opu_pkg::ENTRY_BITS-1:0] rdata_o,
@@ -99,9 +101,9 @@ module opu_acc_buffer
     logic [EB-1:0] wdata;
     logic [LOW_BITS-1:0] wlow;
     logic [RW-1:0] wrow, rrow;
-    // Each side's first port, or (odd RAMs) its pair's second entry.
+    // Each side's first port, or its second entry (the post side's: odd RAMs).
     assign a1 = we_i && ram_of(waddr_i) == 3'(k);
-    assign a2 = k < 4 && k % 2 == 1 && we2_i && bank_of(waddr_i) == 2'(BANK);
+    assign a2 = k < 4 && we2_i && ram_of(waddr2_i) == 3'(k);
     assign b1 = we_b_i && ram_of(waddr_b_i) == 3'(k);
     assign b2 = k < 4 && k % 2 == 1 && we_b2_i && bank_of(waddr_b_i) == 2'(BANK);
     // A pooled entry, into a RAM the post side's first two ports leave
@@ -113,7 +115,7 @@ module opu_acc_buffer
     assign we = from_b || a1 || a2;
     assign wdata = b3 ? wdata_pool_i : from_b ? (b2 ? wdata_b2_i : wdata_b_i)
                                             : (a2 ? wdata2_i : wdata_i);
-    assign wrow = RW'(row_of(b3 ? waddr_pool_i : from_b ? waddr_b_i : waddr_i));
+    assign wrow = RW'(row_of(b3 ? waddr_pool_i : from_b ? waddr_b_i : a2 ? waddr2_i : waddr_i));
     assign rrow = RW'(row_of(post_banks_i[BANK] ? raddr_b_i : raddr_i));
     always_comb
       for (int unsigned j = 0; j < opu_pkg::CO; j++)

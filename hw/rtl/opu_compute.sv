@@ -35,7 +35,8 @@ module opu_compute
   output logic                  acc_we_o,
   output logic [31:0]           acc_waddr_o,
   output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata_o,
-  output logic                  acc_we2_o,       // and acc_wdata2_o at acc_waddr_o + 1
+  output logic                  acc_we2_o,       // and acc_wdata2_o at acc_waddr2_o
+  output logic [31:0]           acc_waddr2_o,
   output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata2_o,
   // The post-processing side's.
   output logic [31:0]           post_fm_raddr_o,
@@ -69,7 +70,7 @@ module opu_compute
     .clk_i, .rst_ni, .start_i(gemm_start_i), .insn_i(gemm_insn_i), .done_o(gemm_done_o),
     .accept_o(gemm_accept_o),
     .fm_raddr_o, .fm_rdata_i, .fm_rdata_next_i, .wgt_raddr_o, .wgt_rdata_i, .param_raddr_o, .param_rdata_i,
-    .acc_raddr_o, .acc_rdata_i, .acc_we_o, .acc_waddr_o, .acc_wdata_o, .acc_we2_o, .acc_wdata2_o,
+    .acc_raddr_o, .acc_rdata_i, .acc_we_o, .acc_waddr_o, .acc_wdata_o, .acc_we2_o, .acc_waddr2_o, .acc_wdata2_o,
     .issues_o(gemm_issues_o)
   );
   opu_post u_post (

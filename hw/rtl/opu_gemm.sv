@@ -66,6 +66,13 @@
 // A dense Gemm in pairs (at stride_x 1) reads pixel 2i's row and, as the
 // read's second row, 2i + 1's: the lanes L / 2 on take the second's lanes
 // below L / 2 (its weights are L / 2 on), the tree's halves sum the two.
+// Block pairs (init PairsFromBias at stride_x 2, depthwise, the pair read):
+// a stride-2 pixel's window needs only the tree's lanes below L / 2, so
+// rows HR on hold a second channel block's (the CO bytes after the
+// first's: line buffers HR on, its taps wired alike), the tree's halves
+// sum the two blocks, and the second's sums, from the biases in bytes 4 to
+// 7 of the param row's lanes, go to entry n on from the first's, n the
+// pixels rounded up to odd (the bank's other RAM: acc_waddr2_o).
 `include "opu_field.svh"
 module opu_gemm
 (
@@ -87,7 +94,8 @@ module opu_gemm
   output logic                  acc_we_o,
   output logic [31:0]           acc_waddr_o,
   output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata_o,
-  output logic                  acc_we2_o,     // and acc_wdata2_o at acc_waddr_o + 1
+  output logic                  acc_we2_o,     // and acc_wdata2_o at acc_waddr2_o
+  output logic [31:0]           acc_waddr2_o,  // acc_waddr_o + 1, or + n in block pairs
   output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata2_o,
   output logic [63:0]           issues_o
 );
@@ -103,11 +111,13 @@ module opu_gemm
   // its Gemm: its init, the high bytes' shift, a pair's second entry, which
   // of the two Gemms' param rows (gen), and whether it ends its Gemm (last:
   // with valid clear, a Gemm of no pixels).
-  logic [D-1:0] valid_q, last_q, high_q, pp_d_q, gen_d_q;
+  logic [D-1:0] valid_q, last_q, high_q, pp_d_q, bp_d_q, gen_d_q;
   logic [2*D-1:0] init_d_q;
   logic [32*D-1:0] entry_d_q;
   logic        gen_q;                   // the running Gemm's
   logic [31:0] param0_q, param1_q;      // each gen's param row
+  logic [31:0] n0_q, n1_q;              // each gen's block pairs' entry offset
+  logic [31:0] entry2_q;                // the written pixel's second entry
   logic [1:0]  operand_q;               // the IPA's stage-0 pixel's operand mode
   logic [1:0]  pending_q;               // Gemms started and not done
   logic        final_q;                 // dense: this cycle issues the Gemm's last pixel
@@ -118,7 +128,7 @@ module opu_gemm
   logic [32*opu_pkg::CO-1:0] sums, sums_hi;
   // Output pixels in pairs (the field, then held), and the window's column
   // a pair read fills first: window_w, or one before where it is odd.
-  logic        pp, pp_q;
+  logic        pp, pp_q, bp, bp_q;
   logic [2:0]  fill;
   localparam int unsigned HR = WH / 2;  // the rows a pair's first pixel takes
   // The window's rows that hold kernel rows: 0 to window_h, and in pairs
@@ -129,7 +139,7 @@ module opu_gemm
   logic [7:0]  rows_on, rows_on_q;
   always_comb
     for (int unsigned r = 0; r < 8; r++)
-      rows_on[r] = 3'(r) <= win_h || (pp && HR > 0 && r >= HR && 3'(r - HR) <= win_h);
+      rows_on[r] = 3'(r) <= win_h || ((pp || bp) && HR > 0 && r >= HR && 3'(r - HR) <= win_h);
   // Packed pairs (above): where a half's lanes, HR rows of 8, are L / 2 and
   // hold 5 kernel rows 6 apart (opu1024).
   localparam int unsigned PK_ROW = 6, PK_ROWS = 5;
@@ -149,6 +159,7 @@ module opu_gemm
   logic [31:0] col_fm_q, pitch;
   logic [15:0] col_q, fire_col_q;  // columns of the window's row: fm_pitch reaches 4095
   logic [TAP-1:0] taps, taps2;  // the arriving row's bytes of the rows' channels, the next row's
+  logic [TAP-1:0] taps_b, taps2_b;  // block pairs: the second block's (CO bytes on)
   logic [WH*WW*TAP-1:0] win_q;
   // With line buffers: the input rows until the next that completes an
   // output row's windows, whether the read's column goes into the window,
@@ -190,7 +201,8 @@ module opu_gemm
                 32'(last_col) + 32'(win_w) + 1 <=
                     (wide ? opu_pkg::LINE_COLS / 2 : opu_pkg::LINE_COLS) &&
                 stride_y != 0 && stride_y <= 32'(win_h) + 1;
-  assign pp = init == opuc_isa_pkg::GEMM_INIT_PAIRS_FROM_BIAS;
+  assign pp = init == opuc_isa_pkg::GEMM_INIT_PAIRS_FROM_BIAS && stride_x != 2;
+  assign bp = init == opuc_isa_pkg::GEMM_INIT_PAIRS_FROM_BIAS && stride_x == 2;
   assign pair = opu_pkg::FM_PAIRS > 0 && line && !wide && ((stride_x == 2 && !win_w[0]) || pp);
   assign fill = {win_w[2:1], 1'b0};
 
@@ -205,7 +217,7 @@ module opu_gemm
   opu_ipa u_ipa (
     .clk_i, .valid_i(valid_q[0]), .fm_i(fm_ipa), .fm_next_i(fm_rdata_next_i),
     .weights_i(wgt_rdata_i), .operand_i(operand_q), .window_i(dw_q),
-    .taps_i(win_q), .halves_i(pp_q),
+    .taps_i(win_q), .halves_i(pp_q || bp_q),
     .sums_o(sums), .sums_hi_o(sums_hi)
   );
 
@@ -224,21 +236,26 @@ module opu_gemm
       taps2[8*j +: 8] = `OPU_FIELD(insn_i, GEMM_PAIR_ROWS) ? from_lane2[8*(j/2) +: 8]
                                                           : from_lane2[8*j +: 8];
     end
+  assign taps_b = from_lane[TAP +: TAP];
+  assign taps2_b = from_lane2[TAP +: TAP];
 
   always_comb begin
     logic [1:0] w_init;
     w_init = init_d_q[2*(D-1) +: 2];
     acc_we_o = valid_q[D-1];
-    acc_we2_o = valid_q[D-1] && pp_d_q[D-1];  // a pair's second, at the entry after
+    acc_we2_o = valid_q[D-1] && (pp_d_q[D-1] || bp_d_q[D-1]);  // a pair's second
     acc_waddr_o = entry_d_q[32*(D-1) +: 32];
+    acc_waddr2_o = entry2_q;
     for (int unsigned j = 0; j < opu_pkg::CO; j++) begin
-      logic signed [47:0] start, product;
+      logic signed [47:0] start, start2, product;
       start = w_init == opuc_isa_pkg::GEMM_INIT_ACCUMULATE ?
                   acc_old_q[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] :
               w_init != opuc_isa_pkg::GEMM_INIT_FROM_ZERO ?
                   {{16{param_rdata_i[64*j+31]}}, param_rdata_i[64*j +: 32]} : '0;
+      // Block pairs: the second block's biases, bytes 4 to 7 of the lane.
+      start2 = bp_d_q[D-1] ? {{16{param_rdata_i[64*j+63]}}, param_rdata_i[64*j+32 +: 32]} : start;
       acc_wdata2_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] =
-          start + {{16{sums_hi[32*j+31]}}, sums_hi[32*j +: 32]};
+          start2 + {{16{sums_hi[32*j+31]}}, sums_hi[32*j +: 32]};
       product = {{16{sums[32*j+31]}}, sums[32*j +: 32]};
       if (high_q[D-1]) product = product <<< 8;
       acc_wdata_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] = start + product;
@@ -250,6 +267,8 @@ module opu_gemm
   // column: the buffers' pixels above the pixel read (rows past the
   // window's take it too: zero weights). Even and odd columns in two
   // banks, at column / 2: one pixel a cycle writes one bank, a pair both.
+  // Block pairs: buffers HR to HR + window_h - 1 hold the second block's
+  // rows alike, and window row HR + window_h takes its pixel read.
   if (opu_pkg::LINE_BUFS > 0) begin : g_lines
     localparam int unsigned LB = opu_pkg::LINE_BUFS;
     localparam int unsigned BANK_COLS = (opu_pkg::LINE_COLS + 1) / 2;
@@ -268,17 +287,28 @@ module opu_gemm
     assign raddr = wide_q ? BAW'(col_q) : BAW'(col_q[15:1]);
     always_comb begin
       for (int unsigned k = 0; k < LB; k++) begin
-        we_even[k] = rd_q && line_q && 3'(k) < win_h && (pair_q || wide_q || !rd_col_q[0]);
-        we_odd[k] = rd_q && line_q && 3'(k) < win_h && (pair_q || wide_q || rd_col_q[0]);
-        wdata_even[k*TAP +: TAP] = 3'(k + 1) == win_h ? taps : even[((k + 1) % LB)*TAP +: TAP];
-        wdata_odd[k*TAP +: TAP] = 3'(k + 1) == win_h ? (pair_q || wide_q ? taps2 : taps)
-                                                     : odd[((k + 1) % LB)*TAP +: TAP];
+        if (bp_q && HR > 0 && k >= HR) begin  // the second block's (HR + window_h <= LB)
+          we_even[k] = rd_q && line_q && 3'(k - HR) < win_h;
+          we_odd[k] = we_even[k];
+          wdata_even[k*TAP +: TAP] = 3'(k + 1 - HR) == win_h ? taps_b
+                                                             : even[((k + 1) % LB)*TAP +: TAP];
+          wdata_odd[k*TAP +: TAP] = 3'(k + 1 - HR) == win_h ? taps2_b
+                                                            : odd[((k + 1) % LB)*TAP +: TAP];
+        end else begin
+          we_even[k] = rd_q && line_q && 3'(k) < win_h && (pair_q || wide_q || !rd_col_q[0]);
+          we_odd[k] = rd_q && line_q && 3'(k) < win_h && (pair_q || wide_q || rd_col_q[0]);
+          wdata_even[k*TAP +: TAP] = 3'(k + 1) == win_h ? taps : even[((k + 1) % LB)*TAP +: TAP];
+          wdata_odd[k*TAP +: TAP] = 3'(k + 1) == win_h ? (pair_q || wide_q ? taps2 : taps)
+                                                       : odd[((k + 1) % LB)*TAP +: TAP];
+        end
       end
       for (int unsigned ky = 0; ky < WH; ky++) begin
-        column[ky*TAP +: TAP] = ky < LB && 3'(ky) != win_h ?
-            (rd_col_q[0] && !wide_q ? odd[(ky % LB)*TAP +: TAP]
-                                    : even[(ky % LB)*TAP +: TAP]) : taps;
-        column2[ky*TAP +: TAP] = ky < LB && 3'(ky) != win_h ? odd[(ky % LB)*TAP +: TAP] : taps2;
+        column[ky*TAP +: TAP] = bp_q && HR > 0 && ky >= HR && 3'(ky - HR) == win_h ? taps_b
+            : ky < LB && 3'(ky) != win_h ? (rd_col_q[0] && !wide_q ? odd[(ky % LB)*TAP +: TAP]
+                                                                  : even[(ky % LB)*TAP +: TAP])
+            : taps;
+        column2[ky*TAP +: TAP] = bp_q && HR > 0 && ky >= HR && 3'(ky - HR) == win_h ? taps2_b
+            : ky < LB && 3'(ky) != win_h ? odd[(ky % LB)*TAP +: TAP] : taps2;
       end
     end
     for (genvar k = 0; k < LB; k++) begin : g_line
@@ -453,12 +483,13 @@ module opu_gemm
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {running_q, done_o, dw_q, rd_q, rd_fire_q, line_q, pair_q, wide_q, rd_load_q} <= '0;
-      {pp_q, pk_q} <= '0;
+      {pp_q, bp_q, pk_q} <= '0;
       rows_on_q <= '0;
       until_q <= '0;
       {rows_left_q, ox_q, row_fm_q, fm_q, entry_q} <= '0;
       {ky_q, rd_ky_q, col_q, col_fm_q, fire_col_q} <= '0;
-      {valid_q, last_q, high_q, pp_d_q, gen_d_q, init_d_q} <= '0;
+      {valid_q, last_q, high_q, pp_d_q, bp_d_q, gen_d_q, init_d_q} <= '0;
+      {n0_q, n1_q, entry2_q} <= '0;
       entry_d_q <= '0;
       {gen_q, operand_q, pending_q, final_q, hold_q} <= '0;
       {param0_q, param1_q} <= '0;
@@ -471,6 +502,10 @@ module opu_gemm
       init_d_q <= {init_d_q[2*(D-1)-1:0], init};
       high_q <= {high_q[D-2:0], `OPU_FIELD(insn_i, GEMM_OPERAND) == opuc_isa_pkg::GEMM_OPERAND_HIGH};
       pp_d_q <= {pp_d_q[D-2:0], pp_q};
+      bp_d_q <= {bp_d_q[D-2:0], bp_q};
+      // The second entry, worked out a stage ahead of its write.
+      entry2_q <= entry_d_q[32*(D-2) +: 32] +
+                  (bp_d_q[D-2] ? (gen_d_q[D-2] ? n1_q : n0_q) : 32'd1);
       gen_d_q <= {gen_d_q[D-2:0], gen_q};
       if (hold_q) begin
         hold_q <= 1'b0;
@@ -488,11 +523,14 @@ module opu_gemm
         gen_q <= !gen_q;
         if (gen_q) param0_q <= 32'(`OPU_FIELD(insn_i, GEMM_PARAM_ADDR));
         else param1_q <= 32'(`OPU_FIELD(insn_i, GEMM_PARAM_ADDR));
+        if (gen_q) n0_q <= (rows * cols) | 32'd1;
+        else n1_q <= (rows * cols) | 32'd1;
         operand_q <= `OPU_FIELD(insn_i, GEMM_OPERAND);
         dw_q <= dw;
         line_q <= dw && line;
         pair_q <= dw && pair;
         pp_q <= pp;
+        bp_q <= dw && bp;
         pk_q <= dw && pk;
         rows_on_q <= rows_on;
         wide_q <= wide;

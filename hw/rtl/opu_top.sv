@@ -154,6 +154,7 @@ module opu_top
   // Buffers.
   logic [2:0]  load_we;
   logic [31:0] load_waddr, fm_raddr, wgt_raddr, param_raddr, acc_raddr, acc_waddr, store_raddr;
+  logic [31:0] acc_pair_waddr;
   logic [31:0] post_fm_raddr, post_param_raddr, post_acc_raddr, post_acc_waddr, post_pool_waddr;
   logic        post_acc_we, post_acc_we2, acc_we2, post_pool_we;
   logic [opu_pkg::ENTRY_BITS-1:0] post_pool_wdata;
@@ -255,7 +256,7 @@ module opu_top
   );
   opu_acc_buffer u_acc (
     .clk_i, .we_i(acc_we), .waddr_i(acc_waddr[opu_pkg::ACC_AW-1:0]), .wdata_i(acc_wdata),
-    .we2_i(acc_we2), .wdata2_i(acc_wdata2),
+    .we2_i(acc_we2), .waddr2_i(acc_pair_waddr[opu_pkg::ACC_AW-1:0]), .wdata2_i(acc_wdata2),
     .raddr_i(acc_raddr[opu_pkg::ACC_AW-1:0]), .rdata_o(acc_rdata), .we_b_i(post_acc_we),
     .waddr_b_i(post_acc_waddr[opu_pkg::ACC_AW-1:0]), .wdata_b_i(post_acc_wdata),
     .we_b2_i(post_acc_we2), .wdata_b2_i(post_acc_wdata2), .we_pool_i(post_pool_we),
@@ -288,7 +289,7 @@ module opu_top
     .wgt_raddr_o(wgt_raddr), .wgt_rdata_i(wgt_rdata), .param_raddr_o(param_raddr),
     .param_rdata_i(param_rdata), .acc_raddr_o(acc_raddr), .acc_rdata_i(acc_rdata),
     .acc_we_o(acc_we), .acc_waddr_o(acc_waddr), .acc_wdata_o(acc_wdata),
-    .acc_we2_o(acc_we2), .acc_wdata2_o(acc_wdata2),
+    .acc_we2_o(acc_we2), .acc_waddr2_o(acc_pair_waddr), .acc_wdata2_o(acc_wdata2),
     .post_fm_raddr_o(post_fm_raddr), .post_fm_rdata_i(post_fm_rdata),
     .post_param_raddr_o(post_param_raddr), .post_param_rdata_i(post_param_rdata),
     .post_acc_raddr_o(post_acc_raddr), .post_acc_rdata_i(post_acc_rdata),

@@ -11,6 +11,8 @@
 // are wired to the lanes, docs/rtl.md). Where the window reads its rows
 // through line buffers, they keep the last rows read (a slot of them a
 // Gemm), and a Gemm with `carry` takes its windows' upper rows from there.
+// Block pairs (init 3 at stride_x 2) take a second channel block, Co lanes
+// on, in the window's rows and line buffers from units.WindowHalfRows().
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -25,7 +27,8 @@ constexpr int64_t kTapRow = 8;  // lanes from one kernel row of a depthwise wind
 bool SameRows(const isa::GemmInsn& a, const isa::GemmInsn& b) {
   return a.line_slot == b.line_slot && a.out_cols == b.out_cols && a.stride_x == b.stride_x &&
          a.stride_y == b.stride_y && a.window_h == b.window_h && a.window_w == b.window_w &&
-         a.lane == b.lane && a.pair_rows == b.pair_rows && a.operand == b.operand;
+         a.lane == b.lane && a.pair_rows == b.pair_rows && a.operand == b.operand &&
+         BlockPairs(a) == BlockPairs(b);
 }
 
 // The line slot's checks: it fits the line buffers, and a carry's rows are
@@ -51,13 +54,16 @@ Status CheckLines(const Machine& m, const isa::GemmInsn& insn, bool lines) {
     if (writer < 0 || m.line_writer[static_cast<size_t>(c)] != writer ||
         !SameRows(m.line_writers[static_cast<size_t>(writer)], insn))
       return m.Fail(Cat("carry: line slot ", insn.line_slot, "'s column ", c,
-                        " does not hold rows of a Gemm with these columns, lanes and window"));
+                        " does not hold rows of a Gemm with these columns, lanes, window and "
+                        "blocks"));
   return OkStatus();
 }
 
 // What the Gemm leaves in the line buffers: each of the window's rows but
 // the last takes the row the Gemm read (or, with carry, held) that many
-// rows before the end; the rest keep theirs.
+// rows before the end; the rest keep theirs. Block pairs: the second
+// block's from buffer WindowHalfRows() on (`read` holds the first block's
+// rows, then the second's).
 void KeepLines(Machine& m, const isa::GemmInsn& insn, const std::vector<int8_t>& read) {
   const int64_t Co = m.units.out_lanes, first = insn.line_slot * m.units.LineSlotColumns();
   const int64_t columns = GemmLineColumns(insn);
@@ -70,13 +76,17 @@ void KeepLines(Machine& m, const isa::GemmInsn& insn, const std::vector<int8_t>&
     return static_cast<size_t>((k * m.units.line_columns + c) * Co);
   };
   std::vector<int8_t> kept(m.line);
-  for (int64_t k = 0; k < insn.window_h; ++k) {
-    const int64_t v = rows + k;  // of the window's rows held, then the rows read
-    for (int64_t c = 0; c < columns; ++c)
-      std::copy_n(v < insn.window_h
-                      ? &m.line[at(v, first + c)]
-                      : &read[static_cast<size_t>(((v - insn.window_h) * columns + c) * Co)],
-                  Co, &kept[at(k, first + c)]);
+  for (int64_t b = 0; b < (BlockPairs(insn) ? 2 : 1); ++b) {
+    const int64_t base = b * m.units.WindowHalfRows();
+    for (int64_t k = 0; k < insn.window_h; ++k) {
+      const int64_t v = rows + k;  // of the window's rows held, then the rows read
+      for (int64_t c = 0; c < columns; ++c)
+        std::copy_n(
+            v < insn.window_h
+                ? &m.line[at(base + v, first + c)]
+                : &read[static_cast<size_t>((((b * rows) + v - insn.window_h) * columns + c) * Co)],
+            Co, &kept[at(base + k, first + c)]);
+    }
   }
   m.line.swap(kept);
 }
@@ -112,6 +122,38 @@ Status CheckPixelPairs(const Machine& m, const isa::GemmInsn& insn) {
   return OkStatus();
 }
 
+// What block pairs need (init 3 at stride_x 2): a depthwise window read
+// through the line buffers a pair of pixels a cycle (an odd width, i8 or
+// u8 bytes, the feature-map buffer's two banks), whose rows fit the lanes
+// below L / 2 and whose second block's rows fit the window's rows and line
+// buffers from WindowHalfRows(); both blocks' lanes in the row; the second
+// block's entries in the accumulator's first two banks, where each bank
+// has two RAMs.
+Status CheckBlockPairs(const Machine& m, const isa::GemmInsn& insn) {
+  const int64_t L = m.units.lanes, Co = m.units.out_lanes, half = m.units.WindowHalfRows();
+  const std::string what = "init is 3 at stride_x 2 (two channel blocks a Gemm)";
+  if (!insn.depthwise || insn.pair_rows)
+    return m.Fail(Cat(what, " takes a depthwise Gemm of one row a channel (pair_rows 0)"));
+  if (!m.units.fm_pairs || !GemmUsesLines(insn, m.units.line_columns) || !GemmReadsPairs(insn))
+    return m.Fail(Cat(what,
+                      " reads a pair of pixels a cycle through the line buffers: i8 or u8 "
+                      "bytes, an odd window width, rows of 2 to ",
+                      m.units.line_columns, " pixels and a feature-map buffer of two banks"));
+  if (insn.operand != isa::GemmInsn::kI8 && insn.operand != isa::GemmInsn::kU8)
+    return m.Fail(Cat(what, " with operand ", insn.operand, ": it takes i8 or u8 bytes"));
+  if ((insn.window_h + 1) * 8 > L / 2 || half + insn.window_h > m.units.line_buffers)
+    return m.Fail(Cat(what, ": a window of ", insn.window_h + 1, " rows; each block's take ", half,
+                      " rows of 8 lanes at most"));
+  if (insn.lane + 2 * Co > L)
+    return m.Fail(Cat(what, ": lane ", insn.lane, " and the ", 2 * Co,
+                      " lanes of both blocks reach past lane ", L - 1));
+  const int64_t end = insn.acc_addr + BlockPairOffset(insn) + insn.out_rows * insn.out_cols;
+  if (end > m.units.AccSumsBank())
+    return m.Fail(Cat(what, ": the second block's entries reach ", end - 1,
+                      "; they lie below the global pool's bank at ", m.units.AccSumsBank()));
+  return OkStatus();
+}
+
 }  // namespace
 
 Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
@@ -123,12 +165,15 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
   // Output pixels in pairs: 2i from the lanes below L / 2, 2i + 1 from those
   // above; depthwise both over pixel 2i's window, dense 2i + 1's own row's
   // lanes below L / 2 meeting the weights L / 2 on.
-  const bool pairs = insn.init == isa::GemmInsn::kPairsFromBias;
+  const bool block_pairs = BlockPairs(insn);
+  const bool pairs = insn.init == isa::GemmInsn::kPairsFromBias && !block_pairs;
   if (pairs) OPUC_RETURN_IF_ERROR(CheckPixelPairs(m, insn));
+  if (block_pairs) OPUC_RETURN_IF_ERROR(CheckBlockPairs(m, insn));
+  const int64_t blocks = block_pairs ? 2 : 1;
   OPUC_RETURN_IF_ERROR(
       m.InRange("acc_addr", insn.acc_addr, pixels, m.units.acc_entries, "accumulator entry"));
   OPUC_RETURN_IF_ERROR(m.InRange("wgt_addr", insn.wgt_addr, 1, m.units.weight_rows, "weight row"));
-  if (insn.init == isa::GemmInsn::kFromBias || pairs)
+  if (insn.init == isa::GemmInsn::kFromBias || insn.init == isa::GemmInsn::kPairsFromBias)
     OPUC_RETURN_IF_ERROR(
         m.InRange("param_addr", insn.param_addr, 1, m.units.param_rows, "param row"));
   // The window each pixel reads from its row p': 1 x 1 but in depthwise mode.
@@ -168,19 +213,21 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
   OPUC_RETURN_IF_ERROR(m.InRange("fm_addr", insn.fm_addr, last_fm - insn.fm_addr + 1,
                                  m.units.fm_rows, "feature-map row"));
   // The rows read as the line buffers take them: Co bytes a column (row j's
-  // channel's), a pair's second column one past the row where it has one.
+  // channel's), a pair's second column one past the row where it has one;
+  // block pairs, the first block's rows, then the second's (Co lanes on).
   const int64_t columns = lines ? GemmLineColumns(insn) : 0;
   std::vector<int8_t> read;
   if (lines && !m.dry) {
-    read.assign(static_cast<size_t>(rows_read * columns * Co), 0);
-    for (int64_t r = 0; r < rows_read; ++r)
-      for (int64_t c = 0; c < columns; ++c) {
-        const int64_t fm_row = insn.fm_addr + r * insn.fm_pitch + c;
-        if (fm_row >= m.units.fm_rows) continue;  // a pair's second past the buffer
-        for (int64_t j = 0; j < Co; ++j)
-          read[static_cast<size_t>((r * columns + c) * Co + j)] =
-              m.fm[static_cast<size_t>(fm_row * L + insn.lane + j / per_channel)];
-      }
+    read.assign(static_cast<size_t>(blocks * rows_read * columns * Co), 0);
+    for (int64_t b = 0; b < blocks; ++b)
+      for (int64_t r = 0; r < rows_read; ++r)
+        for (int64_t c = 0; c < columns; ++c) {
+          const int64_t fm_row = insn.fm_addr + r * insn.fm_pitch + c;
+          if (fm_row >= m.units.fm_rows) continue;  // a pair's second past the buffer
+          for (int64_t j = 0; j < Co; ++j)
+            read[static_cast<size_t>(((b * rows_read + r) * columns + c) * Co + j)] =
+                m.fm[static_cast<size_t>(fm_row * L + insn.lane + b * Co + j / per_channel)];
+        }
   }
   if (m.dry) {
     if (lines) KeepLines(m, insn, read);
@@ -189,64 +236,69 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
   const int8_t* w = &m.weight[static_cast<size_t>(insn.wgt_addr * Co * L)];
   const int64_t scale = insn.operand == isa::GemmInsn::kHigh ? 256 : 1;
   // With carry, window row ky of output row oy is row (oy + 1) stride_y - 1
-  // + ky of the line slot's rows followed by the rows read.
+  // + ky of the line slot's rows followed by the rows read (block b's).
   const int64_t slot = insn.line_slot * m.units.LineSlotColumns();
-  const auto carried = [&](int64_t oy, int64_t ky, int64_t c, int64_t j) -> int8_t {
+  const auto carried = [&](int64_t b, int64_t oy, int64_t ky, int64_t c, int64_t j) -> int8_t {
     const int64_t v = (oy + 1) * insn.stride_y - 1 + ky;
     if (v < insn.window_h)
-      return m.line[static_cast<size_t>((v * m.units.line_columns + slot + c) * Co + j)];
-    return read[static_cast<size_t>(((v - insn.window_h) * columns + c) * Co + j)];
+      return m.line[static_cast<size_t>(
+          ((b * m.units.WindowHalfRows() + v) * m.units.line_columns + slot + c) * Co + j)];
+    return read[static_cast<size_t>(((b * rows_read + v - insn.window_h) * columns + c) * Co + j)];
   };
-  for (int64_t oy = 0; oy < insn.out_rows; ++oy) {
-    for (int64_t ox = 0; ox < insn.out_cols; ++ox) {
-      // A depthwise pair's second reads its first's window on the lanes
-      // L / 2 on.
-      const int64_t origin = pairs && insn.depthwise ? ox - ox % 2 : ox;
-      const int64_t half = pairs && ox % 2 == 1 ? L / 2 : 0;
-      const int64_t row =
-          insn.fm_addr + oy * insn.stride_y * insn.fm_pitch + origin * insn.stride_x * px;
-      const int8_t* x = &m.fm[static_cast<size_t>(row * L)];
-      int64_t* acc = &m.acc[static_cast<size_t>((insn.acc_addr + oy * insn.out_cols + ox) * Co)];
-      const auto value_of = [&](int8_t b) -> int64_t {
-        return insn.operand == isa::GemmInsn::kU8 ? static_cast<uint8_t>(b) : b;
-      };
-      const auto byte = [&](int64_t at) -> int64_t {
-        return whole_i16 ? x[at] * 256 + static_cast<uint8_t>(x[L + at]) : value_of(x[at]);
-      };
-      for (int64_t j = 0; j < Co; ++j) {
-        int64_t sum = 0;
-        if (insn.depthwise) {
-          // Tap (ky, kx)'s byte of plane p (1: an i16's low bytes), from the
-          // line slot and the rows read, or from the rows.
-          const int64_t lane = insn.lane + j / per_channel;
-          const auto tap = [&](int64_t ky, int64_t kx, int64_t p) -> int8_t {
-            if (lines && insn.carry)
-              return carried(oy, ky, (origin * insn.stride_x + kx) * px + p, j);
-            return x[(ky * insn.fm_pitch + kx * px + p) * L + lane];
-          };
-          for (int64_t ky = 0; ky < win_h; ++ky)
-            for (int64_t kx = 0; kx < win_w; ++kx) {
-              const int8_t* wk = &w[j * L + half + ky * tap_row + kx];
-              sum += whole_i16 ? tap(ky, kx, 0) * 256 * wk[0] +
-                                     static_cast<uint8_t>(tap(ky, kx, 1)) * wk[kTapRow / 2]
-                               : value_of(tap(ky, kx, 0)) * wk[0];
-            }
-        } else if (pairs) {
-          for (int64_t l = 0; l < L / 2; ++l) sum += byte(l) * w[j * L + half + l];
-        } else {
-          for (int64_t l = 0; l < L; ++l) sum += byte(l) * w[j * L + l];
+  const int64_t second = block_pairs ? BlockPairOffset(insn) : 0;  // block 1's entries
+  for (int64_t b = 0; b < blocks; ++b)
+    for (int64_t oy = 0; oy < insn.out_rows; ++oy) {
+      for (int64_t ox = 0; ox < insn.out_cols; ++ox) {
+        // A depthwise pair's second reads its first's window on the lanes
+        // L / 2 on; so does a block pair's second block.
+        const int64_t origin = pairs && insn.depthwise ? ox - ox % 2 : ox;
+        const int64_t half = (pairs && ox % 2 == 1) || b == 1 ? L / 2 : 0;
+        const int64_t row =
+            insn.fm_addr + oy * insn.stride_y * insn.fm_pitch + origin * insn.stride_x * px;
+        const int8_t* x = &m.fm[static_cast<size_t>(row * L)];
+        const int64_t entry = insn.acc_addr + b * second + oy * insn.out_cols + ox;
+        int64_t* acc = &m.acc[static_cast<size_t>(entry * Co)];
+        const auto value_of = [&](int8_t v) -> int64_t {
+          return insn.operand == isa::GemmInsn::kU8 ? static_cast<uint8_t>(v) : v;
+        };
+        const auto byte = [&](int64_t at) -> int64_t {
+          return whole_i16 ? x[at] * 256 + static_cast<uint8_t>(x[L + at]) : value_of(x[at]);
+        };
+        for (int64_t j = 0; j < Co; ++j) {
+          int64_t sum = 0;
+          if (insn.depthwise) {
+            // Tap (ky, kx)'s byte of plane p (1: an i16's low bytes), from the
+            // line slot and the rows read, or from the rows.
+            const int64_t lane = insn.lane + b * Co + j / per_channel;
+            const auto tap = [&](int64_t ky, int64_t kx, int64_t p) -> int8_t {
+              if (lines && insn.carry)
+                return carried(b, oy, ky, (origin * insn.stride_x + kx) * px + p, j);
+              return x[(ky * insn.fm_pitch + kx * px + p) * L + lane];
+            };
+            for (int64_t ky = 0; ky < win_h; ++ky)
+              for (int64_t kx = 0; kx < win_w; ++kx) {
+                const int8_t* wk = &w[j * L + half + ky * tap_row + kx];
+                sum += whole_i16 ? tap(ky, kx, 0) * 256 * wk[0] +
+                                       static_cast<uint8_t>(tap(ky, kx, 1)) * wk[kTapRow / 2]
+                                 : value_of(tap(ky, kx, 0)) * wk[0];
+              }
+          } else if (pairs) {
+            for (int64_t l = 0; l < L / 2; ++l) sum += byte(l) * w[j * L + half + l];
+          } else {
+            for (int64_t l = 0; l < L; ++l) sum += byte(l) * w[j * L + l];
+          }
+          const int64_t start = insn.init == isa::GemmInsn::kAccumulate ? acc[j]
+                                : insn.init == isa::GemmInsn::kFromZero ? 0
+                                : b == 1 ? m.SecondBias(insn.param_addr, j)
+                                         : m.Bias(insn.param_addr, j);
+          const int64_t value = start + sum * scale;
+          if (value < kAccMin || value > kAccMax)
+            return m.Fail(Cat("accumulator entry ", entry, " lane ", j, " reaches ", value,
+                              ", outside 48 bits"));
+          acc[j] = value;
         }
-        const int64_t start = insn.init == isa::GemmInsn::kAccumulate ? acc[j]
-                              : insn.init == isa::GemmInsn::kFromZero ? 0
-                                                                      : m.Bias(insn.param_addr, j);
-        const int64_t value = start + sum * scale;
-        if (value < kAccMin || value > kAccMax)
-          return m.Fail(Cat("accumulator entry ", insn.acc_addr + oy * insn.out_cols + ox, " lane ",
-                            j, " reaches ", value, ", outside 48 bits"));
-        acc[j] = value;
       }
     }
-  }
   if (lines) KeepLines(m, insn, read);
   m.counters.gemm_issues += pairs ? pixels / 2 : pixels;
   return OkStatus();

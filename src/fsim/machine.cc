@@ -35,6 +35,13 @@ int32_t Machine::Bias(int64_t row, int64_t lane) const {
                               static_cast<uint32_t>(p[3]) << 24);
 }
 
+int32_t Machine::SecondBias(int64_t row, int64_t lane) const {
+  const uint8_t* p = &param[static_cast<size_t>((row * units.out_lanes + lane) * 8 + 4)];
+  return static_cast<int32_t>(static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
+                              static_cast<uint32_t>(p[2]) << 16 |
+                              static_cast<uint32_t>(p[3]) << 24);
+}
+
 int32_t Machine::Multiplier(int64_t row, int64_t lane) const {
   const uint8_t* p = &param[static_cast<size_t>((row * units.out_lanes + lane) * 8 + 4)];
   return static_cast<int16_t>(static_cast<uint16_t>(p[0] | p[1] << 8));

@@ -62,6 +62,9 @@ struct Machine {
   }
 
   int32_t Bias(int64_t row, int64_t lane) const;
+  /// Bytes 4 to 7 as an i32: a block pair's second block's bias (its
+  /// Gemm's param row only; Output reads M and S there).
+  int32_t SecondBias(int64_t row, int64_t lane) const;
   int32_t Multiplier(int64_t row, int64_t lane) const;
   int Shift(int64_t row, int64_t lane) const;
   int Alpha(int64_t row, int64_t lane) const;  ///< Byte 7: prelu's slope, i8.

@@ -35,8 +35,10 @@ void AccessesOfGemm(const isa::GemmInsn& i, std::vector<BufferAccess>& list) {
             ((i.out_cols - 1) * i.stride_x + win_w) * px, false);
   }
   Add(list, OnChip::kWeight, i.wgt_addr, 1, false);
-  if (i.init == 1) Add(list, OnChip::kParam, i.param_addr, 1, false);
+  if (i.init == isa::GemmInsn::kFromBias || i.init == isa::GemmInsn::kPairsFromBias)
+    Add(list, OnChip::kParam, i.param_addr, 1, false);
   Add(list, OnChip::kAccumulator, i.acc_addr, pixels, true);
+  if (BlockPairs(i)) Add(list, OnChip::kAccumulator, i.acc_addr + BlockPairOffset(i), pixels, true);
 }
 
 void AccessesOfStore(const isa::StoreInsn& i, const OpuBufferUnits& units,

@@ -60,7 +60,8 @@ std::vector<ProgramStep> StepParts(const Program& program, const ProgramStep& st
 uint32_t InstructionVersion(const isa::Instruction& insn) {
   if (std::holds_alternative<isa::FenceInsn>(insn)) return kRunsVersion;
   if (const auto* gemm = std::get_if<isa::GemmInsn>(&insn))
-    return gemm->init == isa::GemmInsn::kPairsFromBias
+    return BlockPairs(*gemm) ? kBlockPairsVersion
+           : gemm->init == isa::GemmInsn::kPairsFromBias
                ? (!gemm->depthwise       ? kDensePairsVersion
                   : FiveWidePairs(*gemm) ? kPackedPairsVersion
                                          : kWindowPairsVersion)
@@ -80,7 +81,8 @@ uint32_t InstructionVersion(const isa::Instruction& insn) {
 std::string VersionReason(const isa::Instruction& insn) {
   std::string fields;
   if (const auto* gemm = std::get_if<isa::GemmInsn>(&insn))
-    fields = gemm->init == isa::GemmInsn::kPairsFromBias
+    fields = BlockPairs(*gemm) ? "init PairsFromBias at stride_x 2 needs"
+             : gemm->init == isa::GemmInsn::kPairsFromBias
                  ? (!gemm->depthwise       ? "init PairsFromBias on a dense Gemm needs"
                     : FiveWidePairs(*gemm) ? "init PairsFromBias over 5 rows of 6 columns needs"
                                            : "init PairsFromBias needs")

@@ -97,9 +97,10 @@ TEST_CASE("dense output pixels in pairs: refused at stride 2, over an i16, from 
   g.stride_x = 2;
   g.out_cols = 4;
   b.Add(g, true);
+  // At stride_x 2, init 3 is two channel blocks of a depthwise window.
   CHECK(b.Run().message() ==
-        "instruction 3 (Gemm): init is 3 (output pixels in pairs) with stride_x 2: pairs are two "
-        "neighbouring pixels, stride_x 1");
+        "instruction 3 (Gemm): init is 3 at stride_x 2 (two channel blocks a Gemm) takes a "
+        "depthwise Gemm of one row a channel (pair_rows 0)");
   PairsBench high;
   Setup(high, true);
   g = Pointwise(GemmInsn::kPairsFromBias);

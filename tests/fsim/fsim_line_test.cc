@@ -159,7 +159,7 @@ TEST_CASE("line slots: a carry without the rows, a slot past the buffers, no lin
     b.Add(Window(8, 4, 2, 2, 1, 4, 1, true));
     CHECK(b.Run().message() ==
           "instruction 5 (Gemm): carry: line slot 1's column 64 does not hold rows of a Gemm "
-          "with these columns, lanes and window");
+          "with these columns, lanes, window and blocks");
   }
   SUBCASE("a slot's rows past the line buffers") {
     LineBench b;
@@ -226,7 +226,7 @@ TEST_CASE(
   RunAndCheck(b, 4, 8, [](int64_t y, int64_t x) { return 9 * (y + x + 2); });
 }
 
-TEST_CASE("output pixels in pairs: refused over an odd row, from an odd entry, at stride 2") {
+TEST_CASE("output pixels in pairs: refused over an odd row, from an odd entry, at stride 3") {
   LineBench b;
   Setup(b, 6, 10);
   GemmInsn pairs = Window(0, 10, 4, 7, 1, 0, 0, false);
@@ -238,11 +238,11 @@ TEST_CASE("output pixels in pairs: refused over an odd row, from an odd entry, a
         "be even");
   LineBench strided;
   Setup(strided, 6, 10);
-  pairs.out_cols = 4;
-  pairs.stride_x = 2;
+  pairs.out_cols = 2;
+  pairs.stride_x = 3;  // (at stride_x 2, init 3 is two channel blocks: fsim_block_pairs_test.cc)
   strided.Add(pairs);
   CHECK(strided.Run().message() ==
-        "instruction 2 (Gemm): init is 3 (output pixels in pairs) with stride_x 2: pairs are two "
+        "instruction 2 (Gemm): init is 3 (output pixels in pairs) with stride_x 3: pairs are two "
         "neighbouring pixels, stride_x 1");
 }
 

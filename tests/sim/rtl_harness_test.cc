@@ -347,6 +347,49 @@ TEST_CASE("output pixels in pairs: the window reads a pair of pixels a cycle at 
   CHECK(PairsCycles(64, true, 5) - PairsCycles(32, true, 5) == 5 * 32 / 2);
 }
 
+// The cycles of `gemms` depthwise Gemms of a 3x3 kernel at stride 2 over
+// an output row of `cols` pixels on opu1024, each of one channel block or,
+// with `block_pairs`, of two (init PairsFromBias at stride_x 2); their
+// entries in the accumulator's two banks by turns.
+int64_t StrideTwoCycles(int64_t gemms, int64_t cols, bool block_pairs, GemmInsn* last) {
+  std::vector<Word> words;
+  for (int64_t g = 0; g < gemms; ++g) {
+    GemmInsn gemm;
+    gemm.depthwise = true;
+    gemm.window_h = gemm.window_w = 2;
+    gemm.fm_pitch = 512;
+    gemm.out_rows = 1;
+    gemm.out_cols = cols;
+    gemm.stride_y = gemm.stride_x = 2;
+    gemm.init = block_pairs ? GemmInsn::kPairsFromBias : GemmInsn::kFromBias;
+    gemm.acc_addr = g % 2 == 0 ? 0 : 2730;
+    words.push_back(W(gemm));
+    *last = gemm;
+  }
+  std::vector<uint8_t> dram(64);
+  RtlStats stats;
+  const Status run = RunRtl(*HwConfigPreset("opu1024"), words, dram, &stats);
+  REQUIRE_MESSAGE(run.ok(), run.ToString());
+  CHECK(stats.counters.gemm_issues == gemms * cols);  // both blocks of a pixel one issue
+  return stats.cycles;
+}
+
+TEST_CASE("block pairs: two channel blocks of a stride-2 window in the cycles of one") {
+  // An output row of 16 pixels at stride 2 reads 33 input pixels a row, a
+  // pair a cycle: 17; the window's 3 rows, the window's register and the
+  // cycle before the next Gemm: 3 x 17 + 2 = 53 a Gemm, of one block or of
+  // two. GemmBackToBackCycles (the estimator's and mapping_bound.h's) says
+  // the same.
+  const int64_t line = HwConfigPreset("opu1024")->ipa.depthwise_line;
+  for (bool block_pairs : {false, true}) {
+    CAPTURE(block_pairs);
+    GemmInsn gemm;
+    const int64_t four = StrideTwoCycles(4, 16, block_pairs, &gemm);
+    CHECK(StrideTwoCycles(8, 16, block_pairs, &gemm) - four == 4 * 53);
+    CHECK(GemmBackToBackCycles(gemm, line) == 53);
+  }
+}
+
 // The cycles of `gemms` Gemms of `pixels` pixels each on opu1024, all
 // adding to entries 0 to pixels - 1, from the program's start to its end.
 int64_t BackToBackCycles(int64_t gemms, int64_t pixels) {

@@ -38,6 +38,10 @@ struct OpuBufferUnits {
   /// Columns from one Gemm.line_slot to the next: an eighth of the line
   /// buffers, even (the buffers keep even and odd columns in two banks).
   int64_t LineSlotColumns() const { return line_columns / 16 * 2; }
+  /// The window's rows from a pair's first pixel's (or a block pair's
+  /// first block's) to its second's: half the window's rows, which are
+  /// one more than the line buffers (hw/rtl's WIN_ROWS / 2).
+  int64_t WindowHalfRows() const { return (line_buffers + 1) / 2; }
 
   /// The accumulator's three banks in the RTL (docs/rtl.md), each one block
   /// RAM a side may hold alone: [0, AccBank1()) and [AccBank1(),
@@ -169,11 +173,23 @@ inline int64_t WindowRowsRead(const isa::GemmInsn& g) {
   return g.carry ? g.out_rows * g.stride_y : g.window_h + 1 + (g.out_rows - 1) * g.stride_y;
 }
 
+/// Whether `g` takes two channel blocks of a stride-2 depthwise window in
+/// one Gemm (init PairsFromBias at stride_x 2; docs/isa.md, "Block pairs";
+/// format version 16): rows j read lanes `lane + j` and `lane + Co + j`,
+/// the adder tree's halves sum the two blocks.
+inline bool BlockPairs(const isa::GemmInsn& g) {
+  return g.init == isa::GemmInsn::kPairsFromBias && g.stride_x == 2;
+}
+/// The entries from a block pair's first block's pixel to its second's:
+/// the pixels rounded up to odd, so that a pixel's two entries lie in the
+/// accumulator's two RAMs of a bank and are written in one cycle.
+inline int64_t BlockPairOffset(const isa::GemmInsn& g) { return (g.out_rows * g.out_cols) | 1; }
+
 /// Whether `g` takes a 5-wide depthwise kernel's output pixels in pairs:
 /// a window of 5 rows of 6 columns (docs/isa.md; format version 15).
 inline bool FiveWidePairs(const isa::GemmInsn& g) {
-  return g.depthwise && g.init == isa::GemmInsn::kPairsFromBias && g.window_h == 4 &&
-         g.window_w == 5;
+  return g.depthwise && g.init == isa::GemmInsn::kPairsFromBias && g.stride_x == 1 &&
+         g.window_h == 4 && g.window_w == 5;
 }
 
 /// Lanes from one kernel row of a depthwise Gemm's window to the next
@@ -200,7 +216,8 @@ inline int64_t WindowGemmCycles(const isa::GemmInsn& gemm, int64_t line_columns)
   const int64_t row_pixels = WindowRowPixels(gemm);
   // In pairs, a pair read a cycle up to the last pair's: (window_w rounded
   // down to even + out_cols) / 2 a row.
-  if (GemmUsesLines(gemm, line_columns) && gemm.init == isa::GemmInsn::kPairsFromBias)
+  if (GemmUsesLines(gemm, line_columns) && gemm.init == isa::GemmInsn::kPairsFromBias &&
+      !BlockPairs(gemm))
     return WindowRowsRead(gemm) * ((gemm.window_w & ~int64_t{1}) + gemm.out_cols) / 2 + 1;
   if (GemmUsesLines(gemm, line_columns))
     return WindowRowsRead(gemm) * (GemmReadsPairs(gemm) ? (row_pixels + 1) / 2 : row_pixels) + 1;
@@ -213,7 +230,7 @@ inline int64_t WindowGemmCycles(const isa::GemmInsn& gemm, int64_t line_columns)
 inline int64_t GemmBackToBackCycles(const isa::GemmInsn& gemm, int64_t line_columns) {
   if (gemm.depthwise) return WindowGemmCycles(gemm, line_columns) + 1;
   const int64_t pixels = gemm.out_rows * gemm.out_cols;
-  return (gemm.init == isa::GemmInsn::kPairsFromBias ? pixels / 2 : pixels) + 1;
+  return (gemm.init == isa::GemmInsn::kPairsFromBias ? pixels / 2 : pixels) + 1;  // (stride_x 1)
 }
 
 /// DRAM bytes a Store writes: its pixel's lanes (StorePixelLanes) per

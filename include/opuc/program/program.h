@@ -44,10 +44,11 @@ namespace opuc {
 /// steps of several groups (an OpuStep's groups, a Fence), version 14 a
 /// Store of several blocks of pixel pairs (extra_blocks with pair),
 /// version 15 packed window pairs (a depthwise Gemm's PairsFromBias over 5
-/// rows of 6 columns, its rows 6 lanes apart: docs/isa.md); a
+/// rows of 6 columns, its rows 6 lanes apart: docs/isa.md), version 16
+/// block pairs (a stride-2 depthwise Gemm of two channel blocks); a
 /// program is written as the oldest version that holds it, so that older
 /// readers still take what they can run.
-inline constexpr uint32_t kProgramVersion = 15;
+inline constexpr uint32_t kProgramVersion = 16;
 /// The first version whose activations may be folded.
 inline constexpr uint32_t kInputFoldVersion = 2;
 /// The first version whose activations may have compact pixels.
@@ -81,6 +82,9 @@ inline constexpr uint32_t kStorePairBlocksVersion = 14;
 /// The first version whose depthwise pairs may take a 5-row window's
 /// rows 6 lanes apart (packed rows).
 inline constexpr uint32_t kPackedPairsVersion = 15;
+/// The first version whose stride-2 depthwise Gemms may take two channel
+/// blocks (init PairsFromBias at stride_x 2).
+inline constexpr uint32_t kBlockPairsVersion = 16;
 
 /// The oldest program format version whose instructions may do what
 /// `insn` does: a Gemm that keeps its rows in a line slot other than the
@@ -90,8 +94,8 @@ inline constexpr uint32_t kPackedPairsVersion = 15;
 /// pairs kWindowPairsVersion (over 5 rows of 6 columns
 /// kPackedPairsVersion), a dense one kDensePairsVersion, a Store into
 /// the feature-map buffer kStoreToFmVersion, a Fence kRunsVersion, a
-/// Store of several blocks of pixel pairs kStorePairBlocksVersion,
-/// anything else 1.
+/// Store of several blocks of pixel pairs kStorePairBlocksVersion, a
+/// Gemm of two channel blocks kBlockPairsVersion, anything else 1.
 uint32_t InstructionVersion(const isa::Instruction& insn);
 /// Why `insn` needs InstructionVersion(insn): "interleave needs format
 /// version 9" ("" for version 1).
