@@ -12,8 +12,8 @@
 // others. Banks 0 and 1 are each two block RAMs of one write and one read
 // port (opu_sdp_ram.sv), their even and odd entries, so that a side writes
 // a pair of entries e and e + 1 (e even) in one cycle (the array's we2_i:
-// wdata2_i at waddr2_i, e + 1, or in block pairs an entry of the other
-// parity further on; the post side's we_b2_i at waddr_b_i + 1), and the
+// wdata2_i at waddr2_i, e + 1, or in block pairs the other bank's entry
+// at e's offset; the post side's we_b2_i at waddr_b_i + 1), and the
 // post side reads one (rdata_b2_o: raddr_b_i + 1); bank 2 is one. A third post-side port writes a 2x2 pool tail's pooled entry into
 // a RAM the other two leave alone that cycle. The store reads only an entry's low 16 bits a lane (opu_store),
 // from a copy of those beside each RAM: banks 0 and 1 at one offset, so

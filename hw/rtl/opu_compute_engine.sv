@@ -83,7 +83,7 @@ module opu_compute_engine
 
   // c + a (b's bits from..from + 4) for counts of a few bits, in adders
   // rather than a DSP slice.
-  function automatic logic [EW-1:0] mul_add(input logic [10:0] a, input logic [9:0] b,
+  function automatic logic [EW-1:0] mul_add(input logic [9:0] a, input logic [9:0] b,
                                             input logic [EW-1:0] c, input int unsigned from);
     mul_add = c;
     for (int unsigned i = from; i < from + 5; i++)
@@ -93,38 +93,38 @@ module opu_compute_engine
   function automatic span_t footprint(input opu_pkg::word_t w);
     logic [EW-1:0] a, b;
     logic bp;
-    logic [10:0] r;
     bp = 1'b0;
-    r = '0;
     unique case (`OPU_FIELD(w, OPCODE))
       opuc_isa_pkg::OP_GEMM: begin
-        // Block pairs (init 3 at stride_x 2) write n = pixels | 1 on too:
-        // up to 2 pixels + 1 entries.
+        // Block pairs (init 3 at stride_x 2) write the other bank at the
+        // same offset too: the span from bank 0's entry to bank 1's end.
         bp = `OPU_FIELD(w, GEMM_INIT) == opuc_isa_pkg::GEMM_INIT_PAIRS_FROM_BIAS &&
              `OPU_FIELD(w, GEMM_STRIDE_X) == 4'd2;
-        r = 11'(`OPU_FIELD(w, GEMM_OUT_ROWS)) << bp;
         a = EW'(`OPU_FIELD(w, GEMM_ACC_ADDR));
-        footprint = {a, mul_add(r, 10'(`OPU_FIELD(w, GEMM_OUT_COLS)), a + EW'(bp), 0),
-                     mul_add(r, 10'(`OPU_FIELD(w, GEMM_OUT_COLS)), '0, 5),
+        b = a;
+        if (bp && a >= EW'(opu_pkg::ACC_BANK1)) a = a - EW'(opu_pkg::ACC_BANK1);
+        if (bp) b = a + EW'(opu_pkg::ACC_BANK1);
+        footprint = {a, mul_add(10'(`OPU_FIELD(w, GEMM_OUT_ROWS)), 10'(`OPU_FIELD(w, GEMM_OUT_COLS)), b, 0),
+                     mul_add(10'(`OPU_FIELD(w, GEMM_OUT_ROWS)), 10'(`OPU_FIELD(w, GEMM_OUT_COLS)), '0, 5),
                      (3*EW)'(0)};
       end
       opuc_isa_pkg::OP_POOL: begin
         a = EW'(`OPU_FIELD(w, POOL_SRC_ADDR));
         b = EW'(`OPU_FIELD(w, POOL_DST_ADDR));
-        footprint = {a, mul_add(11'(`OPU_FIELD(w, POOL_SRC_ROWS)), 10'(`OPU_FIELD(w, POOL_SRC_COLS)), a, 0),
-                     mul_add(11'(`OPU_FIELD(w, POOL_SRC_ROWS)), 10'(`OPU_FIELD(w, POOL_SRC_COLS)), '0, 5),
-                     b, mul_add(11'(`OPU_FIELD(w, POOL_OUT_ROWS)), 10'(`OPU_FIELD(w, POOL_OUT_COLS)), b, 0),
-                     mul_add(11'(`OPU_FIELD(w, POOL_OUT_ROWS)), 10'(`OPU_FIELD(w, POOL_OUT_COLS)), '0, 5)};
+        footprint = {a, mul_add(10'(`OPU_FIELD(w, POOL_SRC_ROWS)), 10'(`OPU_FIELD(w, POOL_SRC_COLS)), a, 0),
+                     mul_add(10'(`OPU_FIELD(w, POOL_SRC_ROWS)), 10'(`OPU_FIELD(w, POOL_SRC_COLS)), '0, 5),
+                     b, mul_add(10'(`OPU_FIELD(w, POOL_OUT_ROWS)), 10'(`OPU_FIELD(w, POOL_OUT_COLS)), b, 0),
+                     mul_add(10'(`OPU_FIELD(w, POOL_OUT_ROWS)), 10'(`OPU_FIELD(w, POOL_OUT_COLS)), '0, 5)};
       end
       opuc_isa_pkg::OP_AVERAGE: begin
         a = EW'(`OPU_FIELD(w, AVERAGE_ACC_ADDR));
         if (`OPU_FIELD(w, AVERAGE_ROWS) == '0 || `OPU_FIELD(w, AVERAGE_COLS) == '0)
           footprint = {a, a, (4*EW)'(0)};
         else  // a + (rows - 1) pitch + cols
-          footprint = {a, mul_add(11'(`OPU_FIELD(w, AVERAGE_ROWS)), 10'(`OPU_FIELD(w, AVERAGE_PITCH)),
+          footprint = {a, mul_add(10'(`OPU_FIELD(w, AVERAGE_ROWS)), 10'(`OPU_FIELD(w, AVERAGE_PITCH)),
                                   a + EW'(`OPU_FIELD(w, AVERAGE_COLS)) -
                                       EW'(`OPU_FIELD(w, AVERAGE_PITCH)), 0),
-                       mul_add(11'(`OPU_FIELD(w, AVERAGE_ROWS)), 10'(`OPU_FIELD(w, AVERAGE_PITCH)),
+                       mul_add(10'(`OPU_FIELD(w, AVERAGE_ROWS)), 10'(`OPU_FIELD(w, AVERAGE_PITCH)),
                                '0, 5),
                        (3*EW)'(0)};
       end

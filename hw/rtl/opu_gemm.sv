@@ -71,8 +71,8 @@
 // rows HR on hold a second channel block's (the CO bytes after the
 // first's: line buffers HR on, its taps wired alike), the tree's halves
 // sum the two blocks, and the second's sums, from the biases in bytes 4 to
-// 7 of the param row's lanes, go to entry n on from the first's, n the
-// pixels rounded up to odd (the bank's other RAM: acc_waddr2_o).
+// 7 of the param row's lanes, go to the other of the accumulator's first
+// two banks at the same offset (acc_waddr2_o: ACC_BANK1 on or back).
 `include "opu_field.svh"
 module opu_gemm
 (
@@ -95,7 +95,7 @@ module opu_gemm
   output logic [31:0]           acc_waddr_o,
   output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata_o,
   output logic                  acc_we2_o,     // and acc_wdata2_o at acc_waddr2_o
-  output logic [31:0]           acc_waddr2_o,  // acc_waddr_o + 1, or + n in block pairs
+  output logic [31:0]           acc_waddr2_o,  // acc_waddr_o + 1, or the other bank's
   output logic [opu_pkg::ENTRY_BITS-1:0] acc_wdata2_o,
   output logic [63:0]           issues_o
 );
@@ -116,7 +116,6 @@ module opu_gemm
   logic [32*D-1:0] entry_d_q;
   logic        gen_q;                   // the running Gemm's
   logic [31:0] param0_q, param1_q;      // each gen's param row
-  logic [31:0] n0_q, n1_q;              // each gen's block pairs' entry offset
   logic [31:0] entry2_q;                // the written pixel's second entry
   logic [1:0]  operand_q;               // the IPA's stage-0 pixel's operand mode
   logic [1:0]  pending_q;               // Gemms started and not done
@@ -489,7 +488,7 @@ module opu_gemm
       {rows_left_q, ox_q, row_fm_q, fm_q, entry_q} <= '0;
       {ky_q, rd_ky_q, col_q, col_fm_q, fire_col_q} <= '0;
       {valid_q, last_q, high_q, pp_d_q, bp_d_q, gen_d_q, init_d_q} <= '0;
-      {n0_q, n1_q, entry2_q} <= '0;
+      entry2_q <= '0;
       entry_d_q <= '0;
       {gen_q, operand_q, pending_q, final_q, hold_q} <= '0;
       {param0_q, param1_q} <= '0;
@@ -504,8 +503,10 @@ module opu_gemm
       pp_d_q <= {pp_d_q[D-2:0], pp_q};
       bp_d_q <= {bp_d_q[D-2:0], bp_q};
       // The second entry, worked out a stage ahead of its write.
-      entry2_q <= entry_d_q[32*(D-2) +: 32] +
-                  (bp_d_q[D-2] ? (gen_d_q[D-2] ? n1_q : n0_q) : 32'd1);
+      entry2_q <= !bp_d_q[D-2] ? entry_d_q[32*(D-2) +: 32] + 32'd1
+                : entry_d_q[32*(D-2) +: 32] < opu_pkg::ACC_BANK1
+                    ? entry_d_q[32*(D-2) +: 32] + opu_pkg::ACC_BANK1
+                    : entry_d_q[32*(D-2) +: 32] - opu_pkg::ACC_BANK1;
       gen_d_q <= {gen_d_q[D-2:0], gen_q};
       if (hold_q) begin
         hold_q <= 1'b0;
@@ -523,8 +524,6 @@ module opu_gemm
         gen_q <= !gen_q;
         if (gen_q) param0_q <= 32'(`OPU_FIELD(insn_i, GEMM_PARAM_ADDR));
         else param1_q <= 32'(`OPU_FIELD(insn_i, GEMM_PARAM_ADDR));
-        if (gen_q) n0_q <= (rows * cols) | 32'd1;
-        else n1_q <= (rows * cols) | 32'd1;
         operand_q <= `OPU_FIELD(insn_i, GEMM_OPERAND);
         dw_q <= dw;
         line_q <= dw && line;

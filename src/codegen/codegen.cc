@@ -179,6 +179,7 @@ Expected<StepPlan> PlanSteps(const Graph& graph, const HwPartition& partition, c
     codegen::ChooseDepthwiseWindow(g, hw, units);
     g.i16_whole = options.whole_i16 && codegen::ReadsI16Whole(g, units);
     g.window_pairs = options.window_pairs && codegen::UsesWindowPairs(g, units);
+    g.block_pairs = options.block_pairs && codegen::UsesBlockPairs(g, units);
     ready.push_back({d.step,
                      std::move(g),
                      {},

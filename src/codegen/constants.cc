@@ -21,7 +21,8 @@ void PutLe(std::vector<uint8_t>& blob, size_t at, uint64_t value, int bytes) {
 // kernel rows from r x window_rows, output j's tap (ky, kx) of them on
 // lane 8 ky + kx (Gemm.depthwise), and on lane 8 ky + kx + 4 too for an
 // i16 read whole (its low bytes'), or in pairs on L / 2 + 8 ky + kx + 1
-// (packed pairs: 6 ky, WindowTapRowOf).
+// (packed pairs: 6 ky, WindowTapRowOf); with block pairs, an even block's
+// rows hold the next block's taps on L / 2 + 8 ky + kx.
 void PackWindowRows(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u,
                     int64_t ob, uint8_t* weights) {
   const int64_t L = u.lanes, Co = u.out_lanes, tap_row = WindowTapRowOf(g, u);
@@ -36,6 +37,10 @@ void PackWindowRows(const InnerProductGroup& g, const Tiling& t, const OpuBuffer
             w[j * L + ky * tap_row + plane * kTapRow / 2 + kx] = weight;
             // In pairs, pixel 2i + 1's: its window a column on.
             if (g.window_pairs) w[j * L + L / 2 + ky * tap_row + kx + 1] = weight;
+            const int64_t next = (ob + 1) * Co + j;  // block pairs: the second block's
+            if (g.block_pairs && ob % 2 == 0 && next < g.out_c)
+              w[j * L + L / 2 + ky * tap_row + kx] =
+                  static_cast<uint8_t>(g.Weight(next, ky0 + ky, kx, 0));
           }
   }
 }
@@ -94,7 +99,7 @@ ConstantPlacement PackConstants(const InnerProductGroup& g, const Tiling& t,
   WriteWeightRows(g, t, u, blob.data() + at.weights);
   Align(blob, align);
   at.params = static_cast<int64_t>(blob.size());
-  blob.resize(blob.size() + static_cast<size_t>(t.out_blocks * Co * 8), 0);
+  blob.resize(blob.size() + static_cast<size_t>(ResidentParamRows(g, t.out_blocks) * Co * 8), 0);
   for (int64_t o = 0; o < g.out_c; ++o) {
     const auto lane = static_cast<size_t>(at.params + o * 8);
     PutLe(blob, lane, static_cast<uint32_t>(g.bias[static_cast<size_t>(o)]), 4);
@@ -104,6 +109,16 @@ ConstantPlacement PackConstants(const InnerProductGroup& g, const Tiling& t,
     if (!g.alpha.empty())
       PutLe(blob, lane + 7, static_cast<uint8_t>(g.alpha[static_cast<size_t>(o)]), 1);
   }
+  // Block pairs: after the blocks' rows, a row per pair of blocks 2k and
+  // 2k + 1, lane j the biases of both (bytes 0-3, 4-7: Gemm block pairs).
+  for (int64_t k = 0; g.block_pairs && 2 * k + 1 < t.out_blocks; ++k)
+    for (int64_t j = 0; j < Co; ++j)
+      for (int64_t half = 0; half < 2; ++half) {
+        const int64_t o = (2 * k + half) * Co + j;
+        if (o >= g.out_c) continue;
+        PutLe(blob, static_cast<size_t>(at.params + ((t.out_blocks + k) * Co + j) * 8 + 4 * half),
+              static_cast<uint32_t>(g.bias[static_cast<size_t>(o)]), 4);
+      }
   if (!g.table.empty()) {
     Align(blob, align);
     at.table = static_cast<int64_t>(blob.size());

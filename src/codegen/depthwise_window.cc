@@ -28,6 +28,19 @@ bool UsesWindowPairs(const InnerProductGroup& g, const OpuBufferUnits& u) {
          g.in_format != DType::kI16 && !g.i16_whole && u.fm_pairs && u.line_columns > 1;
 }
 
+bool UsesBlockPairs(const InnerProductGroup& g, const OpuBufferUnits& u) {
+  const int64_t blocks = (g.out_c + u.out_lanes - 1) / u.out_lanes;
+  return g.window_rows >= g.kh && g.kh * kTapRow <= u.lanes / 2 &&
+         g.kh - 1 + u.WindowHalfRows() <= u.line_buffers && g.kw % 2 == 1 && g.sx == 2 &&
+         g.multiplier == 1 && g.in_format != DType::kI16 && !g.i16_whole && u.fm_pairs &&
+         u.line_columns > 1 && u.lanes % (2 * u.out_lanes) == 0 && blocks >= 2 &&
+         blocks + blocks / 2 <= u.param_rows;
+}
+
+int64_t ResidentParamRows(const InnerProductGroup& g, int64_t out_blocks) {
+  return out_blocks + (g.block_pairs ? out_blocks / 2 : 0);
+}
+
 bool PacksWindowRows(const InnerProductGroup& g, const OpuBufferUnits& u) {
   return g.kh == 5 && g.kw == 5 && g.kh * kTapRow > u.lanes / 2 &&
          g.kh * kPackedTapRow <= u.lanes / 2;

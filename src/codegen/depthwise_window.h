@@ -45,6 +45,19 @@ int64_t DepthwiseWindowRows(const HwConfig& hw, int64_t lanes, int64_t kw);
 /// plane pass neither), line buffers and the feature-map buffer's pairs.
 bool UsesWindowPairs(const InnerProductGroup& g, const OpuBufferUnits& u);
 
+/// Whether `g`'s stride-2 depthwise Gemms can take two channel blocks each
+/// on `u` (block pairs: Gemm.init PairsFromBias at stride_x 2; sets
+/// nothing): the window mapping in one Gemm a tile, the kernel's rows in
+/// half the lanes and in half the window's rows and line buffers, an odd
+/// width (a pair of pixels a read), one row a channel, bytes, line buffers
+/// and the feature-map buffer's pairs, more than one output block, and
+/// every block's param row and a bias-pair row for each pair of blocks in
+/// the param buffer at once (the pairs' rows stay resident).
+bool UsesBlockPairs(const InnerProductGroup& g, const OpuBufferUnits& u);
+/// The param rows a group of `out_blocks` output blocks keeps resident:
+/// a block's, then with block pairs a bias-pair row for each pair.
+int64_t ResidentParamRows(const InnerProductGroup& g, int64_t out_blocks);
+
 /// Lanes from one kernel row to the next in packed pairs (WindowTapRow).
 constexpr int64_t kPackedTapRow = 6;
 

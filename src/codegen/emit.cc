@@ -100,7 +100,9 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
   const Tiling& tiling = e.tiling;
   const int64_t lanes = e.buffers.lanes, out_lanes = e.buffers.out_lanes;
   Batch compute;
-  for (int64_t row = unit.first_row; row < unit.first_row + unit.rows; ++row) {
+  // Block pairs: a pair's first block's Gemm computes the second's too.
+  const int64_t gemm_rows = tiling.SecondOfPair(unit.pair) ? 0 : unit.rows;
+  for (int64_t row = unit.first_row; row < unit.first_row + gemm_rows; ++row) {
     const int64_t tap = row / tiling.blocks, block = row % tiling.blocks;
     // A depthwise window's row starts at its first kernel row.
     const bool window = g.window_rows > 0;
@@ -152,6 +154,13 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
           isa::GemmInsn pairs = gemm;
           pairs.init = isa::GemmInsn::kPairsFromBias;
           pairs.window_w = g.kw;
+          if (GemmUsesLines(pairs, e.depthwise_line)) gemm = pairs;
+        }
+        // Two blocks a Gemm: the pair's biases from its bias-pair row.
+        if (tiling.FirstOfPair(unit.pair) && gemm.init == isa::GemmInsn::kFromBias) {
+          isa::GemmInsn pairs = gemm;
+          pairs.init = isa::GemmInsn::kPairsFromBias;
+          pairs.param_addr = tiling.param_base + tiling.out_blocks + unit.ob / 2;
           if (GemmUsesLines(pairs, e.depthwise_line)) gemm = pairs;
         }
         e.line_carry.Place(gemm, unit, plane);
@@ -268,8 +277,9 @@ Tiling EmitUnits(const InnerProductGroup& group, const Tiling& searched, const H
   const bool loads_windows = layouts.input_fm_row < 0;
   // Resident params where every block's row fits (a unit with nothing
   // left to load carries its tokens on a Load of nothing).
-  tiling.params_resident = tiling.out_blocks <= buffers.param_rows;
-  if (tiling.params_resident) tiling.param_base = ClearParamBase(order, tiling.out_blocks, buffers);
+  const int64_t param_rows = ResidentParamRows(group, tiling.out_blocks);
+  tiling.params_resident = param_rows <= buffers.param_rows;
+  if (tiling.params_resident) tiling.param_base = ClearParamBase(order, param_rows, buffers);
   tiling.frees_at_gemm = tiling.params_resident &&
                          std::all_of(group.residuals.begin(), group.residuals.end(),
                                      [](const ResidualStep& r) { return !r.constant.empty(); });
@@ -293,6 +303,10 @@ Tiling EmitUnits(const InnerProductGroup& group, const Tiling& searched, const H
     const UnitPlace place = PlaceUnit(emitter, unit, index);
     estimate.BeginUnit();
     if (unit.last_chunk) stored_by[static_cast<size_t>(unit.pair)] = before + index;
+    // The bank rule: a block pair's Gemm writes both banks, so it waits
+    // for every post stage before; the second block's unit has no Gemm.
+    if (tiling.FirstOfPair(unit.pair)) estimate.BankWait(1);
+    if (tiling.SecondOfPair(unit.pair)) estimate.BankWait(0);
     if (tiling.store_blocks > 1)  // the Store of the store group store_depth before
       estimate.StoreWait(unit.first_chunk && tiling.WaitsForStore(unit.pair)
                              ? stored_by[static_cast<size_t>(tiling.GroupLastPair(

@@ -176,7 +176,9 @@ int64_t CycleEstimate::Total(std::vector<int64_t>* unit_ends) const {
          // The bank rule: the pair two before, in this one's bank,
          // has done its post stages (with two slots its loads waited
          // for them already).
-         posted.size() >= 2 ? post_end[posted[posted.size() - 2]] + kBankCycles : int64_t{0}});
+         unit.bank_back > 0 && posted.size() >= unit.bank_back
+             ? post_end[posted[posted.size() - unit.bank_back]] + kBankCycles
+             : int64_t{0}});
     gemm_end[u] = begin + unit.compute;
     // The post stages, and what waits for the unit's computation, wait for
     // its last Gemm's pixels to leave the array's pipeline.

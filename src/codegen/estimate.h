@@ -188,6 +188,11 @@ class CycleEstimate {
   /// store's tile two before), or for none (-1), not `regions` units
   /// before.
   void StoreWait(int64_t unit) { units_.back().store_wait = unit; }
+  /// The bank rule for the unit begun last: its Gemms wait for the post
+  /// stages of the unit with post stages `back` before (2: the pair two
+  /// before, in its bank; block pairs take a pair's two units in one bank);
+  /// 0 for none (a unit without Gemms).
+  void BankWait(int64_t back) { units_.back().bank_back = static_cast<size_t>(back); }
   /// The fetch unit's buffer (opu_fetch.sv's BUFFER): chunks of a DRAM
   /// beat or a word, whichever is wider.
   static constexpr int64_t kFetchBuffer = 8;
@@ -378,6 +383,7 @@ class CycleEstimate {
     bool frees_at_gemm = false;     ///< FreesAtGemm.
     bool seam_at_gemm = false;      ///< SeamAtGemm.
     int64_t store_wait = -2;        ///< StoreWait's unit; -2: `regions` units before.
+    size_t bank_back = 2;           ///< BankWait.
     size_t first = 0;               ///< Its group's first unit (BeginGroup).
     size_t slots = 2, regions = 2;  ///< Its group's UnitSlots and AccRegions.
     bool store_to_fm = false;       ///< Its stores write the feature-map buffer.

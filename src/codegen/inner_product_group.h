@@ -166,6 +166,14 @@ struct InnerProductGroup {
   /// Gemms take pairs and its post passes are dual (docs/codegen.md, "Odd
   /// widths in pairs").
   bool even_columns = false;
+  /// Block pairs (UsesBlockPairs): a stride-2 depthwise tile's output
+  /// blocks 2k and 2k + 1 in one Gemm, the tree's halves (Gemm.init
+  /// PairsFromBias at stride_x 2): block 2k's weight row holds block 2k +
+  /// 1's taps L / 2 on, a bias-pair row holds both blocks' biases, and
+  /// where a store group keeps the two blocks at one offset of the two
+  /// banks (Tiling::FirstOfPair) one Gemm writes both; block 2k + 1's unit
+  /// then has no Gemm of its own (docs/codegen.md, "Block pairs").
+  bool block_pairs = false;
   /// Pointwise output pixels in pairs (dense_pairs.h): each weight row holds
   /// its lanes below L / 2 again L / 2 on, and every Gemm takes two pixels
   /// an issue (Gemm.init PairsFromBias).

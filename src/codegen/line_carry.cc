@@ -33,7 +33,7 @@ void LineCarry::Place(isa::GemmInsn& gemm, const Unit& unit, int64_t plane) {
                before.stride_x == gemm.stride_x && before.stride_y == gemm.stride_y &&
                before.window_h == gemm.window_h && before.window_w == gemm.window_w &&
                before.lane == gemm.lane && before.pair_rows == gemm.pair_rows &&
-               before.operand == gemm.operand;
+               before.operand == gemm.operand && BlockPairs(before) == BlockPairs(gemm);
   if (gemm.carry) gemm.fm_addr += (gemm.window_h + 1 - gemm.stride_y) * gemm.fm_pitch;
   kept = {true, unit.row.first + unit.row.size, unit.col.first, gemm};
 }

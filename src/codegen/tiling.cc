@@ -32,6 +32,7 @@ std::string Tiling::Text(const InnerProductGroup& g) const {
              weights_resident ? ", weights resident" : "",
              slots > 2 ? Cat(", units ", slots, " deep") : "",
              store_blocks > 1 ? Cat(", ", store_blocks, " blocks a store") : "",
+             block_pairs ? ", two blocks a Gemm" : "",
              store_depth > 2 ? Cat(", store groups ", store_depth, " deep") : "",
              g.i16_whole ? ", i16 read whole" : "",
              g.even_columns ? ", odd tiles a column wider (pairs)" : "",
@@ -108,6 +109,7 @@ Expected<Tiling> ChooseTiling(const InnerProductGroup& g, const OpuBufferUnits& 
     const int64_t slot = std::min(
         {half, bank0 - (store_blocks > 2 ? half : 0), bank1 - (store_blocks > 2 ? half : 0)});
     t.store_blocks = store_blocks;
+    t.block_pairs = g.block_pairs;  // blocks 2k and 2k + 1 at one offset of the two banks
     t.acc_second = u.AccBank1();
     t.acc_half = slot / 2;
   }

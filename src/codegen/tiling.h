@@ -93,6 +93,10 @@ struct Tiling {
   /// bank p % 2, ⌊k / 2⌋ half a bank on (StoreBlockEntry). 1 without; only
   /// where StoreBlocks says.
   int64_t store_blocks = 1;
+  /// InnerProductGroup::block_pairs, with store_blocks: a store group's
+  /// blocks 2k and 2k + 1, at one offset in the two banks, in one Gemm
+  /// (FirstOfPair), the second's unit without a Gemm of its own.
+  bool block_pairs = false;
   /// With store_blocks: how many store groups the accumulator holds at
   /// once, each in a slot of its own (2, or 4 where a tile fits a quarter
   /// of a block's room: StoreGroupsFourDeep). A group's first pair waits
@@ -151,6 +155,17 @@ struct Tiling {
     }
     const int64_t per_half = acc_regions / 2;
     return (pair % 2) * acc_second + (pair / 2 % per_half) * (acc_half / per_half);
+  }
+  /// With block_pairs: whether pair `pair`'s Gemm takes its block and the
+  /// next (block k even of its store group, k + 1 in it too: the other
+  /// bank at the same offset), and whether its block is such a pair's
+  /// second (its unit has no Gemm).
+  bool FirstOfPair(int64_t pair) const {
+    const int64_t k = pair % out_blocks % store_blocks;
+    return block_pairs && k % 2 == 0 && k + 1 < store_blocks && pair % out_blocks + 1 < out_blocks;
+  }
+  bool SecondOfPair(int64_t pair) const {
+    return block_pairs && pair % out_blocks % store_blocks % 2 == 1;
   }
   /// With store_blocks: the store groups of a tile, pair `pair`'s group
   /// (counted over the tiles), and the last pair of group `group`.

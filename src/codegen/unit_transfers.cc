@@ -190,7 +190,7 @@ Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place,
   }
   // Resident params: the first unit loads every block's row, the rest none.
   if (tiling.params_resident ? place.index == 0 : unit.first_chunk) {
-    const int64_t rows = tiling.params_resident ? tiling.out_blocks : 1;
+    const int64_t rows = tiling.params_resident ? ResidentParamRows(e.group, tiling.out_blocks) : 1;
     isa::LoadInsn params;
     params.buffer = isa::LoadInsn::kParams;
     params.sram_addr = tiling.params_resident ? tiling.param_base : place.param_row;

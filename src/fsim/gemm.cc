@@ -126,9 +126,9 @@ Status CheckPixelPairs(const Machine& m, const isa::GemmInsn& insn) {
 // through the line buffers a pair of pixels a cycle (an odd width, i8 or
 // u8 bytes, the feature-map buffer's two banks), whose rows fit the lanes
 // below L / 2 and whose second block's rows fit the window's rows and line
-// buffers from WindowHalfRows(); both blocks' lanes in the row; the second
-// block's entries in the accumulator's first two banks, where each bank
-// has two RAMs.
+// buffers from WindowHalfRows(); both blocks' lanes in the row; the first
+// block's entries in one of the accumulator's first two banks, the
+// second's at the same offset in the other.
 Status CheckBlockPairs(const Machine& m, const isa::GemmInsn& insn) {
   const int64_t L = m.units.lanes, Co = m.units.out_lanes, half = m.units.WindowHalfRows();
   const std::string what = "init is 3 at stride_x 2 (two channel blocks a Gemm)";
@@ -147,10 +147,17 @@ Status CheckBlockPairs(const Machine& m, const isa::GemmInsn& insn) {
   if (insn.lane + 2 * Co > L)
     return m.Fail(Cat(what, ": lane ", insn.lane, " and the ", 2 * Co,
                       " lanes of both blocks reach past lane ", L - 1));
-  const int64_t end = insn.acc_addr + BlockPairOffset(insn) + insn.out_rows * insn.out_cols;
-  if (end > m.units.AccSumsBank())
-    return m.Fail(Cat(what, ": the second block's entries reach ", end - 1,
-                      "; they lie below the global pool's bank at ", m.units.AccSumsBank()));
+  const int64_t a = insn.acc_addr, pixels = insn.out_rows * insn.out_cols;
+  const int64_t bank1 = m.units.AccBank1(), sums = m.units.AccSumsBank();
+  const bool first_bank = a + pixels <= bank1;
+  if (!first_bank && !(a >= bank1 && a + pixels <= sums))
+    return m.Fail(Cat(what, ": entries ", a, "..", a + pixels - 1,
+                      " are not all in one of the accumulator's banks [0, ", bank1, ") and [",
+                      bank1, ", ", sums, ")"));
+  const int64_t b = m.units.StoreBlockEntry(a, 1);
+  if (b + pixels > (first_bank ? sums : bank1))
+    return m.Fail(Cat(what, ": the second block's entries, ", b, "..", b + pixels - 1,
+                      " at the same offset in the other bank, reach past it"));
   return OkStatus();
 }
 
@@ -245,7 +252,9 @@ Status ExecGemm(Machine& m, const isa::GemmInsn& insn) {
           ((b * m.units.WindowHalfRows() + v) * m.units.line_columns + slot + c) * Co + j)];
     return read[static_cast<size_t>(((b * rows_read + v - insn.window_h) * columns + c) * Co + j)];
   };
-  const int64_t second = block_pairs ? BlockPairOffset(insn) : 0;  // block 1's entries
+  // Block 1's entries: the other bank's at the same offset.
+  const int64_t second =
+      block_pairs ? m.units.StoreBlockEntry(insn.acc_addr, 1) - insn.acc_addr : 0;
   for (int64_t b = 0; b < blocks; ++b)
     for (int64_t oy = 0; oy < insn.out_rows; ++oy) {
       for (int64_t ox = 0; ox < insn.out_cols; ++ox) {

@@ -17,7 +17,8 @@ void AccessesOfLoad(const isa::LoadInsn& i, std::vector<BufferAccess>& list) {
   Add(list, static_cast<OnChip>(i.buffer), i.sram_addr, LoadedSpan(i), true);
 }
 
-void AccessesOfGemm(const isa::GemmInsn& i, std::vector<BufferAccess>& list) {
+void AccessesOfGemm(const isa::GemmInsn& i, const OpuBufferUnits& units,
+                    std::vector<BufferAccess>& list) {
   const int64_t pixels = i.out_rows * i.out_cols;
   if (pixels == 0) return;
   // Each output row reads a run of feature-map rows (strided within it);
@@ -38,7 +39,8 @@ void AccessesOfGemm(const isa::GemmInsn& i, std::vector<BufferAccess>& list) {
   if (i.init == isa::GemmInsn::kFromBias || i.init == isa::GemmInsn::kPairsFromBias)
     Add(list, OnChip::kParam, i.param_addr, 1, false);
   Add(list, OnChip::kAccumulator, i.acc_addr, pixels, true);
-  if (BlockPairs(i)) Add(list, OnChip::kAccumulator, i.acc_addr + BlockPairOffset(i), pixels, true);
+  if (BlockPairs(i))
+    Add(list, OnChip::kAccumulator, units.StoreBlockEntry(i.acc_addr, 1), pixels, true);
 }
 
 void AccessesOfStore(const isa::StoreInsn& i, const OpuBufferUnits& units,
@@ -97,7 +99,7 @@ std::vector<BufferAccess> BufferAccessesOf(const isa::Instruction& insn,
                                            const OpuBufferUnits& units) {
   std::vector<BufferAccess> list;
   if (const auto* load = std::get_if<isa::LoadInsn>(&insn)) AccessesOfLoad(*load, list);
-  if (const auto* gemm = std::get_if<isa::GemmInsn>(&insn)) AccessesOfGemm(*gemm, list);
+  if (const auto* gemm = std::get_if<isa::GemmInsn>(&insn)) AccessesOfGemm(*gemm, units, list);
   if (const auto* store = std::get_if<isa::StoreInsn>(&insn)) AccessesOfStore(*store, units, list);
   AccessesOfPost(insn, units.lanes, list);
   return list;

@@ -16,6 +16,7 @@
 #include <variant>
 
 #include "codegen_case.h"
+#include "opuc/opu/buffer_units.h"
 
 namespace opuc::codegen_test {
 namespace {
@@ -178,11 +179,12 @@ TEST_CASE("codegen + fsim equal the integer reference on random groups, opu1024"
 // takes fewer kernel rows than its group's kernel (several a tile), one
 // that takes the rows above its tile from its line slot (carry), a window
 // load that skips those rows (it writes from the first row such a Gemm
-// reads), and a Gemm in pairs over a tile a column wider than its Store
-// writes (an odd width in pairs: docs/codegen.md).
+// reads), a Gemm in pairs over a tile a column wider than its Store
+// writes (an odd width in pairs: docs/codegen.md), and one of two channel
+// blocks at stride 2 (block pairs).
 struct Windows {
   bool any = false, partial = false, carried = false, i16_whole = false, skipped = false;
-  bool widened = false;
+  bool widened = false, block_pairs = false;
 };
 Windows DepthwiseWindows(const std::vector<isa::Word>& words, int64_t k) {
   Windows w;
@@ -208,6 +210,7 @@ Windows DepthwiseWindows(const std::vector<isa::Word>& words, int64_t k) {
     w.partial = w.partial || gemm->window_h + 1 < k;
     w.carried = w.carried || gemm->carry;
     w.i16_whole = w.i16_whole || gemm->operand == isa::GemmInsn::kI16;
+    w.block_pairs = w.block_pairs || BlockPairs(*gemm);
   }
   return w;
 }
@@ -219,23 +222,26 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
   // per tile; with two kernel rows a Gemm, and on tiny (8 lanes: 2 rows
   // of 3, 1 of 5), several a tile that accumulate. A quarter of Co/2
   // channels at stride 1, which on opu1024 take two output pixels an
-  // entry over their doubled input.
+  // entry over their doubled input. Six more of 17 to 64 channels at
+  // stride 2 on opu1024, whose Gemms take two channel blocks (block pairs)
+  // where their Stores take a pixel's blocks.
   HwConfig opu = Dilating("opu1024"), opu_rows = opu, tiny = Dilating("tiny");
   opu.ipa.depthwise_window = 8;
   opu_rows.ipa.depthwise_window = 2;
   tiny.ipa.depthwise = true;
   tiny.ipa.depthwise_window = 8;
   const HwConfig* configs[] = {&opu, &opu_rows, &tiny};
-  std::mt19937 rng(47);
+  std::mt19937 rng(47), pairs_rng(4702);
   int windowed = 0, partial = 0, strided = 0, doubled = 0, wide = 0, i16 = 0, u8 = 0, after = 0;
   int carried = 0, carried_strided = 0, carried_i16 = 0, paired = 0, paired_5x5 = 0;
   int tapered_carried = 0, tapered_paired = 0, quarters_carried = 0, skipped = 0, widened = 0;
+  int block_pairs = 0, block_pairs_carried = 0;
   // i16 windows read whole (3x3: high bytes on taps 0-2, low on 4-6), with
   // their rows carried, at stride 2, and in two passes (5x5, or tiny).
   int i16_whole = 0, i16_whole_carried = 0, i16_whole_strided = 0, i16_two_passes = 0;
-  for (int i = 0; i < 60; ++i) {
-    const HwConfig& hw = *configs[i % 3];
-    Case c = RandomCase(rng, true, hw.ipa.max_kernel, &hw != &tiny, true);
+  for (int i = 0; i < 66; ++i) {
+    const HwConfig& hw = *configs[i < 60 ? i % 3 : 0];
+    Case c = RandomCase(i < 60 ? rng : pairs_rng, true, hw.ipa.max_kernel, &hw != &tiny, true);
     if (i % 4 == 0) {  // Co/2 channels at stride 1: two output pixels an entry (doubled maps)
       c.ci = c.co = hw.array.output_channels / 2;
       c.multiplier = c.stride = 1;
@@ -243,6 +249,17 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
       c.residual = c.residual2 = c.channel = c.pool = c.upsample = false;
       c.res_channels = 0;
       c.in = i % 8 == 0 ? DType::kU8 : DType::kI8;
+    }
+    if (i >= 60) {  // opu1024: two channel blocks of a 3x3 window at stride 2 a Gemm
+      c.ci = c.co = 17 + static_cast<int64_t>(pairs_rng() % 48);
+      c.k = 3;
+      c.stride = 2;
+      c.multiplier = 1;
+      c.h = 6 + static_cast<int64_t>(pairs_rng() % 10);
+      c.w = 6 + static_cast<int64_t>(pairs_rng() % 20);
+      c.pieces.clear();  // the output stored as it is (its Stores take a pixel's blocks)
+      c.pool = c.upsample = false;
+      c.in = i % 2 == 0 ? DType::kU8 : DType::kI8;
     }
     c.tapered_tiles = i % 3 == 0 ? 2 : 0;  // the first tile shorter, the rows above it carried
     c.fm_slots = i % 5 == 1 ? 4 : 0;       // windows four deep
@@ -257,6 +274,8 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
     carried += w.carried;
     skipped += w.skipped;
     widened += w.widened;
+    block_pairs += w.block_pairs;
+    block_pairs_carried += w.block_pairs && w.carried;
     tapered_carried += w.carried && ran.tapered;
     quarters_carried += w.carried && ran.fm_quarters;
     carried_strided += w.carried && c.stride == 2;
@@ -272,7 +291,7 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
     u8 += c.in == DType::kU8;
     after += c.residual || c.after || c.pool || c.upsample;
   }
-  CHECK(windowed == 60);
+  CHECK(windowed == 66);
   CHECK(paired > 0);
   CHECK(paired_5x5 > 0);
   CHECK(partial > 0);
@@ -280,6 +299,10 @@ TEST_CASE("codegen + fsim equal the integer reference on the array's depthwise m
   CHECK(skipped > 0);
   MESSAGE(widened, " of 60 groups take pairs over odd tiles a column wider");
   CHECK(widened > 0);
+  MESSAGE(block_pairs, " of 66 groups take two channel blocks a Gemm (", block_pairs_carried,
+          " carried)");
+  CHECK(block_pairs > 0);
+  CHECK(block_pairs_carried > 0);
   CHECK(tapered_carried > 0);
   CHECK(tapered_paired > 0);
   CHECK(quarters_carried > 0);

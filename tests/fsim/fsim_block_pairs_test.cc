@@ -3,7 +3,8 @@
 // `lane + j` of its window on the lanes below 32 (block A) and lane
 // `lane + 16 + j` on the lanes 32 on (block B, its taps 32 + 8 ky + kx),
 // A's sums from the biases in bytes 0-3 of the param row to entry p, B's
-// from bytes 4-7 to entry n + p, n the pixels rounded up to odd. Every lane
+// from bytes 4-7 to the entry at p's offset in the accumulator's other
+// bank (2,730 entries on or back on opu1024). Every lane
 // of the map, every tap and every bias differs, so a byte from the wrong
 // lane, block, tap, row or bias shows; each output is worked out here from
 // the map and the kernel, a plain sum. The RTL runs the same programs in
@@ -11,6 +12,7 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "opu1024_bench.h"
@@ -22,7 +24,8 @@ using namespace isa;
 
 constexpr int64_t kL = 64;
 constexpr int64_t kH = 9, kW = 13;  // the map: 4 x 6 outputs of a VALID 3x3 at stride 2
-constexpr int64_t kRows = 4, kCols = 6, kPixels = kRows * kCols, kSecond = kPixels | 1;
+constexpr int64_t kRows = 4, kCols = 6, kPixels = kRows * kCols;
+constexpr int64_t kBank1 = 2730;  // opu1024's second accumulator bank
 constexpr int64_t kWeights = 8192, kParams = 9216, kOutA = 10240, kOutB = 12288;
 
 // Lane c of pixel (y, x): small, different in every lane.
@@ -97,14 +100,16 @@ GemmInsn BlockPair(int64_t fm, int64_t rows, int64_t acc, int64_t lane, bool car
   return g;
 }
 
-// Both blocks' outputs through the Output (param row 1) and stored, block
-// A's lanes at kOutA, B's at kOutB; then run and check every lane.
-void RunAndCheck(Opu1024Bench& b, int64_t lane, int64_t issues) {
+// Both blocks' outputs (block A's from entry `acc`, B's at its offset in
+// the other bank) through the Output (param row 1) and stored, A's lanes at
+// kOutA, B's at kOutB; then run and check every lane.
+void RunAndCheck(Opu1024Bench& b, int64_t lane, int64_t acc, int64_t issues) {
   for (int64_t blk = 0; blk < 2; ++blk) {
-    OutputInsn o = Int8Outputs(blk * kSecond, kPixels);
+    const int64_t entry = blk == 0 ? acc : acc < kBank1 ? acc + kBank1 : acc - kBank1;
+    OutputInsn o = Int8Outputs(entry, kPixels);
     o.param_addr = 1;
     b.Add(o, false, true);
-    b.Add(TileStore(blk * kSecond, kRows, kCols, 16, blk == 0 ? kOutA : kOutB), true);
+    b.Add(TileStore(entry, kRows, kCols, 16, blk == 0 ? kOutA : kOutB), true);
   }
   OpuCounters counters;
   const Status run = b.Run(&counters);
@@ -120,30 +125,29 @@ void RunAndCheck(Opu1024Bench& b, int64_t lane, int64_t issues) {
 }
 
 TEST_CASE("block pairs: two channel blocks of a stride-2 window, an output pixel a cycle") {
-  for (int64_t lane : {0, 16, 32}) {
+  // Block A in bank 0 or in bank 1, its entries from an even or odd one.
+  for (const auto& [lane, acc] : {std::pair<int64_t, int64_t>{0, 0}, {16, 2801}, {32, 41}}) {
     CAPTURE(lane);
     Opu1024Bench b = Setup();
-    b.Add(BlockPair(0, kRows, 0, lane, false), true);
-    RunAndCheck(b, lane, kPixels);  // both blocks of a pixel one issue
+    b.Add(BlockPair(0, kRows, acc, lane, false), true);
+    RunAndCheck(b, lane, acc, kPixels);  // both blocks of a pixel one issue
   }
 }
 
 TEST_CASE("block pairs: a tile's windows take both blocks' rows above from the tile before") {
   // Tile A: output rows 0-1 from input rows 0-4, its entries from 0 (block
-  // B's 13 on: 12 pixels, n = 13); tile B, carried: output rows 2-3 from
-  // input rows 5-8 alone, row 4 from the line slot (block A's in buffer 0,
-  // block B's in buffer 4), its entries from 100.
+  // B's from 2,730); tile B, carried: output rows 2-3 from input rows 5-8
+  // alone, row 4 from the line slot (block A's in buffer 0, block B's in
+  // buffer 4), its entries from 100 (2,830).
   Opu1024Bench b = Setup();
-  const GemmInsn first = BlockPair(0, 2, 0, 0, false);
-  REQUIRE(BlockPairOffset(first) == 13);
-  b.Add(first, true);
+  b.Add(BlockPair(0, 2, 0, 0, false), true);
   b.Add(BlockPair(5 * kW, 2, 100, 0, true));
   for (int64_t t = 0; t < 2; ++t)
     for (int64_t blk = 0; blk < 2; ++blk) {
-      OutputInsn o = Int8Outputs(100 * t + 13 * blk, 12);
+      OutputInsn o = Int8Outputs(100 * t + kBank1 * blk, 12);
       o.param_addr = 1;
       b.Add(o, false, true);
-      b.Add(TileStore(100 * t + 13 * blk, 2, kCols, 16,
+      b.Add(TileStore(100 * t + kBank1 * blk, 2, kCols, 16,
                       (blk == 0 ? kOutA : kOutB) + 2 * t * kCols * kL),
             true);
     }
@@ -187,11 +191,16 @@ TEST_CASE("block pairs: what the mode needs, each refused with its reason") {
   GemmInsn far = g;
   far.lane = 40;
   CHECK(refused(far) == what + ": lane 40 and the 32 lanes of both blocks reach past lane 63");
-  GemmInsn sums = g;
-  sums.acc_addr = 5300;  // block B's entries from 5,325 into the pools' bank at 5,333
-  CHECK(refused(sums) == what +
-                             ": the second block's entries reach 5348; they lie below the global "
-                             "pool's bank at 5333");
+  GemmInsn across = g;
+  across.acc_addr = 2720;  // 24 entries over bank 0's end
+  CHECK(refused(across) == what +
+                               ": entries 2720..2743 are not all in one of the accumulator's banks "
+                               "[0, 2730) and [2730, 5333)");
+  GemmInsn past = g;
+  past.acc_addr = 2650;  // bank 1 is 2,603 entries: 5,380.. reaches the pools' bank
+  CHECK(refused(past) == what +
+                             ": the second block's entries, 5380..5403 at the same offset in the "
+                             "other bank, reach past it");
   // A carry from a Gemm of one block: its line slot holds no second block.
   Opu1024Bench b(16384);
   GemmInsn one = g;

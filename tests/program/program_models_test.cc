@@ -250,8 +250,9 @@ TEST_CASE("programs: every real model compiles and verifies on fsim") {
         // kernels take output pixels in pairs (version 10), and so do its
         // 1x1 products of 24 to 32 channels (version 11); some depthwise
         // outputs stay on chip for the 1x1 after them (version 12); its
-        // OPU steps run as one program, its groups listed (version 13).
-        CHECK(program->version() == kRunsVersion);
+        // OPU steps run as one program, its groups listed (version 13);
+        // its stride-2 depthwise Gemms take two channel blocks (version 16).
+        CHECK(program->version() == kBlockPairsVersion);
       }
       if (name == "selfie_segmentation" && preset == "opu1024") {
         // The last OPU step is the head, a 2x2 transposed conv every 2 to

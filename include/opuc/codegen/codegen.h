@@ -164,6 +164,9 @@ struct PlanOptions {
   /// Depthwise output pixels two a cycle where the kernel's rows fit half
   /// the lanes, at stride 1 (docs/codegen.md, "Depthwise in pairs").
   bool window_pairs = true;
+  /// Two channel blocks a stride-2 depthwise Gemm, one in each half of the
+  /// adder tree (docs/codegen.md, "Block pairs").
+  bool block_pairs = true;
   /// Depthwise pairs over tiles of odd widths too: the tiling search also
   /// weighs each odd tile a column wider, that column not stored
   /// (docs/codegen.md, "Odd widths in pairs").

@@ -174,16 +174,15 @@ inline int64_t WindowRowsRead(const isa::GemmInsn& g) {
 }
 
 /// Whether `g` takes two channel blocks of a stride-2 depthwise window in
-/// one Gemm (init PairsFromBias at stride_x 2; docs/isa.md, "Block pairs";
-/// format version 16): rows j read lanes `lane + j` and `lane + Co + j`,
-/// the adder tree's halves sum the two blocks.
+/// one Gemm (init PairsFromBias at stride_x 2; docs/isa.md; format version
+/// 16): rows j read lanes `lane + j` and `lane + Co + j`, the adder tree's
+/// halves sum the two blocks, the second's entries in the other of the
+/// accumulator's first two banks at the same offset
+/// (OpuBufferUnits::StoreBlockEntry(entry, 1), where a whole-pixel store
+/// reads a pixel's next block).
 inline bool BlockPairs(const isa::GemmInsn& g) {
   return g.init == isa::GemmInsn::kPairsFromBias && g.stride_x == 2;
 }
-/// The entries from a block pair's first block's pixel to its second's:
-/// the pixels rounded up to odd, so that a pixel's two entries lie in the
-/// accumulator's two RAMs of a bank and are written in one cycle.
-inline int64_t BlockPairOffset(const isa::GemmInsn& g) { return (g.out_rows * g.out_cols) | 1; }
 
 /// Whether `g` takes a 5-wide depthwise kernel's output pixels in pairs:
 /// a window of 5 rows of 6 columns (docs/isa.md; format version 15).
