@@ -261,67 +261,14 @@ module opu_gemm
     end
   end
 
-  // The line buffers: buffer k takes the pixel of buffer k + 1, the last
-  // (window_h - 1) the pixel read, at the column read a cycle before. A
-  // column: the buffers' pixels above the pixel read (rows past the
-  // window's take it too: zero weights). Even and odd columns in two
-  // banks, at column / 2: one pixel a cycle writes one bank, a pair both.
-  // Block pairs: buffers HR to HR + window_h - 1 hold the second block's
-  // rows alike, and window row HR + window_h takes its pixel read.
+  // The line buffers (opu_gemm_lines.sv): the window's columns.
   if (opu_pkg::LINE_BUFS > 0) begin : g_lines
-    localparam int unsigned LB = opu_pkg::LINE_BUFS;
-    localparam int unsigned BANK_COLS = (opu_pkg::LINE_COLS + 1) / 2;
-    localparam int unsigned BAW = BANK_COLS > 1 ? $clog2(BANK_COLS) : 1;
-    logic [15:0] rd_col_q;
-    logic [BAW-1:0] slot_q;  // the line slot's first address in a bank
-    always_ff @(posedge clk_i)
-      if (start_i) slot_q <= BAW'(32'(`OPU_FIELD(insn_i, GEMM_LINE_SLOT)) * (opu_pkg::LINE_COLS / 16));
-    logic [LB-1:0] we_even, we_odd;
-    logic [LB*TAP-1:0] even, odd, wdata_even, wdata_odd;
-    always_ff @(posedge clk_i) rd_col_q <= col_q;
-    // A column's address: column / 2 (even and odd columns in the two
-    // banks), or, wide, the column (its high bytes in one bank, low in the other).
-    logic [BAW-1:0] waddr, raddr;
-    assign waddr = wide_q ? BAW'(rd_col_q) : BAW'(rd_col_q[15:1]);
-    assign raddr = wide_q ? BAW'(col_q) : BAW'(col_q[15:1]);
-    always_comb begin
-      for (int unsigned k = 0; k < LB; k++) begin
-        if (bp_q && HR > 0 && k >= HR) begin  // the second block's (HR + window_h <= LB)
-          we_even[k] = rd_q && line_q && 3'(k - HR) < win_h;
-          we_odd[k] = we_even[k];
-          wdata_even[k*TAP +: TAP] = 3'(k + 1 - HR) == win_h ? taps_b
-                                                             : even[((k + 1) % LB)*TAP +: TAP];
-          wdata_odd[k*TAP +: TAP] = 3'(k + 1 - HR) == win_h ? taps2_b
-                                                            : odd[((k + 1) % LB)*TAP +: TAP];
-        end else begin
-          we_even[k] = rd_q && line_q && 3'(k) < win_h && (pair_q || wide_q || !rd_col_q[0]);
-          we_odd[k] = rd_q && line_q && 3'(k) < win_h && (pair_q || wide_q || rd_col_q[0]);
-          wdata_even[k*TAP +: TAP] = 3'(k + 1) == win_h ? taps : even[((k + 1) % LB)*TAP +: TAP];
-          wdata_odd[k*TAP +: TAP] = 3'(k + 1) == win_h ? (pair_q || wide_q ? taps2 : taps)
-                                                       : odd[((k + 1) % LB)*TAP +: TAP];
-        end
-      end
-      for (int unsigned ky = 0; ky < WH; ky++) begin
-        column[ky*TAP +: TAP] = bp_q && HR > 0 && ky >= HR && 3'(ky - HR) == win_h ? taps_b
-            : ky < LB && 3'(ky) != win_h ? (rd_col_q[0] && !wide_q ? odd[(ky % LB)*TAP +: TAP]
-                                                                  : even[(ky % LB)*TAP +: TAP])
-            : taps;
-        column2[ky*TAP +: TAP] = bp_q && HR > 0 && ky >= HR && 3'(ky - HR) == win_h ? taps2_b
-            : ky < LB && 3'(ky) != win_h ? odd[(ky % LB)*TAP +: TAP] : taps2;
-      end
-    end
-    for (genvar k = 0; k < LB; k++) begin : g_line
-      opu_sdp_ram #(.WIDTH(TAP), .DEPTH(BANK_COLS)) u_even (
-        .clk_i, .we_i(we_even[k]), .waddr_i(slot_q + waddr), .wdata_i(wdata_even[k*TAP +: TAP]),
-        .raddr_i(slot_q + raddr),
-        .rdata_o(even[k*TAP +: TAP])
-      );
-      opu_sdp_ram #(.WIDTH(TAP), .DEPTH(BANK_COLS)) u_odd (
-        .clk_i, .we_i(we_odd[k]), .waddr_i(slot_q + waddr), .wdata_i(wdata_odd[k*TAP +: TAP]),
-        .raddr_i(slot_q + raddr),
-        .rdata_o(odd[k*TAP +: TAP])
-      );
-    end
+    opu_gemm_lines u_lines (
+      .clk_i, .start_i, .slot_i(3'(`OPU_FIELD(insn_i, GEMM_LINE_SLOT))), .rd_i(rd_q),
+      .line_i(line_q), .pair_i(pair_q), .wide_i(wide_q), .bp_i(bp_q), .win_h_i(win_h),
+      .col_i(col_q), .taps_i(taps), .taps2_i(taps2), .taps_b_i(taps_b), .taps2_b_i(taps2_b),
+      .column_o(column), .column2_o(column2)
+    );
   end else begin : g_no_lines
     assign column = {WH{taps}};
     assign column2 = {WH{taps2}};
