@@ -100,17 +100,9 @@ GemmInsn BlockPair(int64_t fm, int64_t rows, int64_t acc, int64_t lane, bool car
   return g;
 }
 
-// Both blocks' outputs (block A's from entry `acc`, B's at its offset in
-// the other bank) through the Output (param row 1) and stored, A's lanes at
-// kOutA, B's at kOutB; then run and check every lane.
-void RunAndCheck(Opu1024Bench& b, int64_t lane, int64_t acc, int64_t issues) {
-  for (int64_t blk = 0; blk < 2; ++blk) {
-    const int64_t entry = blk == 0 ? acc : acc < kBank1 ? acc + kBank1 : acc - kBank1;
-    OutputInsn o = Int8Outputs(entry, kPixels);
-    o.param_addr = 1;
-    b.Add(o, false, true);
-    b.Add(TileStore(entry, kRows, kCols, 16, blk == 0 ? kOutA : kOutB), true);
-  }
+// Runs `b`, then checks every stored lane of both blocks against the sums
+// worked out here, and the Gemms' issues.
+void RunAndCheckOutputs(Opu1024Bench& b, int64_t lane, int64_t issues) {
   OpuCounters counters;
   const Status run = b.Run(&counters);
   REQUIRE_MESSAGE(run.ok(), run.ToString());
@@ -122,6 +114,20 @@ void RunAndCheck(Opu1024Bench& b, int64_t lane, int64_t acc, int64_t issues) {
                                                                (y * kCols + x) * kL + j)]) ==
                 Expected(lane, blk, j, y, x));
   CHECK(counters.gemm_issues == issues);
+}
+
+// Both blocks' outputs (block A's from entry `acc`, B's at its offset in
+// the other bank) through the Output (param row 1) and stored, A's lanes at
+// kOutA, B's at kOutB; then run and check every lane.
+void RunAndCheck(Opu1024Bench& b, int64_t lane, int64_t acc, int64_t issues) {
+  for (int64_t blk = 0; blk < 2; ++blk) {
+    const int64_t entry = blk == 0 ? acc : acc < kBank1 ? acc + kBank1 : acc - kBank1;
+    OutputInsn o = Int8Outputs(entry, kPixels);
+    o.param_addr = 1;
+    b.Add(o, false, true);
+    b.Add(TileStore(entry, kRows, kCols, 16, blk == 0 ? kOutA : kOutB), true);
+  }
+  RunAndCheckOutputs(b, lane, issues);
 }
 
 TEST_CASE("block pairs: two channel blocks of a stride-2 window, an output pixel a cycle") {
@@ -151,17 +157,7 @@ TEST_CASE("block pairs: a tile's windows take both blocks' rows above from the t
                       (blk == 0 ? kOutA : kOutB) + 2 * t * kCols * kL),
             true);
     }
-  OpuCounters counters;
-  const Status run = b.Run(&counters);
-  REQUIRE_MESSAGE(run.ok(), run.ToString());
-  for (int64_t blk = 0; blk < 2; ++blk)
-    for (int64_t y = 0; y < kRows; ++y)
-      for (int64_t x = 0; x < kCols; ++x)
-        for (int64_t j = 0; j < 16; ++j)
-          CHECK(static_cast<int8_t>(b.dram[static_cast<size_t>((blk == 0 ? kOutA : kOutB) +
-                                                               (y * kCols + x) * kL + j)]) ==
-                Expected(0, blk, j, y, x));
-  CHECK(counters.gemm_issues == kPixels);
+  RunAndCheckOutputs(b, 0, kPixels);
 }
 
 #ifndef OPUC_ALSO_RTL
