@@ -92,20 +92,22 @@ module opu_compute_engine
 
   function automatic span_t footprint(input opu_pkg::word_t w);
     logic [EW-1:0] a, b;
-    logic bp;
-    bp = 1'b0;
+    logic bp, up;
+    {bp, up} = '0;
     unique case (`OPU_FIELD(w, OPCODE))
       opuc_isa_pkg::OP_GEMM: begin
         // Block pairs (init 3 at stride_x 2) write the other bank at the
         // same offset too: the span from bank 0's entry to bank 1's end.
+        // The bank's offset goes into hi's second addend, so that neither
+        // addend waits for the compare.
         bp = `OPU_FIELD(w, GEMM_INIT) == opuc_isa_pkg::GEMM_INIT_PAIRS_FROM_BIAS &&
              `OPU_FIELD(w, GEMM_STRIDE_X) == 4'd2;
         a = EW'(`OPU_FIELD(w, GEMM_ACC_ADDR));
-        b = a;
-        if (bp && a >= EW'(opu_pkg::ACC_BANK1)) a = a - EW'(opu_pkg::ACC_BANK1);
-        if (bp) b = a + EW'(opu_pkg::ACC_BANK1);
-        footprint = {a, mul_add(10'(`OPU_FIELD(w, GEMM_OUT_ROWS)), 10'(`OPU_FIELD(w, GEMM_OUT_COLS)), b, 0),
-                     mul_add(10'(`OPU_FIELD(w, GEMM_OUT_ROWS)), 10'(`OPU_FIELD(w, GEMM_OUT_COLS)), '0, 5),
+        up = bp && a < EW'(opu_pkg::ACC_BANK1);
+        footprint = {bp && !up ? a - EW'(opu_pkg::ACC_BANK1) : a,
+                     mul_add(10'(`OPU_FIELD(w, GEMM_OUT_ROWS)), 10'(`OPU_FIELD(w, GEMM_OUT_COLS)), a, 0),
+                     mul_add(10'(`OPU_FIELD(w, GEMM_OUT_ROWS)), 10'(`OPU_FIELD(w, GEMM_OUT_COLS)),
+                             up ? EW'(opu_pkg::ACC_BANK1) : '0, 5),
                      (3*EW)'(0)};
       end
       opuc_isa_pkg::OP_POOL: begin

@@ -40,30 +40,47 @@ module opu_gemm_lines
   logic [BAW-1:0] waddr, raddr;
   assign waddr = wide_i ? BAW'(rd_col_q) : BAW'(rd_col_q[15:1]);
   assign raddr = wide_i ? BAW'(col_i) : BAW'(col_i[15:1]);
+  // What the rows from HR on take where a pixel read enters them: in
+  // block pairs the second block's, otherwise the first's, chosen once
+  // here rather than in each row's choice (a third source in every row
+  // from HR on costs a LUT a bit). Rows past a window's last take it too:
+  // their weights are zero.
+  logic [TAP-1:0] hi_taps, hi_taps2, hi_wtaps2;
+  assign hi_taps = bp_i ? taps_b_i : taps_i;
+  assign hi_taps2 = bp_i ? taps2_b_i : taps2_i;
+  assign hi_wtaps2 = bp_i ? taps2_b_i : pair_i || wide_i ? taps2_i : taps_i;
+  // Row r takes the pixel read (rather than its line buffer): the
+  // window's last row, counted from HR for a block pair's second block.
+  function automatic logic takes_read(input int unsigned r);
+    takes_read = bp_i && HR > 0 && r >= HR ? 3'(r - HR) == win_h_i : 3'(r) == win_h_i;
+  endfunction
+  // Buffer k takes the pixel read (rather than buffer k + 1's): the
+  // window's row above its last, counted alike.
+  function automatic logic buffer_takes_read(input int unsigned k);
+    buffer_takes_read = bp_i && HR > 0 && k >= HR ? 3'(k + 1 - HR) == win_h_i
+                                                  : 3'(k + 1) == win_h_i;
+  endfunction
   always_comb begin
     for (int unsigned k = 0; k < LB; k++) begin
       if (bp_i && HR > 0 && k >= HR) begin  // the second block's (HR + window_h <= LB)
         we_even[k] = rd_i && line_i && 3'(k - HR) < win_h_i;
         we_odd[k] = we_even[k];
-        wdata_even[k*TAP +: TAP] = 3'(k + 1 - HR) == win_h_i ? taps_b_i
-                                                           : even[((k + 1) % LB)*TAP +: TAP];
-        wdata_odd[k*TAP +: TAP] = 3'(k + 1 - HR) == win_h_i ? taps2_b_i
-                                                          : odd[((k + 1) % LB)*TAP +: TAP];
       end else begin
         we_even[k] = rd_i && line_i && 3'(k) < win_h_i && (pair_i || wide_i || !rd_col_q[0]);
         we_odd[k] = rd_i && line_i && 3'(k) < win_h_i && (pair_i || wide_i || rd_col_q[0]);
-        wdata_even[k*TAP +: TAP] = 3'(k + 1) == win_h_i ? taps_i : even[((k + 1) % LB)*TAP +: TAP];
-        wdata_odd[k*TAP +: TAP] = 3'(k + 1) == win_h_i ? (pair_i || wide_i ? taps2_i : taps_i)
-                                                     : odd[((k + 1) % LB)*TAP +: TAP];
       end
+      wdata_even[k*TAP +: TAP] = !buffer_takes_read(k) ? even[((k + 1) % LB)*TAP +: TAP]
+                               : k >= HR ? hi_taps : taps_i;
+      wdata_odd[k*TAP +: TAP] = !buffer_takes_read(k) ? odd[((k + 1) % LB)*TAP +: TAP]
+                              : k >= HR ? hi_wtaps2 : pair_i || wide_i ? taps2_i : taps_i;
     end
     for (int unsigned ky = 0; ky < WH; ky++) begin
-      column_o[ky*TAP +: TAP] = bp_i && HR > 0 && ky >= HR && 3'(ky - HR) == win_h_i ? taps_b_i
-          : ky < LB && 3'(ky) != win_h_i ? (rd_col_q[0] && !wide_i ? odd[(ky % LB)*TAP +: TAP]
+      column_o[ky*TAP +: TAP] =
+          ky < LB && !takes_read(ky) ? (rd_col_q[0] && !wide_i ? odd[(ky % LB)*TAP +: TAP]
                                                                 : even[(ky % LB)*TAP +: TAP])
-          : taps_i;
-      column2_o[ky*TAP +: TAP] = bp_i && HR > 0 && ky >= HR && 3'(ky - HR) == win_h_i ? taps2_b_i
-          : ky < LB && 3'(ky) != win_h_i ? odd[(ky % LB)*TAP +: TAP] : taps2_i;
+          : ky >= HR ? hi_taps : taps_i;
+      column2_o[ky*TAP +: TAP] = ky < LB && !takes_read(ky) ? odd[(ky % LB)*TAP +: TAP]
+                               : ky >= HR ? hi_taps2 : taps2_i;
     end
   end
   for (genvar k = 0; k < LB; k++) begin : g_line

@@ -304,14 +304,17 @@ module opu_load
     wpair_o = 1'b0;
     waddr_next_o = 32'(UW'(rs_unit_q + 1'b1));
     wdata_next_o = pixel2;
+    // The buffer's bit by comparison, not we_o[buffer_q]: Yosys writes a
+    // variable index on the left as a shift by its 32-bit negation, a
+    // carry chain in front of the store's fm write ready (opu_top).
+    if (data_we || zero_write)
+      for (int unsigned b = 0; b < 3; b++) we_o[b] = buffer_q == 2'(b);
     if (data_we) begin
-      we_o[buffer_q] = 1'b1;
       waddr_o = spread(32'(rs_unit_q));
       wbeat_o = rs_b_q[7:0];
       wdiag_o = diagonal_q;
       wpair_o = emit2;
     end else if (zero_write) begin
-      we_o[buffer_q] = 1'b1;
       waddr_o = spread(32'(UW'(zrow_unit_q + zx_q)));
       wzero_o = 1'b1;
     end
