@@ -115,7 +115,9 @@ module opu_acc_buffer
     assign we = from_b || a1 || a2;
     assign wdata = b3 ? wdata_pool_i : from_b ? (b2 ? wdata_b2_i : wdata_b_i)
                                             : (a2 ? wdata2_i : wdata_i);
-    assign wrow = RW'(row_of(b3 ? waddr_pool_i : from_b ? waddr_b_i : a2 ? waddr2_i : waddr_i));
+    // The array's second entry shares its first's row (e + 1 with e even,
+    // or e's offset in the other bank: ACC_BANK1 is even), and comes only with it.
+    assign wrow = RW'(row_of(b3 ? waddr_pool_i : from_b ? waddr_b_i : waddr_i));
     assign rrow = RW'(row_of(post_banks_i[BANK] ? raddr_b_i : raddr_i));
     always_comb
       for (int unsigned j = 0; j < opu_pkg::CO; j++)

@@ -251,8 +251,12 @@ module opu_gemm
                   acc_old_q[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] :
               w_init != opuc_isa_pkg::GEMM_INIT_FROM_ZERO ?
                   {{16{param_rdata_i[64*j+31]}}, param_rdata_i[64*j +: 32]} : '0;
-      // Block pairs: the second block's biases, bytes 4 to 7 of the lane.
-      start2 = bp_d_q[D-1] ? {{16{param_rdata_i[64*j+63]}}, param_rdata_i[64*j+32 +: 32]} : start;
+      // A second write comes only with init PairsFromBias, so it starts
+      // from a bias: a pixel pair's own (bytes 0 to 3 of the lane), or in
+      // block pairs the second block's (bytes 4 to 7); not from start's
+      // choice, which then stays out of the second adder's LUTs.
+      start2 = bp_d_q[D-1] ? {{16{param_rdata_i[64*j+63]}}, param_rdata_i[64*j+32 +: 32]}
+                           : {{16{param_rdata_i[64*j+31]}}, param_rdata_i[64*j +: 32]};
       acc_wdata2_o[opu_pkg::ACC_BITS*j +: opu_pkg::ACC_BITS] =
           start2 + {{16{sums_hi[32*j+31]}}, sums_hi[32*j +: 32]};
       product = {{16{sums[32*j+31]}}, sums[32*j +: 32]};
