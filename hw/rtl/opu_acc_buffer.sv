@@ -29,7 +29,8 @@ module opu_acc_buffer
   input  logic [opu_pkg::ACC_AW-1:0]     waddr_i,
   input  logic [opu_pkg::ENTRY_BITS-1:0] wdata_i,
   input  logic                  we2_i,     // and wdata2_i at waddr2_i, in another RAM
-  input  logic [opu_pkg::ACC_AW-1:0]     waddr2_i,  // of banks 0 and 1 than waddr_i's
+  input  logic [opu_pkg::ACC_AW-1:0]     waddr2_i,  // of banks 0 and 1 than waddr_i's, in its
+                                                    // row, and only with we_i (wrow below)
   input  logic [opu_pkg::ENTRY_BITS-1:0] wdata2_i,
   input  logic [opu_pkg::ACC_AW-1:0]     raddr_i,
   output logic [opu_pkg::ENTRY_BITS-1:0] rdata_o,
