@@ -7,14 +7,18 @@
 // pixel a cycle, pipelined for the clock (docs/rtl.md, Timing): the 16 x
 // 8-bit products (a DSP slice's 25 x 18) are registered (its M register),
 // then each lane's L products are summed by an adder tree, two levels a
-// register, not a chain.
+// register, not a chain. Each stage's adders are as wide as its sums need
+// (24 bits and one a level), and nothing stands between a product and its
+// first adder, which Yosys then puts in the DSP slice's post-adder: the
+// array alone 47,232 -> 32,881 LUTs (docs/rtl.md, Synthesis).
 // A pixel's sums come IPA_STAGES cycles after its operands (opu_shapes.svh).
 // With halves_i (output pixels in pairs, opu_gemm) the tree's last stage
 // gives the sums of its two halves apart: lanes below L / 2 at sums_o,
 // lanes L / 2 on at sums_hi_o.
 // In the depthwise window mode (opu_gemm) lane l of row j multiplies the
 // window's tap (l / 8, l mod 8) of row j's channel instead of the pixel's
-// byte l: a multiplexer before each multiplier of the window's lanes.
+// byte l: a multiplexer before each multiplier of the window's lanes,
+// between the tap's operand and the pixel's, built once a lane.
 module opu_ipa
 (
   input  logic                  clk_i,
@@ -45,80 +49,83 @@ module opu_ipa
     end
   end
 
+  // Lane l's operand from the pixel, the same in every row: its byte, or
+  // with I16 the byte over the next row's (fm_next_i); at 16 l. Built once
+  // here rather than in each of the CO rows' multiplexers, whose own choice
+  // is then the window's tap against this.
+  logic [16*opu_pkg::L-1:0] pixel_ops;
+  always_comb
+    for (int unsigned l = 0; l < opu_pkg::L; l++) begin
+      logic [7:0] b;
+      b = fm_i[8*l +: 8];
+      pixel_ops[16*l +: 16] = operand_i == opuc_isa_pkg::GEMM_OPERAND_I16 ? {b, fm_next_i[8*l +: 8]} :
+          {{8{operand_i == opuc_isa_pkg::GEMM_OPERAND_U8 ? 1'b0 : b[7]}}, b};
+    end
+
   for (genvar j = 0; j < opu_pkg::CO; j++) begin : g_lane
-    // st_q[0]: the lane's products; st_q[s]: sums of 4^s products (two
-    // levels a stage; the last may have one), the whole sum at 0 in st_q[S];
-    // values past a stage's count hold 0. nxt: what each registers.
-    logic [N*SW-1:0] st_q [S+1];
-    logic [N*SW-1:0] nxt [S+1];
+    // st_q[0]: the lane's products (24 bits each); st_q[s]: sums of 4^s
+    // products (two levels a stage; the last may have one), the whole sum
+    // at 0 in st_q[S]. Values sit SW bits apart, but stage s's are only
+    // 24 + (the levels summed) bits wide, and its adders read no more of
+    // them: the bits above are never read, and go.
+    logic [(S+1)*N*SW-1:0] st_q;  // stage s's at s N SW (Yosys 0.23 reads no 2-D packed arrays)
+    logic [N*SW-1:0] products;
 
     always_comb begin
-      logic [N*SW-1:0] p, prev, next;
-      logic signed [SW-1:0] sum, lo, hi;
-      logic [7:0] x;
+      logic [7:0] t;
       logic signed [15:0] operand;
-      int unsigned g, count;
-      x = '0;
-      operand = '0;
-      p = '0;
-      sum = '0;
-      lo = '0;
-      hi = '0;
-      g = 0;
-      count = 0;
-      if (valid_i)
-        for (int unsigned l = 0; l < opu_pkg::L; l++) begin
-          x = fm_i[8*l +: 8];
-          // Tap (l / 8, l mod 8) of row j's channel (taps outside the
-          // kernel's hold zero: opu_gemm).
-          if (window_i)
-            x = l / 8 < opu_pkg::WIN_ROWS ?
-                    taps_i[((l / 8 * opu_pkg::WIN_COLS + l % 8) * opu_pkg::CO + j) * 8 +: 8] : '0;
-          // An i16 whole: the pixel's two rows; through the window, its
-          // high bytes on taps kx < 4 (x 256), its low bytes on kx >= 4.
-          if (operand_i == opuc_isa_pkg::GEMM_OPERAND_I16)
-            operand = !window_i ? {x, fm_next_i[8*l +: 8]} : l % 8 < 4 ? {x, 8'h00} : {8'h00, x};
-          else
-            operand = {{8{operand_i == opuc_isa_pkg::GEMM_OPERAND_U8 ? 1'b0 : x[7]}}, x};
-          p[SW*l +: SW] = SW'(operand * $signed(weights_i[8*(j*opu_pkg::L+l) +: 8]));
-        end
-      nxt[0] = p;
-      for (int unsigned s = 1; s <= S; s++) begin
-        // Stage s sums groups of g values of stage s - 1: 4 (two levels),
-        // or 2 where one level is left.
-        g = 2 * s <= LEVELS ? 4 : 2;
-        count = N >> (2 * s <= LEVELS ? 2 * s : LEVELS);
-        prev = st_q[s-1];
-        next = '0;
-        if (valid_q[s-1])
-          for (int unsigned v = 0; v < N; v++)
-            if (v < count) begin
-              // The two halves of the group, then their sum: at the last
-              // stage, the tree's halves (the lanes below L / 2, above).
-              lo = '0;
-              hi = '0;
-              for (int unsigned k = 0; k < 4; k++)
-                if (k < g / 2) lo = lo + $signed(prev[SW*(v*g + k) +: SW]);
-                else if (k < g) hi = hi + $signed(prev[SW*(v*g + k) +: SW]);
-              sum = lo + hi;
-              next[SW*v +: SW] = s == S && halves_q[S-1] ? lo : sum;
-              if (s == S) next[SW +: SW] = hi;
-            end
-        nxt[s] = next;
+      products = '0;
+      for (int unsigned l = 0; l < opu_pkg::L; l++) begin
+        // Tap (l / 8, l mod 8) of row j's channel (taps outside the
+        // kernel's hold zero: opu_gemm); an i16 whole through the window
+        // has its high bytes on taps kx < 4 (x 256), its low bytes on kx >= 4.
+        t = l / 8 < opu_pkg::WIN_ROWS ?
+                taps_i[((l / 8 * opu_pkg::WIN_COLS + l % 8) * opu_pkg::CO + j) * 8 +: 8] : '0;
+        if (!window_i)
+          operand = pixel_ops[16*l +: 16];
+        else if (operand_i == opuc_isa_pkg::GEMM_OPERAND_I16)
+          operand = l % 8 < 4 ? {t, 8'h00} : {8'h00, t};
+        else
+          operand = {{8{operand_i == opuc_isa_pkg::GEMM_OPERAND_U8 ? 1'b0 : t[7]}}, t};
+        products[SW*l +: SW] = SW'(operand * $signed(weights_i[8*(j*opu_pkg::L+l) +: 8]));
       end
     end
 
-    always_ff @(posedge clk_i) begin
-      if (valid_i) st_q[0] <= nxt[0];
-      for (int unsigned s = 1; s <= S; s++)
-        if (valid_q[s-1]) st_q[s] <= nxt[s];
+    always_ff @(posedge clk_i)
+      if (valid_i) st_q[0 +: N*SW] <= products;
+
+    for (genvar s = 1; s <= S; s++) begin : g_stage
+      // Stage s sums groups of G values of stage s - 1 (4: two levels, or
+      // 2 where one level is left), each WI bits wide.
+      localparam int unsigned WI = 24 + (2 * (s - 1) < LEVELS ? 2 * (s - 1) : LEVELS);
+      localparam int unsigned G = 2 * s <= LEVELS ? 4 : 2;
+      localparam int unsigned COUNT = N >> (2 * s <= LEVELS ? 2 * s : LEVELS);
+      logic [N*SW-1:0] next;
+
+      always_comb begin
+        logic signed [WI-1:0] a;
+        logic signed [SW-1:0] lo, hi;
+        next = '0;
+        for (int unsigned v = 0; v < COUNT; v++) begin
+          // The two halves of the group, then their sum: at the last
+          // stage, the tree's halves (the lanes below L / 2, above).
+          lo = '0;
+          hi = '0;
+          for (int unsigned k = 0; k < G; k++) begin
+            a = st_q[N*SW*(s-1) + SW*(v*G + k) +: WI];
+            if (k < G / 2) lo = lo + SW'(a);
+            else hi = hi + SW'(a);
+          end
+          next[SW*v +: SW] = s == S && halves_q[S-1] ? lo : lo + hi;
+          if (s == S) next[SW +: SW] = hi;
+        end
+      end
+
+      always_ff @(posedge clk_i)
+        if (valid_q[s-1]) st_q[N*SW*s +: N*SW] <= next;
     end
 
-    always_comb begin
-      logic [N*SW-1:0] last;
-      last = st_q[S];
-      sums_o[32*j +: 32] = 32'($signed(last[SW-1:0]));
-      sums_hi_o[32*j +: 32] = 32'($signed(last[SW +: SW]));
-    end
+    assign sums_o[32*j +: 32] = 32'($signed(st_q[N*SW*S +: SW]));
+    assign sums_hi_o[32*j +: 32] = 32'($signed(st_q[N*SW*S + SW +: SW]));
   end
 endmodule
