@@ -36,6 +36,24 @@ inline Graph Finished(GraphBuilder&& b) {
   return std::move(graph).value();
 }
 
+/// A k x k depthwise conv of c channels over an h x w map ("same"
+/// padding, the given stride), then relu6: the depthwise tests' model.
+inline Graph DepthwiseModel(int64_t h, int64_t w, int64_t c, int64_t k = 3, int64_t stride = 1) {
+  GraphBuilder b("depthwise");
+  const TensorId x = b.Input("x", DType::kF32, {1, h, w, c});
+  Attributes attrs;
+  attrs.Set("padding", std::string("same"));
+  attrs.Set("strides", std::vector<int64_t>{stride, stride});
+  const auto n = static_cast<size_t>(c);
+  const auto taps = static_cast<size_t>(k * k);
+  const TensorId d = b.Op(OpKind::kDepthwiseConv2D, "dw",
+                          {x, b.ConstantF32("dw/w", {1, k, k, c}, Ramp(taps * n, 0.05f, -0.3f)),
+                           b.ConstantF32("dw/b", {c}, Ramp(n, 0.03f, -0.1f))},
+                          attrs);
+  b.Output(b.Op(OpKind::kRelu6, "relu6", {d}));
+  return Finished(std::move(b));
+}
+
 inline Graph SmallFloatModel(bool normalized = false, bool cpu_tail = false) {
   GraphBuilder b("small");
   TensorId image = b.Input("image", DType::kF32, {1, 10, 10, 3});

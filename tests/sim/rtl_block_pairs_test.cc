@@ -14,27 +14,12 @@
 namespace opuc {
 namespace {
 
-Graph StrideTwoDepthwise(int64_t h, int64_t w, int64_t c) {
-  GraphBuilder b("depthwise_s2");
-  const TensorId x = b.Input("x", DType::kF32, {1, h, w, c});
-  Attributes attrs;
-  attrs.Set("padding", std::string("same"));
-  attrs.Set("strides", std::vector<int64_t>{2, 2});
-  const auto n = static_cast<size_t>(c);
-  TensorId d = b.Op(OpKind::kDepthwiseConv2D, "dw",
-                    {x, b.ConstantF32("dw/w", {1, 3, 3, c}, test::Ramp(9 * n, 0.05f, -0.3f)),
-                     b.ConstantF32("dw/b", {c}, test::Ramp(n, 0.03f, -0.1f))},
-                    attrs);
-  b.Output(b.Op(OpKind::kRelu6, "relu6", {d}));
-  return test::Finished(std::move(b));
-}
-
 TEST_CASE("rtl: a block pair's second block loads no weight row") {
   PlanOptions options;
   options.store_blocks = 2;      // whole-pixel stores: blocks 0 and 1 at one offset
   options.weights_resident = 1;  // a weight row loaded per unit
   const test::SmallModel m =
-      test::CompileSmallModel("opu1024", StrideTwoDepthwise(16, 32, 32), options);
+      test::CompileSmallModel("opu1024", test::DepthwiseModel(16, 32, 32, 3, 2), options);
   int64_t gemms = 0, pairs = 0, second_block = 0, weight_rows = 0;
   for (const PlannedStep& step : m.code.steps)
     for (const isa::Word& word : step.words) {
@@ -55,7 +40,7 @@ TEST_CASE("rtl: a block pair's second block loads no weight row") {
   // Each Gemm reads one weight row (both blocks' taps); before, block 1's
   // unit loaded a row of its own that no Gemm read: twice as many.
   CHECK(weight_rows == gemms);
-  test::CheckAgree(test::ReadAligned(m.Write(), "depthwise_s2.opup"), test::EveryDevice(),
+  test::CheckAgree(test::ReadAligned(m.Write(), "depthwise.opup"), test::EveryDevice(),
                    test::SeededInputs(m.graph(), 11));
 }
 

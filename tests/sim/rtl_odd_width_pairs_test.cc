@@ -13,22 +13,6 @@
 namespace opuc {
 namespace {
 
-Graph OddDepthwise(int64_t h, int64_t w, int64_t c, int64_t k) {
-  GraphBuilder b("depthwise");
-  const TensorId x = b.Input("x", DType::kF32, {1, h, w, c});
-  Attributes attrs;
-  attrs.Set("padding", std::string("same"));
-  attrs.Set("strides", std::vector<int64_t>{1, 1});
-  const auto n = static_cast<size_t>(c);
-  const auto taps = static_cast<size_t>(k * k);
-  TensorId d = b.Op(OpKind::kDepthwiseConv2D, "dw",
-                    {x, b.ConstantF32("dw/w", {1, k, k, c}, test::Ramp(taps * n, 0.05f, -0.3f)),
-                     b.ConstantF32("dw/b", {c}, test::Ramp(n, 0.03f, -0.1f))},
-                    attrs);
-  b.Output(b.Op(OpKind::kRelu6, "relu6", {d}));
-  return test::Finished(std::move(b));
-}
-
 struct PairCounts {
   int64_t gemms = 0, paired = 0, eight_wide = 0;  // depthwise Gemms
   int64_t stores = 0, seven_of_eight = 0;         // Stores of 7 columns 8 entries apart
@@ -57,7 +41,8 @@ TEST_CASE("rtl: a 7x7 depthwise map takes its output pixels in pairs over 8 colu
   without.even_columns = false;
   for (const int64_t k : {3, 5}) {
     CAPTURE(k);
-    const test::SmallModel m = test::CompileSmallModel("opu1024", OddDepthwise(7, 7, 32, k));
+    const test::SmallModel m =
+        test::CompileSmallModel("opu1024", test::DepthwiseModel(7, 7, 32, k));
     const PairCounts n = CountPairs(m);
     REQUIRE(n.gemms > 0);
     CHECK(n.paired == n.gemms);
@@ -68,7 +53,7 @@ TEST_CASE("rtl: a 7x7 depthwise map takes its output pixels in pairs over 8 colu
                      test::SeededInputs(m.graph(), 11));
 
     const test::SmallModel plain =
-        test::CompileSmallModel("opu1024", OddDepthwise(7, 7, 32, k), without);
+        test::CompileSmallModel("opu1024", test::DepthwiseModel(7, 7, 32, k), without);
     const PairCounts p = CountPairs(plain);
     REQUIRE(p.gemms > 0);
     CHECK(p.paired == 0);

@@ -16,21 +16,6 @@
 namespace opuc {
 namespace {
 
-Graph Depthwise(int64_t h, int64_t w, int64_t c) {
-  GraphBuilder b("depthwise");
-  const TensorId x = b.Input("x", DType::kF32, {1, h, w, c});
-  Attributes attrs;
-  attrs.Set("padding", std::string("same"));
-  attrs.Set("strides", std::vector<int64_t>{1, 1});
-  const auto n = static_cast<size_t>(c);
-  TensorId d = b.Op(OpKind::kDepthwiseConv2D, "dw",
-                    {x, b.ConstantF32("dw/w", {1, 3, 3, c}, test::Ramp(9 * n, 0.05f, -0.3f)),
-                     b.ConstantF32("dw/b", {c}, test::Ramp(n, 0.03f, -0.1f))},
-                    attrs);
-  b.Output(b.Op(OpKind::kRelu6, "relu6", {d}));
-  return test::Finished(std::move(b));
-}
-
 // Per output block (a depthwise Gemm's lane / 16): its Gemms, and those
 // that take a pair of output pixels a cycle.
 struct BlockGemms {
@@ -58,7 +43,7 @@ TEST_CASE("rtl: a store group's blocks 2 and 3 take output pixels in pairs as 0 
   for (const int64_t c : {48, 64}) {
     CAPTURE(c);
     const test::SmallModel m =
-        test::CompileSmallModel("opu1024", Depthwise(16, 32, c), whole_pixels);
+        test::CompileSmallModel("opu1024", test::DepthwiseModel(16, 32, c), whole_pixels);
     const std::map<int64_t, BlockGemms> blocks = GemmsByBlock(m);
     REQUIRE(blocks.size() == static_cast<size_t>(c / 16));
     for (const auto& [block, b] : blocks) {

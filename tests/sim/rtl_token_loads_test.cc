@@ -13,21 +13,6 @@
 namespace opuc {
 namespace {
 
-Graph Depthwise(int64_t h, int64_t w, int64_t c, int64_t stride) {
-  GraphBuilder b("depthwise");
-  const TensorId x = b.Input("x", DType::kF32, {1, h, w, c});
-  Attributes attrs;
-  attrs.Set("padding", std::string("same"));
-  attrs.Set("strides", std::vector<int64_t>{stride, stride});
-  const auto n = static_cast<size_t>(c);
-  TensorId d = b.Op(OpKind::kDepthwiseConv2D, "dw",
-                    {x, b.ConstantF32("dw/w", {1, 3, 3, c}, test::Ramp(9 * n, 0.05f, -0.3f)),
-                     b.ConstantF32("dw/b", {c}, test::Ramp(n, 0.03f, -0.1f))},
-                    attrs);
-  b.Output(b.Op(OpKind::kRelu6, "relu6", {d}));
-  return test::Finished(std::move(b));
-}
-
 // The Loads of no rows in the model's OPU steps.
 int EmptyLoads(const test::SmallModel& m) {
   int n = 0;
@@ -51,8 +36,8 @@ TEST_CASE("rtl: a unit with nothing to load carries its tokens on a Load of noth
   for (const Shape& s : {Shape{16, 64, 24, 1}, Shape{12, 20, 40, 1}, Shape{16, 32, 24, 2}}) {
     CAPTURE(s.c);
     CAPTURE(s.stride);
-    const test::SmallModel m =
-        test::CompileSmallModel("opu1024", Depthwise(s.h, s.w, s.c, s.stride), resident);
+    const test::SmallModel m = test::CompileSmallModel(
+        "opu1024", test::DepthwiseModel(s.h, s.w, s.c, 3, s.stride), resident);
     CHECK(test::CountTilings(m, "weights resident") == 1);
     CHECK(EmptyLoads(m) > 0);
     test::CheckAgree(test::ReadAligned(m.Write(), "depthwise.opup"), devices,
