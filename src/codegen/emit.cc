@@ -101,7 +101,7 @@ Batch EmitCompute(const GroupEmitter& e, const Unit& unit, const UnitPlace& plac
   const int64_t lanes = e.buffers.lanes, out_lanes = e.buffers.out_lanes;
   Batch compute;
   // Block pairs: a pair's first block's Gemm computes the second's too.
-  const int64_t gemm_rows = tiling.SecondOfPair(unit.pair) ? 0 : unit.rows;
+  const int64_t gemm_rows = GemmRows(tiling, unit);
   for (int64_t row = unit.first_row; row < unit.first_row + gemm_rows; ++row) {
     const int64_t tap = row / tiling.blocks, block = row % tiling.blocks;
     // A depthwise window's row starts at its first kernel row.

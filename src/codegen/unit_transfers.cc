@@ -168,13 +168,11 @@ Batch EmitLoads(const GroupEmitter& e, const Unit& unit, const UnitPlace& place,
   // The first load after a free window's takes the token; with nothing
   // after the window (resident weights and params), its last load does.
   const size_t after_window = window_free ? load.insns.size() : 0;
-  // Resident weights: the first unit loads every block's rows, the rest
-  // none. A block pair's second block has no Gemm (its weights are L/2 on
-  // in the first's row), so nothing of its own to load.
-  const int64_t weight_rows = tiling.weights_resident
-                                  ? (place.index == 0 ? tiling.out_blocks * unit.rows : 0)
-                              : tiling.SecondOfPair(unit.pair) ? 0
-                                                               : unit.rows;
+  // The rows the unit's Gemms take; resident weights: the first unit
+  // loads every block's rows, the rest none.
+  const int64_t weight_rows = !tiling.weights_resident ? GemmRows(tiling, unit)
+                              : place.index == 0       ? tiling.out_blocks * unit.rows
+                                                       : 0;
   if (weight_rows > 0) {
     isa::LoadInsn weights;
     const int64_t row_bytes = WeightRowBytes(e.group, e.buffers);

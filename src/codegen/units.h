@@ -29,6 +29,13 @@ struct Unit {
   int64_t in_block;  // depthwise: the input block
 };
 
+/// The weight rows unit `unit`'s Gemms take: its chunk's, or none where
+/// its block is a block pair's second (the first's Gemm takes both blocks,
+/// their taps in its weight row: Tiling::SecondOfPair).
+inline int64_t GemmRows(const Tiling& t, const Unit& unit) {
+  return t.SecondOfPair(unit.pair) ? 0 : unit.rows;
+}
+
 /// The units of `g` under tiling `t`, in program order.
 std::vector<Unit> Units(const InnerProductGroup& g, const Tiling& t, const OpuBufferUnits& u);
 
