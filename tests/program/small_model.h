@@ -4,7 +4,7 @@
 // squared: one CPU group of two ops) quantized
 // on seeded random samples, partitioned and compiled for a preset: the
 // pieces WriteProgram takes, for the program and runtime tests to write,
-// break and run.
+// break and run; and the depthwise tests' model (DepthwiseModel).
 #ifndef OPUC_TESTS_PROGRAM_SMALL_MODEL_H
 #define OPUC_TESTS_PROGRAM_SMALL_MODEL_H
 
