@@ -28,6 +28,11 @@
 // dual pass): the accumulator reads and writes a pair e, e + 1 at once
 // (opu_acc_buffer), and the second stage's lanes, idle in such a pass, run
 // the same instruction on the odd entry beside the first stage on the even.
+// So does such an instruction with a Table after it (a dual chain): the
+// first two stages take the even entry through both, the third stage's
+// lanes, idle in a chain of two, run the first instruction on the odd
+// entry, and a second table (a copy of the first, filled with it) looks
+// it up.
 `include "opu_field.svh"
 module opu_post
 (
@@ -65,6 +70,7 @@ module opu_post
   opu_pkg::word_t       slot [3];
   logic [2:0]  active;
   logic        dual, dual_q;  // a dual pass: two entries a cycle (at its start; held, then cleared)
+  logic        dual_chain;    // a dual pass of two stages, the second a Table
   logic [3:0]  first_op;
   logic [15:0] first_addr, count;
   logic        has_table, has_res, has_param;
@@ -116,7 +122,9 @@ module opu_post
   assign first_op = `OPU_FIELD(insn_i, OPCODE);
   assign first_addr = `OPU_FIELD(insn_i, OUTPUT_ACC_ADDR);
   assign count = `OPU_FIELD(insn_i, OUTPUT_COUNT);
-  assign dual = links_i == 2'd0 && !tail_i &&
+  assign dual = !tail_i &&
+                (links_i == 2'd0 ||
+                 links_i == 2'd1 && `OPU_FIELD(insn2_i, OPCODE) == opuc_isa_pkg::OP_TABLE) &&
                 (first_op == opuc_isa_pkg::OP_OUTPUT || first_op == opuc_isa_pkg::OP_CLAMP ||
                  first_op == opuc_isa_pkg::OP_PRELU) &&
                 !first_addr[0] && !count[0] && count != '0 &&
@@ -124,9 +132,10 @@ module opu_post
   // A dual pass's second stage runs its one instruction; dual_q is clear
   // in a pass's first cycle (the last pass ended), so the chain's table,
   // residual and param fields, read then, are its own.
+  assign dual_chain = dual_q && links_i == 2'd1;
   assign slot[0] = insn_i;
-  assign slot[1] = dual_q ? insn_i : insn2_i;
-  assign slot[2] = insn3_i;
+  assign slot[1] = dual_q && !dual_chain ? insn_i : insn2_i;
+  assign slot[2] = dual_chain ? insn_i : insn3_i;
   assign active = {links_i == 2'd2, links_i != 2'd0, 1'b1};
   // The chain's one Table, one ResAdd, and the param row its Output and
   // PRelu share (opu_compute_engine chains no more than that).
@@ -170,11 +179,11 @@ module opu_post
   // Each chained instruction counts its entries, as one alone would (a
   // tail its taps).
   assign entries_o = !start_i && !preparing_q && !filling_q && advance ?
-                         3'(links_i) + 3'(tail_q) + 3'(dual_q) + 3'd1 : 3'd0;
+                         ((3'(links_i) + 3'd1) << dual_q) + 3'(tail_q) : 3'd0;
 
   assign stage_in[0] = acc_rdata_i;
   assign stage_in[1] = dual_q ? acc_rdata2_i : x1_q;
-  assign stage_in[2] = x2_q;
+  assign stage_in[2] = dual_chain ? acc_rdata2_i : x2_q;
   // The chain's one ResAdd picks its lanes where the row is read: the
   // pipeline and stages carry CO bytes rather than the row's L. Its
   // res_lane is a register taken at the pass's start, which keeps the
@@ -205,11 +214,30 @@ module opu_post
     .entry_i(table_in), .entry_o(looked_up)
   );
 
+  // A dual chain's odd entry: the third stage's result, a register, the
+  // second table, and the delay the Table stage gives its own lookup.
+  localparam int unsigned TD = D - opu_pkg::TABLE_CYCLES;
+  localparam int unsigned EB = opu_pkg::ENTRY_BITS;
+  logic [EB-1:0] odd_q, odd_looked_up;
+  logic [TD*EB-1:0] odd_delay_q;  // the newest lookup in the low bits
+  always_ff @(posedge clk_i) if (valid[D] && dual_chain) odd_q <= stage_out[2];
+  if (TD == 1) begin : g_odd_delay
+    always_ff @(posedge clk_i) odd_delay_q <= odd_looked_up;
+  end else begin : g_odd_delay
+    always_ff @(posedge clk_i) odd_delay_q <= {odd_delay_q[(TD-1)*EB-1:0], odd_looked_up};
+  end
+  opu_table u_odd_table (
+    .clk_i, .fill_i(fill_s1_q && has_table), .fill_row_i(fill_s1_row_q), .row_i(fm_rdata_i),
+    .format_i(`OPU_FIELD(table_insn, TABLE_IN_FORMAT)),
+    .enable_i(dual_chain && valid[D + 1]), .entry_i(odd_q), .entry_o(odd_looked_up)
+  );
+
   for (genvar k = 0; k < 3; k++) begin : g_stage
     // In a dual pass the second stage takes the odd entry as the first
-    // takes the even.
+    // takes the even; in a dual chain the third does.
     logic enable;
-    assign enable = k == 1 && dual_q ? valid[0] : active[k] && valid[k * (D + 1)];
+    assign enable = k == 1 && dual_q && !dual_chain ? valid[0]
+                  : k == 2 && dual_chain ? valid[0] : active[k] && valid[k * (D + 1)];
     opu_post_stage #(.HAS_AVERAGE(k == 0)) u_stage (
       .clk_i, .insn_i(slot[k]), .enable_i(enable),
       .row_i(row_at[k]), .high_row_i(high_row_at[k]),
@@ -241,7 +269,7 @@ module opu_post
                      : links_i == 2'd1 ? addr_q[2 * D + 1] : addr_q[3 * D + 2];
   assign acc_wdata_o = tail_write_q ? sum_q : stage_out[links_i];
   assign acc_we2_o = dual_q && write_valid;
-  assign acc_wdata2_o = stage_out[1];
+  assign acc_wdata2_o = dual_chain ? odd_delay_q[TD*EB-1 -: EB] : stage_out[1];
   // The tail's running sum with the entry written a cycle ago, lane by
   // lane, as the Pool adds its taps.
   always_comb

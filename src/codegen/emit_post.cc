@@ -233,8 +233,11 @@ void EmitPostStages(const InnerProductGroup& g, const PostTile& tile, CycleEstim
     const bool joins = JoinsPass(pass, next);
     if (!joins) pass.clear();
     pass.push_back(next);
-    // A Clamp or PRelu that starts a pass of its own may be a dual pass too.
-    const bool may_pair = step.kind == PostStep::kPRelu || step.kind == PostStep::kClamp;
+    // A Clamp or PRelu that starts a pass of its own may be a dual pass too,
+    // and a Table that joins a pass of one such instruction keeps it dual
+    // (opu_post.sv's dual chain).
+    const bool may_pair = joins ? step.kind == PostStep::kTable && pass.size() == 2
+                                : step.kind == PostStep::kPRelu || step.kind == PostStep::kClamp;
     estimate.Post(two_rows ? 2 * entries : entries, joins, CycleEstimate::kPostStageCycles,
                   may_pair && dual);
   }

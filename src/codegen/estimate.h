@@ -303,13 +303,14 @@ class CycleEstimate {
   /// register before the stage; opu_compute_engine.sv, opu_post.sv), and
   /// each stage its `latency`.
   /// A pass of one instruction that `dual` allows (DualPass) takes two
-  /// entries a cycle, until a stage joins it or a pool ends it.
+  /// entries a cycle, until a stage joins it (but a Table that joins such a
+  /// pass with `dual`: a dual chain) or a pool ends it.
   void Post(int64_t cycles, bool joins = false, int64_t latency = kPostStageCycles,
             bool dual = false) {
     Unit& unit = units_.back();
     ++unit.post_insns;
     if (joins) {
-      UndoDual();
+      if (!dual) UndoDual();
       unit.post += std::max<int64_t>(0, cycles - unit.pass) + 1 + latency;
       unit.pass = std::max(unit.pass, cycles);
       return;

@@ -171,7 +171,7 @@ Expected<int64_t> OutputPathCycles(const ProgramStep& step, const OpuBufferUnits
   int64_t chain_param = -1;
   // A pass of one Output, Clamp or PRelu over an even count from an even
   // entry in banks 0 and 1 takes two entries a cycle (a dual pass, docs/rtl.md):
-  // what it saved, until a stage joins it or a pool ends it.
+  // what it saved, until a stage other than a Table joins it or a pool ends it.
   int64_t dual_saved = 0;
   const auto undo_dual = [&] {
     post += dual_saved;
@@ -184,7 +184,8 @@ Expected<int64_t> OutputPathCycles(const ProgramStep& step, const OpuBufferUnits
       const bool joins = addr == run_addr && count == run_count && chain_stages < kChainStages &&
                          !(res && chain_res) && !(table && chain_table) &&
                          !(param >= 0 && chain_param >= 0 && param != chain_param);
-      if (joins) undo_dual();
+      // A Table after the pass's one stage keeps it dual (a dual chain).
+      if (joins && !(table && chain_stages == 1)) undo_dual();
       if (!joins) {
         const bool dual = !res && !table && addr % 2 == 0 && count % 2 == 0 &&
                           addr + count <= units.AccSumsBank();

@@ -258,6 +258,37 @@ TEST_CASE("the compare stage's tables: i8 and u8 index, i16 interpolates (numeri
   CHECK(got == std::vector<int>{1319, 2560, 0, 1280});
 }
 
+TEST_CASE("a table after an output over pairs of entries looks each entry up (a dual chain)") {
+  // Four entries from entry 0, pixel p's lane j = 10p + j - 20 through
+  // identity weights; the Output and the Table over them are, on the RTL,
+  // one pass of two entries a cycle (opu_post.sv's dual chain): the odd
+  // entries through the third stage and the second table. T[i] = 127 - i
+  // at q + 128: every entry becomes -1 - q.
+  Bench b;
+  for (int p = 0; p < 4; ++p)
+    for (int j = 0; j < 4; ++j) b.Bytes(p * 8 + j, {10 * p + j - 20});
+  for (int j = 0; j < 4; ++j) b.Bytes(64 + j * 8 + j, {1});
+  for (int j = 0; j < 4; ++j) b.Param(128, j, 0, 1, 0);
+  for (int k = 0; k < 256; ++k) b.Bytes(400 + 2 * k, {(127 - k) & 0xff, (127 - k) >> 8 & 0xff});
+  b.Add(Load(0, 0, 0, 1, 4, 32));
+  b.Add(Load(0, 100, 400, 1, 65, 520));
+  b.Add(Load(1, 0, 64, 1, 1, 32));
+  b.Add(With(Load(2, 0, 128, 1, 1, 32), kPushNext));
+  b.Add(With(Gemm(0, 1, 1, 4, 1), kPopPrev));
+  b.Add(Output(4, -128, 127));
+  TableInsn t;
+  t.count = 4;
+  t.table_addr = 100;
+  b.Add(With(t, kPushNext));
+  b.Add(With(Store(1, 4, 4, 256, 32), kPopPrev));
+  OpuCounters counters;
+  REQUIRE(b.Run(&counters).ok());
+  for (int p = 0; p < 4; ++p)
+    CHECK(b.Signed(256 + p * 8, 4) ==
+          std::vector<int>{19 - 10 * p, 18 - 10 * p, 17 - 10 * p, 16 - 10 * p});
+  CHECK(counters.post_entries == 8);  // Output and Table, four entries each
+}
+
 TEST_CASE("a table stage refuses a value its input format has no entry for") {
   std::vector<int> zeros(256, 0);
   Bench b = TableThrough({300, 0, 0, 0}, -32768, 32767, zeros, 0);

@@ -173,6 +173,13 @@ TEST_CASE("an Output, Clamp or PRelu alone over pairs of entries takes two a cyc
   // A Table or ResAdd, a chain, or a pool that ends the pass: one a cycle.
   CHECK(OutputPathCycles(Step({Table(0, 224)}).step, Units1024()).value() == 224);
   CHECK(OutputPathCycles(Step({Output(0, 224), ResAdd(0, 224)}).step, Units1024()).value() == 224);
+  // But a Table after one of them keeps the pass dual (a dual chain); not
+  // with a third stage, nor from an odd entry.
+  CHECK(OutputPathCycles(Step({Output(0, 224), Table(0, 224)}).step, Units1024()).value() == 112);
+  CHECK(OutputPathCycles(Step({Output(0, 224), Table(0, 224), Over<isa::ClampInsn>(0, 224)}).step,
+                         Units1024())
+            .value() == 224);
+  CHECK(OutputPathCycles(Step({Output(1, 224), Table(1, 224)}).step, Units1024()).value() == 224);
 }
 
 TEST_CASE("a padded pool reads only the taps inside the source") {
