@@ -24,7 +24,9 @@
 // its rows are two banks (FM_PAIRS), a pixel from an even entry with a
 // next one in its row is read with it (each block of both in one read:
 // the even and odd RAMs of the accumulator's banks) and the two rows are
-// written in one cycle (wr_pair_o), a fm pair.
+// written in one cycle (wr_pair_o), a fm pair. To DRAM, a pixel of one
+// block from an even entry is read with the next in its row where both
+// fall in one beat (a DRAM pair), the two merged into it at once.
 `include "opu_field.svh"
 module opu_store
 (
@@ -64,6 +66,7 @@ module opu_store
   logic [31:0] rows, cols, stride, pixel, pixel_step, row_step, copy_addr;
   // A fm pair read now, in flight, and kept over the pixels' blocks.
   logic        fmp, fmp_q, fmp_pix_q, to_fm;
+  logic        dp, dp_q;  // a DRAM pair read now, in flight
   logic        up, pair, upper_q, both, both_q, fits_q, more1_q, more2_q;
   // Whether a pair from a DRAM address fits its beat, kept beside dram_q
   // so that the choice takes no adder: its offset in the beat against the
@@ -111,6 +114,7 @@ module opu_store
   logic        pend_pair_q;
   logic [opu_pkg::BEAT_BITS-1:0]  pend_data2_q, px_data_b;
   logic [8*HALF-1:0] bytes2;
+  logic [8*opu_pkg::CO-1:0] second;  // a pair's second pixel, or a DRAM pair's
   logic [31:0] px_beat;
   logic [SW-1:0] px_slot, px_slot2;
   logic        merge, push, last_push;
@@ -148,6 +152,11 @@ module opu_store
   assign fmp = opu_pkg::FM_PAIRS > 0 && to_fm && !up && !pair &&
                (blk_q == 2'd0 ? !entry_q[0] && more1_q && 32'(raddr_q) + 1 < opu_pkg::ACC_SUMS
                               : fmp_pix_q);
+  // A DRAM pair: one block a pixel, the pair from an even entry of banks
+  // 0 and 1 (the next in the other RAM), both in one beat (fits_q: the
+  // pixel's offset against the room a pixel and its lanes leave).
+  assign dp = !to_fm && !up && !pair && extra == 2'd0 && !entry_q[0] && more1_q &&
+              32'(raddr_q) + 1 < opu_pkg::ACC_SUMS && fits_q;
   // Block k + 1's offset: 1 the other bank (ACC_BANK1 on from bank 0,
   // back from bank 1), 2 HALF_BANK, 3 both.
   assign blk_next_off = (blk_q[0] ? AW'(0)
@@ -184,6 +193,7 @@ module opu_store
                                                               : acc_rdata4_i[opu_pkg::ACC_BITS*j +: 8];
     end
     bytes2 = bytes[8*HALF +: 8*HALF];  // a pair's second pixel
+    second = dp_q ? bytes_b : (8*opu_pkg::CO)'(bytes2);
     if (upper_q) bytes = {{(8*(opu_pkg::CO-HALF)){1'b0}}, bytes2};
     // A block before a pixel's last stores all CO lanes, a pair's HALF.
     for (int unsigned j = 0; j < opu_pkg::CO; j++)
@@ -215,11 +225,13 @@ module opu_store
             px_data3[8*(HALF*k+j) +: 8] = bytes_t[8*j +: 8];
             px_mask3[HALF*k+j] = last2_q ? 32'(j) < 32'(`OPU_FIELD(insn_i, STORE_LANES)) : 1'b1;
           end
-      if (both_q && 32'(px_slot2) == k)
-        for (int unsigned j = 0; j < HALF; j++)
+      if ((both_q || dp_q) && 32'(px_slot2) == k)
+        for (int unsigned j = 0; j < opu_pkg::CO; j++)
           if (HALF * k + j < opu_pkg::L) begin
-            px_data2[8*(HALF*k+j) +: 8] = bytes2[8*j +: 8];
-            px_mask2[HALF*k+j] = lane_mask[j];
+            if (dp_q || j < HALF) begin
+              px_data2[8*(HALF*k+j) +: 8] = lane_mask[j] ? second[8*j +: 8] : 8'd0;
+              px_mask2[HALF*k+j] = lane_mask[j];
+            end
           end
     end
     px_data = px_data | px_data2 | px_data3;
@@ -267,6 +279,7 @@ module opu_store
       {blk_q, raddr_q, last_blk_q, twin_q, last2_q} <= '0;
       upper_q <= 1'b0;
       both_q <= 1'b0;
+      dp_q <= 1'b0;
       {fits_q, room_q, rest_q, more1_q, more2_q, slot2_q, added_q} <= '0;
       bytes_o <= '0;
       {pend_q, pend_addr_q, pend_data_q, pend_mask_q} <= '0;
@@ -281,12 +294,13 @@ module opu_store
       twin_q <= issue && twin;
       last2_q <= twin_ends;
       both_q <= issue && both;
+      dp_q <= issue && dp;
       fmp_q <= issue && fmp;
       blk_in_q <= blk_q;
       if (issue) fmp_pix_q <= fmp;
       // The bytes of the pixels read a cycle before, chosen then: the
       // 64-bit sum takes a register, not a choice.
-      added_q <= issue && both ? (more_blocks ? 9'(opu_pkg::CO)
+      added_q <= issue && (both || dp) ? (more_blocks ? 9'(opu_pkg::CO)
                                               : 9'(`OPU_FIELD(insn_i, STORE_LANES)) << 1)
                : issue && twin ? 9'(opu_pkg::CO) + (twin_ends ? 9'(`OPU_FIELD(insn_i, STORE_LANES))
                                                               : 9'(opu_pkg::CO))
@@ -340,15 +354,16 @@ module opu_store
         end else if (more_blocks && !twin) begin
           blk_q <= blk_q + 2'd1;
           raddr_q <= AW'(entry_q) + blk_next_off;
-        end else if (both || fmp ? more2_q : more1_q) begin
+        end else if (both || fmp || dp ? more2_q : more1_q) begin
           blk_q <= '0;
           copy_q <= '0;
-          odd_q <= both || fmp ? odd_q : !odd_q;
-          rest_q <= both || fmp ? rest_q - 12'd2 : rest_q - 12'd1;
-          more1_q <= both || fmp ? rest_q > 12'd3 : rest_q > 12'd2;
-          more2_q <= both || fmp ? rest_q > 12'd4 : rest_q > 12'd3;
-          // A pair's entry: both pixels read; a fm pair's two entries.
-          if (fmp) begin
+          odd_q <= both || fmp || dp ? odd_q : !odd_q;
+          rest_q <= both || fmp || dp ? rest_q - 12'd2 : rest_q - 12'd1;
+          more1_q <= both || fmp || dp ? rest_q > 12'd3 : rest_q > 12'd2;
+          more2_q <= both || fmp || dp ? rest_q > 12'd4 : rest_q > 12'd3;
+          // A pair's entry: both pixels read; a fm pair's or DRAM pair's
+          // two entries.
+          if (fmp || dp) begin
             entry_q <= entry_next2;
             raddr_q <= AW'(entry_next2);
           end else if (!pair || odd_q || both) begin
@@ -357,8 +372,8 @@ module opu_store
           end else begin
             raddr_q <= AW'(entry_q);
           end
-          dram_q <= both || fmp ? dram_next2 : dram_next1;
-          fits_q <= $signed({10'd0, both || fmp ? off_next2 : off_next1}) <= room_q;
+          dram_q <= both || fmp || dp ? dram_next2 : dram_next1;
+          fits_q <= $signed({10'd0, both || fmp || dp ? off_next2 : off_next1}) <= room_q;
         end else begin
           copy_q <= '0;
           blk_q <= '0;

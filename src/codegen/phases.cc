@@ -60,7 +60,8 @@ void StorePhases(const InnerProductGroup& g, const ActivationLayout& layout, int
           s.dram_stride = g.phases_y * row_bytes;
           s.granules = g.phases_x * granules;
           const int64_t pixels = kept_rows * kept_cols;
-          estimate.Store(pixels, pixels * lanes, StoreWrites(s, g.phases_x * pixel, L));
+          estimate.Store(StoreIssueCycles(s, estimate.buffer_units()), pixels * lanes,
+                         StoreWrites(s, g.phases_x * pixel, L));
           store.push_back(s);
           continue;
         }

@@ -46,6 +46,14 @@ bool StoreFmPairs(const isa::StoreInsn& s, const OpuBufferUnits& u, int64_t r, i
          entry + 1 < u.AccSumsBank();
 }
 
+bool StoreDramPairs(const isa::StoreInsn& s, const OpuBufferUnits& u, int64_t r, int64_t c) {
+  const int64_t entry = s.acc_addr + r * s.acc_pitch + c;
+  const int64_t pixel = u.StorePixelBytes(s);
+  const int64_t at = (s.dram_addr + r * s.dram_stride + c * pixel) % u.lanes;
+  return !s.to_fm && !s.upsample && !s.pair && s.extra_blocks == 0 && entry % 2 == 0 &&
+         c + 1 < s.cols && entry + 1 < u.AccSumsBank() && at + pixel + s.lanes <= u.lanes;
+}
+
 int64_t StoreFmWrites(const isa::StoreInsn& s, const OpuBufferUnits& u) {
   if (!s.to_fm) return 0;
   int64_t writes = 0;
@@ -57,7 +65,7 @@ int64_t StoreFmWrites(const isa::StoreInsn& s, const OpuBufferUnits& u) {
 int64_t StoreIssueCycles(const isa::StoreInsn& s, const OpuBufferUnits& u) {
   const int64_t pixel = u.StorePixelBytes(s), beat = u.lanes, co = u.out_lanes;
   if (s.upsample) return s.rows * s.cols * 4 * (1 + s.extra_blocks);
-  if (!s.pair && s.extra_blocks == 0 && !(s.to_fm && u.fm_pairs))
+  if (!s.pair && s.extra_blocks == 0 && s.to_fm && !u.fm_pairs)
     return s.rows * s.cols;  // a read a pixel (the loop's)
   int64_t cycles = 0;
   for (int64_t r = 0; r < s.rows; ++r)
@@ -69,9 +77,9 @@ int64_t StoreIssueCycles(const isa::StoreInsn& s, const OpuBufferUnits& u) {
         continue;
       }
       // Blocks 0 and 1 (2 and 3) in one read where both fall in one beat;
-      // a fm pair's two pixels in the same reads.
+      // a fm pair's or a DRAM pair's two pixels in the same reads.
       const int64_t entry = s.acc_addr + r * s.acc_pitch + c;
-      const bool fm_pair = StoreFmPairs(s, u, r, c);
+      const bool fm_pair = StoreFmPairs(s, u, r, c) || StoreDramPairs(s, u, r, c);
       for (int64_t k = 0; k <= s.extra_blocks; ++cycles)
         k += k % 2 == 0 && k < s.extra_blocks && entry < u.AccSumsBank() &&
                      (at + k * co) % beat + 2 * co <= beat

@@ -252,12 +252,20 @@ int64_t StoreBeatBytes(const isa::StoreInsn& store, const OpuBufferUnits& units)
 /// one beat (docs/rtl.md, Store); into a feature-map buffer of two banks
 /// (`to_fm`, `fm_pairs`), a pixel from an even entry of the accumulator's
 /// first two banks with another after it in its row is read with that one
-/// (StoreFmPairs), the two blocks at a time.
+/// (StoreFmPairs), the two blocks at a time; to DRAM, a pixel of one block
+/// from an even entry is read with the next where both fall in one beat
+/// (StoreDramPairs).
 int64_t StoreIssueCycles(const isa::StoreInsn& store, const OpuBufferUnits& units);
 /// Whether pixel `c` of row `r` of a Store into the feature-map buffer
 /// starts a fm pair: it and the next are read together and written as two
 /// rows in one cycle (opu_store.sv). Only a pair's first pixel says yes.
 bool StoreFmPairs(const isa::StoreInsn& store, const OpuBufferUnits& units, int64_t r, int64_t c);
+/// Whether pixel `c` of row `r` of a Store to DRAM starts a DRAM pair: a
+/// pixel of one block (no extra_blocks, pair or upsample) from an even entry
+/// of the accumulator's first two banks, with a next pixel in its row, both
+/// in the pixel's L-byte beat: the two are read and written at once
+/// (opu_store.sv). Only a pair's first pixel says yes.
+bool StoreDramPairs(const isa::StoreInsn& store, const OpuBufferUnits& units, int64_t r, int64_t c);
 /// The writes of the feature-map buffer's port a Store with `to_fm`
 /// takes: a pixel's row, or a fm pair's two in one; 0 without `to_fm`.
 int64_t StoreFmWrites(const isa::StoreInsn& store, const OpuBufferUnits& units);
