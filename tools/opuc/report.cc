@@ -103,8 +103,8 @@ std::string SummaryText(const ReportView& v) {
        << Times(cycles, r.mapping_bound_cycles)
        << " it (channels in blocks of the lanes, depthwise as the HwConfig's array maps it: a tap "
           "or a window a Gemm, two output pixels a cycle in pairs; the post side and the store "
-          "an entry a cycle, two in a dual pass or a twin read; bytes as laid out, stores in "
-          "whole beats)\n"
+          "an entry a cycle, two in a dual pass or chain, a twin read or a DRAM pair; bytes as "
+          "laid out, stores in whole beats)\n"
        << "DRAM traffic: " << Bytes(r.bytes_loaded) << " read, " << Bytes(r.bytes_stored)
        << " written; " << Times(r.bytes_loaded + r.bytes_stored, r.physical.dram_bytes)
        << " the fewest bytes\n"
