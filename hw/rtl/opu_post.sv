@@ -70,7 +70,7 @@ module opu_post
   opu_pkg::word_t       slot [3];
   logic [2:0]  active;
   logic        dual, dual_q;  // a dual pass: two entries a cycle (at its start; held, then cleared)
-  logic        dual_chain;    // a dual pass of two stages, the second a Table
+  logic        dual_chain_q;  // a dual pass of two stages, the second a Table (held as dual_q)
   logic [3:0]  first_op;
   logic [15:0] first_addr, count;
   logic        has_table, has_res, has_param;
@@ -131,11 +131,13 @@ module opu_post
                 32'(first_addr) + 32'(count) <= opu_pkg::ACC_SUMS;
   // A dual pass's second stage runs its one instruction; dual_q is clear
   // in a pass's first cycle (the last pass ended), so the chain's table,
-  // residual and param fields, read then, are its own.
-  assign dual_chain = dual_q && links_i == 2'd1;
+  // residual and param fields, read then, are its own. A dual chain's
+  // third stage runs the first instruction too: opu_compute_engine gives
+  // it as insn3_i in a chain of up to two (no choice here, on the path
+  // from a stage's fields to the accumulator's write).
   assign slot[0] = insn_i;
-  assign slot[1] = dual_q && !dual_chain ? insn_i : insn2_i;
-  assign slot[2] = dual_chain ? insn_i : insn3_i;
+  assign slot[1] = dual_q && !dual_chain_q ? insn_i : insn2_i;
+  assign slot[2] = insn3_i;
   assign active = {links_i == 2'd2, links_i != 2'd0, 1'b1};
   // The chain's one Table, one ResAdd, and the param row its Output and
   // PRelu share (opu_compute_engine chains no more than that).
@@ -183,7 +185,7 @@ module opu_post
 
   assign stage_in[0] = acc_rdata_i;
   assign stage_in[1] = dual_q ? acc_rdata2_i : x1_q;
-  assign stage_in[2] = dual_chain ? acc_rdata2_i : x2_q;
+  assign stage_in[2] = dual_chain_q ? acc_rdata2_i : x2_q;
   // The chain's one ResAdd picks its lanes where the row is read: the
   // pipeline and stages carry CO bytes rather than the row's L. Its
   // res_lane is a register taken at the pass's start, which keeps the
@@ -220,7 +222,7 @@ module opu_post
   localparam int unsigned EB = opu_pkg::ENTRY_BITS;
   logic [EB-1:0] odd_q, odd_looked_up;
   logic [TD*EB-1:0] odd_delay_q;  // the newest lookup in the low bits
-  always_ff @(posedge clk_i) if (valid[D] && dual_chain) odd_q <= stage_out[2];
+  always_ff @(posedge clk_i) if (valid[D] && dual_chain_q) odd_q <= stage_out[2];
   if (TD == 1) begin : g_odd_delay
     always_ff @(posedge clk_i) odd_delay_q <= odd_looked_up;
   end else begin : g_odd_delay
@@ -229,15 +231,15 @@ module opu_post
   opu_table u_odd_table (
     .clk_i, .fill_i(fill_s1_q && has_table), .fill_row_i(fill_s1_row_q), .row_i(fm_rdata_i),
     .format_i(`OPU_FIELD(table_insn, TABLE_IN_FORMAT)),
-    .enable_i(dual_chain && valid[D + 1]), .entry_i(odd_q), .entry_o(odd_looked_up)
+    .enable_i(dual_chain_q && valid[D + 1]), .entry_i(odd_q), .entry_o(odd_looked_up)
   );
 
   for (genvar k = 0; k < 3; k++) begin : g_stage
     // In a dual pass the second stage takes the odd entry as the first
     // takes the even; in a dual chain the third does.
     logic enable;
-    assign enable = k == 1 && dual_q && !dual_chain ? valid[0]
-                  : k == 2 && dual_chain ? valid[0] : active[k] && valid[k * (D + 1)];
+    assign enable = k == 1 && dual_q && !dual_chain_q ? valid[0]
+                  : k == 2 && dual_chain_q ? valid[0] : active[k] && valid[k * (D + 1)];
     opu_post_stage #(.HAS_AVERAGE(k == 0)) u_stage (
       .clk_i, .insn_i(slot[k]), .enable_i(enable),
       .row_i(row_at[k]), .high_row_i(high_row_at[k]),
@@ -269,7 +271,7 @@ module opu_post
                      : links_i == 2'd1 ? addr_q[2 * D + 1] : addr_q[3 * D + 2];
   assign acc_wdata_o = tail_write_q ? sum_q : stage_out[links_i];
   assign acc_we2_o = dual_q && write_valid;
-  assign acc_wdata2_o = dual_chain ? odd_delay_q[TD*EB-1 -: EB] : stage_out[1];
+  assign acc_wdata2_o = dual_chain_q ? odd_delay_q[TD*EB-1 -: EB] : stage_out[1];
   // The tail's running sum with the entry written a cycle ago, lane by
   // lane, as the Pool adds its taps.
   always_comb
@@ -310,6 +312,7 @@ module opu_post
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {filling_q, fill_s1_q, running_q, s1_valid_q, done_o, low_q, preparing_q, dual_q} <= '0;
+      dual_chain_q <= 1'b0;
       {tail_q, tail_first_q, tail_last_q, tail_write_q, written_valid_q, window_q} <= '0;
       valid_q <= '0;
       high_row_q <= '0;
@@ -330,6 +333,7 @@ module opu_post
       fill_s1_row_q <= fill_q;
       if (start_i) begin
         dual_q <= dual;
+        dual_chain_q <= dual && links_i == 2'd1;
         tail_q <= tail_i && !is_average;
         window_q <= tail_i && tail_window_i && !is_average;
         filling_q <= has_table;
@@ -372,6 +376,7 @@ module opu_post
       // a window tail's last pooled entry.
       if (write_valid && !younger && !running_q) begin
         dual_q <= 1'b0;
+        dual_chain_q <= 1'b0;
         if (tail_q && !window_q) tail_last_q <= 1'b1;
         else if (!tail_q) done_o <= 1'b1;
       end
