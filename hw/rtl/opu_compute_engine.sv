@@ -423,9 +423,9 @@ module opu_compute_engine
       if (p_take) begin
         p_busy_q <= 1'b1;
         post_insn_o <= q0;
-        post_insn2_o <= q1;
-        // In a chain of up to two the third stage is idle but for a dual
+        // A stage past the chain is idle but for a dual pass's or dual
         // chain's odd entries, which take the first instruction (opu_post).
+        post_insn2_o <= links != 2'd0 ? q1 : q0;
         post_insn3_o <= links == 2'd2 ? q2 : q0;
         post_links_o <= links;
         post_tail_o <= tail;

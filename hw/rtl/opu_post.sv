@@ -129,14 +129,13 @@ module opu_post
                  first_op == opuc_isa_pkg::OP_PRELU) &&
                 !first_addr[0] && !count[0] && count != '0 &&
                 32'(first_addr) + 32'(count) <= opu_pkg::ACC_SUMS;
-  // A dual pass's second stage runs its one instruction; dual_q is clear
-  // in a pass's first cycle (the last pass ended), so the chain's table,
-  // residual and param fields, read then, are its own. A dual chain's
-  // third stage runs the first instruction too: opu_compute_engine gives
-  // it as insn3_i in a chain of up to two (no choice here, on the path
-  // from a stage's fields to the accumulator's write).
+  // A dual pass's second stage runs its one instruction, a dual chain's
+  // third stage the first: opu_compute_engine gives the first as insn2_i
+  // alone and as insn3_i in a chain of up to two (no choice here, on the
+  // path from a stage's fields to the accumulator's write). Only active
+  // stages' fields count for the chain's table, residual and params.
   assign slot[0] = insn_i;
-  assign slot[1] = dual_q && !dual_chain_q ? insn_i : insn2_i;
+  assign slot[1] = insn2_i;
   assign slot[2] = insn3_i;
   assign active = {links_i == 2'd2, links_i != 2'd0, 1'b1};
   // The chain's one Table, one ResAdd, and the param row its Output and
