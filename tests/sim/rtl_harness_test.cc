@@ -554,9 +554,8 @@ TEST_CASE("stages over the same entries stream through the post side in one pass
   CHECK(apart < 3 * 64 + 48 + 3 * kPostStage);
 }
 
-// A Gemm over 64 pixels into entries from `entry`, then an Output and a
-// Table over them: one pass (a chain of two) after the table's fill.
-int64_t TableChainCycles(int64_t entry) {
+// A Gemm over 64 pixels of one row into entries from `entry`, from zero.
+GemmInsn RowGemm(int64_t entry) {
   GemmInsn gemm;
   gemm.acc_addr = entry;
   gemm.fm_pitch = 64;
@@ -564,6 +563,13 @@ int64_t TableChainCycles(int64_t entry) {
   gemm.out_cols = 64;
   gemm.stride_y = gemm.stride_x = 1;
   gemm.init = 2;
+  return gemm;
+}
+
+// A Gemm over 64 pixels into entries from `entry`, then an Output and a
+// Table over them: one pass (a chain of two) after the table's fill.
+int64_t TableChainCycles(int64_t entry) {
+  const GemmInsn gemm = RowGemm(entry);
   OutputInsn output;
   output.acc_addr = entry;
   output.count = 64;
@@ -588,13 +594,7 @@ TEST_CASE("an Output and a Table over pairs of entries take two entries a cycle"
 // A Gemm over 64 pixels into entries from `entry`, then a Store of them
 // to DRAM as a compact map (4 bytes a pixel, tiny's Co): two pixels a beat.
 int64_t CompactStoreCycles(int64_t entry) {
-  GemmInsn gemm;
-  gemm.acc_addr = entry;
-  gemm.fm_pitch = 64;
-  gemm.out_rows = 1;
-  gemm.out_cols = 64;
-  gemm.stride_y = gemm.stride_x = 1;
-  gemm.init = 2;
+  GemmInsn gemm = RowGemm(entry);
   StoreInsn store;
   store.acc_addr = entry;
   store.acc_pitch = 64;
