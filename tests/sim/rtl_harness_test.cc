@@ -149,18 +149,25 @@ TEST_CASE("loads in flight: a chain of small loads waits out the DRAM latency ab
   CHECK(stats.dram.reads == 16 + 16);
 }
 
+// A Gemm over 64 pixels of one row into entries from `entry`, from zero.
+GemmInsn RowGemm(int64_t entry) {
+  GemmInsn gemm;
+  gemm.acc_addr = entry;
+  gemm.fm_pitch = 64;
+  gemm.out_rows = 1;
+  gemm.out_cols = 64;
+  gemm.stride_y = gemm.stride_x = 1;
+  gemm.init = 2;
+  return gemm;
+}
+
 // Two tiles of 64 pixels, each a Gemm and an Output over its 64 entries, on
 // zeros: the cycles tell whether the second Gemm ran beside the first
 // Output (another accumulator bank) or after it (the same bank).
 int64_t TwoTilesCycles(int64_t second_tile_entry) {
   std::vector<Word> words;
   for (int64_t entry : {int64_t{0}, second_tile_entry}) {
-    GemmInsn gemm;
-    gemm.acc_addr = entry;
-    gemm.fm_pitch = 64;
-    gemm.out_rows = 1;
-    gemm.out_cols = 64;
-    gemm.stride_y = gemm.stride_x = 1;
+    GemmInsn gemm = RowGemm(entry);
     gemm.init = entry == 0 ? 2 : 0;
     OutputInsn output;
     output.acc_addr = entry;
@@ -522,12 +529,7 @@ TEST_CASE("the post stages run beside the array, unless they share an accumulato
 // `last_count` entries: the cycles tell whether the stages streamed through
 // in one pass (the same entries) or took a pass each.
 int64_t StagesCycles(int64_t last_count) {
-  GemmInsn gemm;
-  gemm.fm_pitch = 64;
-  gemm.out_rows = 1;
-  gemm.out_cols = 64;
-  gemm.stride_y = gemm.stride_x = 1;
-  gemm.init = 2;
+  const GemmInsn gemm = RowGemm(0);
   OutputInsn output;
   output.count = 64;
   output.hi = 127;
@@ -552,18 +554,6 @@ TEST_CASE("stages over the same entries stream through the post side in one pass
   const int64_t apart = StagesCycles(63);  // Output and relu together, the last on its own
   CHECK(apart >= 3 * 64 - 1);
   CHECK(apart < 3 * 64 + 48 + 3 * kPostStage);
-}
-
-// A Gemm over 64 pixels of one row into entries from `entry`, from zero.
-GemmInsn RowGemm(int64_t entry) {
-  GemmInsn gemm;
-  gemm.acc_addr = entry;
-  gemm.fm_pitch = 64;
-  gemm.out_rows = 1;
-  gemm.out_cols = 64;
-  gemm.stride_y = gemm.stride_x = 1;
-  gemm.init = 2;
-  return gemm;
 }
 
 // A Gemm over 64 pixels into entries from `entry`, then an Output and a
